@@ -1,0 +1,46 @@
+#include "bench/dense/device_timer.hpp"
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#if FEM_BENCH_WITH_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace fem::bench {
+
+namespace {
+
+bool is_cuda(const std::string& name) {
+  return name == "cuda" || name == "cuda-naive" || name == "cublas";
+}
+
+}  // namespace
+
+double time_on(fem::kernels::DenseBackend& backend, const std::function<void()>& work) {
+#if FEM_BENCH_WITH_CUDA
+  if (is_cuda(backend.name())) {
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    cudaEventRecord(start);
+    work();
+    cudaEventRecord(stop);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return ms * 1e-3;
+  }
+#else
+  (void)is_cuda;
+#endif
+  backend.synchronize();
+  const auto t0 = std::chrono::steady_clock::now();
+  work();
+  backend.synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace fem::bench

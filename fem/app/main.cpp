@@ -1,0 +1,104 @@
+// The `fem` command line.
+#include <cstring>
+#include <exception>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "fem/app/run_case.hpp"
+#include "fem/config.hpp"
+#include "solvers/linear_solver.hpp"
+
+namespace {
+
+const char* kUsage = R"(fem: finite elements with embedded direct, frontal and iterative solvers
+
+usage:
+  fem run CASE.yaml [options]   mesh, assemble, solve and write results for a case
+  fem --version                 print the version and what this build includes
+  fem --help                    this text
+
+options of 'fem run':
+  --solver METHOD        band-cholesky | frontal | cg          (case: solver.method)
+  --device DEVICE        cpu | cuda | opencl                   (case: solver.device)
+  --renumber METHOD      none | rcm | gps | sloan | auto       (case: solver.renumber)
+  --preconditioner NAME  none | jacobi                         (case: solver.preconditioner)
+  --tolerance TOL        relative residual of iterative solvers (case: solver.tolerance)
+  --output DIR           results directory                     (case: output.directory)
+
+A run writes DIR/<case>.vtu (open it in ParaView) and DIR/<case>.json (the run summary).
+The case-file keys are described in cases/README.md.
+)";
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+int run_command(const std::vector<std::string>& args) {
+  std::string case_file;
+  fem::RunOverrides overrides;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--solver") overrides.method = value();
+    else if (a == "--device") overrides.device = value();
+    else if (a == "--renumber") overrides.renumber = value();
+    else if (a == "--preconditioner") overrides.preconditioner = value();
+    else if (a == "--output") overrides.output_directory = value();
+    else if (a == "--tolerance") {
+      const std::string& v = value();
+      try {
+        overrides.tolerance = std::stod(v);
+      } catch (const std::exception&) {
+        throw UsageError("--tolerance " + v + ": not a number");
+      }
+    } else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a);
+    else if (case_file.empty()) case_file = a;
+    else throw UsageError("more than one case file: " + case_file + " and " + a);
+  }
+  if (case_file.empty()) throw UsageError("fem run needs a case file");
+  fem::run_case(case_file, overrides, std::cout);
+  return 0;
+}
+
+void print_version() {
+  std::cout << "fem " << FEM_VERSION << "\n"
+            << "  gmsh " << (FEM_WITH_GMSH ? "yes" : "no") << ", vtk " << (FEM_WITH_VTK ? "yes" : "no") << ", cuda "
+            << (FEM_WITH_CUDA ? "yes" : "no") << ", opencl " << (FEM_WITH_OPENCL ? "yes" : "no") << "\n  solvers:";
+  for (const auto& s : fem::available_solvers()) std::cout << " " << s;
+  std::cout << "\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  try {
+    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+      std::cout << kUsage;
+      return args.empty() ? 2 : 0;
+    }
+    if (args[0] == "--version" || args[0] == "version") {
+      print_version();
+      return 0;
+    }
+    if (args[0] == "run") {
+      if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
+        std::cout << kUsage;
+        return 0;
+      }
+      return run_command({args.begin() + 1, args.end()});
+    }
+    throw UsageError("unknown command '" + args[0] + "'");
+  } catch (const UsageError& e) {
+    std::cerr << "fem: " << e.what() << "\n(fem --help lists the commands and options)\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cout << std::flush;
+    std::cerr << "\nfem: error: " << e.what() << "\n";
+    return 1;
+  }
+}

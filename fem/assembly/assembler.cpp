@@ -1,0 +1,181 @@
+#include "fem/assembly/assembler.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "fem/physics/element_matrices.hpp"
+
+namespace fem {
+
+AssemblyStrategy parse_assembly_strategy(const std::string& name) {
+  if (name == "coloring") return AssemblyStrategy::Coloring;
+  if (name == "buffers") return AssemblyStrategy::ThreadBuffers;
+  throw std::invalid_argument("assembly strategy '" + name + "' is not one of: coloring, buffers");
+}
+
+CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs) {
+  const int d = dofs.dofs_per_node;
+  const auto nodes = static_cast<std::int64_t>(dofs.node_rank.size());
+  CsrMatrix a;
+  a.rows = nodes * d;
+  a.row_ptr.assign(a.rows + 1, 0);
+  for (std::int64_t r = 0; r < nodes; ++r) {
+    const int old = dofs.node_at_rank[r];
+    const auto width = (graph.degree(old) + 1) * d;
+    for (int c = 0; c < d; ++c) a.row_ptr[r * d + c + 1] = width;
+  }
+  for (std::int64_t i = 0; i < a.rows; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
+  a.col.resize(a.row_ptr.back());
+  a.val.assign(a.row_ptr.back(), 0.0);
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> ranks;
+#pragma omp for schedule(dynamic, 256)
+    for (std::int64_t r = 0; r < nodes; ++r) {
+      const int old = dofs.node_at_rank[r];
+      ranks.assign(1, static_cast<std::int32_t>(r));
+      for (int nb : graph.neighbours_of(old)) ranks.push_back(dofs.node_rank[nb]);
+      std::sort(ranks.begin(), ranks.end());
+      for (int c = 0; c < d; ++c) {
+        auto* out = &a.col[a.row_ptr[r * d + c]];
+        for (auto rank : ranks)
+          for (int c2 = 0; c2 < d; ++c2) *out++ = rank * d + c2;
+      }
+    }
+  }
+  return a;
+}
+
+std::vector<std::vector<std::size_t>> color_elements(const ElementSet& cells, std::size_t num_nodes) {
+  // Colours used around each node, as a bit set grown in 64-colour words.
+  std::vector<std::vector<std::uint64_t>> used(num_nodes);
+  std::vector<std::vector<std::size_t>> colors;
+  std::vector<std::uint64_t> forbidden;
+  for (std::size_t e = 0; e < cells.size(); ++e) {
+    const auto nodes = cells.nodes_of(e);
+    forbidden.assign(colors.size() / 64 + 1, 0);
+    for (int n : nodes)
+      for (std::size_t w = 0; w < used[n].size(); ++w) forbidden[w] |= used[n][w];
+    std::size_t color = 0;
+    while (forbidden[color / 64] >> (color % 64) & 1) ++color;
+    if (color == colors.size()) colors.emplace_back();
+    colors[color].push_back(e);
+    for (int n : nodes) {
+      if (used[n].size() <= color / 64) used[n].resize(color / 64 + 1, 0);
+      used[n][color / 64] |= std::uint64_t{1} << (color % 64);
+    }
+  }
+  return colors;
+}
+
+namespace {
+
+// Adds one element's matrix and load into the global arrays (values, rhs).
+class Scatter {
+ public:
+  Scatter(const CsrMatrix& pattern, const DofMap& dofs) : a_(pattern), dofs_(dofs) {}
+
+  void add(std::span<const int> nodes, const ElementBuffers& e, double* values, double* rhs) const {
+    const int d = dofs_.dofs_per_node;
+    const int n = static_cast<int>(nodes.size());
+    const int nd = n * d;
+    for (int a = 0; a < n; ++a) {
+      const std::int64_t row0 = dofs_.dof(nodes[a], 0);
+      const auto* cols = &a_.col[a_.row_ptr[row0]];
+      const auto width = a_.row_ptr[row0 + 1] - a_.row_ptr[row0];
+      for (int c = 0; c < d; ++c) rhs[row0 + c] += e.load[a * d + c];
+      for (int b = 0; b < n; ++b) {
+        // The d columns of node b sit together at the same offset in each of node a's d rows.
+        const auto col0 = static_cast<std::int32_t>(dofs_.dof(nodes[b], 0));
+        const auto offset = std::lower_bound(cols, cols + width, col0) - cols;
+        for (int i = 0; i < d; ++i) {
+          double* row = values + a_.row_ptr[row0 + i] + offset;
+          const double* src = &e.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d];
+          for (int j = 0; j < d; ++j) row[j] += src[j];
+        }
+      }
+    }
+  }
+
+ private:
+  const CsrMatrix& a_;
+  const DofMap& dofs_;
+};
+
+}  // namespace
+
+AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
+                             AssemblyStrategy strategy) {
+  const Mesh& mesh = *problem.mesh;
+  AssembledSystemData out;
+  out.matrix = sparsity_pattern(graph, dofs);
+  out.rhs.assign(out.matrix.rows, 0.0);
+  const Scatter scatter(out.matrix, dofs);
+  double* values = out.matrix.val.data();
+  double* rhs = out.rhs.data();
+
+  // An exception must not escape an OpenMP region: keep the first and rethrow after it.
+  std::exception_ptr failure;
+  auto guarded = [&](auto&& body) {
+    try {
+      body();
+    } catch (...) {
+#pragma omp critical(fem_assembly_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  };
+
+  if (strategy == AssemblyStrategy::Coloring) {
+    const auto colors = color_elements(mesh.cells, mesh.num_nodes());
+    out.colors = static_cast<int>(colors.size());
+#pragma omp parallel
+    {
+      ElementBuffers buffers;
+      for (const auto& group : colors) {
+#pragma omp for schedule(dynamic, 64)
+        for (std::size_t k = 0; k < group.size(); ++k)
+          guarded([&] {
+            cell_contribution(problem, group[k], buffers);
+            scatter.add(mesh.cells.nodes_of(group[k]), buffers, values, rhs);
+          });
+      }
+    }
+  } else {
+    const int threads = omp_get_max_threads();
+    const auto nnz = static_cast<std::size_t>(out.matrix.nnz());
+    std::vector<std::vector<double>> private_values(threads), private_rhs(threads);
+#pragma omp parallel
+    {
+      const int t = omp_get_thread_num();
+      private_values[t].assign(nnz, 0.0);
+      private_rhs[t].assign(out.rhs.size(), 0.0);
+      ElementBuffers buffers;
+#pragma omp for schedule(dynamic, 64)
+      for (std::size_t e = 0; e < mesh.cells.size(); ++e)
+        guarded([&] {
+          cell_contribution(problem, e, buffers);
+          scatter.add(mesh.cells.nodes_of(e), buffers, private_values[t].data(), private_rhs[t].data());
+        });
+#pragma omp for schedule(static)
+      for (std::size_t k = 0; k < nnz; ++k)
+        for (int s = 0; s < threads; ++s) values[k] += private_values[s][k];
+#pragma omp for schedule(static)
+      for (std::size_t k = 0; k < out.rhs.size(); ++k)
+        for (int s = 0; s < threads; ++s) rhs[k] += private_rhs[s][k];
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+
+  // Boundary loads touch few elements: serial.
+  ElementBuffers buffers;
+  for (const auto& load : problem.loads)
+    for (std::size_t k = 0; k < load.facets.size(); ++k) {
+      facet_contribution(problem, load, k, buffers);
+      scatter.add(mesh.boundary.nodes_of(load.facets[k]), buffers, values, rhs);
+    }
+  return out;
+}
+
+}  // namespace fem

@@ -1,0 +1,37 @@
+#pragma once
+// Assembly of the global matrix (CSR, both triangles) and load vector from element
+// contributions, in parallel with OpenMP.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fem/assembly/dof_map.hpp"
+#include "fem/physics/problem.hpp"
+#include "fem/renumber/node_graph.hpp"
+#include "solvers/csr_matrix.hpp"
+
+namespace fem {
+
+
+// How threads avoid writing the same entry at once: element colouring (elements of one colour
+// share no node) or a private copy of the values per thread, summed at the end.
+enum class AssemblyStrategy { Coloring, ThreadBuffers };
+AssemblyStrategy parse_assembly_strategy(const std::string& name);
+
+struct AssembledSystemData {
+  CsrMatrix matrix;
+  std::vector<double> rhs;   // external loads: body, tractions, pressure, flux, convection
+  int colors = 0;            // colours used (Coloring)
+};
+
+// The CSR structure of the dof matrix (graph: the node adjacency in mesh numbering): row of (node, c) holds every dof of the node and its neighbours.
+CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
+
+AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
+                             AssemblyStrategy strategy = AssemblyStrategy::Coloring);
+
+// Elements grouped so that no two elements of a group share a node (greedy, in mesh order).
+std::vector<std::vector<std::size_t>> color_elements(const ElementSet& cells, std::size_t num_nodes);
+
+}  // namespace fem

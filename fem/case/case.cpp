@@ -1,0 +1,366 @@
+#include "fem/case/case.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <initializer_list>
+#include <set>
+
+namespace fem {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Reads one YAML mapping, refusing keys it does not know and naming the file and line of
+// every problem (yaml-cpp marks are 0-based).
+class Section {
+ public:
+  Section(const fs::path& file, const YAML::Node& node, std::string where, std::initializer_list<const char*> keys)
+      : file_(file), node_(node), where_(std::move(where)) {
+    if (!node.IsMap()) fail(node, where_ + " must be a mapping of keys to values");
+    for (const auto& kv : node) {
+      const auto key = kv.first.as<std::string>();
+      if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
+        std::string list;
+        for (const char* k : keys) list += std::string(list.empty() ? "" : ", ") + k;
+        fail(kv.first, "unknown key '" + key + "' in " + where_ + " (expected one of: " + list + ")");
+      }
+    }
+  }
+
+  bool has(const char* key) const { return static_cast<bool>(node_[key]); }
+  YAML::Node get(const char* key) const { return node_[key]; }
+  int line() const { return node_.Mark().line + 1; }
+
+  template <class T>
+  T value(const char* key, const char* type_name) const {
+    const YAML::Node n = node_[key];
+    if (!n) fail(node_, where_ + " needs the key '" + key + "'");
+    try {
+      if (!n.IsScalar()) throw YAML::Exception(n.Mark(), "");
+      return n.as<T>();
+    } catch (const YAML::Exception&) {
+      fail(n, "'" + std::string(key) + "' in " + where_ + " must be " + type_name);
+    }
+  }
+  template <class T>
+  T value_or(const char* key, const char* type_name, T fallback) const {
+    return has(key) ? value<T>(key, type_name) : fallback;
+  }
+  double number(const char* key) const { return value<double>(key, "a number"); }
+  double positive(const char* key) const {
+    const double v = number(key);
+    if (!(v > 0)) fail(node_[key], "'" + std::string(key) + "' in " + where_ + " must be positive");
+    return v;
+  }
+  std::string text(const char* key) const { return value<std::string>(key, "a string"); }
+
+  std::vector<double> numbers(const char* key, std::size_t min_size, std::size_t max_size) const {
+    const YAML::Node n = node_[key];
+    if (!n) fail(node_, where_ + " needs the key '" + key + "'");
+    const auto bad = [&] {
+      fail(n, "'" + std::string(key) + "' in " + where_ + " must be a list of " + std::to_string(min_size) +
+                  (max_size > min_size ? " to " + std::to_string(max_size) : "") + " numbers");
+    };
+    if (!n.IsSequence() || n.size() < min_size || n.size() > max_size) bad();
+    std::vector<double> out;
+    try {
+      for (const auto& item : n) out.push_back(item.as<double>());
+    } catch (const YAML::Exception&) {
+      bad();
+    }
+    return out;
+  }
+
+  [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
+    throw CaseError(file_.string() + ":" + std::to_string(at.Mark().line + 1) + ": " + message);
+  }
+
+ private:
+  const fs::path& file_;
+  YAML::Node node_;
+  std::string where_;
+};
+
+template <class Enum>
+Enum choose(const Section& s, const char* key, std::initializer_list<std::pair<const char*, Enum>> options,
+            Enum fallback) {
+  if (!s.has(key)) return fallback;
+  const auto word = s.text(key);
+  std::string list;
+  for (const auto& [name, value] : options) {
+    if (word == name) return value;
+    list += std::string(list.empty() ? "" : ", ") + name;
+  }
+  s.fail(s.get(key), "'" + std::string(key) + "' is '" + word + "'; expected one of: " + list);
+}
+
+std::string choose_word(const Section& s, const char* key, std::initializer_list<const char*> options,
+                        const std::string& fallback) {
+  if (!s.has(key)) return fallback;
+  const auto word = s.text(key);
+  std::string list;
+  for (const char* o : options) {
+    if (word == o) return word;
+    list += std::string(list.empty() ? "" : ", ") + o;
+  }
+  s.fail(s.get(key), "'" + std::string(key) + "' is '" + word + "'; expected one of: " + list);
+}
+
+fs::path existing_file(const Section& s, const char* key, const fs::path& case_dir) {
+  const fs::path p = fs::weakly_canonical(case_dir / s.text(key));
+  if (!fs::is_regular_file(p)) s.fail(s.get(key), "'" + std::string(key) + "' file not found: " + p.string());
+  return p;
+}
+
+MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& file) {
+  if (!root.has("mesh")) root.fail(root.get("mesh"), "the case needs a 'mesh' section");
+  const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity"});
+  MeshSpec m;
+  const int sources = int(s.has("geo")) + int(s.has("msh")) + int(s.has("box"));
+  if (sources != 1) s.fail(root.get("mesh"), "'mesh' needs exactly one of 'geo', 'msh' or 'box'");
+  if (s.has("element")) {
+    try {
+      m.shape = parse_element_shape(s.text("element"));
+    } catch (const std::invalid_argument& e) {
+      s.fail(s.get("element"), e.what());
+    }
+  }
+  m.order = s.value_or<int>("order", "1 or 2", 1);
+  if (m.order != 1 && m.order != 2) s.fail(s.get("order"), "'order' must be 1 (linear) or 2 (quadratic)");
+  m.serendipity = s.value_or<bool>("serendipity", "true or false", false);
+  if (s.has("size")) m.size = s.positive("size");
+  if (s.has("geo")) {
+    m.source = MeshSpec::Source::Geo;
+    m.file = existing_file(s, "geo", dir);
+  } else if (s.has("msh")) {
+    m.source = MeshSpec::Source::Msh;
+    m.file = existing_file(s, "msh", dir);
+  } else {
+    m.source = MeshSpec::Source::Box;
+    const Section b(file, s.get("box"), "'mesh.box'", {"size", "divisions"});
+    m.box.size = b.numbers("size", 2, 3);
+    const auto divisions = b.numbers("divisions", m.box.size.size(), m.box.size.size());
+    for (double d : divisions) {
+      if (d < 1 || d != static_cast<int>(d)) b.fail(b.get("divisions"), "'divisions' must be positive integers");
+      m.box.divisions.push_back(static_cast<int>(d));
+    }
+    for (double x : m.box.size)
+      if (!(x > 0)) b.fail(b.get("size"), "box 'size' must be positive");
+    const bool is3d = m.box.size.size() == 3;
+    m.box.shape = m.shape.value_or(is3d ? ElementShape::Hexahedron : ElementShape::Quadrilateral);
+    const int shape_dim = element_info(element_type_for(m.box.shape, 1)).dimension;
+    if (shape_dim != static_cast<int>(m.box.size.size()))
+      s.fail(s.get("element"), std::string("a ") + (is3d ? "3D box needs 'tet' or 'hex'" : "2D box needs 'tri' or 'quad'") +
+                                   " elements");
+    m.box.order = m.order;
+    m.box.serendipity = m.serendipity;
+  }
+  return m;
+}
+
+PhysicsSpec read_physics(const Section& root, const fs::path& file) {
+  if (!root.has("physics")) root.fail(root.get("physics"), "the case needs a 'physics' section");
+  const Section s(file, root.get("physics"), "'physics'", {"type", "model", "thickness"});
+  PhysicsSpec p;
+  p.type = choose<PhysicsType>(s, "type", {{"elasticity", PhysicsType::Elasticity}, {"heat", PhysicsType::Heat}},
+                               PhysicsType::Elasticity);
+  p.model = choose<ElasticModel>(s, "model",
+                                 {{"plane_stress", ElasticModel::PlaneStress},
+                                  {"plane_strain", ElasticModel::PlaneStrain},
+                                  {"3d", ElasticModel::Solid3D}},
+                                 ElasticModel::Solid3D);
+  if (s.has("thickness")) p.thickness = s.positive("thickness");
+  return p;
+}
+
+std::vector<MaterialSpec> read_materials(const Section& root, const fs::path& file, PhysicsType physics) {
+  const YAML::Node list = root.get("materials");
+  if (!list || !list.IsSequence() || list.size() == 0)
+    root.fail(list ? list : YAML::Node(), "the case needs 'materials': a list such as - {group: part, E: 210e9, nu: 0.3}");
+  std::vector<MaterialSpec> out;
+  for (const auto& item : list) {
+    const Section s(file, item, "a 'materials' entry", {"group", "E", "nu", "density", "k", "name"});
+    MaterialSpec m;
+    m.line = s.line();
+    m.group = s.value_or<std::string>("group", "a string", "");
+    if (physics == PhysicsType::Elasticity) {
+      m.E = s.positive("E");
+      m.nu = s.number("nu");
+      if (!(m.nu > -1 && m.nu < 0.5)) s.fail(s.get("nu"), "'nu' must lie in (-1, 0.5)");
+      if (s.has("density")) m.density = s.positive("density");
+    } else {
+      m.k = s.positive("k");
+    }
+    out.push_back(m);
+  }
+  return out;
+}
+
+std::array<bool, 3> read_components(const Section& s, const YAML::Node& n) {
+  std::array<bool, 3> c{};
+  const auto bad = [&] { s.fail(n, "'fix' must be a list of components from x, y, z (or 'all')"); };
+  if (n.IsScalar() && n.as<std::string>() == "all") return {true, true, true};
+  if (!n.IsSequence() || n.size() == 0) bad();
+  for (const auto& item : n) {
+    const auto w = item.as<std::string>();
+    if (w == "x") c[0] = true;
+    else if (w == "y") c[1] = true;
+    else if (w == "z") c[2] = true;
+    else bad();
+  }
+  return c;
+}
+
+std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& file, PhysicsType physics) {
+  std::vector<BoundarySpec> out;
+  const YAML::Node list = root.get("boundary");
+  if (!list) return out;
+  if (!list.IsSequence()) root.fail(list, "'boundary' must be a list of {group: ..., <condition>: ...}");
+  using K = BoundarySpec::Kind;
+  for (const auto& item : list) {
+    const Section s(file, item, "a 'boundary' entry",
+                    {"group", "fix", "displacement", "traction", "pressure", "temperature", "flux", "convection"});
+    BoundarySpec b;
+    b.line = s.line();
+    b.group = s.text("group");
+    const bool elastic = physics == PhysicsType::Elasticity;
+    int kinds = 0;
+    const auto need = [&](const char* key, bool for_elasticity) {
+      if (!s.has(key)) return false;
+      ++kinds;
+      if (for_elasticity != elastic)
+        s.fail(s.get(key), "'" + std::string(key) + "' is a " + (for_elasticity ? "elasticity" : "heat") +
+                               " condition but the physics is " + (elastic ? "elasticity" : "heat"));
+      return true;
+    };
+    if (need("fix", true)) {
+      b.kind = K::Fix;
+      b.component = read_components(s, s.get("fix"));
+    }
+    if (need("displacement", true)) {
+      b.kind = K::Displacement;
+      const Section d(file, s.get("displacement"), "'displacement'", {"x", "y", "z"});
+      const char* names[] = {"x", "y", "z"};
+      for (int c = 0; c < 3; ++c)
+        if (d.has(names[c])) {
+          b.component[c] = true;
+          b.vector[c] = d.number(names[c]);
+        }
+    }
+    if (need("traction", true)) {
+      b.kind = K::Traction;
+      const auto t = s.numbers("traction", 2, 3);
+      std::copy(t.begin(), t.end(), b.vector.begin());
+    }
+    if (need("pressure", true)) {
+      b.kind = K::Pressure;
+      b.value = s.number("pressure");
+    }
+    if (need("temperature", false)) {
+      b.kind = K::Temperature;
+      b.value = s.number("temperature");
+    }
+    if (need("flux", false)) {
+      b.kind = K::Flux;
+      b.value = s.number("flux");
+    }
+    if (need("convection", false)) {
+      b.kind = K::Convection;
+      const Section c(file, s.get("convection"), "'convection'", {"h", "T_inf"});
+      b.h = c.positive("h");
+      b.T_inf = c.number("T_inf");
+    }
+    if (kinds != 1)
+      s.fail(item, "a 'boundary' entry needs exactly one condition (fix, displacement, traction, pressure, "
+                   "temperature, flux or convection) beside its group");
+    out.push_back(b);
+  }
+  return out;
+}
+
+SolverSpec read_solver(const Section& root, const fs::path& file) {
+  SolverSpec sv;
+  if (!root.has("solver")) return sv;
+  const Section s(file, root.get("solver"), "'solver'",
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations"});
+  sv.method = choose_word(s, "method", {"band-cholesky", "frontal", "cg"}, sv.method);
+  sv.device = choose_word(s, "device", {"cpu", "cuda", "opencl"}, sv.device);
+  sv.renumber = choose_word(s, "renumber", {"none", "rcm", "gps", "sloan", "auto"}, sv.renumber);
+  sv.preconditioner = s.value_or<std::string>("preconditioner", "a string", sv.preconditioner);
+  if (s.has("tolerance")) sv.tolerance = s.positive("tolerance");
+  sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
+  return sv;
+}
+
+}  // namespace
+
+ElementShape parse_element_shape(const std::string& name) {
+  if (name == "tri") return ElementShape::Triangle;
+  if (name == "quad") return ElementShape::Quadrilateral;
+  if (name == "tet") return ElementShape::Tetrahedron;
+  if (name == "hex") return ElementShape::Hexahedron;
+  throw std::invalid_argument("element '" + name + "' is not one of: tri, quad, tet, hex");
+}
+
+Case load_case(const fs::path& file) {
+  if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
+  YAML::Node doc;
+  try {
+    doc = YAML::LoadFile(file.string());
+  } catch (const YAML::Exception& e) {
+    throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+  }
+  const Section root(file, doc, "the case file",
+                     {"title", "mesh", "physics", "materials", "boundary", "loads", "solver", "output"});
+  Case c;
+  c.file = fs::absolute(file);
+  c.name = file.stem().string();
+  const fs::path dir = c.file.parent_path();
+  c.title = root.value_or<std::string>("title", "a string", c.name);
+  c.mesh = read_mesh(root, dir, file);
+  c.physics = read_physics(root, file);
+  c.materials = read_materials(root, file, c.physics.type);
+  c.boundary = read_boundary(root, file, c.physics.type);
+  if (root.has("loads")) {
+    const Section s(file, root.get("loads"), "'loads'", {"gravity", "source"});
+    if (s.has("gravity")) {
+      if (c.physics.type != PhysicsType::Elasticity) s.fail(s.get("gravity"), "'gravity' needs elasticity physics");
+      const auto g = s.numbers("gravity", 2, 3);
+      c.gravity = std::array<double, 3>{g[0], g[1], g.size() > 2 ? g[2] : 0.0};
+    }
+    if (s.has("source")) {
+      if (c.physics.type != PhysicsType::Heat) s.fail(s.get("source"), "'source' needs heat physics");
+      c.source = s.number("source");
+    }
+  }
+  c.solver = read_solver(root, file);
+  c.output.directory = dir / "results";
+  if (root.has("output")) {
+    const Section s(file, root.get("output"), "'output'", {"directory", "fields"});
+    if (s.has("directory")) c.output.directory = dir / s.text("directory");
+    if (s.has("fields")) {
+      const YAML::Node f = s.get("fields");
+      if (!f.IsSequence()) s.fail(f, "'fields' must be a list of field names");
+      static const std::set<std::string> known = {"displacement", "stress", "strain", "von_mises", "reaction",
+                                                  "temperature", "heat_flux"};
+      for (const auto& item : f) {
+        const auto w = item.as<std::string>();
+        if (!known.count(w))
+          s.fail(item, "unknown output field '" + w +
+                           "' (expected: displacement, stress, strain, von_mises, reaction, temperature, heat_flux)");
+        c.output.fields.push_back(w);
+      }
+    }
+  }
+  c.output.directory = fs::weakly_canonical(c.output.directory);
+  if (c.physics.type == PhysicsType::Elasticity && c.gravity) {
+    for (const auto& m : c.materials)
+      if (m.density <= 0)
+        throw CaseError(file.string() + ":" + std::to_string(m.line) +
+                        ": 'loads.gravity' needs a 'density' for material " + (m.group.empty() ? "(all)" : m.group));
+  }
+  return c;
+}
+
+}  // namespace fem

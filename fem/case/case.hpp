@@ -1,0 +1,90 @@
+#pragma once
+// The case file (YAML) as a validated value. Every key of DESIGN.md's contract is here; an
+// unknown key, a wrong type or a missing value is a CaseError naming the file and line.
+#include <array>
+#include <filesystem>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "fem/mesh/box_mesh.hpp"
+
+namespace fem {
+
+class CaseError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct MeshSpec {
+  enum class Source { Geo, Msh, Box } source = Source::Box;
+  std::filesystem::path file;          // absolute path for geo/msh
+  BoxSpec box;                         // for Source::Box (shape/order filled from element/order)
+  std::optional<ElementShape> shape;   // tri | quad | tet | hex; for geo/box (msh keeps its own)
+  int order = 1;
+  bool serendipity = false;            // quad8/hex20 rather than the Lagrange quad9/hex27
+  double size = 0;                     // target element size, 0 = the geometry's own
+};
+
+enum class PhysicsType { Elasticity, Heat };
+enum class ElasticModel { PlaneStress, PlaneStrain, Solid3D };
+
+struct PhysicsSpec {
+  PhysicsType type = PhysicsType::Elasticity;
+  ElasticModel model = ElasticModel::Solid3D;
+  double thickness = 1.0;              // 2D: out-of-plane thickness (elasticity and heat)
+};
+
+struct MaterialSpec {
+  std::string group;                   // empty: every cell not claimed by another entry
+  double E = 0, nu = 0, density = 0;   // elasticity
+  double k = 0;                        // heat conductivity
+  int line = 0;                        // where it was written, for messages
+};
+
+struct BoundarySpec {
+  enum class Kind { Fix, Displacement, Traction, Pressure, Temperature, Flux, Convection } kind = Kind::Fix;
+  std::string group;
+  std::array<bool, 3> component{};     // Fix / Displacement: which components
+  std::array<double, 3> vector{};      // Displacement values, Traction vector
+  double value = 0;                    // Pressure, Temperature, Flux
+  double h = 0, T_inf = 0;             // Convection
+  int line = 0;
+};
+
+struct SolverSpec {
+  std::string method = "cg";
+  std::string device = "cpu";
+  std::string renumber = "rcm";
+  std::string preconditioner = "jacobi";
+  double tolerance = 1e-10;
+  int max_iterations = 0;              // 0: the solver's default
+};
+
+struct OutputSpec {
+  std::filesystem::path directory;     // absolute
+  std::vector<std::string> fields;     // empty: everything the physics gives
+};
+
+struct Case {
+  std::filesystem::path file;          // the case file itself
+  std::string name;                    // its stem: names the outputs
+  std::string title;
+  MeshSpec mesh;
+  PhysicsSpec physics;
+  std::vector<MaterialSpec> materials;
+  std::vector<BoundarySpec> boundary;
+  std::optional<std::array<double, 3>> gravity;
+  double source = 0;                   // heat: volume source W/m^3
+  SolverSpec solver;
+  OutputSpec output;
+};
+
+// Reads and validates a case file; throws CaseError with "file:line: message".
+Case load_case(const std::filesystem::path& file);
+
+// Element shape names as written in case files: tri quad tet hex.
+ElementShape parse_element_shape(const std::string& name);
+
+}  // namespace fem

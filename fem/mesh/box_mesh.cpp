@@ -1,0 +1,185 @@
+#include "fem/mesh/box_mesh.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+#include "fem/elements/reference_element.hpp"
+
+namespace fem {
+namespace {
+
+// Nodes live on a "fine" lattice with `order` points per cell edge, so every node of a
+// linear or quadratic element, simplex or tensor, sits on an integer lattice point.
+struct Lattice {
+  std::array<long, 3> points{1, 1, 1};  // lattice points per axis
+  long index(const std::array<long, 3>& p) const { return p[0] + points[0] * (p[1] + points[1] * p[2]); }
+  long size() const { return points[0] * points[1] * points[2]; }
+};
+
+using Point = std::array<long, 3>;
+
+// Corners (in cell units) of the simplices that split one cell: 2 triangles or 6 Kuhn tetrahedra,
+// each walking from corner 0 to the far corner one axis at a time.
+std::vector<std::vector<Point>> kuhn_simplices(int dim) {
+  std::vector<int> axes(dim);
+  std::iota(axes.begin(), axes.end(), 0);
+  std::vector<std::vector<Point>> simplices;
+  do {
+    std::vector<Point> corners{{0, 0, 0}};
+    for (int a : axes) {
+      Point next = corners.back();
+      next[a] = 1;
+      corners.push_back(next);
+    }
+    simplices.push_back(corners);
+  } while (std::next_permutation(axes.begin(), axes.end()));
+  return simplices;
+}
+
+long orientation_sign(const std::vector<Point>& c, int dim) {
+  auto d = [&](int i, int k) { return c[i][k] - c[0][k]; };
+  if (dim == 2) return d(1, 0) * d(2, 1) - d(1, 1) * d(2, 0);
+  return d(1, 0) * (d(2, 1) * d(3, 2) - d(2, 2) * d(3, 1)) - d(1, 1) * (d(2, 0) * d(3, 2) - d(2, 2) * d(3, 0)) +
+         d(1, 2) * (d(2, 0) * d(3, 1) - d(2, 1) * d(3, 0));
+}
+
+// Emits the elements of a structured grid of dimension axes.size() lying in the box's lattice:
+// the cells themselves (all box axes), or one face (the other axes fixed at `fixed`).
+class GridEmitter {
+ public:
+  GridEmitter(const BoxSpec& spec, const Lattice& lattice) : spec_(spec), lattice_(lattice) {}
+
+  void emit(const std::vector<int>& axes, const Point& fixed, ElementType type, ElementSet& out) const {
+    const int d = static_cast<int>(axes.size());
+    const auto& info = element_info(type);
+    const auto ref = reference_nodes(type);
+    std::array<long, 3> cells{1, 1, 1};
+    for (int k = 0; k < d; ++k) cells[k] = spec_.divisions[axes[k]];
+    std::vector<int> nodes(info.num_nodes);
+    const bool simplex = info.shape == ElementShape::Triangle || info.shape == ElementShape::Tetrahedron;
+    const auto simplices = simplex ? kuhn_simplices(d) : std::vector<std::vector<Point>>{};
+    for (long c2 = 0; c2 < cells[2]; ++c2)
+      for (long c1 = 0; c1 < cells[1]; ++c1)
+        for (long c0 = 0; c0 < cells[0]; ++c0) {
+          const Point cell{c0, c1, c2};
+          if (!simplex) {
+            // Tensor reference coordinates are in [-1, 1]: offset (xi + 1) * order / 2 lattice steps.
+            for (int i = 0; i < info.num_nodes; ++i) {
+              Point local{};
+              for (int k = 0; k < d; ++k) local[k] = std::lround((ref[i * d + k] + 1.0) * spec_.order / 2.0);
+              nodes[i] = node_at(axes, fixed, cell, local);
+            }
+            out.add(type, nodes);
+            continue;
+          }
+          for (auto corners : simplices) {
+            if (orientation_sign(corners, d) < 0) std::swap(corners[1], corners[2]);
+            // Simplex reference coordinates (u, v, w) in [0, 1]: x = c0 + u (c1 - c0) + v (c2 - c0) + ...
+            for (int i = 0; i < info.num_nodes; ++i) {
+              Point local{};
+              for (int k = 0; k < d; ++k) {
+                double x = static_cast<double>(corners[0][k]);
+                for (int j = 0; j < d; ++j) x += ref[i * d + j] * static_cast<double>(corners[j + 1][k] - corners[0][k]);
+                local[k] = std::lround(x * spec_.order);
+              }
+              nodes[i] = node_at(axes, fixed, cell, local);
+            }
+            out.add(type, nodes);
+          }
+        }
+  }
+
+ private:
+  int node_at(const std::vector<int>& axes, const Point& fixed, const Point& cell, const Point& local) const {
+    Point p = fixed;
+    for (std::size_t k = 0; k < axes.size(); ++k) p[axes[k]] = cell[k] * spec_.order + local[k];
+    return static_cast<int>(lattice_.index(p));
+  }
+
+  const BoxSpec& spec_;
+  const Lattice& lattice_;
+};
+
+void validate(const BoxSpec& spec) {
+  const auto dim = spec.size.size();
+  if (dim != 2 && dim != 3) throw std::invalid_argument("box: size needs 2 or 3 numbers, got " + std::to_string(dim));
+  if (spec.divisions.size() != dim)
+    throw std::invalid_argument("box: divisions needs " + std::to_string(dim) + " numbers like size, got " +
+                                std::to_string(spec.divisions.size()));
+  for (std::size_t k = 0; k < dim; ++k) {
+    if (!(spec.size[k] > 0)) throw std::invalid_argument("box: every size must be positive");
+    if (spec.divisions[k] < 1) throw std::invalid_argument("box: every division must be at least 1");
+  }
+  const int shape_dim = element_info(element_type_for(spec.shape, 1)).dimension;
+  if (shape_dim != static_cast<int>(dim))
+    throw std::invalid_argument("box: a " + std::to_string(dim) + "D box needs " +
+                                (dim == 2 ? "tri or quad" : "tet or hex") + " elements");
+  if (spec.order != 1 && spec.order != 2) throw std::invalid_argument("box: order must be 1 or 2");
+}
+
+}  // namespace
+
+Mesh make_box_mesh(const BoxSpec& spec) {
+  validate(spec);
+  const int dim = static_cast<int>(spec.size.size());
+  Lattice lattice;
+  for (int k = 0; k < dim; ++k) lattice.points[k] = static_cast<long>(spec.divisions[k]) * spec.order + 1;
+  if (lattice.size() > std::numeric_limits<int>::max()) throw std::invalid_argument("box: too many nodes for 32-bit indices");
+
+  Mesh mesh;
+  mesh.dimension = dim;
+  mesh.source = "box";
+  const GridEmitter emitter(spec, lattice);
+  const ElementType cell_type = element_type_for(spec.shape, spec.order, spec.serendipity);
+  std::vector<int> all_axes(dim);
+  std::iota(all_axes.begin(), all_axes.end(), 0);
+  emitter.emit(all_axes, Point{0, 0, 0}, cell_type, mesh.cells);
+
+  PhysicalGroup region{"box", dim, {}};
+  region.elements.resize(mesh.cells.size());
+  std::iota(region.elements.begin(), region.elements.end(), std::size_t{0});
+  mesh.groups.push_back(std::move(region));
+
+  const char* axis_names[] = {"x", "y", "z"};
+  for (int axis = 0; axis < dim; ++axis) {
+    std::vector<int> face_axes;
+    for (int k = 0; k < dim; ++k)
+      if (k != axis) face_axes.push_back(k);
+    for (int side = 0; side < 2; ++side) {
+      Point fixed{0, 0, 0};
+      fixed[axis] = side == 0 ? 0 : lattice.points[axis] - 1;
+      PhysicalGroup face{std::string(axis_names[axis]) + (side == 0 ? "min" : "max"), dim - 1, {}};
+      const std::size_t first = mesh.boundary.size();
+      emitter.emit(face_axes, fixed, facet_type_of(cell_type), mesh.boundary);
+      for (std::size_t e = first; e < mesh.boundary.size(); ++e) face.elements.push_back(e);
+      mesh.groups.push_back(std::move(face));
+    }
+  }
+
+  // Keep only the lattice points some element uses (serendipity elements skip face and centre points).
+  std::vector<int> compact(lattice.size(), -1);
+  for (int n : mesh.cells.node) compact[n] = 0;
+  int next = 0;
+  for (auto& c : compact)
+    if (c == 0) c = next++;
+  for (auto* set : {&mesh.cells, &mesh.boundary})
+    for (int& n : set->node) n = compact[n];
+  mesh.coords.assign(3 * static_cast<std::size_t>(next), 0.0);
+  for (long k = 0; k < lattice.points[2]; ++k)
+    for (long j = 0; j < lattice.points[1]; ++j)
+      for (long i = 0; i < lattice.points[0]; ++i) {
+        const int n = compact[lattice.index({i, j, k})];
+        if (n < 0) continue;
+        const long p[3] = {i, j, k};
+        for (int a = 0; a < dim; ++a)
+          mesh.coords[3 * n + a] = spec.size[a] * static_cast<double>(p[a]) / static_cast<double>(lattice.points[a] - 1);
+      }
+  return mesh;
+}
+
+}  // namespace fem

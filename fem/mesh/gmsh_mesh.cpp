@@ -1,0 +1,288 @@
+#include "fem/mesh/gmsh_mesh.hpp"
+
+#include <gmsh.h>
+
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace fem {
+namespace {
+
+namespace fs = std::filesystem;
+
+[[noreturn]] void fail(const fs::path& file, const std::string& what) {
+  throw std::runtime_error(file.string() + ": " + what);
+}
+
+void require_file(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) fail(file, "no such file");
+}
+
+// The "Error: ..." lines Gmsh logged in this session, one per line.
+std::string logged_errors() {
+  std::vector<std::string> log;
+  gmsh::logger::get(log);
+  std::string errors;
+  for (const auto& line : log)
+    if (line.rfind("Error", 0) == 0) errors += "\n  " + line;
+  return errors;
+}
+
+// Runs Gmsh calls, turning Gmsh's errors (Gmsh 4.8 throws plain strings) into runtime_errors
+// that name the file and the step.
+template <class Calls>
+void gmsh_step(const fs::path& file, const char* step, Calls&& calls) {
+  try {
+    calls();
+  } catch (const std::string& reason) {
+    fail(file, std::string(step) + " failed: " + reason + logged_errors());
+  }
+}
+
+// One Gmsh session, finalized on every path out. `size` > 0 is handed to the .geo parser as
+// the number `size`, exactly as `gmsh -setnumber size <value>` would.
+class GmshSession {
+ public:
+  GmshSession(bool verbose, double size) {
+    std::vector<std::string> args{"fem"};
+    if (size > 0) {
+      char text[32];
+      auto end = std::to_chars(text, text + sizeof text, size).ptr;
+      args.insert(args.end(), {"-setnumber", "size", std::string(text, end)});
+    }
+    std::vector<char*> argv;
+    for (auto& arg : args) argv.push_back(arg.data());
+    gmsh::initialize(static_cast<int>(argv.size()), argv.data(), /*readConfigFiles=*/false);
+    try {
+      gmsh::option::setNumber("General.Terminal", verbose ? 1 : 0);
+      gmsh::option::setNumber("General.Verbosity", verbose ? 5 : 2);  // quiet: errors and warnings
+      gmsh::logger::start();  // keeps the error text for our messages
+    } catch (...) {
+      gmsh::finalize();
+      throw;
+    }
+  }
+  ~GmshSession() {
+    try {
+      gmsh::logger::stop();
+      gmsh::finalize();
+    } catch (...) {  // nothing sensible to do while unwinding
+    }
+  }
+  GmshSession(const GmshSession&) = delete;
+  GmshSession& operator=(const GmshSession&) = delete;
+};
+
+double get_option(const char* name) {
+  double value = 0;
+  gmsh::option::getNumber(name, value);
+  return value;
+}
+
+int shape_dimension(ElementShape shape) {
+  return element_info(element_type_for(shape, 1)).dimension;
+}
+
+const char* shape_name(ElementShape shape) {
+  switch (shape) {
+    case ElementShape::Triangle: return "triangle";
+    case ElementShape::Quadrilateral: return "quadrilateral";
+    case ElementShape::Tetrahedron: return "tetrahedron";
+    case ElementShape::Hexahedron: return "hexahedron";
+    default: return "non-cell shape";
+  }
+}
+
+// True when the mesh has elements of dimension `dim` and all of them have `shape`.
+bool all_elements_are(int dim, ElementShape shape) {
+  std::vector<int> types;
+  gmsh::model::mesh::getElementTypes(types, dim);
+  for (int gmsh_type : types) {
+    ElementType type;
+    if (!element_type_from_gmsh(gmsh_type, type) || element_info(type).shape != shape) return false;
+  }
+  return !types.empty();
+}
+
+// Generates cells of `shape`. Quadrilaterals come from Blossom recombination of a
+// Frontal-Delaunay triangulation; hexahedra from volumes the .geo made transfinite and
+// recombined. Where that leaves other shapes, the model is meshed again at twice the size and
+// every element subdivided into quadrilaterals (hexahedra), back to about the requested size.
+void generate_cells(const fs::path& file, ElementShape shape, int dim) {
+  const bool tensor = shape == ElementShape::Quadrilateral || shape == ElementShape::Hexahedron;
+  gmsh_step(file, "meshing", [&] {
+    if (tensor && dim == 2) {
+      gmsh::option::setNumber("Mesh.RecombineAll", 1);
+      gmsh::option::setNumber("Mesh.RecombinationAlgorithm", 1);  // Blossom
+      gmsh::option::setNumber("Mesh.Algorithm", 6);               // Frontal-Delaunay
+    }
+    if (tensor && dim == 3) {
+      // Volumes can only be all-hexahedral on all-quadrilateral surfaces: skip the 3D pass otherwise.
+      gmsh::model::mesh::generate(2);
+      if (all_elements_are(2, ElementShape::Quadrilateral)) gmsh::model::mesh::generate(3);
+    } else {
+      gmsh::model::mesh::generate(dim);
+    }
+    if (tensor && !all_elements_are(dim, shape)) {
+      gmsh::model::mesh::clear();
+      gmsh::option::setNumber("Mesh.MeshSizeFactor", 2 * get_option("Mesh.MeshSizeFactor"));
+      gmsh::option::setNumber("Mesh.SubdivisionAlgorithm", dim == 2 ? 1 : 2);
+      gmsh::model::mesh::generate(dim);
+    }
+  });
+}
+
+// Copies Gmsh's mesh into a Mesh (see gmsh_mesh.hpp for what goes where).
+Mesh extract_mesh(const fs::path& file) {
+  Mesh mesh;
+  mesh.source = file.string();
+
+  std::vector<std::size_t> node_tags;
+  std::vector<double> node_xyz;
+  gmsh_step(file, "reading the nodes", [&] {
+    gmsh::model::mesh::renumberNodes();  // tags 1..N, so they index a plain vector below
+    std::vector<double> parametric;
+    gmsh::model::mesh::getNodes(node_tags, node_xyz, parametric, -1, -1, false, false);
+  });
+  if (node_tags.size() >= static_cast<std::size_t>(INT_MAX)) fail(file, "too many nodes for fem's int indices");
+
+  int highest_dim = -1;
+  gmsh_step(file, "reading the elements", [&] {
+    for (int dim = 3; dim >= 0 && highest_dim < 0; --dim) {
+      std::vector<int> types;
+      gmsh::model::mesh::getElementTypes(types, dim);
+      if (!types.empty()) highest_dim = dim;
+    }
+  });
+  if (highest_dim < 0) fail(file, "the mesh has no elements" + logged_errors());
+  if (highest_dim < 2) fail(file, "the mesh has no 2D or 3D elements; fem needs cells of dimension 2 or 3");
+  mesh.dimension = highest_dim;
+
+  // Elements are copied one Gmsh entity at a time; each entity's elements occupy a range of
+  // `cells` or `boundary`, and a physical group is the union of its entities' ranges.
+  // Element nodes hold Gmsh node tags until they are renumbered at the end.
+  std::map<std::pair<int, int>, std::pair<std::size_t, std::size_t>> entity_range;
+  auto add_entity = [&](int dim, int tag) {
+    if (entity_range.count({dim, tag})) return;
+    ElementSet& set = dim == mesh.dimension ? mesh.cells : mesh.boundary;
+    const std::size_t first = set.size();
+    std::vector<int> types;
+    std::vector<std::vector<std::size_t>> element_tags, element_nodes;
+    gmsh::model::mesh::getElements(types, element_tags, element_nodes, dim, tag);
+    for (std::size_t block = 0; block < types.size(); ++block) {
+      ElementType type;
+      if (!element_type_from_gmsh(types[block], type)) {
+        std::string name;
+        int type_dim, order, num_nodes, num_primary;
+        std::vector<double> local_coords;
+        gmsh::model::mesh::getElementProperties(types[block], name, type_dim, order, num_nodes,
+                                                local_coords, num_primary);
+        fail(file, "Gmsh element type " + std::to_string(types[block]) + " (" + name +
+                       ") is not supported by fem");
+      }
+      const auto& nodes = element_nodes[block];
+      const std::size_t n = element_info(type).num_nodes;
+      std::vector<int> element(n);
+      for (std::size_t e = 0; e < element_tags[block].size(); ++e) {
+        for (std::size_t i = 0; i < n; ++i) element[i] = static_cast<int>(nodes[e * n + i]);
+        set.add(type, element);
+      }
+    }
+    entity_range[{dim, tag}] = {first, set.size()};
+  };
+
+  gmsh_step(file, "reading the elements", [&] {
+    gmsh::vectorpair entities;
+    gmsh::model::getEntities(entities, mesh.dimension);
+    for (auto [dim, tag] : entities) add_entity(dim, tag);
+  });
+
+  gmsh::vectorpair physical_groups;
+  gmsh_step(file, "reading the physical groups", [&] { gmsh::model::getPhysicalGroups(physical_groups); });
+  for (auto [dim, tag] : physical_groups) gmsh_step(file, "reading the physical groups", [&] {
+    PhysicalGroup group;
+    gmsh::model::getPhysicalName(dim, tag, group.name);
+    if (group.name.empty()) group.name = "group" + std::to_string(tag);
+    group.dimension = dim;
+    std::vector<int> group_entities;
+    gmsh::model::getEntitiesForPhysicalGroup(dim, tag, group_entities);
+    for (int entity : group_entities) {
+      add_entity(dim, entity);
+      auto [first, last] = entity_range.at({dim, entity});
+      for (std::size_t e = first; e < last; ++e) group.elements.push_back(e);
+    }
+    mesh.groups.push_back(std::move(group));
+  });
+
+  // Keep only the nodes elements use, numbered in increasing tag order.
+  std::size_t max_tag = 0;
+  for (std::size_t tag : node_tags) max_tag = std::max(max_tag, tag);
+  std::vector<int> index_of_tag(max_tag + 1, -1);
+  for (auto* set : {&mesh.cells, &mesh.boundary})
+    for (int tag : set->node) index_of_tag.at(static_cast<std::size_t>(tag)) = 0;
+  int next = 0;
+  for (int& index : index_of_tag)
+    if (index == 0) index = next++;
+  mesh.coords.assign(3 * static_cast<std::size_t>(next), 0.0);
+  for (std::size_t i = 0; i < node_tags.size(); ++i) {
+    const int index = index_of_tag[node_tags[i]];
+    if (index >= 0)
+      for (int k = 0; k < 3; ++k) mesh.coords[3 * index + k] = node_xyz[3 * i + k];
+  }
+  for (auto* set : {&mesh.cells, &mesh.boundary})
+    for (int& node : set->node) node = index_of_tag[static_cast<std::size_t>(node)];
+  return mesh;
+}
+
+void check_options(const fs::path& geo, const GmshMeshOptions& options) {
+  if (options.order != 1 && options.order != 2)
+    fail(geo, "element order " + std::to_string(options.order) + " is not supported (1 or 2)");
+  if (!(options.size >= 0) || !std::isfinite(options.size))
+    fail(geo, "the element size must be a positive number (or 0 for the .geo's own sizes)");
+  if (shape_dimension(options.shape) < 2)
+    fail(geo, "the element shape must be a triangle, quadrilateral, tetrahedron or hexahedron");
+}
+
+}  // namespace
+
+Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
+  require_file(geo);
+  check_options(geo, options);
+  GmshSession session(options.verbose, options.size);
+  gmsh_step(geo, "reading", [&] { gmsh::open(geo.string()); });
+
+  const int dim = gmsh::model::getDimension();
+  if (dim < 2) fail(geo, "the file defines no surface or volume to mesh");
+  if (dim != shape_dimension(options.shape))
+    fail(geo, "a " + std::to_string(dim) + "D geometry cannot be meshed with " + shape_name(options.shape) +
+                  "s");
+
+  gmsh_step(geo, "setting mesh options", [&] {
+    if (options.size > 0) gmsh::option::setNumber("Mesh.MeshSizeMax", options.size);
+    // Debian's Gmsh 4.8.4 crashes in "Frontal-Delaunay for quads" (algorithm 8): use plain Frontal-Delaunay.
+    if (get_option("Mesh.Algorithm") == 8) gmsh::option::setNumber("Mesh.Algorithm", 6);
+  });
+  generate_cells(geo, options.shape, dim);
+  if (options.order == 2)
+    gmsh_step(geo, "making the mesh quadratic", [&] {
+      gmsh::option::setNumber("Mesh.SecondOrderIncomplete", options.serendipity ? 1 : 0);
+      gmsh::model::mesh::setOrder(2);
+    });
+  return extract_mesh(geo);
+}
+
+Mesh mesh_from_msh(const fs::path& msh) {
+  require_file(msh);
+  GmshSession session(false, 0);
+  gmsh_step(msh, "reading", [&] { gmsh::open(msh.string()); });
+  return extract_mesh(msh);
+}
+
+}  // namespace fem

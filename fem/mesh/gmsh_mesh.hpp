@@ -1,0 +1,44 @@
+#pragma once
+// Meshes from Gmsh: generate one from a .geo through the Gmsh SDK, or read an existing .msh.
+// Only built when FEM_WITH_GMSH. Both run a whole Gmsh session (initialize .. finalize) per
+// call, so they must not be called while the program has a Gmsh session of its own open,
+// nor from two threads at once (Gmsh is a global).
+#include <filesystem>
+
+#include "fem/elements/element_type.hpp"
+#include "fem/mesh/mesh.hpp"
+
+namespace fem {
+
+struct GmshMeshOptions {
+  // Triangle or Quadrilateral for a 2D geometry, Tetrahedron or Hexahedron for a 3D one.
+  // Quadrilaterals come from Blossom recombination; hexahedra from a .geo that asks for a
+  // transfinite, recombined volume. Where recombination leaves other shapes, the geometry is
+  // meshed again at twice the size and every element subdivided (into 4 quads or 8 hexes...).
+  ElementShape shape = ElementShape::Triangle;
+  int order = 1;             // 1 or 2
+  bool serendipity = false;  // order 2 quadrilaterals/hexahedra: quad8/hex20 instead of quad9/hex27
+  // Target element size; 0 keeps the sizes the .geo sets. When > 0 it is passed to the .geo as
+  // the number `size` (the .geo files in meshes/ declare `DefineConstant[ size = {...} ];` and
+  // derive every local size from it), and caps every element size (Mesh.MeshSizeMax).
+  double size = 0;
+  bool verbose = false;      // Gmsh's own progress messages on the terminal
+};
+
+// Meshes a .geo file. Throws std::runtime_error, with a message naming the file, when it does
+// not exist, Gmsh cannot parse or mesh it, the options do not fit it (a quad for a 3D
+// geometry, order 3), or the mesh holds element types fem does not support.
+Mesh mesh_from_geo(const std::filesystem::path& geo, const GmshMeshOptions& options);
+
+// Reads a mesh file Gmsh can read (.msh of any version). Throws std::runtime_error like
+// mesh_from_geo.
+Mesh mesh_from_msh(const std::filesystem::path& msh);
+
+// Both return: `dimension` = the highest dimension that has elements; `cells` = all elements
+// of that dimension, whether or not in a physical group; `boundary` = the lower-dimensional
+// elements that belong to some physical group (once each, even if in several groups);
+// `groups` = one per Gmsh physical group, named as in Gmsh ("group<tag>" when unnamed), its
+// elements indexing `cells` or `boundary` by its dimension; nodes = only those used by
+// elements, numbered 0.. in increasing Gmsh node tag; node order within elements as in Gmsh.
+
+}  // namespace fem

@@ -1,0 +1,45 @@
+#include "fem/output/atomic_output.hpp"
+
+#include <unistd.h>
+
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace fem {
+
+namespace fs = std::filesystem;
+
+AtomicOutput::AtomicOutput(fs::path directory) : directory_(std::move(directory)) {
+  std::error_code ec;
+  fs::create_directories(directory_, ec);
+  if (ec) throw std::runtime_error(directory_.string() + ": cannot create the output directory: " + ec.message());
+}
+
+AtomicOutput::~AtomicOutput() {
+  for (const auto& [temporary, final_path] : staged_) {
+    std::error_code ec;
+    fs::remove(temporary, ec);
+  }
+}
+
+fs::path AtomicOutput::stage(const std::string& name) {
+  const fs::path final_path = directory_ / name;
+  const fs::path temporary = directory_ / ("." + name + ".partial-" + std::to_string(::getpid()));
+  staged_.emplace_back(temporary, final_path);
+  return temporary;
+}
+
+std::vector<fs::path> AtomicOutput::commit() {
+  std::vector<fs::path> written;
+  for (const auto& [temporary, final_path] : staged_) {
+    std::error_code ec;
+    fs::rename(temporary, final_path, ec);
+    if (ec) throw std::runtime_error(final_path.string() + ": cannot move the result into place: " + ec.message());
+    written.push_back(final_path);
+  }
+  staged_.clear();
+  return written;
+}
+
+}  // namespace fem

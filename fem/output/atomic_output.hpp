@@ -1,0 +1,26 @@
+#pragma once
+// Results appear all at once or not at all: files are written under temporary names and
+// renamed into place only when every one of them is complete.
+#include <filesystem>
+#include <vector>
+
+namespace fem {
+
+class AtomicOutput {
+ public:
+  explicit AtomicOutput(std::filesystem::path directory);
+  ~AtomicOutput();  // removes temporaries that were never committed
+  AtomicOutput(const AtomicOutput&) = delete;
+  AtomicOutput& operator=(const AtomicOutput&) = delete;
+
+  // The temporary path to write `name` to.
+  std::filesystem::path stage(const std::string& name);
+  // Renames every staged file to its final name; returns the final paths.
+  std::vector<std::filesystem::path> commit();
+
+ private:
+  std::filesystem::path directory_;
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> staged_;  // temporary, final
+};
+
+}  // namespace fem

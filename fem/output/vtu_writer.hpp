@@ -1,0 +1,27 @@
+#pragma once
+// Writes results as a VTK XML unstructured grid (.vtu) with VTK's own writer.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "fem/mesh/mesh.hpp"
+
+namespace fem {
+
+struct PointArray {
+  std::string name;
+  int components = 1;
+  const std::vector<double>* values = nullptr;  // num_nodes * components
+};
+
+struct CellArray {
+  std::string name;
+  std::vector<double> values;  // one per cell
+};
+
+// Writes the cells of the mesh with the arrays to `path` (binary, appended, compressed).
+// Throws std::runtime_error when VTK cannot write the file.
+void write_vtu(const std::filesystem::path& path, const Mesh& mesh, const std::vector<PointArray>& points,
+               const std::vector<CellArray>& cells);
+
+}  // namespace fem

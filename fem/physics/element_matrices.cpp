@@ -1,0 +1,156 @@
+#include "fem/physics/element_matrices.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "fem/elements/isoparametric.hpp"
+#include "fem/elements/quadrature.hpp"
+
+namespace fem {
+
+void gather_coords(const Mesh& mesh, std::span<const int> nodes, std::vector<double>& out) {
+  out.resize(3 * nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (int k = 0; k < 3; ++k) out[3 * i + k] = mesh.coords[3 * static_cast<std::size_t>(nodes[i]) + k];
+}
+
+namespace {
+
+// Strain-displacement rows of node a: B_a (voigt x dim) from the shape function gradient.
+void strain_rows(int dim, const double* g, double* B /* voigt x dim, row-major */) {
+  if (dim == 2) {
+    B[0] = g[0], B[1] = 0;
+    B[2] = 0, B[3] = g[1];
+    B[4] = g[1], B[5] = g[0];
+    return;
+  }
+  std::fill(B, B + 18, 0.0);
+  B[0 * 3 + 0] = g[0];
+  B[1 * 3 + 1] = g[1];
+  B[2 * 3 + 2] = g[2];
+  B[3 * 3 + 0] = g[1], B[3 * 3 + 1] = g[0];  // xy
+  B[4 * 3 + 1] = g[2], B[4 * 3 + 2] = g[1];  // yz
+  B[5 * 3 + 0] = g[2], B[5 * 3 + 2] = g[0];  // xz
+}
+
+}  // namespace
+
+void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) {
+  const Mesh& mesh = *p.mesh;
+  const ElementType type = mesh.cells.type[cell];
+  const auto& info = element_info(type);
+  const int n = info.num_nodes;
+  const int dim = p.physics.space_dim;
+  const int d = p.physics.dofs_per_node();
+  const int nd = n * d;
+  gather_coords(mesh, mesh.cells.nodes_of(cell), out.coords);
+  out.matrix.assign(static_cast<std::size_t>(nd) * nd, 0.0);
+  out.load.assign(nd, 0.0);
+  const IsotropicMaterial& m = p.materials[p.cell_material[cell]];
+  const bool elastic = p.physics.type == PhysicsType::Elasticity;
+  const int nv = elastic ? voigt_size(p.physics.model) : 0;
+  double D[36];
+  if (elastic) elasticity_matrix(p.physics.model, m, D);
+  double body[3] = {0, 0, 0};
+  if (elastic)
+    for (int k = 0; k < dim; ++k) body[k] = m.density * p.gravity[k];
+  else
+    body[0] = p.source;
+  const bool has_body = p.body || std::any_of(body, body + 3, [](double v) { return v != 0; });
+
+  const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
+  double sign = 0;
+  double Bb[18], DB[18];
+  for (const auto& q : rule) {
+    const VolumePoint vp = map_volume_point(type, out.coords, dim, q.xi.data());
+    // 2D meshes may be wound either way; a cell is inverted when its Jacobian vanishes or
+    // changes sign inside it, and in 3D whenever it is not positive.
+    const double s = vp.detJ > 0 ? 1.0 : -1.0;
+    if (sign == 0) sign = s;
+    if (vp.detJ == 0 || s != sign || (dim == 3 && s < 0))
+      throw InvertedElement(cell, "element " + std::to_string(cell) + " (" + std::string(info.name) +
+                                      ") is inverted or degenerate: its Jacobian determinant is " +
+                                      std::to_string(vp.detJ) + " at a quadrature point");
+    const double w = q.weight * std::abs(vp.detJ) * p.physics.out_of_plane();
+    if (elastic) {
+      for (int b = 0; b < n; ++b) {
+        strain_rows(dim, &vp.dNdx[3 * b], Bb);
+        // DB = D * B_b (nv x dim)
+        for (int i = 0; i < nv; ++i)
+          for (int j = 0; j < dim; ++j) {
+            double s2 = 0;
+            for (int k = 0; k < nv; ++k) s2 += D[i * nv + k] * Bb[k * dim + j];
+            DB[i * dim + j] = s2;
+          }
+        for (int a = 0; a < n; ++a) {
+          double Ba[18];
+          strain_rows(dim, &vp.dNdx[3 * a], Ba);
+          for (int i = 0; i < dim; ++i)
+            for (int j = 0; j < dim; ++j) {
+              double s2 = 0;
+              for (int k = 0; k < nv; ++k) s2 += Ba[k * dim + i] * DB[k * dim + j];
+              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j] += w * s2;
+            }
+        }
+      }
+    } else {
+      for (int a = 0; a < n; ++a)
+        for (int b = 0; b < n; ++b) {
+          double s2 = 0;
+          for (int k = 0; k < dim; ++k) s2 += vp.dNdx[3 * a + k] * vp.dNdx[3 * b + k];
+          out.matrix[static_cast<std::size_t>(a) * nd + b] += w * m.k * s2;
+        }
+    }
+    if (has_body) {
+      double f[3] = {body[0], body[1], body[2]};
+      if (p.body) p.body(vp.x, f);
+      for (int a = 0; a < n; ++a)
+        for (int c = 0; c < d; ++c) out.load[a * d + c] += w * vp.N[a] * f[c];
+    }
+  }
+}
+
+void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out) {
+  using K = BoundaryLoad::Kind;
+  const Mesh& mesh = *p.mesh;
+  const std::size_t facet = load.facets[index];
+  const ElementType type = mesh.boundary.type[facet];
+  const auto& info = element_info(type);
+  const int n = info.num_nodes;
+  const int d = p.physics.dofs_per_node();
+  const int nd = n * d;
+  gather_coords(mesh, mesh.boundary.nodes_of(facet), out.coords);
+  out.matrix.assign(static_cast<std::size_t>(nd) * nd, 0.0);
+  out.load.assign(nd, 0.0);
+  // Enough points for a quadratic facet times a quadratic load or convection's N N^T.
+  const auto& rule = quadrature_rule(info.shape, 2 * info.order + 1);
+  for (const auto& q : rule) {
+    const FacetPoint fp = map_facet_point(type, out.coords, q.xi.data());
+    const double w = q.weight * fp.measure * p.physics.out_of_plane();
+    double t[3] = {0, 0, 0};
+    switch (load.kind) {
+      case K::Traction:
+        std::copy(load.vector.begin(), load.vector.end(), t);
+        if (load.function) load.function(fp.x, t);
+        break;
+      case K::Pressure:  // pushes into the body: against the outward normal
+        for (int k = 0; k < 3; ++k) t[k] = -load.value * load.outward[index] * fp.normal[k];
+        break;
+      case K::Flux:
+        t[0] = load.value;
+        if (load.function) load.function(fp.x, t);
+        break;
+      case K::Convection:
+        t[0] = load.h * load.T_inf;
+        for (int a = 0; a < n; ++a)
+          for (int b = 0; b < n; ++b) out.matrix[static_cast<std::size_t>(a) * nd + b] += w * load.h * fp.N[a] * fp.N[b];
+        break;
+      default:
+        throw std::logic_error("facet_contribution: not a boundary load");
+    }
+    for (int a = 0; a < n; ++a)
+      for (int c = 0; c < d; ++c) out.load[a * d + c] += w * fp.N[a] * t[c];
+  }
+}
+
+}  // namespace fem

@@ -1,0 +1,39 @@
+#pragma once
+// Element matrices and load vectors: the one place where shape functions, quadrature and
+// the material law meet. Dofs are ordered node-major: (node a, component c) -> a * d + c.
+#include <span>
+#include <stdexcept>
+#include <vector>
+
+#include "fem/physics/problem.hpp"
+
+namespace fem {
+
+// A cell whose Jacobian vanishes or changes sign inside it (3D: any non-positive value).
+class InvertedElement : public std::runtime_error {
+ public:
+  InvertedElement(std::size_t cell, const std::string& what) : std::runtime_error(what), cell_(cell) {}
+  std::size_t cell() const { return cell_; }
+
+ private:
+  std::size_t cell_;
+};
+
+// Scratch space reused across elements so the assembly loop does not allocate.
+struct ElementBuffers {
+  std::vector<double> coords;  // 3 per node
+  std::vector<double> matrix;  // row-major, (nodes * d) squared
+  std::vector<double> load;    // nodes * d
+};
+
+// Stiffness (conductivity) matrix and body load of one cell.
+void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out);
+
+// Matrix (convection only; otherwise zero) and load of one facet of a boundary load;
+// `index` is the position within load.facets.
+void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out);
+
+// Gathers the node coordinates of an element into out (3 per node).
+void gather_coords(const Mesh& mesh, std::span<const int> nodes, std::vector<double>& out);
+
+}  // namespace fem

@@ -1,0 +1,187 @@
+#include "fem/physics/problem.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "fem/elements/isoparametric.hpp"
+#include "fem/elements/reference_element.hpp"
+
+namespace fem {
+namespace {
+
+[[noreturn]] void fail(const Case& c, int line, const std::string& message) {
+  throw CaseError(c.file.string() + ":" + std::to_string(line) + ": " + message);
+}
+
+std::string group_list(const Mesh& mesh, int dimension) {
+  std::string list;
+  for (const auto& g : mesh.groups)
+    if (dimension < 0 || g.dimension == dimension) list += (list.empty() ? "" : ", ") + g.name;
+  return list.empty() ? "none" : list;
+}
+
+const PhysicalGroup& find_group(const Case& c, const Mesh& mesh, const std::string& name, int line) {
+  const PhysicalGroup* g = mesh.find_group(name);
+  if (!g) fail(c, line, "group '" + name + "' is not in the mesh " + mesh.source + " (its groups: " + group_list(mesh, -1) + ")");
+  return *g;
+}
+
+std::vector<int> group_nodes(const Mesh& mesh, const PhysicalGroup& g) {
+  const ElementSet& set = g.dimension == mesh.dimension ? mesh.cells : mesh.boundary;
+  std::vector<int> nodes;
+  for (auto e : g.elements)
+    for (int n : set.nodes_of(e)) nodes.push_back(n);
+  std::sort(nodes.begin(), nodes.end());
+  nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  return nodes;
+}
+
+PhysicsModel physics_model(const Case& c, const Mesh& mesh) {
+  PhysicsModel p{c.physics.type, c.physics.model, c.physics.thickness, mesh.dimension};
+  if (p.type == PhysicsType::Elasticity) {
+    if (mesh.dimension == 2 && p.model == ElasticModel::Solid3D)
+      fail(c, 1, "the mesh is 2D: set physics.model to plane_stress or plane_strain");
+    if (mesh.dimension == 3 && p.model != ElasticModel::Solid3D)
+      fail(c, 1, "the mesh is 3D: physics.model must be 3d");
+  }
+  return p;
+}
+
+void assign_materials(const Case& c, const Mesh& mesh, Problem& p) {
+  const std::size_t unassigned = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> owner(mesh.cells.size(), unassigned);
+  // Named groups first, then an entry without a group takes every cell left over.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& m : c.materials) {
+      if (m.group.empty() != (pass == 1)) continue;
+      const auto index = p.materials.size();
+      p.materials.push_back({m.E, m.nu, m.density, m.k});
+      p.material_names.push_back(m.group.empty() ? "default" : m.group);
+      if (pass == 1) {
+        for (auto& o : owner)
+          if (o == unassigned) o = index;
+        continue;
+      }
+      const auto& g = find_group(c, mesh, m.group, m.line);
+      if (g.dimension != mesh.dimension)
+        fail(c, m.line, "material group '" + m.group + "' is " + std::to_string(g.dimension) +
+                            "-dimensional; materials need a region of the mesh's dimension (regions: " +
+                            group_list(mesh, mesh.dimension) + ")");
+      for (auto e : g.elements) owner[e] = index;
+    }
+  }
+  for (std::size_t e = 0; e < owner.size(); ++e) {
+    if (owner[e] != unassigned) continue;
+    std::string region = "no named region";
+    for (const auto& g : mesh.groups)
+      if (g.dimension == mesh.dimension && std::find(g.elements.begin(), g.elements.end(), e) != g.elements.end())
+        region = "region '" + g.name + "'";
+    throw CaseError(c.file.string() + ": no material for " + region + " (element " + std::to_string(e) +
+                    "): add a 'materials' entry for it, or one without a group for everything else");
+  }
+  p.cell_material.assign(owner.begin(), owner.end());
+}
+
+void resolve_boundary(const Case& c, const Mesh& mesh, Problem& p) {
+  using K = BoundarySpec::Kind;
+  for (const auto& b : c.boundary) {
+    const auto& g = find_group(c, mesh, b.group, b.line);
+    if (b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature) {
+      DirichletCondition d{b.group, group_nodes(mesh, g), b.component, b.vector, {}};
+      if (b.kind == K::Temperature) {
+        d.component = {true, false, false};
+        d.value = {b.value, 0, 0};
+      }
+      if (mesh.dimension == 2 && d.component[2] && p.physics.type == PhysicsType::Elasticity)
+        fail(c, b.line, "group '" + b.group + "': a 2D model has no z component to fix");
+      p.dirichlet.push_back(std::move(d));
+      continue;
+    }
+    if (g.dimension != mesh.dimension - 1)
+      fail(c, b.line, "group '" + b.group + "' is " + std::to_string(g.dimension) + "-dimensional; loads act on " +
+                          std::to_string(mesh.dimension - 1) + "-dimensional boundary groups (" +
+                          group_list(mesh, mesh.dimension - 1) + ")");
+    BoundaryLoad load;
+    load.kind = b.kind;
+    load.group = b.group;
+    load.facets = g.elements;
+    load.vector = b.vector;
+    load.value = b.value;
+    load.h = b.h;
+    load.T_inf = b.T_inf;
+    if (b.kind == K::Pressure) load.outward = outward_signs(mesh, load.facets);
+    p.loads.push_back(std::move(load));
+  }
+  const bool held = std::any_of(c.boundary.begin(), c.boundary.end(), [](const BoundarySpec& b) {
+    return b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature || b.kind == K::Convection;
+  });
+  if (!held)
+    throw CaseError(c.file.string() + ": no boundary condition holds the body (" +
+                    (p.physics.type == PhysicsType::Heat ? "add a 'temperature' or 'convection' entry"
+                                                         : "add a 'fix' or 'displacement' entry") +
+                    "): without one the system is singular (rigid-body motion)");
+}
+
+}  // namespace
+
+std::vector<double> outward_signs(const Mesh& mesh, const std::vector<std::size_t>& facets) {
+  // Cells incident to each node, built only for the nodes these facets touch.
+  std::vector<std::vector<std::size_t>> cells_of(mesh.num_nodes());
+  std::vector<char> wanted(mesh.num_nodes(), 0);
+  for (auto f : facets) wanted[mesh.boundary.nodes_of(f)[0]] = 1;
+  for (std::size_t e = 0; e < mesh.cells.size(); ++e)
+    for (int n : mesh.cells.nodes_of(e))
+      if (wanted[n]) cells_of[n].push_back(e);
+
+  auto centroid = [&](std::span<const int> nodes, int vertices, double* x) {
+    x[0] = x[1] = x[2] = 0;
+    for (int i = 0; i < vertices; ++i)
+      for (int k = 0; k < 3; ++k) x[k] += mesh.coords[3 * nodes[i] + k] / vertices;
+  };
+  std::vector<double> signs;
+  std::vector<double> coords;
+  for (auto f : facets) {
+    const auto nodes = mesh.boundary.nodes_of(f);
+    const auto type = mesh.boundary.type[f];
+    const int vertices = element_info(type).num_vertices;
+    std::size_t cell = static_cast<std::size_t>(-1);
+    for (auto e : cells_of[nodes[0]]) {
+      const auto cn = mesh.cells.nodes_of(e);
+      if (std::all_of(nodes.begin(), nodes.begin() + vertices,
+                      [&](int n) { return std::find(cn.begin(), cn.end(), n) != cn.end(); })) {
+        cell = e;
+        break;
+      }
+    }
+    if (cell == static_cast<std::size_t>(-1))
+      throw std::runtime_error("boundary element " + std::to_string(f) + " lies on no cell of the mesh");
+    coords.clear();
+    for (int n : nodes) coords.insert(coords.end(), &mesh.coords[3 * n], &mesh.coords[3 * n] + 3);
+    const auto ref = reference_nodes(type);
+    const int fdim = element_info(type).dimension;
+    double xi[3] = {0, 0, 0};
+    for (int i = 0; i < vertices; ++i)
+      for (int k = 0; k < fdim; ++k) xi[k] += ref[i * fdim + k] / vertices;
+    const FacetPoint fp = map_facet_point(type, coords, xi);
+    double fc[3], cc[3];
+    centroid(nodes, vertices, fc);
+    centroid(mesh.cells.nodes_of(cell), element_info(mesh.cells.type[cell]).num_vertices, cc);
+    double dot = 0;
+    for (int k = 0; k < 3; ++k) dot += fp.normal[k] * (fc[k] - cc[k]);
+    signs.push_back(dot >= 0 ? 1.0 : -1.0);
+  }
+  return signs;
+}
+
+Problem build_problem(const Case& c, const Mesh& mesh) {
+  Problem p;
+  p.mesh = &mesh;
+  p.physics = physics_model(c, mesh);
+  assign_materials(c, mesh, p);
+  if (c.gravity) p.gravity = *c.gravity;
+  p.source = c.source;
+  resolve_boundary(c, mesh, p);
+  return p;
+}
+
+}  // namespace fem

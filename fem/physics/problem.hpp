@@ -1,0 +1,69 @@
+#pragma once
+// The problem to discretise: the mesh, the physics, a material per cell, loads and Dirichlet
+// conditions resolved onto cells, facets and nodes. Built from a case (build_problem) or
+// directly by tests, which may give loads and prescribed values as functions of position.
+#include <array>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "fem/case/case.hpp"
+#include "fem/mesh/mesh.hpp"
+#include "fem/physics/material_law.hpp"
+
+namespace fem {
+
+// value(x, out): a field given by a formula, out has dofs_per_node entries.
+using PointFunction = std::function<void(const double* x, double* out)>;
+
+struct PhysicsModel {
+  PhysicsType type = PhysicsType::Elasticity;
+  ElasticModel model = ElasticModel::Solid3D;
+  double thickness = 1.0;
+  int space_dim = 3;
+  int dofs_per_node() const { return type == PhysicsType::Heat ? 1 : space_dim; }
+  double out_of_plane() const { return space_dim == 2 ? thickness : 1.0; }  // 2D integrals carry the thickness
+};
+
+struct BoundaryLoad {
+  using Kind = BoundarySpec::Kind;    // Traction, Pressure, Flux or Convection
+  Kind kind = Kind::Traction;
+  std::string group;
+  std::vector<std::size_t> facets;    // indices into mesh.boundary
+  std::vector<double> outward;        // per facet: +1 or -1 so that the facet normal points out of the body
+  std::array<double, 3> vector{};     // traction
+  double value = 0;                   // pressure or flux
+  double h = 0, T_inf = 0;            // convection
+  PointFunction function;             // when set: traction vector or flux as a function of position
+};
+
+struct DirichletCondition {
+  std::string group;
+  std::vector<int> nodes;
+  std::array<bool, 3> component{};    // which components (heat: component 0 = temperature)
+  std::array<double, 3> value{};
+  PointFunction function;             // when set: the prescribed values as a function of position
+};
+
+struct Problem {
+  const Mesh* mesh = nullptr;
+  PhysicsModel physics;
+  std::vector<IsotropicMaterial> materials;
+  std::vector<std::string> material_names;
+  std::vector<int> cell_material;     // per cell: index into materials
+  std::array<double, 3> gravity{};    // elasticity: body force = density * gravity
+  double source = 0;                  // heat: volume source
+  PointFunction body;                 // when set: body force / source per unit volume as a function of position
+  std::vector<BoundaryLoad> loads;
+  std::vector<DirichletCondition> dirichlet;
+};
+
+// Resolves the case's groups against the mesh. Throws CaseError naming the case file line
+// and the group for a group the mesh lacks, a region with no material, or no Dirichlet condition.
+Problem build_problem(const Case& c, const Mesh& mesh);
+
+// +1 or -1 per facet so that its normal (as map_facet_point gives it) points out of the cell
+// it bounds; throws if a facet bounds no cell.
+std::vector<double> outward_signs(const Mesh& mesh, const std::vector<std::size_t>& facets);
+
+}  // namespace fem

@@ -1,0 +1,33 @@
+#pragma once
+// Results at the nodes, ready to write: the primary field, gradients recovered from the
+// integration points, and reactions.
+#include <array>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fem/assembly/dirichlet.hpp"
+#include "fem/assembly/dof_map.hpp"
+#include "fem/physics/problem.hpp"
+
+namespace fem {
+
+struct NodalResults {
+  // Each array is (num_nodes x components), row-major; empty when the physics has no such field.
+  std::vector<double> displacement;  // 3 (z = 0 in 2D)
+  std::vector<double> strain;        // 6: xx yy zz xy yz xz (engineering shear)
+  std::vector<double> stress;        // 6: xx yy zz xy yz xz
+  std::vector<double> von_mises;     // 1
+  std::vector<double> temperature;   // 1
+  std::vector<double> heat_flux;     // 3
+  std::vector<double> reaction;      // elasticity 3 (force), heat 1 (heat flow); zero off the constraints
+  std::map<std::string, std::array<double, 3>> group_reactions;  // per Dirichlet group: summed reaction
+  std::array<double, 3> applied_load{};  // total external load (force or heat input)
+};
+
+// `solution` is in equation order (the DofMap's numbering).
+NodalResults recover_results(const Problem& problem, const DofMap& dofs, const Constraints& constraints,
+                             std::span<const double> solution);
+
+}  // namespace fem

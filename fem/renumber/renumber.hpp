@@ -1,0 +1,47 @@
+#pragma once
+// The renumbering stage by name, as the case file's solver.renumber selects it:
+// none | rcm | gps | sloan | auto.
+#include <string_view>
+#include <vector>
+
+#include "fem/renumber/node_graph.hpp"
+#include "fem/renumber/ordering_metrics.hpp"
+#include "fem/renumber/permutation.hpp"
+
+namespace fem::renumber {
+
+enum class RenumberMethod { None, Rcm, Gps, Sloan, Auto };
+
+// What `auto` minimises, after what the solver pays for: Bandwidth (band Cholesky; ties by
+// profile), Front (frontal solver: RMS wavefront, ties by profile), Locality (SpMV and iterative
+// solvers: profile, i.e. the mean distance from a row to its first column, ties by bandwidth).
+enum class RenumberGoal { Bandwidth, Front, Locality };
+
+// "none", "rcm", "gps", "sloan", "auto"; throws std::invalid_argument naming the accepted ones.
+RenumberMethod parse_renumber_method(std::string_view name);
+std::string_view method_name(RenumberMethod method);
+
+// The numbering a method gives; None is the identity. Auto is not a method here (it needs a
+// goal): it throws std::invalid_argument, use renumber_auto.
+Permutation renumber(const NodeGraph& graph, RenumberMethod method);
+
+struct MethodTrial {
+  RenumberMethod method;
+  OrderingMetrics metrics;  // with the dofs per node given to renumber_auto
+  double seconds;           // for the numbering alone
+};
+
+struct AutoChoice {
+  RenumberMethod method;            // the winner, never Auto
+  Permutation permutation;
+  OrderingMetrics metrics;
+  std::vector<MethodTrial> trials;  // every method run, the original numbering (None) first
+};
+
+// Runs the original numbering, RCM, then GPS and Sloan (most promising for the goal first),
+// each only while its expected time fits in what is left of `budget_seconds`, and keeps the
+// best for the goal. RCM always runs.
+AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per_node = 1,
+                         double budget_seconds = 2.0);
+
+}  // namespace fem::renumber

@@ -1,0 +1,213 @@
+#include "kernels/cuda/cuda_backend.hpp"
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_kernels.hpp"
+
+#include <climits>
+
+namespace fem::kernels::cuda {
+
+namespace {
+
+class CudaStorage final : public DeviceStorage {
+public:
+  CudaStorage(const DenseBackend* owner, std::size_t bytes) : DeviceStorage(owner, bytes) {
+    check(cudaMalloc(&data_, bytes), "cudaMalloc");
+    check(cudaMemset(data_, 0, bytes), "cudaMemset");
+  }
+  ~CudaStorage() override { cudaFree(data_); }
+  void* handle() const override { return data_; }
+
+private:
+  void* data_ = nullptr;
+};
+
+int as_int(index_t v, const char* what) {
+  if (v > INT_MAX)
+    throw std::invalid_argument(std::string("CUDA back-end: ") + what + " " + std::to_string(v) +
+                                " exceeds the 32-bit range of the kernels");
+  return static_cast<int>(v);
+}
+
+template <class T>
+T* device_data(const DeviceMatrix<T>& m) {
+  return static_cast<T*>(m.storage->handle()) + m.offset;
+}
+
+template <class T>
+Operand<T> operand(const DeviceMatrix<T>& m, Op op) {
+  return op == Op::none ? Operand<T>{device_data(m), m.ld, 1} : Operand<T>{device_data(m), 1, m.ld};
+}
+
+class CudaBackend final : public DenseBackend {
+public:
+  explicit CudaBackend(GemmKernel kernel) : kernel_(kernel) {
+    const std::string reason = unavailable_reason();
+    if (!reason.empty()) throw BackendUnavailable(reason);
+    cudaDeviceProp prop{};
+    check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
+    device_ = prop.name;
+    check(cudaMalloc(&info_, sizeof(int)), "cudaMalloc");
+    if (kernel_ == GemmKernel::cublas) check(cublasCreate(&cublas_), "cublasCreate");
+  }
+  ~CudaBackend() override {
+    if (cublas_) cublasDestroy(cublas_);
+    cudaFree(info_);
+  }
+
+  std::string name() const override {
+    switch (kernel_) {
+      case GemmKernel::naive: return "cuda-naive";
+      case GemmKernel::tiled: return "cuda";
+      case GemmKernel::cublas: return "cublas";
+    }
+    return "cuda";
+  }
+  std::string description() const override {
+    switch (kernel_) {
+      case GemmKernel::naive: return device_ + ", naive GEMM (one thread per element)";
+      case GemmKernel::tiled:
+        return device_ + ", tiled GEMM (FP64 tensor cores in double, CUDA cores in float)";
+      case GemmKernel::cublas: return device_ + ", cuBLAS GEMM/SYRK";
+    }
+    return device_;
+  }
+  bool uses_host_memory() const override { return false; }
+  void synchronize() override { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+
+protected:
+  std::shared_ptr<DeviceStorage> allocate_bytes(std::size_t bytes) override {
+    return std::make_shared<CudaStorage>(this, bytes);
+  }
+  void copy_to_device(const void* host, std::size_t host_pitch, DeviceStorage& dst,
+                      std::size_t dst_offset, std::size_t dst_pitch, std::size_t row_bytes,
+                      std::size_t rows) override {
+    check(cudaMemcpy2D(static_cast<char*>(dst.handle()) + dst_offset, dst_pitch, host, host_pitch,
+                       row_bytes, rows, cudaMemcpyHostToDevice),
+          "copy to the device");
+  }
+  void copy_to_host(const DeviceStorage& src, std::size_t src_offset, std::size_t src_pitch,
+                    void* host, std::size_t host_pitch, std::size_t row_bytes,
+                    std::size_t rows) override {
+    check(cudaMemcpy2D(host, host_pitch, static_cast<const char*>(src.handle()) + src_offset,
+                       src_pitch, row_bytes, rows, cudaMemcpyDeviceToHost),
+          "copy to the host");
+  }
+
+  void gemm_kernel(Op op_a, Op op_b, double alpha, const DeviceMatrix<double>& a,
+                   const DeviceMatrix<double>& b, double beta, const DeviceMatrix<double>& c,
+                   Fill fill) override {
+    gemm_any(op_a, op_b, alpha, a, b, beta, c, fill);
+  }
+  void gemm_kernel(Op op_a, Op op_b, float alpha, const DeviceMatrix<float>& a,
+                   const DeviceMatrix<float>& b, float beta, const DeviceMatrix<float>& c,
+                   Fill fill) override {
+    gemm_any(op_a, op_b, alpha, a, b, beta, c, fill);
+  }
+  index_t potrf_tile(const DeviceMatrix<double>& a) override { return potrf_any(a); }
+  index_t potrf_tile(const DeviceMatrix<float>& a) override { return potrf_any(a); }
+  void trsm_tile(Side side, Op op_l, const DeviceMatrix<double>& l,
+                 const DeviceMatrix<double>& b) override {
+    trsm_any(side, op_l, l, b);
+  }
+  void trsm_tile(Side side, Op op_l, const DeviceMatrix<float>& l,
+                 const DeviceMatrix<float>& b) override {
+    trsm_any(side, op_l, l, b);
+  }
+  index_t tile_size() const override { return max_tile; }
+
+private:
+  template <class T>
+  void gemm_any(Op op_a, Op op_b, T alpha, const DeviceMatrix<T>& a, const DeviceMatrix<T>& b,
+                T beta, const DeviceMatrix<T>& c, Fill fill) {
+    const GemmCall<T> call{as_int(c.rows, "rows"), as_int(c.cols, "columns"),
+                           as_int(a.cols_of(op_a), "inner dimension"), alpha, operand(a, op_a),
+                           operand(b, op_b), beta, device_data(c), c.ld, fill == Fill::lower};
+    switch (kernel_) {
+      case GemmKernel::naive: gemm_naive(call); return;
+      case GemmKernel::tiled:
+        if constexpr (std::is_same_v<T, double>) gemm_dmma(call);
+        else gemm_tiled(call);
+        return;
+      case GemmKernel::cublas: gemm_cublas(op_a, op_b, call, a, b, fill); return;
+    }
+  }
+
+  // cuBLAS is column-major: row-major C = op(A) op(B) is column-major Cᵀ = op(B)ᵀ op(A)ᵀ,
+  // and a row-major lower triangle is a column-major upper one.
+  template <class T>
+  void gemm_cublas(Op op_a, Op op_b, const GemmCall<T>& g, const DeviceMatrix<T>& a,
+                   const DeviceMatrix<T>& b, Fill fill) {
+    const auto cublas_op = [](Op op) { return op == Op::none ? CUBLAS_OP_N : CUBLAS_OP_T; };
+    const int lda = as_int(a.ld, "leading dimension"), ldb = as_int(b.ld, "leading dimension");
+    const int ldc = as_int(g.ldc, "leading dimension");
+    const bool is_syrk = op_a == Op::none && op_b == Op::transpose && a.storage == b.storage &&
+                         a.offset == b.offset && a.rows == b.rows && a.cols == b.cols && a.ld == b.ld;
+    if (fill == Fill::lower && !is_syrk) {
+      gemm_tiled(g);  // a masked product that is not a SYRK: cuBLAS has no such call
+      return;
+    }
+    const T* pa = device_data(a);
+    const T* pb = device_data(b);
+    if constexpr (std::is_same_v<T, double>) {
+      if (fill == Fill::lower)
+        check(cublasDsyrk(cublas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, g.n, g.k, &g.alpha, pa,
+                          lda, &g.beta, g.c, ldc),
+              "cublasDsyrk");
+      else
+        check(cublasDgemm(cublas_, cublas_op(op_b), cublas_op(op_a), g.n, g.m, g.k, &g.alpha, pb,
+                          ldb, pa, lda, &g.beta, g.c, ldc),
+              "cublasDgemm");
+    } else {
+      if (fill == Fill::lower)
+        check(cublasSsyrk(cublas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, g.n, g.k, &g.alpha, pa,
+                          lda, &g.beta, g.c, ldc),
+              "cublasSsyrk");
+      else
+        check(cublasSgemm(cublas_, cublas_op(op_b), cublas_op(op_a), g.n, g.m, g.k, &g.alpha, pb,
+                          ldb, pa, lda, &g.beta, g.c, ldc),
+              "cublasSgemm");
+    }
+  }
+
+  template <class T>
+  index_t potrf_any(const DeviceMatrix<T>& a) {
+    cuda::potrf_tile(device_data(a), a.ld, as_int(a.rows, "tile size"), info_);
+    int info = -1;
+    check(cudaMemcpy(&info, info_, sizeof(int), cudaMemcpyDeviceToHost), "reading the pivot check");
+    return info;
+  }
+
+  // As the reference: the right-hand solve is the left one on Bᵀ with op(L)ᵀ.
+  template <class T>
+  void trsm_any(Side side, Op op_l, const DeviceMatrix<T>& l, const DeviceMatrix<T>& b) {
+    const bool right = side == Side::right;
+    const Op op = right ? (op_l == Op::none ? Op::transpose : Op::none) : op_l;
+    const long long brs = right ? 1 : b.ld, bcs = right ? b.ld : 1;
+    const int rhs = as_int(right ? b.rows : b.cols, "right-hand sides");
+    cuda::trsm_tile(operand(l, op), op == Op::none, as_int(l.rows, "tile size"), device_data(b),
+                    brs, bcs, rhs);
+  }
+
+  GemmKernel kernel_;
+  std::string device_;
+  int* info_ = nullptr;
+  cublasHandle_t cublas_ = nullptr;
+};
+
+}  // namespace
+
+std::string unavailable_reason() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess)
+    return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
+  if (count == 0) return "no CUDA device found";
+  return {};
+}
+
+std::unique_ptr<DenseBackend> make_backend(GemmKernel kernel) {
+  return std::make_unique<CudaBackend>(kernel);
+}
+
+}  // namespace fem::kernels::cuda

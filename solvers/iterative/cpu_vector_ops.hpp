@@ -1,0 +1,13 @@
+#pragma once
+// The few vector kernels CG needs on the CPU, OpenMP-parallel.
+#include <span>
+
+#include "solvers/csr_matrix.hpp"
+
+namespace fem::cpu {
+
+void spmv(const CsrMatrix& a, std::span<const double> x, std::span<double> y);  // y = A x
+double dot(std::span<const double> x, std::span<const double> y);
+void axpy(double alpha, std::span<const double> x, std::span<double> y);  // y += alpha x
+
+}  // namespace fem::cpu

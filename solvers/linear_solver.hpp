@@ -1,0 +1,70 @@
+#pragma once
+// The one small interface every solver implements, and the registry that picks one by
+// method and device name.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "solvers/linear_system.hpp"
+
+namespace fem {
+
+struct SolverOptions {
+  std::string method = "cg";           // band-cholesky | frontal | cg
+  std::string device = "cpu";          // cpu | cuda | opencl
+  std::string preconditioner = "jacobi";
+  double tolerance = 1e-10;            // iterative: relative residual
+  int max_iterations = 0;              // iterative: 0 chooses from the size
+  // Called now and then during long solves with a short status line ("iteration 200, residual 3e-6").
+  std::function<void(const std::string&)> progress;
+};
+
+struct SolveReport {
+  int iterations = 0;                  // 0 for direct solvers
+  double residual = 0;                 // the solver's own relative residual estimate
+  double time_setup_s = 0;             // factorisation, format conversion, transfers
+  double time_solve_s = 0;
+  std::size_t memory_bytes = 0;        // what the solver allocated beyond its input
+  std::vector<double> residual_history;
+  std::map<std::string, double> figures;  // solver-specific: factor_bytes, flops, front_max, ...
+};
+
+// A solver failed on the system itself: not positive definite, singular, no convergence.
+// `equation` names the failing equation (-1 when none applies) so the caller can name the node.
+class SolveFailure : public std::runtime_error {
+ public:
+  SolveFailure(const std::string& what, std::int64_t equation = -1)
+      : std::runtime_error(what), equation_(equation) {}
+  std::int64_t equation() const { return equation_; }
+
+ private:
+  std::int64_t equation_;
+};
+
+// The requested method/device combination is not in this build or has no device here.
+class SolverUnavailable : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  // True for solvers that take element matrices (the frontal method) instead of the CSR matrix.
+  virtual bool uses_element_matrices() const { return false; }
+  virtual SolveReport solve(const AssembledSystem& system, std::span<double> solution);
+  virtual SolveReport solve(const ElementSystem& system, std::span<double> solution);
+};
+
+using SolverFactory = std::function<std::unique_ptr<LinearSolver>(const SolverOptions&)>;
+
+// Registry keyed by "method:device". Throws SolverUnavailable naming what is available.
+std::unique_ptr<LinearSolver> make_solver(const SolverOptions& options);
+std::vector<std::string> available_solvers();
+
+}  // namespace fem

@@ -1,0 +1,38 @@
+#pragma once
+// What a solver is handed: either the assembled matrix, or the element matrices in an order
+// (the frontal method never assembles). Solvers never see meshes or case files.
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <vector>
+
+#include "solvers/csr_matrix.hpp"
+
+namespace fem {
+
+// K u = f with Dirichlet conditions already applied symmetrically (constrained rows and
+// columns cleared, diagonal kept, right-hand side lifted): K is symmetric positive definite.
+struct AssembledSystem {
+  const CsrMatrix& matrix;
+  std::span<const double> rhs;
+};
+
+// One element's contribution: its global equation numbers and its dense matrix (row-major,
+// dofs.size() squared) and load vector. Dirichlet conditions are NOT applied to these.
+struct ElementContribution {
+  std::vector<std::int32_t> dofs;
+  std::vector<double> matrix;
+  std::vector<double> load;
+};
+
+// The unassembled system, produced element by element in `order` (the frontal solver's
+// element order). `prescribed[i]` is the value of a constrained equation, NaN where free;
+// `nodal_load` carries loads that belong to no element (none today, but point loads would).
+struct ElementSystem {
+  std::int64_t equations = 0;
+  std::span<const std::int64_t> order;
+  std::function<void(std::int64_t element, ElementContribution& out)> element;
+  std::span<const double> prescribed;
+};
+
+}  // namespace fem

@@ -1,0 +1,244 @@
+// The whole `fem run` pipeline: results on disk that VTK reads back, and bad input that ends
+// with a message naming the file, line or group, leaving earlier results untouched.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "fem/app/run_case.hpp"
+#include "fem/config.hpp"
+#include "fem/output/vtk_cells.hpp"
+#include "fem/elements/reference_element.hpp"
+
+#if FEM_WITH_VTK
+#include <vtkCellData.h>
+#include <vtkDataArray.h>
+#include <vtkGenericCell.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+#endif
+
+using namespace fem;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A fresh directory per test, removed afterwards.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    path = fs::temp_directory_path() / ("fem-test-" + std::to_string(std::rand()) + "-" + std::to_string(::getpid()));
+    fs::create_directories(path);
+  }
+  ~TempDir() { fs::remove_all(path); }
+  fs::path write(const std::string& name, const std::string& text) const {
+    std::ofstream(path / name) << text;
+    return path / name;
+  }
+};
+
+const char* kBoxCase = R"(title: small box
+mesh:
+  box: {size: [2, 1, 1], divisions: [4, 2, 2]}
+  element: hex
+  order: 2
+physics:
+  type: elasticity
+  model: 3d
+materials:
+  - {group: box, E: 200e9, nu: 0.3, density: 7800}
+boundary:
+  - {group: xmin, fix: [x, y, z]}
+  - {group: xmax, traction: [0, 0, -1e6]}
+loads:
+  gravity: [0, 0, -9.81]
+solver:
+  method: cg
+  renumber: rcm
+  tolerance: 1e-12
+)";
+
+std::string run_expecting_error(const fs::path& file) {
+  std::ostringstream log;
+  try {
+    run_case(file, {}, log);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  FAIL("the run should have failed");
+  return "";
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+TEST_CASE("a box case runs end to end and writes its summary") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  std::ostringstream log;
+  const auto summary = run_case(file, {}, log);
+  CHECK(fs::exists(dir.path / "results/box.json"));
+  CHECK(summary["dofs"].get<long>() == 3 * 9 * 5 * 5);
+  CHECK(summary["residual"].get<double>() < 1e-10);
+  CHECK(summary["bandwidth"]["before"].get<long>() > 0);
+  CHECK(summary["profile"]["after"].get<long>() < summary["profile"]["before"].get<long>());  // RCM reduces the profile
+  for (const char* phase : {"mesh", "renumber", "assemble", "solve", "post", "write"}) CHECK(summary["time_s"].contains(phase));
+  CHECK(summary["peak_memory_bytes"].get<double>() > 0);
+  // Equilibrium: the clamp carries the traction (1e6 * 1 m^2) plus the weight (7800 * 9.81 * 2 m^3).
+  const double weight = 7800 * 9.81 * 2;
+  CHECK(summary["reactions"]["xmin"][2].get<double>() == doctest::Approx(1e6 + weight).epsilon(1e-8));
+  CHECK(log.str().find("fem: solve") != std::string::npos);
+}
+
+#if FEM_WITH_VTK
+TEST_CASE("the .vtu reads back with VTK's reader and its arrays match the run") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  std::ostringstream log;
+  run_case(file, {}, log);
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName((dir.path / "results/box.vtu").c_str());
+  reader->Update();
+  vtkUnstructuredGrid* grid = reader->GetOutput();
+  const Mesh mesh = make_box_mesh({{2, 1, 1}, {4, 2, 2}, ElementShape::Hexahedron, 2, false});
+  REQUIRE(grid->GetNumberOfPoints() == static_cast<vtkIdType>(mesh.num_nodes()));
+  REQUIRE(grid->GetNumberOfCells() == static_cast<vtkIdType>(mesh.cells.size()));
+  for (const char* name : {"displacement", "stress", "von_mises", "reaction", "strain"})
+    CHECK_MESSAGE(grid->GetPointData()->GetArray(name) != nullptr, name);
+  CHECK(grid->GetPointData()->GetArray("displacement")->GetNumberOfComponents() == 3);
+  CHECK(grid->GetPointData()->GetArray("stress")->GetNumberOfComponents() == 6);
+  CHECK(grid->GetCellData()->GetArray("material") != nullptr);
+  // The tip moves down; the arrays agree with each other (von Mises from the stress tensor).
+  auto* u = grid->GetPointData()->GetArray("displacement");
+  auto* s = grid->GetPointData()->GetArray("stress");
+  auto* vm = grid->GetPointData()->GetArray("von_mises");
+  double lowest = 0;
+  for (vtkIdType i = 0; i < grid->GetNumberOfPoints(); ++i) {
+    lowest = std::min(lowest, u->GetComponent(i, 2));
+    const double* t = s->GetTuple6(i);
+    const double expected = std::sqrt(0.5 * ((t[0] - t[1]) * (t[0] - t[1]) + (t[1] - t[2]) * (t[1] - t[2]) +
+                                             (t[2] - t[0]) * (t[2] - t[0])) +
+                                      3 * (t[3] * t[3] + t[4] * t[4] + t[5] * t[5]));
+    CHECK(vm->GetComponent(i, 0) == doctest::Approx(expected).epsilon(1e-9));
+  }
+  CHECK(lowest < 0);
+  const auto json = nlohmann::json::parse(slurp(dir.path / "results/box.json"));
+  CHECK(json["max_displacement"].get<double>() == doctest::Approx(-lowest).epsilon(0.05));
+}
+
+TEST_CASE("Gmsh-to-VTK node order puts every node where VTK expects it") {
+  for (auto type : {ElementType::Tri3, ElementType::Tri6, ElementType::Quad4, ElementType::Quad8, ElementType::Quad9,
+                    ElementType::Tet4, ElementType::Tet10, ElementType::Hex8, ElementType::Hex20, ElementType::Hex27}) {
+    const auto& info = element_info(type);
+    CAPTURE(info.name);
+    vtkNew<vtkGenericCell> cell;
+    cell->SetCellType(vtk_cell_type(type));
+    const double* vtk_params = cell->GetParametricCoords();
+    const auto ref = reference_nodes(type);
+    const auto order = vtk_from_gmsh(type);
+    const bool tensor = info.shape == ElementShape::Quadrilateral || info.shape == ElementShape::Hexahedron;
+    for (int i = 0; i < info.num_nodes; ++i)
+      for (int k = 0; k < info.dimension; ++k) {
+        // VTK's parametric space is [0,1]; Gmsh's tensor elements use [-1,1].
+        const double gmsh = ref[order[i] * info.dimension + k];
+        CHECK(vtk_params[3 * i + k] == doctest::Approx(tensor ? (gmsh + 1) / 2 : gmsh));
+      }
+  }
+}
+#endif
+
+TEST_CASE("bad input names the file, line or group and leaves earlier results untouched") {
+  TempDir dir;
+  const auto good = dir.write("box.yaml", kBoxCase);
+  std::ostringstream log;
+  run_case(good, {}, log);
+  const auto before = slurp(dir.path / "results/box.json");
+
+  struct Bad {
+    const char* what;
+    std::string text;
+    std::string expected;
+  };
+  const std::vector<Bad> bad = {
+      {"unknown key", replace(kBoxCase, "  order: 2", "  order: 2\n  colour: red"), "box.yaml:6: unknown key 'colour'"},
+      {"wrong type", replace(kBoxCase, "order: 2", "order: two"), "box.yaml:5: 'order'"},
+      {"missing mesh file", replace(kBoxCase, "  box: {size: [2, 1, 1], divisions: [4, 2, 2]}", "  msh: nowhere.msh"),
+       "nowhere.msh"},
+      {"unknown group", replace(kBoxCase, "group: xmax", "group: tip"), "group 'tip' is not in the mesh"},
+      {"material missing for a region", replace(kBoxCase, "group: box, E", "group: xmin, E"), "region of the mesh's dimension"},
+      {"no Dirichlet condition", replace(kBoxCase, "  - {group: xmin, fix: [x, y, z]}\n", ""), "rigid-body motion"},
+      {"not YAML", replace(kBoxCase, "title: small box", "title: [unclosed"), "box.yaml:"},
+      {"bad solver", replace(kBoxCase, "method: cg", "method: magic"), "box.yaml:17: 'method' is 'magic'"},
+  };
+  for (const auto& b : bad) {
+    CAPTURE(b.what);
+    const auto file = dir.write("box.yaml", b.text);
+    const auto message = run_expecting_error(file);
+    CAPTURE(message);
+    CHECK(message.find(b.expected) != std::string::npos);
+    CHECK(slurp(dir.path / "results/box.json") == before);
+  }
+}
+
+TEST_CASE("an inverted element in a mesh file is reported with its number") {
+#if FEM_WITH_GMSH
+  TempDir dir;
+  // Two tetrahedra, the second with two nodes swapped (negative volume).
+  dir.write("bad.msh", R"($MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+2
+2 1 "face"
+3 2 "part"
+$EndPhysicalNames
+$Nodes
+5
+1 0 0 0
+2 1 0 0
+3 0 1 0
+4 0 0 1
+5 1 1 1
+$EndNodes
+$Elements
+3
+1 2 2 1 1 1 2 3
+2 4 2 2 1 1 2 3 4
+3 4 2 2 1 3 2 4 5
+$EndElements
+)");
+  const auto file = dir.write("bad.yaml", R"(mesh:
+  msh: bad.msh
+physics: {type: elasticity, model: 3d}
+materials: [{E: 1, nu: 0.3}]
+boundary: [{group: face, fix: [x, y, z]}]
+)");
+  const auto message = run_expecting_error(file);
+  CHECK(message.find("element 1") != std::string::npos);
+  CHECK(message.find("inverted") != std::string::npos);
+#endif
+}
+
+TEST_CASE("the fem command exits non-zero with the message on bad input") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", replace(kBoxCase, "group: xmax", "group: tip"));
+  const std::string command = std::string(FEM_EXECUTABLE) + " run " + file.string() + " > " + (dir.path / "out.txt").string() +
+                              " 2> " + (dir.path / "err.txt").string();
+  const int status = std::system(command.c_str());
+  CHECK(status != 0);
+  CHECK(slurp(dir.path / "err.txt").find("group 'tip'") != std::string::npos);
+  CHECK(std::system((std::string(FEM_EXECUTABLE) + " --version > /dev/null").c_str()) == 0);
+}
