@@ -7,6 +7,7 @@ namespace fem {
 namespace {
 
 const std::map<std::string, SolverFactory>& registry() {
+  // One line per method:device; each solver family adds its own.
   static const std::map<std::string, SolverFactory> solvers = {
       {"cg:cpu", make_cpu_conjugate_gradient},
   };
@@ -14,14 +15,6 @@ const std::map<std::string, SolverFactory>& registry() {
 }
 
 }  // namespace
-
-SolveReport LinearSolver::solve(const AssembledSystem&, std::span<double>) {
-  throw SolverUnavailable("this solver takes element matrices, not an assembled matrix");
-}
-
-SolveReport LinearSolver::solve(const ElementSystem&, std::span<double>) {
-  throw SolverUnavailable("this solver takes an assembled matrix, not element matrices");
-}
 
 std::vector<std::string> available_solvers() {
   std::vector<std::string> names;

@@ -14,27 +14,6 @@ void gather_coords(const Mesh& mesh, std::span<const int> nodes, std::vector<dou
     for (int k = 0; k < 3; ++k) out[3 * i + k] = mesh.coords[3 * static_cast<std::size_t>(nodes[i]) + k];
 }
 
-namespace {
-
-// Strain-displacement rows of node a: B_a (voigt x dim) from the shape function gradient.
-void strain_rows(int dim, const double* g, double* B /* voigt x dim, row-major */) {
-  if (dim == 2) {
-    B[0] = g[0], B[1] = 0;
-    B[2] = 0, B[3] = g[1];
-    B[4] = g[1], B[5] = g[0];
-    return;
-  }
-  std::fill(B, B + 18, 0.0);
-  B[0 * 3 + 0] = g[0];
-  B[1 * 3 + 1] = g[1];
-  B[2 * 3 + 2] = g[2];
-  B[3 * 3 + 0] = g[1], B[3 * 3 + 1] = g[0];  // xy
-  B[4 * 3 + 1] = g[2], B[4 * 3 + 2] = g[1];  // yz
-  B[5 * 3 + 0] = g[2], B[5 * 3 + 2] = g[0];  // xz
-}
-
-}  // namespace
-
 void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) {
   const Mesh& mesh = *p.mesh;
   const ElementType type = mesh.cells.type[cell];
@@ -48,9 +27,7 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
   out.load.assign(nd, 0.0);
   const IsotropicMaterial& m = p.materials[p.cell_material[cell]];
   const bool elastic = p.physics.type == PhysicsType::Elasticity;
-  const int nv = elastic ? voigt_size(p.physics.model) : 0;
-  double D[36];
-  if (elastic) elasticity_matrix(p.physics.model, m, D);
+  const LameConstants lame = elastic ? lame_constants(p.physics.model, m) : LameConstants{};
   double body[3] = {0, 0, 0};
   if (elastic)
     for (int k = 0; k < dim; ++k) body[k] = m.density * p.gravity[k];
@@ -73,29 +50,24 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
                                       std::to_string(vp.detJ) + " at a quadrature point");
     const double w = q.weight * std::abs(vp.detJ) * p.physics.out_of_plane();
     if (elastic) {
-      for (int b = 0; b < n; ++b) {
-        strain_rows(dim, &vp.dNdx[3 * b], Bb);
-        // DB = D * B_b (nv x dim)
-        for (int i = 0; i < nv; ++i)
-          for (int j = 0; j < dim; ++j) {
-            double s2 = 0;
-            for (int k = 0; k < nv; ++k) s2 += D[i * nv + k] * Bb[k * dim + j];
-            DB[i * dim + j] = s2;
-          }
-        for (int a = 0; a < n; ++a) {
-          double Ba[18];
-          strain_rows(dim, &vp.dNdx[3 * a], Ba);
+      // Isotropic B^T D B in closed form, node pair by node pair (about 8x fewer operations
+      // than multiplying B and D out): K_ab,ij = lambda g_ai g_bj + mu g_aj g_bi + mu (g_a . g_b) delta_ij.
+      for (int a = 0; a < n; ++a) {
+        const double* ga = &vp.dNdx[3 * a];
+        for (int b = a; b < n; ++b) {
+          const double* gb = &vp.dNdx[3 * b];
+          double dot = 0;
+          for (int k = 0; k < dim; ++k) dot += ga[k] * gb[k];
           for (int i = 0; i < dim; ++i)
             for (int j = 0; j < dim; ++j) {
-              double s2 = 0;
-              for (int k = 0; k < nv; ++k) s2 += Ba[k * dim + i] * DB[k * dim + j];
-              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j] += w * s2;
+              const double kij = w * (lame.lambda * ga[i] * gb[j] + lame.mu * ga[j] * gb[i] + (i == j ? lame.mu * dot : 0.0));
+              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j] += kij;
             }
         }
       }
     } else {
       for (int a = 0; a < n; ++a)
-        for (int b = 0; b < n; ++b) {
+        for (int b = a; b < n; ++b) {
           double s2 = 0;
           for (int k = 0; k < dim; ++k) s2 += vp.dNdx[3 * a + k] * vp.dNdx[3 * b + k];
           out.matrix[static_cast<std::size_t>(a) * nd + b] += w * m.k * s2;
@@ -108,6 +80,13 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
         for (int c = 0; c < d; ++c) out.load[a * d + c] += w * vp.N[a] * f[c];
     }
   }
+  // Only node blocks b >= a were integrated; the matrix is symmetric.
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b)
+      for (int i = 0; i < d; ++i)
+        for (int j = 0; j < d; ++j)
+          out.matrix[static_cast<std::size_t>(b * d + j) * nd + a * d + i] =
+              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j];
 }
 
 void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out) {

@@ -7,6 +7,13 @@ namespace fem {
 
 int voigt_size(ElasticModel model) { return model == ElasticModel::Solid3D ? 6 : 3; }
 
+LameConstants lame_constants(ElasticModel model, const IsotropicMaterial& m) {
+  const double lambda = m.E * m.nu / ((1 + m.nu) * (1 - 2 * m.nu));
+  const double mu = m.E / (2 * (1 + m.nu));
+  if (model == ElasticModel::PlaneStress) return {2 * lambda * mu / (lambda + 2 * mu), mu};
+  return {lambda, mu};
+}
+
 void elasticity_matrix(ElasticModel model, const IsotropicMaterial& m, double* D) {
   const double E = m.E, nu = m.nu;
   const int n = voigt_size(model);

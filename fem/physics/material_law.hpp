@@ -14,6 +14,13 @@ struct IsotropicMaterial {
 
 int voigt_size(ElasticModel model);  // 3 in 2D, 6 in 3D
 
+// Lame constants of the model; plane stress uses lambda* = 2 lambda mu / (lambda + 2 mu), which
+// makes the in-plane law the 3D one with the Lame form.
+struct LameConstants {
+  double lambda = 0, mu = 0;
+};
+LameConstants lame_constants(ElasticModel model, const IsotropicMaterial& m);
+
 // The elasticity matrix D (voigt_size squared, row-major) of the model.
 void elasticity_matrix(ElasticModel model, const IsotropicMaterial& m, double* D);
 
