@@ -13,10 +13,13 @@
 
 #include "fem/assembly/assembler.hpp"
 #include "fem/assembly/dirichlet.hpp"
+#include "fem/assembly/element_system.hpp"
+#include "fem/assembly/residual.hpp"
 #include "fem/config.hpp"
 #include "fem/output/atomic_output.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/post/nodal_results.hpp"
+#include "fem/renumber/element_order.hpp"
 #include "fem/renumber/renumber.hpp"
 #include "solvers/iterative/cpu_vector_ops.hpp"
 #include "solvers/linear_solver.hpp"
@@ -177,20 +180,6 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   });
   const DofMap dofs = make_dof_map(mesh.num_nodes(), d, order.permutation.new_of_old);
 
-  AssembledSystemData system;
-  Constraints constraints;
-  phases.run("assemble", [&] {
-    try {
-      system = assemble(problem, dofs, graph);
-    } catch (const InvertedElement& e) {
-      throw CaseError(mesh.source + ": " + e.what());
-    }
-    constraints = collect_constraints(problem, dofs);
-    apply_constraints(system.matrix, system.rhs, constraints);
-    return with_commas(dofs.num_dofs()) + " equations, " + with_commas(system.matrix.nnz()) + " nonzeros, " +
-           with_commas(constraints.count) + " prescribed";
-  });
-
   SolverOptions options;
   options.method = c.solver.method;
   options.device = c.solver.device;
@@ -198,21 +187,55 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   options.tolerance = c.solver.tolerance;
   options.max_iterations = c.solver.max_iterations;
   options.progress = [&](const std::string& line) { phases.progress(line); };
+  auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
+  const bool by_elements = solver->uses_element_matrices();
+
+  // The frontal method never assembles: it takes element matrices in an order that keeps the front small.
+  AssembledSystemData system;
+  ElementSystemData element_system;
+  Constraints constraints;
+  std::int64_t nnz = 0;
+  for (int node = 0; node < graph.num_nodes(); ++node) nnz += static_cast<std::int64_t>(graph.degree(node) + 1) * d * d;
+  phases.run("assemble", [&] {
+    constraints = collect_constraints(problem, dofs);
+    try {
+      if (by_elements) {
+        const auto cells = renumber::element_order_by_nodes(mesh.cells.offset, mesh.cells.node, order.permutation);
+        element_system = make_element_system(problem, dofs, constraints, {cells.begin(), cells.end()});
+        // Computing one element checks the mesh the way assembly would (inverted elements).
+        ElementContribution probe;
+        if (!element_system.order.empty()) element_system.system.element(element_system.order.front(), probe);
+      } else {
+        system = assemble(problem, dofs, graph);
+        apply_constraints(system.matrix, system.rhs, constraints);
+      }
+    } catch (const InvertedElement& e) {
+      throw CaseError(mesh.source + ": " + e.what());
+    }
+    return with_commas(dofs.num_dofs()) + " equations, " + with_commas(nnz) + " nonzeros, " + with_commas(constraints.count) +
+           " prescribed" + (by_elements ? ", element by element" : "");
+  });
+
   std::vector<double> u(dofs.num_dofs(), 0.0);
   SolveReport report;
   double residual = 0;
   phases.run("solve", [&] {
-    auto solver = make_solver(options);
     try {
-      report = solver->solve(AssembledSystem{system.matrix, system.rhs}, u);
+      report = by_elements ? solver->solve(element_system.system, u) : solver->solve(AssembledSystem{system.matrix, system.rhs}, u);
     } catch (const SolveFailure& e) {
       throw std::runtime_error(std::string(e.what()) + (e.equation() >= 0 ? " [at " + dofs.describe(e.equation()) + "]" : ""));
+    } catch (const InvertedElement& e) {
+      throw CaseError(mesh.source + ": " + e.what());
     }
-    std::vector<double> ku(u.size());
-    cpu::spmv(system.matrix, u, ku);
-    cpu::axpy(-1.0, system.rhs, ku);
-    const double norm_f = std::sqrt(cpu::dot(system.rhs, system.rhs));
-    residual = norm_f > 0 ? std::sqrt(cpu::dot(ku, ku)) / norm_f : 0.0;
+    if (by_elements) {
+      residual = element_relative_residual(problem, dofs, constraints, u);
+    } else {
+      std::vector<double> ku(u.size());
+      cpu::spmv(system.matrix, u, ku);
+      cpu::axpy(-1.0, system.rhs, ku);
+      const double norm_f = std::sqrt(cpu::dot(system.rhs, system.rhs));
+      residual = norm_f > 0 ? std::sqrt(cpu::dot(ku, ku)) / norm_f : 0.0;
+    }
     std::ostringstream s;
     s << c.solver.method << " on " << c.solver.device;
     if (report.iterations > 0) s << ", " << report.iterations << " iterations";
@@ -233,7 +256,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   summary["nodes"] = mesh.num_nodes();
   summary["elements"] = mesh.cells.size();
   summary["dofs"] = dofs.num_dofs();
-  summary["nnz"] = system.matrix.nnz();
+  summary["nnz"] = nnz;
   summary["renumber"] = order.method;
   summary["bandwidth"] = {{"before", order.before.bandwidth}, {"after", order.after.bandwidth}};
   summary["profile"] = {{"before", order.before.profile}, {"after", order.after.profile}};
@@ -307,7 +330,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   summary["time_s"] = phases.times();
 
   log << "\n  " << std::left << std::setw(22) << "equations" << with_commas(dofs.num_dofs()) << "\n  " << std::setw(22)
-      << "nonzeros" << with_commas(system.matrix.nnz()) << "\n  " << std::setw(22) << "bandwidth"
+      << "nonzeros" << with_commas(nnz) << "\n  " << std::setw(22) << "bandwidth"
       << with_commas(order.before.bandwidth) << " -> " << with_commas(order.after.bandwidth) << " (" << order.method << ")\n  "
       << std::setw(22) << "solver" << c.solver.method << " on " << c.solver.device << "\n  " << std::setw(22) << "residual"
       << std::scientific << std::setprecision(2) << residual << std::defaultfloat << "\n";
