@@ -230,6 +230,39 @@ void DenseBackend::front_update(const DeviceMatrix<float>& f, index_t pivots) {
   front_update_blocked(f, pivots);
 }
 
+void DenseBackend::front_assemble(const DeviceMatrix<double>& from,
+                                  std::span<const std::int32_t> from_index,
+                                  const DeviceMatrix<double>& batch,
+                                  std::span<const std::int32_t> batch_index,
+                                  const DeviceMatrix<double>& to) {
+  check_owned(from, "front_assemble", "the old front");
+  check_owned(batch, "front_assemble", "the batch");
+  check_owned(to, "front_assemble", "the new front");
+  const index_t n = to.rows;
+  if (to.cols != n || from.rows != from.cols || batch.rows != batch.cols ||
+      static_cast<index_t>(from_index.size()) != n || static_cast<index_t>(batch_index.size()) != n)
+    throw std::invalid_argument("front_assemble: the new front is " + shape(to.rows, to.cols) +
+                                " with " + std::to_string(from_index.size()) + " and " +
+                                std::to_string(batch_index.size()) + " indices, the old front " +
+                                shape(from.rows, from.cols) + ", the batch " +
+                                shape(batch.rows, batch.cols) +
+                                ": all must be square, with one index of each kind per new row");
+  const auto check_indices = [n](std::span<const std::int32_t> indices, index_t size,
+                                 const char* of) {
+    for (index_t i = 0; i < n; ++i)
+      if (indices[i] < -1 || indices[i] >= size)
+        throw std::out_of_range("front_assemble: index " + std::to_string(indices[i]) + " of row " +
+                                std::to_string(i) + " is outside " + of + " (size " +
+                                std::to_string(size) + ")");
+  };
+  if (from.storage == to.storage || batch.storage == to.storage)
+    throw std::invalid_argument("front_assemble: the new front must be in storage of its own");
+  check_indices(from_index, from.rows, "the old front");
+  check_indices(batch_index, batch.rows, "the batch");
+  if (n == 0) return;
+  front_assemble_kernel(from, from_index, batch, batch_index, to);
+}
+
 #define FEM_KERNELS_INSTANTIATE_MEMORY(T)                                                     \
   template DeviceMatrix<T> DenseBackend::allocate<T>(index_t, index_t);                       \
   template DeviceMatrix<T> DenseBackend::upload<T>(const T*, index_t, index_t, index_t);      \

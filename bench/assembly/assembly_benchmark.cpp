@@ -1,5 +1,5 @@
 // Assembly: element colouring against per-thread value buffers, side by side on the same
-// meshes and threads. Prints a table and writes CSV (default bench/assembly/assembly.csv).
+// meshes and threads. Prints a table and writes CSV.
 #include <omp.h>
 
 #include <algorithm>
@@ -9,11 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "bench/assembly/assembly_benchmark.hpp"
+
 #include "fem/assembly/assembler.hpp"
 #include "fem/mesh/box_mesh.hpp"
 
-using namespace fem;
-
+namespace fem::bench {
 namespace {
 
 double median_seconds(int repeats, const std::function<void()>& body) {
@@ -29,8 +30,18 @@ double median_seconds(int repeats, const std::function<void()>& body) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  const std::string csv_path = argc > 1 ? argv[1] : "assembly.csv";
+int run_assembly_benchmark(int argc, char** argv) {
+  std::string csv_path = "assembly.csv";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--csv" && i + 1 < argc) {
+      csv_path = argv[++i];
+    } else {
+      std::printf("usage: fem bench assembly [--csv FILE]\n  times colouring and per-thread buffers on box meshes "
+                  "(threads: OMP_NUM_THREADS)\n");
+      return a == "--help" ? 0 : 2;
+    }
+  }
   struct Size {
     const char* name;
     BoxSpec spec;
@@ -72,3 +83,5 @@ int main(int argc, char** argv) {
   std::printf("ratio: time / colouring time, same mesh and threads; CSV: %s\n", csv_path.c_str());
   return 0;
 }
+
+}  // namespace fem::bench

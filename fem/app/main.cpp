@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/assembly/assembly_benchmark.hpp"
+#include "bench/dense/dense_benchmark.hpp"
 #include "fem/app/run_case.hpp"
 #include "fem/config.hpp"
 #include "solvers/linear_solver.hpp"
@@ -15,6 +17,7 @@ const char* kUsage = R"(fem: finite elements with embedded direct, frontal and i
 
 usage:
   fem run CASE.yaml [options]   mesh, assemble, solve and write results for a case
+  fem bench NAME [options]      run a benchmark: assembly | dense (fem bench NAME --help)
   fem --version                 print the version and what this build includes
   fem --help                    this text
 
@@ -64,6 +67,27 @@ int run_command(const std::vector<std::string>& args) {
   return 0;
 }
 
+// `fem bench NAME ...`: each benchmark parses its own options (argv[0] is its name).
+int bench_command(const std::vector<std::string>& args) {
+  using Benchmark = int (*)(int, char**);
+  const std::vector<std::pair<std::string, Benchmark>> benchmarks = {
+      {"assembly", fem::bench::run_assembly_benchmark},
+      {"dense", fem::bench::run_dense_benchmark},
+  };
+  std::string names;
+  for (const auto& [name, run] : benchmarks) names += (names.empty() ? "" : ", ") + name;
+  if (args.empty()) throw UsageError("fem bench needs a benchmark name: " + names);
+  for (const auto& [name, run] : benchmarks) {
+    if (args[0] != name) continue;
+    std::vector<std::string> storage(args);
+    std::vector<char*> argv;
+    for (auto& a : storage) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    return run(static_cast<int>(storage.size()), argv.data());
+  }
+  throw UsageError("unknown benchmark '" + args[0] + "' (available: " + names + ")");
+}
+
 void print_version() {
   std::cout << "fem " << FEM_VERSION << "\n"
             << "  gmsh " << (FEM_WITH_GMSH ? "yes" : "no") << ", vtk " << (FEM_WITH_VTK ? "yes" : "no") << ", cuda "
@@ -92,6 +116,7 @@ int main(int argc, char** argv) {
       }
       return run_command({args.begin() + 1, args.end()});
     }
+    if (args[0] == "bench") return bench_command({args.begin() + 1, args.end()});
     throw UsageError("unknown command '" + args[0] + "'");
   } catch (const UsageError& e) {
     std::cerr << "fem: " << e.what() << "\n(fem --help lists the commands and options)\n";

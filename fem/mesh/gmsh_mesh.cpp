@@ -2,7 +2,7 @@
 
 #include <gmsh.h>
 
-#include <charconv>
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <map>
@@ -46,24 +46,19 @@ void gmsh_step(const fs::path& file, const char* step, Calls&& calls) {
   }
 }
 
-// One Gmsh session, finalized on every path out. `size` > 0 is handed to the .geo parser as
-// the number `size`, exactly as `gmsh -setnumber size <value>` would.
+// One Gmsh session, finalized on every path out. `size` > 0 is handed to the .geo as the
+// ONELAB parameter "Parameters/size", which `DefineConstant[ size = {..., Name "Parameters/size"} ]`
+// takes over its default. ONELAB parameters outlive gmsh::finalize, hence the clear.
 class GmshSession {
  public:
   GmshSession(bool verbose, double size) {
-    std::vector<std::string> args{"fem"};
-    if (size > 0) {
-      char text[32];
-      auto end = std::to_chars(text, text + sizeof text, size).ptr;
-      args.insert(args.end(), {"-setnumber", "size", std::string(text, end)});
-    }
-    std::vector<char*> argv;
-    for (auto& arg : args) argv.push_back(arg.data());
-    gmsh::initialize(static_cast<int>(argv.size()), argv.data(), /*readConfigFiles=*/false);
+    gmsh::initialize(0, nullptr, /*readConfigFiles=*/false);
     try {
       gmsh::option::setNumber("General.Terminal", verbose ? 1 : 0);
       gmsh::option::setNumber("General.Verbosity", verbose ? 5 : 2);  // quiet: errors and warnings
       gmsh::logger::start();  // keeps the error text for our messages
+      gmsh::onelab::clear();
+      if (size > 0) gmsh::onelab::setNumber("Parameters/size", {size});
     } catch (...) {
       gmsh::finalize();
       throw;
@@ -146,12 +141,19 @@ Mesh extract_mesh(const fs::path& file) {
 
   std::vector<std::size_t> node_tags;
   std::vector<double> node_xyz;
+  std::size_t max_tag = 0;
   gmsh_step(file, "reading the nodes", [&] {
-    gmsh::model::mesh::renumberNodes();  // tags 1..N, so they index a plain vector below
     std::vector<double> parametric;
     gmsh::model::mesh::getNodes(node_tags, node_xyz, parametric, -1, -1, false, false);
+    max_tag = node_tags.empty() ? 0 : *std::max_element(node_tags.begin(), node_tags.end());
+    // Tags index a plain vector below; sparse ones (a hand-made .msh) are made dense first.
+    if (max_tag > 2 * node_tags.size() + 1024) {
+      gmsh::model::mesh::renumberNodes();
+      gmsh::model::mesh::getNodes(node_tags, node_xyz, parametric, -1, -1, false, false);
+      max_tag = node_tags.size();
+    }
   });
-  if (node_tags.size() >= static_cast<std::size_t>(INT_MAX)) fail(file, "too many nodes for fem's int indices");
+  if (max_tag >= static_cast<std::size_t>(INT_MAX)) fail(file, "too many nodes for fem's int indices");
 
   int highest_dim = -1;
   gmsh_step(file, "reading the elements", [&] {
@@ -222,11 +224,12 @@ Mesh extract_mesh(const fs::path& file) {
   });
 
   // Keep only the nodes elements use, numbered in increasing tag order.
-  std::size_t max_tag = 0;
-  for (std::size_t tag : node_tags) max_tag = std::max(max_tag, tag);
   std::vector<int> index_of_tag(max_tag + 1, -1);
   for (auto* set : {&mesh.cells, &mesh.boundary})
-    for (int tag : set->node) index_of_tag.at(static_cast<std::size_t>(tag)) = 0;
+    for (int tag : set->node) {
+      if (static_cast<std::size_t>(tag) > max_tag) fail(file, "an element refers to node " + std::to_string(tag) + ", which does not exist");
+      index_of_tag[tag] = 0;
+    }
   int next = 0;
   for (int& index : index_of_tag)
     if (index == 0) index = next++;

@@ -12,15 +12,16 @@ namespace fem {
 
 struct GmshMeshOptions {
   // Triangle or Quadrilateral for a 2D geometry, Tetrahedron or Hexahedron for a 3D one.
-  // Quadrilaterals come from Blossom recombination; hexahedra from a .geo that asks for a
-  // transfinite, recombined volume. Where recombination leaves other shapes, the geometry is
-  // meshed again at twice the size and every element subdivided (into 4 quads or 8 hexes...).
+  // Quadrilaterals come from Blossom recombination; hexahedra from volumes the .geo makes
+  // transfinite and recombined. Where that leaves other shapes, the geometry is meshed again at
+  // twice the size and every element subdivided into quadrilaterals (hexahedra).
   ElementShape shape = ElementShape::Triangle;
   int order = 1;             // 1 or 2
   bool serendipity = false;  // order 2 quadrilaterals/hexahedra: quad8/hex20 instead of quad9/hex27
-  // Target element size; 0 keeps the sizes the .geo sets. When > 0 it is passed to the .geo as
-  // the number `size` (the .geo files in meshes/ declare `DefineConstant[ size = {...} ];` and
-  // derive every local size from it), and caps every element size (Mesh.MeshSizeMax).
+  // Target element size; 0 keeps the sizes the .geo sets. When > 0 it caps every element size
+  // (Mesh.MeshSizeMax) and reaches the .geo as its parameter `size`: the .geo files in meshes/
+  // declare `DefineConstant[ size = {<default>, Name "Parameters/size"} ];` and derive every
+  // local size from it, so a smaller size refines them everywhere, graded regions included.
   double size = 0;
   bool verbose = false;      // Gmsh's own progress messages on the terminal
 };

@@ -40,7 +40,7 @@ RootedLevels george_liu_pseudo_peripheral(const NodeGraph& graph, int seed, std:
 // level size) level structure. Narrow levels give RCM a small bandwidth; on meshes where many
 // nodes share the least degree (hex27: every element centre), degree alone picks a poor root.
 std::vector<int> narrow_pseudo_peripheral_roots(const NodeGraph& graph, int seed, std::vector<int>& scratch,
-                                                int samples = 8);
+                                                int samples = 4);
 
 // Gibbs, Poole & Stockmeyer (1976), with the candidate set shrunk to one node per degree of the
 // last level: two ends of a pseudo-diameter, each with its level structure (equal depths).

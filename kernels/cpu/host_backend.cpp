@@ -1,5 +1,8 @@
 #include "kernels/cpu/host_backend.hpp"
 
+#include "kernels/cpu/strided_view.hpp"
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -63,6 +66,26 @@ void HostBackend::copy_to_host(const DeviceStorage& src, std::size_t src_offset,
                                std::size_t row_bytes, std::size_t rows) {
   copy_rows(static_cast<const char*>(src.handle()) + src_offset, src_pitch,
             static_cast<char*>(host), host_pitch, row_bytes, rows);
+}
+
+void HostBackend::front_assemble_kernel(const DeviceMatrix<double>& from,
+                                        std::span<const std::int32_t> from_index,
+                                        const DeviceMatrix<double>& batch,
+                                        std::span<const std::int32_t> batch_index,
+                                        const DeviceMatrix<double>& to) {
+  const auto f = host_view(from), b = host_view(batch), t = host_view(to);
+  const index_t n = to.rows;
+#pragma omp parallel for schedule(dynamic, 16) if (n > 256)
+  for (index_t i = 0; i < n; ++i) {
+    const std::int32_t fi = from_index[i], bi = batch_index[i];
+    for (index_t j = 0; j <= i; ++j) {
+      const std::int32_t fj = from_index[j], bj = batch_index[j];
+      double v = 0;
+      if (fi >= 0 && fj >= 0) v = f(std::max(fi, fj), std::min(fi, fj));
+      if (bi >= 0 && bj >= 0) v += b(std::max(bi, bj), std::min(bi, bj));
+      t(i, j) = v;
+    }
+  }
 }
 
 }  // namespace fem::kernels::cpu

@@ -20,6 +20,12 @@ protected:
   void copy_to_host(const DeviceStorage& src, std::size_t src_offset, std::size_t src_pitch,
                     void* host, std::size_t host_pitch, std::size_t row_bytes,
                     std::size_t rows) override;
+  // A gather with no arithmetic to speak of: the same loop serves both host back-ends.
+  void front_assemble_kernel(const DeviceMatrix<double>& from,
+                             std::span<const std::int32_t> from_index,
+                             const DeviceMatrix<double>& batch,
+                             std::span<const std::int32_t> batch_index,
+                             const DeviceMatrix<double>& to) override;
 };
 
 }  // namespace fem::kernels::cpu

@@ -52,6 +52,7 @@ public:
   }
   ~CudaBackend() override {
     if (cublas_) cublasDestroy(cublas_);
+    cudaFree(indices_);
     cudaFree(info_);
   }
 
@@ -115,6 +116,27 @@ protected:
     trsm_any(side, op_l, l, b);
   }
   index_t tile_size() const override { return max_tile; }
+
+  void front_assemble_kernel(const DeviceMatrix<double>& from,
+                             std::span<const std::int32_t> from_index,
+                             const DeviceMatrix<double>& batch,
+                             std::span<const std::int32_t> batch_index,
+                             const DeviceMatrix<double>& to) override {
+    const int n = as_int(to.rows, "front size");
+    if (2 * static_cast<std::size_t>(n) > index_capacity_) {
+      // The copy below is synchronous, so no queued kernel still reads the old array.
+      cudaFree(indices_);
+      indices_ = nullptr;
+      index_capacity_ = 2 * static_cast<std::size_t>(n);
+      check(cudaMalloc(&indices_, index_capacity_ * sizeof(int)), "cudaMalloc");
+    }
+    check(cudaMemcpy(indices_, from_index.data(), n * sizeof(int), cudaMemcpyHostToDevice),
+          "copy of the front indices");
+    check(cudaMemcpy(indices_ + n, batch_index.data(), n * sizeof(int), cudaMemcpyHostToDevice),
+          "copy of the batch indices");
+    cuda::front_assemble(device_data(from), from.ld, indices_, device_data(batch), batch.ld,
+                         indices_ + n, device_data(to), to.ld, n);
+  }
 
 private:
   template <class T>
@@ -192,6 +214,8 @@ private:
   GemmKernel kernel_;
   std::string device_;
   int* info_ = nullptr;
+  int* indices_ = nullptr;  // front_assemble's index lists
+  std::size_t index_capacity_ = 0;
   cublasHandle_t cublas_ = nullptr;
 };
 

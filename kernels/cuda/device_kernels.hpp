@@ -40,4 +40,10 @@ template <class T>
 void trsm_tile(Operand<T> tri, bool lower, int n, T* b, long long b_row_stride,
                long long b_col_stride, int m);
 
+// to(i, j), j <= i, := from(max, min of from_index[i], [j]) + batch(likewise), a term dropped
+// where an index is -1 (DenseBackend::front_assemble); the index arrays are on the device.
+void front_assemble(const double* from, long long ld_from, const int* from_index,
+                    const double* batch, long long ld_batch, const int* batch_index, double* to,
+                    long long ld_to, int n);
+
 }  // namespace fem::kernels::cuda

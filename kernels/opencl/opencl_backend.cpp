@@ -73,7 +73,8 @@ private:
 // The kernels of one precision, built once.
 struct Program {
   cl_program program = nullptr;
-  cl_kernel gemm_naive = nullptr, gemm_tiled = nullptr, potrf = nullptr, trsm = nullptr;
+  cl_kernel gemm_naive = nullptr, gemm_tiled = nullptr, potrf = nullptr, trsm = nullptr,
+            front_assemble = nullptr;
 };
 
 template <class T>
@@ -110,10 +111,11 @@ public:
   }
   ~OpenCLBackend() override {
     for (Program* p : {&double_, &float_}) {
-      for (cl_kernel k : {p->gemm_naive, p->gemm_tiled, p->potrf, p->trsm})
+      for (cl_kernel k : {p->gemm_naive, p->gemm_tiled, p->potrf, p->trsm, p->front_assemble})
         if (k) clReleaseKernel(k);
       if (p->program) clReleaseProgram(p->program);
     }
+    if (indices_) clReleaseMemObject(indices_);
     clReleaseMemObject(info_);
     clReleaseCommandQueue(queue_);
     clReleaseContext(context_);
@@ -179,6 +181,35 @@ protected:
   }
   index_t tile_size() const override { return max_tile; }
 
+  void front_assemble_kernel(const DeviceMatrix<double>& from,
+                             std::span<const std::int32_t> from_index,
+                             const DeviceMatrix<double>& batch,
+                             std::span<const std::int32_t> batch_index,
+                             const DeviceMatrix<double>& to) override {
+    Program& p = program<double>();
+    const cl_int n = static_cast<cl_int>(to.rows);
+    const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(cl_int);
+    if (2 * bytes > index_bytes_) {
+      // Released buffers stay alive until the kernels queued on them have run.
+      if (indices_) clReleaseMemObject(indices_);
+      cl_int status = CL_SUCCESS;
+      index_bytes_ = 2 * bytes;
+      indices_ = clCreateBuffer(context_, CL_MEM_READ_ONLY, index_bytes_, nullptr, &status);
+      check(status, "clCreateBuffer");
+    }
+    check(clEnqueueWriteBuffer(queue_, indices_, CL_TRUE, 0, bytes, from_index.data(), 0, nullptr,
+                               nullptr),
+          "writing the front indices");
+    check(clEnqueueWriteBuffer(queue_, indices_, CL_TRUE, bytes, bytes, batch_index.data(), 0,
+                               nullptr, nullptr),
+          "writing the batch indices");
+    set_args(p.front_assemble, buffer(from), cl_long{from.offset}, cl_long{from.ld},
+             buffer(batch), cl_long{batch.offset}, cl_long{batch.ld}, indices_, buffer(to),
+             cl_long{to.offset}, cl_long{to.ld}, n);
+    constexpr int side = 16;
+    launch(p.front_assemble, round_up(n, side), round_up(n, side), side, side, 2);
+  }
+
 private:
   template <class T>
   Program& program() {
@@ -187,7 +218,8 @@ private:
     if (p.program) return p;
     if (is_double && !has_double_)
       throw BackendUnavailable("OpenCL device " + device_name_ + " has no double precision (cl_khr_fp64)");
-    const std::string source = std::string(dense_gemm_cl) + "\n" + dense_tiles_cl;
+    const std::string source =
+        std::string(dense_gemm_cl) + "\n" + dense_tiles_cl + "\n" + front_assemble_cl;
     const char* text = source.c_str();
     cl_int status = CL_SUCCESS;
     p.program = clCreateProgramWithSource(context_, 1, &text, nullptr, &status);
@@ -211,6 +243,7 @@ private:
     p.gemm_tiled = kernel("gemm_tiled");
     p.potrf = kernel("potrf_tile");
     p.trsm = kernel("trsm_tile");
+    p.front_assemble = kernel("front_assemble");
     return p;
   }
 
@@ -273,6 +306,8 @@ private:
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   cl_mem info_ = nullptr;
+  cl_mem indices_ = nullptr;  // front_assemble's index lists
+  std::size_t index_bytes_ = 0;
   std::string device_name_;
   bool has_double_ = false;
   Program double_, float_;

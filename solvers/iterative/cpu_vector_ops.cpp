@@ -2,19 +2,11 @@
 
 #include <cstdint>
 
+#include "kernels/cpu/spmv_cpu.hpp"
+
 namespace fem::cpu {
 
-void spmv(const CsrMatrix& a, std::span<const double> x, std::span<double> y) {
-  const auto* rp = a.row_ptr.data();
-  const auto* ci = a.col.data();
-  const auto* v = a.val.data();
-#pragma omp parallel for schedule(static)
-  for (std::int64_t i = 0; i < a.rows; ++i) {
-    double sum = 0;
-    for (std::int64_t k = rp[i]; k < rp[i + 1]; ++k) sum += v[k] * x[ci[k]];
-    y[i] = sum;
-  }
-}
+void spmv(const CsrMatrix& a, std::span<const double> x, std::span<double> y) { kernels::spmv_openmp(a, x, y); }
 
 double dot(std::span<const double> x, std::span<const double> y) {
   double sum = 0;
@@ -28,6 +20,12 @@ void axpy(double alpha, std::span<const double> x, std::span<double> y) {
   const auto n = static_cast<std::int64_t>(x.size());
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < n; ++i) y[i] += alpha * x[i];
+}
+
+void xpby(std::span<const double> x, double beta, std::span<double> y) {
+  const auto n = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) y[i] = x[i] + beta * y[i];
 }
 
 }  // namespace fem::cpu

@@ -1,5 +1,5 @@
 #pragma once
-// The few vector kernels CG needs on the CPU, OpenMP-parallel.
+// The few vector kernels the CPU Krylov solvers need, OpenMP-parallel.
 #include <span>
 
 #include "solvers/csr_matrix.hpp"
@@ -9,5 +9,6 @@ namespace fem::cpu {
 void spmv(const CsrMatrix& a, std::span<const double> x, std::span<double> y);  // y = A x
 double dot(std::span<const double> x, std::span<const double> y);
 void axpy(double alpha, std::span<const double> x, std::span<double> y);  // y += alpha x
+void xpby(std::span<const double> x, double beta, std::span<double> y);   // y = x + beta y
 
 }  // namespace fem::cpu

@@ -254,6 +254,23 @@ TEST_CASE("bracket.geo: a 3D OpenCASCADE part in tet4 and tet10") {
   }
 }
 
+TEST_CASE("quadrilaterals where recombination leaves triangles: all quads by subdivision") {
+  // 3 x 3 boundary edges: an odd count, which no all-quad mesh has, so Blossom must leave a triangle.
+  const fs::path geo = write_file(scratch_dir("odd") / "odd.geo",
+                                  "Point(1)={0,0,0,1}; Point(2)={2,0,0,1}; Point(3)={0,1.5,0,1};\n"
+                                  "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1};\n"
+                                  "Transfinite Curve{1,2,3} = 4;\n"
+                                  "Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n"
+                                  "Physical Surface(\"triangle\")={1}; Physical Curve(\"sides\")={1,2,3};\n");
+  for (bool serendipity : {false, true}) {
+    const Mesh mesh = mesh_from_geo(geo, options(ElementShape::Quadrilateral, 2, serendipity));
+    check_structure(mesh, serendipity ? ElementType::Quad8 : ElementType::Quad9, {"triangle", "sides"});
+    CHECK(cells_measure(mesh, all_cells(mesh)) == doctest::Approx(1.5).epsilon(1e-12));
+    CHECK(boundary_measure(mesh, "sides") == doctest::Approx(4.5 + std::hypot(2, 1.5) - 2.5).epsilon(1e-12));
+    CHECK(mesh.find_group("sides")->elements.size() == 18u);  // each edge split in two
+  }
+}
+
 TEST_CASE("hexahedra: by subdividing tetrahedra, or directly from a transfinite volume") {
   SUBCASE("bracket.geo, hex8 by subdivision") {
     const Mesh mesh = mesh_from_geo(mesh_file("bracket.geo"), options(ElementShape::Hexahedron, 1, false, 1.0));
@@ -393,7 +410,7 @@ TEST_CASE("bad input: errors name the file and what is wrong") {
                                      "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={0,1,0,0.5};\n"
                                      "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1};\n"
                                      "Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n"
-                                     "Extrude {0, 0, 1} { Surface{1}; Layers{2}; }\n");
+                                     "Extrude {0, 0, 1} { Surface{1}; Layers{2}; Recombine; }\n");
   message = error_of([&] { mesh_from_geo(prisms, options(ElementShape::Tetrahedron, 1)); });
   CHECK(message.find("prisms.geo") != std::string::npos);
   CHECK(message.find("Gmsh element type 6 (Prism 6)") != std::string::npos);

@@ -1,0 +1,207 @@
+#include "kernels/cpu/sparse_formats.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <unordered_set>
+
+namespace fem::kernels {
+namespace {
+
+// Refuses a padded format of `stored` entries of `entry_bytes` each when over the limit.
+void check_padding(const char* format, std::size_t stored, std::size_t entry_bytes, std::int64_t nnz,
+                   const PaddingLimit& limit) {
+  const double fill = nnz > 0 ? static_cast<double>(stored) / static_cast<double>(nnz) : 1.0;
+  const std::size_t bytes = stored * entry_bytes;
+  if (fill > limit.max_fill || bytes > limit.max_bytes)
+    throw FormatRefused(std::string(format) + " refused: padding would store " + std::to_string(stored) +
+                        " entries for " + std::to_string(nnz) + " nonzeros (" + std::to_string(fill).substr(0, 6) +
+                        "x, " + std::to_string(bytes >> 20) + " MiB; limit " +
+                        std::to_string(limit.max_fill).substr(0, 4) + "x and " +
+                        std::to_string(limit.max_bytes >> 20) + " MiB): the rows are too irregular for it");
+}
+
+std::int64_t row_length(const CsrMatrix& a, std::int64_t i) { return a.row_ptr[i + 1] - a.row_ptr[i]; }
+
+EllMatrix ell_of_rows(const CsrMatrix& a, std::int64_t width) {
+  EllMatrix e;
+  e.rows = a.rows;
+  e.width = width;
+  e.col.assign(static_cast<std::size_t>(width * a.rows), -1);
+  e.val.assign(e.col.size(), 0.0);
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    const std::int64_t len = std::min(row_length(a, i), width);
+    for (std::int64_t k = 0; k < len; ++k) {
+      e.col[k * a.rows + i] = a.col[a.row_ptr[i] + k];
+      e.val[k * a.rows + i] = a.val[a.row_ptr[i] + k];
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+void check_csr(const CsrMatrix& a) {
+  if (a.rows < 0 || a.row_ptr.size() != static_cast<std::size_t>(a.rows + 1))
+    throw std::invalid_argument("CSR matrix: row_ptr has " + std::to_string(a.row_ptr.size()) + " entries for " +
+                                std::to_string(a.rows) + " rows (needs rows + 1)");
+  if (a.row_ptr[0] != 0 || a.col.size() != static_cast<std::size_t>(a.nnz()) || a.val.size() != a.col.size())
+    throw std::invalid_argument("CSR matrix: row_ptr[0] must be 0 and col/val must hold row_ptr[rows] = " +
+                                std::to_string(a.nnz()) + " entries (have " + std::to_string(a.col.size()) + "/" +
+                                std::to_string(a.val.size()) + ")");
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    if (a.row_ptr[i + 1] < a.row_ptr[i])
+      throw std::invalid_argument("CSR matrix: row_ptr decreases at row " + std::to_string(i));
+  for (std::size_t k = 0; k < a.col.size(); ++k)
+    if (a.col[k] < 0 || a.col[k] >= a.rows)
+      throw std::invalid_argument("CSR matrix: column index " + std::to_string(a.col[k]) + " at entry " +
+                                  std::to_string(k) + " is outside 0.." + std::to_string(a.rows - 1));
+}
+
+EllMatrix to_ell(const CsrMatrix& a, const PaddingLimit& limit) {
+  std::int64_t width = 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) width = std::max(width, row_length(a, i));
+  check_padding("ELL", static_cast<std::size_t>(width * a.rows), 12, a.nnz(), limit);
+  return ell_of_rows(a, width);
+}
+
+SellMatrix to_sell(const CsrMatrix& a, int slice_height, const PaddingLimit& limit) {
+  if (slice_height < 1) throw std::invalid_argument("SELL: slice height must be positive");
+  SellMatrix s;
+  s.rows = a.rows;
+  s.slice_height = slice_height;
+  const std::int64_t slices = (a.rows + slice_height - 1) / slice_height;
+  s.slice_ptr.assign(static_cast<std::size_t>(slices + 1), 0);
+  s.slice_width.assign(static_cast<std::size_t>(slices), 0);
+  for (std::int64_t sl = 0; sl < slices; ++sl) {
+    std::int64_t width = 0;
+    for (std::int64_t i = sl * slice_height; i < std::min(a.rows, (sl + 1) * slice_height); ++i)
+      width = std::max(width, row_length(a, i));
+    s.slice_width[sl] = static_cast<std::int32_t>(width);
+    s.slice_ptr[sl + 1] = s.slice_ptr[sl] + width * slice_height;
+  }
+  check_padding("SELL", static_cast<std::size_t>(s.slice_ptr.back()), 12, a.nnz(), limit);
+  s.col.assign(static_cast<std::size_t>(s.slice_ptr.back()), -1);
+  s.val.assign(s.col.size(), 0.0);
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    const std::int64_t sl = i / slice_height, lane = i % slice_height;
+    for (std::int64_t k = 0; k < row_length(a, i); ++k) {
+      const std::int64_t at = s.slice_ptr[sl] + k * slice_height + lane;
+      s.col[at] = a.col[a.row_ptr[i] + k];
+      s.val[at] = a.val[a.row_ptr[i] + k];
+    }
+  }
+  return s;
+}
+
+BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit) {
+  if (block < 1 || a.rows % block != 0)
+    throw FormatRefused("BCSR refused: " + std::to_string(a.rows) + " rows are not a multiple of the block size " +
+                        std::to_string(block));
+  BcsrMatrix b;
+  b.block = block;
+  b.block_rows = a.rows / block;
+  b.block_row_ptr.assign(static_cast<std::size_t>(b.block_rows + 1), 0);
+  // Block columns of each block row (sorted, as the CSR columns are sorted per row).
+  std::vector<std::int32_t> cols;
+  for (std::int64_t br = 0; br < b.block_rows; ++br) {
+    cols.clear();
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    b.block_col.insert(b.block_col.end(), cols.begin(), cols.end());
+    b.block_row_ptr[br + 1] = static_cast<std::int64_t>(b.block_col.size());
+  }
+  const std::size_t bb = static_cast<std::size_t>(block) * block;
+  check_padding("BCSR", b.block_col.size() * bb, 8, a.nnz(), limit);
+  b.val.assign(b.block_col.size() * bb, 0.0);
+  for (std::int64_t br = 0; br < b.block_rows; ++br) {
+    const auto first = b.block_col.begin() + b.block_row_ptr[br];
+    const auto last = b.block_col.begin() + b.block_row_ptr[br + 1];
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+        const auto at = std::lower_bound(first, last, a.col[k] / block) - b.block_col.begin();
+        b.val[at * bb + (i % block) * block + a.col[k] % block] = a.val[k];
+      }
+  }
+  return b;
+}
+
+DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit) {
+  std::map<std::int32_t, std::int32_t> index_of_offset;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) index_of_offset.emplace(static_cast<std::int32_t>(a.col[k] - i), 0);
+    // Stop counting early: a hopeless matrix should be refused without a full pass of map inserts.
+    check_padding("DIA", index_of_offset.size() * static_cast<std::size_t>(a.rows), 8, a.nnz(), limit);
+  }
+  DiaMatrix d;
+  d.rows = a.rows;
+  for (auto& [offset, index] : index_of_offset) {
+    index = static_cast<std::int32_t>(d.offset.size());
+    d.offset.push_back(offset);
+  }
+  d.val.assign(d.offset.size() * static_cast<std::size_t>(a.rows), 0.0);
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      d.val[index_of_offset[static_cast<std::int32_t>(a.col[k] - i)] * a.rows + i] = a.val[k];
+  return d;
+}
+
+HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit) {
+  // Bell & Garland: the largest width that at least a third of the rows still fill.
+  std::vector<std::int64_t> rows_with_length;  // rows_with_length[k] = rows of length >= k
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    const auto len = static_cast<std::size_t>(row_length(a, i));
+    if (rows_with_length.size() <= len) rows_with_length.resize(len + 1, 0);
+    ++rows_with_length[len];
+  }
+  for (std::size_t k = rows_with_length.size(); k-- > 1;) rows_with_length[k - 1] += rows_with_length[k];
+  std::int64_t width = 0;
+  while (width + 1 < static_cast<std::int64_t>(rows_with_length.size()) &&
+         3 * rows_with_length[width + 1] >= a.rows)
+    ++width;
+  check_padding("HYB", static_cast<std::size_t>(width * a.rows), 12, a.nnz(), limit);
+  HybMatrix h;
+  h.ell = ell_of_rows(a, width);
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = a.row_ptr[i] + width; k < a.row_ptr[i + 1]; ++k) {
+      h.coo_row.push_back(static_cast<std::int32_t>(i));
+      h.coo_col.push_back(a.col[k]);
+      h.coo_val.push_back(a.val[k]);
+    }
+  return h;
+}
+
+RowStats row_statistics(const CsrMatrix& a) {
+  RowStats s;
+  s.rows = a.rows;
+  s.nnz = a.nnz();
+  if (a.rows == 0) return s;
+  s.min = row_length(a, 0);
+  double sum2 = 0;
+  std::unordered_set<std::int64_t> offsets;
+  bool block3 = a.rows % 3 == 0;
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    const std::int64_t len = row_length(a, i);
+    s.max = std::max(s.max, len);
+    s.min = std::min(s.min, len);
+    s.empty_rows += len == 0;
+    sum2 += static_cast<double>(len) * static_cast<double>(len);
+    // A 3x3-blocked row has the length of its block row's first row and columns in aligned triples.
+    if (block3 && len != row_length(a, i - i % 3)) block3 = false;
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      if (offsets.size() <= 4096) offsets.insert(a.col[k] - i);
+      if (block3 && (k - a.row_ptr[i]) % 3 == 0 &&
+          (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2))
+        block3 = false;
+    }
+  }
+  s.mean = static_cast<double>(s.nnz) / static_cast<double>(a.rows);
+  s.stddev = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean * s.mean));
+  s.diagonals = static_cast<std::int64_t>(offsets.size());
+  s.block3 = block3;
+  return s;
+}
+
+}  // namespace fem::kernels

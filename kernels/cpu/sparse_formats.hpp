@@ -1,0 +1,88 @@
+#pragma once
+// Sparse storage formats converted from CSR, laid out for GPU kernels (host copies; the CUDA and
+// OpenCL modules upload them). Padded formats check their size before building and refuse with
+// a message when padding would blow up (DIA/ELL on irregular matrices).
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "solvers/csr_matrix.hpp"
+
+namespace fem::kernels {
+
+// A conversion declined because the padded format would be too large.
+class FormatRefused : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Padded formats may store at most `max_fill` times the CSR entries and `max_bytes` in all.
+struct PaddingLimit {
+  double max_fill = 3.0;
+  std::size_t max_bytes = std::size_t(48) << 30;
+};
+
+// ELL: every row padded to `width` entries, column-major (entry k of row i at k * rows + i) so
+// consecutive threads read consecutive addresses. Padding has col = -1 and val = 0.
+struct EllMatrix {
+  std::int64_t rows = 0, width = 0;
+  std::vector<std::int32_t> col;
+  std::vector<double> val;
+};
+
+// Sliced ELL: slices of `slice_height` rows, each padded to its own longest row and stored
+// column-major inside the slice; slice s starts at slice_ptr[s] (entries), width slice_width[s].
+struct SellMatrix {
+  std::int64_t rows = 0;
+  int slice_height = 32;
+  std::vector<std::int64_t> slice_ptr;
+  std::vector<std::int32_t> slice_width;
+  std::vector<std::int32_t> col;
+  std::vector<double> val;
+};
+
+// Block CSR with square b x b blocks (b = 3 for nodal elasticity dofs), values of a block
+// row-major and blocks contiguous. Needs rows divisible by b.
+struct BcsrMatrix {
+  int block = 3;
+  std::int64_t block_rows = 0;
+  std::vector<std::int64_t> block_row_ptr{0};
+  std::vector<std::int32_t> block_col;
+  std::vector<double> val;  // block_col.size() * block * block
+};
+
+// DIA: one padded column per occupied diagonal, val[d * rows + i] = A(i, i + offset[d]).
+struct DiaMatrix {
+  std::int64_t rows = 0;
+  std::vector<std::int32_t> offset;
+  std::vector<double> val;
+};
+
+// HYB: an ELL part of width chosen so that a third of the rows fill it, the rest as COO triples.
+struct HybMatrix {
+  EllMatrix ell;
+  std::vector<std::int32_t> coo_row, coo_col;
+  std::vector<double> coo_val;
+};
+
+EllMatrix to_ell(const CsrMatrix& a, const PaddingLimit& limit = {});
+SellMatrix to_sell(const CsrMatrix& a, int slice_height = 32, const PaddingLimit& limit = {});
+BcsrMatrix to_bcsr(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {});
+DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit = {});
+HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit = {});
+
+// Throws std::invalid_argument naming the first inconsistency (sizes, pointers, column range).
+void check_csr(const CsrMatrix& a);
+
+// Row-length statistics, the input of the format/parameter model.
+struct RowStats {
+  std::int64_t rows = 0, nnz = 0;
+  double mean = 0, stddev = 0;
+  std::int64_t max = 0, min = 0, empty_rows = 0;
+  std::int64_t diagonals = 0;     // distinct occupied diagonals (offset j - i)
+  bool block3 = false;            // every row's pattern made of whole aligned 3x3 blocks
+};
+RowStats row_statistics(const CsrMatrix& a);
+
+}  // namespace fem::kernels

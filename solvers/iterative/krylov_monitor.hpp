@@ -1,0 +1,32 @@
+#pragma once
+// What every Krylov solver (CPU or GPU) shares: the iteration limit, the residual history,
+// the progress line every 500 iterations, and the failure message when it does not converge.
+#include <chrono>
+#include <string>
+
+#include "solvers/linear_solver.hpp"
+
+namespace fem {
+
+class KrylovMonitor {
+ public:
+  // `name` appears in messages ("cg", "bicgstab"); `equations` sizes the default iteration limit.
+  KrylovMonitor(std::string name, const SolverOptions& options, std::int64_t equations, SolveReport& report);
+  // Records the relative residual of iteration `iteration`; true when converged. Throws
+  // SolveFailure once the iteration limit is reached without convergence.
+  bool converged(int iteration, double relative_residual);
+  int max_iterations() const { return max_iterations_; }
+
+ private:
+  std::string name_;
+  const SolverOptions& options_;
+  SolveReport& report_;
+  int max_iterations_;
+};
+
+using KrylovClock = std::chrono::steady_clock;
+inline double seconds_since(KrylovClock::time_point t0) {
+  return std::chrono::duration<double>(KrylovClock::now() - t0).count();
+}
+
+}  // namespace fem

@@ -1,0 +1,28 @@
+#pragma once
+// Preconditioners for the CPU Krylov solvers: z = M^-1 r for an M that is cheap to invert.
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "solvers/csr_matrix.hpp"
+
+namespace fem {
+
+class Preconditioner {
+ public:
+  virtual ~Preconditioner() = default;
+  virtual void apply(std::span<const double> r, std::span<double> z) const = 0;
+  virtual std::size_t bytes() const = 0;
+};
+
+// The names make_preconditioner accepts.
+std::vector<std::string> preconditioner_names();  // none, jacobi, block-jacobi, ssor
+
+// none: z = r. jacobi: the diagonal. block-jacobi: the 3x3 diagonal blocks of the nodes (rows
+// 3i..3i+2; elasticity in 3D), each inverted by Cholesky. ssor: symmetric Gauss-Seidel
+// (omega = 1.2), a forward and a backward sweep. Throws SolveFailure naming the equation of a
+// non-positive diagonal or block, std::invalid_argument for an unknown name.
+std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const CsrMatrix& a);
+
+}  // namespace fem
