@@ -17,7 +17,10 @@ log=$results/gpu-run.log
 say() { echo "$*" | tee -a "$log"; }
 
 # Test programs run here; each must skip cleanly what it cannot run.
-GPU_TESTS=(test_dense_kernels)
+GPU_TESTS=(test_dense_kernels test_band_cholesky_gpu)
+# FEM_GPU_TESTS="a b" runs only those tests; FEM_GPU_BENCH="band" only those benchmarks (dense band).
+[ -n "${FEM_GPU_TESTS:-}" ] && read -r -a GPU_TESTS <<< "$FEM_GPU_TESTS"
+wants_bench() { [ -z "${FEM_GPU_BENCH:-}" ] || [[ " $FEM_GPU_BENCH " == *" $1 "* ]]; }
 
 # --- configure ---------------------------------------------------------------------------------
 cmake_args=(-S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
@@ -37,7 +40,7 @@ grep -E '^-- fem:' "$log" | tail -1
 available=$(ninja -C "$build" -t targets all 2>/dev/null | sed 's/:.*//')
 has_target() { grep -qx "$1" <<< "$available"; }
 targets=()
-for t in "${GPU_TESTS[@]}" fem-bench-dense; do has_target "$t" && targets+=("$t"); done
+for t in "${GPU_TESTS[@]}" fem-bench-dense fem-bench-band; do has_target "$t" && targets+=("$t"); done
 say "building: ${targets[*]}"
 ninja -C "$build" -j"$(nproc)" "${targets[@]}" >> "$log" 2>&1 || say "build failed for some targets (see $log)"
 
@@ -62,10 +65,22 @@ done
 run_benchmarks() {
   local dense
   dense=$(find "$build" -type f -name fem-bench-dense -perm -u+x 2>/dev/null | head -1)
-  if [ -n "$dense" ]; then
+  if [ -n "$dense" ] && wants_bench dense; then
     # shellcheck disable=SC2086
     timeout 420 "$dense" --csv "$results/dense_gemm.csv" ${FEM_GPU_DENSE_ARGS:-} > "$results/dense_gemm.txt" 2>&1
     cat "$results/dense_gemm.txt"
+  fi
+  local band
+  band=$(find "$build" -type f -name fem-bench-band -perm -u+x 2>/dev/null | head -1)
+  if [ -n "$band" ] && wants_bench band; then
+    # Our CPU (2 threads, as the issue's target says) against OpenBLAS DPBTRF and the GPU at one n,
+    # then the GPU alone at n = 1e6 against the DGEMM ceiling.
+    # shellcheck disable=SC2086
+    timeout 220 "$band" --csv "$results/band_cpu_gpu.csv" ${FEM_GPU_BAND_CPU_ARGS:---n 100000 --bandwidths 200,1000,2000 --impl openblas,openmp,cublas --threads 2 --repeats 1} > "$results/band_cpu_gpu.txt" 2>&1
+    cat "$results/band_cpu_gpu.txt"
+    # shellcheck disable=SC2086
+    timeout 240 "$band" --csv "$results/band_gpu.csv" ${FEM_GPU_BAND_ARGS:---n 1000000 --bandwidths 1000,2000,4000 --impl cublas --blocks 0,128,512} > "$results/band_gpu.txt" 2>&1
+    cat "$results/band_gpu.txt"
   fi
 }
 run_benchmarks

@@ -231,9 +231,9 @@ void DenseBackend::front_update(const DeviceMatrix<float>& f, index_t pivots) {
 }
 
 void DenseBackend::front_assemble(const DeviceMatrix<double>& from,
-                                  std::span<const std::int32_t> from_index,
+                                  const std::vector<std::int32_t>& from_index,
                                   const DeviceMatrix<double>& batch,
-                                  std::span<const std::int32_t> batch_index,
+                                  const std::vector<std::int32_t>& batch_index,
                                   const DeviceMatrix<double>& to) {
   check_owned(from, "front_assemble", "the old front");
   check_owned(batch, "front_assemble", "the batch");
@@ -247,7 +247,7 @@ void DenseBackend::front_assemble(const DeviceMatrix<double>& from,
                                 shape(from.rows, from.cols) + ", the batch " +
                                 shape(batch.rows, batch.cols) +
                                 ": all must be square, with one index of each kind per new row");
-  const auto check_indices = [n](std::span<const std::int32_t> indices, index_t size,
+  const auto check_indices = [n](const std::vector<std::int32_t>& indices, index_t size,
                                  const char* of) {
     for (index_t i = 0; i < n; ++i)
       if (indices[i] < -1 || indices[i] >= size)
@@ -260,7 +260,7 @@ void DenseBackend::front_assemble(const DeviceMatrix<double>& from,
   check_indices(from_index, from.rows, "the old front");
   check_indices(batch_index, batch.rows, "the batch");
   if (n == 0) return;
-  front_assemble_kernel(from, from_index, batch, batch_index, to);
+  front_assemble_kernel(from, from_index.data(), batch, batch_index.data(), to);
 }
 
 #define FEM_KERNELS_INSTANTIATE_MEMORY(T)                                                     \

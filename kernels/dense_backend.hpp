@@ -8,7 +8,7 @@
 #include "kernels/device_matrix.hpp"
 
 #include <cstdint>
-#include <span>
+#include <vector>
 #include <string>
 
 namespace fem::kernels {
@@ -73,9 +73,9 @@ public:
   // from_index[j] and s, t = batch_index[i], batch_index[j], each pair read as (max, min) so
   // only lower triangles are read; a term with an index of -1 is zero. Both index lists have
   // n entries, on the host. `from` and `batch` are square and in other storage than `to`.
-  void front_assemble(const DeviceMatrix<double>& from, std::span<const std::int32_t> from_index,
-                      const DeviceMatrix<double>& batch, std::span<const std::int32_t> batch_index,
-                      const DeviceMatrix<double>& to);
+  void front_assemble(const DeviceMatrix<double>& from, const std::vector<std::int32_t>& from_index,
+                      const DeviceMatrix<double>& batch,
+                      const std::vector<std::int32_t>& batch_index, const DeviceMatrix<double>& to);
 
 protected:
   // Memory primitives. Offsets and pitches in bytes; a rectangle is `rows` rows of `row_bytes`.
@@ -105,11 +105,11 @@ protected:
                          const DeviceMatrix<double>& b) = 0;
   virtual void trsm_tile(Side side, Op op_l, const DeviceMatrix<float>& l,
                          const DeviceMatrix<float>& b) = 0;
-  // front_assemble with its arguments checked and n > 0.
+  // front_assemble with its arguments checked and n > 0; each index array holds n entries.
   virtual void front_assemble_kernel(const DeviceMatrix<double>& from,
-                                     std::span<const std::int32_t> from_index,
+                                     const std::int32_t* from_index,
                                      const DeviceMatrix<double>& batch,
-                                     std::span<const std::int32_t> batch_index,
+                                     const std::int32_t* batch_index,
                                      const DeviceMatrix<double>& to) = 0;
   // Width of the diagonal tiles of the blocked POTRF and TRSM.
   virtual index_t tile_size() const = 0;

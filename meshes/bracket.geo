@@ -29,7 +29,8 @@ eps = 1e-6;
 fixed() = Surface In BoundingBox{-eps, -eps, -eps, eps, width + eps, height + eps};
 load() = Surface In BoundingBox{reach - eps, -eps, -eps, reach + eps, width + eps, thickness + eps};
 hole() = Surface In BoundingBox{-eps, width / 2 - hole_radius - eps, hole_height - hole_radius - eps,
-                                thickness + eps, width / 2 + hole_radius + eps, hole_height + hole_radius + eps};
+                                thickness + eps, width / 2 + hole_radius + eps,
+                                hole_height + hole_radius + eps};
 Physical Volume("bracket") = {5};
 Physical Surface("fixed") = {fixed()};
 Physical Surface("load") = {load()};

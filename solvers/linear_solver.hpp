@@ -18,8 +18,12 @@ struct SolverOptions {
   std::string method = "cg";           // band-cholesky | frontal | cg
   std::string device = "cpu";          // cpu | cuda | opencl
   std::string preconditioner = "jacobi";
+  std::string precision = "double";    // direct solvers: double | mixed (FP32 factor, FP64 refinement)
   double tolerance = 1e-10;            // iterative: relative residual
   int max_iterations = 0;              // iterative: 0 chooses from the size
+  std::string spmv = "auto";           // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
+  bool out_of_core = false;            // direct: keep the factor in a file (solver.out_of_core)
+  std::string out_of_core_directory;   // where that file goes; empty: the system's temporary folder
   // Called now and then during long solves with a short status line ("iteration 200, residual 3e-6").
   std::function<void(const std::string&)> progress;
 };

@@ -7,6 +7,7 @@
 
 #include "bench/assembly/assembly_benchmark.hpp"
 #include "bench/dense/dense_benchmark.hpp"
+#include "fem/app/renumber_command.hpp"
 #include "fem/app/run_case.hpp"
 #include "fem/config.hpp"
 #include "solvers/linear_solver.hpp"
@@ -17,6 +18,10 @@ const char* kUsage = R"(fem: finite elements with embedded direct, frontal and i
 
 usage:
   fem run CASE.yaml [options]   mesh, assemble, solve and write results for a case
+  fem renumber CASE.yaml [--plot] [--renumber METHOD] [--output DIR]
+                                bandwidth, profile, wavefront and front of every renumbering
+                                method on the case's mesh; --plot draws the pattern before and
+                                after METHOD (default: the case's, or rcm) as a PNG
   fem bench NAME [options]      run a benchmark: assembly | dense (fem bench NAME --help)
   fem --version                 print the version and what this build includes
   fem --help                    this text
@@ -37,9 +42,9 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-int run_command(const std::vector<std::string>& args) {
+// The options shared by `fem run` and `fem renumber`; returns the case file.
+std::string parse_case_options(const std::vector<std::string>& args, fem::RunOverrides& overrides, bool* plot) {
   std::string case_file;
-  fem::RunOverrides overrides;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     auto value = [&]() -> const std::string& {
@@ -51,6 +56,7 @@ int run_command(const std::vector<std::string>& args) {
     else if (a == "--renumber") overrides.renumber = value();
     else if (a == "--preconditioner") overrides.preconditioner = value();
     else if (a == "--output") overrides.output_directory = value();
+    else if (a == "--plot" && plot) *plot = true;
     else if (a == "--tolerance") {
       const std::string& v = value();
       try {
@@ -62,9 +68,8 @@ int run_command(const std::vector<std::string>& args) {
     else if (case_file.empty()) case_file = a;
     else throw UsageError("more than one case file: " + case_file + " and " + a);
   }
-  if (case_file.empty()) throw UsageError("fem run needs a case file");
-  fem::run_case(case_file, overrides, std::cout);
-  return 0;
+  if (case_file.empty()) throw UsageError("a case file is needed");
+  return case_file;
 }
 
 // `fem bench NAME ...`: each benchmark parses its own options (argv[0] is its name).
@@ -114,9 +119,19 @@ int main(int argc, char** argv) {
         std::cout << kUsage;
         return 0;
       }
-      return run_command({args.begin() + 1, args.end()});
+      fem::RunOverrides overrides;
+      const auto file = parse_case_options({args.begin() + 1, args.end()}, overrides, nullptr);
+      fem::run_case(file, overrides, std::cout);
+      return 0;
     }
     if (args[0] == "bench") return bench_command({args.begin() + 1, args.end()});
+    if (args[0] == "renumber") {
+      fem::RunOverrides overrides;
+      fem::RenumberReportOptions options;
+      const auto file = parse_case_options({args.begin() + 1, args.end()}, overrides, &options.plot);
+      fem::renumber_report(file, overrides, options, std::cout);
+      return 0;
+    }
     throw UsageError("unknown command '" + args[0] + "'");
   } catch (const UsageError& e) {
     std::cerr << "fem: " << e.what() << "\n(fem --help lists the commands and options)\n";

@@ -142,7 +142,7 @@ Mesh make_mesh(const MeshSpec& spec) {
 #if FEM_WITH_GMSH
   if (spec.source == MeshSpec::Source::Msh) return mesh_from_msh(spec.file);
   GmshMeshOptions options;
-  options.shape = spec.shape.value_or(ElementShape::Triangle);
+  options.shape = spec.shape;
   options.order = spec.order;
   options.serendipity = spec.serendipity;
   options.size = spec.size;

@@ -25,13 +25,15 @@ void require_file(const fs::path& file) {
   if (!fs::is_regular_file(file, ec)) fail(file, "no such file");
 }
 
-// The "Error: ..." lines Gmsh logged in this session, one per line.
-std::string logged_errors() {
+// The "Error: ..." lines Gmsh logged in this session, one per line, less the one that says
+// `already_said`.
+std::string logged_errors(const std::string& already_said = {}) {
   std::vector<std::string> log;
   gmsh::logger::get(log);
   std::string errors;
   for (const auto& line : log)
-    if (line.rfind("Error", 0) == 0) errors += "\n  " + line;
+    if (line.rfind("Error", 0) == 0 && (already_said.empty() || line.find(already_said) == std::string::npos))
+      errors += "\n  " + line;
   return errors;
 }
 
@@ -42,7 +44,7 @@ void gmsh_step(const fs::path& file, const char* step, Calls&& calls) {
   try {
     calls();
   } catch (const std::string& reason) {
-    fail(file, std::string(step) + " failed: " + reason + logged_errors());
+    fail(file, std::string(step) + " failed: " + reason + logged_errors(reason));
   }
 }
 
@@ -56,7 +58,7 @@ class GmshSession {
     try {
       gmsh::option::setNumber("General.Terminal", verbose ? 1 : 0);
       gmsh::option::setNumber("General.Verbosity", verbose ? 5 : 2);  // quiet: errors and warnings
-      gmsh::logger::start();  // keeps the error text for our messages
+      gmsh::logger::start();                                          // keeps the error text for our messages
       gmsh::onelab::clear();
       if (size > 0) gmsh::onelab::setNumber("Parameters/size", {size});
     } catch (...) {
@@ -81,17 +83,20 @@ double get_option(const char* name) {
   return value;
 }
 
-int shape_dimension(ElementShape shape) {
-  return element_info(element_type_for(shape, 1)).dimension;
-}
+int shape_dimension(ElementShape shape) { return element_info(element_type_for(shape, 1)).dimension; }
 
 const char* shape_name(ElementShape shape) {
   switch (shape) {
-    case ElementShape::Triangle: return "triangle";
-    case ElementShape::Quadrilateral: return "quadrilateral";
-    case ElementShape::Tetrahedron: return "tetrahedron";
-    case ElementShape::Hexahedron: return "hexahedron";
-    default: return "non-cell shape";
+    case ElementShape::Triangle:
+      return "triangle";
+    case ElementShape::Quadrilateral:
+      return "quadrilateral";
+    case ElementShape::Tetrahedron:
+      return "tetrahedron";
+    case ElementShape::Hexahedron:
+      return "hexahedron";
+    default:
+      return "non-cell shape";
   }
 }
 
@@ -184,10 +189,10 @@ Mesh extract_mesh(const fs::path& file) {
         std::string name;
         int type_dim, order, num_nodes, num_primary;
         std::vector<double> local_coords;
-        gmsh::model::mesh::getElementProperties(types[block], name, type_dim, order, num_nodes,
-                                                local_coords, num_primary);
-        fail(file, "Gmsh element type " + std::to_string(types[block]) + " (" + name +
-                       ") is not supported by fem");
+        gmsh::model::mesh::getElementProperties(types[block], name, type_dim, order, num_nodes, local_coords,
+                                                num_primary);
+        fail(file,
+             "Gmsh element type " + std::to_string(types[block]) + " (" + name + ") is not supported by fem");
       }
       const auto& nodes = element_nodes[block];
       const std::size_t n = element_info(type).num_nodes;
@@ -208,26 +213,28 @@ Mesh extract_mesh(const fs::path& file) {
 
   gmsh::vectorpair physical_groups;
   gmsh_step(file, "reading the physical groups", [&] { gmsh::model::getPhysicalGroups(physical_groups); });
-  for (auto [dim, tag] : physical_groups) gmsh_step(file, "reading the physical groups", [&] {
-    PhysicalGroup group;
-    gmsh::model::getPhysicalName(dim, tag, group.name);
-    if (group.name.empty()) group.name = "group" + std::to_string(tag);
-    group.dimension = dim;
-    std::vector<int> group_entities;
-    gmsh::model::getEntitiesForPhysicalGroup(dim, tag, group_entities);
-    for (int entity : group_entities) {
-      add_entity(dim, entity);
-      auto [first, last] = entity_range.at({dim, entity});
-      for (std::size_t e = first; e < last; ++e) group.elements.push_back(e);
-    }
-    mesh.groups.push_back(std::move(group));
-  });
+  for (auto [dim, tag] : physical_groups)
+    gmsh_step(file, "reading the physical groups", [&] {
+      PhysicalGroup group;
+      gmsh::model::getPhysicalName(dim, tag, group.name);
+      if (group.name.empty()) group.name = "group" + std::to_string(tag);
+      group.dimension = dim;
+      std::vector<int> group_entities;
+      gmsh::model::getEntitiesForPhysicalGroup(dim, tag, group_entities);
+      for (int entity : group_entities) {
+        add_entity(dim, entity);
+        auto [first, last] = entity_range.at({dim, entity});
+        for (std::size_t e = first; e < last; ++e) group.elements.push_back(e);
+      }
+      mesh.groups.push_back(std::move(group));
+    });
 
   // Keep only the nodes elements use, numbered in increasing tag order.
   std::vector<int> index_of_tag(max_tag + 1, -1);
   for (auto* set : {&mesh.cells, &mesh.boundary})
     for (int tag : set->node) {
-      if (static_cast<std::size_t>(tag) > max_tag) fail(file, "an element refers to node " + std::to_string(tag) + ", which does not exist");
+      if (static_cast<std::size_t>(tag) > max_tag)
+        fail(file, "an element refers to node " + std::to_string(tag) + ", which does not exist");
       index_of_tag[tag] = 0;
     }
   int next = 0;
@@ -249,7 +256,7 @@ void check_options(const fs::path& geo, const GmshMeshOptions& options) {
     fail(geo, "element order " + std::to_string(options.order) + " is not supported (1 or 2)");
   if (!(options.size >= 0) || !std::isfinite(options.size))
     fail(geo, "the element size must be a positive number (or 0 for the .geo's own sizes)");
-  if (shape_dimension(options.shape) < 2)
+  if (options.shape && shape_dimension(*options.shape) < 2)
     fail(geo, "the element shape must be a triangle, quadrilateral, tetrahedron or hexahedron");
 }
 
@@ -263,16 +270,16 @@ Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
 
   const int dim = gmsh::model::getDimension();
   if (dim < 2) fail(geo, "the file defines no surface or volume to mesh");
-  if (dim != shape_dimension(options.shape))
-    fail(geo, "a " + std::to_string(dim) + "D geometry cannot be meshed with " + shape_name(options.shape) +
-                  "s");
+  const ElementShape shape = options.shape.value_or(dim == 3 ? ElementShape::Tetrahedron : ElementShape::Triangle);
+  if (dim != shape_dimension(shape))
+    fail(geo, "a " + std::to_string(dim) + "D geometry cannot be meshed with " + shape_name(shape) + "s");
 
   gmsh_step(geo, "setting mesh options", [&] {
     if (options.size > 0) gmsh::option::setNumber("Mesh.MeshSizeMax", options.size);
     // Debian's Gmsh 4.8.4 crashes in "Frontal-Delaunay for quads" (algorithm 8): use plain Frontal-Delaunay.
     if (get_option("Mesh.Algorithm") == 8) gmsh::option::setNumber("Mesh.Algorithm", 6);
   });
-  generate_cells(geo, options.shape, dim);
+  generate_cells(geo, shape, dim);
   if (options.order == 2)
     gmsh_step(geo, "making the mesh quadratic", [&] {
       gmsh::option::setNumber("Mesh.SecondOrderIncomplete", options.serendipity ? 1 : 0);

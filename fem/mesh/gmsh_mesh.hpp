@@ -4,6 +4,7 @@
 // call, so they must not be called while the program has a Gmsh session of its own open,
 // nor from two threads at once (Gmsh is a global).
 #include <filesystem>
+#include <optional>
 
 #include "fem/elements/element_type.hpp"
 #include "fem/mesh/mesh.hpp"
@@ -15,7 +16,8 @@ struct GmshMeshOptions {
   // Quadrilaterals come from Blossom recombination; hexahedra from volumes the .geo makes
   // transfinite and recombined. Where that leaves other shapes, the geometry is meshed again at
   // twice the size and every element subdivided into quadrilaterals (hexahedra).
-  ElementShape shape = ElementShape::Triangle;
+  // Unset: triangles or tetrahedra, by the geometry's dimension.
+  std::optional<ElementShape> shape;
   int order = 1;             // 1 or 2
   bool serendipity = false;  // order 2 quadrilaterals/hexahedra: quad8/hex20 instead of quad9/hex27
   // Target element size; 0 keeps the sizes the .geo sets. When > 0 it caps every element size
@@ -23,7 +25,7 @@ struct GmshMeshOptions {
   // declare `DefineConstant[ size = {<default>, Name "Parameters/size"} ];` and derive every
   // local size from it, so a smaller size refines them everywhere, graded regions included.
   double size = 0;
-  bool verbose = false;      // Gmsh's own progress messages on the terminal
+  bool verbose = false;  // Gmsh's own progress messages on the terminal
 };
 
 // Meshes a .geo file. Throws std::runtime_error, with a message naming the file, when it does

@@ -69,9 +69,9 @@ void HostBackend::copy_to_host(const DeviceStorage& src, std::size_t src_offset,
 }
 
 void HostBackend::front_assemble_kernel(const DeviceMatrix<double>& from,
-                                        std::span<const std::int32_t> from_index,
+                                        const std::int32_t* from_index,
                                         const DeviceMatrix<double>& batch,
-                                        std::span<const std::int32_t> batch_index,
+                                        const std::int32_t* batch_index,
                                         const DeviceMatrix<double>& to) {
   const auto f = host_view(from), b = host_view(batch), t = host_view(to);
   const index_t n = to.rows;

@@ -22,9 +22,9 @@ protected:
                     std::size_t rows) override;
   // A gather with no arithmetic to speak of: the same loop serves both host back-ends.
   void front_assemble_kernel(const DeviceMatrix<double>& from,
-                             std::span<const std::int32_t> from_index,
+                             const std::int32_t* from_index,
                              const DeviceMatrix<double>& batch,
-                             std::span<const std::int32_t> batch_index,
+                             const std::int32_t* batch_index,
                              const DeviceMatrix<double>& to) override;
 };
 

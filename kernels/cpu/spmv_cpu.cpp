@@ -7,6 +7,9 @@
 namespace fem::kernels {
 namespace {
 
+// Below this many rows a parallel region costs more than the product.
+constexpr std::int64_t kParallelFrom = 20000;
+
 void check_sizes(const char* what, std::int64_t rows, std::size_t x, std::size_t y) {
   if (x != static_cast<std::size_t>(rows) || y != static_cast<std::size_t>(rows))
     throw std::invalid_argument(std::string(what) + ": vectors of " + std::to_string(x) + " and " + std::to_string(y) +
@@ -29,7 +32,7 @@ void spmv_openmp(const CsrMatrix& a, std::span<const double> x, std::span<double
   const auto* rp = a.row_ptr.data();
   const auto* ci = a.col.data();
   const auto* v = a.val.data();
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (a.rows > kParallelFrom)
   for (std::int64_t i = 0; i < a.rows; ++i) {
     double sum = 0;
     for (auto k = rp[i]; k < rp[i + 1]; ++k) sum += v[k] * x[ci[k]];
@@ -40,7 +43,7 @@ void spmv_openmp(const CsrMatrix& a, std::span<const double> x, std::span<double
 void spmv_openmp(const BcsrMatrix& a, std::span<const double> x, std::span<double> y) {
   check_sizes("spmv_openmp (BCSR)", a.block_rows * a.block, x.size(), y.size());
   if (a.block != 3) throw std::invalid_argument("spmv_openmp (BCSR): only 3x3 blocks have a CPU kernel");
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (a.block_rows > kParallelFrom / 3)
   for (std::int64_t br = 0; br < a.block_rows; ++br) {
     double s0 = 0, s1 = 0, s2 = 0;
     for (auto k = a.block_row_ptr[br]; k < a.block_row_ptr[br + 1]; ++k) {

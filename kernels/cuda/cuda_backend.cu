@@ -118,9 +118,9 @@ protected:
   index_t tile_size() const override { return max_tile; }
 
   void front_assemble_kernel(const DeviceMatrix<double>& from,
-                             std::span<const std::int32_t> from_index,
+                             const std::int32_t* from_index,
                              const DeviceMatrix<double>& batch,
-                             std::span<const std::int32_t> batch_index,
+                             const std::int32_t* batch_index,
                              const DeviceMatrix<double>& to) override {
     const int n = as_int(to.rows, "front size");
     if (2 * static_cast<std::size_t>(n) > index_capacity_) {
@@ -130,9 +130,9 @@ protected:
       index_capacity_ = 2 * static_cast<std::size_t>(n);
       check(cudaMalloc(&indices_, index_capacity_ * sizeof(int)), "cudaMalloc");
     }
-    check(cudaMemcpy(indices_, from_index.data(), n * sizeof(int), cudaMemcpyHostToDevice),
+    check(cudaMemcpy(indices_, from_index, n * sizeof(int), cudaMemcpyHostToDevice),
           "copy of the front indices");
-    check(cudaMemcpy(indices_ + n, batch_index.data(), n * sizeof(int), cudaMemcpyHostToDevice),
+    check(cudaMemcpy(indices_ + n, batch_index, n * sizeof(int), cudaMemcpyHostToDevice),
           "copy of the batch indices");
     cuda::front_assemble(device_data(from), from.ld, indices_, device_data(batch), batch.ld,
                          indices_ + n, device_data(to), to.ld, n);

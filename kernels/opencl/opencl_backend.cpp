@@ -182,9 +182,9 @@ protected:
   index_t tile_size() const override { return max_tile; }
 
   void front_assemble_kernel(const DeviceMatrix<double>& from,
-                             std::span<const std::int32_t> from_index,
+                             const std::int32_t* from_index,
                              const DeviceMatrix<double>& batch,
-                             std::span<const std::int32_t> batch_index,
+                             const std::int32_t* batch_index,
                              const DeviceMatrix<double>& to) override {
     Program& p = program<double>();
     const cl_int n = static_cast<cl_int>(to.rows);
@@ -197,10 +197,10 @@ protected:
       indices_ = clCreateBuffer(context_, CL_MEM_READ_ONLY, index_bytes_, nullptr, &status);
       check(status, "clCreateBuffer");
     }
-    check(clEnqueueWriteBuffer(queue_, indices_, CL_TRUE, 0, bytes, from_index.data(), 0, nullptr,
+    check(clEnqueueWriteBuffer(queue_, indices_, CL_TRUE, 0, bytes, from_index, 0, nullptr,
                                nullptr),
           "writing the front indices");
-    check(clEnqueueWriteBuffer(queue_, indices_, CL_TRUE, bytes, bytes, batch_index.data(), 0,
+    check(clEnqueueWriteBuffer(queue_, indices_, CL_TRUE, bytes, bytes, batch_index, 0,
                                nullptr, nullptr),
           "writing the batch indices");
     set_args(p.front_assemble, buffer(from), cl_long{from.offset}, cl_long{from.ld},

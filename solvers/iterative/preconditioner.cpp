@@ -9,6 +9,9 @@
 namespace fem {
 namespace {
 
+// Below this many entries a parallel region costs more than it saves.
+constexpr std::int64_t kParallelFrom = 50000;
+
 double diagonal_entry(const CsrMatrix& a, std::int64_t i) {
   for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
     if (a.col[k] == i) return a.val[k];
@@ -42,7 +45,7 @@ class Jacobi final : public Preconditioner {
   }
   void apply(std::span<const double> r, std::span<double> z) const override {
     const auto n = static_cast<std::int64_t>(r.size());
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (n > kParallelFrom)
     for (std::int64_t i = 0; i < n; ++i) z[i] = inv_diag_[i] * r[i];
   }
   std::size_t bytes() const override { return inv_diag_.size() * sizeof(double); }
@@ -72,7 +75,7 @@ class NodalBlockJacobi final : public Preconditioner {
   }
   void apply(std::span<const double> r, std::span<double> z) const override {
     const auto nodes = static_cast<std::int64_t>(r.size() / 3);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (nodes > kParallelFrom / 3)
     for (std::int64_t b = 0; b < nodes; ++b) {
       const double* m = &inv_[9 * b];
       const double r0 = r[3 * b], r1 = r[3 * b + 1], r2 = r[3 * b + 2];

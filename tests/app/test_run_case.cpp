@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "fem/app/renumber_command.hpp"
 #include "fem/app/run_case.hpp"
 #include "fem/config.hpp"
 #include "fem/output/vtk_cells.hpp"
@@ -241,4 +242,14 @@ TEST_CASE("the fem command exits non-zero with the message on bad input") {
   CHECK(status != 0);
   CHECK(slurp(dir.path / "err.txt").find("group 'tip'") != std::string::npos);
   CHECK(std::system((std::string(FEM_EXECUTABLE) + " --version > /dev/null").c_str()) == 0);
+}
+
+TEST_CASE("fem renumber compares every method and the chosen one reduces the profile") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  std::ostringstream log;
+  renumber_report(file, {}, {}, log);
+  const auto csv = slurp(dir.path / "results/box-renumber.csv");
+  for (const char* method : {"none,", "rcm,", "gps,", "sloan,"}) CHECK(csv.find(std::string("\n") + method) != std::string::npos);
+  CHECK(log.str().find("sloan") != std::string::npos);
 }

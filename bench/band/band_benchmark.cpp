@@ -1,0 +1,311 @@
+#include "bench/band/band_benchmark.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "kernels/dense_registry.hpp"
+#include "solvers/direct/available_memory.hpp"
+#include "solvers/direct/band_cholesky.hpp"
+
+#if FEM_BENCH_BAND_WITH_LAPACKE
+#include <cblas.h>
+#include <lapacke.h>
+#endif
+
+namespace fem::bench {
+
+namespace {
+
+using band::index_t;
+
+constexpr const char* usage = R"(usage: fem bench band [options]
+  Band Cholesky factorisation of a random SPD band matrix, n equations, half-bandwidth b.
+  --n 20000,...          sizes (default 20000)
+  --bandwidths 50,...    half-bandwidths (default 50,100,200,500,1000,2000,4000)
+  --blocks 0,64,...      block sizes to try (0: the solver's choice from b; default 0)
+  --impl a,b,...         implementations (default: openmp,openblas and, with a device, cublas):
+                         openmp (OpenMP tasks over block columns), serial (one thread, in order),
+                         openblas (LAPACKE_dpbtrf), cublas, cuda (our tiled DGEMM on the GPU)
+  --precision p          double | float | both (default double; openblas runs in double only)
+  --threads T            OpenMP and OpenBLAS threads (default: OpenMP's default)
+  --repeats R            timed runs, the median is reported (default 3; 1 above 1e11 flops)
+  --time-limit S         skip an implementation at larger sizes once one run took over S s (default 30)
+  --dgemm N              measure cuBLAS DGEMM at N x N as the GPU ceiling (default 8192; 0: skip)
+  --csv PATH             CSV output (default band_benchmark.csv)
+Speed-up: against openblas for host implementations, against openmp for device ones (same n, b).
+)";
+
+struct Options {
+  std::vector<index_t> sizes{20000};
+  std::vector<index_t> bandwidths{50, 100, 200, 500, 1000, 2000, 4000};
+  std::vector<index_t> blocks{0};
+  std::vector<std::string> impls;
+  std::vector<std::string> precisions{"double"};
+  int threads = 0;
+  int repeats = 3;
+  double time_limit = 30;
+  index_t dgemm = 8192;
+  std::string csv = "band_benchmark.csv";
+};
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> items;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) items.push_back(item);
+  return items;
+}
+
+double number(const std::string& option, const std::string& text, bool zero_ok = false) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size() && (v > 0 || (zero_ok && v == 0))) return v;
+  } catch (const std::exception&) {
+  }
+  throw std::invalid_argument(option + " needs a " + (zero_ok ? "non-negative" : "positive") + " number, not '" +
+                              text + "'");
+}
+
+std::vector<index_t> numbers(const std::string& option, const std::string& list, bool zero_ok = false) {
+  std::vector<index_t> out;
+  for (const auto& s : split(list)) out.push_back(static_cast<index_t>(number(option, s, zero_ok)));
+  if (out.empty()) throw std::invalid_argument(option + " needs at least one number");
+  return out;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") throw std::runtime_error("help");
+    if (i + 1 >= argc) throw std::invalid_argument("option " + arg + " needs a value (see --help)");
+    const std::string value = argv[++i];
+    if (arg == "--n") o.sizes = numbers(arg, value);
+    else if (arg == "--bandwidths") o.bandwidths = numbers(arg, value);
+    else if (arg == "--blocks") o.blocks = numbers(arg, value, true);
+    else if (arg == "--impl") o.impls = split(value);
+    else if (arg == "--precision") {
+      if (value == "both") o.precisions = {"double", "float"};
+      else if (value == "double" || value == "float") o.precisions = {value};
+      else throw std::invalid_argument("--precision is double, float or both, not '" + value + "'");
+    } else if (arg == "--threads") o.threads = static_cast<int>(number(arg, value));
+    else if (arg == "--repeats") o.repeats = static_cast<int>(number(arg, value));
+    else if (arg == "--time-limit") o.time_limit = number(arg, value);
+    else if (arg == "--dgemm") o.dgemm = static_cast<index_t>(number(arg, value, true));
+    else if (arg == "--csv") o.csv = value;
+    else throw std::invalid_argument("unknown option " + arg + " (see --help)");
+  }
+  return o;
+}
+
+// The test matrix, entry by entry so that any rows can be made anywhere: off-diagonal entries
+// in [-1, 1) from a hash of (i, j), diagonal 2 b + 1 (dominant, so SPD).
+double entry(index_t i, index_t j, index_t b) {
+  if (i == j) return 2.0 * static_cast<double>(b) + 1;
+  std::uint64_t h = static_cast<std::uint64_t>(i) * 0x9E3779B97F4A7C15ull ^ static_cast<std::uint64_t>(j) * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 31;
+  h *= 0xBF58476D1CE4E5B9ull;
+  h ^= h >> 29;
+  return static_cast<double>(h >> 11) * 0x1.0p-52 - 1.0;
+}
+
+// Rows [first, last) of the lower band, `window` entries left of the diagonal, pitch window + 1.
+template <class T>
+void fill_rows(index_t first, index_t last, index_t b, index_t window, T* out) {
+#pragma omp parallel for schedule(static)
+  for (index_t i = first; i < last; ++i) {
+    T* row = out + (i - first) * (window + 1);
+    for (index_t j = i - window; j <= i; ++j) row[j - i + window] = (j < 0 || i - j > b) ? T(0) : T(entry(i, j, b));
+  }
+}
+
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// One factorisation on a back-end: upload the band in chunks, then time the factorisation alone.
+template <class T>
+double time_ours(kernels::DenseBackend& backend, band::Schedule schedule, index_t n, index_t b, index_t block) {
+  const band::BandLayout layout{n, b, block};
+  band::require_memory(backend, layout.elements() * sizeof(T), "the benchmark band");
+  band::BandOnBackend<T> a{layout, backend.allocate<T>(n, layout.pitch())};
+  const index_t chunk = std::max<index_t>(1, (index_t{64} << 20) / (layout.pitch() * index_t{sizeof(T)}));
+  std::vector<T> rows(static_cast<std::size_t>(std::min(chunk, n) * layout.pitch()));
+  for (index_t first = 0; first < n; first += chunk) {
+    const index_t last = std::min(n, first + chunk);
+    fill_rows(first, last, b, layout.window(), rows.data());
+    backend.upload(rows.data(), layout.pitch(), a.storage.block(first, 0, last - first, layout.pitch()));
+  }
+  backend.synchronize();
+  const auto t0 = Clock::now();
+  band::factor(backend, a, schedule);
+  backend.synchronize();
+  return seconds(t0);
+}
+
+#if FEM_BENCH_BAND_WITH_LAPACKE
+double time_openblas(index_t n, index_t b) {
+  band::require_memory(static_cast<std::size_t>(n * (b + 1)) * sizeof(double), band::host_available_memory(),
+                       "the LAPACK band", "the host");
+  std::vector<double> ab(static_cast<std::size_t>(n * (b + 1)));
+  fill_rows(0, n, b, b, ab.data());  // row i of the lower band = column i of LAPACK's upper band
+  const auto t0 = Clock::now();
+  const int info = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, b, ab.data(), b + 1);
+  const double t = seconds(t0);
+  if (info != 0) throw std::runtime_error("LAPACKE_dpbtrf failed with info " + std::to_string(info));
+  return t;
+}
+#endif
+
+double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
+  const auto a = backend.allocate<double>(size, size), b = backend.allocate<double>(size, size),
+             c = backend.allocate<double>(size, size);
+  backend.gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);  // warm-up
+  backend.synchronize();
+  std::vector<double> t;
+  for (int r = 0; r < 5; ++r) {
+    const auto t0 = Clock::now();
+    backend.gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);
+    backend.synchronize();
+    t.push_back(seconds(t0));
+  }
+  std::sort(t.begin(), t.end());
+  return 2.0 * std::pow(static_cast<double>(size), 3) / t[2] / 1e9;
+}
+
+struct Row {
+  index_t n, b, block;
+  std::string impl, precision;
+  double time_s = 0, gflops = 0, speedup = 0, of_dgemm = 0;
+  std::string note;
+};
+
+bool on_device(const std::string& impl) { return impl == "cublas" || impl == "cuda"; }
+
+}  // namespace
+
+int run_band_benchmark(int argc, char** argv) {
+  Options o;
+  try {
+    o = parse(argc, argv);
+  } catch (const std::runtime_error& e) {
+    const bool help = std::string(e.what()) == "help";
+    (help ? std::cout : std::cerr) << (help ? "" : std::string(e.what()) + "\n") << usage;
+    return help ? 0 : 2;
+  }
+  if (o.threads > 0) omp_set_num_threads(o.threads);
+  const int threads = omp_get_max_threads();
+#if FEM_BENCH_BAND_WITH_LAPACKE
+  openblas_set_num_threads(threads);
+#endif
+  if (o.impls.empty()) {
+    o.impls = {"openmp"};
+#if FEM_BENCH_BAND_WITH_LAPACKE
+    o.impls.push_back("openblas");
+#endif
+    if (kernels::dense_backend_status("cublas").available) o.impls.push_back("cublas");
+  }
+  // References first, so that every later row has its speed-up.
+  const std::vector<std::string> order{"openblas", "openmp", "serial", "cublas", "cuda"};
+  for (const auto& impl : o.impls)
+    if (std::find(order.begin(), order.end(), impl) == order.end()) {
+      std::cerr << "--impl: unknown implementation '" << impl << "'\n" << usage;
+      return 2;
+    }
+  std::sort(o.impls.begin(), o.impls.end(), [&](const std::string& a, const std::string& b) {
+    return std::find(order.begin(), order.end(), a) < std::find(order.begin(), order.end(), b);
+  });
+  std::map<std::string, std::unique_ptr<kernels::DenseBackend>> backends;
+  for (const auto& impl : o.impls) {
+    if (impl == "openblas") continue;
+    try {
+      backends[impl] = kernels::make_dense_backend(impl == "serial" ? "serial" : impl);
+    } catch (const std::exception& e) {
+      std::cerr << "skipping " << impl << ": " << e.what() << "\n";
+    }
+  }
+  double dgemm = 0;
+  if (o.dgemm > 0 && backends.count("cublas")) dgemm = dgemm_rate(*backends["cublas"], o.dgemm);
+  std::cout << "band Cholesky factorisation, " << threads << " threads";
+  for (const auto& [name, be] : backends) std::cout << "; " << name << ": " << be->description();
+  if (dgemm > 0) std::cout << "; cuBLAS DGEMM " << o.dgemm << ": " << dgemm << " GFLOP/s";
+  std::cout << "\nflops counted exactly (sum over columns of (r + 1)^2, about n (b + 1)^2)\n\n";
+  std::cout << "        n      b    nb  impl      prec     time_s    GFLOP/s  speed-up  %DGEMM\n";
+
+  std::vector<Row> rows;
+  std::map<std::string, bool> over_limit;
+  std::map<std::string, double> reference;  // (n, b, precision) -> time of the host reference
+  std::ofstream csv(o.csv);
+  csv << "n,bandwidth,block,impl,precision,threads,time_s,gflops,speedup,speedup_against,of_dgemm,note\n";
+  for (const index_t n : o.sizes)
+    for (const index_t b0 : o.bandwidths)
+      for (const auto& precision : o.precisions)
+        for (const auto& impl : o.impls)
+          for (const index_t block0 : impl == "openblas" ? std::vector<index_t>{0} : o.blocks) {
+            const index_t b = std::min(b0, n - 1);
+            if (impl == "openblas" && precision != "double") continue;
+            const index_t block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
+                                                          : band::default_block_size(b, on_device(impl));
+            Row row{n, b, block, impl, precision, 0, 0, 0, 0, ""};
+            const double flops = band::cholesky_flops(n, b);
+            const int repeats = flops > 1e11 ? 1 : o.repeats;
+            try {
+              if (over_limit[impl]) throw std::runtime_error("skipped: an earlier size exceeded --time-limit");
+              std::vector<double> t;
+              for (int r = 0; r < repeats; ++r) {
+                if (impl == "openblas") {
+#if FEM_BENCH_BAND_WITH_LAPACKE
+                  t.push_back(time_openblas(n, b));
+#endif
+                } else {
+                  if (!backends.count(impl)) throw std::runtime_error("not available");
+                  auto& be = *backends[impl];
+                  const auto schedule = be.uses_host_memory() && impl != "serial" ? band::Schedule::tasks
+                                                                                   : band::Schedule::in_order;
+                  t.push_back(precision == "double" ? time_ours<double>(be, schedule, n, b, block)
+                                                    : time_ours<float>(be, schedule, n, b, block));
+                }
+              }
+              std::sort(t.begin(), t.end());
+              row.time_s = t[t.size() / 2];
+              row.gflops = flops / row.time_s / 1e9;
+              if (row.time_s > o.time_limit) over_limit[impl] = true;
+            } catch (const std::exception& e) {
+              row.note = e.what();
+            }
+            const std::string key = std::to_string(n) + "/" + std::to_string(b) + "/" + precision;
+            const std::string against = on_device(impl) ? "openmp" : "openblas";
+            if (row.time_s > 0 && (impl == "openblas" || (impl == "openmp" && !reference.count(key + "openmp"))))
+              reference[key + impl] = row.time_s;
+            const auto ref = reference.find(key + against);
+            if (row.time_s > 0 && impl != against && ref != reference.end()) row.speedup = ref->second / row.time_s;
+            if (on_device(impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
+            char line[256];
+            std::snprintf(line, sizeof line, "%9lld %6lld %5lld  %-8s  %-6s %9.4f %10.1f %9s %7s  %s",
+                          static_cast<long long>(n), static_cast<long long>(b), static_cast<long long>(block),
+                          impl.c_str(), precision.c_str(), row.time_s, row.gflops,
+                          row.speedup > 0 ? (std::to_string(row.speedup).substr(0, 5) + "x").c_str() : "",
+                          row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
+                          row.note.c_str());
+            std::cout << line << std::endl;
+            csv << n << ',' << b << ',' << block << ',' << impl << ',' << precision << ',' << threads << ','
+                << row.time_s << ',' << row.gflops << ',' << row.speedup << ',' << (row.speedup > 0 ? against : "")
+                << ',' << row.of_dgemm << ",\"" << row.note << "\"\n";
+            rows.push_back(row);
+          }
+  std::cout << "\nCSV: " << o.csv << "\n";
+  return 0;
+}
+
+}  // namespace fem::bench

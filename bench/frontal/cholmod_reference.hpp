@@ -1,0 +1,26 @@
+#pragma once
+// CHOLMOD (SuiteSparse), what a user would pick instead of our direct solvers: analyse,
+// factorise and solve one assembled SPD system, timed and measured, for the frontal benchmark.
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "solvers/csr_matrix.hpp"
+
+namespace fem::bench {
+
+struct CholmodRun {
+  bool available = false;   // false when this build has no CHOLMOD
+  double time_analyse_s = 0, time_factor_s = 0, time_solve_s = 0;
+  std::size_t factor_bytes = 0;   // values and row indices of L
+  std::size_t peak_bytes = 0;     // CHOLMOD's own peak allocation
+  double flops = 0;               // of the factorisation, as CHOLMOD counts them
+  std::string method;             // supernodal or simplicial, and the ordering it chose
+  std::vector<double> solution;
+};
+
+// K is symmetric with both triangles stored (CSR of solvers/csr_matrix.hpp).
+CholmodRun run_cholmod(const CsrMatrix& matrix, std::span<const double> rhs);
+
+}  // namespace fem::bench

@@ -1,0 +1,298 @@
+#include "bench/frontal/frontal_benchmark.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/frontal/cholmod_reference.hpp"
+#include "fem/assembly/assembler.hpp"
+#include "fem/assembly/dirichlet.hpp"
+#include "fem/assembly/element_system.hpp"
+#include "fem/mesh/box_mesh.hpp"
+#include "fem/renumber/element_order.hpp"
+#include "fem/renumber/renumber.hpp"
+#include "kernels/dense_registry.hpp"
+#include "solvers/frontal/frontal_solver.hpp"
+
+namespace fem::bench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+struct Settings {
+  std::vector<int> sizes_2d = {100, 200, 300};  // quad4 cells per side
+  std::vector<int> sizes_3d = {8, 12, 16};      // hex8 cells per side
+  std::vector<std::string> devices = {"cpu"};
+  std::int64_t cpu_block = 16;
+  std::int64_t gpu_block = 64;
+  std::string csv = "frontal_benchmark.csv";
+};
+
+const char* usage =
+    "fem bench frontal [options]\n"
+    "  The frontal solver on elasticity boxes (quad4 in 2D, hex8 in 3D, RCM numbering, one end\n"
+    "  fixed, gravity) against the band Cholesky (registry band-cholesky:cpu, when built) and\n"
+    "  CHOLMOD, all on the same system in one run.\n"
+    "  --sizes-2d A,B,...   cells per side of the 2D boxes (default 100,200,300)\n"
+    "  --sizes-3d A,B,...   cells per side of the 3D boxes (default 8,12,16)\n"
+    "  --devices L          frontal devices: cpu, opencl, cuda (default cpu)\n"
+    "  --cpu-block N        pivots per elimination step on the CPU (default 16)\n"
+    "  --gpu-block N        pivots per elimination step on a GPU (default 64)\n"
+    "  --csv FILE           where the rows go (default frontal_benchmark.csv)\n";
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream in(s);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::vector<int> split_ints(const std::string& s) {
+  std::vector<int> out;
+  for (const auto& item : split(s)) out.push_back(std::stoi(item));
+  return out;
+}
+
+Settings parse(int argc, char** argv) {
+  Settings s;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--sizes-2d") s.sizes_2d = split_ints(value());
+    else if (arg == "--sizes-3d") s.sizes_3d = split_ints(value());
+    else if (arg == "--devices") s.devices = split(value());
+    else if (arg == "--cpu-block") s.cpu_block = std::stoll(value());
+    else if (arg == "--gpu-block") s.gpu_block = std::stoll(value());
+    else if (arg == "--csv") s.csv = value();
+    else throw std::invalid_argument("unknown option " + arg + "\n" + usage);
+  }
+  return s;
+}
+
+// One box problem with both forms of its system: element by element and assembled.
+struct BoxProblem {
+  std::string name;
+  Mesh mesh;
+  Problem problem;
+  DofMap dofs;
+  Constraints constraints;
+  ElementSystemData elements;
+  AssembledSystemData assembled;
+  double assemble_s = 0;
+};
+
+std::unique_ptr<BoxProblem> make_problem(int dim, int cells) {
+  auto b = std::make_unique<BoxProblem>();
+  BoxSpec spec;
+  spec.size = dim == 2 ? std::vector<double>{1.0, 1.0} : std::vector<double>{1.0, 1.0, 1.0};
+  spec.divisions.assign(dim, cells);
+  spec.shape = dim == 2 ? ElementShape::Quadrilateral : ElementShape::Hexahedron;
+  b->name = (dim == 2 ? "quad4 " : "hex8 ") + std::to_string(cells) + (dim == 2 ? "^2" : "^3");
+  b->mesh = make_box_mesh(spec);
+  Problem& p = b->problem;
+  p.mesh = &b->mesh;
+  p.physics = {PhysicsType::Elasticity, dim == 3 ? ElasticModel::Solid3D : ElasticModel::PlaneStress, 1.0, dim};
+  p.materials = {{200e9, 0.3, 7800, 0}};
+  p.cell_material.assign(b->mesh.cells.size(), 0);
+  p.gravity = {0, -9.81, 0};
+  std::vector<int> fixed;
+  const auto* group = b->mesh.find_group("xmin");
+  for (auto e : group->elements)
+    for (int n : b->mesh.boundary.nodes_of(e)) fixed.push_back(n);
+  std::sort(fixed.begin(), fixed.end());
+  fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
+  p.dirichlet.push_back({"xmin", fixed, {true, true, true}, {}, {}});
+  const auto graph = renumber::node_graph_from_elements(b->mesh.cells.offset, b->mesh.cells.node,
+                                                        static_cast<int>(b->mesh.num_nodes()));
+  const auto numbering = renumber::renumber(graph, renumber::RenumberMethod::Rcm);
+  b->dofs = make_dof_map(b->mesh.num_nodes(), dim, {numbering.new_of_old.begin(), numbering.new_of_old.end()});
+  b->constraints = collect_constraints(p, b->dofs);
+  const auto cells_in_order = renumber::element_order_by_nodes(b->mesh.cells.offset, b->mesh.cells.node, numbering);
+  b->elements = make_element_system(p, b->dofs, b->constraints, {cells_in_order.begin(), cells_in_order.end()});
+  const auto t = Clock::now();
+  b->assembled = assemble(p, b->dofs, graph);
+  apply_constraints(b->assembled.matrix, b->assembled.rhs, b->constraints);
+  b->assemble_s = seconds_since(t);
+  return b;
+}
+
+struct Row {
+  std::string problem, solver, device;
+  std::int64_t dofs = 0, block = 0;
+  double time_s = 0, factor_s = 0, solve_s = 0, assemble_s = 0;
+  double peak_bytes = 0, factor_bytes = 0, front_max = 0, front_rms = 0, front_bytes = 0;
+  double flops = 0, eliminate_s = 0, device_share = 0, max_rel_diff = 0;
+  std::string note;
+};
+
+double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  if (a.empty() || b.empty()) return NAN;
+  double diff = 0, scale = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  return diff / scale;
+}
+
+Row frontal_row(const BoxProblem& b, const std::string& device, std::int64_t block, std::vector<double>& u) {
+  const std::string backend = device == "cpu" ? "openmp" : device;
+  SolverOptions options;
+  options.method = "frontal";
+  options.device = device;
+  auto solver = make_frontal_solver(options, {backend, block});
+  u.assign(b.dofs.num_dofs(), 0.0);
+  const auto t = Clock::now();
+  const auto report = solver->solve(b.elements.system, u);
+  Row r;
+  r.time_s = seconds_since(t);
+  r.solver = "frontal";
+  r.device = device;
+  r.block = block;
+  r.factor_s = report.time_setup_s;
+  r.solve_s = report.time_solve_s;
+  const auto& f = report.figures;
+  r.assemble_s = f.at("time_prefront_s") + f.at("time_assemble_s");
+  r.factor_bytes = f.at("factor_bytes");
+  r.peak_bytes = static_cast<double>(report.memory_bytes) - r.factor_bytes;
+  r.front_max = f.at("front_max");
+  r.front_rms = f.at("front_rms");
+  r.front_bytes = f.at("front_bytes");
+  r.flops = f.at("flops");
+  r.eliminate_s = f.at("time_eliminate_s");
+  r.device_share = f.at("device_share");
+  r.note = kernels::make_dense_backend(backend)->description();
+  return r;
+}
+
+void print_row(const Row& r) {
+  std::printf("%-12s %8lld %-14s %-7s %5lld %9.3f %9.3f %8.3f %9.1f %9.1f %7.0f %7.0f %8.2f %6.2f %9.1e\n",
+              r.problem.c_str(), static_cast<long long>(r.dofs), r.solver.c_str(), r.device.c_str(),
+              static_cast<long long>(r.block), r.time_s, r.factor_s, r.assemble_s, r.peak_bytes / 1e6,
+              r.factor_bytes / 1e6, r.front_max, r.front_rms,
+              r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0, r.device_share, r.max_rel_diff);
+  std::fflush(stdout);
+}
+
+}  // namespace
+
+int run_frontal_benchmark(int argc, char** argv) {
+  Settings settings;
+  try {
+    for (int i = 1; i < argc; ++i)
+      if (std::string(argv[i]) == "--help") {
+        std::cout << usage;
+        return 0;
+      }
+    settings = parse(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "fem bench frontal: " << e.what() << "\n";
+    return 2;
+  }
+
+  std::vector<Row> rows;
+  SolverOptions band_options;
+  band_options.method = "band-cholesky";
+  std::unique_ptr<LinearSolver> band;
+  try {
+    band = make_solver(band_options);
+  } catch (const SolverUnavailable& e) {
+    std::cout << "band Cholesky left out: " << e.what() << "\n";
+  }
+  if (!run_cholmod(CsrMatrix{}, {}).available) std::cout << "CHOLMOD left out: this build has none\n";
+
+  std::printf("%-12s %8s %-14s %-7s %5s %9s %9s %8s %9s %9s %7s %7s %8s %6s %9s\n", "problem", "dofs", "solver", "device",
+              "block", "time_s", "factor_s", "elem_s", "peak_MB", "factor_MB", "fr_max", "fr_rms", "elim_GF", "dev_sh",
+              "rel_diff");
+  std::vector<std::pair<int, int>> problems;
+  for (int c : settings.sizes_2d) problems.push_back({2, c});
+  for (int c : settings.sizes_3d) problems.push_back({3, c});
+  for (const auto& [dim, cells] : problems) {
+    const auto b = make_problem(dim, cells);
+    const auto dofs = b->dofs.num_dofs();
+    const auto add = [&](Row r) {
+      r.problem = b->name;
+      r.dofs = dofs;
+      print_row(r);
+      rows.push_back(std::move(r));
+    };
+
+    const CholmodRun cholmod = run_cholmod(b->assembled.matrix, b->assembled.rhs);
+    const std::vector<double>& truth = cholmod.solution;
+    if (cholmod.available) {
+      Row r;
+      r.solver = "cholmod";
+      r.device = "cpu";
+      r.time_s = cholmod.time_analyse_s + cholmod.time_factor_s + cholmod.time_solve_s;
+      r.factor_s = cholmod.time_analyse_s + cholmod.time_factor_s;
+      r.solve_s = cholmod.time_solve_s;
+      r.assemble_s = b->assemble_s;
+      r.peak_bytes = static_cast<double>(cholmod.peak_bytes) - static_cast<double>(cholmod.factor_bytes);
+      r.factor_bytes = static_cast<double>(cholmod.factor_bytes);
+      r.flops = cholmod.flops;
+      r.eliminate_s = cholmod.time_factor_s;
+      r.note = cholmod.method;
+      add(r);
+    }
+    std::vector<double> u;
+    if (band) {
+      u.assign(dofs, 0.0);
+      const auto t = Clock::now();
+      const auto report = band->solve(AssembledSystem{b->assembled.matrix, b->assembled.rhs}, u);
+      Row r;
+      r.solver = "band-cholesky";
+      r.device = "cpu";
+      r.time_s = seconds_since(t);
+      r.factor_s = report.time_setup_s;
+      r.solve_s = report.time_solve_s;
+      r.assemble_s = b->assemble_s;
+      const auto fb = report.figures.find("factor_bytes");
+      r.factor_bytes = fb != report.figures.end() ? fb->second : 0;
+      r.peak_bytes = static_cast<double>(report.memory_bytes) - r.factor_bytes;
+      const auto fl = report.figures.find("flops");
+      r.flops = fl != report.figures.end() ? fl->second : 0;
+      r.eliminate_s = report.time_setup_s;
+      r.max_rel_diff = max_rel_diff(u, truth);
+      add(r);
+    }
+    for (const auto& device : settings.devices) {
+      const std::string backend = device == "cpu" ? "openmp" : device;
+      const auto status = kernels::dense_backend_status(backend);
+      if (!status.available) {
+        std::cout << "frontal on " << device << " left out: " << status.reason << "\n";
+        continue;
+      }
+      Row r = frontal_row(*b, device, device == "cpu" ? settings.cpu_block : settings.gpu_block, u);
+      r.max_rel_diff = max_rel_diff(u, truth);
+      add(r);
+    }
+  }
+
+  std::ofstream csv(settings.csv);
+  csv << "problem,dofs,solver,device,block,time_s,factor_s,solve_s,element_or_assembly_s,peak_bytes_without_factor,"
+         "factor_bytes,front_max,front_rms,front_bytes,flops,eliminate_s,eliminate_gflops,device_share,max_rel_diff,note\n";
+  for (const auto& r : rows)
+    csv << r.problem << "," << r.dofs << "," << r.solver << "," << r.device << "," << r.block << "," << r.time_s << ","
+        << r.factor_s << "," << r.solve_s << "," << r.assemble_s << "," << r.peak_bytes << "," << r.factor_bytes << ","
+        << r.front_max << "," << r.front_rms << "," << r.front_bytes << "," << r.flops << "," << r.eliminate_s << ","
+        << (r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0) << "," << r.device_share << ","
+        << r.max_rel_diff << ",\"" << r.note << "\"\n";
+  std::cout << "rows written to " << settings.csv << "\n";
+  return 0;
+}
+
+}  // namespace fem::bench

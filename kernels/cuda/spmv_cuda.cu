@@ -1,0 +1,463 @@
+#include "kernels/cuda/spmv_cuda.hpp"
+
+#include <cuda_runtime.h>
+
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace fem::kernels::cuda {
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
+}
+
+// Register caps as launch bounds: the cap follows from the threads that must fit per SM.
+template <int Cap> struct Bounds;
+template <> struct Bounds<32> { static constexpr int threads = 1024, blocks = 2; };
+template <> struct Bounds<64> { static constexpr int threads = 1024, blocks = 1; };
+template <> struct Bounds<255> { static constexpr int threads = 256, blocks = 1; };
+#define FEM_BOUNDS __launch_bounds__(Bounds<Cap>::threads, Bounds<Cap>::blocks)
+
+// The matrix streams through once (evict-first loads); x is reused and read through the
+// read-only cache.
+template <class T> __device__ __forceinline__ T stream(const T* p) { return __ldcs(p); }
+
+__device__ __forceinline__ std::int64_t global_thread() {
+  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+template <int Cap>
+__global__ void FEM_BOUNDS csr_scalar(std::int64_t n, const int* rp, const int* ci, const double* v,
+                                      const double* __restrict__ x, double* __restrict__ y) {
+  const std::int64_t i = global_thread();
+  if (i >= n) return;
+  double sum = 0;
+  for (int k = rp[i]; k < rp[i + 1]; ++k) sum += stream(v + k) * __ldg(x + stream(ci + k));
+  y[i] = sum;
+}
+
+// T lanes per row; every lane of the warp takes part in the shuffles (no early return).
+template <int Cap, int T>
+__global__ void FEM_BOUNDS csr_vector(std::int64_t n, const int* rp, const int* ci, const double* v,
+                                      const double* __restrict__ x, double* __restrict__ y) {
+  const std::int64_t i = global_thread() / T;
+  const int lane = threadIdx.x & (T - 1);
+  double sum = 0;
+  if (i < n)
+    for (int k = rp[i] + lane; k < rp[i + 1]; k += T) sum += stream(v + k) * __ldg(x + stream(ci + k));
+#pragma unroll
+  for (int s = T / 2; s > 0; s /= 2) sum += __shfl_down_sync(0xffffffffu, sum, s, T);
+  if (i < n && lane == 0) y[i] = sum;
+}
+
+template <int Cap>
+__global__ void FEM_BOUNDS ell(std::int64_t n, std::int64_t width, const int* col, const double* val,
+                               const double* __restrict__ x, double* __restrict__ y, bool accumulate) {
+  const std::int64_t i = global_thread();
+  if (i >= n) return;
+  double sum = 0;
+  for (std::int64_t k = 0; k < width; ++k) {
+    const int c = stream(col + k * n + i);
+    if (c < 0) break;  // rows are left-packed: padding only at the end
+    sum += stream(val + k * n + i) * __ldg(x + c);
+  }
+  y[i] = accumulate ? y[i] + sum : sum;
+}
+
+template <int Cap>
+__global__ void FEM_BOUNDS sell(std::int64_t n, int height, const std::int64_t* slice_ptr, const int* slice_width,
+                                const int* col, const double* val, const double* __restrict__ x,
+                                double* __restrict__ y) {
+  const std::int64_t i = global_thread();
+  if (i >= n) return;
+  const std::int64_t slice = i / height;
+  const std::int64_t base = slice_ptr[slice] + i % height;
+  const int width = slice_width[slice];
+  double sum = 0;
+  for (int k = 0; k < width; ++k) {
+    const int c = stream(col + base + static_cast<std::int64_t>(k) * height);
+    if (c < 0) break;
+    sum += stream(val + base + static_cast<std::int64_t>(k) * height) * __ldg(x + c);
+  }
+  y[i] = sum;
+}
+
+// 3x3 blocks: T lanes per block row, each lane a whole block (72 contiguous bytes), so
+// neighbouring lanes read neighbouring blocks.
+template <int Cap, int T>
+__global__ void FEM_BOUNDS bcsr3(std::int64_t block_rows, const int* brp, const int* bcol, const double* val,
+                                 const double* __restrict__ x, double* __restrict__ y) {
+  const std::int64_t br = global_thread() / T;
+  const int lane = threadIdx.x & (T - 1);
+  double s0 = 0, s1 = 0, s2 = 0;
+  if (br < block_rows)
+    for (int k = brp[br] + lane; k < brp[br + 1]; k += T) {
+      const double* b = val + 9 * static_cast<std::int64_t>(k);
+      const int c = 3 * stream(bcol + k);
+      const double x0 = __ldg(x + c), x1 = __ldg(x + c + 1), x2 = __ldg(x + c + 2);
+      s0 += stream(b) * x0 + stream(b + 1) * x1 + stream(b + 2) * x2;
+      s1 += stream(b + 3) * x0 + stream(b + 4) * x1 + stream(b + 5) * x2;
+      s2 += stream(b + 6) * x0 + stream(b + 7) * x1 + stream(b + 8) * x2;
+    }
+#pragma unroll
+  for (int s = T / 2; s > 0; s /= 2) {
+    s0 += __shfl_down_sync(0xffffffffu, s0, s, T);
+    s1 += __shfl_down_sync(0xffffffffu, s1, s, T);
+    s2 += __shfl_down_sync(0xffffffffu, s2, s, T);
+  }
+  if (br < block_rows && lane == 0) {
+    y[3 * br] = s0;
+    y[3 * br + 1] = s1;
+    y[3 * br + 2] = s2;
+  }
+}
+
+template <int Cap>
+__global__ void FEM_BOUNDS dia(std::int64_t n, int diagonals, const int* offset, const double* val,
+                               const double* __restrict__ x, double* __restrict__ y) {
+  const std::int64_t i = global_thread();
+  if (i >= n) return;
+  double sum = 0;
+  for (int d = 0; d < diagonals; ++d) {
+    const std::int64_t j = i + __ldg(offset + d);
+    if (j >= 0 && j < n) sum += stream(val + d * n + i) * __ldg(x + j);
+  }
+  y[i] = sum;
+}
+
+__global__ void coo_accumulate(std::int64_t entries, const int* row, const int* col, const double* val,
+                               const double* __restrict__ x, double* y) {
+  const std::int64_t k = global_thread();
+  if (k < entries) atomicAdd(y + row[k], val[k] * __ldg(x + col[k]));
+}
+
+template <class T>
+class Array {
+ public:
+  Array() = default;
+  explicit Array(const std::vector<T>& host) : size_(host.size()) {
+    if (size_ == 0) return;
+    check(cudaMalloc(&data_, size_ * sizeof(T)), "cudaMalloc (sparse matrix)");
+    check(cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (sparse matrix)");
+  }
+  ~Array() { cudaFree(data_); }
+  Array(Array&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr, o.size_ = 0; }
+  Array& operator=(Array&& o) noexcept {
+    std::swap(data_, o.data_);
+    std::swap(size_, o.size_);
+    return *this;
+  }
+  const T* get() const { return data_; }
+  std::size_t bytes() const { return size_ * sizeof(T); }
+
+ private:
+  T* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+std::vector<int> narrow(const std::vector<std::int64_t>& v) { return std::vector<int>(v.begin(), v.end()); }
+
+bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+void validate(const SpmvSetting& s) {
+  if (s.block_size < 32 || s.block_size > 1024 || s.block_size % 32 != 0)
+    throw std::invalid_argument("SpMV setting " + to_string(s) + ": block size must be a multiple of 32 in 32..1024");
+  if (s.register_cap != 32 && s.register_cap != 64 && s.register_cap != 255)
+    throw std::invalid_argument("SpMV setting " + to_string(s) + ": register cap must be 32, 64 or 255");
+  if (s.register_cap == 255 && s.block_size > 256)
+    throw std::invalid_argument("SpMV setting " + to_string(s) + ": a register cap of 255 allows at most 256 threads");
+  if (!power_of_two(s.threads_per_row) || s.threads_per_row > 32)
+    throw std::invalid_argument("SpMV setting " + to_string(s) + ": threads per row must be a power of two up to 32");
+  if (s.carveout < -1 || s.carveout > 100)
+    throw std::invalid_argument("SpMV setting " + to_string(s) + ": carve-out is a percentage (or -1)");
+}
+
+}  // namespace
+
+struct DeviceSpmv::Impl {
+  SpmvSetting setting;
+  std::int64_t rows = 0, width = 0, entries = 0;
+  int height = 0, diagonals = 0;
+  Array<int> a_ptr, a_col, a_aux, coo_row, coo_col;
+  Array<std::int64_t> slice_ptr;
+  Array<double> a_val, coo_val;
+
+  std::size_t bytes() const {
+    return a_ptr.bytes() + a_col.bytes() + a_aux.bytes() + coo_row.bytes() + coo_col.bytes() + slice_ptr.bytes() +
+           a_val.bytes() + coo_val.bytes();
+  }
+
+  template <int Cap> void launch(const double* x, double* y) const;
+  template <int Cap> void set_carveout() const;
+  void apply_carveout() const {
+    switch (setting.register_cap) {
+      case 32: set_carveout<32>(); break;
+      case 64: set_carveout<64>(); break;
+      default: set_carveout<255>(); break;
+    }
+  }
+};
+
+template <int Cap>
+void DeviceSpmv::Impl::set_carveout() const {
+  if (setting.carveout < 0) return;
+  const int percent = setting.carveout;
+  auto set = [percent](auto kernel) {
+    check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
+                               percent),
+          "cudaFuncSetAttribute (carve-out)");
+  };
+  switch (setting.format) {
+    case SpmvFormat::CsrScalar: set(&csr_scalar<Cap>); break;
+    case SpmvFormat::CsrVector:
+      set(&csr_vector<Cap, 2>), set(&csr_vector<Cap, 4>), set(&csr_vector<Cap, 8>), set(&csr_vector<Cap, 16>),
+          set(&csr_vector<Cap, 32>);
+      break;
+    case SpmvFormat::Ell: case SpmvFormat::Hyb: set(&ell<Cap>); break;
+    case SpmvFormat::Sell: set(&sell<Cap>); break;
+    case SpmvFormat::Bcsr:
+      set(&bcsr3<Cap, 1>), set(&bcsr3<Cap, 2>), set(&bcsr3<Cap, 4>), set(&bcsr3<Cap, 8>), set(&bcsr3<Cap, 16>),
+          set(&bcsr3<Cap, 32>);
+      break;
+    case SpmvFormat::Dia: set(&dia<Cap>); break;
+  }
+}
+
+template <int Cap>
+void DeviceSpmv::Impl::launch(const double* x, double* y) const {
+  const int b = setting.block_size;
+  auto grid = [&](std::int64_t threads) { return static_cast<unsigned>((threads + b - 1) / b); };
+  const int t = setting.threads_per_row;
+  switch (setting.format) {
+    case SpmvFormat::CsrScalar:
+      csr_scalar<Cap><<<grid(rows), b>>>(rows, a_ptr.get(), a_col.get(), a_val.get(), x, y);
+      break;
+    case SpmvFormat::CsrVector: {
+      const unsigned g = grid(rows * t);
+      const int *rp = a_ptr.get(), *ci = a_col.get();
+      const double* v = a_val.get();
+      switch (t) {
+        case 1: csr_scalar<Cap><<<g, b>>>(rows, rp, ci, v, x, y); break;
+        case 2: csr_vector<Cap, 2><<<g, b>>>(rows, rp, ci, v, x, y); break;
+        case 4: csr_vector<Cap, 4><<<g, b>>>(rows, rp, ci, v, x, y); break;
+        case 8: csr_vector<Cap, 8><<<g, b>>>(rows, rp, ci, v, x, y); break;
+        case 16: csr_vector<Cap, 16><<<g, b>>>(rows, rp, ci, v, x, y); break;
+        default: csr_vector<Cap, 32><<<g, b>>>(rows, rp, ci, v, x, y); break;
+      }
+      break;
+    }
+    case SpmvFormat::Ell:
+      ell<Cap><<<grid(rows), b>>>(rows, width, a_col.get(), a_val.get(), x, y, false);
+      break;
+    case SpmvFormat::Sell:
+      sell<Cap><<<grid(rows), b>>>(rows, height, slice_ptr.get(), a_aux.get(), a_col.get(), a_val.get(), x, y);
+      break;
+    case SpmvFormat::Bcsr: {
+      const std::int64_t block_rows = rows / 3;
+      const unsigned g = grid(block_rows * t);
+      const int *rp = a_ptr.get(), *ci = a_col.get();
+      const double* v = a_val.get();
+      switch (t) {
+        case 1: bcsr3<Cap, 1><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
+        case 2: bcsr3<Cap, 2><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
+        case 4: bcsr3<Cap, 4><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
+        case 8: bcsr3<Cap, 8><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
+        case 16: bcsr3<Cap, 16><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
+        default: bcsr3<Cap, 32><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
+      }
+      break;
+    }
+    case SpmvFormat::Dia:
+      dia<Cap><<<grid(rows), b>>>(rows, diagonals, a_aux.get(), a_val.get(), x, y);
+      break;
+    case SpmvFormat::Hyb:
+      ell<Cap><<<grid(rows), b>>>(rows, width, a_col.get(), a_val.get(), x, y, false);
+      if (entries > 0)
+        coo_accumulate<<<grid(entries), b>>>(entries, coo_row.get(), coo_col.get(), coo_val.get(), x, y);
+      break;
+  }
+  check(cudaGetLastError(), "SpMV kernel launch");
+}
+
+DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const PaddingLimit& limit)
+    : impl_(std::make_unique<Impl>()) {
+  validate(setting);
+  check_csr(a);
+  if (a.nnz() > std::numeric_limits<int>::max())
+    throw FormatRefused("CUDA SpMV: " + std::to_string(a.nnz()) + " nonzeros exceed the 32-bit indices of the kernels");
+  Impl& m = *impl_;
+  m.setting = setting;
+  m.rows = a.rows;
+  // The host copy of the format decides the device bytes; check them against free memory first.
+  auto fits = [&](std::size_t bytes) {
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    if (bytes > free * 9 / 10)
+      throw FormatRefused(format_name(setting.format) + " refused: needs " + std::to_string(bytes >> 20) +
+                          " MiB on the device, which has " + std::to_string(free >> 20) + " MiB free");
+  };
+  switch (setting.format) {
+    case SpmvFormat::CsrScalar:
+    case SpmvFormat::CsrVector: {
+      fits(a.col.size() * 12 + a.row_ptr.size() * 4);
+      m.a_ptr = Array<int>(narrow(a.row_ptr));
+      m.a_col = Array<int>(a.col);
+      m.a_val = Array<double>(a.val);
+      break;
+    }
+    case SpmvFormat::Ell: {
+      const EllMatrix e = to_ell(a, limit);
+      fits(e.col.size() * 12);
+      m.width = e.width;
+      m.a_col = Array<int>(e.col);
+      m.a_val = Array<double>(e.val);
+      break;
+    }
+    case SpmvFormat::Sell: {
+      const SellMatrix s = to_sell(a, 32, limit);
+      fits(s.col.size() * 12);
+      m.height = s.slice_height;
+      m.slice_ptr = Array<std::int64_t>(s.slice_ptr);
+      m.a_aux = Array<int>(s.slice_width);
+      m.a_col = Array<int>(s.col);
+      m.a_val = Array<double>(s.val);
+      break;
+    }
+    case SpmvFormat::Bcsr: {
+      const BcsrMatrix b = to_bcsr(a, 3, limit);
+      fits(b.val.size() * 8 + b.block_col.size() * 4);
+      m.a_ptr = Array<int>(narrow(b.block_row_ptr));
+      m.a_col = Array<int>(b.block_col);
+      m.a_val = Array<double>(b.val);
+      break;
+    }
+    case SpmvFormat::Dia: {
+      const DiaMatrix d = to_dia(a, limit);
+      fits(d.val.size() * 8);
+      m.diagonals = static_cast<int>(d.offset.size());
+      m.a_aux = Array<int>(d.offset);
+      m.a_val = Array<double>(d.val);
+      break;
+    }
+    case SpmvFormat::Hyb: {
+      const HybMatrix h = to_hyb(a, limit);
+      fits(h.ell.col.size() * 12 + h.coo_val.size() * 16);
+      m.width = h.ell.width;
+      m.entries = static_cast<std::int64_t>(h.coo_val.size());
+      m.a_col = Array<int>(h.ell.col);
+      m.a_val = Array<double>(h.ell.val);
+      m.coo_row = Array<int>(h.coo_row);
+      m.coo_col = Array<int>(h.coo_col);
+      m.coo_val = Array<double>(h.coo_val);
+      break;
+    }
+  }
+  m.apply_carveout();
+}
+
+void DeviceSpmv::relaunch(const SpmvSetting& setting) {
+  validate(setting);
+  if (setting.format != impl_->setting.format)
+    throw std::invalid_argument("SpMV relaunch: " + to_string(setting) + " is not the format on the device (" +
+                                format_name(impl_->setting.format) + ")");
+  impl_->setting = setting;
+  impl_->apply_carveout();
+}
+
+DeviceSpmv::~DeviceSpmv() = default;
+DeviceSpmv::DeviceSpmv(DeviceSpmv&&) noexcept = default;
+DeviceSpmv& DeviceSpmv::operator=(DeviceSpmv&&) noexcept = default;
+
+void DeviceSpmv::apply(const double* x, double* y) const {
+  if (impl_->rows == 0) return;
+  switch (impl_->setting.register_cap) {
+    case 32: impl_->launch<32>(x, y); break;
+    case 64: impl_->launch<64>(x, y); break;
+    default: impl_->launch<255>(x, y); break;
+  }
+}
+std::size_t DeviceSpmv::device_bytes() const { return impl_->bytes(); }
+const SpmvSetting& DeviceSpmv::setting() const { return impl_->setting; }
+std::int64_t DeviceSpmv::rows() const { return impl_->rows; }
+
+std::string format_name(SpmvFormat format) {
+  switch (format) {
+    case SpmvFormat::CsrScalar: return "csr";
+    case SpmvFormat::CsrVector: return "csr-vector";
+    case SpmvFormat::Ell: return "ell";
+    case SpmvFormat::Sell: return "sell";
+    case SpmvFormat::Bcsr: return "bcsr";
+    case SpmvFormat::Dia: return "dia";
+    case SpmvFormat::Hyb: return "hyb";
+  }
+  return "?";
+}
+
+std::string to_string(const SpmvSetting& s) {
+  return format_name(s.format) + "/t" + std::to_string(s.threads_per_row) + "/b" + std::to_string(s.block_size) +
+         "/r" + std::to_string(s.register_cap) + "/c" + std::to_string(s.carveout);
+}
+
+SpmvSetting parse_spmv_setting(const std::string& text) {
+  std::stringstream in(text);
+  std::string part;
+  std::getline(in, part, '/');
+  SpmvSetting s;
+  bool known = false;
+  for (auto f : {SpmvFormat::CsrScalar, SpmvFormat::CsrVector, SpmvFormat::Ell, SpmvFormat::Sell, SpmvFormat::Bcsr,
+                 SpmvFormat::Dia, SpmvFormat::Hyb})
+    if (format_name(f) == part) s.format = f, known = true;
+  if (!known)
+    throw std::invalid_argument("SpMV setting '" + text + "': unknown format '" + part +
+                                "' (csr, csr-vector, ell, sell, bcsr, dia, hyb)");
+  while (std::getline(in, part, '/')) {
+    int value = 0;
+    try {
+      value = std::stoi(part.substr(1));
+    } catch (const std::exception&) {
+      throw std::invalid_argument("SpMV setting '" + text + "': '" + part + "' is not a letter and a number");
+    }
+    switch (part.empty() ? ' ' : part[0]) {
+      case 't': s.threads_per_row = value; break;
+      case 'b': s.block_size = value; break;
+      case 'r': s.register_cap = value; break;
+      case 'c': s.carveout = value; break;
+      default:
+        throw std::invalid_argument("SpMV setting '" + text + "': unknown field '" + part +
+                                    "' (t threads per row, b block size, r register cap, c carve-out)");
+    }
+  }
+  validate(s);
+  return s;
+}
+
+std::string unavailable_reason() {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(status);
+  if (count == 0) return "no CUDA device";
+  return {};
+}
+
+void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+
+double time_spmv(const DeviceSpmv& spmv, const double* x, double* y, int repeats) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  spmv.apply(x, y);
+  check(cudaEventRecord(start), "cudaEventRecord");
+  for (int i = 0; i < repeats; ++i) spmv.apply(x, y);
+  check(cudaEventRecord(stop), "cudaEventRecord");
+  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return 1e-3 * ms / repeats;
+}
+
+}  // namespace fem::kernels::cuda

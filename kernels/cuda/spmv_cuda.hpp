@@ -1,0 +1,94 @@
+#pragma once
+// CUDA SpMV in seven formats (scalar CSR, vector CSR, ELL, SELL, BCSR, DIA, HYB), each with its
+// launch parameters exposed, and the device vectors and fused vector updates the CUDA Krylov
+// solvers need. Plain C++: no CUDA header needed to use it (pointers are device pointers).
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/sparse_formats.hpp"
+#include "solvers/csr_matrix.hpp"
+
+namespace fem::kernels::cuda {
+
+enum class SpmvFormat { CsrScalar, CsrVector, Ell, Sell, Bcsr, Dia, Hyb };
+
+struct SpmvSetting {
+  SpmvFormat format = SpmvFormat::CsrVector;
+  int block_size = 256;      // threads per block, 32..1024
+  int threads_per_row = 8;   // CsrVector: lanes per row; Bcsr: lanes per block row (1..32, power of 2)
+  int register_cap = 64;     // 32, 64 or 255 registers per thread (255 needs block_size <= 256)
+  int carveout = -1;         // preferred shared-memory carve-out in percent of the unified L1; -1 = default
+};
+
+std::string format_name(SpmvFormat format);  // csr, csr-vector, ell, sell, bcsr, dia, hyb
+// "csr-vector/t8/b256/r64/c-1": every field of the setting.
+std::string to_string(const SpmvSetting& setting);
+// Parses "format[/tN][/bN][/rN][/cN]" (fields in any order after the format); throws
+// std::invalid_argument naming the bad part.
+SpmvSetting parse_spmv_setting(const std::string& text);
+
+// Empty when a CUDA device can be used; otherwise why not.
+std::string unavailable_reason();
+void synchronize();
+
+// A matrix resident on the device in one format. Throws FormatRefused when the format's padding
+// is over `limit` or the device has too little free memory, std::invalid_argument for a bad
+// setting.
+class DeviceSpmv {
+ public:
+  DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const PaddingLimit& limit = {});
+  ~DeviceSpmv();
+  DeviceSpmv(DeviceSpmv&&) noexcept;
+  DeviceSpmv& operator=(DeviceSpmv&&) noexcept;
+
+  void apply(const double* x, double* y) const;  // y = A x on the default stream
+  // Changes the launch parameters (block size, threads per row, register cap, carve-out) of the
+  // format already on the device; throws std::invalid_argument for another format.
+  void relaunch(const SpmvSetting& setting);
+  std::size_t device_bytes() const;              // what the format occupies on the device
+  const SpmvSetting& setting() const;
+  std::int64_t rows() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// A vector of doubles on the device.
+class DeviceVector {
+ public:
+  explicit DeviceVector(std::size_t n = 0);
+  ~DeviceVector();
+  DeviceVector(DeviceVector&&) noexcept;
+  DeviceVector& operator=(DeviceVector&&) noexcept;
+  void upload(const double* host);
+  void download(double* host) const;
+  double* data() { return data_; }
+  const double* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  double* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// The vector kernels of (preconditioned) CG; `inv_diag` may be null (no preconditioner). Sums
+// are accumulated into a two-entry device array `sums` that the caller zeroes (zero_sums) and
+// reads (read_sums: the only copies to the host).
+void zero_sums(double* sums);
+void read_sums(const double* sums, double out[2]);
+void dot(std::int64_t n, const double* x, const double* y, double* sums);  // sums[0] += x.y
+// u += alpha p; r -= alpha q; sums[0] += r.(D r); sums[1] += r.r (one pass)
+void cg_update(std::int64_t n, double alpha, const double* p, const double* q, double* u, double* r,
+               const double* inv_diag, double* sums);
+// p = D r + beta p
+void cg_direction(std::int64_t n, double beta, const double* r, const double* inv_diag, double* p);
+// y = x - y
+void subtract_from(std::int64_t n, const double* x, double* y);
+
+// Seconds per SpMV (CUDA events around `repeats` products after one warm-up).
+double time_spmv(const DeviceSpmv& spmv, const double* x, double* y, int repeats);
+
+}  // namespace fem::kernels::cuda

@@ -1,0 +1,36 @@
+#pragma once
+// Choosing a CUDA SpMV format and launch parameters for a matrix: a model from row-length
+// statistics (no timing), and a tuner that times candidates on the matrix within a budget.
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/spmv_cuda.hpp"
+
+namespace fem::kernels::cuda {
+
+// The model's pick: BCSR for matrices of whole 3x3 blocks, SELL for near-uniform rows, vector CSR
+// with lanes per row from the mean row length otherwise.
+SpmvSetting model_setting(const RowStats& stats);
+
+// The settings the tuner tries: every format (those that apply) with the lanes per row around
+// the model's value, then block sizes, register caps and carve-outs of the best format.
+std::vector<SpmvSetting> candidate_settings(const RowStats& stats);
+
+struct TimedSetting {
+  SpmvSetting setting;
+  double seconds = 0;   // per SpMV; 0 when refused
+  std::string refused;  // the refusal message of a format that does not fit
+};
+
+struct TuningReport {
+  SpmvSetting best, model;
+  double best_seconds = 0, model_seconds = 0;  // model_seconds: the model's pick as timed
+  std::vector<TimedSetting> tried;
+  double elapsed_seconds = 0;                  // conversions and timing together
+};
+
+// Times candidate_settings (and the model's pick) on `a`, a few SpMVs each, stopping once
+// `budget_seconds` are spent (the model's pick and the first candidate always run).
+TuningReport tune_spmv(const CsrMatrix& a, double budget_seconds);
+
+}  // namespace fem::kernels::cuda

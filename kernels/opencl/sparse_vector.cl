@@ -1,0 +1,74 @@
+// Vector kernels of CG on OpenCL: work-group partial sums, finished by one work-group on the
+// device so only the final scalars are read back. GROUP (a power of two) is a -D definition.
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#ifndef GROUP
+#define GROUP 256
+#endif
+
+// Sums value over the work-group; the result is valid in work-item 0.
+double group_sum(double value, __local double* scratch) {
+  const int l = get_local_id(0);
+  scratch[l] = value;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int s = GROUP / 2; s > 0; s >>= 1) {
+    if (l < s) scratch[l] += scratch[l + s];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  return scratch[0];
+}
+
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
+void dot_partial(const long n, __global const double* x, __global const double* y, __global double* partial) {
+  __local double scratch[GROUP];
+  double s = 0.0;
+  for (long i = get_global_id(0); i < n; i += get_global_size(0)) s += x[i] * y[i];
+  s = group_sum(s, scratch);
+  if (get_local_id(0) == 0) partial[get_group_id(0)] = s;
+}
+
+// u += alpha p; r -= alpha q; partial sums of r.(D r), then of r.r, (D = 1 when has_diag = 0).
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
+void cg_update(const long n, const double alpha, __global const double* p, __global const double* q,
+               __global double* u, __global double* r, __global const double* inv_diag, const int has_diag,
+               __global double* partial) {
+  __local double scratch[GROUP];
+  double rz = 0.0, rr = 0.0;
+  for (long i = get_global_id(0); i < n; i += get_global_size(0)) {
+    u[i] += alpha * p[i];
+    const double ri = r[i] - alpha * q[i];
+    r[i] = ri;
+    rz += ri * (has_diag ? inv_diag[i] * ri : ri);
+    rr += ri * ri;
+  }
+  rz = group_sum(rz, scratch);
+  if (get_local_id(0) == 0) partial[get_group_id(0)] = rz;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  rr = group_sum(rr, scratch);
+  if (get_local_id(0) == 0) partial[get_num_groups(0) + get_group_id(0)] = rr;
+}
+
+// p = D r + beta p (p is not read when beta = 0: it may be unset)
+__kernel void cg_direction(const long n, const double beta, __global const double* r, __global const double* inv_diag,
+                           const int has_diag, __global double* p) {
+  const long i = get_global_id(0);
+  if (i < n) p[i] = (has_diag ? inv_diag[i] * r[i] : r[i]) + (beta != 0.0 ? beta * p[i] : 0.0);
+}
+
+// y = x - y
+__kernel void subtract_from(const long n, __global const double* x, __global double* y) {
+  const long i = get_global_id(0);
+  if (i < n) y[i] = x[i] - y[i];
+}
+
+// out[0..count) = sums of `count` consecutive runs of `groups` partials; one work-group.
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1)))
+void finish_sums(const int groups, const int count, __global const double* partial, __global double* out) {
+  __local double scratch[GROUP];
+  for (int c = 0; c < count; ++c) {
+    double s = 0.0;
+    for (int g = get_local_id(0); g < groups; g += GROUP) s += partial[c * groups + g];
+    s = group_sum(s, scratch);
+    if (get_local_id(0) == 0) out[c] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}

@@ -1,0 +1,108 @@
+#pragma once
+// OpenCL SpMV: the tunable CSR kernel (work-group size and rows per work-group as compile-time
+// definitions), ELL and SELL; the vector kernels of CG; the tuner over the CSR parameters and its
+// row-statistics model. Plain C++: no OpenCL header needed to use it.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/sparse_formats.hpp"
+#include "solvers/csr_matrix.hpp"
+
+namespace fem::kernels::opencl {
+
+enum class ClSpmvFormat { Csr, Ell, Sell };
+
+struct ClSpmvSetting {
+  ClSpmvFormat format = ClSpmvFormat::Csr;
+  int group_size = 128;     // WG: work-items per work-group (power of two, 1..256)
+  int rows_per_group = 8;   // R: rows per work-group (CSR; power of two, 1..WG); T = WG / R per row
+};
+std::string to_string(const ClSpmvSetting& s);          // "csr/wg128/r8", "ell/wg128"
+ClSpmvSetting parse_cl_spmv_setting(const std::string& text);  // throws std::invalid_argument
+
+// One OpenCL device (the first GPU, else the first device): its context, queue and the programs
+// built so far, one per set of definitions. Throws BackendUnavailable when there is none.
+class ClSparseDevice {
+ public:
+  ClSparseDevice();
+  ~ClSparseDevice();
+  std::string name() const;
+  struct Impl;
+  Impl& impl() const { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+class ClVector {
+ public:
+  ClVector(const ClSparseDevice& device, std::size_t n);
+  ~ClVector();
+  ClVector(ClVector&&) noexcept;
+  ClVector& operator=(ClVector&&) noexcept;
+  void upload(const double* host);
+  void download(double* host) const;
+  std::size_t size() const { return size_; }
+  void* handle() const { return buffer_; }  // the cl_mem
+
+ private:
+  const ClSparseDevice* device_;
+  void* buffer_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// A matrix on the device in one format. Throws FormatRefused (padding), std::invalid_argument.
+class ClSpmv {
+ public:
+  ClSpmv(const ClSparseDevice& device, const CsrMatrix& a, const ClSpmvSetting& setting,
+         const PaddingLimit& limit = {});
+  ~ClSpmv();
+  void apply(const ClVector& x, ClVector& y) const;  // y = A x, queued
+  std::size_t device_bytes() const;
+  const ClSpmvSetting& setting() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// The CG vector kernels for vectors of n entries; each sum is read back as one scalar.
+class ClKrylovOps {
+ public:
+  ClKrylovOps(const ClSparseDevice& device, std::int64_t n);
+  ~ClKrylovOps();
+  double dot(const ClVector& x, const ClVector& y);
+  // u += alpha p; r -= alpha q; returns {r.(D r), r.r}; inv_diag null = no preconditioner
+  std::pair<double, double> cg_update(double alpha, const ClVector& p, const ClVector& q, ClVector& u, ClVector& r,
+                                      const ClVector* inv_diag);
+  void cg_direction(double beta, const ClVector& r, const ClVector* inv_diag, ClVector& p);  // p = D r + beta p
+  void subtract_from(const ClVector& x, ClVector& y);                                        // y = x - y
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Seconds per SpMV: host wall clock around `repeats` queued products and a clFinish, after a
+// warm-up (the paper's method: launches included).
+double time_spmv(const ClSparseDevice& device, const ClSpmv& spmv, const ClVector& x, ClVector& y, int repeats);
+
+// The model: T = WG / R from the mean row length (a quarter of it, 1..32), WG = 128.
+ClSpmvSetting model_cl_setting(const RowStats& stats);
+
+struct ClTimedSetting {
+  ClSpmvSetting setting;
+  double seconds = 0;
+};
+struct ClTuningReport {
+  ClSpmvSetting best, model;
+  double best_seconds = 0, model_seconds = 0;
+  std::vector<ClTimedSetting> grid;  // every (WG, R) pair timed, the paper's sensitivity table
+};
+// Times the CSR kernel for WG in 32..256 and R in 1..WG (powers of two) until `budget_seconds`
+// are spent (the model's pick first).
+ClTuningReport tune_cl_csr(const ClSparseDevice& device, const CsrMatrix& a, double budget_seconds);
+
+}  // namespace fem::kernels::opencl

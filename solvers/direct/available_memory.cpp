@@ -1,0 +1,65 @@
+#include "solvers/direct/available_memory.hpp"
+
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "fem/config.hpp"
+#include "solvers/linear_solver.hpp"
+
+#if FEM_WITH_CUDA
+#include <cuda_runtime.h>
+#endif
+
+namespace fem::band {
+
+namespace {
+
+}  // namespace
+
+std::size_t host_available_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return std::numeric_limits<std::size_t>::max();  // not Linux: no limit known
+}
+
+namespace {
+
+std::string gib(std::size_t bytes) {
+  std::ostringstream s;
+  s.precision(3);
+  s << static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0) << " GiB";
+  return s.str();
+}
+
+}  // namespace
+
+std::size_t available_memory(const kernels::DenseBackend& backend) {
+  if (backend.uses_host_memory()) return host_available_memory();
+#if FEM_WITH_CUDA
+  const std::string name = backend.name();
+  if (name.rfind("cuda", 0) == 0 || name == "cublas") {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) == cudaSuccess) return free;
+  }
+#endif
+  return std::numeric_limits<std::size_t>::max();
+}
+
+void require_memory(std::size_t bytes, std::size_t available, const std::string& what, const std::string& where) {
+  if (bytes > available)
+    throw SolveFailure(what + " needs " + gib(bytes) + " but only " + gib(available) + " is available on " + where +
+                       ": renumber to reduce the bandwidth, or use an iterative or frontal solver");
+}
+
+void require_memory(const kernels::DenseBackend& backend, std::size_t bytes, const std::string& what) {
+  std::string where = backend.name();
+  where += " (" + backend.description() + ")";
+  require_memory(bytes, available_memory(backend), what, where);
+}
+
+}  // namespace fem::band

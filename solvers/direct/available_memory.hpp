@@ -1,0 +1,19 @@
+#pragma once
+// How many bytes a solver may still allocate where a back-end computes: MemAvailable from
+// /proc/meminfo for host back-ends, cudaMemGetInfo's free memory for the CUDA ones.
+#include <cstddef>
+#include <string>
+
+#include "kernels/dense_backend.hpp"
+
+namespace fem::band {
+
+std::size_t host_available_memory();
+std::size_t available_memory(const kernels::DenseBackend& backend);
+
+// Throws SolveFailure naming what was asked, where, and what is available when `bytes` is
+// more than `available`.
+void require_memory(std::size_t bytes, std::size_t available, const std::string& what, const std::string& where);
+void require_memory(const kernels::DenseBackend& backend, std::size_t bytes, const std::string& what);
+
+}  // namespace fem::band

@@ -1,0 +1,37 @@
+#pragma once
+// The blocked right-looking band Cholesky A = L Lᵀ and its substitutions, on any dense
+// back-end: every step is POTRF on the diagonal block, TRSM on the panel below it (which
+// reaches at most `bandwidth` rows) and SYRK/GEMM on the trailing window the panel touches.
+#include "kernels/dense_backend.hpp"
+#include "solvers/direct/band_layout.hpp"
+
+namespace fem::band {
+
+// The band in `layout` on a back-end: `storage` is layout.n x layout.pitch() (zero padding
+// included), owned by `backend`.
+template <class T>
+struct BandOnBackend {
+  BandLayout layout;
+  kernels::DeviceMatrix<T> storage;
+
+  // The rows x cols tile of A whose top-left element is (i, j); it must lie inside the window.
+  kernels::DeviceMatrix<T> tile(index_t i, index_t j, index_t rows, index_t cols) const;
+};
+
+// How the steps are issued. `tasks`: OpenMP tasks over block columns with dependencies, so the
+// next diagonal block is factored while the rest of the trailing window is still updated (for
+// host back-ends). `in_order`: one call per operation, each as wide as the step allows (for
+// devices that queue work and parallelise inside each call).
+enum class Schedule { tasks, in_order };
+
+// Factors in place: the lower band becomes L. Throws kernels::NotPositiveDefinite naming the
+// global equation whose pivot is not positive.
+template <class T>
+void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule);
+
+// Solves L Lᵀ X = B in place for the n x r right-hand sides X (row-major, on the back-end).
+template <class T>
+void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor,
+                const kernels::DeviceMatrix<T>& x);
+
+}  // namespace fem::band

@@ -1,0 +1,50 @@
+#pragma once
+// Where the lower band of a symmetric matrix lives: row by row, each row holding its
+// `window` entries left of the diagonal and the diagonal. The window is the half-bandwidth
+// plus one block of zero padding, so that every tile the blocked factorisation touches (the
+// panel below a diagonal block reaches one block past the bandwidth) is a plain row-major
+// matrix with leading dimension `window`: element (i, j) sits at i * window + j + window.
+#include <cstddef>
+#include <cstdint>
+
+#include "solvers/csr_matrix.hpp"
+
+namespace fem::band {
+
+using index_t = std::int64_t;
+
+struct BandLayout {
+  index_t n = 0;          // equations
+  index_t bandwidth = 0;  // half-bandwidth kd: A(i, j) = 0 when |i - j| > kd
+  index_t block = 1;      // the block size nb of the factorisation
+
+  index_t window() const { return bandwidth + block; }
+  index_t pitch() const { return window() + 1; }  // stored entries per row
+  index_t offset(index_t i, index_t j) const { return i * window() + j + window(); }
+  std::size_t elements() const { return static_cast<std::size_t>(n) * static_cast<std::size_t>(pitch()); }
+};
+
+// max |i - j| over the stored entries of the matrix.
+index_t bandwidth_of(const CsrMatrix& matrix);
+
+// The block size chosen from the bandwidth when the caller does not give one (tuned with
+// `fem bench band`): large enough for efficient products, small enough for several block
+// columns to update in parallel.
+index_t default_block_size(index_t bandwidth, bool gpu);
+
+// Checks the layout against the matrix and the block size (throws std::invalid_argument).
+BandLayout make_layout(const CsrMatrix& matrix, index_t block);
+
+// Rows [first, last) of the band in `layout`, into `out` (pitch() entries per row, padding
+// zeroed), from the lower triangle of `matrix`.
+template <class T>
+void fill_band_rows(const CsrMatrix& matrix, const BandLayout& layout, index_t first, index_t last, T* out);
+
+// Floating-point operations of the band Cholesky factorisation counted exactly:
+// column j with r = min(kd, n - 1 - j) entries below the diagonal costs r divisions,
+// r (r + 1) / 2 multiply-adds and a square root, i.e. (r + 1)^2 = about n (kd + 1)^2 in all.
+double cholesky_flops(index_t n, index_t bandwidth);
+// Forward and back substitution for `rhs` right-hand sides: 2 (2 kd + 1) n each, about.
+double substitution_flops(index_t n, index_t bandwidth, index_t rhs);
+
+}  // namespace fem::band

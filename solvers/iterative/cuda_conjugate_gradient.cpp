@@ -1,0 +1,126 @@
+#include "solvers/iterative/cuda_conjugate_gradient.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "solvers/iterative/krylov_monitor.hpp"
+#include "solvers/iterative/preconditioner.hpp"
+
+#include "fem/config.hpp"
+#if FEM_WITH_CUDA
+#include "kernels/cuda/spmv_cuda.hpp"
+#include "kernels/cuda/spmv_tuning.hpp"
+#endif
+
+namespace fem {
+#if FEM_WITH_CUDA
+namespace {
+
+namespace gpu = kernels::cuda;
+
+constexpr double kTuningBudgetSeconds = 1.0;
+
+class CudaConjugateGradient final : public LinearSolver {
+ public:
+  explicit CudaConjugateGradient(SolverOptions options) : options_(std::move(options)) {
+    if (options_.preconditioner != "none" && options_.preconditioner != "jacobi")
+      throw SolverUnavailable("preconditioner '" + options_.preconditioner +
+                              "' is not available for cg on cuda (available: none, jacobi)");
+    if (const auto why = gpu::unavailable_reason(); !why.empty()) throw SolverUnavailable("cg on cuda: " + why);
+    if (options_.spmv != "auto") gpu::parse_spmv_setting(options_.spmv);  // reject a bad setting early
+  }
+
+  SolveReport solve(const AssembledSystem& system, std::span<double> u) override {
+    const CsrMatrix& a = system.matrix;
+    const std::int64_t n = a.rows;
+    SolveReport report;
+    const auto t_setup = KrylovClock::now();
+    gpu::SpmvSetting setting;
+    if (options_.spmv == "auto") {
+      const auto tuning = gpu::tune_spmv(a, kTuningBudgetSeconds);
+      setting = tuning.best;
+      report.figures["spmv_tuned_seconds"] = tuning.best_seconds;
+      report.figures["spmv_model_seconds"] = tuning.model_seconds;
+      report.figures["spmv_tuning_time_s"] = tuning.elapsed_seconds;
+    } else {
+      setting = gpu::parse_spmv_setting(options_.spmv);
+    }
+    const gpu::DeviceSpmv matrix(a, setting);
+    if (options_.progress) options_.progress("cg on cuda: SpMV " + gpu::to_string(setting));
+    gpu::DeviceVector d_u(n), d_r(n), d_p(n), d_q(n), d_sums(2), d_inv_diag;
+    if (options_.preconditioner == "jacobi") {
+      // The Jacobi preconditioner applied to unit vectors gives the inverse diagonal.
+      const auto jacobi = make_preconditioner("jacobi", a);
+      std::vector<double> ones(static_cast<std::size_t>(n), 1.0), inv(ones.size());
+      jacobi->apply(ones, inv);
+      d_inv_diag = gpu::DeviceVector(inv.size());
+      d_inv_diag.upload(inv.data());
+    }
+    const double* inv_diag = d_inv_diag.size() ? d_inv_diag.data() : nullptr;
+    report.memory_bytes = matrix.device_bytes() + (4 + (inv_diag ? 1 : 0)) * n * sizeof(double);
+    report.figures["spmv_bytes"] = static_cast<double>(matrix.device_bytes());
+    report.time_setup_s = seconds_since(t_setup);
+
+    const auto t_solve = KrylovClock::now();
+    KrylovMonitor monitor("cg", options_, n, report);
+    double sums[2];
+    // r = f - K u; p = D r; rz = r.p, rr = r.r
+    d_u.upload(u.data());
+    d_r.upload(system.rhs.data());
+    gpu::zero_sums(d_sums.data());
+    gpu::dot(n, d_r.data(), d_r.data(), d_sums.data());
+    gpu::read_sums(d_sums.data(), sums);
+    const double norm_f = std::sqrt(sums[0]);
+    if (norm_f == 0) {
+      std::fill(u.begin(), u.end(), 0.0);
+      report.time_solve_s = seconds_since(t_solve);
+      return report;
+    }
+    matrix.apply(d_u.data(), d_q.data());
+    gpu::subtract_from(n, d_r.data(), d_q.data());
+    std::swap(d_r, d_q);
+    gpu::cg_direction(n, 0.0, d_r.data(), inv_diag, d_p.data());
+    gpu::zero_sums(d_sums.data());
+    gpu::dot(n, d_r.data(), d_p.data(), d_sums.data());
+    gpu::dot(n, d_r.data(), d_r.data(), d_sums.data() + 1);
+    gpu::read_sums(d_sums.data(), sums);
+    double rz = sums[0], rr = sums[1];
+    int it = 0;
+    while (!monitor.converged(it, std::sqrt(rr) / norm_f)) {
+      matrix.apply(d_p.data(), d_q.data());
+      gpu::zero_sums(d_sums.data());
+      gpu::dot(n, d_p.data(), d_q.data(), d_sums.data());
+      gpu::read_sums(d_sums.data(), sums);
+      const double pq = sums[0];
+      if (!(pq > 0))
+        throw SolveFailure("cg met a direction of non-positive curvature at iteration " + std::to_string(it) +
+                           ": the matrix is not positive definite (a body free to move, or a bad material?)");
+      gpu::zero_sums(d_sums.data());
+      gpu::cg_update(n, rz / pq, d_p.data(), d_q.data(), d_u.data(), d_r.data(), inv_diag, d_sums.data());
+      gpu::read_sums(d_sums.data(), sums);
+      gpu::cg_direction(n, sums[0] / rz, d_r.data(), inv_diag, d_p.data());
+      rz = sums[0];
+      rr = sums[1];
+      ++it;
+    }
+    d_u.download(u.data());
+    report.time_solve_s = seconds_since(t_solve);
+    return report;
+  }
+
+ private:
+  SolverOptions options_;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_cuda_conjugate_gradient(const SolverOptions& options) {
+  return std::make_unique<CudaConjugateGradient>(options);
+}
+#else
+std::unique_ptr<LinearSolver> make_cuda_conjugate_gradient(const SolverOptions&) {
+  throw SolverUnavailable("cg on cuda: this build has no CUDA support (configure with FEM_WITH_CUDA=ON)");
+}
+#endif
+
+}  // namespace fem

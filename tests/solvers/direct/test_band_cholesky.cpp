@@ -1,0 +1,177 @@
+// The blocked band Cholesky against LAPACK (DPBTRF/DPBTRS on the same band, DPOSV on the dense
+// matrix) on random SPD band matrices of awkward sizes, bandwidths and block sizes, with both
+// schedules; and the solvers' failure messages.
+#include <doctest/doctest.h>
+#include <lapacke.h>
+
+#include <cmath>
+#include <string>
+
+#include "kernels/dense_registry.hpp"
+#include "solvers/direct/band_cholesky_solver.hpp"
+#include "solvers/direct/band_elimination.hpp"
+#include "tests/solvers/direct/band_test_matrices.hpp"
+
+using namespace fem;
+using band::index_t;
+using band_tests::dense_to_csr;
+using band_tests::max_rel_diff;
+using band_tests::random_spd_band;
+
+namespace {
+
+// LAPACK's upper band storage (column-major, ldab = kd + 1) of A: column j holds A(j-kd..j, j),
+// which is row j of A's lower band, i.e. exactly our row layout without the padding.
+std::vector<double> lapack_upper_band(const std::vector<double>& a, index_t n, index_t kd) {
+  std::vector<double> ab(static_cast<std::size_t>(n * (kd + 1)), 0.0);
+  for (index_t j = 0; j < n; ++j)
+    for (index_t i = std::max<index_t>(0, j - kd); i <= j; ++i) ab[j * (kd + 1) + kd + i - j] = a[i * n + j];
+  return ab;
+}
+
+std::vector<double> random_rhs(index_t n, index_t r, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> b(static_cast<std::size_t>(n * r));
+  for (auto& v : b) v = u(rng);
+  return b;
+}
+
+struct Checked {
+  double factor_diff;    // our L against DPBTRF's, relative to max |L|
+  double solve_diff;     // our X against DPBTRS's
+  double dense_diff;     // our X against DPOSV on the dense matrix
+};
+
+Checked compare_with_lapack(const std::string& backend_name, band::Schedule schedule, index_t n, index_t kd,
+                            index_t block, unsigned seed) {
+  const auto a = random_spd_band(n, kd, seed);
+  const CsrMatrix csr = dense_to_csr(a, n);
+  auto backend = kernels::make_dense_backend(backend_name);
+  band::BandLayout layout = band::make_layout(csr, block);
+  REQUIRE(layout.bandwidth == std::min(kd, n - 1));
+  auto factor = band::load_band<double>(*backend, csr, layout);
+  band::factor_or_fail(*backend, factor, schedule);
+
+  const index_t r = 3;
+  const auto b = random_rhs(n, r, seed + 1);
+  const auto x = band::solve_factored(*backend, factor, b, r);
+
+  // LAPACK on the same band (column-major: the right-hand sides are columns).
+  const index_t k = layout.bandwidth;
+  auto ab = lapack_upper_band(a, n, k);
+  REQUIRE(LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, k, ab.data(), k + 1) == 0);
+  std::vector<double> xl(b.size()), xd(b.size());
+  for (index_t i = 0; i < n; ++i)
+    for (index_t c = 0; c < r; ++c) xl[c * n + i] = b[i * r + c];
+  REQUIRE(LAPACKE_dpbtrs(LAPACK_COL_MAJOR, 'U', n, k, r, ab.data(), k + 1, xl.data(), n) == 0);
+  auto dense = a;
+  xd = b;
+  REQUIRE(LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', n, r, dense.data(), n, xd.data(), r) == 0);
+
+  std::vector<double> ours_l(static_cast<std::size_t>(n * (k + 1))), lapack_l(ours_l.size());
+  std::vector<double> stored(layout.elements());
+  backend->download(factor.storage, stored.data(), layout.pitch());
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = std::max<index_t>(0, i - k); j <= i; ++j) {
+      ours_l[i * (k + 1) + j - i + k] = stored[layout.offset(i, j)];
+      lapack_l[i * (k + 1) + j - i + k] = ab[i * (k + 1) + k + j - i];
+    }
+  std::vector<double> xl_rows(b.size());
+  for (index_t i = 0; i < n; ++i)
+    for (index_t c = 0; c < r; ++c) xl_rows[i * r + c] = xl[c * n + i];
+  return {max_rel_diff(ours_l, lapack_l), max_rel_diff(x, xl_rows), max_rel_diff(x, xd)};
+}
+
+}  // namespace
+
+TEST_CASE("band Cholesky matches LAPACK DPBTRF/DPBTRS and a dense solve on awkward sizes") {
+  unsigned seed = 100;
+  for (const index_t n : {1, 7, 100, 257})
+    for (const index_t kd : {index_t{0}, index_t{1}, index_t{5}, index_t{64}, n, n + 3})
+      for (const index_t block : {index_t{0}, index_t{3}, index_t{17}})
+        for (const auto& [backend, schedule] : {std::pair{"openmp", band::Schedule::tasks},
+                                               std::pair{"serial", band::Schedule::in_order}}) {
+          CAPTURE(n);
+          CAPTURE(kd);
+          CAPTURE(block);
+          CAPTURE(backend);
+          const auto c = compare_with_lapack(backend, schedule, n, kd, block, ++seed);
+          CHECK(c.factor_diff < 1e-13);
+          CHECK(c.solve_diff < 1e-12);
+          CHECK(c.dense_diff < 1e-12);
+        }
+}
+
+TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop count is exact") {
+  const index_t n = 50, kd = 9;
+  const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 7), n);
+  auto backend = kernels::make_dense_backend("openmp");
+  const band::BandLayout layout = band::make_layout(csr, 4);
+  auto factor = band::load_band<double>(*backend, csr, layout);
+  band::factor(*backend, factor, band::Schedule::tasks);
+  std::vector<double> stored(layout.elements());
+  backend->download(factor.storage, stored.data(), layout.pitch());
+  double outside = 0;
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = std::max<index_t>(0, i - layout.window()); j < i - kd; ++j)
+      outside = std::max(outside, std::abs(stored[layout.offset(i, j)]));
+  CHECK(outside == 0.0);
+  double count = 0;  // column by column: (r + 1)^2 with r entries below the diagonal
+  for (index_t j = 0; j < n; ++j) count += std::pow(std::min(kd, n - 1 - j) + 1.0, 2);
+  CHECK(band::cholesky_flops(n, kd) == count);
+}
+
+TEST_CASE("band solvers name the equation whose pivot fails") {
+  const index_t n = 120, kd = 11, bad = 37;
+  auto a = random_spd_band(n, kd, 3);
+  a[bad * n + bad] = -1.0;  // rows 0..36 stay SPD, so equation 37 is the first to fail
+  const CsrMatrix csr = dense_to_csr(a, n);
+  const std::vector<double> rhs(n, 1.0);
+  std::vector<double> u(n);
+  for (const auto& [method, precision] : {std::pair{"band-cholesky", "double"}, std::pair{"band-cholesky", "mixed"},
+                                          std::pair{"band-gauss", "double"}, std::pair{"band-ldlt", "double"}}) {
+    CAPTURE(method);
+    CAPTURE(precision);
+    SolverOptions options;
+    options.method = method;
+    options.precision = precision;
+    auto solver = std::string(method) == "band-cholesky" ? make_band_cholesky_cpu(options)
+                  : std::string(method) == "band-gauss"  ? make_band_gauss_cpu(options)
+                                                         : make_band_ldlt_cpu(options);
+    try {
+      solver->solve(AssembledSystem{csr, rhs}, u);
+      FAIL("no failure reported");
+    } catch (const SolveFailure& e) {
+      CHECK(e.equation() == bad);
+      CHECK(std::string(e.what()).find("equation 37") != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("band Cholesky refuses a band that does not fit in memory, with a clear message") {
+  // Two entries 3 million equations apart: the band would need about 72 TB.
+  const index_t n = 3'000'000;
+  CsrMatrix csr;
+  csr.rows = n;
+  csr.row_ptr.assign(n + 1, 0);
+  for (index_t i = 1; i <= n; ++i) csr.row_ptr[i] = i;
+  csr.col.resize(n);
+  csr.val.assign(n, 1.0);
+  for (index_t i = 0; i < n; ++i) csr.col[i] = static_cast<std::int32_t>(i == n - 1 ? 0 : i);
+  const std::vector<double> rhs(n, 1.0);
+  std::vector<double> u(n);
+  CHECK_THROWS_WITH_AS(make_band_cholesky_cpu({})->solve(AssembledSystem{csr, rhs}, u),
+                       doctest::Contains("is available on openmp"), SolveFailure);
+}
+
+TEST_CASE("band Cholesky rejects an unknown precision and mismatched sizes") {
+  SolverOptions options;
+  options.precision = "half";
+  CHECK_THROWS_WITH_AS(make_band_cholesky_cpu(options), doctest::Contains("unknown precision 'half'"),
+                       std::invalid_argument);
+  const CsrMatrix csr = dense_to_csr(random_spd_band(5, 1, 1), 5);
+  const std::vector<double> rhs(4, 1.0);
+  std::vector<double> u(5);
+  CHECK_THROWS_AS(make_band_cholesky_cpu({})->solve(AssembledSystem{csr, rhs}, u), std::invalid_argument);
+}

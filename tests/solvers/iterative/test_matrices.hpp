@@ -1,0 +1,31 @@
+#pragma once
+// Matrices for the Krylov and SpMV tests: FE systems assembled by the project's own pipeline,
+// and random irregular matrices that stress padded formats and short/long rows.
+#include <cstdint>
+#include <vector>
+
+#include "solvers/csr_matrix.hpp"
+
+namespace fem::testing {
+
+struct FeSystem {
+  CsrMatrix matrix;          // Dirichlet applied: SPD
+  std::vector<double> rhs;
+};
+
+// A 3D elasticity box of hex8 (order 1) or hex27 (order 2) cells, clamped on xmin, under gravity,
+// nodes renumbered with RCM (3 dofs per node: the matrix is made of 3x3 blocks).
+FeSystem elasticity_box(int nx, int ny, int nz, int order = 1);
+// A 2D heat square of quad4 cells, temperature fixed on xmin, a volume source.
+FeSystem heat_square(int nx, int ny);
+
+// n x n with `seed`-random row lengths 0..max_row (some rows empty), one dense row, random
+// columns (sorted, distinct) and values in [-1, 1].
+CsrMatrix random_irregular(std::int64_t n, int max_row, unsigned seed);
+
+std::vector<double> random_vector(std::int64_t n, unsigned seed);
+
+// Largest |a_i - b_i| / max(1, largest |b_i|).
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b);
+
+}  // namespace fem::testing

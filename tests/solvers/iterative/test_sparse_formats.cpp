@@ -1,0 +1,108 @@
+// Conversions from CSR to the padded and blocked formats, checked by multiplying in each format
+// by its documented layout and comparing with the serial CSR product; refusals and bad input.
+#include <doctest/doctest.h>
+
+#include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/cpu/spmv_cpu.hpp"
+#include "tests/solvers/iterative/test_matrices.hpp"
+
+using namespace fem;
+using namespace fem::kernels;
+
+namespace {
+
+std::vector<double> reference(const CsrMatrix& a, const std::vector<double>& x) {
+  std::vector<double> y(x.size());
+  spmv_serial(a, x, y);
+  return y;
+}
+
+// y = A x from an ELL layout (entry k of row i at k * rows + i, padding col = -1).
+void ell_multiply(const EllMatrix& e, const std::vector<double>& x, std::vector<double>& y) {
+  for (std::int64_t i = 0; i < e.rows; ++i)
+    for (std::int64_t k = 0; k < e.width; ++k)
+      if (const auto c = e.col[k * e.rows + i]; c >= 0) y[i] += e.val[k * e.rows + i] * x[c];
+}
+
+std::vector<double> multiply(const SellMatrix& s, const std::vector<double>& x) {
+  std::vector<double> y(x.size(), 0.0);
+  for (std::int64_t i = 0; i < s.rows; ++i) {
+    const auto sl = i / s.slice_height;
+    for (std::int64_t k = 0; k < s.slice_width[sl]; ++k) {
+      const auto at = s.slice_ptr[sl] + k * s.slice_height + i % s.slice_height;
+      if (s.col[at] >= 0) y[i] += s.val[at] * x[s.col[at]];
+    }
+  }
+  return y;
+}
+
+std::vector<double> multiply(const DiaMatrix& d, const std::vector<double>& x) {
+  std::vector<double> y(x.size(), 0.0);
+  for (std::size_t k = 0; k < d.offset.size(); ++k)
+    for (std::int64_t i = 0; i < d.rows; ++i)
+      if (const auto j = i + d.offset[k]; j >= 0 && j < d.rows) y[i] += d.val[k * d.rows + i] * x[j];
+  return y;
+}
+
+std::vector<double> multiply(const HybMatrix& h, const std::vector<double>& x) {
+  std::vector<double> y(x.size(), 0.0);
+  ell_multiply(h.ell, x, y);
+  for (std::size_t k = 0; k < h.coo_val.size(); ++k) y[h.coo_row[k]] += h.coo_val[k] * x[h.coo_col[k]];
+  return y;
+}
+
+}  // namespace
+
+TEST_CASE("every format multiplies like CSR on a 3D elasticity matrix") {
+  const auto fe = testing::elasticity_box(3, 2, 2);
+  const CsrMatrix& a = fe.matrix;
+  const auto x = testing::random_vector(a.rows, 1);
+  const auto y = reference(a, x);
+  std::vector<double> z(x.size(), 0.0);
+  ell_multiply(to_ell(a), x, z);
+  CHECK(testing::relative_difference(z, y) < 1e-13);
+  for (int h : {1, 7, 32}) CHECK(testing::relative_difference(multiply(to_sell(a, h), x), y) < 1e-13);
+  CHECK(testing::relative_difference(multiply(to_hyb(a), x), y) < 1e-13);
+  CHECK(testing::relative_difference(multiply(to_dia(a, {100.0, std::size_t(1) << 30}), x), y) < 1e-13);
+  std::vector<double> b(x.size());
+  spmv_openmp(to_bcsr(a, 3), x, b);
+  CHECK(testing::relative_difference(b, y) < 1e-13);
+  spmv_openmp(a, x, b);
+  CHECK(testing::relative_difference(b, y) < 1e-15);
+
+  const RowStats s = row_statistics(a);
+  CHECK(s.block3);
+  CHECK(s.nnz == a.nnz());
+  CHECK(s.max <= 81);
+}
+
+TEST_CASE("padded formats of an irregular matrix: HYB and SELL fit, ELL and DIA are refused") {
+  const CsrMatrix a = testing::random_irregular(997, 12, 5);
+  const auto x = testing::random_vector(a.rows, 2);
+  const auto y = reference(a, x);
+  CHECK_THROWS_WITH_AS(to_ell(a), doctest::Contains("ELL refused"), FormatRefused);
+  CHECK_THROWS_WITH_AS(to_dia(a), doctest::Contains("DIA refused"), FormatRefused);
+  CHECK_THROWS_AS(to_bcsr(a, 3), FormatRefused);  // 997 rows are not whole 3x3 blocks
+  const HybMatrix h = to_hyb(a);
+  CHECK(!h.coo_val.empty());
+  CHECK(testing::relative_difference(multiply(h, x), y) < 1e-13);
+  CHECK(testing::relative_difference(multiply(to_sell(a, 32, {20.0}), x), y) < 1e-13);
+  std::vector<double> z(x.size(), 0.0);
+  ell_multiply(to_ell(a, {1000.0}), x, z);  // with the limit raised it builds, and is right
+  CHECK(testing::relative_difference(z, y) < 1e-13);
+  std::vector<double> b(x.size());
+  spmv_openmp(a, x, b);
+  CHECK(testing::relative_difference(b, y) < 1e-15);
+  const RowStats s = row_statistics(a);
+  CHECK(!s.block3);
+  CHECK(s.max == 997);
+  CHECK(s.empty_rows >= 997 / 7);
+}
+
+TEST_CASE("bad CSR input is named") {
+  CsrMatrix a = testing::random_irregular(50, 5, 3);
+  a.col[3] = 50;
+  CHECK_THROWS_WITH_AS(check_csr(a), doctest::Contains("column index 50"), std::invalid_argument);
+  std::vector<double> x(49), y(50);
+  CHECK_THROWS_AS(spmv_openmp(a, x, y), std::invalid_argument);
+}
