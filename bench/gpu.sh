@@ -17,7 +17,7 @@ log=$results/gpu-run.log
 say() { echo "$*" | tee -a "$log"; }
 
 # Test programs run here; each must skip cleanly what it cannot run.
-GPU_TESTS=(test_dense_kernels test_band_cholesky_gpu)
+GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda)
 # FEM_GPU_TESTS="a b" runs only those tests; FEM_GPU_BENCH="band" only those benchmarks (dense band).
 [ -n "${FEM_GPU_TESTS:-}" ] && read -r -a GPU_TESTS <<< "$FEM_GPU_TESTS"
 wants_bench() { [ -z "${FEM_GPU_BENCH:-}" ] || [[ " $FEM_GPU_BENCH " == *" $1 "* ]]; }
@@ -40,7 +40,8 @@ grep -E '^-- fem:' "$log" | tail -1
 available=$(ninja -C "$build" -t targets all 2>/dev/null | sed 's/:.*//')
 has_target() { grep -qx "$1" <<< "$available"; }
 targets=()
-for t in "${GPU_TESTS[@]}" fem-bench-dense fem-bench-band; do has_target "$t" && targets+=("$t"); done
+for t in "${GPU_TESTS[@]}"; do has_target "$t" && targets+=("$t"); done
+for b in dense band frontal spmv; do wants_bench "$b" && has_target "fem-bench-$b" && targets+=("fem-bench-$b"); done
 say "building: ${targets[*]}"
 ninja -C "$build" -j"$(nproc)" "${targets[@]}" >> "$log" 2>&1 || say "build failed for some targets (see $log)"
 
@@ -63,6 +64,26 @@ done
 
 # --- benchmarks --------------------------------------------------------------------------------
 run_benchmarks() {
+  local spmv
+  spmv=$(find "$build" -type f -name fem-bench-spmv -perm -u+x 2>/dev/null | head -1)
+  if [ -n "$spmv" ] && wants_bench spmv; then
+    # FEM_GPU_SPMV_ARGS: e.g. "--set large"; FEM_GPU_SOLVE_CELLS: PCG of an elasticity box (118 = 5.06e6 dofs)
+    # shellcheck disable=SC2086
+    timeout 300 "$spmv" --csv "$results/spmv.csv" ${FEM_GPU_SPMV_ARGS:-} > "$results/spmv.txt" 2>&1
+    grep -E '^==|best|refused' "$results/spmv.txt"
+    if [ -n "${FEM_GPU_SOLVE_CELLS:-}" ]; then
+      timeout 200 "$spmv" --solve "$FEM_GPU_SOLVE_CELLS" > "$results/pcg.txt" 2>&1
+      cat "$results/pcg.txt"
+    fi
+  fi
+  local frontal
+  frontal=$(find "$build" -type f -name fem-bench-frontal -perm -u+x 2>/dev/null | head -1)
+  if [ -n "$frontal" ] && wants_bench frontal; then
+    # shellcheck disable=SC2086
+    timeout 300 "$frontal" --devices cpu,opencl,cuda --csv "$results/frontal.csv" ${FEM_GPU_FRONTAL_ARGS:-} \
+      > "$results/frontal.txt" 2>&1
+    cat "$results/frontal.txt"
+  fi
   local dense
   dense=$(find "$build" -type f -name fem-bench-dense -perm -u+x 2>/dev/null | head -1)
   if [ -n "$dense" ] && wants_bench dense; then

@@ -199,7 +199,7 @@ int run_band_benchmark(int argc, char** argv) {
   Options o;
   try {
     o = parse(argc, argv);
-  } catch (const std::runtime_error& e) {
+  } catch (const std::exception& e) {
     const bool help = std::string(e.what()) == "help";
     (help ? std::cout : std::cerr) << (help ? "" : std::string(e.what()) + "\n") << usage;
     return help ? 0 : 2;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "bench/assembly/assembly_benchmark.hpp"
+#include "bench/band/band_benchmark.hpp"
 #include "bench/dense/dense_benchmark.hpp"
 #include "fem/app/renumber_command.hpp"
 #include "fem/app/run_case.hpp"
@@ -22,15 +23,16 @@ usage:
                                 bandwidth, profile, wavefront and front of every renumbering
                                 method on the case's mesh; --plot draws the pattern before and
                                 after METHOD (default: the case's, or rcm) as a PNG
-  fem bench NAME [options]      run a benchmark: assembly | dense (fem bench NAME --help)
+  fem bench NAME [options]      run a benchmark: assembly | band | dense (fem bench NAME --help)
   fem --version                 print the version and what this build includes
   fem --help                    this text
 
 options of 'fem run':
-  --solver METHOD        band-cholesky | frontal | cg          (case: solver.method)
+  --solver METHOD        band-cholesky | frontal | cg | band-gauss | band-ldlt  (case: solver.method)
   --device DEVICE        cpu | cuda | opencl                   (case: solver.device)
   --renumber METHOD      none | rcm | gps | sloan | auto       (case: solver.renumber)
   --preconditioner NAME  none | jacobi                         (case: solver.preconditioner)
+  --precision P          double | mixed: direct solvers factor in FP32 and refine (case: solver.precision)
   --tolerance TOL        relative residual of iterative solvers (case: solver.tolerance)
   --output DIR           results directory                     (case: output.directory)
 
@@ -55,6 +57,7 @@ std::string parse_case_options(const std::vector<std::string>& args, fem::RunOve
     else if (a == "--device") overrides.device = value();
     else if (a == "--renumber") overrides.renumber = value();
     else if (a == "--preconditioner") overrides.preconditioner = value();
+    else if (a == "--precision") overrides.precision = value();
     else if (a == "--output") overrides.output_directory = value();
     else if (a == "--plot" && plot) *plot = true;
     else if (a == "--tolerance") {
@@ -77,6 +80,7 @@ int bench_command(const std::vector<std::string>& args) {
   using Benchmark = int (*)(int, char**);
   const std::vector<std::pair<std::string, Benchmark>> benchmarks = {
       {"assembly", fem::bench::run_assembly_benchmark},
+      {"band", fem::bench::run_band_benchmark},
       {"dense", fem::bench::run_dense_benchmark},
   };
   std::string names;

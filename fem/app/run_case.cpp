@@ -77,7 +77,7 @@ class Phases {
   json times_ = json::object();
 };
 
-std::string choose_override(const std::string& key, const std::string& value, std::initializer_list<const char*> allowed) {
+std::string choose_override(const std::string& key, const std::string& value, const std::vector<const char*>& allowed) {
   std::string list;
   for (const char* a : allowed) {
     if (value == a) return value;
@@ -126,10 +126,11 @@ NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& na
 }  // namespace
 
 void apply_overrides(Case& c, const RunOverrides& o) {
-  if (o.method) c.solver.method = choose_override("solver", *o.method, {"band-cholesky", "frontal", "cg"});
-  if (o.device) c.solver.device = choose_override("device", *o.device, {"cpu", "cuda", "opencl"});
-  if (o.renumber) c.solver.renumber = choose_override("renumber", *o.renumber, {"none", "rcm", "gps", "sloan", "auto"});
+  if (o.method) c.solver.method = choose_override("solver", *o.method, kSolverMethods);
+  if (o.device) c.solver.device = choose_override("device", *o.device, kSolverDevices);
+  if (o.renumber) c.solver.renumber = choose_override("renumber", *o.renumber, kRenumberMethods);
   if (o.preconditioner) c.solver.preconditioner = *o.preconditioner;
+  if (o.precision) c.solver.precision = choose_override("precision", *o.precision, {"double", "mixed"});
   if (o.tolerance) {
     if (!(*o.tolerance > 0)) throw CaseError("--tolerance must be positive");
     c.solver.tolerance = *o.tolerance;
@@ -184,6 +185,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   options.method = c.solver.method;
   options.device = c.solver.device;
   options.preconditioner = c.solver.preconditioner;
+  options.precision = c.solver.precision;
   options.tolerance = c.solver.tolerance;
   options.max_iterations = c.solver.max_iterations;
   options.progress = [&](const std::string& line) { phases.progress(line); };
@@ -265,6 +267,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   summary["solver"] = c.solver.method;
   summary["device"] = c.solver.device;
   summary["preconditioner"] = c.solver.preconditioner;
+  summary["precision"] = c.solver.precision;
   summary["threads"] = omp_get_max_threads();
   summary["iterations"] = report.iterations;
   summary["residual"] = residual;

@@ -14,7 +14,7 @@ namespace fem {
 
 // Command-line values that replace the case file's.
 struct RunOverrides {
-  std::optional<std::string> method, device, renumber, preconditioner;
+  std::optional<std::string> method, device, renumber, preconditioner, precision;
   std::optional<double> tolerance;
   std::optional<std::filesystem::path> output_directory;
 };

@@ -95,7 +95,7 @@ Enum choose(const Section& s, const char* key, std::initializer_list<std::pair<c
   s.fail(s.get(key), "'" + std::string(key) + "' is '" + word + "'; expected one of: " + list);
 }
 
-std::string choose_word(const Section& s, const char* key, std::initializer_list<const char*> options,
+std::string choose_word(const Section& s, const char* key, const std::vector<const char*>& options,
                         const std::string& fallback) {
   if (!s.has(key)) return fallback;
   const auto word = s.text(key);
@@ -283,11 +283,12 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   SolverSpec sv;
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
-                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations"});
-  sv.method = choose_word(s, "method", {"band-cholesky", "frontal", "cg"}, sv.method);
-  sv.device = choose_word(s, "device", {"cpu", "cuda", "opencl"}, sv.device);
-  sv.renumber = choose_word(s, "renumber", {"none", "rcm", "gps", "sloan", "auto"}, sv.renumber);
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision"});
+  sv.method = choose_word(s, "method", kSolverMethods, sv.method);
+  sv.device = choose_word(s, "device", kSolverDevices, sv.device);
+  sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
   sv.preconditioner = s.value_or<std::string>("preconditioner", "a string", sv.preconditioner);
+  sv.precision = choose_word(s, "precision", {"double", "mixed"}, sv.precision);
   if (s.has("tolerance")) sv.tolerance = s.positive("tolerance");
   sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
   return sv;

@@ -53,11 +53,17 @@ struct BoundarySpec {
   int line = 0;
 };
 
+// The names solver.method, solver.device and solver.renumber accept (what a build has: fem --version).
+inline const std::vector<const char*> kSolverMethods = {"band-cholesky", "band-gauss", "band-ldlt", "frontal", "cg", "bicgstab"};
+inline const std::vector<const char*> kSolverDevices = {"cpu", "cuda", "opencl"};
+inline const std::vector<const char*> kRenumberMethods = {"none", "rcm", "gps", "sloan", "auto"};
+
 struct SolverSpec {
   std::string method = "cg";
   std::string device = "cpu";
   std::string renumber = "rcm";
   std::string preconditioner = "jacobi";
+  std::string precision = "double";    // direct solvers: double | mixed (FP32 factor, FP64 refinement)
   double tolerance = 1e-10;
   int max_iterations = 0;              // 0: the solver's default
 };

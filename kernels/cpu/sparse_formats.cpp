@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
-#include <unordered_set>
 
 namespace fem::kernels {
 namespace {
@@ -129,22 +127,28 @@ BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit) {
 }
 
 DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit) {
-  std::map<std::int32_t, std::int32_t> index_of_offset;
-  for (std::int64_t i = 0; i < a.rows; ++i) {
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) index_of_offset.emplace(static_cast<std::int32_t>(a.col[k] - i), 0);
-    // Stop counting early: a hopeless matrix should be refused without a full pass of map inserts.
-    check_padding("DIA", index_of_offset.size() * static_cast<std::size_t>(a.rows), 8, a.nnz(), limit);
-  }
+  // Offsets j - i lie in (-rows, rows): index them directly, -1 = not occupied.
+  std::vector<std::int32_t> index_of_offset(static_cast<std::size_t>(2 * a.rows + 1), -1);
   DiaMatrix d;
   d.rows = a.rows;
-  for (auto& [offset, index] : index_of_offset) {
-    index = static_cast<std::int32_t>(d.offset.size());
-    d.offset.push_back(offset);
-  }
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      auto& index = index_of_offset[a.col[k] - i + a.rows];
+      if (index >= 0) continue;
+      index = static_cast<std::int32_t>(d.offset.size());
+      d.offset.push_back(static_cast<std::int32_t>(a.col[k] - i));
+      // Refuse as soon as the diagonals found so far are too many.
+      check_padding("DIA", d.offset.size() * static_cast<std::size_t>(a.rows), 8, a.nnz(), limit);
+    }
+  // Diagonals in increasing offset, so a row's entries are read left to right.
+  std::vector<std::int32_t> sorted = d.offset;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t k = 0; k < sorted.size(); ++k) index_of_offset[sorted[k] + a.rows] = static_cast<std::int32_t>(k);
+  d.offset = sorted;
   d.val.assign(d.offset.size() * static_cast<std::size_t>(a.rows), 0.0);
   for (std::int64_t i = 0; i < a.rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      d.val[index_of_offset[static_cast<std::int32_t>(a.col[k] - i)] * a.rows + i] = a.val[k];
+      d.val[index_of_offset[a.col[k] - i + a.rows] * a.rows + i] = a.val[k];
   return d;
 }
 
@@ -180,7 +184,7 @@ RowStats row_statistics(const CsrMatrix& a) {
   if (a.rows == 0) return s;
   s.min = row_length(a, 0);
   double sum2 = 0;
-  std::unordered_set<std::int64_t> offsets;
+  std::vector<char> occupied(static_cast<std::size_t>(2 * a.rows + 1), 0);  // by offset j - i
   bool block3 = a.rows % 3 == 0;
   for (std::int64_t i = 0; i < a.rows; ++i) {
     const std::int64_t len = row_length(a, i);
@@ -191,7 +195,7 @@ RowStats row_statistics(const CsrMatrix& a) {
     // A 3x3-blocked row has the length of its block row's first row and columns in aligned triples.
     if (block3 && len != row_length(a, i - i % 3)) block3 = false;
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      if (offsets.size() <= 4096) offsets.insert(a.col[k] - i);
+      if (!occupied[a.col[k] - i + a.rows]) occupied[a.col[k] - i + a.rows] = 1, ++s.diagonals;
       if (block3 && (k - a.row_ptr[i]) % 3 == 0 &&
           (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2))
         block3 = false;
@@ -199,7 +203,6 @@ RowStats row_statistics(const CsrMatrix& a) {
   }
   s.mean = static_cast<double>(s.nnz) / static_cast<double>(a.rows);
   s.stddev = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean * s.mean));
-  s.diagonals = static_cast<std::int64_t>(offsets.size());
   s.block3 = block3;
   return s;
 }

@@ -203,7 +203,7 @@ struct DeviceSpmv::Impl {
 
 template <int Cap>
 void DeviceSpmv::Impl::set_carveout() const {
-  if (setting.carveout < 0) return;
+  // -1 is cudaSharedmemCarveoutDefault: setting it undoes an earlier preference.
   const int percent = setting.carveout;
   auto set = [percent](auto kernel) {
     check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -432,14 +432,6 @@ SpmvSetting parse_spmv_setting(const std::string& text) {
   }
   validate(s);
   return s;
-}
-
-std::string unavailable_reason() {
-  int count = 0;
-  const cudaError_t status = cudaGetDeviceCount(&count);
-  if (status != cudaSuccess) return std::string("no CUDA device: ") + cudaGetErrorString(status);
-  if (count == 0) return "no CUDA device";
-  return {};
 }
 
 void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/cuda/cuda_backend.hpp"
 #include "solvers/csr_matrix.hpp"
 
 namespace fem::kernels::cuda {
@@ -29,8 +30,7 @@ std::string to_string(const SpmvSetting& setting);
 // std::invalid_argument naming the bad part.
 SpmvSetting parse_spmv_setting(const std::string& text);
 
-// Empty when a CUDA device can be used; otherwise why not.
-std::string unavailable_reason();
+// unavailable_reason() (empty when a CUDA device can be used) is declared in cuda_backend.hpp.
 void synchronize();
 
 // A matrix resident on the device in one format. Throws FormatRefused when the format's padding

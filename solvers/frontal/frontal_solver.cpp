@@ -264,7 +264,7 @@ std::unique_ptr<LinearSolver> make_frontal_solver(const SolverOptions& options, 
 }
 
 std::unique_ptr<LinearSolver> make_cpu_frontal(const SolverOptions& options) {
-  return make_frontal_solver(options, {"openmp", 16});
+  return make_frontal_solver(options, {"openmp", 32});
 }
 std::unique_ptr<LinearSolver> make_opencl_frontal(const SolverOptions& options) {
   return make_frontal_solver(options, {"opencl", 64});

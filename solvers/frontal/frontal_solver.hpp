@@ -17,7 +17,7 @@ struct FrontalSettings {
   std::string dense_backend = "openmp";  // a name of kernels/dense_registry.hpp
   // Eliminate once this many equations are fully summed: larger blocks make faster updates
   // on a bigger front (GPUs want more than CPUs).
-  std::int64_t min_pivots = 16;
+  std::int64_t min_pivots = 32;
 };
 
 // Throws SolverUnavailable when the back-end is not built or has no device here.

@@ -194,17 +194,18 @@ TEST_CASE("bad input names the file, line or group and leaves earlier results un
   }
 }
 
-TEST_CASE("an inverted element in a mesh file is reported with its number") {
-#if FEM_WITH_GMSH
-  TempDir dir;
-  // Two tetrahedra, the second with two nodes swapped (negative volume).
-  dir.write("bad.msh", R"($MeshFormat
+namespace {
+
+// Two tetrahedra sharing a face, in regions "part" and "other"; `second` lists the second one's nodes.
+std::string two_tet_msh(const std::string& second) {
+  return R"($MeshFormat
 2.2 0 8
 $EndMeshFormat
 $PhysicalNames
-2
+3
 2 1 "face"
 3 2 "part"
+3 3 "other"
 $EndPhysicalNames
 $Nodes
 5
@@ -218,18 +219,38 @@ $Elements
 3
 1 2 2 1 1 1 2 3
 2 4 2 2 1 1 2 3 4
-3 4 2 2 1 3 2 4 5
+3 4 2 3 1 )" + second + R"(
 $EndElements
-)");
-  const auto file = dir.write("bad.yaml", R"(mesh:
-  msh: bad.msh
+)";
+}
+
+const char* kTwoTetCase = R"(mesh:
+  msh: two.msh
 physics: {type: elasticity, model: 3d}
-materials: [{E: 1, nu: 0.3}]
+materials: [{group: part, E: 1, nu: 0.3}, {group: other, E: 2, nu: 0.3}]
 boundary: [{group: face, fix: [x, y, z]}]
-)");
-  const auto message = run_expecting_error(file);
+)";
+
+}  // namespace
+
+TEST_CASE("an inverted element in a mesh file is reported with its number") {
+#if FEM_WITH_GMSH
+  TempDir dir;
+  dir.write("two.msh", two_tet_msh("3 2 4 5"));  // negative volume
+  const auto message = run_expecting_error(dir.write("two.yaml", kTwoTetCase));
   CHECK(message.find("element 1") != std::string::npos);
   CHECK(message.find("inverted") != std::string::npos);
+#endif
+}
+
+TEST_CASE("a region without a material is named") {
+#if FEM_WITH_GMSH
+  TempDir dir;
+  dir.write("two.msh", two_tet_msh("2 3 4 5"));
+  std::ostringstream log;
+  CHECK_NOTHROW(run_case(dir.write("two.yaml", kTwoTetCase), {}, log));
+  const auto message = run_expecting_error(dir.write("two.yaml", replace(kTwoTetCase, ", {group: other, E: 2, nu: 0.3}", "")));
+  CHECK(message.find("no material for region 'other'") != std::string::npos);
 #endif
 }
 

@@ -1,0 +1,440 @@
+#include "bench/spmv/spmv_benchmark.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/spmv/fe_patterns.hpp"
+#include "bench/spmv/matrix_market.hpp"
+#include "bench/spmv/pcg_comparison.hpp"
+#include "fem/config.hpp"
+#include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/cpu/spmv_cpu.hpp"
+#if FEM_WITH_CUDA
+#include <cuda_runtime.h>
+
+#include "bench/spmv/cusparse_reference.hpp"
+#include "bench/spmv/nvml_energy.hpp"
+#include "kernels/cuda/spmv_cuda.hpp"
+#include "kernels/cuda/spmv_tuning.hpp"
+#endif
+#if FEM_WITH_OPENCL
+#include "kernels/device_matrix.hpp"
+#include "kernels/opencl/spmv_opencl.hpp"
+#endif
+
+namespace fem::bench {
+namespace {
+
+constexpr double kCopyCeilingGBs = 3017.0;  // H100 device-to-device copy, ANCHORS.md
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+struct Options {
+  std::string set = "default";          // FE matrix set: small | default | large
+  std::vector<std::string> mtx;         // Matrix Market files
+  std::string csv = "spmv.csv";
+  double energy_window = 0.5;           // seconds per energy measurement; 0 = none
+  bool sweep = true;                    // launch-parameter sweeps of the FE contenders
+  bool opencl = true;
+  bool cpu = false;                     // serial and OpenMP CSR on the host too
+  int solve_cells = 0;                  // > 0: PCG solve of an elasticity box of cells^3 hex8 (GPU)
+  int cpu_iterations = 0;               // > 0: CPU PCG iterations timed on the same system
+};
+
+// Bytes of one CSR SpMV as ANCHORS.md counts them: values and columns, row pointers, x read
+// once, y written.
+double csr_bytes(const CsrMatrix& a) {
+  return 12.0 * a.nnz() + 4.0 * (a.rows + 1) + 16.0 * a.rows;
+}
+
+struct Row {
+  std::string matrix, backend, setting;
+  std::int64_t rows = 0, nnz = 0;
+  double seconds = 0, gbs = 0, gflops = 0, watts = 0, joules = 0, error = 0;
+  std::string note;
+};
+
+class Table {
+ public:
+  explicit Table(const std::string& csv) : csv_(csv) {
+    csv_ << "matrix,rows,nnz,backend,setting,ms,GB/s,GFLOP/s,copy_ceiling_fraction,W,J_per_spmv,GFLOP/s_per_W,"
+            "max_rel_error,note\n";
+  }
+  void add(Row r, const CsrMatrix& a) {
+    r.rows = a.rows;
+    r.nnz = a.nnz();
+    if (r.seconds > 0) {
+      r.gbs = csr_bytes(a) / r.seconds * 1e-9;
+      r.gflops = 2.0 * a.nnz() / r.seconds * 1e-9;
+    }
+    std::printf("  %-9s %-26s %9.4f ms %8.1f GB/s %7.1f GFLOP/s %5.0f%% ", r.backend.c_str(), r.setting.c_str(),
+                1e3 * r.seconds, r.gbs, r.gflops, 100.0 * r.gbs / kCopyCeilingGBs);
+    if (r.watts > 0) std::printf("%6.1f W %9.3e J %6.2f GFLOP/s/W ", r.watts, r.joules, r.gflops / r.watts);
+    if (!r.note.empty()) std::printf("%s", r.note.c_str());
+    if (r.error > 1e-10) std::printf(" WRONG (error %.1e)", r.error);
+    std::printf("\n");
+    std::fflush(stdout);
+    char line[512];
+    std::snprintf(line, sizeof line, "%s,%lld,%lld,%s,%s,%.6f,%.2f,%.2f,%.4f,%.2f,%.4e,%.3f,%.2e,\"%s\"\n",
+                  r.matrix.c_str(), static_cast<long long>(r.rows), static_cast<long long>(r.nnz), r.backend.c_str(),
+                  r.setting.c_str(), 1e3 * r.seconds, r.gbs, r.gflops, r.gbs / kCopyCeilingGBs, r.watts, r.joules,
+                  r.watts > 0 ? r.gflops / r.watts : 0.0, r.error, r.note.c_str());
+    csv_ << line << std::flush;
+    rows_.push_back(r);
+  }
+  const std::vector<Row>& rows() const { return rows_; }
+
+ private:
+  std::ofstream csv_;
+  std::vector<Row> rows_;
+};
+
+double max_relative_error(const std::vector<double>& y, const std::vector<double>& reference) {
+  double scale = 1e-300, worst = 0;
+  for (double v : reference) scale = std::max(scale, std::abs(v));
+  for (std::size_t i = 0; i < y.size(); ++i) worst = std::max(worst, std::abs(y[i] - reference[i]));
+  return worst / scale;
+}
+
+std::vector<BoxPattern> fe_set(const std::string& set) {
+  if (set == "small") return {{2, 100, 1, 1}, {3, 12, 1, 3}, {3, 6, 2, 3}};
+  std::vector<BoxPattern> boxes = {{2, 100, 1, 1},  {2, 1500, 1, 1}, {2, 500, 2, 2}, {3, 40, 1, 3},
+                                   {3, 20, 2, 3},   {3, 150, 1, 1},  {3, 80, 1, 3}};
+  if (set == "large") boxes.push_back({3, 110, 1, 3});
+  return boxes;
+}
+
+#if FEM_WITH_CUDA
+namespace gpu = kernels::cuda;
+
+void check(cudaError_t s, const char* what) {
+  if (s != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(s));
+}
+
+// Seconds per call of `work` (CUDA events around repeats after a warm-up).
+double time_device(const std::function<void()>& work, int repeats) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  work();
+  check(cudaEventRecord(start), "cudaEventRecord");
+  for (int i = 0; i < repeats; ++i) work();
+  check(cudaEventRecord(stop), "cudaEventRecord");
+  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  return 1e-3 * ms / repeats;
+}
+
+// Average watts and joules per call over a window of back-to-back calls (NVML counter).
+void measure_energy(EnergyMeter& meter, const std::function<void()>& work, double seconds_per_call, double window,
+                    Row& row) {
+  if (!meter.available() || window <= 0 || seconds_per_call <= 0) return;
+  const int calls = std::max(10, static_cast<int>(window / seconds_per_call));
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  meter.start();
+  const auto t0 = Clock::now();
+  for (int i = 0; i < calls; ++i) work();
+  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  const double elapsed = since(t0), joules = meter.stop_joules();
+  if (joules <= 0) return;
+  row.watts = joules / elapsed;
+  row.joules = joules / calls;
+}
+
+struct GpuMatrixRun {
+  const CsrMatrix& a;
+  const std::string& name;
+  const std::vector<double>& reference;  // A x on the host
+  gpu::DeviceVector& x;
+  gpu::DeviceVector& y;
+  Table& table;
+  EnergyMeter& meter;
+  const Options& options;
+  int repeats;
+};
+
+Row timed_row(GpuMatrixRun& run, const std::string& backend, const std::string& setting,
+              const std::function<void()>& work, bool energy) {
+  Row r;
+  r.matrix = run.name;
+  r.backend = backend;
+  r.setting = setting;
+  std::vector<double> y(run.reference.size());
+  run.y.upload(std::vector<double>(y.size(), 7.0).data());
+  work();
+  run.y.download(y.data());
+  r.error = max_relative_error(y, run.reference);
+  r.seconds = time_device(work, run.repeats);
+  if (energy) measure_energy(run.meter, work, r.seconds, run.options.energy_window, r);
+  return r;
+}
+
+// Every CUDA format and its launch parameters; returns the fastest setting's seconds.
+double run_cuda_formats(GpuMatrixRun& run, const kernels::RowStats& stats) {
+  double best = 0;
+  gpu::SpmvSetting best_setting;
+  const gpu::SpmvSetting model = gpu::model_setting(stats);
+  double model_seconds = 0;
+  auto record = [&](const gpu::SpmvSetting& s, Row r) {
+    if (r.error < 1e-10 && (best == 0 || r.seconds < best)) best = r.seconds, best_setting = s;
+    if (gpu::to_string(s) == gpu::to_string(model)) model_seconds = r.seconds, r.note = "model pick";
+    run.table.add(r, run.a);
+  };
+  for (auto format : {gpu::SpmvFormat::CsrScalar, gpu::SpmvFormat::CsrVector, gpu::SpmvFormat::Ell,
+                      gpu::SpmvFormat::Sell, gpu::SpmvFormat::Bcsr, gpu::SpmvFormat::Dia, gpu::SpmvFormat::Hyb}) {
+    gpu::SpmvSetting s;
+    s.format = format;
+    s.threads_per_row = 1;
+    std::optional<gpu::DeviceSpmv> spmv;
+    try {
+      spmv.emplace(run.a, s);
+    } catch (const kernels::FormatRefused& e) {
+      std::printf("  cuda      %-26s refused: %s\n", gpu::format_name(format).c_str(), e.what());
+      continue;
+    }
+    auto work = [&] { spmv->apply(run.x.data(), run.y.data()); };
+    // Lanes per row (vector CSR) or per block row (BCSR).
+    std::vector<int> teams = {1};
+    if (format == gpu::SpmvFormat::CsrVector) teams = {2, 4, 8, 16, 32};
+    if (format == gpu::SpmvFormat::Bcsr) teams = {1, 2, 4, 8, 16, 32};
+    double format_best = 0;
+    gpu::SpmvSetting format_best_setting = s;
+    for (int t : teams) {
+      s.threads_per_row = t;
+      spmv->relaunch(s);
+      Row r = timed_row(run, "cuda", gpu::to_string(s), work, true);
+      if (r.error < 1e-10 && (format_best == 0 || r.seconds < format_best))
+        format_best = r.seconds, format_best_setting = s;
+      record(s, r);
+    }
+    // Block size, register cap and carve-out around the format's best team.
+    const bool contender = format == gpu::SpmvFormat::CsrVector || format == gpu::SpmvFormat::Sell ||
+                           format == gpu::SpmvFormat::Bcsr;
+    if (!run.options.sweep || !contender) continue;
+    for (int block : {128, 256, 512, 1024})
+      for (int cap : {32, 64, 255})
+        for (int carveout : {-1, 0, 100}) {
+          if ((cap == 255 && block > 256) || (block == 256 && cap == 64 && carveout == -1)) continue;
+          if (carveout != -1 && !(cap == 64)) continue;  // carve-out swept at the default cap only
+          gpu::SpmvSetting v = format_best_setting;
+          v.block_size = block;
+          v.register_cap = cap;
+          v.carveout = carveout;
+          spmv->relaunch(v);
+          record(v, timed_row(run, "cuda", gpu::to_string(v), work, false));
+        }
+  }
+  if (model_seconds == 0) {  // the model picked a launch setting that the grid above did not time
+    try {
+      gpu::DeviceSpmv spmv(run.a, model);
+      Row r = timed_row(run, "cuda", gpu::to_string(model), [&] { spmv.apply(run.x.data(), run.y.data()); }, false);
+      record(model, r);
+    } catch (const kernels::FormatRefused&) {
+    }
+  }
+  std::printf("  best CUDA: %s %.4f ms; model pick %s %.4f ms (%.1f%% slower than the timed best)\n",
+              gpu::to_string(best_setting).c_str(), 1e3 * best, gpu::to_string(model).c_str(), 1e3 * model_seconds,
+              model_seconds > 0 ? 100.0 * (model_seconds / best - 1.0) : -1.0);
+  return best;
+}
+#endif
+
+#if FEM_WITH_OPENCL
+// The tunable CSR kernel over (WG, R) and ELL/SELL; the whole grid printed for `grid` matrices.
+void run_opencl(const kernels::opencl::ClSparseDevice& device, const CsrMatrix& a, const std::string& name,
+                const std::vector<double>& x_host, const std::vector<double>& reference, Table& table, bool grid,
+                int repeats) {
+  namespace cl = kernels::opencl;
+  cl::ClVector x(device, x_host.size()), y(device, x_host.size());
+  x.upload(x_host.data());
+  auto run_setting = [&](const cl::ClSpmvSetting& s, const std::string& note) {
+    Row r;
+    r.matrix = name;
+    r.backend = "opencl";
+    r.setting = cl::to_string(s);
+    r.note = note;
+    try {
+      const cl::ClSpmv spmv(device, a, s);
+      std::vector<double> out(x_host.size());
+      spmv.apply(x, y);
+      y.download(out.data());
+      r.error = max_relative_error(out, reference);
+      r.seconds = cl::time_spmv(device, spmv, x, y, repeats);
+    } catch (const kernels::FormatRefused& e) {
+      std::printf("  opencl    %-26s refused: %s\n", r.setting.c_str(), e.what());
+      return 0.0;
+    }
+    table.add(r, a);
+    return r.seconds;
+  };
+  const cl::ClSpmvSetting model = cl::model_cl_setting(kernels::row_statistics(a));
+  const double model_s = run_setting(model, "model pick");
+  double best = model_s;
+  cl::ClSpmvSetting best_setting = model;
+  for (int wg = grid ? 1 : 64; wg <= 256; wg *= 2)
+    for (int r = 1; r <= wg; r *= 2) {
+      const int team = wg / r;
+      if (!grid && team != 1 && team != 4 && team != 8 && team != 16 && team != 32) continue;
+      const cl::ClSpmvSetting s{cl::ClSpmvFormat::Csr, wg, r};
+      if (cl::to_string(s) == cl::to_string(model)) continue;
+      const double t = run_setting(s, team == 1 ? "naive (one row per work-item)" : "");
+      if (t > 0 && t < best) best = t, best_setting = s;
+    }
+  run_setting({cl::ClSpmvFormat::Ell, 128, 1}, "");
+  run_setting({cl::ClSpmvFormat::Sell, 128, 1}, "");
+  std::printf("  best OpenCL CSR: %s %.4f ms; model pick %s %.4f ms (%.1f%% slower)\n", cl::to_string(best_setting).c_str(),
+              1e3 * best, cl::to_string(model).c_str(), 1e3 * model_s, 100.0 * (model_s / best - 1.0));
+}
+#endif
+
+void run_cpu(const CsrMatrix& a, const std::string& name, const std::vector<double>& x, Table& table) {
+  std::vector<double> y(x.size());
+  for (const char* which : {"serial", "openmp"}) {
+    const bool serial = which[0] == 's';
+    auto work = [&] { serial ? kernels::spmv_serial(a, x, y) : kernels::spmv_openmp(a, x, y); };
+    work();
+    const int repeats = std::clamp(static_cast<int>(2e8 / (12.0 * a.nnz() + 1)), 2, 50);
+    const auto t0 = Clock::now();
+    for (int i = 0; i < repeats; ++i) work();
+    Row r;
+    r.matrix = name;
+    r.backend = "cpu";
+    r.setting = std::string("csr-") + which;
+    r.seconds = since(t0) / repeats;
+    table.add(r, a);
+  }
+}
+
+int usage() {
+  std::printf(
+      "fem bench spmv [options] [file.mtx ...]\n"
+      "  --set small|default|large  FE box matrices (2D/3D, linear/quadratic; large adds 3D-q1-d3-110, 326M nnz)\n"
+      "  --no-fe                    only the Matrix Market files\n"
+      "  --csv FILE                 CSV output (default spmv.csv)\n"
+      "  --energy-window S          seconds of back-to-back SpMVs per NVML energy reading (default 0.5; 0 = off)\n"
+      "  --no-sweep                 skip the block-size/register-cap/carve-out sweeps\n"
+      "  --no-opencl                skip the OpenCL kernels\n"
+      "  --cpu                      also time serial and OpenMP CSR on the host\n"
+      "  --solve CELLS              PCG (Jacobi) on the GPU of an elasticity box of CELLS^3 hex8 (3(CELLS+1)^3 dofs)\n"
+      "  --cpu-iterations K         with --solve: also time K iterations of the CPU PCG on the same system\n");
+  return 0;
+}
+
+}  // namespace
+
+int run_spmv_benchmark(int argc, char** argv) {
+  Options options;
+  bool fe = true;
+  try {
+    for (int i = 1; i < argc; ++i) {
+      const std::string arg = argv[i];
+      auto value = [&]() -> std::string {
+        if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+        return argv[++i];
+      };
+      if (arg == "--help" || arg == "-h") return usage();
+      else if (arg == "--set") options.set = value();
+      else if (arg == "--no-fe") fe = false;
+      else if (arg == "--csv") options.csv = value();
+      else if (arg == "--energy-window") options.energy_window = std::stod(value());
+      else if (arg == "--no-sweep") options.sweep = false;
+      else if (arg == "--no-opencl") options.opencl = false;
+      else if (arg == "--cpu") options.cpu = true;
+      else if (arg == "--solve") options.solve_cells = std::stoi(value());
+      else if (arg == "--cpu-iterations") options.cpu_iterations = std::stoi(value());
+      else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + arg);
+      else options.mtx.push_back(arg);
+    }
+    if (options.set != "small" && options.set != "default" && options.set != "large")
+      throw std::invalid_argument("--set must be small, default or large");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fem bench spmv: %s (see --help)\n", e.what());
+    return 2;
+  }
+  try {
+    if (options.solve_cells > 0) return run_pcg_comparison(options.solve_cells, options.cpu_iterations);
+    Table table(options.csv);
+#if FEM_WITH_CUDA
+    const bool have_cuda = gpu::unavailable_reason().empty();
+    EnergyMeter meter;
+    if (have_cuda && !meter.available()) std::printf("energy: %s\n", meter.why_not().c_str());
+    if (!have_cuda) std::printf("CUDA: %s\n", gpu::unavailable_reason().c_str());
+#endif
+#if FEM_WITH_OPENCL
+    std::optional<kernels::opencl::ClSparseDevice> cl_device;
+    if (options.opencl) try {
+        cl_device.emplace();
+        std::printf("OpenCL device: %s\n", cl_device->name().c_str());
+      } catch (const kernels::BackendUnavailable& e) {
+        std::printf("OpenCL: %s\n", e.what());
+      }
+    bool grid_done = false;
+#endif
+    std::vector<std::pair<std::string, std::function<CsrMatrix()>>> matrices;
+    if (fe)
+      for (const auto& box : fe_set(options.set))
+        matrices.emplace_back(box.name(), [box] { return make_box_pattern_matrix(box); });
+    for (const auto& path : options.mtx) matrices.emplace_back(path, [path] { return read_matrix_market(path); });
+
+    for (const auto& [name, build] : matrices) {
+      const auto t0 = Clock::now();
+      const CsrMatrix a = build();
+      kernels::check_csr(a);
+      const kernels::RowStats stats = kernels::row_statistics(a);
+      std::printf("\n== %s: %lld rows, %lld nonzeros, %.1f per row (sd %.1f, max %lld), %lld diagonals%s (built in %.1f s)\n",
+                  name.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.nnz()), stats.mean,
+                  stats.stddev, static_cast<long long>(stats.max), static_cast<long long>(stats.diagonals),
+                  stats.block3 ? ", 3x3 blocks" : "", since(t0));
+      std::vector<double> x(static_cast<std::size_t>(a.rows)), reference(x.size());
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + 0.5 * std::sin(0.37 * static_cast<double>(i));
+      kernels::spmv_openmp(a, x, reference);
+      const int repeats = std::clamp(static_cast<int>(2e9 / (12.0 * a.nnz() + 1)), 10, 200);
+      if (options.cpu) run_cpu(a, name, x, table);
+#if FEM_WITH_CUDA
+      if (have_cuda) {
+        gpu::DeviceVector dx(x.size()), dy(x.size());
+        dx.upload(x.data());
+        GpuMatrixRun run{a, name, reference, dx, dy, table, meter, options, repeats};
+        double alg1 = 0;
+        for (auto alg : {CusparseCsr::Algorithm::Alg1, CusparseCsr::Algorithm::Alg2}) {
+          CusparseCsr cusparse(a, alg);
+          const bool one = alg == CusparseCsr::Algorithm::Alg1;
+          Row r = timed_row(run, "cusparse", one ? "csr-alg1" : "csr-alg2",
+                            [&] { cusparse.apply(dx.data(), dy.data()); }, true);
+          if (one) alg1 = r.seconds;
+          table.add(r, a);
+        }
+        const double best = run_cuda_formats(run, stats);
+        std::printf("  best CUDA kernel vs cuSPARSE ALG1: %.2fx, %.0f%% of the %.0f GB/s copy ceiling\n", alg1 / best,
+                    100.0 * csr_bytes(a) / best * 1e-9 / kCopyCeilingGBs, kCopyCeilingGBs);
+      }
+#endif
+#if FEM_WITH_OPENCL
+      if (cl_device) {
+        const bool grid = !grid_done && stats.block3 && a.nnz() > 10'000'000;
+        grid_done = grid_done || grid;
+        run_opencl(*cl_device, a, name, x, reference, table, grid, repeats);
+      }
+#endif
+    }
+    std::printf("\nCSV written to %s\n", options.csv.c_str());
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "fem bench spmv: %s\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace fem::bench
