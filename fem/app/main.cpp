@@ -8,6 +8,7 @@
 #include "bench/assembly/assembly_benchmark.hpp"
 #include "bench/band/band_benchmark.hpp"
 #include "bench/dense/dense_benchmark.hpp"
+#include "bench/frontal/frontal_benchmark.hpp"
 #include "fem/app/renumber_command.hpp"
 #include "fem/app/run_case.hpp"
 #include "fem/config.hpp"
@@ -23,7 +24,7 @@ usage:
                                 bandwidth, profile, wavefront and front of every renumbering
                                 method on the case's mesh; --plot draws the pattern before and
                                 after METHOD (default: the case's, or rcm) as a PNG
-  fem bench NAME [options]      run a benchmark: assembly | band | dense (fem bench NAME --help)
+  fem bench NAME [options]      run a benchmark: assembly | band | dense | frontal (fem bench NAME --help)
   fem --version                 print the version and what this build includes
   fem --help                    this text
 
@@ -82,6 +83,7 @@ int bench_command(const std::vector<std::string>& args) {
       {"assembly", fem::bench::run_assembly_benchmark},
       {"band", fem::bench::run_band_benchmark},
       {"dense", fem::bench::run_dense_benchmark},
+      {"frontal", fem::bench::run_frontal_benchmark},
   };
   std::string names;
   for (const auto& [name, run] : benchmarks) names += (names.empty() ? "" : ", ") + name;

@@ -188,6 +188,8 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   options.precision = c.solver.precision;
   options.tolerance = c.solver.tolerance;
   options.max_iterations = c.solver.max_iterations;
+  options.out_of_core = c.solver.out_of_core;
+  options.spmv = c.solver.spmv;
   options.progress = [&](const std::string& line) { phases.progress(line); };
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
   const bool by_elements = solver->uses_element_matrices();

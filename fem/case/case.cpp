@@ -283,7 +283,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   SolverSpec sv;
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
-                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision"});
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv"});
   sv.method = choose_word(s, "method", kSolverMethods, sv.method);
   sv.device = choose_word(s, "device", kSolverDevices, sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
@@ -291,6 +291,8 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.precision = choose_word(s, "precision", {"double", "mixed"}, sv.precision);
   if (s.has("tolerance")) sv.tolerance = s.positive("tolerance");
   sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
+  sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
+  sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
   return sv;
 }
 

@@ -66,6 +66,8 @@ struct SolverSpec {
   std::string precision = "double";    // direct solvers: double | mixed (FP32 factor, FP64 refinement)
   double tolerance = 1e-10;
   int max_iterations = 0;              // 0: the solver's default
+  bool out_of_core = false;            // frontal: factors in a temporary file
+  std::string spmv = "auto";           // GPU iterative: SpMV format and setting, or auto
 };
 
 struct OutputSpec {

@@ -18,21 +18,30 @@ bool same(const SpmvSetting& a, const SpmvSetting& b) { return to_string(a) == t
 }  // namespace
 
 SpmvSetting model_setting(const RowStats& stats) {
+  // Rules from the H100 measurements in bench/RESULTS.md (FE box matrices).
   SpmvSetting s;
+  if (stats.rows == 0 || stats.nnz == 0) return s;
   if (stats.block3) {
-    // One lane per block, a team about half as wide as a block row is long.
+    // Whole 3x3 blocks: BCSR reads one column index per 9 values. One lane per block, the team
+    // about as wide as a block row is long.
     s.format = SpmvFormat::Bcsr;
-    s.threads_per_row = power_of_two_at_most(stats.mean / 3 / 2, 1, 32);
+    s.threads_per_row = power_of_two_at_most(stats.mean / 3, 1, 32);
     return s;
   }
-  const bool uniform = stats.mean > 0 && stats.stddev < 0.2 * stats.mean && stats.max < 2 * stats.mean + 4;
+  const double dia_fill = static_cast<double>(stats.diagonals) * static_cast<double>(stats.rows) / stats.nnz;
+  if (dia_fill <= 2.0) {  // few diagonals (structured grids): DIA needs no column indices at all
+    s.format = SpmvFormat::Dia;
+    s.threads_per_row = 1;
+    return s;
+  }
+  const bool uniform = stats.stddev < 0.2 * stats.mean && stats.max < 2 * stats.mean + 4;
   if (uniform && stats.mean < 16) {
     s.format = SpmvFormat::Sell;
+    s.threads_per_row = 1;
     return s;
   }
-  // The tunable-CSR paper's observation: a team of a quarter of the mean row length.
   s.format = SpmvFormat::CsrVector;
-  s.threads_per_row = power_of_two_at_most(stats.mean / 4, 1, 32);
+  s.threads_per_row = power_of_two_at_most(stats.mean / 2, 1, 32);
   return s;
 }
 
@@ -67,47 +76,55 @@ TuningReport tune_spmv(const CsrMatrix& a, double budget_seconds) {
   x.upload(ones.data());
   // Enough repeats to cover launch noise, fewer on big matrices.
   const int repeats = std::clamp(static_cast<int>(2e8 / std::max<double>(1.0, 12.0 * a.nnz())), 3, 50);
-  auto time_one = [&](const SpmvSetting& s) {
-    TimedSetting t{s, 0.0, {}};
+  auto time_on = [&](DeviceSpmv& spmv, const SpmvSetting& s) {
+    spmv.relaunch(s);
+    const double seconds = time_spmv(spmv, x.data(), y.data(), repeats);
+    report.tried.push_back({s, seconds, {}});
+    return seconds;
+  };
+  std::shared_ptr<DeviceSpmv> best;
+  // One conversion per format (the model's first), its settings timed by relaunching.
+  std::vector<SpmvSetting> candidates = {report.model};
+  for (const auto& s : candidate_settings(stats))
+    if (!same(s, report.model)) candidates.push_back(s);
+  std::vector<SpmvFormat> formats;
+  for (const auto& s : candidates)
+    if (std::find(formats.begin(), formats.end(), s.format) == formats.end()) formats.push_back(s.format);
+  for (const SpmvFormat format : formats) {
+    if (best && elapsed() > budget_seconds) break;
+    const auto first = std::find_if(candidates.begin(), candidates.end(), [&](const auto& s) { return s.format == format; });
+    std::shared_ptr<DeviceSpmv> spmv;
     try {
-      const DeviceSpmv spmv(a, s);
-      t.seconds = time_spmv(spmv, x.data(), y.data(), repeats);
+      spmv = std::make_shared<DeviceSpmv>(a, *first);
     } catch (const FormatRefused& e) {
-      t.refused = e.what();
+      report.tried.push_back({*first, 0.0, e.what()});
+      continue;
     }
-    report.tried.push_back(t);
-    return t;
-  };
-  auto consider = [&](const TimedSetting& t) {
-    if (t.seconds > 0 && (report.best_seconds == 0 || t.seconds < report.best_seconds)) {
-      report.best = t.setting;
-      report.best_seconds = t.seconds;
+    for (const auto& s : candidates) {
+      if (s.format != format) continue;
+      const double seconds = time_on(*spmv, s);
+      if (same(s, report.model)) report.model_seconds = seconds;
+      if (report.best_seconds == 0 || seconds < report.best_seconds) {
+        report.best = s;
+        report.best_seconds = seconds;
+        best = spmv;
+      }
     }
-  };
-  const TimedSetting model = time_one(report.model);
-  report.model_seconds = model.seconds;
-  consider(model);
-  for (const auto& s : candidate_settings(stats)) {
-    if (elapsed() > budget_seconds) break;
-    if (!same(s, report.model)) consider(time_one(s));
   }
-  // Then the launch parameters of the best format.
+  if (!best) throw FormatRefused("CUDA SpMV: no format fits this matrix (" + report.tried.back().refused + ")");
+  // Then the launch parameters of the best format, on the matrix already there.
   const SpmvSetting base = report.best;
-  for (int block : {128, 512, 1024})
-    for (int cap : {32, 64, 255}) {
+  for (int block : {128, 256, 512})
+    for (int cap : {64, 255}) {
       if (elapsed() > budget_seconds) break;
       if (cap == 255 && block > 256) continue;
       SpmvSetting s = base;
       s.block_size = block;
       s.register_cap = cap;
-      consider(time_one(s));
+      if (const double seconds = time_on(*best, s); seconds < report.best_seconds) report.best = s, report.best_seconds = seconds;
     }
-  for (int carveout : {0, 50, 100}) {
-    if (elapsed() > budget_seconds) break;
-    SpmvSetting s = report.best;
-    s.carveout = carveout;
-    consider(time_one(s));
-  }
+  best->relaunch(report.best);
+  report.best_matrix = best;
   report.elapsed_seconds = elapsed();
   return report;
 }

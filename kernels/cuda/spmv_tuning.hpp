@@ -1,6 +1,7 @@
 #pragma once
 // Choosing a CUDA SpMV format and launch parameters for a matrix: a model from row-length
 // statistics (no timing), and a tuner that times candidates on the matrix within a budget.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,12 @@ struct TuningReport {
   double best_seconds = 0, model_seconds = 0;  // model_seconds: the model's pick as timed
   std::vector<TimedSetting> tried;
   double elapsed_seconds = 0;                  // conversions and timing together
+  std::shared_ptr<DeviceSpmv> best_matrix;     // the matrix in the best setting, ready to use
 };
 
-// Times candidate_settings (and the model's pick) on `a`, a few SpMVs each, stopping once
-// `budget_seconds` are spent (the model's pick and the first candidate always run).
+// Times the model's pick and candidate_settings on `a`, a few SpMVs each, converting to each
+// format once; stops converting once `budget_seconds` are spent (the model's format always
+// runs, so the budget is exceeded by at most one conversion).
 TuningReport tune_spmv(const CsrMatrix& a, double budget_seconds);
 
 }  // namespace fem::kernels::cuda

@@ -35,18 +35,18 @@ class CudaConjugateGradient final : public LinearSolver {
     const std::int64_t n = a.rows;
     SolveReport report;
     const auto t_setup = KrylovClock::now();
-    gpu::SpmvSetting setting;
+    std::shared_ptr<const gpu::DeviceSpmv> matrix_on_device;
     if (options_.spmv == "auto") {
       const auto tuning = gpu::tune_spmv(a, kTuningBudgetSeconds);
-      setting = tuning.best;
+      matrix_on_device = tuning.best_matrix;
       report.figures["spmv_tuned_seconds"] = tuning.best_seconds;
       report.figures["spmv_model_seconds"] = tuning.model_seconds;
       report.figures["spmv_tuning_time_s"] = tuning.elapsed_seconds;
     } else {
-      setting = gpu::parse_spmv_setting(options_.spmv);
+      matrix_on_device = std::make_shared<gpu::DeviceSpmv>(a, gpu::parse_spmv_setting(options_.spmv));
     }
-    const gpu::DeviceSpmv matrix(a, setting);
-    if (options_.progress) options_.progress("cg on cuda: SpMV " + gpu::to_string(setting));
+    const gpu::DeviceSpmv& matrix = *matrix_on_device;
+    if (options_.progress) options_.progress("cg on cuda: SpMV " + gpu::to_string(matrix.setting()));
     gpu::DeviceVector d_u(n), d_r(n), d_p(n), d_q(n), d_sums(2), d_inv_diag;
     if (options_.preconditioner == "jacobi") {
       // The Jacobi preconditioner applied to unit vectors gives the inverse diagonal.
