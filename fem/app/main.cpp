@@ -9,6 +9,7 @@
 #include "bench/band/band_benchmark.hpp"
 #include "bench/dense/dense_benchmark.hpp"
 #include "bench/frontal/frontal_benchmark.hpp"
+#include "bench/spmv/spmv_benchmark.hpp"
 #include "fem/app/renumber_command.hpp"
 #include "fem/app/run_case.hpp"
 #include "fem/config.hpp"
@@ -24,15 +25,17 @@ usage:
                                 bandwidth, profile, wavefront and front of every renumbering
                                 method on the case's mesh; --plot draws the pattern before and
                                 after METHOD (default: the case's, or rcm) as a PNG
-  fem bench NAME [options]      run a benchmark: assembly | band | dense | frontal (fem bench NAME --help)
+  fem bench NAME [options]      run a benchmark: assembly | band | dense | frontal | spmv
+                                (fem bench NAME --help lists its options)
   fem --version                 print the version and what this build includes
   fem --help                    this text
 
 options of 'fem run':
-  --solver METHOD        band-cholesky | frontal | cg | band-gauss | band-ldlt  (case: solver.method)
+  --solver METHOD        band-cholesky | frontal | cg | bicgstab | band-gauss | band-ldlt
+                                                               (case: solver.method)
   --device DEVICE        cpu | cuda | opencl                   (case: solver.device)
   --renumber METHOD      none | rcm | gps | sloan | auto       (case: solver.renumber)
-  --preconditioner NAME  none | jacobi                         (case: solver.preconditioner)
+  --preconditioner NAME  none | jacobi | block-jacobi | ssor   (case: solver.preconditioner)
   --precision P          double | mixed: direct solvers factor in FP32 and refine (case: solver.precision)
   --tolerance TOL        relative residual of iterative solvers (case: solver.tolerance)
   --output DIR           results directory                     (case: output.directory)
@@ -84,10 +87,14 @@ int bench_command(const std::vector<std::string>& args) {
       {"band", fem::bench::run_band_benchmark},
       {"dense", fem::bench::run_dense_benchmark},
       {"frontal", fem::bench::run_frontal_benchmark},
+      {"spmv", fem::bench::run_spmv_benchmark},
   };
   std::string names;
   for (const auto& [name, run] : benchmarks) names += (names.empty() ? "" : ", ") + name;
-  if (args.empty()) throw UsageError("fem bench needs a benchmark name: " + names);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    std::cout << "fem bench NAME [options], NAME one of: " << names << " (fem bench NAME --help lists its options)\n";
+    return args.empty() ? 2 : 0;
+  }
   for (const auto& [name, run] : benchmarks) {
     if (args[0] != name) continue;
     std::vector<std::string> storage(args);

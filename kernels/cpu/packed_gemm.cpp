@@ -12,26 +12,25 @@ namespace fem::kernels::cpu {
 
 namespace {
 
-// One 64-byte vector (an AVX-512 register; two AVX2 or four SSE registers elsewhere).
+// One 64-byte vector (an AVX-512 register; two AVX2 or four SSE registers elsewhere), and the
+// same type with element alignment for loads from any address.
 template <class T>
-struct Vec;
-template <>
-struct Vec<double> {
-  typedef double type __attribute__((vector_size(64)));
-};
-template <>
-struct Vec<float> {
-  typedef float type __attribute__((vector_size(64)));
+struct Vec {
+  typedef T type __attribute__((vector_size(64)));
+  typedef T unaligned __attribute__((vector_size(64), aligned(sizeof(T))));
 };
 
-// Register block MR x NR of C (16 vector accumulators), and cache blocks: a KC x NR panel of B
-// and an MR x KC panel of A fit L1 together (24 KB), an MC x KC block of A stays in L2, a
-// KC x NC block of B in L3.
+// Register block MR x NR of C: MR rows of NV vectors, 24 accumulators, so that with the NV
+// loads of B and one broadcast of A each k step stays within the 32 vector registers and does
+// 24 multiply-adds for 11 loads (the two FMA ports stay busy, the two load ports do not limit).
+// Cache blocks: the KC x NR micro-panel of B is reused by every MR row block and stays in L1
+// (24 KB), an MC x KC block of A stays in L2, a KC x NC block of B in L3.
 template <class T>
 struct Blocking {
   static constexpr index_t lanes = 64 / sizeof(T);
   static constexpr index_t mr = 8;
-  static constexpr index_t nr = 2 * lanes;
+  static constexpr index_t nv = 3;
+  static constexpr index_t nr = nv * lanes;
   static constexpr index_t kc = 128;
   static constexpr index_t mc = 480;
   static constexpr index_t nc = 4096;
@@ -59,20 +58,21 @@ template <class T>
                                               index_t col0, Fill fill) {
   using B = Blocking<T>;
   using V = typename Vec<T>::type;
-  V acc[B::mr][2] = {};
+  using U = typename Vec<T>::unaligned;
+  V acc[B::mr][B::nv] = {};
   for (index_t i = 0; i < std::min(mr, B::mr); ++i) {  // C is needed after the loop: fetch it now
     __builtin_prefetch(c + i * ldc, 1);
     __builtin_prefetch(c + i * ldc + B::nr - 1, 1);
   }
   for (index_t k = 0; k < kc; ++k) {
-    V b0, b1;
-    __builtin_memcpy(&b0, bp + k * B::nr, sizeof(V));
-    __builtin_memcpy(&b1, bp + k * B::nr + B::lanes, sizeof(V));
+    V b[B::nv];
+#pragma GCC unroll 4
+    for (index_t v = 0; v < B::nv; ++v) b[v] = *reinterpret_cast<const V*>(bp + k * B::nr + v * B::lanes);
 #pragma GCC unroll 8
     for (index_t i = 0; i < B::mr; ++i) {
       const T a_ik = ap[k * B::mr + i];
-      acc[i][0] += a_ik * b0;
-      acc[i][1] += a_ik * b1;
+#pragma GCC unroll 4
+      for (index_t v = 0; v < B::nv; ++v) acc[i][v] += a_ik * b[v];
     }
   }
   const bool whole = mr == B::mr && nr == B::nr;
@@ -80,11 +80,10 @@ template <class T>
   if (whole && below_diagonal) {
 #pragma GCC unroll 8
     for (index_t i = 0; i < B::mr; ++i)
-      for (index_t v = 0; v < 2; ++v) {
-        V cv;
-        __builtin_memcpy(&cv, c + i * ldc + v * B::lanes, sizeof(V));
+#pragma GCC unroll 4
+      for (index_t v = 0; v < B::nv; ++v) {
+        U& cv = *reinterpret_cast<U*>(c + i * ldc + v * B::lanes);
         cv += alpha * acc[i][v];
-        __builtin_memcpy(c + i * ldc + v * B::lanes, &cv, sizeof(V));
       }
     return;
   }

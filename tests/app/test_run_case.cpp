@@ -196,7 +196,8 @@ TEST_CASE("bad input names the file, line or group and leaves earlier results un
 
 namespace {
 
-// Two tetrahedra sharing a face, in regions "part" and "other"; `second` lists the second one's nodes.
+// Two tetrahedra sharing a face, in regions "part" and "other" (separate entities, since Gmsh attaches
+// physical groups to entities); `second` lists the second one's nodes.
 std::string two_tet_msh(const std::string& second) {
   return R"($MeshFormat
 2.2 0 8
@@ -219,7 +220,7 @@ $Elements
 3
 1 2 2 1 1 1 2 3
 2 4 2 2 1 1 2 3 4
-3 4 2 3 1 )" + second + R"(
+3 4 2 3 2 )" + second + R"(
 $EndElements
 )";
 }
