@@ -1,9 +1,10 @@
 // fem-bench-renumber: bandwidth, profile, wavefront, frontal-solver front and time of every
-// renumbering method on structured boxes (as meshed, and with the nodes shuffled, as an
-// unstructured mesher might leave them), printed as a table and written as CSV.
+// renumbering method on the meshes of case files and on structured boxes (as meshed, and with the
+// nodes shuffled, as an unstructured mesher might leave them), printed as a table and written as CSV.
 //
-//   fem-bench-renumber [--quick] [--csv FILE] [--export DIR] [--plot DIR]
+//   fem-bench-renumber [--quick] [--csv FILE] [--export DIR] [--plot DIR] [CASE.yaml ...]
 //
+// CASE.yaml are meshed as `fem run` would (Gmsh for .geo/.msh, the built-in box otherwise)
 // --quick   leaves out the 1e6-node box
 // --export  writes each graph (CSR) and our RCM numbering for bench/renumber/compare_scipy.py
 // --plot    writes a before/after sparsity PNG per graph (RCM)
@@ -20,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "fem/app/run_case.hpp"
+#include "fem/case/case.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/element_order.hpp"
 #include "fem/renumber/renumber.hpp"
@@ -39,7 +42,29 @@ struct BenchGraph {
   int dofs_per_node;
   fem::BoxSpec spec;
   bool shuffle;
+  std::filesystem::path case_file;  // when set, the mesh comes from this case instead of `spec`
 };
+
+std::vector<BenchGraph> case_graphs(const std::vector<std::string>& files) {
+  std::vector<BenchGraph> graphs;
+  for (const auto& f : files) {
+    const fem::Case c = fem::load_case(f);
+    BenchGraph g;
+    g.name = c.name;
+    g.dofs_per_node = c.physics.type == fem::PhysicsType::Heat ? 1 : 0;  // 0: the mesh's dimension
+    g.shuffle = false;
+    g.case_file = f;
+    graphs.push_back(g);
+  }
+  return graphs;
+}
+
+fem::Mesh bench_mesh(BenchGraph& bg) {
+  if (bg.case_file.empty()) return fem::make_box_mesh(bg.spec);
+  fem::Mesh mesh = fem::make_mesh(fem::load_case(bg.case_file).mesh);
+  if (bg.dofs_per_node == 0) bg.dofs_per_node = mesh.dimension;
+  return mesh;
+}
 
 std::vector<BenchGraph> bench_graphs(bool quick) {
   using fem::ElementShape;
@@ -87,6 +112,7 @@ struct Options {
   bool quick = false;
   std::string csv = "bench_renumber.csv";
   std::string export_dir, plot_dir;
+  std::vector<std::string> cases;
 };
 
 Options parse_options(int argc, char** argv) {
@@ -101,7 +127,9 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--csv") o.csv = value();
     else if (arg == "--export") o.export_dir = value();
     else if (arg == "--plot") o.plot_dir = value();
-    else throw std::invalid_argument("unknown option " + arg + " (expected --quick, --csv FILE, --export DIR, --plot DIR)");
+    else if (!arg.empty() && arg[0] == '-')
+      throw std::invalid_argument("unknown option " + arg + " (expected --quick, --csv FILE, --export DIR, --plot DIR, CASE.yaml ...)");
+    else o.cases.push_back(arg);
   }
   return o;
 }
@@ -125,8 +153,10 @@ int main(int argc, char** argv) try {
   };
   std::vector<ElementOrderRow> element_rows;
 
-  for (const BenchGraph& bg : bench_graphs(options.quick)) {
-    fem::Mesh mesh = fem::make_box_mesh(bg.spec);
+  std::vector<BenchGraph> graphs = case_graphs(options.cases);
+  for (const auto& box : bench_graphs(options.quick)) graphs.push_back(box);
+  for (BenchGraph& bg : graphs) {
+    fem::Mesh mesh = bench_mesh(bg);
     const int n = static_cast<int>(mesh.num_nodes());
     if (bg.shuffle) shuffle_nodes(mesh.cells, n, 2026);
     const auto& cells = mesh.cells;

@@ -9,9 +9,11 @@
 namespace fem::renumber {
 namespace {
 
-// Roots tried per component; the better (bandwidth, then profile) numbering is kept. Two
+// Roots tried per component; the better (profile, then bandwidth) numbering is kept. Two
 // cost twice the search but make the result much less sensitive to ties between peers.
-constexpr int roots_tried = 2;
+// Profile first: RCM is the profile method (GPS is there for bandwidth), and ranking by
+// bandwidth first picked numberings with a larger profile than SciPy's on some meshes.
+constexpr int roots_tried = 4;
 
 // Appends the Cuthill-McKee order of root's component to `order`, marking it in `numbered`.
 void cuthill_mckee(const NodeGraph& graph, int root, std::vector<char>& numbered, std::vector<int>& order) {
@@ -29,7 +31,7 @@ void cuthill_mckee(const NodeGraph& graph, int root, std::vector<char>& numbered
   }
 }
 
-// (bandwidth, profile) of one component numbered in the reverse of `component_order`;
+// (profile, bandwidth) of one component numbered in the reverse of `component_order`;
 // `position` is scratch with an entry per node.
 std::pair<std::int64_t, std::int64_t> reversed_band(const NodeGraph& graph, std::span<const int> component_order,
                                                     std::vector<int>& position) {
@@ -42,7 +44,7 @@ std::pair<std::int64_t, std::int64_t> reversed_band(const NodeGraph& graph, std:
     bandwidth = std::max<std::int64_t>(bandwidth, position[i] - first);
     profile += position[i] - first;
   }
-  return {bandwidth, profile};
+  return {profile, bandwidth};
 }
 
 }  // namespace
