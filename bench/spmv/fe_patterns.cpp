@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdio>
 #include <stdexcept>
 
 namespace fem::bench {
@@ -18,6 +19,15 @@ std::array<int, 2> coupled_range(int a, int nodes, int order) {
 std::string BoxPattern::name() const {
   return std::to_string(dimension) + "D-q" + std::to_string(order) + "-d" + std::to_string(dofs_per_node) + "-" +
          std::to_string(cells);
+}
+
+BoxPattern parse_box_pattern(const std::string& name) {
+  BoxPattern box;
+  char tail = 0;
+  if (std::sscanf(name.c_str(), "%dD-q%d-d%d-%d%c", &box.dimension, &box.order, &box.dofs_per_node, &box.cells,
+                  &tail) != 4)
+    throw std::invalid_argument("FE matrix '" + name + "': expected DIMENSION D-q ORDER -d DOFS - CELLS, e.g. 3D-q1-d3-40");
+  return box;
 }
 
 CsrMatrix make_box_pattern_matrix(const BoxPattern& box) {

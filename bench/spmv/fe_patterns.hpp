@@ -17,6 +17,9 @@ struct BoxPattern {
   std::string name() const;  // "3D-q1-d3-40"
 };
 
+// The inverse of BoxPattern::name ("3D-q1-d3-40"); throws std::invalid_argument.
+BoxPattern parse_box_pattern(const std::string& name);
+
 CsrMatrix make_box_pattern_matrix(const BoxPattern& box);
 
 }  // namespace fem::bench

@@ -48,6 +48,8 @@ struct Options {
   bool cpu = false;                     // serial and OpenMP CSR on the host too
   int solve_cells = 0;                  // > 0: PCG solve of an elasticity box of cells^3 hex8 (GPU)
   int cpu_iterations = 0;               // > 0: CPU PCG iterations timed on the same system
+  std::vector<BoxPattern> fe;           // --fe: these boxes instead of the set
+  std::string preconditioner = "jacobi";  // of the --solve PCG
 };
 
 // Bytes of one CSR SpMV as ANCHORS.md counts them: values and columns, row pointers, x read
@@ -181,29 +183,45 @@ Row timed_row(GpuMatrixRun& run, const std::string& backend, const std::string& 
   return r;
 }
 
-// Every CUDA format and its launch parameters; returns the fastest setting's seconds.
-double run_cuda_formats(GpuMatrixRun& run, const kernels::RowStats& stats) {
+struct CudaOutcome {
+  double best = 0, best_csr = 0, model = 0;  // seconds per SpMV: fastest, fastest CSR / vector CSR, model's pick
+  double best_bytes = 0;                      // bytes the fastest setting moves
+  std::string best_setting, model_setting;
+};
+
+// Every CUDA format and its launch parameters.
+CudaOutcome run_cuda_formats(GpuMatrixRun& run, const kernels::RowStats& stats) {
+  CudaOutcome outcome;
   double best = 0;
   gpu::SpmvSetting best_setting;
   const gpu::SpmvSetting model = gpu::model_setting(stats);
   double model_seconds = 0;
+  double bytes_moved = 0;  // by the format being timed
   auto record = [&](const gpu::SpmvSetting& s, Row r) {
-    if (r.error < 1e-10 && (best == 0 || r.seconds < best)) best = r.seconds, best_setting = s;
-    if (gpu::to_string(s) == gpu::to_string(model)) model_seconds = r.seconds, r.note = "model pick";
+    if (r.error < 1e-10 && (best == 0 || r.seconds < best))
+      best = r.seconds, best_setting = s, outcome.best_bytes = bytes_moved;
+    if (gpu::to_string(s) == gpu::to_string(model)) {
+      model_seconds = r.seconds;
+      r.note += r.note.empty() ? "model pick" : "; model pick";
+    }
     run.table.add(r, run.a);
   };
-  for (auto format : {gpu::SpmvFormat::CsrScalar, gpu::SpmvFormat::CsrVector, gpu::SpmvFormat::Ell,
-                      gpu::SpmvFormat::Sell, gpu::SpmvFormat::Bcsr, gpu::SpmvFormat::Dia, gpu::SpmvFormat::Hyb}) {
+  for (const auto format : gpu::all_spmv_formats()) {
     gpu::SpmvSetting s;
     s.format = format;
     s.threads_per_row = 1;
     std::optional<gpu::DeviceSpmv> spmv;
+    const auto t_convert = Clock::now();
     try {
       spmv.emplace(run.a, s);
     } catch (const kernels::FormatRefused& e) {
       std::printf("  cuda      %-26s refused: %s\n", gpu::format_name(format).c_str(), e.what());
       continue;
     }
+    const std::string moved = "moves " + std::to_string(static_cast<long long>(spmv->bytes_moved() / 1e6)) +
+                              " MB (" + std::to_string(spmv->bytes_moved() / csr_bytes(run.a)).substr(0, 4) +
+                              " x CSR), converted in " + std::to_string(since(t_convert)).substr(0, 5) + " s";
+    bytes_moved = spmv->bytes_moved();
     auto work = [&] { spmv->apply(run.x.data(), run.y.data()); };
     // Lanes per row (vector CSR) or per block row (BCSR).
     std::vector<int> teams = {1};
@@ -214,33 +232,38 @@ double run_cuda_formats(GpuMatrixRun& run, const kernels::RowStats& stats) {
     for (int t : teams) {
       s.threads_per_row = t;
       spmv->relaunch(s);
-      Row r = timed_row(run, "cuda", gpu::to_string(s), work, true);
+      Row r = timed_row(run, "cuda", gpu::to_string(s), work, false);
+      if (t == teams.front()) r.note = moved;
       if (r.error < 1e-10 && (format_best == 0 || r.seconds < format_best))
         format_best = r.seconds, format_best_setting = s;
       record(s, r);
     }
+    const bool csr = format == gpu::SpmvFormat::CsrScalar || format == gpu::SpmvFormat::CsrVector;
     // Block size, register cap and carve-out around the format's best team.
-    const bool contender = format == gpu::SpmvFormat::CsrVector || format == gpu::SpmvFormat::Sell ||
-                           format == gpu::SpmvFormat::Bcsr;
-    if (!run.options.sweep || !contender) continue;
-    for (int block : {128, 256, 512, 1024})
-      for (int cap : {32, 64, 255})
-        for (int carveout : {-1, 0, 100}) {
-          if ((cap == 255 && block > 256) || (block == 256 && cap == 64 && carveout == -1)) continue;
-          if (carveout != -1 && !(cap == 64)) continue;  // carve-out swept at the default cap only
-          gpu::SpmvSetting v = format_best_setting;
-          v.block_size = block;
-          v.register_cap = cap;
-          v.carveout = carveout;
-          spmv->relaunch(v);
-          const Row r = timed_row(run, "cuda", gpu::to_string(v), work, false);
-          if (r.error < 1e-10 && r.seconds < format_best) format_best = r.seconds, format_best_setting = v;
-          record(v, r);
-        }
+    const bool contender = format != gpu::SpmvFormat::CsrScalar && format != gpu::SpmvFormat::Ell &&
+                           format != gpu::SpmvFormat::Hyb;
+    if (run.options.sweep && contender)
+      for (int block : {128, 256, 512, 1024})
+        for (int cap : {32, 64, 255})
+          for (int carveout : {-1, 0, 100}) {
+            if ((cap == 255 && block > 256) || (block == 256 && cap == 64 && carveout == -1)) continue;
+            if (carveout != -1 && !(cap == 64)) continue;  // carve-out swept at the default cap only
+            gpu::SpmvSetting v = format_best_setting;
+            v.block_size = block;
+            v.register_cap = cap;
+            v.carveout = carveout;
+            spmv->relaunch(v);
+            const Row r = timed_row(run, "cuda", gpu::to_string(v), work, false);
+            if (r.error < 1e-10 && r.seconds < format_best) format_best = r.seconds, format_best_setting = v;
+            record(v, r);
+          }
     // The format's best setting once more, with its energy.
     spmv->relaunch(format_best_setting);
     Row r = timed_row(run, "cuda", gpu::to_string(format_best_setting), work, true);
-    r.note = "best of " + gpu::format_name(format) + ", energy";
+    r.note = "best of " + gpu::format_name(format) + ", " +
+             std::to_string(spmv->bytes_moved() / r.seconds * 1e-9 / kCopyCeilingGBs * 100).substr(0, 4) +
+             "% of the copy ceiling in bytes moved";
+    if (csr && r.error < 1e-10 && (outcome.best_csr == 0 || r.seconds < outcome.best_csr)) outcome.best_csr = r.seconds;
     record(format_best_setting, r);
   }
   if (model_seconds == 0) {  // the model picked a launch setting that the grid above did not time
@@ -254,40 +277,42 @@ double run_cuda_formats(GpuMatrixRun& run, const kernels::RowStats& stats) {
   std::printf("  best CUDA: %s %.4f ms; model pick %s %.4f ms (%.1f%% slower than the timed best)\n",
               gpu::to_string(best_setting).c_str(), 1e3 * best, gpu::to_string(model).c_str(), 1e3 * model_seconds,
               model_seconds > 0 ? 100.0 * (model_seconds / best - 1.0) : -1.0);
-  return best;
+  outcome.best = best;
+  outcome.model = model_seconds;
+  outcome.best_setting = gpu::to_string(best_setting);
+  outcome.model_setting = gpu::to_string(model);
+  return outcome;
 }
 #endif
 
 #if FEM_WITH_OPENCL
 // The tunable CSR kernel over (WG, R) and ELL/SELL; the whole grid printed for `grid` matrices.
-void run_opencl(const kernels::opencl::ClSparseDevice& device, const CsrMatrix& a, const std::string& name,
-                const std::vector<double>& x_host, const std::vector<double>& reference, Table& table, bool grid,
-                int repeats) {
+// Returns the best CSR setting's seconds.
+double run_opencl(const kernels::opencl::ClSparseDevice& device, const CsrMatrix& a, const std::string& name,
+                  const std::vector<double>& x_host, const std::vector<double>& reference, Table& table, bool grid,
+                  int repeats) {
   namespace cl = kernels::opencl;
   cl::ClVector x(device, x_host.size()), y(device, x_host.size());
   x.upload(x_host.data());
-  auto run_setting = [&](const cl::ClSpmvSetting& s, const std::string& note) {
+  auto run_setting = [&](cl::ClSpmv& spmv, const cl::ClSpmvSetting& s, const std::string& note) {
     Row r;
     r.matrix = name;
     r.backend = "opencl";
     r.setting = cl::to_string(s);
     r.note = note;
-    try {
-      const cl::ClSpmv spmv(device, a, s);
-      std::vector<double> out(x_host.size());
-      spmv.apply(x, y);
-      y.download(out.data());
-      r.error = max_relative_error(out, reference);
-      r.seconds = cl::time_spmv(device, spmv, x, y, repeats);
-    } catch (const kernels::FormatRefused& e) {
-      std::printf("  opencl    %-26s refused: %s\n", r.setting.c_str(), e.what());
-      return 0.0;
-    }
+    spmv.relaunch(s);
+    std::vector<double> out(x_host.size(), 7.0);
+    y.upload(out.data());
+    spmv.apply(x, y);
+    y.download(out.data());
+    r.error = max_relative_error(out, reference);
+    r.seconds = cl::time_spmv(device, spmv, x, y, repeats);
     table.add(r, a);
-    return r.seconds;
+    return r.error < 1e-10 ? r.seconds : 0.0;
   };
   const cl::ClSpmvSetting model = cl::model_cl_setting(kernels::row_statistics(a));
-  const double model_s = run_setting(model, "model pick");
+  cl::ClSpmv csr(device, a, model);
+  const double model_s = run_setting(csr, model, "model pick");
   double best = model_s;
   cl::ClSpmvSetting best_setting = model;
   for (int wg = grid ? 1 : 64; wg <= 256; wg *= 2)
@@ -296,13 +321,21 @@ void run_opencl(const kernels::opencl::ClSparseDevice& device, const CsrMatrix& 
       if (!grid && team != 1 && team != 4 && team != 8 && team != 16 && team != 32) continue;
       const cl::ClSpmvSetting s{cl::ClSpmvFormat::Csr, wg, r};
       if (cl::to_string(s) == cl::to_string(model)) continue;
-      const double t = run_setting(s, team == 1 ? "naive (one row per work-item)" : "");
-      if (t > 0 && t < best) best = t, best_setting = s;
+      const double t = run_setting(csr, s, team == 1 ? "naive (one row per work-item)" : "");
+      if (t > 0 && (best == 0 || t < best)) best = t, best_setting = s;
     }
-  run_setting({cl::ClSpmvFormat::Ell, 128, 1}, "");
-  run_setting({cl::ClSpmvFormat::Sell, 128, 1}, "");
+  for (const auto format : {cl::ClSpmvFormat::Ell, cl::ClSpmvFormat::Sell}) {
+    const cl::ClSpmvSetting s{format, 128, 1};
+    try {
+      cl::ClSpmv padded(device, a, s);
+      run_setting(padded, s, "");
+    } catch (const kernels::FormatRefused& e) {
+      std::printf("  opencl    %-26s refused: %s\n", cl::to_string(s).c_str(), e.what());
+    }
+  }
   std::printf("  best OpenCL CSR: %s %.4f ms; model pick %s %.4f ms (%.1f%% slower)\n", cl::to_string(best_setting).c_str(),
               1e3 * best, cl::to_string(model).c_str(), 1e3 * model_s, 100.0 * (model_s / best - 1.0));
+  return best;
 }
 #endif
 
@@ -324,17 +357,50 @@ void run_cpu(const CsrMatrix& a, const std::string& name, const std::vector<doub
   }
 }
 
+// One matrix's figures for the closing table (0 = not run).
+struct MatrixSummary {
+  std::string name;
+  std::int64_t nnz = 0;
+  double csr_bytes = 0, alg1 = 0, opencl = 0;
+#if FEM_WITH_CUDA
+  CudaOutcome cuda;
+#endif
+};
+
+// The targets per matrix: best CUDA kernel against cuSPARSE ALG1 and the copy ceiling,
+// the tuned OpenCL CSR against our CUDA CSR, and the model's pick against the timed best.
+void print_summary(const std::vector<MatrixSummary>& summaries) {
+  std::printf("\n== summary (GB/s in CSR bytes as ANCHORS.md counts them; 'moved' = bytes the kernel moves)\n");
+  std::printf("%-16s %7s %9s %9s %-26s %6s %6s %6s %9s %9s %7s %-26s %6s\n", "matrix", "Mnnz", "alg1 ms", "best ms",
+              "best setting", "xALG1", "%ceil", "%moved", "cudaCSR", "openclCSR", "cl/cu", "model pick", "model+");
+  for (const auto& m : summaries) {
+#if FEM_WITH_CUDA
+    const auto& c = m.cuda;
+    const double ceil = c.best > 0 ? 100.0 * m.csr_bytes / c.best * 1e-9 / kCopyCeilingGBs : 0.0;
+    const double moved = c.best > 0 ? 100.0 * c.best_bytes / c.best * 1e-9 / kCopyCeilingGBs : 0.0;
+    std::printf("%-16s %7.1f %9.4f %9.4f %-26s %6.2f %6.0f %6.0f %9.4f %9.4f %7.2f %-26s %5.0f%%\n", m.name.c_str(),
+                m.nnz * 1e-6, 1e3 * m.alg1, 1e3 * c.best, c.best_setting.c_str(), c.best > 0 ? m.alg1 / c.best : 0.0,
+                ceil, moved, 1e3 * c.best_csr, 1e3 * m.opencl, c.best_csr > 0 ? m.opencl / c.best_csr : 0.0,
+                c.model_setting.c_str(), c.best > 0 && c.model > 0 ? 100.0 * (c.model / c.best - 1.0) : -1.0);
+#else
+    std::printf("%-16s %7.1f openclCSR %9.4f ms\n", m.name.c_str(), m.nnz * 1e-6, 1e3 * m.opencl);
+#endif
+  }
+}
+
 int usage() {
   std::printf(
       "fem bench spmv [options] [file.mtx ...]\n"
       "  --set small|default|large  FE box matrices (2D/3D, linear/quadratic; large adds 3D-q1-d3-110, 326M nnz)\n"
+      "  --fe NAME                  this FE box matrix instead of the set, e.g. 3D-q1-d3-110 (repeatable)\n"
       "  --no-fe                    only the Matrix Market files\n"
       "  --csv FILE                 CSV output (default spmv.csv)\n"
       "  --energy-window S          seconds of back-to-back SpMVs per NVML energy reading (default 0.5; 0 = off)\n"
       "  --no-sweep                 skip the block-size/register-cap/carve-out sweeps\n"
       "  --no-opencl                skip the OpenCL kernels\n"
       "  --cpu                      also time serial and OpenMP CSR on the host\n"
-      "  --solve CELLS              PCG (Jacobi) on the GPU of an elasticity box of CELLS^3 hex8 (3(CELLS+1)^3 dofs)\n"
+      "  --solve CELLS              PCG on the GPU of an elasticity box of CELLS^3 hex8 (3(CELLS+1)^3 dofs)\n"
+      "  --preconditioner NAME      with --solve: jacobi (default), block-jacobi or none\n"
       "  --cpu-iterations K         with --solve: also time K iterations of the CPU PCG on the same system\n");
   return 0;
 }
@@ -354,6 +420,7 @@ int run_spmv_benchmark(int argc, char** argv) {
       if (arg == "--help" || arg == "-h") return usage();
       else if (arg == "--set") options.set = value();
       else if (arg == "--no-fe") fe = false;
+      else if (arg == "--fe") options.fe.push_back(parse_box_pattern(value()));
       else if (arg == "--csv") options.csv = value();
       else if (arg == "--energy-window") options.energy_window = std::stod(value());
       else if (arg == "--no-sweep") options.sweep = false;
@@ -361,6 +428,7 @@ int run_spmv_benchmark(int argc, char** argv) {
       else if (arg == "--cpu") options.cpu = true;
       else if (arg == "--solve") options.solve_cells = std::stoi(value());
       else if (arg == "--cpu-iterations") options.cpu_iterations = std::stoi(value());
+      else if (arg == "--preconditioner") options.preconditioner = value();
       else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + arg);
       else options.mtx.push_back(arg);
     }
@@ -371,7 +439,7 @@ int run_spmv_benchmark(int argc, char** argv) {
     return 2;
   }
   try {
-    if (options.solve_cells > 0) return run_pcg_comparison(options.solve_cells, options.cpu_iterations);
+    if (options.solve_cells > 0) return run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioner);
     Table table(options.csv);
 #if FEM_WITH_CUDA
     const bool have_cuda = gpu::unavailable_reason().empty();
@@ -389,8 +457,12 @@ int run_spmv_benchmark(int argc, char** argv) {
       }
     bool grid_done = false;
 #endif
+    std::vector<MatrixSummary> summaries;
     std::vector<std::pair<std::string, std::function<CsrMatrix()>>> matrices;
-    if (fe)
+    if (!options.fe.empty())
+      for (const auto& box : options.fe)
+        matrices.emplace_back(box.name(), [box] { return make_box_pattern_matrix(box); });
+    else if (fe)
       for (const auto& box : fe_set(options.set))
         matrices.emplace_back(box.name(), [box] { return make_box_pattern_matrix(box); });
     for (const auto& path : options.mtx) matrices.emplace_back(path, [path] { return read_matrix_market(path); });
@@ -409,6 +481,10 @@ int run_spmv_benchmark(int argc, char** argv) {
       kernels::spmv_openmp(a, x, reference);
       const int repeats = std::clamp(static_cast<int>(2e9 / (12.0 * a.nnz() + 1)), 10, 200);
       if (options.cpu) run_cpu(a, name, x, table);
+      MatrixSummary summary;
+      summary.name = name;
+      summary.nnz = a.nnz();
+      summary.csr_bytes = csr_bytes(a);
 #if FEM_WITH_CUDA
       if (have_cuda) {
         gpu::DeviceVector dx(x.size()), dy(x.size());
@@ -423,19 +499,25 @@ int run_spmv_benchmark(int argc, char** argv) {
           if (one) alg1 = r.seconds;
           table.add(r, a);
         }
-        const double best = run_cuda_formats(run, stats);
-        std::printf("  best CUDA kernel vs cuSPARSE ALG1: %.2fx, %.0f%% of the %.0f GB/s copy ceiling\n", alg1 / best,
-                    100.0 * csr_bytes(a) / best * 1e-9 / kCopyCeilingGBs, kCopyCeilingGBs);
+        const CudaOutcome cuda = run_cuda_formats(run, stats);
+        summary.alg1 = alg1;
+        summary.cuda = cuda;
+        std::printf("  best CUDA kernel vs cuSPARSE ALG1: %.2fx, %.0f%% of the %.0f GB/s copy ceiling (CSR bytes), "
+                    "%.0f%% in the bytes it moves\n",
+                    alg1 / cuda.best, 100.0 * csr_bytes(a) / cuda.best * 1e-9 / kCopyCeilingGBs, kCopyCeilingGBs,
+                    100.0 * cuda.best_bytes / cuda.best * 1e-9 / kCopyCeilingGBs);
       }
 #endif
 #if FEM_WITH_OPENCL
       if (cl_device) {
         const bool grid = !grid_done && stats.block3 && a.nnz() > 10'000'000;
         grid_done = grid_done || grid;
-        run_opencl(*cl_device, a, name, x, reference, table, grid, repeats);
+        summary.opencl = run_opencl(*cl_device, a, name, x, reference, table, grid, repeats);
       }
 #endif
+      summaries.push_back(summary);
     }
+    print_summary(summaries);
     std::printf("\nCSV written to %s\n", options.csv.c_str());
     return 0;
   } catch (const std::exception& e) {

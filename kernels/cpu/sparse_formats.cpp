@@ -27,6 +27,7 @@ EllMatrix ell_of_rows(const CsrMatrix& a, std::int64_t width) {
   e.width = width;
   e.col.assign(static_cast<std::size_t>(width * a.rows), -1);
   e.val.assign(e.col.size(), 0.0);
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < a.rows; ++i) {
     const std::int64_t len = std::min(row_length(a, i), width);
     for (std::int64_t k = 0; k < len; ++k) {
@@ -35,6 +36,54 @@ EllMatrix ell_of_rows(const CsrMatrix& a, std::int64_t width) {
     }
   }
   return e;
+}
+
+// BCSR without values: the sorted block columns of each block row (as the CSR columns are
+// sorted per row). `format` names the refusal when the rows are not whole block rows.
+BcsrMatrix block_pattern(const char* format, const CsrMatrix& a, int block) {
+  if (block < 1 || a.rows % block != 0)
+    throw FormatRefused(std::string(format) + " refused: " + std::to_string(a.rows) +
+                        " rows are not a multiple of the block size " + std::to_string(block));
+  BcsrMatrix b;
+  b.block = block;
+  b.block_rows = a.rows / block;
+  b.block_row_ptr.assign(static_cast<std::size_t>(b.block_rows + 1), 0);
+  // Two parallel passes over the block rows: count their block columns, then write them.
+  auto columns_of = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
+    cols.clear();
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+  };
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> cols;
+#pragma omp for schedule(static)
+    for (std::int64_t br = 0; br < b.block_rows; ++br) {
+      columns_of(br, cols);
+      b.block_row_ptr[br + 1] = static_cast<std::int64_t>(cols.size());
+    }
+  }
+  for (std::int64_t br = 0; br < b.block_rows; ++br) b.block_row_ptr[br + 1] += b.block_row_ptr[br];
+  b.block_col.resize(static_cast<std::size_t>(b.block_row_ptr.back()));
+#pragma omp parallel
+  {
+    std::vector<std::int32_t> cols;
+#pragma omp for schedule(static)
+    for (std::int64_t br = 0; br < b.block_rows; ++br) {
+      columns_of(br, cols);
+      std::copy(cols.begin(), cols.end(), b.block_col.begin() + b.block_row_ptr[br]);
+    }
+  }
+  return b;
+}
+
+// Position of block column `column` among block row br's blocks.
+std::int64_t block_slot(const BcsrMatrix& b, std::int64_t br, std::int32_t column) {
+  const auto first = b.block_col.begin() + b.block_row_ptr[br];
+  const auto last = b.block_col.begin() + b.block_row_ptr[br + 1];
+  return std::lower_bound(first, last, column) - first;
 }
 
 }  // namespace
@@ -81,6 +130,7 @@ SellMatrix to_sell(const CsrMatrix& a, int slice_height, const PaddingLimit& lim
   check_padding("SELL", static_cast<std::size_t>(s.slice_ptr.back()), 12, a.nnz(), limit);
   s.col.assign(static_cast<std::size_t>(s.slice_ptr.back()), -1);
   s.val.assign(s.col.size(), 0.0);
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < a.rows; ++i) {
     const std::int64_t sl = i / slice_height, lane = i % slice_height;
     for (std::int64_t k = 0; k < row_length(a, i); ++k) {
@@ -93,36 +143,17 @@ SellMatrix to_sell(const CsrMatrix& a, int slice_height, const PaddingLimit& lim
 }
 
 BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit) {
-  if (block < 1 || a.rows % block != 0)
-    throw FormatRefused("BCSR refused: " + std::to_string(a.rows) + " rows are not a multiple of the block size " +
-                        std::to_string(block));
-  BcsrMatrix b;
-  b.block = block;
-  b.block_rows = a.rows / block;
-  b.block_row_ptr.assign(static_cast<std::size_t>(b.block_rows + 1), 0);
-  // Block columns of each block row (sorted, as the CSR columns are sorted per row).
-  std::vector<std::int32_t> cols;
-  for (std::int64_t br = 0; br < b.block_rows; ++br) {
-    cols.clear();
-    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-    b.block_col.insert(b.block_col.end(), cols.begin(), cols.end());
-    b.block_row_ptr[br + 1] = static_cast<std::int64_t>(b.block_col.size());
-  }
+  BcsrMatrix b = block_pattern("BCSR", a, block);
   const std::size_t bb = static_cast<std::size_t>(block) * block;
   check_padding("BCSR", b.block_col.size() * bb, 8, a.nnz(), limit);
   b.val.assign(b.block_col.size() * bb, 0.0);
-  for (std::int64_t br = 0; br < b.block_rows; ++br) {
-    const auto first = b.block_col.begin() + b.block_row_ptr[br];
-    const auto last = b.block_col.begin() + b.block_row_ptr[br + 1];
+#pragma omp parallel for schedule(static)
+  for (std::int64_t br = 0; br < b.block_rows; ++br)
     for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
       for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const auto at = std::lower_bound(first, last, a.col[k] / block) - b.block_col.begin();
+        const auto at = block_slot(b, br, a.col[k] / block) + b.block_row_ptr[br];
         b.val[at * bb + (i % block) * block + a.col[k] % block] = a.val[k];
       }
-  }
   return b;
 }
 
@@ -146,9 +177,68 @@ DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit) {
   for (std::size_t k = 0; k < sorted.size(); ++k) index_of_offset[sorted[k] + a.rows] = static_cast<std::int32_t>(k);
   d.offset = sorted;
   d.val.assign(d.offset.size() * static_cast<std::size_t>(a.rows), 0.0);
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < a.rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       d.val[index_of_offset[a.col[k] - i + a.rows] * a.rows + i] = a.val[k];
+  return d;
+}
+
+BellMatrix to_bell(const CsrMatrix& a, int block, const PaddingLimit& limit) {
+  const BcsrMatrix pattern = block_pattern("BELL", a, block);
+  std::int64_t width = 0;
+  for (std::int64_t br = 0; br < pattern.block_rows; ++br)
+    width = std::max(width, pattern.block_row_ptr[br + 1] - pattern.block_row_ptr[br]);
+  const std::int64_t bb = std::int64_t(block) * block, n = pattern.block_rows;
+  check_padding("BELL", static_cast<std::size_t>(width * n * bb), 8, a.nnz(), limit);
+  BellMatrix e;
+  e.block = block;
+  e.block_rows = n;
+  e.width = width;
+  e.col.assign(static_cast<std::size_t>(width * n), -1);
+  e.val.assign(static_cast<std::size_t>(width * n * bb), 0.0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t br = 0; br < n; ++br) {
+    for (auto k = pattern.block_row_ptr[br]; k < pattern.block_row_ptr[br + 1]; ++k)
+      e.col[(k - pattern.block_row_ptr[br]) * n + br] = pattern.block_col[k];
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+        const std::int64_t slot = block_slot(pattern, br, a.col[k] / block);
+        e.val[(slot * bb + (i % block) * block + a.col[k] % block) * n + br] = a.val[k];
+      }
+  }
+  return e;
+}
+
+CdsMatrix to_cds(const CsrMatrix& a, int block, const PaddingLimit& limit) {
+  if (block < 1 || a.rows % block != 0)
+    throw FormatRefused("CDS refused: " + std::to_string(a.rows) + " rows are not a multiple of the block size " +
+                        std::to_string(block));
+  CdsMatrix d;
+  d.block = block;
+  d.block_rows = a.rows / block;
+  const std::int64_t n = d.block_rows, bb = std::int64_t(block) * block;
+  // Block offsets lie in (-n, n): index them directly, -1 = not occupied.
+  std::vector<std::int32_t> index_of_offset(static_cast<std::size_t>(2 * n + 1), -1);
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      auto& index = index_of_offset[a.col[k] / block - i / block + n];
+      if (index >= 0) continue;
+      index = static_cast<std::int32_t>(d.offset.size());
+      d.offset.push_back(static_cast<std::int32_t>(a.col[k] / block - i / block));
+      check_padding("CDS", d.offset.size() * static_cast<std::size_t>(n * bb), 8, a.nnz(), limit);
+    }
+  std::sort(d.offset.begin(), d.offset.end());
+  for (std::size_t k = 0; k < d.offset.size(); ++k) index_of_offset[d.offset[k] + n] = static_cast<std::int32_t>(k);
+  d.val.assign(d.offset.size() * static_cast<std::size_t>(n * bb), 0.0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < a.rows; ++i) {
+    const std::int64_t br = i / block, r = i % block;
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const std::int64_t diagonal = index_of_offset[a.col[k] / block - br + n];
+      d.val[(diagonal * bb + r * block + a.col[k] % block) * n + br] = a.val[k];
+    }
+  }
   return d;
 }
 
@@ -185,6 +275,8 @@ RowStats row_statistics(const CsrMatrix& a) {
   s.min = row_length(a, 0);
   double sum2 = 0;
   std::vector<char> occupied(static_cast<std::size_t>(2 * a.rows + 1), 0);  // by offset j - i
+  const std::int64_t block_rows = a.rows / 3;
+  std::vector<char> block_occupied(static_cast<std::size_t>(2 * block_rows + 1), 0);  // by block offset
   bool block3 = a.rows % 3 == 0;
   for (std::int64_t i = 0; i < a.rows; ++i) {
     const std::int64_t len = row_length(a, i);
@@ -196,14 +288,32 @@ RowStats row_statistics(const CsrMatrix& a) {
     if (block3 && len != row_length(a, i - i % 3)) block3 = false;
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
       if (!occupied[a.col[k] - i + a.rows]) occupied[a.col[k] - i + a.rows] = 1, ++s.diagonals;
-      if (block3 && (k - a.row_ptr[i]) % 3 == 0 &&
-          (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2))
-        block3 = false;
+      if (block3 && (k - a.row_ptr[i]) % 3 == 0) {
+        if (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2) {
+          block3 = false;
+        } else if (auto& o = block_occupied[a.col[k] / 3 - i / 3 + block_rows]; !o) {
+          o = 1;
+          ++s.block_diagonals;
+        }
+      }
     }
   }
   s.mean = static_cast<double>(s.nnz) / static_cast<double>(a.rows);
   s.stddev = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean * s.mean));
   s.block3 = block3;
+  if (!block3) {
+    s.block_diagonals = 0;
+    return s;
+  }
+  // Blocks per block row: a block row's first row has one aligned triple per block.
+  double block_sum2 = 0;
+  for (std::int64_t br = 0; br < block_rows; ++br) {
+    const std::int64_t blocks = row_length(a, 3 * br) / 3;
+    s.block_max = std::max(s.block_max, blocks);
+    block_sum2 += static_cast<double>(blocks) * static_cast<double>(blocks);
+  }
+  s.block_mean = s.mean / 3;
+  s.block_stddev = std::sqrt(std::max(0.0, block_sum2 / static_cast<double>(block_rows) - s.block_mean * s.block_mean));
   return s;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // Sparse storage formats converted from CSR, laid out for GPU kernels (host copies; the CUDA and
-// OpenCL modules upload them). Padded formats check their size before building and refuse with
-// a message when padding would blow up (DIA/ELL on irregular matrices).
+// OpenCL modules upload them): the nine formats of the format study are CSR and vector CSR (the
+// CsrMatrix itself), ELL, SELL, HYB, BCSR, BELL, DIA and CDS. Padded formats check their size
+// before building and refuse with a message when padding would blow up (DIA/ELL/CDS on
+// irregular matrices).
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -52,10 +54,31 @@ struct BcsrMatrix {
   std::vector<double> val;  // block_col.size() * block * block
 };
 
+// Blocked ELL over b x b blocks: every block row padded to `width` blocks, stored column-major
+// over block rows so consecutive block rows are consecutive addresses: block slot k of block row
+// br has its block column at col[k * block_rows + br] (-1 = padding, only at a row's end) and its
+// value (r, c) at val[(k * b * b + r * b + c) * block_rows + br]. Needs rows divisible by b.
+struct BellMatrix {
+  int block = 3;
+  std::int64_t block_rows = 0, width = 0;
+  std::vector<std::int32_t> col;
+  std::vector<double> val;
+};
+
 // DIA: one padded column per occupied diagonal, val[d * rows + i] = A(i, i + offset[d]).
 struct DiaMatrix {
   std::int64_t rows = 0;
   std::vector<std::int32_t> offset;
+  std::vector<double> val;
+};
+
+// CDS (compressed diagonal storage of blocks): DIA over b x b blocks. Block diagonal d holds the
+// blocks (br, br + offset[d]), value (r, c) at val[(d * b * b + r * b + c) * block_rows + br]
+// (zero where the block is absent or outside the matrix). Needs rows divisible by b.
+struct CdsMatrix {
+  int block = 3;
+  std::int64_t block_rows = 0;
+  std::vector<std::int32_t> offset;  // block-column offsets, increasing
   std::vector<double> val;
 };
 
@@ -69,7 +92,9 @@ struct HybMatrix {
 EllMatrix to_ell(const CsrMatrix& a, const PaddingLimit& limit = {});
 SellMatrix to_sell(const CsrMatrix& a, int slice_height = 32, const PaddingLimit& limit = {});
 BcsrMatrix to_bcsr(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {});
+BellMatrix to_bell(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {});
 DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit = {});
+CdsMatrix to_cds(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {});
 HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit = {});
 
 // Throws std::invalid_argument naming the first inconsistency (sizes, pointers, column range).
@@ -80,8 +105,11 @@ struct RowStats {
   std::int64_t rows = 0, nnz = 0;
   double mean = 0, stddev = 0;
   std::int64_t max = 0, min = 0, empty_rows = 0;
-  std::int64_t diagonals = 0;     // distinct occupied diagonals (offset j - i)
-  bool block3 = false;            // every row's pattern made of whole aligned 3x3 blocks
+  std::int64_t diagonals = 0;        // distinct occupied diagonals (offset j - i)
+  bool block3 = false;               // every row's pattern made of whole aligned 3x3 blocks
+  std::int64_t block_diagonals = 0;  // with block3: distinct occupied diagonals of 3x3 blocks
+  double block_mean = 0, block_stddev = 0;  // with block3: blocks per block row
+  std::int64_t block_max = 0;
 };
 RowStats row_statistics(const CsrMatrix& a);
 

@@ -43,25 +43,58 @@ __global__ void dot_kernel(std::int64_t n, const double* x, const double* y, dou
   block_add(s, sums);
 }
 
+// z_i = (M^-1 r)_i for the entries of one preconditioner block: r[0..B) are the block's residuals.
+template <int B>
+__device__ __forceinline__ double precondition(const double* m, std::int64_t block, int row, const double (&r)[B]) {
+  if (!m) return r[row];
+  double z = 0;
+#pragma unroll
+  for (int c = 0; c < B; ++c) z += m[B * B * block + B * row + c] * r[c];
+  return z;
+}
+
+// One thread per preconditioner block of B entries (B = 1: Jacobi or none; 3: nodal blocks).
+template <int B>
 __global__ void cg_update_kernel(std::int64_t n, double alpha, const double* p, const double* q, double* u, double* r,
-                                 const double* inv_diag, double* sums) {
+                                 const double* m, double* sums) {
   double rz = 0, rr = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; i < n;
-       i += std::int64_t(gridDim.x) * kBlock) {
-    u[i] += alpha * p[i];
-    const double ri = r[i] - alpha * q[i];
-    r[i] = ri;
-    rz += ri * (inv_diag ? inv_diag[i] * ri : ri);
-    rr += ri * ri;
+  for (std::int64_t b = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; b < n / B;
+       b += std::int64_t(gridDim.x) * kBlock) {
+    double rb[B];
+#pragma unroll
+    for (int k = 0; k < B; ++k) {
+      const std::int64_t i = B * b + k;
+      u[i] += alpha * p[i];
+      rb[k] = r[i] - alpha * q[i];
+      r[i] = rb[k];
+      rr += rb[k] * rb[k];
+    }
+#pragma unroll
+    for (int k = 0; k < B; ++k) rz += rb[k] * precondition<B>(m, b, k, rb);
   }
   block_add(rz, sums);
   block_add(rr, sums + 1);
 }
 
-__global__ void cg_direction_kernel(std::int64_t n, double beta, const double* r, const double* inv_diag, double* p) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; i < n;
-       i += std::int64_t(gridDim.x) * kBlock)
-    p[i] = (inv_diag ? inv_diag[i] * r[i] : r[i]) + (beta != 0 ? beta * p[i] : 0.0);  // p may be unset when beta = 0
+template <int B>
+__global__ void cg_direction_kernel(std::int64_t n, double beta, const double* r, const double* m, double* p) {
+  for (std::int64_t b = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; b < n / B;
+       b += std::int64_t(gridDim.x) * kBlock) {
+    double rb[B];
+#pragma unroll
+    for (int k = 0; k < B; ++k) rb[k] = r[B * b + k];
+#pragma unroll
+    for (int k = 0; k < B; ++k) {
+      const std::int64_t i = B * b + k;
+      p[i] = precondition<B>(m, b, k, rb) + (beta != 0 ? beta * p[i] : 0.0);  // p may be unset when beta = 0
+    }
+  }
+}
+
+void check_block(std::int64_t n, const DevicePreconditioner& m) {
+  if ((m.block != 1 && m.block != 3) || n % m.block != 0)
+    throw std::invalid_argument("CG preconditioner: blocks of " + std::to_string(m.block) + " for " + std::to_string(n) +
+                                " equations (1, or 3 for whole nodes)");
 }
 
 __global__ void subtract_from_kernel(std::int64_t n, const double* x, double* y) {
@@ -100,12 +133,20 @@ void dot(std::int64_t n, const double* x, const double* y, double* sums) {
   check(cudaGetLastError(), "dot kernel");
 }
 void cg_update(std::int64_t n, double alpha, const double* p, const double* q, double* u, double* r,
-               const double* inv_diag, double* sums) {
-  cg_update_kernel<<<blocks_for(n), kBlock>>>(n, alpha, p, q, u, r, inv_diag, sums);
+               const DevicePreconditioner& m, double* sums) {
+  check_block(n, m);
+  if (m.block == 3)
+    cg_update_kernel<3><<<blocks_for(n / 3), kBlock>>>(n, alpha, p, q, u, r, m.data, sums);
+  else
+    cg_update_kernel<1><<<blocks_for(n), kBlock>>>(n, alpha, p, q, u, r, m.data, sums);
   check(cudaGetLastError(), "cg_update kernel");
 }
-void cg_direction(std::int64_t n, double beta, const double* r, const double* inv_diag, double* p) {
-  cg_direction_kernel<<<blocks_for(n), kBlock>>>(n, beta, r, inv_diag, p);
+void cg_direction(std::int64_t n, double beta, const double* r, const DevicePreconditioner& m, double* p) {
+  check_block(n, m);
+  if (m.block == 3)
+    cg_direction_kernel<3><<<blocks_for(n / 3), kBlock>>>(n, beta, r, m.data, p);
+  else
+    cg_direction_kernel<1><<<blocks_for(n), kBlock>>>(n, beta, r, m.data, p);
   check(cudaGetLastError(), "cg_direction kernel");
 }
 void subtract_from(std::int64_t n, const double* x, double* y) {

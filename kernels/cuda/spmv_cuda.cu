@@ -85,23 +85,26 @@ __global__ void FEM_BOUNDS sell(std::int64_t n, int height, const std::int64_t* 
   y[i] = sum;
 }
 
-// 3x3 blocks: T lanes per block row, each lane a whole block (72 contiguous bytes), so
-// neighbouring lanes read neighbouring blocks.
+// 3x3 blocks, T lanes per block row. A block row's values are stored as nine planes, one per
+// position in the block (see interleave_blocks), so lane k reads entry e of block k next to lane
+// k + 1's: every load of the team is coalesced.
 template <int Cap, int T>
 __global__ void FEM_BOUNDS bcsr3(std::int64_t block_rows, const int* brp, const int* bcol, const double* val,
                                  const double* __restrict__ x, double* __restrict__ y) {
   const std::int64_t br = global_thread() / T;
   const int lane = threadIdx.x & (T - 1);
   double s0 = 0, s1 = 0, s2 = 0;
-  if (br < block_rows)
-    for (int k = brp[br] + lane; k < brp[br + 1]; k += T) {
-      const double* b = val + 9 * static_cast<std::int64_t>(k);
-      const int c = 3 * stream(bcol + k);
+  if (br < block_rows) {
+    const int first = brp[br], count = brp[br + 1] - first;
+    const double* v = val + 9 * static_cast<std::int64_t>(first);
+    for (int k = lane; k < count; k += T) {
+      const int c = 3 * stream(bcol + first + k);
       const double x0 = __ldg(x + c), x1 = __ldg(x + c + 1), x2 = __ldg(x + c + 2);
-      s0 += stream(b) * x0 + stream(b + 1) * x1 + stream(b + 2) * x2;
-      s1 += stream(b + 3) * x0 + stream(b + 4) * x1 + stream(b + 5) * x2;
-      s2 += stream(b + 6) * x0 + stream(b + 7) * x1 + stream(b + 8) * x2;
+      s0 += stream(v + k) * x0 + stream(v + count + k) * x1 + stream(v + 2 * count + k) * x2;
+      s1 += stream(v + 3 * count + k) * x0 + stream(v + 4 * count + k) * x1 + stream(v + 5 * count + k) * x2;
+      s2 += stream(v + 6 * count + k) * x0 + stream(v + 7 * count + k) * x1 + stream(v + 8 * count + k) * x2;
     }
+  }
 #pragma unroll
   for (int s = T / 2; s > 0; s /= 2) {
     s0 += __shfl_down_sync(0xffffffffu, s0, s, T);
@@ -113,6 +116,52 @@ __global__ void FEM_BOUNDS bcsr3(std::int64_t block_rows, const int* brp, const 
     y[3 * br + 1] = s1;
     y[3 * br + 2] = s2;
   }
+}
+
+// Blocked ELL of 3x3 blocks, one thread per block row; block rows are the fastest index, so a
+// warp's loads of one block entry are 32 consecutive doubles.
+template <int Cap>
+__global__ void FEM_BOUNDS bell3(std::int64_t block_rows, std::int64_t width, const int* bcol, const double* val,
+                                 const double* __restrict__ x, double* __restrict__ y) {
+  const std::int64_t br = global_thread();
+  if (br >= block_rows) return;
+  const std::int64_t n = block_rows;
+  double s0 = 0, s1 = 0, s2 = 0;
+  for (std::int64_t k = 0; k < width; ++k) {
+    const int c = stream(bcol + k * n + br);
+    if (c < 0) break;  // block rows are left-packed: padding only at the end
+    const double* b = val + 9 * k * n + br;
+    const double x0 = __ldg(x + 3 * c), x1 = __ldg(x + 3 * c + 1), x2 = __ldg(x + 3 * c + 2);
+    s0 += stream(b) * x0 + stream(b + n) * x1 + stream(b + 2 * n) * x2;
+    s1 += stream(b + 3 * n) * x0 + stream(b + 4 * n) * x1 + stream(b + 5 * n) * x2;
+    s2 += stream(b + 6 * n) * x0 + stream(b + 7 * n) * x1 + stream(b + 8 * n) * x2;
+  }
+  y[3 * br] = s0;
+  y[3 * br + 1] = s1;
+  y[3 * br + 2] = s2;
+}
+
+// Block diagonals of 3x3 blocks, one thread per block row: no column indices at all, and both the
+// values and x are read contiguously across the warp.
+template <int Cap>
+__global__ void FEM_BOUNDS cds3(std::int64_t block_rows, int diagonals, const int* offset, const double* val,
+                                const double* __restrict__ x, double* __restrict__ y) {
+  const std::int64_t br = global_thread();
+  if (br >= block_rows) return;
+  const std::int64_t n = block_rows;
+  double s0 = 0, s1 = 0, s2 = 0;
+  for (int d = 0; d < diagonals; ++d) {
+    const std::int64_t bc = br + __ldg(offset + d);
+    if (bc < 0 || bc >= n) continue;
+    const double* b = val + 9 * d * n + br;
+    const double x0 = __ldg(x + 3 * bc), x1 = __ldg(x + 3 * bc + 1), x2 = __ldg(x + 3 * bc + 2);
+    s0 += stream(b) * x0 + stream(b + n) * x1 + stream(b + 2 * n) * x2;
+    s1 += stream(b + 3 * n) * x0 + stream(b + 4 * n) * x1 + stream(b + 5 * n) * x2;
+    s2 += stream(b + 6 * n) * x0 + stream(b + 7 * n) * x1 + stream(b + 8 * n) * x2;
+  }
+  y[3 * br] = s0;
+  y[3 * br + 1] = s1;
+  y[3 * br + 2] = s2;
 }
 
 template <int Cap>
@@ -160,7 +209,21 @@ class Array {
 
 std::vector<int> narrow(const std::vector<std::int64_t>& v) { return std::vector<int>(v.begin(), v.end()); }
 
+// BCSR values with each block row's blocks as nine planes: entry e of block k of a block row
+// holding `count` blocks from block `first` goes to 9 first + e count + k (bcsr3 reads them so).
+std::vector<double> interleave_blocks(const BcsrMatrix& b) {
+  std::vector<double> out(b.val.size());
+  for (std::int64_t br = 0; br < b.block_rows; ++br) {
+    const std::int64_t first = b.block_row_ptr[br], count = b.block_row_ptr[br + 1] - first;
+    for (std::int64_t k = 0; k < count; ++k)
+      for (int e = 0; e < 9; ++e) out[9 * first + e * count + k] = b.val[9 * (first + k) + e];
+  }
+  return out;
+}
+
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+bool blocked(SpmvFormat f) { return f == SpmvFormat::Bcsr || f == SpmvFormat::Bell || f == SpmvFormat::Cds; }
 
 void validate(const SpmvSetting& s) {
   if (s.block_size < 32 || s.block_size > 1024 || s.block_size % 32 != 0)
@@ -213,8 +276,8 @@ void DeviceSpmv::Impl::set_carveout() const {
   switch (setting.format) {
     case SpmvFormat::CsrScalar: set(&csr_scalar<Cap>); break;
     case SpmvFormat::CsrVector:
-      set(&csr_vector<Cap, 2>), set(&csr_vector<Cap, 4>), set(&csr_vector<Cap, 8>), set(&csr_vector<Cap, 16>),
-          set(&csr_vector<Cap, 32>);
+      set(&csr_scalar<Cap>), set(&csr_vector<Cap, 2>), set(&csr_vector<Cap, 4>), set(&csr_vector<Cap, 8>),
+          set(&csr_vector<Cap, 16>), set(&csr_vector<Cap, 32>);
       break;
     case SpmvFormat::Ell: case SpmvFormat::Hyb: set(&ell<Cap>); break;
     case SpmvFormat::Sell: set(&sell<Cap>); break;
@@ -222,7 +285,9 @@ void DeviceSpmv::Impl::set_carveout() const {
       set(&bcsr3<Cap, 1>), set(&bcsr3<Cap, 2>), set(&bcsr3<Cap, 4>), set(&bcsr3<Cap, 8>), set(&bcsr3<Cap, 16>),
           set(&bcsr3<Cap, 32>);
       break;
+    case SpmvFormat::Bell: set(&bell3<Cap>); break;
     case SpmvFormat::Dia: set(&dia<Cap>); break;
+    case SpmvFormat::Cds: set(&cds3<Cap>); break;
   }
 }
 
@@ -231,14 +296,13 @@ void DeviceSpmv::Impl::launch(const double* x, double* y) const {
   const int b = setting.block_size;
   auto grid = [&](std::int64_t threads) { return static_cast<unsigned>((threads + b - 1) / b); };
   const int t = setting.threads_per_row;
+  const std::int64_t block_rows = rows / 3;
+  const int *rp = a_ptr.get(), *ci = a_col.get();
+  const double* v = a_val.get();
   switch (setting.format) {
-    case SpmvFormat::CsrScalar:
-      csr_scalar<Cap><<<grid(rows), b>>>(rows, a_ptr.get(), a_col.get(), a_val.get(), x, y);
-      break;
+    case SpmvFormat::CsrScalar: csr_scalar<Cap><<<grid(rows), b>>>(rows, rp, ci, v, x, y); break;
     case SpmvFormat::CsrVector: {
       const unsigned g = grid(rows * t);
-      const int *rp = a_ptr.get(), *ci = a_col.get();
-      const double* v = a_val.get();
       switch (t) {
         case 1: csr_scalar<Cap><<<g, b>>>(rows, rp, ci, v, x, y); break;
         case 2: csr_vector<Cap, 2><<<g, b>>>(rows, rp, ci, v, x, y); break;
@@ -249,17 +313,17 @@ void DeviceSpmv::Impl::launch(const double* x, double* y) const {
       }
       break;
     }
-    case SpmvFormat::Ell:
-      ell<Cap><<<grid(rows), b>>>(rows, width, a_col.get(), a_val.get(), x, y, false);
-      break;
+    case SpmvFormat::Ell: ell<Cap><<<grid(rows), b>>>(rows, width, ci, v, x, y, false); break;
     case SpmvFormat::Sell:
-      sell<Cap><<<grid(rows), b>>>(rows, height, slice_ptr.get(), a_aux.get(), a_col.get(), a_val.get(), x, y);
+      sell<Cap><<<grid(rows), b>>>(rows, height, slice_ptr.get(), a_aux.get(), ci, v, x, y);
+      break;
+    case SpmvFormat::Hyb:
+      ell<Cap><<<grid(rows), b>>>(rows, width, ci, v, x, y, false);
+      if (entries > 0)
+        coo_accumulate<<<grid(entries), b>>>(entries, coo_row.get(), coo_col.get(), coo_val.get(), x, y);
       break;
     case SpmvFormat::Bcsr: {
-      const std::int64_t block_rows = rows / 3;
       const unsigned g = grid(block_rows * t);
-      const int *rp = a_ptr.get(), *ci = a_col.get();
-      const double* v = a_val.get();
       switch (t) {
         case 1: bcsr3<Cap, 1><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
         case 2: bcsr3<Cap, 2><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
@@ -270,14 +334,9 @@ void DeviceSpmv::Impl::launch(const double* x, double* y) const {
       }
       break;
     }
-    case SpmvFormat::Dia:
-      dia<Cap><<<grid(rows), b>>>(rows, diagonals, a_aux.get(), a_val.get(), x, y);
-      break;
-    case SpmvFormat::Hyb:
-      ell<Cap><<<grid(rows), b>>>(rows, width, a_col.get(), a_val.get(), x, y, false);
-      if (entries > 0)
-        coo_accumulate<<<grid(entries), b>>>(entries, coo_row.get(), coo_col.get(), coo_val.get(), x, y);
-      break;
+    case SpmvFormat::Bell: bell3<Cap><<<grid(block_rows), b>>>(block_rows, width, ci, v, x, y); break;
+    case SpmvFormat::Dia: dia<Cap><<<grid(rows), b>>>(rows, diagonals, a_aux.get(), v, x, y); break;
+    case SpmvFormat::Cds: cds3<Cap><<<grid(block_rows), b>>>(block_rows, diagonals, a_aux.get(), v, x, y); break;
   }
   check(cudaGetLastError(), "SpMV kernel launch");
 }
@@ -288,6 +347,9 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
   check_csr(a);
   if (a.nnz() > std::numeric_limits<int>::max())
     throw FormatRefused("CUDA SpMV: " + std::to_string(a.nnz()) + " nonzeros exceed the 32-bit indices of the kernels");
+  if (blocked(setting.format) && a.rows % 3 != 0)
+    throw FormatRefused(format_name(setting.format) + " refused: " + std::to_string(a.rows) +
+                        " rows are not whole 3x3 block rows");
   Impl& m = *impl_;
   m.setting = setting;
   m.rows = a.rows;
@@ -326,11 +388,31 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
       m.a_val = Array<double>(s.val);
       break;
     }
+    case SpmvFormat::Hyb: {
+      const HybMatrix h = to_hyb(a, limit);
+      fits(h.ell.col.size() * 12 + h.coo_val.size() * 16);
+      m.width = h.ell.width;
+      m.entries = static_cast<std::int64_t>(h.coo_val.size());
+      m.a_col = Array<int>(h.ell.col);
+      m.a_val = Array<double>(h.ell.val);
+      m.coo_row = Array<int>(h.coo_row);
+      m.coo_col = Array<int>(h.coo_col);
+      m.coo_val = Array<double>(h.coo_val);
+      break;
+    }
     case SpmvFormat::Bcsr: {
       const BcsrMatrix b = to_bcsr(a, 3, limit);
       fits(b.val.size() * 8 + b.block_col.size() * 4);
       m.a_ptr = Array<int>(narrow(b.block_row_ptr));
       m.a_col = Array<int>(b.block_col);
+      m.a_val = Array<double>(interleave_blocks(b));
+      break;
+    }
+    case SpmvFormat::Bell: {
+      const BellMatrix b = to_bell(a, 3, limit);
+      fits(b.val.size() * 8 + b.col.size() * 4);
+      m.width = b.width;
+      m.a_col = Array<int>(b.col);
       m.a_val = Array<double>(b.val);
       break;
     }
@@ -342,16 +424,12 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
       m.a_val = Array<double>(d.val);
       break;
     }
-    case SpmvFormat::Hyb: {
-      const HybMatrix h = to_hyb(a, limit);
-      fits(h.ell.col.size() * 12 + h.coo_val.size() * 16);
-      m.width = h.ell.width;
-      m.entries = static_cast<std::int64_t>(h.coo_val.size());
-      m.a_col = Array<int>(h.ell.col);
-      m.a_val = Array<double>(h.ell.val);
-      m.coo_row = Array<int>(h.coo_row);
-      m.coo_col = Array<int>(h.coo_col);
-      m.coo_val = Array<double>(h.coo_val);
+    case SpmvFormat::Cds: {
+      const CdsMatrix d = to_cds(a, 3, limit);
+      fits(d.val.size() * 8);
+      m.diagonals = static_cast<int>(d.offset.size());
+      m.a_aux = Array<int>(d.offset);
+      m.a_val = Array<double>(d.val);
       break;
     }
   }
@@ -380,6 +458,7 @@ void DeviceSpmv::apply(const double* x, double* y) const {
   }
 }
 std::size_t DeviceSpmv::device_bytes() const { return impl_->bytes(); }
+double DeviceSpmv::bytes_moved() const { return static_cast<double>(impl_->bytes()) + 16.0 * impl_->rows; }
 const SpmvSetting& DeviceSpmv::setting() const { return impl_->setting; }
 std::int64_t DeviceSpmv::rows() const { return impl_->rows; }
 
@@ -389,11 +468,20 @@ std::string format_name(SpmvFormat format) {
     case SpmvFormat::CsrVector: return "csr-vector";
     case SpmvFormat::Ell: return "ell";
     case SpmvFormat::Sell: return "sell";
-    case SpmvFormat::Bcsr: return "bcsr";
-    case SpmvFormat::Dia: return "dia";
     case SpmvFormat::Hyb: return "hyb";
+    case SpmvFormat::Bcsr: return "bcsr";
+    case SpmvFormat::Bell: return "bell";
+    case SpmvFormat::Dia: return "dia";
+    case SpmvFormat::Cds: return "cds";
   }
   return "?";
+}
+
+const std::vector<SpmvFormat>& all_spmv_formats() {
+  static const std::vector<SpmvFormat> formats = {SpmvFormat::CsrScalar, SpmvFormat::CsrVector, SpmvFormat::Ell,
+                                                  SpmvFormat::Sell,      SpmvFormat::Hyb,       SpmvFormat::Bcsr,
+                                                  SpmvFormat::Bell,      SpmvFormat::Dia,       SpmvFormat::Cds};
+  return formats;
 }
 
 std::string to_string(const SpmvSetting& s) {
@@ -407,12 +495,11 @@ SpmvSetting parse_spmv_setting(const std::string& text) {
   std::getline(in, part, '/');
   SpmvSetting s;
   bool known = false;
-  for (auto f : {SpmvFormat::CsrScalar, SpmvFormat::CsrVector, SpmvFormat::Ell, SpmvFormat::Sell, SpmvFormat::Bcsr,
-                 SpmvFormat::Dia, SpmvFormat::Hyb})
+  for (auto f : all_spmv_formats())
     if (format_name(f) == part) s.format = f, known = true;
   if (!known)
     throw std::invalid_argument("SpMV setting '" + text + "': unknown format '" + part +
-                                "' (csr, csr-vector, ell, sell, bcsr, dia, hyb)");
+                                "' (csr, csr-vector, ell, sell, hyb, bcsr, bell, dia, cds)");
   while (std::getline(in, part, '/')) {
     int value = 0;
     try {

@@ -1,7 +1,8 @@
 #pragma once
-// CUDA SpMV in seven formats (scalar CSR, vector CSR, ELL, SELL, BCSR, DIA, HYB), each with its
-// launch parameters exposed, and the device vectors and fused vector updates the CUDA Krylov
-// solvers need. Plain C++: no CUDA header needed to use it (pointers are device pointers).
+// CUDA SpMV in the nine formats of the format study (scalar CSR, vector CSR, ELL, SELL, HYB,
+// BCSR, BELL, DIA, CDS; the blocked ones with 3x3 blocks), each with its launch parameters
+// exposed, and the device vectors and fused vector updates the CUDA Krylov solvers need. Plain
+// C++: no CUDA header needed to use it (pointers are device pointers).
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -13,8 +14,13 @@
 
 namespace fem::kernels::cuda {
 
-enum class SpmvFormat { CsrScalar, CsrVector, Ell, Sell, Bcsr, Dia, Hyb };
+enum class SpmvFormat { CsrScalar, CsrVector, Ell, Sell, Hyb, Bcsr, Bell, Dia, Cds };
+// Every format, in the order above.
+const std::vector<SpmvFormat>& all_spmv_formats();
 
+// The launch parameters. Rows per block follow from the two first: block_size / threads_per_row
+// rows (block rows for BCSR) per thread block; the other formats run one thread per row (ELL,
+// SELL, HYB, DIA) or per block row (BELL, CDS) and ignore threads_per_row.
 struct SpmvSetting {
   SpmvFormat format = SpmvFormat::CsrVector;
   int block_size = 256;      // threads per block, 32..1024
@@ -23,7 +29,7 @@ struct SpmvSetting {
   int carveout = -1;         // preferred shared-memory carve-out in percent of the unified L1; -1 = default
 };
 
-std::string format_name(SpmvFormat format);  // csr, csr-vector, ell, sell, bcsr, dia, hyb
+std::string format_name(SpmvFormat format);  // csr, csr-vector, ell, sell, hyb, bcsr, bell, dia, cds
 // "csr-vector/t8/b256/r64/c-1": every field of the setting.
 std::string to_string(const SpmvSetting& setting);
 // Parses "format[/tN][/bN][/rN][/cN]" (fields in any order after the format); throws
@@ -48,6 +54,10 @@ class DeviceSpmv {
   // format already on the device; throws std::invalid_argument for another format.
   void relaunch(const SpmvSetting& setting);
   std::size_t device_bytes() const;              // what the format occupies on the device
+  // Bytes one product moves: the stored format read once, x read once and y written:
+  // device_bytes() + 16 rows. An upper bound for ELL, SELL, HYB and BELL, whose kernels stop at a
+  // row's first padding entry (they read its index, not the padded values).
+  double bytes_moved() const;
   const SpmvSetting& setting() const;
   std::int64_t rows() const;
 
@@ -74,17 +84,23 @@ class DeviceVector {
   std::size_t size_ = 0;
 };
 
-// The vector kernels of (preconditioned) CG; `inv_diag` may be null (no preconditioner). Sums
-// are accumulated into a two-entry device array `sums` that the caller zeroes (zero_sums) and
-// reads (read_sums: the only copies to the host).
+// CG's preconditioner M^-1 on the device: none (data null), Jacobi (block 1: the inverse
+// diagonal) or nodal block Jacobi (block 3: the inverse 3x3 diagonal blocks, row-major, 9 per node).
+struct DevicePreconditioner {
+  const double* data = nullptr;
+  int block = 1;
+};
+
+// The vector kernels of (preconditioned) CG. Sums are accumulated into a two-entry device array
+// `sums` that the caller zeroes (zero_sums) and reads (read_sums: the only copies to the host).
 void zero_sums(double* sums);
 void read_sums(const double* sums, double out[2]);
 void dot(std::int64_t n, const double* x, const double* y, double* sums);  // sums[0] += x.y
-// u += alpha p; r -= alpha q; sums[0] += r.(D r); sums[1] += r.r (one pass)
+// u += alpha p; r -= alpha q; sums[0] += r.(M^-1 r); sums[1] += r.r (one pass)
 void cg_update(std::int64_t n, double alpha, const double* p, const double* q, double* u, double* r,
-               const double* inv_diag, double* sums);
-// p = D r + beta p
-void cg_direction(std::int64_t n, double beta, const double* r, const double* inv_diag, double* p);
+               const DevicePreconditioner& m, double* sums);
+// p = M^-1 r + beta p
+void cg_direction(std::int64_t n, double beta, const double* r, const DevicePreconditioner& m, double* p);
 // y = x - y
 void subtract_from(std::int64_t n, const double* x, double* y);
 

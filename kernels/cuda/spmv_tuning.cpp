@@ -15,33 +15,43 @@ int power_of_two_at_most(double v, int lo, int hi) {
 
 bool same(const SpmvSetting& a, const SpmvSetting& b) { return to_string(a) == to_string(b); }
 
+// A padded or diagonal format storing at most this many entries per nonzero counts as dense.
+constexpr double kDenseFill = 1.25;
+// DIA reads 8 bytes per stored entry and no index, CSR 12 per nonzero; on the H100 DIA streams at
+// about 94 % of the copy ceiling, the CSR kernels at about 80 % (bench/RESULTS.md), so DIA wins
+// up to a fill of about 12 / 8 x 94 / 80 = 1.8.
+constexpr double kDiaFill = 1.8;
+
 }  // namespace
 
 SpmvSetting model_setting(const RowStats& stats) {
-  // Rules from the H100 measurements in bench/RESULTS.md (FE box matrices).
   SpmvSetting s;
+  s.threads_per_row = 1;
   if (stats.rows == 0 || stats.nnz == 0) return s;
+  const double nnz = static_cast<double>(stats.nnz);
   if (stats.block3) {
-    // Whole 3x3 blocks: BCSR reads one column index per 9 values. One lane per block, the team
-    // about as wide as a block row is long.
-    s.format = SpmvFormat::Bcsr;
-    s.threads_per_row = power_of_two_at_most(stats.mean / 3, 1, 32);
+    // Whole 3x3 blocks: one index per 9 values (BCSR, BELL) or none at all (CDS).
+    const double cds_fill = 9.0 * static_cast<double>(stats.block_diagonals) * static_cast<double>(stats.rows / 3) / nnz;
+    const double bell_fill = static_cast<double>(stats.block_max) / stats.block_mean;
+    if (cds_fill <= kDenseFill) {
+      s.format = SpmvFormat::Cds;
+    } else if (bell_fill <= kDenseFill) {
+      s.format = SpmvFormat::Bell;
+    } else {
+      s.format = SpmvFormat::Bcsr;  // uneven block rows: a team per block row, about one block per lane
+      s.threads_per_row = power_of_two_at_most(stats.block_mean, 1, 32);
+    }
     return s;
   }
-  const double dia_fill = static_cast<double>(stats.diagonals) * static_cast<double>(stats.rows) / stats.nnz;
-  if (dia_fill <= 2.0) {  // few diagonals (structured grids): DIA needs no column indices at all
+  const double dia_fill = static_cast<double>(stats.diagonals) * static_cast<double>(stats.rows) / nnz;
+  if (dia_fill <= kDiaFill) {  // structured grids: DIA needs no column indices at all
     s.format = SpmvFormat::Dia;
-    s.threads_per_row = 1;
-    return s;
-  }
-  const bool uniform = stats.stddev < 0.2 * stats.mean && stats.max < 2 * stats.mean + 4;
-  if (uniform && stats.mean < 16) {
+  } else if (static_cast<double>(stats.max) <= kDenseFill * stats.mean + 4) {  // near-uniform rows
     s.format = SpmvFormat::Sell;
-    s.threads_per_row = 1;
-    return s;
+  } else {
+    s.format = SpmvFormat::CsrVector;
+    s.threads_per_row = power_of_two_at_most(stats.mean / 2, 1, 32);
   }
-  s.format = SpmvFormat::CsrVector;
-  s.threads_per_row = power_of_two_at_most(stats.mean / 2, 1, 32);
   return s;
 }
 
@@ -58,9 +68,14 @@ std::vector<SpmvSetting> candidate_settings(const RowStats& stats) {
   add(SpmvFormat::Sell, 1);
   add(SpmvFormat::Ell, 1);
   add(SpmvFormat::Hyb, 1);
-  if (stats.diagonals <= 64) add(SpmvFormat::Dia, 1);
-  if (stats.block3)
+  if (stats.nnz > 0 && static_cast<double>(stats.diagonals) * static_cast<double>(stats.rows) <= 3.0 * stats.nnz)
+    add(SpmvFormat::Dia, 1);
+  if (stats.block3) {
     for (int t : {1, 2, 4, 8, 16, 32}) add(SpmvFormat::Bcsr, t);
+    add(SpmvFormat::Bell, 1);
+    if (9.0 * static_cast<double>(stats.block_diagonals) * static_cast<double>(stats.rows / 3) <= 3.0 * stats.nnz)
+      add(SpmvFormat::Cds, 1);
+  }
   return c;
 }
 
@@ -115,7 +130,7 @@ TuningReport tune_spmv(const CsrMatrix& a, double budget_seconds) {
   // Then the launch parameters of the best format, on the matrix already there.
   const SpmvSetting base = report.best;
   for (int block : {128, 256, 512})
-    for (int cap : {64, 255}) {
+    for (int cap : {32, 64, 255}) {
       if (elapsed() > budget_seconds) break;
       if (cap == 255 && block > 256) continue;
       SpmvSetting s = base;

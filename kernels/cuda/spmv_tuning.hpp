@@ -9,12 +9,15 @@
 
 namespace fem::kernels::cuda {
 
-// The model's pick: BCSR for matrices of whole 3x3 blocks, SELL for near-uniform rows, vector CSR
-// with lanes per row from the mean row length otherwise.
+// The model's pick from row statistics, no timing. Matrices of whole 3x3 blocks: CDS when few
+// block diagonals hold them (fill <= 1.25), else BELL when block rows are near-uniform (longest
+// <= 1.25 x mean), else BCSR with about one lane per block. Other matrices: DIA when few diagonals
+// hold them (fill <= 1.8), SELL for near-uniform rows, vector CSR with mean/2 lanes per row
+// otherwise.
 SpmvSetting model_setting(const RowStats& stats);
 
-// The settings the tuner tries: every format (those that apply) with the lanes per row around
-// the model's value, then block sizes, register caps and carve-outs of the best format.
+// The settings the tuner tries: every format that applies (DIA and CDS only when their fill is
+// at most 3), vector CSR and BCSR with 1..32 lanes per row.
 std::vector<SpmvSetting> candidate_settings(const RowStats& stats);
 
 struct TimedSetting {
@@ -32,8 +35,8 @@ struct TuningReport {
 };
 
 // Times the model's pick and candidate_settings on `a`, a few SpMVs each, converting to each
-// format once; stops converting once `budget_seconds` are spent (the model's format always
-// runs, so the budget is exceeded by at most one conversion).
+// format once, then block sizes and register caps of the best; stops once `budget_seconds` are
+// spent (the model's format always runs, so the budget is exceeded by at most one conversion).
 TuningReport tune_spmv(const CsrMatrix& a, double budget_seconds);
 
 }  // namespace fem::kernels::cuda

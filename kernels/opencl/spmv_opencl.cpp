@@ -160,6 +160,17 @@ std::string to_string(const ClSpmvSetting& s) {
   return "?";
 }
 
+namespace {
+
+void validate(const ClSpmvSetting& s) {
+  if (!power_of_two(s.group_size) || s.group_size > 256 ||
+      (s.format == ClSpmvFormat::Csr && (!power_of_two(s.rows_per_group) || s.rows_per_group > s.group_size)))
+    throw std::invalid_argument("OpenCL SpMV setting '" + to_string(s) +
+                                "': WG must be a power of two up to 256 and R a power of two up to WG");
+}
+
+}  // namespace
+
 ClSpmvSetting parse_cl_spmv_setting(const std::string& text) {
   std::stringstream in(text);
   std::string part;
@@ -179,10 +190,7 @@ ClSpmvSetting parse_cl_spmv_setting(const std::string& text) {
       throw std::invalid_argument("OpenCL SpMV setting '" + text + "': '" + part + "' has no number");
     }
   }
-  if (!power_of_two(s.group_size) || s.group_size > 256 || !power_of_two(s.rows_per_group) ||
-      s.rows_per_group > s.group_size)
-    throw std::invalid_argument("OpenCL SpMV setting '" + text +
-                                "': WG must be a power of two up to 256 and R a power of two up to WG");
+  validate(s);
   return s;
 }
 
@@ -195,6 +203,18 @@ struct ClSpmv::Impl {
   std::size_t bytes = 0;
   cl_kernel kernel = nullptr;
 
+  void select_kernel() {
+    switch (setting.format) {
+      case ClSpmvFormat::Csr:
+        kernel = device->kernel("spmv_csr.cl", spmv_csr_cl,
+                                "-D WG=" + std::to_string(setting.group_size) +
+                                    " -D ROWS_PER_GROUP=" + std::to_string(setting.rows_per_group),
+                                "spmv_csr");
+        break;
+      case ClSpmvFormat::Ell: kernel = device->kernel("spmv_ell.cl", spmv_ell_cl, "", "spmv_ell"); break;
+      case ClSpmvFormat::Sell: kernel = device->kernel("spmv_ell.cl", spmv_ell_cl, "", "spmv_sell"); break;
+    }
+  }
   template <class T>
   void add(const std::vector<T>& host) {
     buffers.push_back(device->buffer(host.size() * sizeof(T), host.empty() ? nullptr : host.data()));
@@ -208,6 +228,7 @@ struct ClSpmv::Impl {
 ClSpmv::ClSpmv(const ClSparseDevice& device, const CsrMatrix& a, const ClSpmvSetting& setting,
                const PaddingLimit& limit)
     : impl_(std::make_unique<Impl>()) {
+  validate(setting);
   check_csr(a);
   if (a.nnz() > INT32_MAX)
     throw FormatRefused("OpenCL SpMV: " + std::to_string(a.nnz()) + " nonzeros exceed the 32-bit indices of the kernels");
@@ -220,8 +241,6 @@ ClSpmv::ClSpmv(const ClSparseDevice& device, const CsrMatrix& a, const ClSpmvSet
       m.add(std::vector<int>(a.row_ptr.begin(), a.row_ptr.end()));
       m.add(a.col);
       m.add(a.val);
-      const std::string defs = "-D WG=" + std::to_string(setting.group_size) + " -D ROWS_PER_GROUP=" + std::to_string(setting.rows_per_group);
-      m.kernel = m.device->kernel("spmv_csr.cl", spmv_csr_cl, defs, "spmv_csr");
       break;
     }
     case ClSpmvFormat::Ell: {
@@ -229,7 +248,6 @@ ClSpmv::ClSpmv(const ClSparseDevice& device, const CsrMatrix& a, const ClSpmvSet
       m.width = e.width;
       m.add(e.col);
       m.add(e.val);
-      m.kernel = m.device->kernel("spmv_ell.cl", spmv_ell_cl, "", "spmv_ell");
       break;
     }
     case ClSpmvFormat::Sell: {
@@ -239,10 +257,19 @@ ClSpmv::ClSpmv(const ClSparseDevice& device, const CsrMatrix& a, const ClSpmvSet
       m.add(s.slice_width);
       m.add(s.col);
       m.add(s.val);
-      m.kernel = m.device->kernel("spmv_ell.cl", spmv_ell_cl, "", "spmv_sell");
       break;
     }
   }
+  m.select_kernel();
+}
+
+void ClSpmv::relaunch(const ClSpmvSetting& setting) {
+  if (setting.format != impl_->setting.format)
+    throw std::invalid_argument("OpenCL SpMV relaunch: " + to_string(setting) + " is not the format on the device (" +
+                                to_string(impl_->setting) + ")");
+  validate(setting);
+  impl_->setting = setting;
+  impl_->select_kernel();
 }
 ClSpmv::~ClSpmv() = default;
 std::size_t ClSpmv::device_bytes() const { return impl_->bytes; }
@@ -370,8 +397,9 @@ ClTuningReport tune_cl_csr(const ClSparseDevice& device, const CsrMatrix& a, dou
   ClVector x(device, ones.size()), y(device, ones.size());
   x.upload(ones.data());
   const int repeats = std::clamp(static_cast<int>(2e8 / std::max<double>(1.0, 12.0 * a.nnz())), 3, 50);
+  ClSpmv spmv(device, a, report.model);
   auto time_one = [&](const ClSpmvSetting& s) {
-    const ClSpmv spmv(device, a, s);
+    spmv.relaunch(s);
     const double seconds = time_spmv(device, spmv, x, y, repeats);
     report.grid.push_back({s, seconds});
     if (report.best_seconds == 0 || seconds < report.best_seconds) report.best = s, report.best_seconds = seconds;

@@ -60,6 +60,9 @@ class ClSpmv {
          const PaddingLimit& limit = {});
   ~ClSpmv();
   void apply(const ClVector& x, ClVector& y) const;  // y = A x, queued
+  // Another work-group size (and for CSR rows per work-group: the kernel is built for it) on the
+  // matrix already on the device; throws std::invalid_argument for another format.
+  void relaunch(const ClSpmvSetting& setting);
   std::size_t device_bytes() const;
   const ClSpmvSetting& setting() const;
 
@@ -102,7 +105,7 @@ struct ClTuningReport {
   std::vector<ClTimedSetting> grid;  // every (WG, R) pair timed, the paper's sensitivity table
 };
 // Times the CSR kernel for WG in 32..256 and R in 1..WG (powers of two) until `budget_seconds`
-// are spent (the model's pick first).
+// are spent (the model's pick first), on one copy of the matrix on the device.
 ClTuningReport tune_cl_csr(const ClSparseDevice& device, const CsrMatrix& a, double budget_seconds);
 
 }  // namespace fem::kernels::opencl

@@ -23,9 +23,10 @@ constexpr double kTuningBudgetSeconds = 1.0;
 class CudaConjugateGradient final : public LinearSolver {
  public:
   explicit CudaConjugateGradient(SolverOptions options) : options_(std::move(options)) {
-    if (options_.preconditioner != "none" && options_.preconditioner != "jacobi")
+    if (options_.preconditioner != "none" && options_.preconditioner != "jacobi" &&
+        options_.preconditioner != "block-jacobi")
       throw SolverUnavailable("preconditioner '" + options_.preconditioner +
-                              "' is not available for cg on cuda (available: none, jacobi)");
+                              "' is not available for cg on cuda (available: none, jacobi, block-jacobi)");
     if (const auto why = gpu::unavailable_reason(); !why.empty()) throw SolverUnavailable("cg on cuda: " + why);
     if (options_.spmv != "auto") gpu::parse_spmv_setting(options_.spmv);  // reject a bad setting early
   }
@@ -47,17 +48,11 @@ class CudaConjugateGradient final : public LinearSolver {
     }
     const gpu::DeviceSpmv& matrix = *matrix_on_device;
     if (options_.progress) options_.progress("cg on cuda: SpMV " + gpu::to_string(matrix.setting()));
-    gpu::DeviceVector d_u(n), d_r(n), d_p(n), d_q(n), d_sums(2), d_inv_diag;
-    if (options_.preconditioner == "jacobi") {
-      // The Jacobi preconditioner applied to unit vectors gives the inverse diagonal.
-      const auto jacobi = make_preconditioner("jacobi", a);
-      std::vector<double> ones(static_cast<std::size_t>(n), 1.0), inv(ones.size());
-      jacobi->apply(ones, inv);
-      d_inv_diag = gpu::DeviceVector(inv.size());
-      d_inv_diag.upload(inv.data());
-    }
-    const double* inv_diag = d_inv_diag.size() ? d_inv_diag.data() : nullptr;
-    report.memory_bytes = matrix.device_bytes() + (4 + (inv_diag ? 1 : 0)) * n * sizeof(double);
+    gpu::DeviceVector d_u(n), d_r(n), d_p(n), d_q(n), d_sums(2);
+    const gpu::DeviceVector d_precond = preconditioner_on_device(a);
+    const gpu::DevicePreconditioner precond{d_precond.size() ? d_precond.data() : nullptr,
+                                            options_.preconditioner == "block-jacobi" ? 3 : 1};
+    report.memory_bytes = matrix.device_bytes() + 4 * n * sizeof(double) + d_precond.size() * sizeof(double);
     report.figures["spmv_bytes"] = static_cast<double>(matrix.device_bytes());
     report.time_setup_s = seconds_since(t_setup);
 
@@ -79,7 +74,7 @@ class CudaConjugateGradient final : public LinearSolver {
     matrix.apply(d_u.data(), d_q.data());
     gpu::subtract_from(n, d_r.data(), d_q.data());
     std::swap(d_r, d_q);
-    gpu::cg_direction(n, 0.0, d_r.data(), inv_diag, d_p.data());
+    gpu::cg_direction(n, 0.0, d_r.data(), precond, d_p.data());
     gpu::zero_sums(d_sums.data());
     gpu::dot(n, d_r.data(), d_p.data(), d_sums.data());
     gpu::dot(n, d_r.data(), d_r.data(), d_sums.data() + 1);
@@ -96,9 +91,9 @@ class CudaConjugateGradient final : public LinearSolver {
         throw SolveFailure("cg met a direction of non-positive curvature at iteration " + std::to_string(it) +
                            ": the matrix is not positive definite (a body free to move, or a bad material?)");
       gpu::zero_sums(d_sums.data());
-      gpu::cg_update(n, rz / pq, d_p.data(), d_q.data(), d_u.data(), d_r.data(), inv_diag, d_sums.data());
+      gpu::cg_update(n, rz / pq, d_p.data(), d_q.data(), d_u.data(), d_r.data(), precond, d_sums.data());
       gpu::read_sums(d_sums.data(), sums);
-      gpu::cg_direction(n, sums[0] / rz, d_r.data(), inv_diag, d_p.data());
+      gpu::cg_direction(n, sums[0] / rz, d_r.data(), precond, d_p.data());
       rz = sums[0];
       rr = sums[1];
       ++it;
@@ -109,6 +104,31 @@ class CudaConjugateGradient final : public LinearSolver {
   }
 
  private:
+  // M^-1 as the device kernels read it: empty (none), the inverse diagonal (jacobi) or the
+  // inverse 3x3 node blocks, row-major (block-jacobi). Read off the CPU preconditioner applied to
+  // unit vectors, so the checks (positive pivots) and the arithmetic are the CPU solver's.
+  gpu::DeviceVector preconditioner_on_device(const CsrMatrix& a) const {
+    if (options_.preconditioner == "none") return gpu::DeviceVector();
+    const auto m = make_preconditioner(options_.preconditioner, a);
+    const auto n = static_cast<std::size_t>(a.rows);
+    std::vector<double> unit(n), column(n), data;
+    if (options_.preconditioner == "jacobi") {
+      std::fill(unit.begin(), unit.end(), 1.0);
+      m->apply(unit, column);
+      data = column;
+    } else {
+      data.resize(3 * n);  // 9 per node
+      for (std::size_t c = 0; c < 3; ++c) {
+        for (std::size_t i = 0; i < n; ++i) unit[i] = i % 3 == c ? 1.0 : 0.0;
+        m->apply(unit, column);  // column c of every node's inverse block
+        for (std::size_t i = 0; i < n; ++i) data[9 * (i / 3) + 3 * (i % 3) + c] = column[i];
+      }
+    }
+    gpu::DeviceVector d(data.size());
+    d.upload(data.data());
+    return d;
+  }
+
   SolverOptions options_;
 };
 

@@ -8,7 +8,7 @@
 
 namespace fem {
 
-// preconditioner: none or jacobi. options.spmv: "auto" (tuned on the matrix within 1 s) or a
+// preconditioner: none, jacobi or block-jacobi (3x3 nodes). options.spmv: "auto" (tuned on the matrix within 1 s) or a
 // setting such as "bcsr/t8" or "csr-vector/t16/b256" (kernels/cuda/spmv_cuda.hpp). Throws
 // SolverUnavailable without a CUDA device or build, SolveFailure like the CPU CG.
 std::unique_ptr<LinearSolver> make_cuda_conjugate_gradient(const SolverOptions& options);

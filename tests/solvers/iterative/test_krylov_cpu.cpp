@@ -1,11 +1,12 @@
-// CPU Krylov solvers against dense direct solutions: PCG with every preconditioner on FE systems,
-// BiCGSTAB on a non-symmetric system; the failure paths.
+// CPU Krylov solvers against dense direct solutions and the project's direct solvers: PCG with
+// every preconditioner on FE systems, BiCGSTAB on a non-symmetric system; the failure paths.
 #include <doctest/doctest.h>
 
 #include <cmath>
 
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
+#include "solvers/linear_solver.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 
 using namespace fem;
@@ -77,6 +78,22 @@ TEST_CASE("PCG on a quadratic (hex27) box and a 2D heat square") {
     std::vector<double> u;
     run("cg", "ssor", fe, u);
     CHECK(testing::relative_difference(u, exact) < 1e-8);
+  }
+}
+
+TEST_CASE("CG on the cpu agrees with the band Cholesky solver on the FE systems of the cases") {
+  // The kinds of case: 3D elasticity (hex8, hex27) and 2D heat, the direct answer through the
+  // registry as `fem run` gets it.
+  for (const auto& fe : {testing::elasticity_box(6, 3, 3), testing::elasticity_box(2, 2, 1, 2),
+                         testing::heat_square(20, 15)}) {
+    std::vector<double> u;
+    run("cg", "jacobi", fe, u, 1e-12);
+    SolverOptions o;
+    o.method = "band-cholesky";
+    o.device = "cpu";
+    std::vector<double> direct(fe.rhs.size(), 0.0);
+    make_solver(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, direct);
+    CHECK(testing::relative_difference(u, direct) < 1e-8);
   }
 }
 

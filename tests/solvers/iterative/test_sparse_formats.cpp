@@ -1,5 +1,6 @@
-// Conversions from CSR to the padded and blocked formats, checked by multiplying in each format
-// by its documented layout and comparing with the serial CSR product; refusals and bad input.
+// Conversions from CSR to the padded and blocked formats (ELL, SELL, HYB, BCSR, BELL, DIA, CDS),
+// checked by multiplying in each format by its documented layout and comparing with the serial
+// CSR product; refusals and bad input.
 #include <doctest/doctest.h>
 
 #include "kernels/cpu/sparse_formats.hpp"
@@ -44,6 +45,32 @@ std::vector<double> multiply(const DiaMatrix& d, const std::vector<double>& x) {
   return y;
 }
 
+// y = A x from the BELL layout (block slot k of block row br: column at k * n + br, value (r, c)
+// at (9 k + 3 r + c) * n + br).
+std::vector<double> multiply(const BellMatrix& b, const std::vector<double>& x) {
+  std::vector<double> y(x.size(), 0.0);
+  const std::int64_t n = b.block_rows;
+  for (std::int64_t br = 0; br < n; ++br)
+    for (std::int64_t k = 0; k < b.width; ++k)
+      if (const auto c = b.col[k * n + br]; c >= 0)
+        for (int r = 0; r < 3; ++r)
+          for (int q = 0; q < 3; ++q) y[3 * br + r] += b.val[(9 * k + 3 * r + q) * n + br] * x[3 * c + q];
+  return y;
+}
+
+// y = A x from the CDS layout (block diagonal d: value (r, c) of block (br, br + offset[d]) at
+// (9 d + 3 r + c) * n + br).
+std::vector<double> multiply(const CdsMatrix& d, const std::vector<double>& x) {
+  std::vector<double> y(x.size(), 0.0);
+  const std::int64_t n = d.block_rows;
+  for (std::size_t k = 0; k < d.offset.size(); ++k)
+    for (std::int64_t br = 0; br < n; ++br)
+      if (const auto bc = br + d.offset[k]; bc >= 0 && bc < n)
+        for (int r = 0; r < 3; ++r)
+          for (int q = 0; q < 3; ++q) y[3 * br + r] += d.val[(9 * k + 3 * r + q) * n + br] * x[3 * bc + q];
+  return y;
+}
+
 std::vector<double> multiply(const HybMatrix& h, const std::vector<double>& x) {
   std::vector<double> y(x.size(), 0.0);
   ell_multiply(h.ell, x, y);
@@ -69,11 +96,34 @@ TEST_CASE("every format multiplies like CSR on a 3D elasticity matrix") {
   CHECK(testing::relative_difference(b, y) < 1e-13);
   spmv_openmp(a, x, b);
   CHECK(testing::relative_difference(b, y) < 1e-15);
+  const BellMatrix bell = to_bell(a, 3, {10.0});
+  CHECK(bell.width <= 27);
+  CHECK(testing::relative_difference(multiply(bell, x), y) < 1e-13);
+  const CdsMatrix cds = to_cds(a, 3, {100.0, std::size_t(1) << 30});
+  CHECK(testing::relative_difference(multiply(cds, x), y) < 1e-13);
 
   const RowStats s = row_statistics(a);
   CHECK(s.block3);
   CHECK(s.nnz == a.nnz());
   CHECK(s.max <= 81);
+  CHECK(s.block_max <= 27);
+  CHECK(s.block_mean == doctest::Approx(s.mean / 3));
+  CHECK(s.block_diagonals == static_cast<std::int64_t>(cds.offset.size()));
+}
+
+TEST_CASE("a hex27 box matrix: blocked formats with uneven block rows, and its statistics") {
+  const auto fe = testing::elasticity_box(2, 2, 1, 2);
+  const CsrMatrix& a = fe.matrix;
+  const auto x = testing::random_vector(a.rows, 6);
+  const auto y = reference(a, x);
+  const RowStats s = row_statistics(a);
+  CHECK(s.block3);
+  CHECK(s.block_max > s.block_mean * 1.3);  // vertex nodes couple to far more nodes than centre nodes
+  CHECK(testing::relative_difference(multiply(to_bell(a, 3, {10.0}), x), y) < 1e-13);
+  std::vector<double> b(x.size());
+  spmv_openmp(to_bcsr(a, 3), x, b);
+  CHECK(testing::relative_difference(b, y) < 1e-13);
+  for (int h : {3, 32}) CHECK(testing::relative_difference(multiply(to_sell(a, h), x), y) < 1e-13);
 }
 
 TEST_CASE("padded formats of an irregular matrix: HYB and SELL fit, ELL and DIA are refused") {
@@ -83,6 +133,8 @@ TEST_CASE("padded formats of an irregular matrix: HYB and SELL fit, ELL and DIA 
   CHECK_THROWS_WITH_AS(to_ell(a), doctest::Contains("ELL refused"), FormatRefused);
   CHECK_THROWS_WITH_AS(to_dia(a), doctest::Contains("DIA refused"), FormatRefused);
   CHECK_THROWS_AS(to_bcsr(a, 3), FormatRefused);  // 997 rows are not whole 3x3 blocks
+  CHECK_THROWS_WITH_AS(to_bell(a, 3), doctest::Contains("not a multiple of the block size"), FormatRefused);
+  CHECK_THROWS_WITH_AS(to_cds(a, 3), doctest::Contains("not a multiple of the block size"), FormatRefused);
   const HybMatrix h = to_hyb(a);
   CHECK(!h.coo_val.empty());
   CHECK(testing::relative_difference(multiply(h, x), y) < 1e-13);
@@ -97,6 +149,21 @@ TEST_CASE("padded formats of an irregular matrix: HYB and SELL fit, ELL and DIA 
   CHECK(!s.block3);
   CHECK(s.max == 997);
   CHECK(s.empty_rows >= 997 / 7);
+}
+
+TEST_CASE("blocked formats of an irregular matrix of whole block rows: BELL pads, CDS is refused") {
+  // 999 rows = 333 block rows; rows of random length (one dense, some empty), not 3x3 blocks.
+  const CsrMatrix a = testing::random_irregular(999, 20, 8);
+  const auto x = testing::random_vector(a.rows, 3);
+  const auto y = reference(a, x);
+  CHECK_THROWS_WITH_AS(to_cds(a, 3), doctest::Contains("CDS refused"), FormatRefused);
+  CHECK_THROWS_WITH_AS(to_bell(a, 3), doctest::Contains("BELL refused"), FormatRefused);  // the dense row's block row
+  CHECK(testing::relative_difference(multiply(to_bell(a, 3, {1000.0}), x), y) < 1e-13);
+  CHECK(testing::relative_difference(multiply(to_cds(a, 3, {1000.0}), x), y) < 1e-13);
+  std::vector<double> b(x.size());
+  spmv_openmp(to_bcsr(a, 3, {1000.0}), x, b);
+  CHECK(testing::relative_difference(b, y) < 1e-13);
+  CHECK(!row_statistics(a).block3);
 }
 
 TEST_CASE("bad CSR input is named") {
