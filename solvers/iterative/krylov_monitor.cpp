@@ -24,10 +24,15 @@ bool KrylovMonitor::converged(int iteration, double relative_residual) {
     std::snprintf(line, sizeof line, "iteration %d, relative residual %.3e", iteration, relative_residual);
     options_.progress(line);
   }
-  if (iteration >= max_iterations_)
-    throw SolveFailure(name_ + " did not converge in " + std::to_string(max_iterations_) +
-                       " iterations (relative residual " + std::to_string(relative_residual) + ", asked " +
-                       std::to_string(options_.tolerance) + "): is the body held against rigid motion?");
+  if (iteration >= max_iterations_) {
+    char line[256];
+    std::snprintf(line, sizeof line,
+                  " did not converge in %d iterations (relative residual %.3e, asked %.1e): raise "
+                  "solver.max_iterations, try a stronger preconditioner, or check that the body is held "
+                  "against rigid motion",
+                  max_iterations_, relative_residual, options_.tolerance);
+    throw SolveFailure(name_ + line);
+  }
   return false;
 }
 
