@@ -6,6 +6,8 @@
 #include <mutex>
 #include <vector>
 
+#include "solvers/direct/blas_backend.hpp"
+
 namespace fem::band {
 
 using kernels::DeviceMatrix;
@@ -95,6 +97,7 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
+  const OneBlasThreadPerCall one_thread_per_call;  // the tasks are the parallelism
   const auto guarded = [&](auto&& work) {
     if (failed.load(std::memory_order_relaxed)) return;
     try {
@@ -121,6 +124,8 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
 }
 
 }  // namespace
+
+Schedule host_schedule(index_t bandwidth) { return bandwidth <= 500 ? Schedule::tasks : Schedule::in_order; }
 
 template <class T>
 void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule) {

@@ -24,6 +24,11 @@ struct BandOnBackend {
 // devices that queue work and parallelise inside each call).
 enum class Schedule { tasks, in_order };
 
+// The schedule the CPU solver uses for a half-bandwidth (measured with `fem bench band` against
+// OpenBLAS DPBTRF on 2 threads, 2026-11-23): tasks while the steps are too small for OpenBLAS to
+// share one call between threads, in order (OpenBLAS's threads inside each call) above.
+Schedule host_schedule(index_t bandwidth);
+
 // Factors in place: the lower band becomes L. Throws kernels::NotPositiveDefinite naming the
 // global equation whose pivot is not positive.
 template <class T>

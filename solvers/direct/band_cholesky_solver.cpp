@@ -11,6 +11,11 @@
 
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
+#include "solvers/direct/blas_backend.hpp"
+#include "fem/config.hpp"
+#if FEM_WITH_CUDA
+#include "solvers/direct/band_cholesky_cuda.hpp"
+#endif
 
 namespace fem::band {
 
@@ -56,15 +61,25 @@ std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnB
   return {solved.begin(), solved.end()};
 }
 
-template <class T>
-void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule) {
+namespace {
+
+// Runs `factorise`; kernels::NotPositiveDefinite becomes SolveFailure naming the equation.
+template <class T, class Factorise>
+void pivot_or_fail(Factorise&& factorise) {
   try {
-    factor(backend, band, schedule);
+    factorise();
   } catch (const kernels::NotPositiveDefinite& e) {
     throw SolveFailure("band Cholesky (" + std::to_string(sizeof(T) * 8) + "-bit): the pivot of equation " +
                            std::to_string(e.column()) + " is not positive: the matrix is not positive definite",
                        e.column());
   }
+}
+
+}  // namespace
+
+template <class T>
+void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule) {
+  pivot_or_fail<T>([&] { factor(backend, band, schedule); });
 }
 
 template BandOnBackend<double> load_band<double>(kernels::DenseBackend&, const CsrMatrix&, const BandLayout&);
@@ -104,14 +119,30 @@ double residual(const CsrMatrix& a, std::span<const double> b, std::span<const d
   return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
 }
 
+// A factor and the back-end that holds it (and substitutes with it).
+template <class T>
+struct Factor {
+  kernels::DenseBackend* backend;
+  band::BandOnBackend<T> band;
+};
+
+enum class Device { cpu, cuda };
+
 class BandCholeskySolver final : public LinearSolver {
  public:
-  BandCholeskySolver(const SolverOptions& options, std::unique_ptr<kernels::DenseBackend> backend,
-                     band::Schedule schedule)
-      : options_(options), backend_(std::move(backend)), schedule_(schedule) {
+  // `device_bytes` (CUDA): device memory the band may take, 0 for 90 % of the free memory.
+  BandCholeskySolver(const SolverOptions& options, Device device, std::size_t device_bytes)
+      : options_(options), device_(device), device_bytes_(device_bytes), host_(std::make_unique<band::BlasBackend>()) {
     if (options_.precision != "double" && options_.precision != "mixed")
       throw std::invalid_argument("band-cholesky: unknown precision '" + options_.precision +
                                   "' (known: double, mixed)");
+    if (device_ == Device::cuda) {
+      try {
+        gpu_ = kernels::make_dense_backend("cublas");
+      } catch (const kernels::BackendUnavailable& e) {
+        throw SolverUnavailable("band-cholesky on '" + options.device + "': " + e.what());
+      }
+    }
   }
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
@@ -121,7 +152,7 @@ class BandCholeskySolver final : public LinearSolver {
                                   std::to_string(system.rhs.size()) + " and the solution " +
                                   std::to_string(solution.size()) + " entries");
     SolveReport report;
-    const bool gpu = !backend_->uses_host_memory();
+    const bool gpu = device_ == Device::cuda;
     band::BandLayout layout = band::make_layout(a, 0);
     layout.block = band::default_block_size(layout.bandwidth, gpu);
     report.figures["bandwidth"] = static_cast<double>(layout.bandwidth);
@@ -130,6 +161,7 @@ class BandCholeskySolver final : public LinearSolver {
     report.figures["threads"] = gpu ? 0 : omp_get_max_threads();
     report.figures["refinement_steps"] = 0;
     report.figures["precision_fallback"] = 0;
+    if (gpu) report.figures["device_chunks"] = 0;
     if (options_.precision == "mixed" && solve_mixed(system, layout, solution, report)) return report;
     if (options_.precision == "mixed") {
       report.figures["precision_fallback"] = 1;
@@ -142,14 +174,44 @@ class BandCholeskySolver final : public LinearSolver {
   }
 
  private:
-  // Factors in T and solves once; times and sizes go to the report.
+  // The band in T, loaded and factored where this solver computes.
   template <class T>
-  band::BandOnBackend<T> factor_in(const AssembledSystem& system, const band::BandLayout& layout,
-                                   SolveReport& report) {
+  Factor<T> load_and_factor(const CsrMatrix& a, const band::BandLayout& layout, SolveReport& report) {
+    if (device_ == Device::cpu) {
+      Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
+      band::factor_or_fail(*host_, f.band, band::host_schedule(layout.bandwidth));
+      return f;
+    }
+#if FEM_WITH_CUDA
+    const std::size_t bytes = layout.elements() * sizeof(T);
+    const std::size_t allowed =
+        device_bytes_ > 0 ? device_bytes_ : band::cuda::free_device_memory() / 10 * 9;
+    if (bytes <= allowed) {
+      Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout)};
+      band::pivot_or_fail<T>([&] { band::cuda::factor_on_device(f.band); });
+      return f;
+    }
+    if (allowed < band::cuda::min_streaming_bytes(layout, sizeof(T)))
+      band::require_memory(band::cuda::min_streaming_bytes(layout, sizeof(T)), allowed,
+                           "streaming the band (two chunks of half-bandwidth + block rows)", gpu_->description());
+    Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
+    T* rows = static_cast<T*>(f.band.storage.storage->handle()) + f.band.storage.offset;
+    int chunks = 0;
+    band::pivot_or_fail<T>([&] { chunks = band::cuda::factor_streamed(layout, rows, allowed); });
+    report.figures["device_chunks"] = chunks;
+    return f;
+#else
+    (void)a, (void)layout, (void)report;
+    throw SolverUnavailable("band-cholesky: this build has no CUDA");
+#endif
+  }
+
+  // Factors in T; times and sizes go to the report.
+  template <class T>
+  Factor<T> factor_in(const AssembledSystem& system, const band::BandLayout& layout, SolveReport& report) {
     const auto start = Clock::now();
-    auto factor = band::load_band<T>(*backend_, system.matrix, layout);
-    band::factor_or_fail(*backend_, factor, schedule_);
-    backend_->synchronize();
+    auto factor = load_and_factor<T>(system.matrix, layout, report);
+    factor.backend->synchronize();
     report.time_setup_s += seconds_since(start);
     const std::size_t bytes = layout.elements() * sizeof(T);
     report.figures["factor_bytes"] = static_cast<double>(bytes);
@@ -163,7 +225,7 @@ class BandCholeskySolver final : public LinearSolver {
                 SolveReport& report) {
     const auto factor = factor_in<T>(system, layout, report);
     const auto start = Clock::now();
-    const auto x = band::solve_factored(*backend_, factor, system.rhs, 1);
+    const auto x = band::solve_factored(*factor.backend, factor.band, system.rhs, 1);
     std::copy(x.begin(), x.end(), solution.begin());
     report.time_solve_s += seconds_since(start);
   }
@@ -173,7 +235,7 @@ class BandCholeskySolver final : public LinearSolver {
   bool solve_mixed(const AssembledSystem& system, const band::BandLayout& layout, std::span<double> solution,
                    SolveReport& report) {
     constexpr int max_steps = 30;
-    std::optional<band::BandOnBackend<float>> factor;
+    std::optional<Factor<float>> factor;
     try {
       factor = factor_in<float>(system, layout, report);
     } catch (const SolveFailure&) {
@@ -185,7 +247,7 @@ class BandCholeskySolver final : public LinearSolver {
     double previous = 1;
     bool converged = false;
     for (int step = 1; step <= max_steps; ++step) {
-      const auto d = band::solve_factored(*backend_, *factor, r, 1);
+      const auto d = band::solve_factored(*factor->backend, factor->band, r, 1);
       for (std::size_t i = 0; i < d.size(); ++i) solution[i] += d[i];
       const double rel = residual(system.matrix, system.rhs, solution, r);
       report.residual_history.push_back(rel);
@@ -205,29 +267,25 @@ class BandCholeskySolver final : public LinearSolver {
   }
 
   SolverOptions options_;
-  std::unique_ptr<kernels::DenseBackend> backend_;
-  band::Schedule schedule_;
+  Device device_;
+  std::size_t device_bytes_;
+  std::unique_ptr<kernels::DenseBackend> host_;  // the CPU's tiles; the streamed factor's substitution
+  std::unique_ptr<kernels::DenseBackend> gpu_;   // CUDA: the band on the device and its substitution
   std::vector<double> residual_;
 };
-
-std::unique_ptr<LinearSolver> make_on(const SolverOptions& options, const std::string& backend,
-                                      band::Schedule schedule) {
-  try {
-    return std::make_unique<BandCholeskySolver>(options, kernels::make_dense_backend(backend), schedule);
-  } catch (const kernels::BackendUnavailable& e) {
-    throw SolverUnavailable("band-cholesky on '" + options.device + "': " + e.what());
-  }
-}
 
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_band_cholesky_cpu(const SolverOptions& options) {
-  return make_on(options, "openmp", band::Schedule::tasks);
+  return std::make_unique<BandCholeskySolver>(options, Device::cpu, 0);
 }
 
-// cuBLAS for the products (the bulk of the work); the diagonal-tile kernels are the project's.
 std::unique_ptr<LinearSolver> make_band_cholesky_cuda(const SolverOptions& options) {
-  return make_on(options, "cublas", band::Schedule::in_order);
+  return make_band_cholesky_cuda_within(options, 0);
+}
+
+std::unique_ptr<LinearSolver> make_band_cholesky_cuda_within(const SolverOptions& options, std::size_t device_bytes) {
+  return std::make_unique<BandCholeskySolver>(options, Device::cuda, device_bytes);
 }
 
 }  // namespace fem

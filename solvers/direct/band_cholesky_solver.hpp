@@ -5,9 +5,16 @@
 // FP32 and the solution refined in FP64 against the CSR matrix to options.tolerance, falling
 // back to FP64 when refinement stalls.
 //
+// On the CPU the tiles run on OpenBLAS (BlasBackend) under OpenMP tasks. On CUDA the band is
+// factored by band_cholesky_cuda (cuSOLVER/cuBLAS, streams, look-ahead) and substituted on the
+// device; a band larger than the device memory allowed is built in host memory, streamed
+// through the device in chunks for the factorisation, and substituted on the host.
+//
 // SolveReport.figures: bandwidth, block_size, factor_bytes, flops (factorisation, counted
 // exactly: about n (kd + 1)^2), threads, refinement_steps, precision_fallback (1 when the mixed
-// solve fell back to FP64), factor_precision_bits (32 or 64).
+// solve fell back to FP64), factor_precision_bits (32 or 64), device_chunks (CUDA: 0 when the
+// band lived on the device, else the chunks it streamed through in).
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <vector>
@@ -20,6 +27,9 @@ namespace fem {
 
 std::unique_ptr<LinearSolver> make_band_cholesky_cpu(const SolverOptions& options);
 std::unique_ptr<LinearSolver> make_band_cholesky_cuda(const SolverOptions& options);
+// As make_band_cholesky_cuda, with the device memory the band may take (bytes; 0: 90 % of the
+// free memory): a band larger than that streams through the device.
+std::unique_ptr<LinearSolver> make_band_cholesky_cuda_within(const SolverOptions& options, std::size_t device_bytes);
 
 }  // namespace fem
 

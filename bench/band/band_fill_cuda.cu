@@ -1,0 +1,32 @@
+// The benchmark's band made where it is factored: filling 36 GB through PCIe would cost more
+// than the factorisation it is made for.
+#include <stdexcept>
+#include <string>
+
+#include "bench/band/band_test_matrix.hpp"
+
+namespace fem::bench {
+
+namespace {
+
+template <class T>
+__global__ void fill_kernel(T* rows, std::int64_t first, std::int64_t count, std::int64_t b, std::int64_t window) {
+  const std::int64_t pitch = window + 1;
+  for (std::int64_t e = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; e < count * pitch;
+       e += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    rows[e] = static_cast<T>(band_slot(first + e / pitch, e % pitch, b, window));
+}
+
+}  // namespace
+
+template <class T>
+void fill_band_on_device(T* rows, std::int64_t first, std::int64_t last, std::int64_t b, std::int64_t window) {
+  fill_kernel<<<4096, 256>>>(rows, first, last - first, b, window);
+  const cudaError_t status = cudaDeviceSynchronize();
+  if (status != cudaSuccess) throw std::runtime_error(std::string("filling the band on the device: ") + cudaGetErrorString(status));
+}
+
+template void fill_band_on_device<double>(double*, std::int64_t, std::int64_t, std::int64_t, std::int64_t);
+template void fill_band_on_device<float>(float*, std::int64_t, std::int64_t, std::int64_t, std::int64_t);
+
+}  // namespace fem::bench

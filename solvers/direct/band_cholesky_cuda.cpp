@@ -1,0 +1,353 @@
+#include "solvers/direct/band_cholesky_cuda.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fem::band::cuda {
+
+namespace {
+
+void check(cudaError_t status, const char* what) {
+  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
+}
+void check(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cuBLAS: ") + what + ": " + cublasGetStatusString(status));
+}
+void check(cusolverStatus_t status, const char* what) {
+  if (status != CUSOLVER_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cuSOLVER: ") + what + " failed with status " + std::to_string(status));
+}
+
+int as_int(index_t v) {
+  if (v > index_t{0x7fffffff}) throw std::invalid_argument("band Cholesky on CUDA: dimension " + std::to_string(v) + " exceeds 32 bits");
+  return static_cast<int>(v);
+}
+
+// The row-major band seen by the column-major libraries: a row-major lower tile is a
+// column-major upper one with the same leading dimension, and a row-major m x k panel P is the
+// column-major k x m matrix Pᵀ.
+//
+// D := chol(D), upper in column-major (= lower L in row-major); *info as cuSOLVER sets it
+// (0, or the 1-based column whose pivot is not positive).
+cusolverStatus_t potrf(cusolverDnHandle_t h, int n, double* d, int ld, double* work, int lwork, int* info) {
+  return cusolverDnDpotrf(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, work, lwork, info);
+}
+cusolverStatus_t potrf(cusolverDnHandle_t h, int n, float* d, int ld, float* work, int lwork, int* info) {
+  return cusolverDnSpotrf(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, work, lwork, info);
+}
+cusolverStatus_t potrf_work(cusolverDnHandle_t h, int n, double* d, int ld, int* lwork) {
+  return cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, lwork);
+}
+cusolverStatus_t potrf_work(cusolverDnHandle_t h, int n, float* d, int ld, int* lwork) {
+  return cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, lwork);
+}
+// P (m x n row-major) := P L^-T, i.e. Pᵀ := L^-1 Pᵀ with L = Uᵀ.
+cublasStatus_t trsm(cublasHandle_t h, int m, int n, const double* l, const double* p, int ld) {
+  const double one = 1;
+  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, &one, l, ld,
+                     const_cast<double*>(p), ld);
+}
+cublasStatus_t trsm(cublasHandle_t h, int m, int n, const float* l, const float* p, int ld) {
+  const float one = 1;
+  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, &one, l, ld,
+                     const_cast<float*>(p), ld);
+}
+// Lower triangle of C (n x n row-major) -= A Aᵀ, A n x k row-major.
+cublasStatus_t syrk(cublasHandle_t h, int n, int k, const double* a, double* c, int ld) {
+  const double minus = -1, one = 1;
+  return cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &minus, a, ld, &one, c, ld);
+}
+cublasStatus_t syrk(cublasHandle_t h, int n, int k, const float* a, float* c, int ld) {
+  const float minus = -1, one = 1;
+  return cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &minus, a, ld, &one, c, ld);
+}
+// C (m x n row-major) -= A Bᵀ, A m x k and B n x k row-major.
+cublasStatus_t gemm_nt(cublasHandle_t h, int m, int n, int k, const double* a, const double* b, double* c, int ld) {
+  const double minus = -1, one = 1;
+  return cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &minus, b, ld, a, ld, &one, c, ld);
+}
+cublasStatus_t gemm_nt(cublasHandle_t h, int m, int n, int k, const float* a, const float* b, float* c, int ld) {
+  const float minus = -1, one = 1;
+  return cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &minus, b, ld, a, ld, &one, c, ld);
+}
+
+class Stream {
+ public:
+  explicit Stream(int priority) { check(cudaStreamCreateWithPriority(&s_, cudaStreamDefault, priority), "cudaStreamCreateWithPriority"); }
+  ~Stream() { cudaStreamDestroy(s_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  operator cudaStream_t() const { return s_; }
+
+ private:
+  cudaStream_t s_ = nullptr;
+};
+
+class Event {
+ public:
+  Event() { check(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming), "cudaEventCreate"); }
+  ~Event() { cudaEventDestroy(e_); }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(cudaStream_t s) { check(cudaEventRecord(e_, s), "cudaEventRecord"); }
+  void wait_in(cudaStream_t s) const { check(cudaStreamWaitEvent(s, e_, 0), "cudaStreamWaitEvent"); }
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
+template <class T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::size_t count) {
+    check(cudaMalloc(&p_, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc");
+  }
+  ~DeviceArray() { cudaFree(p_); }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  T* get() const { return p_; }
+
+ private:
+  T* p_ = nullptr;
+};
+
+struct Handles {
+  cublasHandle_t panel_blas = nullptr, update_blas = nullptr;
+  cusolverDnHandle_t solver = nullptr;
+  Handles() {
+    check(cublasCreate(&panel_blas), "cublasCreate");
+    check(cublasCreate(&update_blas), "cublasCreate");
+    check(cusolverDnCreate(&solver), "cusolverDnCreate");
+  }
+  ~Handles() {
+    cusolverDnDestroy(solver);
+    cublasDestroy(update_blas);
+    cublasDestroy(panel_blas);
+  }
+  Handles(const Handles&) = delete;
+  Handles& operator=(const Handles&) = delete;
+};
+
+int greatest_priority() {
+  int least = 0, greatest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+  return greatest;
+}
+
+// The steps of the factorisation on rows held in device memory. `update` is the stream the
+// caller orders its own work on: factor_steps starts after what is queued there and what it
+// queues there ends after all of its work.
+template <class T>
+class Factorizer {
+ public:
+  explicit Factorizer(const BandLayout& layout)
+      : layout_(layout),
+        panel_(greatest_priority()),
+        update_(0),
+        info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
+    check(cublasSetStream(handles_.panel_blas, panel_), "cublasSetStream");
+    check(cublasSetStream(handles_.update_blas, update_), "cublasSetStream");
+    check(cusolverDnSetStream(handles_.solver, panel_), "cusolverDnSetStream");
+    int lwork = 0;
+    const int nb = as_int(std::min(layout.block, std::max<index_t>(layout.n, 1)));
+    check(potrf_work(handles_.solver, nb, static_cast<T*>(nullptr), as_int(layout.window()), &lwork),
+          "potrf_bufferSize");
+    lwork_ = std::max(lwork, 1);
+    work_ = std::make_unique<DeviceArray<T>>(static_cast<std::size_t>(lwork_));
+    check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
+  }
+
+  cudaStream_t update() const { return update_; }
+
+  // The steps whose first column is in [first, last) (first and last multiples of the block
+  // size, or last = n), on `rows`, which holds the band's rows from r0 on (pitch() entries each)
+  // and reaches every row those steps touch.
+  void factor_steps(T* rows, index_t r0, index_t first, index_t last) {
+    const index_t w = layout_.window();
+    const int ld = as_int(w);
+    const auto at = [&](index_t i, index_t j) { return rows + (i * w + j + w - r0 * (w + 1)); };
+    rest_done_.record(update_);
+    rest_done_.wait_in(panel_);
+    factor_panel(at, ld, first);
+    panel_done_.record(panel_);
+    for (index_t j = first; j < last; j += layout_.block) {
+      const index_t size = std::min(layout_.block, layout_.n - j);
+      const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
+      if (below == 0) break;
+      const index_t next = std::min(layout_.block, below);  // the next block column, inside this window
+      const T* p = at(j + size, j);
+      panel_done_.wait_in(update_);
+      rest_done_.wait_in(panel_);
+      if (below > next)  // the rest of the window, one SYRK
+        check(syrk(handles_.update_blas, as_int(below - next), as_int(size), at(j + size + next, j),
+                   at(j + size + next, j + size + next), ld),
+              "syrk (trailing window)");
+      rest_done_.record(update_);
+      // Look-ahead: the next block column is updated and factored while the SYRK runs.
+      check(syrk(handles_.panel_blas, as_int(next), as_int(size), p, at(j + size, j + size), ld), "syrk (next block)");
+      if (below > next)
+        check(gemm_nt(handles_.panel_blas, as_int(below - next), as_int(next), as_int(size), at(j + size + next, j), p,
+                      at(j + size + next, j + size), ld),
+              "gemm (next panel)");
+      if (j + size < last) {
+        factor_panel(at, ld, j + size);
+        panel_done_.record(panel_);
+      }
+    }
+    // Join: the update stream ends after everything.
+    panel_done_.record(panel_);
+    panel_done_.wait_in(update_);
+  }
+
+  // Waits for the device; throws NotPositiveDefinite for the first step whose POTRF failed.
+  void check_pivots() {
+    check(cudaStreamSynchronize(update_), "the band factorisation");
+    std::vector<int> info(steps());
+    check(cudaMemcpy(info.data(), info_.get(), info.size() * sizeof(int), cudaMemcpyDeviceToHost), "reading the pivot flags");
+    for (std::size_t k = 0; k < info.size(); ++k) {
+      if (info[k] < 0) throw std::logic_error("cuSOLVER potrf: argument " + std::to_string(-info[k]) + " is invalid");
+      if (info[k] > 0) throw kernels::NotPositiveDefinite(static_cast<index_t>(k) * layout_.block + info[k] - 1);
+    }
+  }
+
+ private:
+  std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
+
+  // POTRF of the diagonal block at column j and the TRSM of the panel below it, on the panel stream.
+  template <class At>
+  void factor_panel(const At& at, int ld, index_t j) {
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
+    T* d = at(j, j);
+    check(potrf(handles_.solver, as_int(size), d, ld, work_->get(), lwork_, info_.get() + j / layout_.block), "potrf");
+    if (below > 0) check(trsm(handles_.panel_blas, as_int(below), as_int(size), d, at(j + size, j), ld), "trsm");
+  }
+
+  BandLayout layout_;
+  Handles handles_;
+  Stream panel_, update_;
+  Event panel_done_, rest_done_;
+  DeviceArray<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
+  int lwork_ = 0;
+  std::unique_ptr<DeviceArray<T>> work_;
+};
+
+// Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:
+// the copies are then slower, not wrong).
+class PinnedRange {
+ public:
+  PinnedRange(void* p, std::size_t bytes) : p_(p) {
+    pinned_ = cudaHostRegister(p, bytes, cudaHostRegisterDefault) == cudaSuccess;
+    if (!pinned_) cudaGetLastError();  // clear the failed registration
+  }
+  ~PinnedRange() {
+    if (pinned_) cudaHostUnregister(p_);
+  }
+  PinnedRange(const PinnedRange&) = delete;
+  PinnedRange& operator=(const PinnedRange&) = delete;
+
+ private:
+  void* p_;
+  bool pinned_ = false;
+};
+
+}  // namespace
+
+std::size_t free_device_memory() {
+  std::size_t free = 0, total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return free;
+}
+
+// A chunk's steps touch rows up to the bandwidth past its last column.
+index_t chunk_rows(const BandLayout& layout, std::size_t device_bytes, std::size_t element_bytes) {
+  const std::size_t row_bytes = static_cast<std::size_t>(layout.pitch()) * element_bytes;
+  const index_t rows = static_cast<index_t>(device_bytes / (2 * row_bytes));
+  return std::max<index_t>(0, rows - layout.bandwidth) / layout.block * layout.block;
+}
+
+std::size_t min_streaming_bytes(const BandLayout& layout, std::size_t element_bytes) {
+  return 2 * static_cast<std::size_t>(layout.bandwidth + layout.block) * static_cast<std::size_t>(layout.pitch()) *
+         element_bytes;
+}
+
+template <class T>
+void factor_on_device(const BandOnBackend<T>& band) {
+  if (band.layout.n == 0) return;
+  Factorizer<T> f(band.layout);
+  T* rows = static_cast<T*>(band.storage.storage->handle()) + band.storage.offset;
+  f.factor_steps(rows, 0, 0, band.layout.n);
+  f.check_pivots();
+}
+
+template <class T>
+int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_bytes) {
+  const index_t n = layout.n, kd = layout.bandwidth, pitch = layout.pitch();
+  if (n == 0) return 0;
+  const index_t c = chunk_rows(layout, device_bytes, sizeof(T));  // rows of steps per chunk
+  if (c < layout.block)
+    throw std::invalid_argument("band Cholesky on CUDA: " + std::to_string(device_bytes) +
+                                " bytes of device memory cannot stream a band of half-bandwidth " + std::to_string(kd) +
+                                " and block " + std::to_string(layout.block) + " (it needs at least " +
+                                std::to_string(min_streaming_bytes(layout, sizeof(T))) + ")");
+  const index_t buffer_rows = std::min(n, c + kd);
+  const std::size_t row_bytes = static_cast<std::size_t>(pitch) * sizeof(T);
+  const PinnedRange pinned(host_rows, static_cast<std::size_t>(n) * row_bytes);
+  const std::array<std::unique_ptr<DeviceArray<T>>, 2> buffer{
+      std::make_unique<DeviceArray<T>>(static_cast<std::size_t>(buffer_rows * pitch)),
+      std::make_unique<DeviceArray<T>>(static_cast<std::size_t>(buffer_rows * pitch))};
+  Factorizer<T> f(layout);
+  const cudaStream_t main = f.update();
+  Stream copy_in(0), copy_out(0);
+  Event uploaded, moved, computed;
+  std::array<Event, 2> downloaded;  // buffer b's finished rows are back on the host
+  int chunks = 0;
+  for (index_t base = 0; base < n; base += c, ++chunks) {
+    T* x = buffer[chunks % 2]->get();
+    const T* y = buffer[(chunks + 1) % 2]->get();
+    const index_t held = std::min(buffer_rows, n - base);       // rows [base, base + held) on the device
+    const index_t carried = chunks == 0 ? 0 : std::min(kd, held);  // still being updated, from the other buffer
+    if (chunks >= 2) {
+      downloaded[chunks % 2].wait_in(copy_in);
+      downloaded[chunks % 2].wait_in(main);
+    }
+    moved.wait_in(copy_in);  // the last chunk's carried rows have left this buffer
+    if (held > carried)
+      check(cudaMemcpyAsync(x + carried * pitch, host_rows + (base + carried) * pitch,
+                            static_cast<std::size_t>(held - carried) * row_bytes, cudaMemcpyHostToDevice, copy_in),
+            "upload of band rows");
+    uploaded.record(copy_in);
+    if (carried > 0)
+      check(cudaMemcpyAsync(x, y + c * pitch, static_cast<std::size_t>(carried) * row_bytes, cudaMemcpyDeviceToDevice, main),
+            "move of the rows still being updated");
+    moved.record(main);
+    uploaded.wait_in(main);
+    const index_t last = std::min(n, base + c);
+    f.factor_steps(x, base, base, last);
+    computed.record(main);
+    computed.wait_in(copy_out);
+    const index_t done = last == n ? held : last - base;  // the last chunk returns every row it holds
+    check(cudaMemcpyAsync(host_rows + base * pitch, x, static_cast<std::size_t>(done) * row_bytes, cudaMemcpyDeviceToHost,
+                          copy_out),
+          "download of factored rows");
+    downloaded[chunks % 2].record(copy_out);
+  }
+  check(cudaStreamSynchronize(copy_out), "download of factored rows");
+  f.check_pivots();
+  return chunks;
+}
+
+template void factor_on_device<double>(const BandOnBackend<double>&);
+template void factor_on_device<float>(const BandOnBackend<float>&);
+template int factor_streamed<double>(const BandLayout&, double*, std::size_t);
+template int factor_streamed<float>(const BandLayout&, float*, std::size_t);
+
+}  // namespace fem::band::cuda
