@@ -10,18 +10,33 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   libsuitesparse-dev
   python3-scipy python3-matplotlib
+  paraview xvfb xauth      # fem render: pvbatch, and a virtual display for it (xvfb-run)
 )
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+else
+  echo "install-deps: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install-deps: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# ParaView's Python modules (for pvbatch): Debian's python3-paraview conflicts with python3-vtk9,
+# which libvtk9-dev depends on, so installing it would remove the VTK that fem builds against.
+# It is unpacked beside the system instead, where `fem render` looks for it
+# (FEM_PARAVIEW_PYTHONPATH overrides the place).
+paraview_python=/opt/fem-paraview
+if [ ! -d "$paraview_python/usr/lib/python3/dist-packages/paraview" ]; then
+  echo "install-deps: unpacking python3-paraview into $paraview_python"
+  download=$(mktemp -d)
+  (cd "$download" && apt-get download python3-paraview)
+  $sudo mkdir -p "$paraview_python"
+  $sudo dpkg-deb -x "$download"/python3-paraview_*.deb "$paraview_python"
+  rm -rf "$download"
+fi

@@ -1,7 +1,11 @@
 // The `fem` command line.
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <exception>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,9 +14,15 @@
 #include "bench/dense/dense_benchmark.hpp"
 #include "bench/frontal/frontal_benchmark.hpp"
 #include "bench/spmv/spmv_benchmark.hpp"
+#include "fem/app/render_command.hpp"
 #include "fem/app/renumber_command.hpp"
 #include "fem/app/run_case.hpp"
 #include "fem/config.hpp"
+#include "fem/study/combination.hpp"
+#include "fem/study/compare_case.hpp"
+#include "fem/study/study_file.hpp"
+#include "fem/study/study_writer.hpp"
+#include "fem/study/sweep.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace {
@@ -25,6 +35,20 @@ usage:
                                 bandwidth, profile, wavefront and front of every renumbering
                                 method on the case's mesh; --plot draws the pattern before and
                                 after METHOD (default: the case's, or rcm) as a PNG
+  fem compare CASE.yaml --solvers METHOD:DEVICE,... [options]
+                                solve the case's system with every solver in one process (meshed
+                                and assembled once per renumbering): times, memory, factor size,
+                                iterations, residual and agreement with the first solver; writes
+                                compare.csv, compare.json, report.md and PNG plots to one folder
+  fem sweep STUDY.yaml [--repeat N] [--time-budget S] [--output DIR]
+                                a study file (cases/README.md): the case at each mesh size, small
+                                to large, every solver until it passes the budget; adds log-log
+                                growth fits of time and memory against dofs
+  fem report DIR                redraw report.md and the plots of a study folder from its
+                                compare.json (e.g. one run on a machine without matplotlib)
+  fem render CASE.yaml [--output DIR] [--png FILE]
+                                draw the results `fem run` left (the <case>-view.py beside them) to
+                                a PNG offscreen with ParaView's pvbatch (default DIR/<case>.png)
   fem bench NAME [options]      run a benchmark: assembly | band | dense | frontal | spmv
                                 (fem bench NAME --help lists its options)
   fem --version                 print the version and what this build includes
@@ -40,13 +64,62 @@ options of 'fem run':
   --tolerance TOL        relative residual of iterative solvers (case: solver.tolerance)
   --output DIR           results directory                     (case: output.directory)
 
-A run writes DIR/<case>.vtu (open it in ParaView) and DIR/<case>.json (the run summary).
+options of 'fem compare':
+  --solvers LIST         method:device pairs, comma-separated; the first is the reference,
+                         e.g. band-cholesky:cpu,frontal:cpu,frontal:opencl,cg:cpu,cg:cuda
+  --renumber LIST        none,rcm,gps,sloan,auto: every solver under each (default: the case's)
+  --repeat N             timed solves per row, each with a fresh solver; tables give the median
+                         and the min-max (default 1)
+  --tolerance T          agreement threshold: a row agrees when the largest nodal difference from
+                         the reference, relative to the reference's largest value, is <= T (1e-6)
+  --solver-tolerance T   relative residual of the iterative solvers (case: solver.tolerance)
+  --preconditioner NAME, --precision P   as for 'fem run'
+  --output DIR           the study folder (default: <results directory>/<case>-compare)
+A solver that is not in this build, has no device here or fails on the system is a row with
+its status (unavailable, failed), and the study goes on.
+
+A run writes DIR/<case>.vtu (open it in ParaView), DIR/<case>.json (the run summary) and, with
+VTK, DIR/<case>-view.py (a ParaView script: paraview --script=DIR/<case>-view.py, or fem render).
 The case-file keys are described in cases/README.md.
 )";
 
 struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+double number_option(const std::string& option, const std::string& text) {
+  try {
+    std::size_t used = 0;
+    const double v = std::stod(text, &used);
+    if (used == text.size()) return v;
+  } catch (const std::exception&) {
+  }
+  throw UsageError(option + " " + text + ": not a number");
+}
+
+int count_option(const std::string& option, const std::string& text) {
+  const double v = number_option(option, text);
+  if (v < 1 || v != static_cast<int>(v)) throw UsageError(option + " " + text + ": expected a positive integer");
+  return static_cast<int>(v);
+}
+
+std::vector<std::string> comma_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const auto end = std::min(text.find(',', begin), text.size());
+    out.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return out;
+}
+
+// "fem compare case.yaml --solvers ...": how the report says to rerun it.
+std::string command_line(const std::vector<std::string>& args) {
+  std::string line = "fem";
+  for (const auto& a : args) line += " " + a;
+  return line;
+}
 
 // The options shared by `fem run` and `fem renumber`; returns the case file.
 std::string parse_case_options(const std::vector<std::string>& args, fem::RunOverrides& overrides, bool* plot) {
@@ -64,14 +137,8 @@ std::string parse_case_options(const std::vector<std::string>& args, fem::RunOve
     else if (a == "--precision") overrides.precision = value();
     else if (a == "--output") overrides.output_directory = value();
     else if (a == "--plot" && plot) *plot = true;
-    else if (a == "--tolerance") {
-      const std::string& v = value();
-      try {
-        overrides.tolerance = std::stod(v);
-      } catch (const std::exception&) {
-        throw UsageError("--tolerance " + v + ": not a number");
-      }
-    } else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a);
+    else if (a == "--tolerance") overrides.tolerance = number_option(a, value());
+    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a);
     else if (case_file.empty()) case_file = a;
     else throw UsageError("more than one case file: " + case_file + " and " + a);
   }
@@ -106,6 +173,125 @@ int bench_command(const std::vector<std::string>& args) {
   throw UsageError("unknown benchmark '" + args[0] + "' (available: " + names + ")");
 }
 
+// `fem compare CASE --solvers ...`.
+int compare_command(const std::vector<std::string>& args) {
+  fem::RunOverrides overrides;
+  fem::study::CompareSettings settings;
+  std::string case_file;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--solvers") {
+      try {
+        settings.combinations = fem::study::parse_combinations(value());
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--solvers: ") + e.what());
+      }
+    } else if (a == "--renumber") {
+      for (const auto& r : comma_list(value())) {
+        if (std::none_of(fem::kRenumberMethods.begin(), fem::kRenumberMethods.end(), [&](const char* m) { return r == m; }))
+          throw UsageError("--renumber: '" + r + "' is not one of none, rcm, gps, sloan, auto");
+        settings.renumberings.push_back(r);
+      }
+    } else if (a == "--repeat") settings.repeat = count_option(a, value());
+    else if (a == "--tolerance") {
+      settings.tolerance = number_option(a, value());
+      if (!(settings.tolerance >= 0)) throw UsageError("--tolerance must not be negative");
+    } else if (a == "--solver-tolerance") overrides.tolerance = number_option(a, value());
+    else if (a == "--preconditioner") overrides.preconditioner = value();
+    else if (a == "--precision") overrides.precision = value();
+    else if (a == "--output") overrides.output_directory = value();
+    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a + " of 'fem compare'");
+    else if (case_file.empty()) case_file = a;
+    else throw UsageError("more than one case file: " + case_file + " and " + a);
+  }
+  if (case_file.empty()) throw UsageError("fem compare needs a case file");
+  if (settings.combinations.empty()) throw UsageError("fem compare needs --solvers, e.g. --solvers band-cholesky:cpu,cg:cpu");
+  // The results directory of the case, unless --output names the study folder itself.
+  const auto output = overrides.output_directory;
+  overrides.output_directory.reset();
+  const auto result = fem::study::compare_case(case_file, overrides, settings, command_line(args), std::cout);
+  const std::filesystem::path case_dir = fem::load_case(case_file).output.directory;
+  fem::study::write_study(result, output ? std::filesystem::absolute(*output)
+                                         : case_dir / (std::filesystem::path(case_file).stem().string() + "-compare"),
+                          std::cout);
+  return 0;
+}
+
+// `fem sweep STUDY [--repeat N] [--time-budget S] [--output DIR]`.
+int sweep_command(const std::vector<std::string>& args) {
+  std::string file;
+  std::optional<int> repeat;
+  std::optional<double> time_budget;
+  std::optional<std::filesystem::path> output;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--repeat") repeat = count_option(a, value());
+    else if (a == "--time-budget") {
+      time_budget = number_option(a, value());
+      if (!(*time_budget > 0)) throw UsageError("--time-budget must be positive (seconds)");
+    } else if (a == "--output") output = std::filesystem::absolute(value());
+    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a + " of 'fem sweep'");
+    else if (file.empty()) file = a;
+    else throw UsageError("more than one study file: " + file + " and " + a);
+  }
+  if (file.empty()) throw UsageError("fem sweep needs a study file");
+  auto study = fem::study::load_study(file);
+  if (repeat) study.settings.repeat = *repeat;
+  if (time_budget) study.settings.budget.time_s = *time_budget;
+  if (output) study.output = *output;
+  const auto result = fem::study::run_sweep(study, command_line(args), std::cout, [&](const fem::study::StudyResult& so_far) {
+    fem::study::write_study_checkpoint(so_far, study.output);
+  });
+  fem::study::write_study(result, study.output, std::cout);
+  return 0;
+}
+
+// `fem report DIR`: the report and plots again, from the study's own compare.json.
+int report_command(const std::vector<std::string>& args) {
+  if (args.size() != 2 || args[1].empty() || args[1][0] == '-') throw UsageError("fem report needs one study folder");
+  const std::filesystem::path dir = std::filesystem::absolute(args[1]);
+  std::ifstream in(dir / "compare.json");
+  if (!in) throw std::runtime_error((dir / "compare.json").string() + ": not found (a folder written by fem compare or fem sweep?)");
+  fem::study::StudyResult result;
+  try {
+    result = fem::study::study_from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error((dir / "compare.json").string() + ": not a study written by fem: " + e.what());
+  }
+  fem::study::write_study(result, dir, std::cout);
+  return 0;
+}
+
+// `fem render CASE [--output DIR] [--png FILE]`.
+int render_command(const std::vector<std::string>& args) {
+  fem::RunOverrides overrides;
+  std::filesystem::path png;
+  std::string case_file;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&]() -> const std::string& {
+      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
+      return args[++i];
+    };
+    if (a == "--output") overrides.output_directory = value();
+    else if (a == "--png") png = value();
+    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a + " of 'fem render'");
+    else if (case_file.empty()) case_file = a;
+    else throw UsageError("more than one case file: " + case_file + " and " + a);
+  }
+  if (case_file.empty()) throw UsageError("fem render needs a case file");
+  fem::render_case(case_file, overrides, png, std::cout);
+  return 0;
+}
+
 void print_version() {
   std::cout << "fem " << FEM_VERSION << "\n"
             << "  gmsh " << (FEM_WITH_GMSH ? "yes" : "no") << ", vtk " << (FEM_WITH_VTK ? "yes" : "no") << ", cuda "
@@ -137,6 +323,15 @@ int main(int argc, char** argv) {
       fem::run_case(file, overrides, std::cout);
       return 0;
     }
+    const bool help = args.size() > 1 && (args[1] == "--help" || args[1] == "-h");
+    if (help && (args[0] == "compare" || args[0] == "sweep" || args[0] == "render" || args[0] == "report")) {
+      std::cout << kUsage;
+      return 0;
+    }
+    if (args[0] == "compare") return compare_command(args);
+    if (args[0] == "sweep") return sweep_command(args);
+    if (args[0] == "render") return render_command(args);
+    if (args[0] == "report") return report_command(args);
     if (args[0] == "bench") return bench_command({args.begin() + 1, args.end()});
     if (args[0] == "renumber") {
       fem::RunOverrides overrides;

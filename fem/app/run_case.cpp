@@ -1,32 +1,31 @@
 #include "fem/app/run_case.hpp"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <omp.h>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
-#include "fem/assembly/assembler.hpp"
-#include "fem/assembly/dirichlet.hpp"
-#include "fem/assembly/element_system.hpp"
-#include "fem/assembly/residual.hpp"
+#include "fem/app/discrete_system.hpp"
+#include "fem/app/memory_watermark.hpp"
+#include "fem/app/node_ordering.hpp"
+#include "fem/app/number_format.hpp"
+#include "fem/app/phase_log.hpp"
+#include "fem/app/solver_options.hpp"
 #include "fem/config.hpp"
 #include "fem/output/atomic_output.hpp"
-#include "fem/physics/element_matrices.hpp"
 #include "fem/post/nodal_results.hpp"
-#include "fem/renumber/element_order.hpp"
-#include "fem/renumber/renumber.hpp"
-#include "solvers/iterative/cpu_vector_ops.hpp"
 #include "solvers/linear_solver.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
 #endif
 #if FEM_WITH_VTK
+#include "fem/output/paraview_script.hpp"
 #include "fem/output/vtu_writer.hpp"
 #endif
 
@@ -36,46 +35,6 @@ namespace {
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
-
-std::size_t peak_memory_bytes() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return static_cast<std::size_t>(usage.ru_maxrss) * 1024;  // Linux reports kilobytes
-}
-
-std::string with_commas(long long v) {
-  std::string s = std::to_string(v);
-  for (int i = static_cast<int>(s.size()) - 3; i > (v < 0 ? 1 : 0); i -= 3) s.insert(i, ",");
-  return s;
-}
-
-// Times one phase and prints "fem: <phase>  <what it did> (<seconds> s)" when it ends; long
-// phases report progress on lines of their own in between.
-class Phases {
- public:
-  explicit Phases(std::ostream& log) : log_(log) {}
-  template <class F>
-  double run(const char* name, F&& body) {
-    current_ = name;
-    const auto t0 = Clock::now();
-    const std::string detail = body();
-    const double s = std::chrono::duration<double>(Clock::now() - t0).count();
-    times_[name] = s;
-    log_ << "fem: " << std::left << std::setw(9) << name << detail << " (" << std::fixed << std::setprecision(2) << s
-         << " s)" << std::defaultfloat << "\n" << std::flush;
-    return s;
-  }
-  void progress(const std::string& line) {
-    log_ << "fem: " << std::left << std::setw(9) << current_ << "... " << line << "\n" << std::flush;
-  }
-  void set_time(const char* name, double seconds) { times_[name] = seconds; }
-  const json& times() const { return times_; }
-
- private:
-  std::ostream& log_;
-  std::string current_;
-  json times_ = json::object();
-};
 
 std::string choose_override(const std::string& key, const std::string& value, const std::vector<const char*>& allowed) {
   std::string list;
@@ -94,34 +53,26 @@ std::string element_summary(const ElementSet& cells) {
   return s;
 }
 
-// The node numbering the case asks for, with the matrix measures before and after.
-struct NodeOrdering {
-  std::string method;
-  renumber::Permutation permutation;
-  renumber::OrderingMetrics before, after;
-};
-
-NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& name, const std::string& solver, int d) {
-  using namespace renumber;
-  NodeOrdering o;
-  o.before = ordering_metrics(graph, Permutation::identity(graph.num_nodes()), d);
-  const RenumberMethod method = parse_renumber_method(name);
-  if (method == RenumberMethod::Auto) {
-    // Band Cholesky pays for bandwidth, the frontal method for the front, SpMV for locality.
-    const RenumberGoal goal = solver == "band-cholesky" ? RenumberGoal::Bandwidth
-                              : solver == "frontal"     ? RenumberGoal::Front
-                                                        : RenumberGoal::Locality;
-    auto choice = renumber_auto(graph, goal, d);
-    o.method = "auto/" + std::string(method_name(choice.method));
-    o.permutation = std::move(choice.permutation);
-    o.after = choice.metrics;
-    return o;
+#if FEM_WITH_VTK
+// What the ParaView script left beside the results shows first: the deformed shape coloured by
+// von Mises stress, or the temperature.
+ParaviewView first_view(const Case& c, const Mesh& mesh, const Problem& problem, double max_displacement) {
+  ParaviewView view;
+  view.vtu_name = c.name + ".vtu";
+  view.title = c.title;
+  view.dimension = mesh.dimension;
+  if (problem.physics.type == PhysicsType::Heat) {
+    view.color_field = "temperature";
+    view.color_label = "temperature";
+    return view;
   }
-  o.method = std::string(method_name(method));
-  o.permutation = renumber::renumber(graph, method);
-  o.after = ordering_metrics(graph, o.permutation, d);
-  return o;
+  view.color_field = "von_mises";
+  view.color_label = "von Mises stress [Pa]";
+  view.warp = true;
+  view.warp_scale = deformation_scale(mesh.coords, max_displacement);
+  return view;
 }
+#endif
 
 }  // namespace
 
@@ -157,7 +108,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   Case c = load_case(case_file);
   apply_overrides(c, overrides);
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
-  Phases phases(log);
+  PhaseLog phases(log);
   json summary;
 
   Mesh mesh;
@@ -179,67 +130,29 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
       << ", profile " << with_commas(order.before.profile) << " -> " << with_commas(order.after.profile);
     return s.str();
   });
-  const DofMap dofs = make_dof_map(mesh.num_nodes(), d, order.permutation.new_of_old);
 
-  SolverOptions options;
-  options.method = c.solver.method;
-  options.device = c.solver.device;
-  options.preconditioner = c.solver.preconditioner;
-  options.precision = c.solver.precision;
-  options.tolerance = c.solver.tolerance;
-  options.max_iterations = c.solver.max_iterations;
-  options.out_of_core = c.solver.out_of_core;
-  options.spmv = c.solver.spmv;
+  SolverOptions options = solver_options(c.solver);
   options.progress = [&](const std::string& line) { phases.progress(line); };
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
   const bool by_elements = solver->uses_element_matrices();
 
-  // The frontal method never assembles: it takes element matrices in an order that keeps the front small.
-  AssembledSystemData system;
-  ElementSystemData element_system;
-  Constraints constraints;
-  std::int64_t nnz = 0;
-  for (int node = 0; node < graph.num_nodes(); ++node) nnz += static_cast<std::int64_t>(graph.degree(node) + 1) * d * d;
+  std::optional<DiscreteSystem> system;
   phases.run("assemble", [&] {
-    constraints = collect_constraints(problem, dofs);
-    try {
-      if (by_elements) {
-        const auto cells = renumber::element_order_by_nodes(mesh.cells.offset, mesh.cells.node, order.permutation);
-        element_system = make_element_system(problem, dofs, constraints, {cells.begin(), cells.end()});
-        // Computing one element checks the mesh the way assembly would (inverted elements).
-        ElementContribution probe;
-        if (!element_system.order.empty()) element_system.system.element(element_system.order.front(), probe);
-      } else {
-        system = assemble(problem, dofs, graph);
-        apply_constraints(system.matrix, system.rhs, constraints);
-      }
-    } catch (const InvertedElement& e) {
-      throw CaseError(mesh.source + ": " + e.what());
-    }
-    return with_commas(dofs.num_dofs()) + " equations, " + with_commas(nnz) + " nonzeros, " + with_commas(constraints.count) +
-           " prescribed" + (by_elements ? ", element by element" : "");
+    system.emplace(problem, graph, order);
+    system->prepare(by_elements);
+    return with_commas(system->dofs().num_dofs()) + " equations, " + with_commas(system->nnz()) + " nonzeros, " +
+           with_commas(system->constraints().count) + " prescribed" + (by_elements ? ", element by element" : "");
   });
+  const DofMap& dofs = system->dofs();
+  const Constraints& constraints = system->constraints();
+  const std::int64_t nnz = system->nnz();
 
   std::vector<double> u(dofs.num_dofs(), 0.0);
   SolveReport report;
   double residual = 0;
   phases.run("solve", [&] {
-    try {
-      report = by_elements ? solver->solve(element_system.system, u) : solver->solve(AssembledSystem{system.matrix, system.rhs}, u);
-    } catch (const SolveFailure& e) {
-      throw std::runtime_error(std::string(e.what()) + (e.equation() >= 0 ? " [at " + dofs.describe(e.equation()) + "]" : ""));
-    } catch (const InvertedElement& e) {
-      throw CaseError(mesh.source + ": " + e.what());
-    }
-    if (by_elements) {
-      residual = element_relative_residual(problem, dofs, constraints, u);
-    } else {
-      std::vector<double> ku(u.size());
-      cpu::spmv(system.matrix, u, ku);
-      cpu::axpy(-1.0, system.rhs, ku);
-      const double norm_f = std::sqrt(cpu::dot(system.rhs, system.rhs));
-      residual = norm_f > 0 ? std::sqrt(cpu::dot(ku, ku)) / norm_f : 0.0;
-    }
+    report = system->solve(*solver, u);
+    residual = system->relative_residual(by_elements, u);
     std::ostringstream s;
     s << c.solver.method << " on " << c.solver.device;
     if (report.iterations > 0) s << ", " << report.iterations << " iterations";
@@ -315,6 +228,8 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
     for (int m : problem.cell_material) material.values.push_back(m);
     const auto t_vtu = Clock::now();
     write_vtu(output.stage(c.name + ".vtu"), mesh, points, {material});
+    write_paraview_script(output.stage(c.name + "-view.py"),
+                          first_view(c, mesh, problem, summary.value("max_displacement", 0.0)));
     phases.set_time("write", std::chrono::duration<double>(Clock::now() - t_vtu).count());
 #else
     (void)wanted;

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <stdexcept>
 
+#include "fem/output/external_command.hpp"
 #include "fem/renumber/ordering_metrics.hpp"
 
 namespace fem::renumber {
@@ -18,12 +18,6 @@ namespace fs = std::filesystem;
 // Above this many nodes the pattern goes to the script as counts on a grid of bins.
 constexpr int max_nodes_drawn_as_points = 20000;
 constexpr int histogram_bins = 600;
-
-std::string shell_quoted(const std::string& s) {
-  std::string quoted = "'";
-  for (char c : s) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
 
 std::string json_string(const std::string& s) {
   std::string out = "\"";
@@ -73,28 +67,6 @@ std::string write_panel(const NodeGraph& graph, const Permutation& numbering, co
          ", \"bandwidth\": " + std::to_string(m.bandwidth) + ", \"profile\": " + std::to_string(m.profile) + "}";
 }
 
-// Runs a shell command; true when it exits with status 0.
-bool succeeds(const std::string& command) { return std::system(command.c_str()) == 0; }
-
-// The first interpreter that can import matplotlib: $FEM_PYTHON if set, then python3 on
-// PATH, then Debian's own /usr/bin/python3 (a pyenv or venv python3 may lack the Debian
-// python3-matplotlib package).
-std::string python_with_matplotlib() {
-  std::vector<std::string> candidates{"python3", "/usr/bin/python3"};
-  if (const char* chosen = std::getenv("FEM_PYTHON")) candidates.insert(candidates.begin(), chosen);
-  bool any_python = false;
-  for (const std::string& python : candidates) {
-    if (!succeeds("command -v " + shell_quoted(python) + " >/dev/null 2>&1")) continue;
-    any_python = true;
-    if (succeeds(shell_quoted(python) + " -c 'import matplotlib' >/dev/null 2>&1")) return python;
-  }
-  if (!any_python)
-    throw std::runtime_error("sparsity plot: no python3 found (Debian: apt-get install python3-matplotlib)");
-  throw std::runtime_error(
-      "sparsity plot: no python3 here can import matplotlib (tried $FEM_PYTHON, python3, /usr/bin/python3; "
-      "Debian: apt-get install python3-matplotlib)");
-}
-
 }  // namespace
 
 void write_sparsity_png(const NodeGraph& graph, const Permutation& after, const std::string& png_path,
@@ -104,7 +76,7 @@ void write_sparsity_png(const NodeGraph& graph, const Permutation& after, const 
                                 " nodes for a graph of " + std::to_string(graph.num_nodes()));
   const fs::path script = FEM_SPARSITY_PLOT_SCRIPT;
   if (!fs::exists(script)) throw std::runtime_error("sparsity plot: the plotting script " + script.string() + " is missing");
-  const std::string python = python_with_matplotlib();
+  const std::string python = python_with_module("matplotlib", "sparsity plot", "python3-matplotlib");
 
   const fs::path dir = fs::temp_directory_path() / ("fem-sparsity-" + std::to_string(std::random_device{}()));
   fs::create_directories(dir);
@@ -123,15 +95,9 @@ void write_sparsity_png(const NodeGraph& graph, const Permutation& after, const 
                            ", " + write_panel(graph, after, dir / "after.bin", after_label, dofs_per_node) + "]}\n";
   std::ofstream(dir / "meta.json") << meta;
 
-  const fs::path log = dir / "plot.log";
-  const std::string command = shell_quoted(python) + " " + shell_quoted(script.string()) + " " +
-                              shell_quoted((dir / "meta.json").string()) + " " + shell_quoted(png_path) + " >" +
-                              shell_quoted(log.string()) + " 2>&1";
-  if (!succeeds(command)) {
-    std::ifstream in(log);
-    const std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    throw std::runtime_error("sparsity plot: " + script.string() + " failed writing " + png_path + ":\n" + output);
-  }
+  run_command(shell_quoted(python) + " " + shell_quoted(script.string()) + " " + shell_quoted((dir / "meta.json").string()) +
+                  " " + shell_quoted(png_path),
+              "sparsity plot: " + script.string() + " writing " + png_path);
 }
 
 }  // namespace fem::renumber

@@ -11,6 +11,7 @@
 #include "fem/config.hpp"
 #include "fem/output/vtk_cells.hpp"
 #include "fem/elements/reference_element.hpp"
+#include "tests/app/app_test_support.hpp"
 
 #if FEM_WITH_VTK
 #include <vtkCellData.h>
@@ -23,23 +24,11 @@
 #endif
 
 using namespace fem;
+using fem::test::slurp;
+using fem::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A fresh directory per test, removed afterwards.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("fem-test-" + std::to_string(std::rand()) + "-" + std::to_string(::getpid()));
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  fs::path write(const std::string& name, const std::string& text) const {
-    std::ofstream(path / name) << text;
-    return path / name;
-  }
-};
 
 const char* kBoxCase = R"(title: small box
 mesh:
@@ -77,11 +66,6 @@ std::string replace(std::string text, const std::string& from, const std::string
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
   return text.replace(at, from.size(), to);
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 }  // namespace

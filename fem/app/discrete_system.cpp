@@ -1,0 +1,88 @@
+#include "fem/app/discrete_system.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include "fem/assembly/residual.hpp"
+#include "fem/physics/element_matrices.hpp"
+#include "fem/renumber/element_order.hpp"
+#include "solvers/iterative/cpu_vector_ops.hpp"
+
+namespace fem {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+DiscreteSystem::DiscreteSystem(const Problem& problem, const renumber::NodeGraph& graph, const NodeOrdering& ordering)
+    : problem_(problem),
+      graph_(graph),
+      ordering_(ordering),
+      dofs_(make_dof_map(problem.mesh->num_nodes(), problem.physics.dofs_per_node(), ordering.permutation.new_of_old)) {
+  const int d = problem.physics.dofs_per_node();
+  for (int node = 0; node < graph.num_nodes(); ++node) nnz_ += static_cast<std::int64_t>(graph.degree(node) + 1) * d * d;
+  constraints_ = collect_constraints(problem, dofs_);
+}
+
+double DiscreteSystem::prepare(bool by_elements) {
+  if (by_elements ? element_system_built_ : assembled_) return 0.0;
+  const auto t0 = std::chrono::steady_clock::now();
+  const Mesh& mesh = *problem_.mesh;
+  try {
+    if (by_elements) {
+      // The frontal method never assembles: it takes element matrices in an order that keeps the front small.
+      const auto cells = renumber::element_order_by_nodes(mesh.cells.offset, mesh.cells.node, ordering_.permutation);
+      element_system_ = make_element_system(problem_, dofs_, constraints_, {cells.begin(), cells.end()});
+      // Computing one element checks the mesh the way assembly would (inverted elements).
+      ElementContribution probe;
+      if (!element_system_.order.empty()) element_system_.system.element(element_system_.order.front(), probe);
+      element_system_built_ = true;
+    } else {
+      assembled_system_ = assemble(problem_, dofs_, graph_);
+      apply_constraints(assembled_system_.matrix, assembled_system_.rhs, constraints_);
+      assembled_ = true;
+    }
+  } catch (const InvertedElement& e) {
+    throw CaseError(mesh.source + ": " + e.what());
+  }
+  return seconds_since(t0);
+}
+
+SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) const {
+  const bool by_elements = solver.uses_element_matrices();
+  if (by_elements ? !element_system_built_ : !assembled_)
+    throw std::logic_error("DiscreteSystem::solve before prepare() for this kind of solver");
+  try {
+    return by_elements ? solver.solve(element_system_.system, u)
+                                 : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs}, u);
+  } catch (const SolveFailure& e) {
+    if (e.equation() < 0) throw;
+    throw SolveFailure(std::string(e.what()) + " [at " + dofs_.describe(e.equation()) + "]", e.equation());
+  } catch (const InvertedElement& e) {
+    throw CaseError(problem_.mesh->source + ": " + e.what());
+  }
+}
+
+double DiscreteSystem::relative_residual(bool by_elements, std::span<const double> u) const {
+  if (by_elements) return element_relative_residual(problem_, dofs_, constraints_, u);
+  const auto& system = assembled_system_;
+  std::vector<double> ku(u.size());
+  cpu::spmv(system.matrix, u, ku);
+  cpu::axpy(-1.0, system.rhs, ku);
+  const double norm_f = std::sqrt(cpu::dot(system.rhs, system.rhs));
+  return norm_f > 0 ? std::sqrt(cpu::dot(ku, ku)) / norm_f : 0.0;
+}
+
+std::vector<double> DiscreteSystem::in_mesh_order(std::span<const double> u) const {
+  const int d = dofs_.dofs_per_node;
+  std::vector<double> out(u.size());
+  for (std::size_t node = 0; node < dofs_.node_rank.size(); ++node)
+    for (int c = 0; c < d; ++c) out[node * d + c] = u[dofs_.dof(static_cast<int>(node), c)];
+  return out;
+}
+
+}  // namespace fem

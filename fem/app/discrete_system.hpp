@@ -1,0 +1,59 @@
+#pragma once
+// The equations of a case under one node numbering: dof map, constraints and, built on first
+// need, the assembled matrix (most solvers) or the element-by-element system (the frontal
+// method). Several solvers can then be handed the very same system, assembled once.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "fem/app/node_ordering.hpp"
+#include "fem/assembly/assembler.hpp"
+#include "fem/assembly/dirichlet.hpp"
+#include "fem/assembly/dof_map.hpp"
+#include "fem/assembly/element_system.hpp"
+#include "fem/physics/problem.hpp"
+#include "solvers/linear_solver.hpp"
+
+namespace fem {
+
+class DiscreteSystem {
+ public:
+  // Keeps references to all three: they must outlive the system.
+  DiscreteSystem(const Problem& problem, const renumber::NodeGraph& graph, const NodeOrdering& ordering);
+
+  const DofMap& dofs() const { return dofs_; }
+  const Constraints& constraints() const { return constraints_; }
+  const NodeOrdering& ordering() const { return ordering_; }
+  std::int64_t nnz() const { return nnz_; }  // of the dof matrix's pattern, both triangles
+
+  // Builds what a solver of this kind takes, unless already built; returns the seconds spent.
+  // Throws CaseError naming the mesh for an inverted element.
+  double prepare(bool by_elements);
+
+  // Solves with `solver` into `solution` (size dofs().num_dofs(), the start value for iterative
+  // solvers) after prepare(). A SolveFailure comes back with its equation named as node and
+  // component; an inverted element as a CaseError.
+  SolveReport solve(LinearSolver& solver, std::span<double> solution) const;
+
+  // ||K u - f|| / ||f|| of the system that kind of solver was given: recomputed here, the same
+  // way whatever solver produced u.
+  double relative_residual(bool by_elements, std::span<const double> solution) const;
+
+  // The solution with equations in mesh order (node * dofs_per_node + component), so that
+  // solutions under different numberings can be compared entry by entry.
+  std::vector<double> in_mesh_order(std::span<const double> solution) const;
+
+ private:
+  const Problem& problem_;
+  const renumber::NodeGraph& graph_;
+  const NodeOrdering& ordering_;
+  DofMap dofs_;
+  Constraints constraints_;
+  std::int64_t nnz_ = 0;
+  bool assembled_ = false, element_system_built_ = false;
+  AssembledSystemData assembled_system_;
+  ElementSystemData element_system_;
+};
+
+}  // namespace fem

@@ -1,0 +1,37 @@
+#pragma once
+// Times the phases of a run and prints "fem: <phase>  <what it did> (<seconds> s)" as each
+// ends; long phases report progress on lines of their own in between.
+#include <iosfwd>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fem {
+
+class PhaseLog {
+ public:
+  explicit PhaseLog(std::ostream& log) : log_(log) {}
+
+  // Runs `body` (which returns a one-line description of what it did) as phase `name`.
+  template <class F>
+  double run(const char* name, F&& body) {
+    start(name);
+    return finish(name, body());
+  }
+  // A progress line inside the current phase: "fem: <phase> ... <line>".
+  void progress(const std::string& line);
+  void set_time(const char* name, double seconds) { times_[name] = seconds; }
+  // Seconds per phase, in the order they ran.
+  const nlohmann::json& times() const { return times_; }
+
+ private:
+  void start(const char* name);
+  double finish(const char* name, const std::string& detail);
+
+  std::ostream& log_;
+  std::string current_;
+  double started_ = 0;
+  nlohmann::json times_ = nlohmann::json::object();
+};
+
+}  // namespace fem

@@ -1,0 +1,82 @@
+#include "fem/app/render_command.hpp"
+
+#include <cstdlib>
+#include <ostream>
+#include <random>
+#include <stdexcept>
+
+#include "fem/output/atomic_output.hpp"
+#include "fem/output/external_command.hpp"
+
+namespace fem {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where Debian's python3-paraview modules are, when they are not in the system's Python path:
+// python3-paraview conflicts with libvtk9-dev (which fem builds against), so
+// scripts/install-deps.sh unpacks it beside the system instead (FEM_PARAVIEW_PYTHONPATH overrides).
+std::string paraview_python_path() {
+  if (const char* chosen = std::getenv("FEM_PARAVIEW_PYTHONPATH")) return chosen;
+  const fs::path unpacked = "/opt/fem-paraview/usr/lib/python3/dist-packages";
+  return fs::is_directory(unpacked / "paraview") ? unpacked.string() : "";
+}
+
+// pvbatch renders without a GUI; pvpython (ParaView's own builds) does too.
+std::string paraview_runner() {
+  if (const char* chosen = std::getenv("FEM_PVBATCH")) return chosen;
+  for (const char* program : {"pvbatch", "pvpython"})
+    if (on_path(program)) return program;
+  throw std::runtime_error(
+      "fem render: neither pvbatch nor pvpython is on PATH (Debian: apt-get install paraview; see scripts/install-deps.sh)");
+}
+
+}  // namespace
+
+fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, const fs::path& png_wanted, std::ostream& log) {
+  Case c = load_case(case_file);
+  apply_overrides(c, overrides);
+  const fs::path script = c.output.directory / (c.name + "-view.py");
+  const fs::path results = c.output.directory / (c.name + ".vtu");
+  if (!fs::exists(script) || !fs::exists(results))
+    throw std::runtime_error(script.string() + ": no view script or results here; run `fem run " + case_file.string() +
+                             "` first (with the same --output)");
+  const fs::path png = png_wanted.empty() ? c.output.directory / (c.name + ".png") : fs::absolute(png_wanted);
+
+  std::string command;
+  if (const std::string path = paraview_python_path(); !path.empty()) {
+    const char* existing = std::getenv("PYTHONPATH");
+    command += "PYTHONPATH=" + shell_quoted(path + (existing && *existing ? ":" + std::string(existing) : "")) + " ";
+  }
+  // Debian's ParaView renders through X: without a display, a virtual one from xvfb-run.
+  const char* display = std::getenv("DISPLAY");
+  const bool virtual_display = !(display && *display) && on_path("xvfb-run");
+  if (virtual_display) command += "xvfb-run -a ";
+  command += shell_quoted(paraview_runner());
+  if (!virtual_display) command += " --force-offscreen-rendering";
+
+  // ParaView picks the format from the name's extension: draw to a .png in a scratch folder,
+  // then move it into place as a whole.
+  const fs::path scratch = fs::temp_directory_path() / ("fem-render-" + std::to_string(std::random_device{}()));
+  fs::create_directories(scratch);
+  struct RemoveOnExit {
+    fs::path dir;
+    ~RemoveOnExit() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } cleanup{scratch};
+  const fs::path drawn = scratch / "view.png";
+  log << "fem: render   " << script.string() << " with " << paraview_runner() << (virtual_display ? " (xvfb-run)" : "")
+      << "\n" << std::flush;
+  run_command(command + " " + shell_quoted(script.string()) + " --png " + shell_quoted(drawn.string()),
+              "fem render: " + script.string());
+  if (!fs::exists(drawn)) throw std::runtime_error("fem render: ParaView ended without writing " + drawn.string());
+  AtomicOutput output(png.parent_path());
+  fs::copy_file(drawn, output.stage(png.filename().string()));
+  output.commit();
+  log << "fem: render   wrote " << png.string() << "\n";
+  return png;
+}
+
+}  // namespace fem

@@ -1,0 +1,17 @@
+#pragma once
+// `fem render`: the picture of a run's results, drawn offscreen by ParaView (pvbatch) from the
+// view script `fem run` leaves beside them.
+#include <filesystem>
+#include <iosfwd>
+
+#include "fem/app/run_case.hpp"
+
+namespace fem {
+
+// Renders DIR/<case>-view.py to `png` (default DIR/<case>.png, DIR the case's results
+// directory); returns the PNG's path. Throws naming what is missing: the results (run the case
+// first), pvbatch/pvpython (Debian: paraview), ParaView's Python modules, a display (xvfb-run).
+std::filesystem::path render_case(const std::filesystem::path& case_file, const RunOverrides& overrides,
+                                  const std::filesystem::path& png, std::ostream& log);
+
+}  // namespace fem

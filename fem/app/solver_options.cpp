@@ -1,0 +1,18 @@
+#include "fem/app/solver_options.hpp"
+
+namespace fem {
+
+SolverOptions solver_options(const SolverSpec& spec) {
+  SolverOptions options;
+  options.method = spec.method;
+  options.device = spec.device;
+  options.preconditioner = spec.preconditioner;
+  options.precision = spec.precision;
+  options.tolerance = spec.tolerance;
+  options.max_iterations = spec.max_iterations;
+  options.out_of_core = spec.out_of_core;
+  options.spmv = spec.spmv;
+  return options;
+}
+
+}  // namespace fem

@@ -1,0 +1,29 @@
+#pragma once
+// A small ParaView Python script left beside a run's results that opens them the way an
+// engineer looks first: the deformed shape (displacement, magnified) coloured by von Mises
+// stress, or the temperature field, with a scalar bar. It runs in the ParaView GUI
+// (paraview --script=FILE), in pvpython/pvbatch, and with `--png FILE` saves a picture offscreen
+// (what `fem render` does).
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fem {
+
+struct ParaviewView {
+  std::string vtu_name;         // the results file, next to the script
+  std::string title;            // shown in the picture's corner
+  std::string color_field;      // point array to colour by: von_mises | temperature
+  std::string color_label;      // scalar bar title
+  bool warp = false;            // deform by the point array 'displacement'
+  double warp_scale = 1.0;      // its magnification
+  int dimension = 3;            // 2: look along -z; 3: an isometric view
+};
+
+// The magnification that shows the largest displacement as a tenth of the model's diagonal
+// (coords: 3 per node); 1 when nothing moves.
+double deformation_scale(const std::vector<double>& coords, double max_displacement);
+
+void write_paraview_script(const std::filesystem::path& path, const ParaviewView& view);
+
+}  // namespace fem

@@ -1,0 +1,40 @@
+#include "fem/study/compare_case.hpp"
+
+#include <ostream>
+
+#include "fem/app/number_format.hpp"
+#include "fem/study/environment.hpp"
+
+namespace fem::study {
+
+StudyResult compare_case(const std::filesystem::path& case_file, const RunOverrides& overrides, CompareSettings settings,
+                         const std::string& command, std::ostream& log) {
+  Case c = load_case(case_file);
+  apply_overrides(c, overrides);
+  if (settings.renumberings.empty()) settings.renumberings = {c.solver.renumber};
+  StudyResult result;
+  result.kind = "compare";
+  result.title = c.title;
+  result.case_file = c.file.string();
+  result.command = command;
+  result.environment = study_environment();
+  nlohmann::json solvers = nlohmann::json::array();
+  for (const auto& s : settings.combinations) solvers.push_back(s.name());
+  result.settings = {{"solvers", solvers},
+                     {"renumber", settings.renumberings},
+                     {"repeat", settings.repeat},
+                     {"tolerance", settings.tolerance},
+                     {"iterative_tolerance", c.solver.tolerance},
+                     {"preconditioner", c.solver.preconditioner},
+                     {"precision", c.solver.precision}};
+
+  log << "fem: compare  " << c.file.string() << ": " << c.title << "\n";
+  const Mesh mesh = make_mesh(c.mesh);
+  log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
+      << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";
+  Dropped dropped;
+  result.rows = compare_on_mesh(c, mesh, settings, "", dropped, log);
+  return result;
+}
+
+}  // namespace fem::study

@@ -1,0 +1,234 @@
+#include "fem/study/comparison.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <ostream>
+
+#include "fem/app/discrete_system.hpp"
+#include "fem/app/memory_watermark.hpp"
+#include "fem/app/node_ordering.hpp"
+#include "fem/app/number_format.hpp"
+#include "fem/app/solver_options.hpp"
+#include "fem/physics/problem.hpp"
+#include "fem/study/energy_probe.hpp"
+#include "solvers/linear_solver.hpp"
+
+namespace fem::study {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string seconds_text(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, s < 10 ? "%.3g s" : "%.1f s", s);
+  return text;
+}
+
+// The orderings and systems of one mesh, each built on first use and then shared by every
+// combination that needs it.
+class SystemCache {
+ public:
+  SystemCache(const Problem& problem, const renumber::NodeGraph& graph) : problem_(problem), graph_(graph) {}
+
+  // `auto` depends on what the solver pays for, so it is one ordering per goal.
+  const NodeOrdering& ordering(const std::string& renumber, const std::string& method) {
+    const std::string key = ordering_key(renumber, method);
+    auto& slot = orderings_[key];
+    if (!slot)
+      slot = std::make_unique<NodeOrdering>(order_nodes(graph_, renumber, method, problem_.physics.dofs_per_node()));
+    return *slot;
+  }
+
+  DiscreteSystem& system(const std::string& renumber, const std::string& method) {
+    const std::string key = ordering_key(renumber, method);
+    auto& slot = systems_[key];
+    if (!slot) slot = std::make_unique<DiscreteSystem>(problem_, graph_, ordering(renumber, method));
+    return *slot;
+  }
+
+  // Seconds it took to build this kind of system for this ordering (the first time).
+  double prepare(const std::string& renumber, const std::string& method, bool by_elements) {
+    const std::string key = ordering_key(renumber, method) + (by_elements ? "/elements" : "/assembled");
+    const double spent = system(renumber, method).prepare(by_elements);
+    return prepare_seconds_.emplace(key, spent).first->second;  // 0 when it was built before: keep the first
+  }
+
+ private:
+  static std::string ordering_key(const std::string& renumber, const std::string& method) {
+    return renumber == "auto" ? "auto/" + std::to_string(static_cast<int>(renumber_goal(method))) : renumber;
+  }
+
+  const Problem& problem_;
+  const renumber::NodeGraph& graph_;
+  std::map<std::string, std::unique_ptr<NodeOrdering>> orderings_;
+  std::map<std::string, std::unique_ptr<DiscreteSystem>> systems_;
+  std::map<std::string, double> prepare_seconds_;
+};
+
+// Factor size and fill from the solver's figures, where it reports a factor.
+void factor_figures(const SolveReport& report, StudyRow& row) {
+  const auto bytes = report.figures.find("factor_bytes");
+  if (bytes == report.figures.end()) return;
+  row.factor_bytes = bytes->second;
+  const auto bits = report.figures.find("factor_precision_bits");
+  const double entry_bytes = bits != report.figures.end() && bits->second > 0 ? bits->second / 8 : 8.0;
+  const double lower_triangle = 0.5 * static_cast<double>(row.nnz + row.dofs);
+  if (lower_triangle > 0) row.fill = bytes->second / entry_bytes / lower_triangle;
+}
+
+// Checks the row against the budget; a combination that passes it is dropped for larger sizes.
+void apply_budget(const Budget& budget, const std::vector<double>& walls, StudyRow& row, Dropped& dropped) {
+  std::string why;
+  const double slowest = *std::max_element(walls.begin(), walls.end());
+  const double memory = std::max(row.peak_memory_bytes, row.solver_memory_bytes);
+  if (budget.time_s > 0 && slowest > budget.time_s)
+    why = "passed the time budget (" + seconds_text(slowest) + " > " + seconds_text(budget.time_s) + ")";
+  else if (budget.memory_bytes > 0 && memory > budget.memory_bytes)
+    why = "passed the memory budget (" + human_bytes(memory) + " > " + human_bytes(budget.memory_bytes) + ")";
+  if (why.empty()) return;
+  row.note = why + ": no larger sizes";
+  dropped[budget_key(row.combination(), row.renumber)] = why + " at " + with_commas(row.dofs) + " dofs";
+}
+
+}  // namespace
+
+std::string budget_key(const std::string& combination, const std::string& renumber) {
+  return combination + " / " + renumber;
+}
+
+double max_relative_difference(const std::vector<double>& u, const std::vector<double>& r) {
+  double scale = 0, worst = 0;
+  for (std::size_t i = 0; i < r.size(); ++i) {
+    scale = std::max(scale, std::abs(r[i]));
+    worst = std::max(worst, std::abs(u[i] - r[i]));
+  }
+  return scale > 0 ? worst / scale : worst;
+}
+
+std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const CompareSettings& settings,
+                                      const std::string& size, Dropped& dropped, std::ostream& log) {
+  const Problem problem = build_problem(c, mesh);
+  const int d = problem.physics.dofs_per_node();
+  const auto graph =
+      renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  SystemCache cache(problem, graph);
+  std::vector<double> reference;  // in mesh order: comparable across renumberings
+  std::vector<StudyRow> rows;
+
+  for (const auto& renumber : settings.renumberings) {
+    for (const auto& combination : settings.combinations) {
+      StudyRow row;
+      row.solver = combination.method;
+      row.device = combination.device;
+      row.renumber = renumber;
+      row.size = size;
+      const NodeOrdering& ordering = cache.ordering(renumber, combination.method);
+      row.renumber_used = ordering.method;
+      row.dofs = static_cast<std::int64_t>(mesh.num_nodes()) * d;
+      row.bandwidth = ordering.after.bandwidth;
+      for (int node = 0; node < graph.num_nodes(); ++node)
+        row.nnz += static_cast<std::int64_t>(graph.degree(node) + 1) * d * d;
+      const std::string label = "fem: solve    " + combination.name() + ", " + ordering.method + ", " +
+                                with_commas(row.dofs) + " dofs" + (size.empty() ? "" : " (" + size + ")");
+
+      if (const auto it = dropped.find(budget_key(combination.name(), renumber)); it != dropped.end()) {
+        row.status = RowStatus::Skipped;
+        row.message = it->second;
+        log << label << ": skipped, " << it->second << "\n" << std::flush;
+        rows.push_back(std::move(row));
+        continue;
+      }
+
+      SolverOptions options = solver_options(c.solver);
+      options.method = combination.method;
+      options.device = combination.device;
+      options.progress = [&](const std::string& line) { log << label << " ... " << line << "\n" << std::flush; };
+      std::vector<double> setup, solve, wall, energy, u;
+      SolveReport report;
+      bool by_elements = false;
+      try {
+        auto solver = make_solver(options);
+        by_elements = solver->uses_element_matrices();
+        row.time_assemble_s = cache.prepare(renumber, combination.method, by_elements);
+        DiscreteSystem& system = cache.system(renumber, combination.method);
+        EnergyProbe probe(combination.device);
+        log << label << " ..." << "\n" << std::flush;
+        for (int rep = 0; rep < settings.repeat; ++rep) {
+          if (rep > 0) solver = make_solver(options);  // nothing carried over from the last solve
+          u.assign(static_cast<std::size_t>(system.dofs().num_dofs()), 0.0);
+          reset_peak_memory();
+          const auto resident_before = static_cast<double>(resident_memory_bytes());
+          probe.start();
+          const auto t0 = Clock::now();
+          report = system.solve(*solver, u);
+          wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+          if (const auto joules = probe.stop_joules()) energy.push_back(*joules);
+          const auto peak = static_cast<double>(peak_memory_bytes());
+          row.process_peak_bytes = std::max(row.process_peak_bytes, peak);
+          row.peak_memory_bytes = std::max(row.peak_memory_bytes, peak - resident_before);
+          setup.push_back(report.time_setup_s);
+          solve.push_back(report.time_solve_s);
+          // One solve over the time budget says enough; repeating it would only cost more.
+          if (settings.budget.time_s > 0 && wall.back() > settings.budget.time_s) break;
+        }
+        row.residual = system.relative_residual(by_elements, u);
+        u = system.in_mesh_order(u);
+      } catch (const SolverUnavailable& e) {
+        row.status = RowStatus::Unavailable;
+        row.message = e.what();
+      } catch (const SolveFailure& e) {
+        row.status = RowStatus::Failed;
+        row.message = e.what();
+      } catch (const std::bad_alloc&) {
+        row.status = RowStatus::Failed;
+        row.message = "out of memory";
+      } catch (const CaseError&) {
+        throw;  // the case is at fault, not the solver: no study can go on
+      } catch (const std::exception& e) {
+        row.status = RowStatus::Failed;
+        row.message = e.what();
+      }
+      if (row.status != RowStatus::Ok) {
+        log << label << ": " << status_name(row.status) << ": " << row.message << "\n" << std::flush;
+        rows.push_back(std::move(row));
+        continue;
+      }
+
+      row.repeats = static_cast<int>(wall.size());
+      row.time_setup_s = spread_of(setup);
+      row.time_solve_s = spread_of(solve);
+      row.time_total_s = spread_of(wall);
+      row.solver_memory_bytes = static_cast<double>(report.memory_bytes);
+      row.iterations = report.iterations;
+      for (const auto& [name, value] : report.figures) row.figures[name] = value;
+      factor_figures(report, row);
+      if (const auto flops = report.figures.find("flops"); flops != report.figures.end() && flops->second > 0) {
+        row.flops = flops->second;
+        if (row.time_setup_s.median > 0) row.gflops = flops->second / row.time_setup_s.median * 1e-9;
+      }
+      if (!energy.empty()) row.energy_j = spread_of(energy).median;
+      if (reference.empty()) {
+        reference = u;
+        row.reference = true;
+      }
+      row.max_rel_diff = max_relative_difference(u, reference);
+      row.agrees = *row.max_rel_diff <= settings.tolerance;
+      apply_budget(settings.budget, wall, row, dropped);
+
+      char line[160];
+      std::snprintf(line, sizeof line, ": setup %s, solve %s (median of %d), residual %.2e, %s %.2e",
+                    seconds_text(row.time_setup_s.median).c_str(), seconds_text(row.time_solve_s.median).c_str(),
+                    row.repeats, row.residual, row.reference ? "reference; diff" : "max rel diff", *row.max_rel_diff);
+      log << label << line << (row.reference || *row.agrees ? "" : " DISAGREES")
+          << (row.note.empty() ? "" : "; " + row.note) << "\n" << std::flush;
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+}  // namespace fem::study

@@ -1,0 +1,147 @@
+#include "fem/study/environment.hpp"
+
+#include <omp.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "fem/config.hpp"
+#include "fem/output/external_command.hpp"
+#include "solvers/linear_solver.hpp"
+#if FEM_WITH_VTK
+#include <vtkVersionMacros.h>
+#endif
+#if FEM_WITH_GMSH
+#include <gmsh.h>
+#endif
+#if FEM_WITH_CUDA
+#include <cuda_runtime_api.h>
+#endif
+#if FEM_WITH_OPENCL
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#endif
+
+namespace fem::study {
+namespace {
+
+using nlohmann::json;
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      return colon == std::string::npos ? line : line.substr(colon + 2);
+    }
+  return "unknown";
+}
+
+// nvidia-smi's view of every GPU: name, driver, memory.
+json nvidia_gpus() {
+  json gpus = json::array();
+  std::istringstream lines(command_output("nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader"));
+  for (std::string line; std::getline(lines, line);) {
+    std::vector<std::string> fields;
+    std::istringstream parts(line);
+    for (std::string f; std::getline(parts, f, ',');) fields.push_back(f.substr(f.find_first_not_of(' ')));
+    if (fields.size() == 3) gpus.push_back({{"name", fields[0]}, {"driver", fields[1]}, {"memory", fields[2]}});
+  }
+  return gpus;
+}
+
+// The device fem's OpenCL solvers pick: the first GPU of any platform, else the first device.
+json opencl_device() {
+#if FEM_WITH_OPENCL
+  cl_uint platforms = 0;
+  if (clGetPlatformIDs(0, nullptr, &platforms) != CL_SUCCESS || platforms == 0) return nullptr;
+  std::vector<cl_platform_id> ids(platforms);
+  clGetPlatformIDs(platforms, ids.data(), nullptr);
+  const auto describe = [](cl_platform_id platform, cl_device_id device) {
+    char name[256] = {}, vendor[256] = {}, version[256] = {};
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof vendor, vendor, nullptr);
+    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, nullptr);
+    clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof version, version, nullptr);
+    return json{{"platform", vendor}, {"device", name}, {"driver", version}};
+  };
+  for (const cl_device_type type : {cl_device_type(CL_DEVICE_TYPE_GPU), cl_device_type(CL_DEVICE_TYPE_ALL)})
+    for (cl_platform_id platform : ids) {
+      cl_device_id device;
+      cl_uint count = 0;
+      if (clGetDeviceIDs(platform, type, 1, &device, &count) == CL_SUCCESS && count > 0) return describe(platform, device);
+    }
+#endif
+  return nullptr;
+}
+
+json libraries() {
+  json lib;
+  lib["compiler"] = __VERSION__;
+  lib["openmp"] = _OPENMP;
+  lib["nlohmann_json"] = std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." + std::to_string(NLOHMANN_JSON_VERSION_MINOR) +
+                         "." + std::to_string(NLOHMANN_JSON_VERSION_PATCH);
+#if FEM_WITH_VTK
+  lib["vtk"] = VTK_VERSION;
+#endif
+#if FEM_WITH_GMSH
+  lib["gmsh"] = GMSH_API_VERSION;
+#endif
+#if FEM_WITH_CUDA
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  lib["cuda_runtime"] = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+#endif
+  return lib;
+}
+
+// The commit the binary was built from: asked of git at run time when the source tree is a
+// checkout (with "dirty" when tracked files differ), else what CMake saw at configure time.
+json git_commit() {
+  const std::string repo = shell_quoted(FEM_SOURCE_DIR);
+  const std::string head = command_output("git -C " + repo + " rev-parse HEAD");
+  if (!head.empty()) {
+    const bool dirty = !command_output("git -C " + repo + " status --porcelain --untracked-files=no").empty();
+    return {{"commit", head}, {"dirty", dirty}, {"source", "git at run time"}};
+  }
+  return {{"commit", FEM_GIT_COMMIT}, {"dirty", nullptr}, {"source", "CMake at configure time"}};
+}
+
+std::string utc_now() {
+  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return text;
+}
+
+}  // namespace
+
+json study_environment() {
+  json env;
+  env["date"] = utc_now();
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  env["host"] = host;
+  utsname os{};
+  uname(&os);
+  env["os"] = std::string(os.sysname) + " " + os.release;
+  env["cpu"] = cpu_model();
+  env["hardware_threads"] = std::thread::hardware_concurrency();
+  env["threads_used"] = omp_get_max_threads();
+  env["gpus"] = nvidia_gpus();
+  env["opencl_device"] = opencl_device();
+  env["fem_version"] = FEM_VERSION;
+  env["build"] = {{"gmsh", bool(FEM_WITH_GMSH)}, {"vtk", bool(FEM_WITH_VTK)}, {"cuda", bool(FEM_WITH_CUDA)},
+                  {"opencl", bool(FEM_WITH_OPENCL)}};
+  env["solvers_built"] = available_solvers();
+  env["libraries"] = libraries();
+  env["git"] = git_commit();
+  return env;
+}
+
+}  // namespace fem::study

@@ -1,0 +1,71 @@
+#include "fem/study/study_writer.hpp"
+
+#include <fstream>
+#include <ostream>
+#include <random>
+#include <stdexcept>
+
+#include "fem/output/atomic_output.hpp"
+#include "fem/study/study_plots.hpp"
+#include "fem/study/study_report.hpp"
+#include "fem/study/study_table.hpp"
+
+namespace fem::study {
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_text(const fs::path& path, const std::string& text, const fs::path& shown_as) {
+  std::ofstream out(path);
+  out << text;
+  if (!out) throw std::runtime_error(shown_as.string() + ": cannot write");
+}
+
+// Stages compare.csv and compare.json; returns the staged JSON's path.
+fs::path stage_tables(const StudyResult& result, const fs::path& directory, AtomicOutput& output) {
+  std::string csv = csv_header();
+  for (const auto& row : result.rows) csv += csv_line(row);
+  write_text(output.stage("compare.csv"), csv, directory / "compare.csv");
+  const fs::path json_path = output.stage("compare.json");
+  write_text(json_path, to_json(result).dump(1) + "\n", directory / "compare.json");
+  return json_path;
+}
+
+}  // namespace
+
+void write_study_checkpoint(const StudyResult& result, const fs::path& directory) {
+  AtomicOutput output(directory);
+  stage_tables(result, directory, output);
+  output.commit();
+}
+
+std::vector<fs::path> write_study(const StudyResult& result, const fs::path& directory, std::ostream& log) {
+  log << "\n";
+  print_table(result.rows, log);
+
+  AtomicOutput output(directory);
+  const fs::path json_path = stage_tables(result, directory, output);
+
+  // The plots are drawn in a scratch folder from the staged JSON, then staged themselves.
+  const fs::path scratch = fs::temp_directory_path() / ("fem-plots-" + std::to_string(std::random_device{}()));
+  fs::create_directories(scratch);
+  struct RemoveOnExit {
+    fs::path dir;
+    ~RemoveOnExit() {
+      std::error_code ignored;
+      fs::remove_all(dir, ignored);
+    }
+  } cleanup{scratch};
+  const Plots plots = draw_study_plots(json_path, scratch);
+  for (const auto& p : plots.drawn) fs::copy_file(scratch / p.file, output.stage(p.file));
+  if (!plots.problem.empty()) log << "fem: warning: no plots: " << plots.problem << "\n";
+
+  write_text(output.stage("report.md"), study_report(result, plots), directory / "report.md");
+  const auto written = output.commit();
+  log << "\nfem: wrote";
+  for (const auto& p : written) log << " " << p.filename().string();
+  log << " in " << directory.string() << "\n";
+  return written;
+}
+
+}  // namespace fem::study

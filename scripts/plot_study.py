@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Draws the pictures of a `fem compare` / `fem sweep` study from its compare.json.
+
+    plot_study.py compare.json OUTDIR
+
+Writes OUTDIR/time_per_phase.png (bars: setup and solve time per combination, median of the
+repeats, whiskers min..max), and for sweeps OUTDIR/sweep_time.png and OUTDIR/sweep_memory.png
+(log-log against the number of unknowns, with the fitted power law of each combination).
+OUTDIR/plots.json lists what was drawn with a caption for each, for the report.
+"""
+import json
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # no display needed
+import matplotlib.pyplot as plt  # noqa: E402
+
+
+def label(row):
+    renumber = row["renumber_used"] or row["renumber"]
+    return f'{row["solver"]}:{row["device"]}\n({renumber})'
+
+
+def series_key(row):
+    return f'{row["solver"]}:{row["device"]} ({row["renumber"]})'
+
+
+def time_per_phase(study, rows, outdir, size_note):
+    """Grouped bars, setup and solve, one group per row; rows without numbers are named in grey."""
+    fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(rows) + 2), 4.8))
+    width = 0.38
+    measured = [r for r in rows if r["repeats"]]
+    values = [v for r in measured for v in (r["time_setup_s"], r["time_solve_s"]) if v and v > 0]
+    log_scale = bool(values) and max(values) / min(values) > 50
+    for i, r in enumerate(rows):
+        if not r["repeats"]:
+            ax.text(i, 0.5, r["status"], transform=ax.get_xaxis_transform(), ha="center", va="center",
+                    rotation=90, color="0.45")
+            continue
+        for offset, phase, colour, name in ((-width / 2, "time_setup", "#4c72b0", "setup (factorisation, conversion, transfers)"),
+                                            (width / 2, "time_solve", "#dd8452", "solve (substitution or iterations)")):
+            median = r[phase + "_s"]
+            low, high = median - r[phase + "_min_s"], r[phase + "_max_s"] - median
+            shown = max(median, 1e-6) if log_scale else median
+            ax.bar(i + offset, shown, width, color=colour, label=name if i == rows.index(measured[0]) else None,
+                   yerr=[[max(low, 0)], [max(high, 0)]] if r["repeats"] > 1 else None, capsize=3)
+    ax.set_xticks(range(len(rows)))
+    ax.set_xticklabels([label(r) for r in rows], fontsize=8)
+    if log_scale:
+        ax.set_yscale("log")
+    ax.set_ylabel("time [s]")
+    repeats = max((r["repeats"] for r in rows), default=1)
+    whiskers = f", whiskers min–max of {repeats} repeats" if repeats > 1 else ""
+    ax.set_title(f'{study["title"]}\ntime per phase{size_note} (median{whiskers})', fontsize=10)
+    ax.grid(axis="y", alpha=0.3, which="both")
+    if measured:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, "time_per_phase.png"), dpi=120)
+    plt.close(fig)
+    return {"file": "time_per_phase.png",
+            "caption": f"Setup and solve time per solver{size_note}; median{whiskers}. Rows without bars are "
+                       "named by their status (unavailable, failed, skipped)."}
+
+
+def fit_for(study, key, what):
+    for f in study.get("fits", []):
+        if f'{f["solver"]} ({f["renumber"]})' == key and f[what].get("points", 0) >= 2:
+            return f[what]
+    return None
+
+
+def growth(study, outdir, what, column, ylabel, filename, caption):
+    """Log-log: one series per combination and renumbering, markers measured, dashes fitted."""
+    series = {}
+    for r in study["rows"]:
+        if r["repeats"] and r[column]:
+            series.setdefault(series_key(r), []).append((r["dofs"], r[column]))
+    if not series:
+        return None
+    fig, ax = plt.subplots(figsize=(7.5, 5))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (key, points) in enumerate(sorted(series.items())):
+        points.sort()
+        colour = colours[i % len(colours)]
+        xs, ys = zip(*points)
+        fit = fit_for(study, key, what)
+        name = key + (f":  ∝ n^{fit['exponent']:.2f}  (R² {fit['r_squared']:.3f})" if fit else "")
+        ax.plot(xs, ys, "o-", color=colour, label=name, linewidth=1.2, markersize=5)
+        if fit:
+            lo, hi = min(xs), max(xs)
+            line_x = [lo * (hi / lo) ** (k / 20) for k in range(21)]
+            ax.plot(line_x, [fit["coefficient"] * x ** fit["exponent"] for x in line_x], "--", color=colour,
+                    linewidth=0.9, alpha=0.7)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("unknowns (dofs)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(f'{study["title"]}\n{caption.split(".")[0].lower()}', fontsize=10)
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(outdir, filename), dpi=120)
+    plt.close(fig)
+    return {"file": filename, "caption": caption}
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    with open(sys.argv[1]) as f:
+        study = json.load(f)
+    outdir = sys.argv[2]
+    rows = study["rows"]
+    size_note = ""
+    if study["kind"] == "sweep":
+        # The bars compare at one size: the largest at which any combination was measured.
+        sizes = [r["size"] for r in rows if r["repeats"]] or [r["size"] for r in rows]
+        largest = max(sizes, key=lambda s: max(r["dofs"] for r in rows if r["size"] == s)) if sizes else ""
+        rows = [r for r in rows if r["size"] == largest]
+        dofs = rows[0]["dofs"] if rows else 0
+        size_note = f" at {largest} ({dofs:,} dofs)"
+    plots = [time_per_phase(study, rows, outdir, size_note)]
+    if study["kind"] == "sweep":
+        for p in (growth(study, outdir, "time", "time_total_s", "solve time, wall-clock [s]", "sweep_time.png",
+                         "Solve time against problem size (log-log), with the fitted power law n^p of each solver "
+                         "(dashed). Wall-clock of the whole solve, median of the repeats."),
+                  growth(study, outdir, "memory", "solver_memory_bytes", "solver memory [bytes]", "sweep_memory.png",
+                         "Memory against problem size (log-log), with the fitted power law n^q of each solver (dashed). "
+                         "What the solver allocates by its own count: factor or front, vectors, device arrays.")):
+            if p:
+                plots.append(p)
+    with open(os.path.join(outdir, "plots.json"), "w") as f:
+        json.dump({"plots": plots, "matplotlib": matplotlib.__version__}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,268 @@
+// `fem compare` and `fem sweep`: every CPU solver agrees on a small case, a deliberately loose
+// one does not, an unavailable one is a row that says so, the CSV and JSON hold the promised
+// columns, and a sweep over a tiny study fits its growth and honours its budget.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fem/study/combination.hpp"
+#include "fem/study/compare_case.hpp"
+#include "fem/study/statistics.hpp"
+#include "fem/study/study_file.hpp"
+#include "fem/study/study_writer.hpp"
+#include "fem/study/sweep.hpp"
+#include "tests/app/app_test_support.hpp"
+
+using namespace fem;
+using namespace fem::study;
+using fem::test::slurp;
+using fem::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kSmallBox = R"(title: small box for studies
+mesh:
+  box: {size: [2, 1, 1], divisions: [6, 3, 3]}
+  element: hex
+physics:
+  type: elasticity
+  model: 3d
+materials:
+  - {group: box, E: 200e9, nu: 0.3}
+boundary:
+  - {group: xmin, fix: all}
+  - {group: xmax, traction: [0, 0, -1e6]}
+solver:
+  renumber: rcm
+  tolerance: 1e-12
+)";
+
+const std::vector<const char*> kCsvColumns = {"solver", "device", "renumber", "dofs", "nnz", "bandwidth", "time_setup_s",
+                                              "time_solve_s", "peak_memory_bytes", "iterations", "residual",
+                                              "max_rel_diff", "agrees", "status"};
+
+// A CSV with quoted fields (RFC 4180) into rows of cells.
+std::vector<std::vector<std::string>> parse_csv(const std::string& text) {
+  std::vector<std::vector<std::string>> rows(1);
+  std::string cell;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') cell += text[++i];
+      else if (c == '"') quoted = false;
+      else cell += c;
+    } else if (c == '"') quoted = true;
+    else if (c == ',') rows.back().push_back(std::move(cell)), cell.clear();
+    else if (c == '\n') {
+      rows.back().push_back(std::move(cell));
+      cell.clear();
+      rows.emplace_back();
+    } else cell += c;
+  }
+  if (rows.back().empty()) rows.pop_back();
+  return rows;
+}
+
+// The CSV's rows as column -> value maps, checking every line has every column.
+std::vector<std::map<std::string, std::string>> csv_records(const fs::path& file) {
+  const auto rows = parse_csv(slurp(file));
+  REQUIRE(rows.size() >= 2);
+  for (const char* column : kCsvColumns)
+    CHECK_MESSAGE(std::find(rows[0].begin(), rows[0].end(), column) != rows[0].end(), column);
+  std::vector<std::map<std::string, std::string>> records;
+  for (std::size_t r = 1; r < rows.size(); ++r) {
+    REQUIRE(rows[r].size() == rows[0].size());
+    std::map<std::string, std::string> record;
+    for (std::size_t c = 0; c < rows[0].size(); ++c) record[rows[0][c]] = rows[r][c];
+    records.push_back(record);
+  }
+  return records;
+}
+
+StudyResult compare(const fs::path& file, const std::string& solvers, double tolerance, const RunOverrides& overrides = {}) {
+  CompareSettings settings;
+  settings.combinations = parse_combinations(solvers);
+  settings.tolerance = tolerance;
+  std::ostringstream log;
+  return compare_case(file, overrides, settings, "fem compare (test)", log);
+}
+
+}  // namespace
+
+TEST_CASE("every CPU solver agrees on a small case, and the outputs hold the columns") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kSmallBox);
+  const std::string cpu = "band-cholesky:cpu,band-gauss:cpu,band-ldlt:cpu,frontal:cpu,cg:cpu,bicgstab:cpu";
+  const StudyResult result = compare(file, cpu, 1e-7);
+  REQUIRE(result.rows.size() == 6);
+  for (const auto& row : result.rows) {
+    CAPTURE(row.combination());
+    CHECK(row.status == RowStatus::Ok);
+    REQUIRE(row.agrees.has_value());
+    CHECK(*row.agrees);
+    CHECK(row.residual < 1e-9);
+    CHECK(row.time_total_s.median > 0);
+  }
+  CHECK(result.rows[0].reference);
+  CHECK(result.rows[0].factor_bytes.has_value());  // band Cholesky reports its factor
+  CHECK(result.rows[4].iterations > 0);            // CG iterates
+
+  std::ostringstream log;
+  write_study(result, dir.path / "study", log);
+  const auto records = csv_records(dir.path / "study/compare.csv");
+  REQUIRE(records.size() == 6);
+  CHECK(records[0].at("solver") == "band-cholesky");
+  CHECK(records[3].at("solver") == "frontal");
+  for (const auto& r : records) {
+    CHECK(r.at("agrees") == "true");
+    CHECK(r.at("status") == "ok");
+    CHECK(std::stoll(r.at("dofs")) == 3 * 7 * 4 * 4);
+    CHECK(std::stod(r.at("peak_memory_bytes")) >= 0);
+  }
+  const auto json = nlohmann::json::parse(slurp(dir.path / "study/compare.json"));
+  REQUIRE(json["rows"].size() == 6);
+  for (const char* column : kCsvColumns) CHECK_MESSAGE(json["rows"][0].contains(column), column);
+  for (const char* key : {"cpu", "threads_used", "gpus", "libraries", "git", "date"})
+    CHECK_MESSAGE(json["environment"].contains(key), key);
+  CHECK(slurp(dir.path / "study/report.md").find("| band-cholesky:cpu |") != std::string::npos);
+  CHECK(log.str().find("frontal:cpu") != std::string::npos);  // the terminal table
+}
+
+TEST_CASE("a CG with a loose tolerance does not agree at a strict threshold") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kSmallBox);
+  RunOverrides loose;
+  loose.tolerance = 1e-2;  // CG stops early; the direct solver does not care
+  const StudyResult result = compare(file, "band-cholesky:cpu,cg:cpu", 1e-9, loose);
+  REQUIRE(result.rows.size() == 2);
+  CHECK(*result.rows[0].agrees);
+  REQUIRE(result.rows[1].status == RowStatus::Ok);
+  CHECK(*result.rows[1].max_rel_diff > 1e-9);
+  CHECK_FALSE(*result.rows[1].agrees);
+}
+
+TEST_CASE("an unavailable combination is a row with its status, and the study goes on") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kSmallBox);
+  // No build has band LDLT on OpenCL: unavailable on every machine.
+  const StudyResult result = compare(file, "band-ldlt:opencl,band-cholesky:cpu", 1e-7);
+  REQUIRE(result.rows.size() == 2);
+  CHECK(result.rows[0].status == RowStatus::Unavailable);
+  CHECK(result.rows[0].message.find("not available") != std::string::npos);
+  CHECK_FALSE(result.rows[0].agrees.has_value());
+  CHECK(result.rows[1].status == RowStatus::Ok);
+  CHECK(result.rows[1].reference);  // the first solver that ran is the reference
+
+  std::ostringstream log;
+  write_study(result, dir.path / "study", log);
+  const auto records = csv_records(dir.path / "study/compare.csv");
+  CHECK(records[0].at("status") == "unavailable");
+  CHECK(records[0].at("time_setup_s").empty());
+  CHECK(records[0].at("agrees").empty());
+}
+
+TEST_CASE("solver lists are checked") {
+  CHECK(parse_combinations("cg:cpu,frontal:opencl").size() == 2);
+  CHECK_THROWS_WITH_AS(parse_combination("cholesky:cpu"), doctest::Contains("unknown method"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_combination("cg:gpu"), doctest::Contains("unknown device"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(parse_combinations("cg:cpu,cg:cpu"), doctest::Contains("twice"), std::invalid_argument);
+}
+
+TEST_CASE("a power law is fitted on log-log axes") {
+  const PowerFit fit = fit_power_law({10, 100, 1000}, {2 * 1e3, 2 * 1e6, 2 * 1e9});  // y = 2 x^3
+  CHECK(fit.exponent == doctest::Approx(3));
+  CHECK(fit.coefficient == doctest::Approx(2));
+  CHECK(fit.r_squared == doctest::Approx(1));
+  CHECK(fit_power_law({10}, {1}).points == 1);
+  const Spread s = spread_of({3, 1, 2, 10});
+  CHECK(s.median == 2.5);
+  CHECK(s.min == 1);
+  CHECK(s.max == 10);
+}
+
+TEST_CASE("a sweep runs small to large, fits the growth and drops a solver past the budget") {
+  TempDir dir;
+  dir.write("box.yaml", kSmallBox);
+  const auto file = dir.write("tiny.yaml", R"(title: tiny sweep
+case: box.yaml
+solvers: [band-cholesky:cpu, cg:cpu]
+sizes: [[8, 4, 4], [4, 2, 2], [6, 3, 3]]
+repeat: 2
+tolerance: 1e-7
+output: out
+)");
+  const StudyFile study = load_study(file);
+  REQUIRE(study.sizes.size() == 3);
+  CHECK(study.sizes[0].label == "4x2x2");  // sorted small to large
+  CHECK(study.output == dir.path / "out");
+  std::ostringstream log;
+  const StudyResult result = run_sweep(study, "fem sweep tiny.yaml", log);
+  REQUIRE(result.rows.size() == 6);
+  CHECK(result.rows[0].dofs < result.rows[2].dofs);
+  for (const auto& row : result.rows) CHECK(row.status == RowStatus::Ok);
+  REQUIRE(result.fits.size() == 2);
+  CHECK(result.fits[0].time.points == 3);
+  CHECK(result.fits[0].memory.exponent > 0.9);  // band storage grows at least like n
+  write_study(result, study.output, log);
+  for (const char* name : {"compare.csv", "compare.json", "report.md"}) CHECK_MESSAGE(fs::exists(study.output / name), name);
+  CHECK(slurp(study.output / "report.md").find("Growth with the problem size") != std::string::npos);
+  const auto json = nlohmann::json::parse(slurp(study.output / "compare.json"));
+  CHECK(json["kind"] == "sweep");
+  CHECK(json["fits"][0]["time"].contains("exponent"));
+
+  // A budget no solve can meet: each solver runs at the smallest size only, then is skipped.
+  dir.write("strict.yaml", slurp(file) + "budget: {time_s: 1e-9}\n");
+  const StudyResult strict = run_sweep(load_study(dir.path / "strict.yaml"), "fem sweep strict.yaml", log);
+  REQUIRE(strict.rows.size() == 6);
+  CHECK(strict.rows[0].status == RowStatus::Ok);
+  CHECK(strict.rows[0].note.find("time budget") != std::string::npos);
+  CHECK(strict.rows[0].repeats == 1);  // no repeats past the budget
+  for (std::size_t i = 2; i < 6; ++i) {
+    CHECK(strict.rows[i].status == RowStatus::Skipped);
+    CHECK(strict.rows[i].message.find("time budget") != std::string::npos);
+  }
+}
+
+TEST_CASE("a bad study file is named with its line") {
+  TempDir dir;
+  dir.write("box.yaml", kSmallBox);
+  const auto message = [&](const std::string& text) {
+    const auto file = dir.write("bad.yaml", text);
+    try {
+      load_study(file);
+    } catch (const CaseError& e) {
+      return std::string(e.what());
+    }
+    FAIL("the study file should have been refused");
+    return std::string();
+  };
+  CHECK(message("case: box.yaml\nsolvers: [cg:cpu]\nsizes: [[2, 2, 2]]\nrepeats: 3\n").find("bad.yaml:4: unknown key 'repeats'") !=
+        std::string::npos);
+  CHECK(message("case: box.yaml\nsolvers: [cg:cpu, lu:cpu]\nsizes: [[2, 2, 2]]\n").find("bad.yaml:2: in 'solvers'") !=
+        std::string::npos);
+  CHECK(message("case: box.yaml\nsolvers: [cg:cpu]\nsizes:\n  - [2, 2]\n").find("bad.yaml:4: each size of a box case") !=
+        std::string::npos);
+  CHECK(message("case: nowhere.yaml\nsolvers: [cg:cpu]\nsizes: [[2, 2, 2]]\n").find("bad.yaml:1: the case does not load") !=
+        std::string::npos);
+}
+
+TEST_CASE("fem compare on the command line: usage errors exit 2, a study exits 0") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kSmallBox);
+  const std::string fem = FEM_EXECUTABLE;
+  const std::string quiet = " > " + (dir.path / "out.txt").string() + " 2> " + (dir.path / "err.txt").string();
+  CHECK(WEXITSTATUS(std::system((fem + " compare " + file.string() + " --solvers lu:cpu" + quiet).c_str())) == 2);
+  CHECK(slurp(dir.path / "err.txt").find("unknown method 'lu'") != std::string::npos);
+  CHECK(std::system((fem + " compare " + file.string() + " --solvers cg:cpu,frontal:cpu --repeat 2 --output " +
+                     (dir.path / "cmp").string() + quiet)
+                        .c_str()) == 0);
+  CHECK(fs::exists(dir.path / "cmp/compare.csv"));
+  CHECK(slurp(dir.path / "out.txt").find("frontal:cpu") != std::string::npos);
+}
