@@ -69,19 +69,19 @@ fem::Mesh bench_mesh(BenchGraph& bg) {
 std::vector<BenchGraph> bench_graphs(bool quick) {
   using fem::ElementShape;
   std::vector<BenchGraph> graphs{
-      {"quad4-300x300", 2, {{1, 1}, {300, 300}, ElementShape::Quadrilateral, 1, false}, false},
-      {"quad4-300x300-shuffled", 2, {{1, 1}, {300, 300}, ElementShape::Quadrilateral, 1, false}, true},
-      {"quad9-150x150", 2, {{1, 1}, {150, 150}, ElementShape::Quadrilateral, 2, false}, false},
-      {"quad8-400x100-shuffled", 2, {{4, 1}, {400, 100}, ElementShape::Quadrilateral, 2, true}, true},
-      {"tri6-120x120-shuffled", 2, {{1, 1}, {120, 120}, ElementShape::Triangle, 2, false}, true},
-      {"hex8-45^3", 3, {{1, 1, 1}, {45, 45, 45}, ElementShape::Hexahedron, 1, false}, false},
-      {"hex8-45^3-shuffled", 3, {{1, 1, 1}, {45, 45, 45}, ElementShape::Hexahedron, 1, false}, true},
-      {"hex8-80x20x20-shuffled", 3, {{4, 1, 1}, {80, 20, 20}, ElementShape::Hexahedron, 1, false}, true},
-      {"hex20-20^3", 3, {{1, 1, 1}, {20, 20, 20}, ElementShape::Hexahedron, 2, true}, false},
-      {"hex27-16^3-shuffled", 3, {{1, 1, 1}, {16, 16, 16}, ElementShape::Hexahedron, 2, false}, true},
-      {"tet10-14^3-shuffled", 3, {{1, 1, 1}, {14, 14, 14}, ElementShape::Tetrahedron, 2, false}, true},
+      {"quad4-300x300", 2, {{1, 1}, {300, 300}, ElementShape::Quadrilateral, 1, false}, false, {}},
+      {"quad4-300x300-shuffled", 2, {{1, 1}, {300, 300}, ElementShape::Quadrilateral, 1, false}, true, {}},
+      {"quad9-150x150", 2, {{1, 1}, {150, 150}, ElementShape::Quadrilateral, 2, false}, false, {}},
+      {"quad8-400x100-shuffled", 2, {{4, 1}, {400, 100}, ElementShape::Quadrilateral, 2, true}, true, {}},
+      {"tri6-120x120-shuffled", 2, {{1, 1}, {120, 120}, ElementShape::Triangle, 2, false}, true, {}},
+      {"hex8-45^3", 3, {{1, 1, 1}, {45, 45, 45}, ElementShape::Hexahedron, 1, false}, false, {}},
+      {"hex8-45^3-shuffled", 3, {{1, 1, 1}, {45, 45, 45}, ElementShape::Hexahedron, 1, false}, true, {}},
+      {"hex8-80x20x20-shuffled", 3, {{4, 1, 1}, {80, 20, 20}, ElementShape::Hexahedron, 1, false}, true, {}},
+      {"hex20-20^3", 3, {{1, 1, 1}, {20, 20, 20}, ElementShape::Hexahedron, 2, true}, false, {}},
+      {"hex27-16^3-shuffled", 3, {{1, 1, 1}, {16, 16, 16}, ElementShape::Hexahedron, 2, false}, true, {}},
+      {"tet10-14^3-shuffled", 3, {{1, 1, 1}, {14, 14, 14}, ElementShape::Tetrahedron, 2, false}, true, {}},
   };
-  if (!quick) graphs.push_back({"hex8-99^3", 3, {{1, 1, 1}, {99, 99, 99}, ElementShape::Hexahedron, 1, false}, false});
+  if (!quick) graphs.push_back({"hex8-99^3", 3, {{1, 1, 1}, {99, 99, 99}, ElementShape::Hexahedron, 1, false}, false, {}});
   return graphs;
 }
 

@@ -37,7 +37,6 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
 
   const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
   double sign = 0;
-  double Bb[18], DB[18];
   for (const auto& q : rule) {
     const VolumePoint vp = map_volume_point(type, out.coords, dim, q.xi.data());
     // 2D meshes may be wound either way; a cell is inverted when its Jacobian vanishes or
