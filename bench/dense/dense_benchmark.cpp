@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -14,6 +15,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #if FEM_BENCH_WITH_OPENBLAS
@@ -269,6 +271,10 @@ private:
       }
       std::vector<T> c(static_cast<std::size_t>(n * n));
       std::vector<double> times;
+      // OpenBLAS's workers spin for a while after each call; let them go to sleep so they do
+      // not take the cores from the next back-end's threads (it cost our OpenMP GEMM up to
+      // 40x at n = 128 on 2 cores).
+      std::this_thread::sleep_for(std::chrono::milliseconds(300));
       try {
 #if FEM_BENCH_WITH_OPENBLAS
         if (name == "openblas") times = time_openblas(n, a, b, c, o_.repeats);

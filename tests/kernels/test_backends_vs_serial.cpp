@@ -44,7 +44,9 @@ template <class T>
 void compare_gemm(const std::string& name) {
   DenseBackend* backend = backend_or_skip(name);
   if (!backend) return;
-  const index_t shapes[][3] = {{1, 1, 1}, {7, 31, 257}, {257, 7, 31}, {31, 257, 7}, {257, 257, 257}, {33, 20, 0}};
+  // {300, 520, 600}: several cache and device tiles in every direction, none of them whole.
+  const index_t shapes[][3] = {{1, 1, 1}, {7, 31, 257}, {257, 7, 31}, {31, 257, 7}, {257, 257, 257},
+                               {300, 520, 600}, {33, 20, 0}};
   for (const auto& s : shapes)
     for (Op op_a : {Op::none, Op::transpose})
       for (Op op_b : {Op::none, Op::transpose}) {
@@ -75,7 +77,7 @@ template <class T>
 void compare_syrk(const std::string& name) {
   DenseBackend* backend = backend_or_skip(name);
   if (!backend) return;
-  for (const auto& [n, k] : {std::pair<index_t, index_t>{257, 31}, {31, 257}, {1, 7}}) {
+  for (const auto& [n, k] : {std::pair<index_t, index_t>{257, 31}, {31, 257}, {1, 7}, {300, 300}}) {
     CAPTURE(name); CAPTURE(n); CAPTURE(k);
     const Embedded<T> a(n, k, 21), c(n, n, 22);
     const auto run = [&](DenseBackend& be, const auto& da, const auto&, const auto& dc) {
