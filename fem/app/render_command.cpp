@@ -2,11 +2,11 @@
 
 #include <cstdlib>
 #include <ostream>
-#include <random>
 #include <stdexcept>
 
 #include "fem/output/atomic_output.hpp"
 #include "fem/output/external_command.hpp"
+#include "fem/output/scratch_directory.hpp"
 
 namespace fem {
 namespace {
@@ -57,15 +57,8 @@ fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, c
 
   // ParaView picks the format from the name's extension: draw to a .png in a scratch folder,
   // then move it into place as a whole.
-  const fs::path scratch = fs::temp_directory_path() / ("fem-render-" + std::to_string(std::random_device{}()));
-  fs::create_directories(scratch);
-  struct RemoveOnExit {
-    fs::path dir;
-    ~RemoveOnExit() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } cleanup{scratch};
+  const ScratchDirectory scratch_folder("fem-render");
+  const fs::path& scratch = scratch_folder.path();
   const fs::path drawn = scratch / "view.png";
   log << "fem: render   " << script.string() << " with " << paraview_runner() << (virtual_display ? " (xvfb-run)" : "")
       << "\n" << std::flush;

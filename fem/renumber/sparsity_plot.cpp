@@ -4,10 +4,10 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <stdexcept>
 
 #include "fem/output/external_command.hpp"
+#include "fem/output/scratch_directory.hpp"
 #include "fem/renumber/ordering_metrics.hpp"
 
 namespace fem::renumber {
@@ -78,15 +78,8 @@ void write_sparsity_png(const NodeGraph& graph, const Permutation& after, const 
   if (!fs::exists(script)) throw std::runtime_error("sparsity plot: the plotting script " + script.string() + " is missing");
   const std::string python = python_with_module("matplotlib", "sparsity plot", "python3-matplotlib");
 
-  const fs::path dir = fs::temp_directory_path() / ("fem-sparsity-" + std::to_string(std::random_device{}()));
-  fs::create_directories(dir);
-  struct RemoveOnExit {
-    fs::path dir;
-    ~RemoveOnExit() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } cleanup{dir};
+  const ScratchDirectory dir_folder("fem-sparsity");
+  const fs::path& dir = dir_folder.path();
 
   const std::string meta = "{\"title\": " + json_string(title) + ", \"n\": " + std::to_string(graph.num_nodes()) +
                            ", \"dofs_per_node\": " + std::to_string(dofs_per_node) + ", \"panels\": [" +

@@ -2,10 +2,10 @@
 
 #include <fstream>
 #include <ostream>
-#include <random>
 #include <stdexcept>
 
 #include "fem/output/atomic_output.hpp"
+#include "fem/output/scratch_directory.hpp"
 #include "fem/study/study_plots.hpp"
 #include "fem/study/study_report.hpp"
 #include "fem/study/study_table.hpp"
@@ -47,15 +47,8 @@ std::vector<fs::path> write_study(const StudyResult& result, const fs::path& dir
   const fs::path json_path = stage_tables(result, directory, output);
 
   // The plots are drawn in a scratch folder from the staged JSON, then staged themselves.
-  const fs::path scratch = fs::temp_directory_path() / ("fem-plots-" + std::to_string(std::random_device{}()));
-  fs::create_directories(scratch);
-  struct RemoveOnExit {
-    fs::path dir;
-    ~RemoveOnExit() {
-      std::error_code ignored;
-      fs::remove_all(dir, ignored);
-    }
-  } cleanup{scratch};
+  const ScratchDirectory scratch_folder("fem-plots");
+  const fs::path& scratch = scratch_folder.path();
   const Plots plots = draw_study_plots(json_path, scratch);
   for (const auto& p : plots.drawn) fs::copy_file(scratch / p.file, output.stage(p.file));
   if (!plots.problem.empty()) log << "fem: warning: no plots: " << plots.problem << "\n";
