@@ -13,9 +13,7 @@ namespace {
 class CpuBicgstab final : public LinearSolver {
  public:
   explicit CpuBicgstab(SolverOptions options) : options_(std::move(options)) {
-    if (options_.preconditioner != "none" && options_.preconditioner != "jacobi")
-      throw SolverUnavailable("preconditioner '" + options_.preconditioner +
-                              "' is not available for bicgstab on the cpu (available: none, jacobi)");
+    require_preconditioner(options_.preconditioner, {"none", "jacobi"}, "bicgstab on the cpu");
   }
 
   SolveReport solve(const AssembledSystem& system, std::span<double> x) override {

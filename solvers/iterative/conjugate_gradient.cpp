@@ -10,19 +10,10 @@
 namespace fem {
 namespace {
 
-void check_preconditioner_name(const std::string& method, const SolverOptions& options) {
-  for (const auto& name : preconditioner_names())
-    if (name == options.preconditioner) return;
-  std::string list;
-  for (const auto& n : preconditioner_names()) list += (list.empty() ? "" : ", ") + n;
-  throw SolverUnavailable("preconditioner '" + options.preconditioner + "' is not available for " + method +
-                          " on the cpu (available: " + list + ")");
-}
-
 class CpuConjugateGradient final : public LinearSolver {
  public:
   explicit CpuConjugateGradient(SolverOptions options) : options_(std::move(options)) {
-    check_preconditioner_name("cg", options_);
+    require_preconditioner(options_.preconditioner, preconditioner_names(), "cg on the cpu");
   }
 
   SolveReport solve(const AssembledSystem& system, std::span<double> u) override {

@@ -23,10 +23,7 @@ constexpr double kTuningBudgetSeconds = 1.0;
 class CudaConjugateGradient final : public LinearSolver {
  public:
   explicit CudaConjugateGradient(SolverOptions options) : options_(std::move(options)) {
-    if (options_.preconditioner != "none" && options_.preconditioner != "jacobi" &&
-        options_.preconditioner != "block-jacobi")
-      throw SolverUnavailable("preconditioner '" + options_.preconditioner +
-                              "' is not available for cg on cuda (available: none, jacobi, block-jacobi)");
+    require_preconditioner(options_.preconditioner, {"none", "jacobi", "block-jacobi"}, "cg on cuda");
     if (const auto why = gpu::unavailable_reason(); !why.empty()) throw SolverUnavailable("cg on cuda: " + why);
     if (options_.spmv != "auto") gpu::parse_spmv_setting(options_.spmv);  // reject a bad setting early
   }

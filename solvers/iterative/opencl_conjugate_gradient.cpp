@@ -24,9 +24,7 @@ constexpr double kTuningBudgetSeconds = 1.0;
 class OpenClConjugateGradient final : public LinearSolver {
  public:
   explicit OpenClConjugateGradient(SolverOptions options) : options_(std::move(options)) {
-    if (options_.preconditioner != "none" && options_.preconditioner != "jacobi")
-      throw SolverUnavailable("preconditioner '" + options_.preconditioner +
-                              "' is not available for cg on opencl (available: none, jacobi)");
+    require_preconditioner(options_.preconditioner, {"none", "jacobi"}, "cg on opencl");
     if (options_.spmv != "auto") cl::parse_cl_spmv_setting(options_.spmv);  // reject a bad setting early
     try {
       device_.emplace();

@@ -1,5 +1,6 @@
 #include "solvers/iterative/preconditioner.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -156,14 +157,30 @@ class Ssor final : public Preconditioner {
 
 std::vector<std::string> preconditioner_names() { return {"none", "jacobi", "block-jacobi", "ssor"}; }
 
+namespace {
+
+std::string comma_list(const std::vector<std::string>& names) {
+  std::string list;
+  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+  return list;
+}
+
+}  // namespace
+
+void require_preconditioner(const std::string& name, const std::vector<std::string>& supported,
+                            const std::string& solver) {
+  if (std::find(supported.begin(), supported.end(), name) != supported.end()) return;
+  throw SolverUnavailable("preconditioner '" + name + "' is not available for " + solver + " (available: " +
+                          comma_list(supported) + ")");
+}
+
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const CsrMatrix& a) {
   if (name == "none") return std::make_unique<Identity>();
   if (name == "jacobi") return std::make_unique<Jacobi>(a);
   if (name == "block-jacobi") return std::make_unique<NodalBlockJacobi>(a);
   if (name == "ssor") return std::make_unique<Ssor>(a, 1.2);
-  std::string list;
-  for (const auto& n : preconditioner_names()) list += (list.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown preconditioner '" + name + "' (available: " + list + ")");
+  throw std::invalid_argument("unknown preconditioner '" + name + "' (available: " + comma_list(preconditioner_names()) +
+                              ")");
 }
 
 }  // namespace fem

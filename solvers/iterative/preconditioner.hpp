@@ -19,6 +19,11 @@ class Preconditioner {
 // The names make_preconditioner accepts.
 std::vector<std::string> preconditioner_names();  // none, jacobi, block-jacobi, ssor
 
+// Throws SolverUnavailable when `name` is not among the `supported` preconditioners of
+// `solver` (e.g. "cg on cuda"), listing those it has.
+void require_preconditioner(const std::string& name, const std::vector<std::string>& supported,
+                            const std::string& solver);
+
 // none: z = r. jacobi: the diagonal. block-jacobi: the 3x3 diagonal blocks of the nodes (rows
 // 3i..3i+2; elasticity in 3D), each inverted by Cholesky. ssor: symmetric Gauss-Seidel
 // (omega = 1.2), a forward and a backward sweep. Throws SolveFailure naming the equation of a
