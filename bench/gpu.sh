@@ -96,13 +96,17 @@ run_benchmarks() {
   band=$(find "$build" -type f -name fem-bench-band -perm -u+x 2>/dev/null | head -1)
   if [ -n "$band" ] && wants_bench band; then
     # Our CPU (2 threads, as the target says) against OpenBLAS DPBTRF and the GPU at one n;
-    # the GPU alone at n = 1e6 against the DGEMM ceiling; a band streamed through 1 GiB of the
-    # device against the same band held on it.
+    # our CPU against the GPU at n = 1e6 in one process; the GPU alone at n = 1e6 against the
+    # DGEMM ceiling, per block size, with each step's two chains timed alone; a band streamed
+    # through 1 GiB of the device against the same band held on it.
     # shellcheck disable=SC2086
     timeout 200 "$band" --csv "$results/band_cpu_gpu.csv" ${FEM_GPU_BAND_CPU_ARGS:---n 50000 --bandwidths 200,500,1000,2000 --impl openblas,blas,cublas --threads 2 --repeats 3 --dgemm 0} > "$results/band_cpu_gpu.txt" 2>&1
     cat "$results/band_cpu_gpu.txt"
     # shellcheck disable=SC2086
-    timeout 150 "$band" --csv "$results/band_gpu.csv" ${FEM_GPU_BAND_ARGS:---n 1000000 --bandwidths 1000,2000,4000 --impl cublas --blocks 0,128,256,512} > "$results/band_gpu.txt" 2>&1
+    timeout 120 "$band" --csv "$results/band_cpu_gpu_1e6.csv" ${FEM_GPU_BAND_TARGET_ARGS:---n 1000000 --bandwidths 1000 --impl blas,cublas --threads 2 --repeats 1} > "$results/band_cpu_gpu_1e6.txt" 2>&1
+    cat "$results/band_cpu_gpu_1e6.txt"
+    # shellcheck disable=SC2086
+    timeout 200 "$band" --csv "$results/band_gpu.csv" ${FEM_GPU_BAND_ARGS:---n 1000000 --bandwidths 1000,2000,3000,4000 --impl cublas --blocks 0,64,128,256,384 --breakdown} > "$results/band_gpu.txt" 2>&1
     cat "$results/band_gpu.txt"
     # shellcheck disable=SC2086
     timeout 100 "$band" --csv "$results/band_streamed.csv" ${FEM_GPU_BAND_STREAM_ARGS:---n 400000 --bandwidths 1000 --impl cublas,cublas-streamed --device-memory 1 --dgemm 0} > "$results/band_streamed.txt" 2>&1

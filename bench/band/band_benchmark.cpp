@@ -24,6 +24,7 @@
 #include "solvers/direct/band_cholesky.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #if FEM_WITH_CUDA
+#include "bench/band/band_step_breakdown.hpp"
 #include "solvers/direct/band_cholesky_cuda.hpp"
 #endif
 
@@ -46,8 +47,9 @@ constexpr const char* usage = R"(usage: fem bench band [options]
                          blas-in-order  ours, one OpenBLAS call per operation on all threads
                          openmp         ours, OpenMP tasks on the project's packed GEMM kernels
                          serial         ours, one thread, the project's reference kernels
-                         cublas         ours on CUDA: cuSOLVER/cuBLAS, two streams, look-ahead (the
-                                        CUDA solver), the band made on the device
+                         cublas         ours on CUDA (the CUDA solver): the block column kernel and
+                                        cuBLAS SYRK/GEMM on two streams with look-ahead, the band
+                                        made on the device
                          cublas-streamed  the same with the band in host memory streamed through
                                         --device-memory of the device
                          cuda           ours in order on the project's tiled DGEMM on the GPU
@@ -57,10 +59,12 @@ constexpr const char* usage = R"(usage: fem bench band [options]
   --repeats R            timed runs, the median is reported (default 3; 1 above 1e11 flops)
   --time-limit S         skip an implementation at larger sizes once one run took over S s (default 30)
   --dgemm N              measure cuBLAS DGEMM at N x N as the GPU ceiling (default 8192; 0: skip)
+  --breakdown            also time the two chains of one GPU step (block column kernels with
+                         their look-ahead; trailing SYRK) per b and block, alone
   --csv PATH             CSV output (default band_benchmark.csv)
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
 GPU runs are preceded by an untimed warm-up factorisation; their time includes creating the
-cuBLAS/cuSOLVER handles and streams, as the solver does.
+cuBLAS handles and streams, as the solver does.
 )";
 
 struct Options {
@@ -74,6 +78,7 @@ struct Options {
   int repeats = 3;
   double time_limit = 30;
   index_t dgemm = 8192;
+  bool breakdown = false;
   std::string csv = "band_benchmark.csv";
 };
 
@@ -113,6 +118,10 @@ Options parse(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") throw std::runtime_error("help");
+    if (arg == "--breakdown") {
+      o.breakdown = true;
+      continue;
+    }
     if (i + 1 >= argc) throw std::invalid_argument("option " + arg + " needs a value (see --help)");
     const std::string value = argv[++i];
     if (arg == "--n") o.sizes = numbers(arg, value);
@@ -248,6 +257,23 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
   return kernels::make_dense_backend(impl);
 }
 
+#if FEM_WITH_CUDA
+// One GPU step taken apart: the panel stream's chain of block column kernels against the
+// update stream's trailing SYRK; the step takes about the larger of the two.
+void print_step_breakdown(const Options& o) {
+  std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
+            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column\n";
+  for (const index_t b : o.bandwidths)
+    for (const index_t block0 : o.blocks) {
+      const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
+      const StepBreakdown t = time_step_parts(b, nb);
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f\n", static_cast<long long>(b), static_cast<long long>(nb),
+                  t.first_kernel_us, t.panel_us, t.trailing_us,
+                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb));
+    }
+}
+#endif
+
 struct Row {
   index_t n, b, block;
   std::string impl, precision;
@@ -360,6 +386,9 @@ int run_band_benchmark(int argc, char** argv) {
                 << ',' << row.of_dgemm << ",\"" << row.note << "\"\n";
           }
   std::cout << "\nCSV: " << o.csv << "\n";
+#if FEM_WITH_CUDA
+  if (o.breakdown && kernels::dense_backend_status("cublas").available) print_step_breakdown(o);
+#endif
   return 0;
 }
 

@@ -2,13 +2,15 @@
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
-#include <cusolverDn.h>
 
 #include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "kernels/cuda/block_column_cholesky.hpp"
+#include "solvers/direct/row_major_cublas.hpp"
 
 namespace fem::band::cuda {
 
@@ -21,62 +23,10 @@ void check(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
     throw std::runtime_error(std::string("cuBLAS: ") + what + ": " + cublasGetStatusString(status));
 }
-void check(cusolverStatus_t status, const char* what) {
-  if (status != CUSOLVER_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cuSOLVER: ") + what + " failed with status " + std::to_string(status));
-}
 
 int as_int(index_t v) {
   if (v > index_t{0x7fffffff}) throw std::invalid_argument("band Cholesky on CUDA: dimension " + std::to_string(v) + " exceeds 32 bits");
   return static_cast<int>(v);
-}
-
-// The row-major band seen by the column-major libraries: a row-major lower tile is a
-// column-major upper one with the same leading dimension, and a row-major m x k panel P is the
-// column-major k x m matrix Pᵀ.
-//
-// D := chol(D), upper in column-major (= lower L in row-major); *info as cuSOLVER sets it
-// (0, or the 1-based column whose pivot is not positive).
-cusolverStatus_t potrf(cusolverDnHandle_t h, int n, double* d, int ld, double* work, int lwork, int* info) {
-  return cusolverDnDpotrf(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, work, lwork, info);
-}
-cusolverStatus_t potrf(cusolverDnHandle_t h, int n, float* d, int ld, float* work, int lwork, int* info) {
-  return cusolverDnSpotrf(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, work, lwork, info);
-}
-cusolverStatus_t potrf_work(cusolverDnHandle_t h, int n, double* d, int ld, int* lwork) {
-  return cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, lwork);
-}
-cusolverStatus_t potrf_work(cusolverDnHandle_t h, int n, float* d, int ld, int* lwork) {
-  return cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, d, ld, lwork);
-}
-// P (m x n row-major) := P L^-T, i.e. Pᵀ := L^-1 Pᵀ with L = Uᵀ.
-cublasStatus_t trsm(cublasHandle_t h, int m, int n, const double* l, const double* p, int ld) {
-  const double one = 1;
-  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, &one, l, ld,
-                     const_cast<double*>(p), ld);
-}
-cublasStatus_t trsm(cublasHandle_t h, int m, int n, const float* l, const float* p, int ld) {
-  const float one = 1;
-  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, &one, l, ld,
-                     const_cast<float*>(p), ld);
-}
-// Lower triangle of C (n x n row-major) -= A Aᵀ, A n x k row-major.
-cublasStatus_t syrk(cublasHandle_t h, int n, int k, const double* a, double* c, int ld) {
-  const double minus = -1, one = 1;
-  return cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &minus, a, ld, &one, c, ld);
-}
-cublasStatus_t syrk(cublasHandle_t h, int n, int k, const float* a, float* c, int ld) {
-  const float minus = -1, one = 1;
-  return cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &minus, a, ld, &one, c, ld);
-}
-// C (m x n row-major) -= A Bᵀ, A m x k and B n x k row-major.
-cublasStatus_t gemm_nt(cublasHandle_t h, int m, int n, int k, const double* a, const double* b, double* c, int ld) {
-  const double minus = -1, one = 1;
-  return cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &minus, b, ld, a, ld, &one, c, ld);
-}
-cublasStatus_t gemm_nt(cublasHandle_t h, int m, int n, int k, const float* a, const float* b, float* c, int ld) {
-  const float minus = -1, one = 1;
-  return cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, m, k, &minus, b, ld, a, ld, &one, c, ld);
 }
 
 class Stream {
@@ -119,21 +69,16 @@ class DeviceArray {
   T* p_ = nullptr;
 };
 
-struct Handles {
-  cublasHandle_t panel_blas = nullptr, update_blas = nullptr;
-  cusolverDnHandle_t solver = nullptr;
-  Handles() {
-    check(cublasCreate(&panel_blas), "cublasCreate");
-    check(cublasCreate(&update_blas), "cublasCreate");
-    check(cusolverDnCreate(&solver), "cusolverDnCreate");
-  }
-  ~Handles() {
-    cusolverDnDestroy(solver);
-    cublasDestroy(update_blas);
-    cublasDestroy(panel_blas);
-  }
-  Handles(const Handles&) = delete;
-  Handles& operator=(const Handles&) = delete;
+class BlasHandle {
+ public:
+  BlasHandle() { check(cublasCreate(&h_), "cublasCreate"); }
+  ~BlasHandle() { cublasDestroy(h_); }
+  BlasHandle(const BlasHandle&) = delete;
+  BlasHandle& operator=(const BlasHandle&) = delete;
+  operator cublasHandle_t() const { return h_; }
+
+ private:
+  cublasHandle_t h_ = nullptr;
 };
 
 int greatest_priority() {
@@ -153,15 +98,8 @@ class Factorizer {
         panel_(greatest_priority()),
         update_(0),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
-    check(cublasSetStream(handles_.panel_blas, panel_), "cublasSetStream");
-    check(cublasSetStream(handles_.update_blas, update_), "cublasSetStream");
-    check(cusolverDnSetStream(handles_.solver, panel_), "cusolverDnSetStream");
-    int lwork = 0;
-    const int nb = as_int(std::min(layout.block, std::max<index_t>(layout.n, 1)));
-    check(potrf_work(handles_.solver, nb, static_cast<T*>(nullptr), as_int(layout.window()), &lwork),
-          "potrf_bufferSize");
-    lwork_ = std::max(lwork, 1);
-    work_ = std::make_unique<DeviceArray<T>>(static_cast<std::size_t>(lwork_));
+    check(cublasSetStream(panel_blas_, panel_), "cublasSetStream");
+    check(cublasSetStream(update_blas_, update_), "cublasSetStream");
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
   }
 
@@ -183,20 +121,22 @@ class Factorizer {
       const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
       if (below == 0) break;
       const index_t next = std::min(layout_.block, below);  // the next block column, inside this window
-      const T* p = at(j + size, j);
       panel_done_.wait_in(update_);
-      rest_done_.wait_in(panel_);
+      rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
       if (below > next)  // the rest of the window, one SYRK
-        check(syrk(handles_.update_blas, as_int(below - next), as_int(size), at(j + size + next, j),
+        check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
                    at(j + size + next, j + size + next), ld),
               "syrk (trailing window)");
       rest_done_.record(update_);
-      // Look-ahead: the next block column is updated and factored while the SYRK runs.
-      check(syrk(handles_.panel_blas, as_int(next), as_int(size), p, at(j + size, j + size), ld), "syrk (next block)");
-      if (below > next)
-        check(gemm_nt(handles_.panel_blas, as_int(below - next), as_int(next), as_int(size), at(j + size + next, j), p,
-                      at(j + size + next, j + size), ld),
-              "gemm (next panel)");
+      // ... while the next block column is updated by this one (unless its kernel does that) and factored.
+      if (!kernel_applies_previous_block(layout_.block)) {
+        const T* p = at(j + size, j);
+        check(syrk(panel_blas_, as_int(next), as_int(size), p, at(j + size, j + size), ld), "syrk (next block)");
+        if (below > next)
+          check(gemm_nt(panel_blas_, as_int(below - next), as_int(next), as_int(size), at(j + size + next, j), p,
+                        at(j + size + next, j + size), ld),
+                "gemm (next panel)");
+      }
       if (j + size < last) {
         factor_panel(at, ld, j + size);
         panel_done_.record(panel_);
@@ -213,7 +153,6 @@ class Factorizer {
     std::vector<int> info(steps());
     check(cudaMemcpy(info.data(), info_.get(), info.size() * sizeof(int), cudaMemcpyDeviceToHost), "reading the pivot flags");
     for (std::size_t k = 0; k < info.size(); ++k) {
-      if (info[k] < 0) throw std::logic_error("cuSOLVER potrf: argument " + std::to_string(-info[k]) + " is invalid");
       if (info[k] > 0) throw kernels::NotPositiveDefinite(static_cast<index_t>(k) * layout_.block + info[k] - 1);
     }
   }
@@ -221,23 +160,34 @@ class Factorizer {
  private:
   std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
 
-  // POTRF of the diagonal block at column j and the TRSM of the panel below it, on the panel stream.
+  // The block column at column j (diagonal block and panel below it), on the panel stream: one
+  // block column kernel for every block_column_width columns of it, left-looking: each applies
+  // the update of the columns of this block left of it (and of the block before, see
+  // kernel_applies_previous_block).
   template <class At>
   void factor_panel(const At& at, int ld, index_t j) {
     const index_t size = std::min(layout_.block, layout_.n - j);
     const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
-    T* d = at(j, j);
-    check(potrf(handles_.solver, as_int(size), d, ld, work_->get(), lwork_, info_.get() + j / layout_.block), "potrf");
-    if (below > 0) check(trsm(handles_.panel_blas, as_int(below), as_int(size), d, at(j + size, j), ld), "trsm");
+    const index_t previous = j > 0 && kernel_applies_previous_block(layout_.block) ? layout_.block : 0;
+    int* info = info_.get() + j / layout_.block;
+    for (index_t c = 0; c < size; c += kernels::cuda::block_column_width) {
+      kernels::cuda::BlockColumn<T> column;
+      column.diagonal = at(j + c, j + c);
+      column.ld = ld;
+      column.width = static_cast<int>(std::min<index_t>(kernels::cuda::block_column_width, size - c));
+      column.below = size - c - column.width + below;
+      column.left = as_int(previous + c);
+      column.bandwidth = layout_.bandwidth;
+      kernels::cuda::block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+    }
   }
 
   BandLayout layout_;
-  Handles handles_;
+  BlasHandle panel_blas_, update_blas_;
   Stream panel_, update_;
   Event panel_done_, rest_done_;
   DeviceArray<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
-  int lwork_ = 0;
-  std::unique_ptr<DeviceArray<T>> work_;
+  kernels::cuda::BlockColumnScratch scratch_;
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:
@@ -260,6 +210,8 @@ class PinnedRange {
 };
 
 }  // namespace
+
+bool kernel_applies_previous_block(index_t block) { return block <= kernels::cuda::block_column_width; }
 
 std::size_t free_device_memory() {
   std::size_t free = 0, total = 0;

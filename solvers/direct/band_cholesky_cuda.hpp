@@ -1,12 +1,12 @@
 #pragma once
-// The blocked band Cholesky on one CUDA device, with cuSOLVER POTRF on the diagonal blocks and
-// cuBLAS TRSM/SYRK/GEMM on the panels and trailing windows. Two streams give a look-ahead of
-// one block column: while the trailing window of step k is updated by one SYRK, the next block
-// column is updated, factored and solved on a high-priority stream. The pivot flags stay on the
-// device (one per step) and are read once at the end, so the host never waits inside the loop.
-// What bounds it (bench/RESULTS.md): on an H100 its time grows with n at about 1.4 µs a column
-// whatever the bandwidth and block size, i.e. the chain of small calls on the panel stream
-// (POTRF first) sets the pace, not the trailing SYRK.
+// The blocked band Cholesky on one CUDA device. Each block column (diagonal block and the panel
+// under it) is factored left-looking by the project's block column kernel, one launch for every
+// 64 columns (kernels/cuda/block_column_cholesky.hpp): it applies the update of the block's
+// columns left of it and factors. The rest of the trailing window is one cuBLAS SYRK a step, on
+// a second stream, while the next block column is updated and factored on a high-priority one.
+// The pivot flags stay on the device (one per step) and are read once at the end, so the host
+// never waits inside the loop. The kernel chain sets the pace at small bandwidths, the trailing
+// SYRK at large ones (bench/RESULTS.md).
 //
 // Bands larger than the device memory stream through it: two buffers of C + kd rows take turns,
 // the kd rows still being updated move from one to the other on the device, new rows come in
@@ -39,6 +39,11 @@ index_t chunk_rows(const BandLayout& layout, std::size_t device_bytes, std::size
 // Device memory for streaming: the smallest amount factor_streamed accepts for `layout` and
 // elements of `element_bytes` (one block column a chunk).
 std::size_t min_streaming_bytes(const BandLayout& layout, std::size_t element_bytes);
+
+// Whether the block column kernel applies the update of the block column before its own (blocks
+// of one kernel's width); wider blocks get it from a cuBLAS SYRK and GEMM, which cost less than
+// the kernels applying it 64 columns at a time.
+bool kernel_applies_previous_block(index_t block);
 
 // Free device memory now (cudaMemGetInfo).
 std::size_t free_device_memory();

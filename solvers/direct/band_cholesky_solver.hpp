@@ -6,7 +6,7 @@
 // back to FP64 when refinement stalls.
 //
 // On the CPU the tiles run on OpenBLAS (BlasBackend) under OpenMP tasks. On CUDA the band is
-// factored by band_cholesky_cuda (cuSOLVER/cuBLAS, streams, look-ahead) and substituted on the
+// factored by band_cholesky_cuda (our block column kernel, cuBLAS, streams) and substituted on the
 // device; a band larger than the device memory allowed is built in host memory, streamed
 // through the device in chunks for the factorisation, and substituted on the host.
 //

@@ -1,7 +1,8 @@
 // band-cholesky:cuda against band-cholesky:cpu (double and mixed precision) on random SPD band
 // matrices, with the band on the device and streamed through a small device-memory budget; the
 // CUDA factorisation against the CPU one on awkward sizes and block sizes; the failing pivot
-// named on both paths. Skipped without a CUDA device.
+// named on both paths; the block column kernel against a host factorisation. Skipped without a
+// CUDA device.
 #include <doctest/doctest.h>
 
 #include <iostream>
@@ -12,6 +13,9 @@
 #include "solvers/direct/blas_backend.hpp"
 #include "tests/solvers/direct/band_test_matrices.hpp"
 #if FEM_WITH_CUDA
+#include <cuda_runtime.h>
+
+#include "kernels/cuda/block_column_cholesky.hpp"
 #include "solvers/direct/band_cholesky_cuda.hpp"
 #endif
 
@@ -218,6 +222,224 @@ TEST_CASE("the CUDA band factorisation names the first failing pivot, on the dev
     FAIL("no failure reported");
   } catch (const kernels::NotPositiveDefinite& e) {
     CHECK(e.column() == bad);
+  }
+}
+#endif
+
+#if FEM_WITH_CUDA
+namespace {
+
+// A block column of `w` columns and w + below rows, row-major with leading dimension ld (> w):
+// an SPD diagonal block (G Gᵀ + w I) over random rows; the rest of each row (the upper part of
+// the diagonal block, the columns past w) holds a sentinel that the kernel must leave alone.
+constexpr double sentinel = 1e300;
+std::vector<double> random_block_column(int w, long long below, long long ld, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> g(static_cast<std::size_t>(w * w)), m(static_cast<std::size_t>((w + below) * ld), sentinel);
+  for (auto& v : g) v = u(rng);
+  for (int i = 0; i < w; ++i)
+    for (int j = 0; j <= i; ++j) {
+      double sum = i == j ? w : 0;
+      for (int k = 0; k < w; ++k) sum += g[i * w + k] * g[j * w + k];
+      m[i * ld + j] = sum;
+    }
+  for (long long i = w; i < w + below; ++i)
+    for (int j = 0; j < w; ++j) m[i * ld + j] = u(rng);
+  return m;
+}
+
+// The reference: D := chol(D), B := B L⁻ᵀ, one column at a time in long double.
+std::vector<double> factor_block_column_on_host(std::vector<double> m, int w, long long below, long long ld) {
+  for (int j = 0; j < w; ++j) {
+    const long double d = std::sqrt(static_cast<long double>(m[j * ld + j]));
+    m[j * ld + j] = static_cast<double>(d);
+    for (long long i = j + 1; i < w + below; ++i) m[i * ld + j] = static_cast<double>(m[i * ld + j] / d);
+    for (long long i = j + 1; i < w + below; ++i)
+      for (int c = j + 1; c < w && c <= i; ++c) m[i * ld + c] -= m[i * ld + j] * m[c * ld + j];
+  }
+  return m;
+}
+
+struct DeviceBuffer {
+  void* p = nullptr;
+  explicit DeviceBuffer(std::size_t bytes) { REQUIRE(cudaMalloc(&p, bytes) == cudaSuccess); }
+  ~DeviceBuffer() { cudaFree(p); }
+};
+
+kernels::cuda::BlockColumn<double> block_column(void* d, long long ld, int w, long long below) {
+  kernels::cuda::BlockColumn<double> c;
+  c.diagonal = static_cast<double*>(d);
+  c.ld = ld;
+  c.width = w;
+  c.below = below;
+  c.bandwidth = w + below;
+  return c;
+}
+
+// A band's block column with `left` factored columns before it, row-major with leading dimension
+// left + w + 3: row r holds L_left(r, 0..left) then A(r, 0..w), D's rows first. Entries further
+// than `bandwidth` from the diagonal (row left + r, column k) are zero in A, and NaN left of
+// D (the kernel must not read them); D = G Gᵀ + w I + L_left(D) L_left(D)ᵀ stays SPD after the
+// update. Past column left + w: the sentinel.
+struct LeftLookingCase {
+  int w, left;
+  long long below, bandwidth, ld;
+  std::vector<double> m;
+};
+LeftLookingCase left_looking_case(int w, int left, long long below, long long bandwidth, unsigned seed) {
+  LeftLookingCase t{w, left, below, bandwidth, left + w + 3, {}};
+  const long long rows = w + below, ld = t.ld;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  const auto in_band = [&](long long r, long long column) { return left + r - column <= bandwidth; };
+  t.m.assign(static_cast<std::size_t>(rows * ld), sentinel);
+  for (long long r = 0; r < rows; ++r)
+    for (int k = 0; k < left; ++k) t.m[r * ld + k] = in_band(r, k) ? u(rng) : std::nan("");
+  std::vector<double> g(static_cast<std::size_t>(w * w));
+  for (auto& v : g) v = u(rng);
+  const auto left_product = [&](long long r, int c) {  // (L_left L_leftᵀ)(r, c), NaNs as zeros
+    double sum = 0;
+    for (int k = 0; k < left; ++k)
+      if (in_band(r, k) && in_band(c, k)) sum += t.m[r * ld + k] * t.m[c * ld + k];
+    return sum;
+  };
+  for (long long r = 0; r < rows; ++r)
+    for (int c = 0; c < w && (r >= w || c <= r); ++c) {
+      double a = 0;
+      if (r < w) {
+        a = r == c ? w : 0;
+        for (int k = 0; k < w; ++k) a += g[r * w + k] * g[c * w + k];
+        a += left_product(r, c);
+      } else if (in_band(r, left + c)) {
+        a = u(rng);
+      }
+      t.m[r * ld + left + c] = a;
+    }
+  return t;
+}
+
+// The reference for a left-looking case: the update in long double, then the factorisation.
+std::vector<double> expected_block_column(const LeftLookingCase& t) {
+  const long long rows = t.w + t.below;
+  std::vector<double> a(static_cast<std::size_t>(rows * t.w), sentinel);
+  for (long long r = 0; r < rows; ++r)
+    for (int c = 0; c < t.w && (r >= t.w || c <= r); ++c) {
+      long double v = t.m[r * t.ld + t.left + c];
+      for (int k = 0; k < t.left; ++k)
+        if (t.left + r - k <= t.bandwidth && t.left + c - k <= t.bandwidth)
+          v -= static_cast<long double>(t.m[r * t.ld + k]) * t.m[c * t.ld + k];
+      a[r * t.w + c] = static_cast<double>(v);
+    }
+  return factor_block_column_on_host(a, t.w, t.below, t.w);
+}
+
+}  // namespace
+
+TEST_CASE("the block column kernel factors a diagonal block and solves the rows under it") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  const kernels::cuda::BlockColumnScratch scratch;
+  DeviceBuffer info(sizeof(int));
+  unsigned seed = 70;
+  // Widths around the 32-column slabs, heights around the 32-row strips; every launch reuses
+  // the same scratch counter.
+  for (const int w : {1, 7, 31, 32, 33, 50, 64})
+    for (const long long below : {0LL, 1LL, 31LL, 32LL, 33LL, 300LL}) {
+      CAPTURE(w);
+      CAPTURE(below);
+      const long long ld = w + 5;
+      const auto m = random_block_column(w, below, ld, ++seed);
+      const auto expected = factor_block_column_on_host(m, w, below, ld);
+      DeviceBuffer d(m.size() * sizeof(double));
+      REQUIRE(cudaMemcpy(d.p, m.data(), m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
+      REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
+      kernels::cuda::block_column_cholesky(block_column(d.p, ld, w, below), static_cast<int*>(info.p), 0, scratch,
+                                           nullptr);
+      std::vector<double> got(m.size());
+      int status = -1;
+      REQUIRE(cudaMemcpy(got.data(), d.p, got.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
+      REQUIRE(cudaMemcpy(&status, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+      CHECK(status == 0);
+      double diff = 0, scale = 0;
+      int touched = 0;  // sentinels the kernel wrote over
+      for (std::size_t e = 0; e < got.size(); ++e) {
+        if (expected[e] == sentinel) {
+          touched += got[e] != sentinel;
+          continue;
+        }
+        diff = std::max(diff, std::abs(got[e] - expected[e]));
+        scale = std::max(scale, std::abs(expected[e]));
+      }
+      CHECK(touched == 0);
+      CHECK(diff / scale < 1e-13);
+    }
+}
+
+TEST_CASE("the block column kernel applies the update of the factored columns left of it") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  const kernels::cuda::BlockColumnScratch scratch;
+  DeviceBuffer info(sizeof(int));
+  unsigned seed = 300;
+  // One, a part of one, and several 64-column chunks on the left; a bandwidth that reaches all
+  // of them and one that cuts the lower rows off the first ones.
+  for (const int left : {64, 100, 192, 320})
+    for (const int w : {64, 40})
+      for (const long long below : {0LL, 33LL, 200LL})
+        for (const long long bandwidth : {static_cast<long long>(left) + w + below, static_cast<long long>(left) + 20}) {
+          CAPTURE(left);
+          CAPTURE(w);
+          CAPTURE(below);
+          CAPTURE(bandwidth);
+          const LeftLookingCase t = left_looking_case(w, left, below, bandwidth, ++seed);
+          const auto expected = expected_block_column(t);
+          DeviceBuffer d(t.m.size() * sizeof(double));
+          REQUIRE(cudaMemcpy(d.p, t.m.data(), t.m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
+          REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
+          kernels::cuda::BlockColumn<double> c = block_column(static_cast<double*>(d.p) + left, t.ld, w, below);
+          c.left = left;
+          c.bandwidth = bandwidth;
+          kernels::cuda::block_column_cholesky(c, static_cast<int*>(info.p), 0, scratch, nullptr);
+          std::vector<double> got(t.m.size());
+          int status = -1;
+          REQUIRE(cudaMemcpy(got.data(), d.p, got.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
+          REQUIRE(cudaMemcpy(&status, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+          CHECK(status == 0);
+          double diff = 0, scale = 0;
+          int changed = 0;  // entries outside the block column's lower part the kernel wrote over
+          for (long long r = 0; r < w + below; ++r)
+            for (long long k = 0; k < t.ld; ++k) {
+              const double in = t.m[r * t.ld + k], out = got[r * t.ld + k];
+              const long long c0 = k - left;
+              if (c0 >= 0 && c0 < w && (r >= w || c0 <= r)) {
+                diff = std::max(diff, std::abs(out - expected[r * w + c0]));
+                scale = std::max(scale, std::abs(expected[r * w + c0]));
+              } else {
+                changed += !(out == in || (std::isnan(in) && std::isnan(out)));
+              }
+            }
+          CHECK(changed == 0);
+          CHECK(diff / scale < 1e-12);
+        }
+}
+
+TEST_CASE("the block column kernel reports the first pivot that is not positive, past its offset") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  const kernels::cuda::BlockColumnScratch scratch;
+  DeviceBuffer info(sizeof(int));
+  for (const int bad : {0, 17, 40, 63}) {
+    CAPTURE(bad);
+    const int w = 64;
+    const long long below = 130, ld = 64;
+    auto m = random_block_column(w, below, ld, 90 + bad);
+    m[bad * ld + bad] = -10.0 * w * w;  // the pivot of column `bad` is negative, the ones before it are not
+    DeviceBuffer d(m.size() * sizeof(double));
+    REQUIRE(cudaMemcpy(d.p, m.data(), m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
+    kernels::cuda::block_column_cholesky(block_column(d.p, ld, w, below), static_cast<int*>(info.p), 128, scratch,
+                                         nullptr);
+    int status = -1;
+    REQUIRE(cudaMemcpy(&status, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(status == 128 + bad + 1);
   }
 }
 #endif

@@ -1,0 +1,100 @@
+#include "bench/band/band_step_breakdown.hpp"
+
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "bench/band/band_test_matrix.hpp"
+#include "kernels/cuda/block_column_cholesky.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "solvers/direct/band_cholesky_cuda.hpp"
+#include "solvers/direct/row_major_cublas.hpp"
+
+namespace fem::bench {
+
+namespace {
+
+using kernels::cuda::check;
+
+// Microseconds per call of `op`: the median over 5 rounds of `calls` calls between two events.
+template <class Op>
+double per_call_us(cudaStream_t stream, int calls, const Op& op) {
+  cudaEvent_t start, stop;
+  check(cudaEventCreate(&start), "cudaEventCreate");
+  check(cudaEventCreate(&stop), "cudaEventCreate");
+  op();  // warm-up
+  std::vector<float> ms;
+  for (int round = 0; round < 5; ++round) {
+    check(cudaEventRecord(start, stream), "cudaEventRecord");
+    for (int c = 0; c < calls; ++c) op();
+    check(cudaEventRecord(stop, stream), "cudaEventRecord");
+    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
+    float t = 0;
+    check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+    ms.push_back(t);
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::sort(ms.begin(), ms.end());
+  return 1000.0 * ms[2] / calls;
+}
+
+}  // namespace
+
+StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
+  // The second step of a band: its block column applies the first one's update.
+  const std::int64_t w = b + nb, rows = 2 * nb + b + 1;
+  double* band = nullptr;
+  check(cudaMalloc(&band, static_cast<std::size_t>(rows * (w + 1)) * sizeof(double)), "cudaMalloc");
+  fill_band_on_device(band, 0, rows, b, w);
+  const auto at = [&](std::int64_t i, std::int64_t j) { return band + i * w + j + w; };
+  cudaStream_t stream;
+  check(cudaStreamCreate(&stream), "cudaStreamCreate");
+  cublasHandle_t blas;
+  check(cublasCreate(&blas), "cublasCreate");
+  check(cublasSetStream(blas, stream), "cublasSetStream");
+  const kernels::cuda::BlockColumnScratch scratch;
+  int* info = nullptr;
+  check(cudaMalloc(&info, sizeof(int)), "cudaMalloc");
+  check(cudaMemset(info, 0, sizeof(int)), "cudaMemset");
+  const bool fused = band::cuda::kernel_applies_previous_block(nb);
+  const auto column = [&](std::int64_t c) {  // the step's columns from c on, as the solver launches them
+    kernels::cuda::BlockColumn<double> bc;
+    bc.diagonal = at(nb + c, nb + c);
+    bc.ld = w;
+    bc.width = static_cast<int>(std::min<std::int64_t>(kernels::cuda::block_column_width, nb - c));
+    bc.below = nb - c - bc.width + b;
+    bc.left = static_cast<int>(c + (fused ? nb : 0));
+    bc.bandwidth = b;
+    return bc;
+  };
+  const int ld = static_cast<int>(w), next = static_cast<int>(std::min(nb, b)), rest = static_cast<int>(b - next),
+            k = static_cast<int>(nb);
+  StepBreakdown t;
+  // Repeated on the same numbers, the factor turns into NaNs after the first call; the GPU takes
+  // as long on them.
+  t.first_kernel_us =
+      per_call_us(stream, 50, [&] { kernels::cuda::block_column_cholesky(column(0), info, 0, scratch, stream); });
+  t.panel_us = per_call_us(stream, 20, [&] {
+    if (!fused) {  // the look-ahead: this step's block column updated by the one before
+      check(band::cuda::syrk(blas, next, k, at(nb, 0), at(nb, nb), ld), "syrk");
+      if (rest > 0) check(band::cuda::gemm_nt(blas, rest, next, k, at(nb + next, 0), at(nb, 0), at(nb + next, nb), ld), "gemm");
+    }
+    for (std::int64_t c = 0; c < nb; c += kernels::cuda::block_column_width)
+      kernels::cuda::block_column_cholesky(column(c), info, 0, scratch, stream);
+  });
+  if (rest > 0)
+    t.trailing_us = per_call_us(stream, 20, [&] {
+      check(band::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
+    });
+  cublasDestroy(blas);
+  cudaStreamDestroy(stream);
+  cudaFree(info);
+  cudaFree(band);
+  return t;
+}
+
+}  // namespace fem::bench

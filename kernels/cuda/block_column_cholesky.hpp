@@ -1,0 +1,49 @@
+#pragma once
+// One block column of a left-looking blocked Cholesky factorisation in a single launch. The
+// block column is a w x w diagonal tile D (w <= block_column_width) and the `below` rows under
+// it; the `left` columns just left of it already hold L. The kernel subtracts their
+// contribution, A := A - L_left L_leftᵀ (on the FP64 tensor cores in double), factors D := L
+// (L Lᵀ = D) and solves B := B L⁻ᵀ.
+//
+// This is the chain that sets the pace of a band factorisation on a GPU (every step waits for
+// the one before), so it is one launch instead of a GEMM, a POTRF and a TRSM, and its columns
+// are factored in registers, not through shared memory.
+#include <cuda_runtime.h>
+
+namespace fem::kernels::cuda {
+
+constexpr int block_column_width = 64;
+
+template <class T>
+struct BlockColumn {
+  T* diagonal = nullptr;    // D(0, 0); rows are row-major with leading dimension ld
+  long long ld = 0;
+  int width = 0;            // columns of D: 1 to block_column_width
+  long long below = 0;      // rows under D
+  int left = 0;             // factored columns left of D whose update is still to be applied
+  long long bandwidth = 0;  // left of D, entries further than this from the diagonal are zero
+                            // and are not read (a band's storage need not hold them)
+};
+
+// Device scratch the launches share: a counter that the blocks of one launch use to tell the
+// last of them (it writes D back once every other block has read it), zero between launches.
+// One per stream that launches block_column_cholesky.
+class BlockColumnScratch {
+ public:
+  BlockColumnScratch();
+  ~BlockColumnScratch();
+  BlockColumnScratch(const BlockColumnScratch&) = delete;
+  BlockColumnScratch& operator=(const BlockColumnScratch&) = delete;
+  unsigned* arrivals() const { return arrivals_; }
+
+ private:
+  unsigned* arrivals_ = nullptr;
+};
+
+// Asynchronously on `stream`. The first pivot that is not positive sets *info, if it is still
+// 0, to info_base + its column in D + 1 (cuSOLVER's convention); what follows it is NaN.
+template <class T>
+void block_column_cholesky(const BlockColumn<T>& column, int* info, int info_base, const BlockColumnScratch& scratch,
+                           cudaStream_t stream);
+
+}  // namespace fem::kernels::cuda
