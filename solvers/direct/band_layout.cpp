@@ -16,11 +16,11 @@ index_t bandwidth_of(const CsrMatrix& matrix) {
 }
 
 index_t default_block_size(index_t bandwidth, bool gpu) {
-  // CPU (OpenBLAS tiles, 2 threads): a quarter of the bandwidth under tasks (b <= 500), 64 in
+  // CPU (OpenBLAS tiles, 2 threads): a quarter of the bandwidth under tasks (b < 250), 64 in
   // order above (host_schedule). GPU (H100, n = 1e6): one block column kernel a step while its
   // chain sets the pace (b < 1500); wider blocks, fewer and larger trailing SYRKs, above.
   const index_t target = gpu ? bandwidth < 1500 ? 64 : bandwidth < 2500 ? 128 : 256
-                         : bandwidth <= 500 ? std::clamp<index_t>(bandwidth / 4, 16, 128)
+                         : bandwidth < 250 ? std::clamp<index_t>(bandwidth / 4, 16, 128)
                                             : 64;
   return std::max<index_t>(1, std::min(target, bandwidth));
 }
