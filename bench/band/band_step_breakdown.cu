@@ -60,17 +60,12 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
   int* info = nullptr;
   check(cudaMalloc(&info, sizeof(int)), "cudaMalloc");
   check(cudaMemset(info, 0, sizeof(int)), "cudaMemset");
+  band::BandLayout layout;
+  layout.n = rows;
+  layout.bandwidth = b;
+  layout.block = nb;
   const bool fused = band::cuda::kernel_applies_previous_block(nb);
-  const auto column = [&](std::int64_t c) {  // the step's columns from c on, as the solver launches them
-    kernels::cuda::BlockColumn<double> bc;
-    bc.diagonal = at(nb + c, nb + c);
-    bc.ld = w;
-    bc.width = static_cast<int>(std::min<std::int64_t>(kernels::cuda::block_column_width, nb - c));
-    bc.below = nb - c - bc.width + b;
-    bc.left = static_cast<int>(c + (fused ? nb : 0));
-    bc.bandwidth = b;
-    return bc;
-  };
+  const auto column = [&](std::int64_t c) { return band::cuda::step_block_column(layout, at(nb + c, nb + c), nb, c); };
   const int ld = static_cast<int>(w), next = static_cast<int>(std::min(nb, b)), rest = static_cast<int>(b - next),
             k = static_cast<int>(nb);
   StepBreakdown t;

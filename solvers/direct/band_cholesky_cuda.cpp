@@ -10,19 +10,14 @@
 #include <vector>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
+#include "kernels/cuda/cuda_check.hpp"
 #include "solvers/direct/row_major_cublas.hpp"
 
 namespace fem::band::cuda {
 
 namespace {
 
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(status));
-}
-void check(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cuBLAS: ") + what + ": " + cublasGetStatusString(status));
-}
+using kernels::cuda::check;
 
 int as_int(index_t v) {
   if (v > index_t{0x7fffffff}) throw std::invalid_argument("band Cholesky on CUDA: dimension " + std::to_string(v) + " exceeds 32 bits");
@@ -114,7 +109,7 @@ class Factorizer {
     const auto at = [&](index_t i, index_t j) { return rows + (i * w + j + w - r0 * (w + 1)); };
     rest_done_.record(update_);
     rest_done_.wait_in(panel_);
-    factor_panel(at, ld, first);
+    factor_panel(at, first);
     panel_done_.record(panel_);
     for (index_t j = first; j < last; j += layout_.block) {
       const index_t size = std::min(layout_.block, layout_.n - j);
@@ -138,7 +133,7 @@ class Factorizer {
                 "gemm (next panel)");
       }
       if (j + size < last) {
-        factor_panel(at, ld, j + size);
+        factor_panel(at, j + size);
         panel_done_.record(panel_);
       }
     }
@@ -147,7 +142,7 @@ class Factorizer {
     panel_done_.wait_in(update_);
   }
 
-  // Waits for the device; throws NotPositiveDefinite for the first step whose POTRF failed.
+  // Waits for the device; throws NotPositiveDefinite for the first step whose pivot failed.
   void check_pivots() {
     check(cudaStreamSynchronize(update_), "the band factorisation");
     std::vector<int> info(steps());
@@ -165,21 +160,12 @@ class Factorizer {
   // the update of the columns of this block left of it (and of the block before, see
   // kernel_applies_previous_block).
   template <class At>
-  void factor_panel(const At& at, int ld, index_t j) {
+  void factor_panel(const At& at, index_t j) {
     const index_t size = std::min(layout_.block, layout_.n - j);
-    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
-    const index_t previous = j > 0 && kernel_applies_previous_block(layout_.block) ? layout_.block : 0;
     int* info = info_.get() + j / layout_.block;
-    for (index_t c = 0; c < size; c += kernels::cuda::block_column_width) {
-      kernels::cuda::BlockColumn<T> column;
-      column.diagonal = at(j + c, j + c);
-      column.ld = ld;
-      column.width = static_cast<int>(std::min<index_t>(kernels::cuda::block_column_width, size - c));
-      column.below = size - c - column.width + below;
-      column.left = as_int(previous + c);
-      column.bandwidth = layout_.bandwidth;
-      kernels::cuda::block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
-    }
+    for (index_t c = 0; c < size; c += kernels::cuda::block_column_width)
+      kernels::cuda::block_column_cholesky(step_block_column(layout_, at(j + c, j + c), j, c), info,
+                                           static_cast<int>(c), scratch_, panel_);
   }
 
   BandLayout layout_;
@@ -212,6 +198,21 @@ class PinnedRange {
 }  // namespace
 
 bool kernel_applies_previous_block(index_t block) { return block <= kernels::cuda::block_column_width; }
+
+template <class T>
+kernels::cuda::BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c) {
+  const index_t size = std::min(layout.block, layout.n - j);
+  const index_t below = std::min(layout.bandwidth, layout.n - j - size);
+  const index_t previous = j > 0 && kernel_applies_previous_block(layout.block) ? layout.block : 0;
+  kernels::cuda::BlockColumn<T> column;
+  column.diagonal = diagonal;
+  column.ld = layout.window();
+  column.width = static_cast<int>(std::min<index_t>(kernels::cuda::block_column_width, size - c));
+  column.below = size - c - column.width + below;
+  column.left = as_int(previous + c);
+  column.bandwidth = layout.bandwidth;
+  return column;
+}
 
 std::size_t free_device_memory() {
   std::size_t free = 0, total = 0;
@@ -297,6 +298,8 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
   return chunks;
 }
 
+template kernels::cuda::BlockColumn<double> step_block_column(const BandLayout&, double*, index_t, index_t);
+template kernels::cuda::BlockColumn<float> step_block_column(const BandLayout&, float*, index_t, index_t);
 template void factor_on_device<double>(const BandOnBackend<double>&);
 template void factor_on_device<float>(const BandOnBackend<float>&);
 template int factor_streamed<double>(const BandLayout&, double*, std::size_t);

@@ -15,6 +15,7 @@
 // Compiled only with FEM_WITH_CUDA.
 #include <cstddef>
 
+#include "kernels/cuda/block_column_cholesky.hpp"
 #include "solvers/direct/band_cholesky.hpp"
 
 namespace fem::band::cuda {
@@ -44,6 +45,13 @@ std::size_t min_streaming_bytes(const BandLayout& layout, std::size_t element_by
 // of one kernel's width); wider blocks get it from a cuBLAS SYRK and GEMM, which cost less than
 // the kernels applying it 64 columns at a time.
 bool kernel_applies_previous_block(index_t block);
+
+// The block column kernel's work for the columns from c on (c a multiple of
+// kernels::cuda::block_column_width) of the step whose block column starts at column j, with
+// `diagonal` pointing at the entry (j + c, j + c) of a band in `layout` (leading dimension
+// layout.window()): as the factorisation launches it.
+template <class T>
+kernels::cuda::BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c);
 
 // Free device memory now (cudaMemGetInfo).
 std::size_t free_device_memory();

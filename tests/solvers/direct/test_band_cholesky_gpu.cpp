@@ -267,14 +267,32 @@ struct DeviceBuffer {
   ~DeviceBuffer() { cudaFree(p); }
 };
 
-kernels::cuda::BlockColumn<double> block_column(void* d, long long ld, int w, long long below) {
+kernels::cuda::BlockColumn<double> block_column(long long ld, int w, long long below) {
   kernels::cuda::BlockColumn<double> c;
-  c.diagonal = static_cast<double*>(d);
   c.ld = ld;
   c.width = w;
   c.below = below;
   c.bandwidth = w + below;
   return c;
+}
+
+// The block column kernel on a device copy of `m`, D at entry `diagonal` of it, pivot flags
+// from `info_base`: m as the kernel left it, and the flag.
+struct KernelRun {
+  std::vector<double> m;
+  int info = -1;
+};
+KernelRun run_kernel(const std::vector<double>& m, kernels::cuda::BlockColumn<double> column, std::size_t diagonal,
+                     int info_base, const kernels::cuda::BlockColumnScratch& scratch) {
+  DeviceBuffer d(m.size() * sizeof(double)), info(sizeof(int));
+  REQUIRE(cudaMemcpy(d.p, m.data(), m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
+  REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
+  column.diagonal = static_cast<double*>(d.p) + diagonal;
+  kernels::cuda::block_column_cholesky(column, static_cast<int*>(info.p), info_base, scratch, nullptr);
+  KernelRun run{std::vector<double>(m.size())};
+  REQUIRE(cudaMemcpy(run.m.data(), d.p, m.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
+  REQUIRE(cudaMemcpy(&run.info, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  return run;
 }
 
 // A band's block column with `left` factored columns before it, row-major with leading dimension
@@ -339,7 +357,6 @@ std::vector<double> expected_block_column(const LeftLookingCase& t) {
 TEST_CASE("the block column kernel factors a diagonal block and solves the rows under it") {
   if (!kernels::dense_backend_status("cublas").available) return;
   const kernels::cuda::BlockColumnScratch scratch;
-  DeviceBuffer info(sizeof(int));
   unsigned seed = 70;
   // Widths around the 32-column slabs, heights around the 32-row strips; every launch reuses
   // the same scratch counter.
@@ -350,16 +367,9 @@ TEST_CASE("the block column kernel factors a diagonal block and solves the rows 
       const long long ld = w + 5;
       const auto m = random_block_column(w, below, ld, ++seed);
       const auto expected = factor_block_column_on_host(m, w, below, ld);
-      DeviceBuffer d(m.size() * sizeof(double));
-      REQUIRE(cudaMemcpy(d.p, m.data(), m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
-      REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
-      kernels::cuda::block_column_cholesky(block_column(d.p, ld, w, below), static_cast<int*>(info.p), 0, scratch,
-                                           nullptr);
-      std::vector<double> got(m.size());
-      int status = -1;
-      REQUIRE(cudaMemcpy(got.data(), d.p, got.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
-      REQUIRE(cudaMemcpy(&status, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
-      CHECK(status == 0);
+      const KernelRun run = run_kernel(m, block_column(ld, w, below), 0, 0, scratch);
+      const std::vector<double>& got = run.m;
+      CHECK(run.info == 0);
       double diff = 0, scale = 0;
       int touched = 0;  // sentinels the kernel wrote over
       for (std::size_t e = 0; e < got.size(); ++e) {
@@ -378,7 +388,6 @@ TEST_CASE("the block column kernel factors a diagonal block and solves the rows 
 TEST_CASE("the block column kernel applies the update of the factored columns left of it") {
   if (!kernels::dense_backend_status("cublas").available) return;
   const kernels::cuda::BlockColumnScratch scratch;
-  DeviceBuffer info(sizeof(int));
   unsigned seed = 300;
   // One, a part of one, and several 64-column chunks on the left; a bandwidth that reaches all
   // of them and one that cuts the lower rows off the first ones.
@@ -392,18 +401,12 @@ TEST_CASE("the block column kernel applies the update of the factored columns le
           CAPTURE(bandwidth);
           const LeftLookingCase t = left_looking_case(w, left, below, bandwidth, ++seed);
           const auto expected = expected_block_column(t);
-          DeviceBuffer d(t.m.size() * sizeof(double));
-          REQUIRE(cudaMemcpy(d.p, t.m.data(), t.m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
-          REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
-          kernels::cuda::BlockColumn<double> c = block_column(static_cast<double*>(d.p) + left, t.ld, w, below);
+          kernels::cuda::BlockColumn<double> c = block_column(t.ld, w, below);
           c.left = left;
           c.bandwidth = bandwidth;
-          kernels::cuda::block_column_cholesky(c, static_cast<int*>(info.p), 0, scratch, nullptr);
-          std::vector<double> got(t.m.size());
-          int status = -1;
-          REQUIRE(cudaMemcpy(got.data(), d.p, got.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
-          REQUIRE(cudaMemcpy(&status, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
-          CHECK(status == 0);
+          const KernelRun run = run_kernel(t.m, c, static_cast<std::size_t>(left), 0, scratch);
+          const std::vector<double>& got = run.m;
+          CHECK(run.info == 0);
           double diff = 0, scale = 0;
           int changed = 0;  // entries outside the block column's lower part the kernel wrote over
           for (long long r = 0; r < w + below; ++r)
@@ -425,21 +428,13 @@ TEST_CASE("the block column kernel applies the update of the factored columns le
 TEST_CASE("the block column kernel reports the first pivot that is not positive, past its offset") {
   if (!kernels::dense_backend_status("cublas").available) return;
   const kernels::cuda::BlockColumnScratch scratch;
-  DeviceBuffer info(sizeof(int));
   for (const int bad : {0, 17, 40, 63}) {
     CAPTURE(bad);
     const int w = 64;
     const long long below = 130, ld = 64;
     auto m = random_block_column(w, below, ld, 90 + bad);
     m[bad * ld + bad] = -10.0 * w * w;  // the pivot of column `bad` is negative, the ones before it are not
-    DeviceBuffer d(m.size() * sizeof(double));
-    REQUIRE(cudaMemcpy(d.p, m.data(), m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
-    REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
-    kernels::cuda::block_column_cholesky(block_column(d.p, ld, w, below), static_cast<int*>(info.p), 128, scratch,
-                                         nullptr);
-    int status = -1;
-    REQUIRE(cudaMemcpy(&status, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
-    CHECK(status == 128 + bad + 1);
+    CHECK(run_kernel(m, block_column(ld, w, below), 0, 128, scratch).info == 128 + bad + 1);
   }
 }
 #endif
