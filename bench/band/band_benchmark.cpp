@@ -386,9 +386,15 @@ int run_band_benchmark(int argc, char** argv) {
                 << ',' << row.of_dgemm << ",\"" << row.note << "\"\n";
           }
   std::cout << "\nCSV: " << o.csv << "\n";
+  if (o.breakdown) {
 #if FEM_WITH_CUDA
-  if (o.breakdown && kernels::dense_backend_status("cublas").available) print_step_breakdown(o);
+    const auto cublas = kernels::dense_backend_status("cublas");
+    if (cublas.available) print_step_breakdown(o);
+    else std::cout << "--breakdown skipped: " << cublas.reason << "\n";
+#else
+    std::cout << "--breakdown skipped: this build has no CUDA\n";
 #endif
+  }
   return 0;
 }
 
