@@ -10,11 +10,21 @@
 
 namespace fem {
 
+// Where the equations sit in space, for solvers that build a near-null space from it (the
+// rigid-body modes of elasticity, the constants of heat: AMG, PETSc GAMG). Equations are grouped
+// by node: node i owns equations i*dofs_per_node .. i*dofs_per_node + dofs_per_node - 1.
+struct NodeLayout {
+  int dofs_per_node = 1;
+  int dimension = 3;                     // 2 or 3: how many rigid-body modes elasticity has (3 or 6)
+  std::span<const double> coordinates;   // x y z of each node in equation order; empty: not known
+};
+
 // K u = f with Dirichlet conditions already applied symmetrically (constrained rows and
 // columns cleared, diagonal kept, right-hand side lifted): K is symmetric positive definite.
 struct AssembledSystem {
   const CsrMatrix& matrix;
   std::span<const double> rhs;
+  NodeLayout nodes = {};                 // optional: solvers must work without coordinates
 };
 
 // One element's contribution: its global equation numbers and its dense matrix (row-major,

@@ -26,6 +26,10 @@ DiscreteSystem::DiscreteSystem(const Problem& problem, const renumber::NodeGraph
   const int d = problem.physics.dofs_per_node();
   for (int node = 0; node < graph.num_nodes(); ++node) nnz_ += static_cast<std::int64_t>(graph.degree(node) + 1) * d * d;
   constraints_ = collect_constraints(problem, dofs_);
+  const auto& coords = problem.mesh->coords;
+  coordinates_in_equation_order_.resize(coords.size());
+  for (std::size_t rank = 0; rank < dofs_.node_at_rank.size(); ++rank)
+    for (int k = 0; k < 3; ++k) coordinates_in_equation_order_[3 * rank + k] = coords[3 * dofs_.node_at_rank[rank] + k];
 }
 
 double DiscreteSystem::prepare(bool by_elements) {
@@ -58,7 +62,10 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) con
     throw std::logic_error("DiscreteSystem::solve before prepare() for this kind of solver");
   try {
     return by_elements ? solver.solve(element_system_.system, u)
-                                 : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs}, u);
+                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs,
+                                                      NodeLayout{dofs_.dofs_per_node, problem_.mesh->dimension,
+                                                                 coordinates_in_equation_order_}},
+                                      u);
   } catch (const SolveFailure& e) {
     if (e.equation() < 0) throw;
     throw SolveFailure(std::string(e.what()) + " [at " + dofs_.describe(e.equation()) + "]", e.equation());

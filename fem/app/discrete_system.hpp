@@ -53,6 +53,7 @@ class DiscreteSystem {
   std::int64_t nnz_ = 0;
   bool assembled_ = false, element_system_built_ = false;
   AssembledSystemData assembled_system_;
+  std::vector<double> coordinates_in_equation_order_;  // 3 per node, in the renumbered node order
   ElementSystemData element_system_;
 };
 
