@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::bench {
 
@@ -20,7 +20,7 @@ struct CholmodRun {
   std::vector<double> solution;
 };
 
-// K is symmetric with both triangles stored (CSR of solvers/csr_matrix.hpp).
+// K is symmetric with both triangles stored (CSR of kernels/csr_matrix.hpp).
 CholmodRun run_cholmod(const CsrMatrix& matrix, std::span<const double> rhs);
 
 }  // namespace fem::bench

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "fem/app/run_case.hpp"
+#include "fem/pipeline/run_case.hpp"
 #include "fem/case/case.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/element_order.hpp"

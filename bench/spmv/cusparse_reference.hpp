@@ -2,7 +2,7 @@
 // cuSPARSE's CSR SpMV (FP64) on the same matrix and vectors, the figure our kernels are held to.
 #include <memory>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::bench {
 

@@ -5,7 +5,7 @@
 // lexicographically, values of a graph Laplacian plus the identity (symmetric positive definite).
 #include <string>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::bench {
 

@@ -2,7 +2,7 @@
 // Reads a Matrix Market coordinate file (real, integer or pattern; general or symmetric) into CSR.
 #include <string>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::bench {
 

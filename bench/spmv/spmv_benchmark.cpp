@@ -21,7 +21,7 @@
 #include <cuda_runtime.h>
 
 #include "bench/spmv/cusparse_reference.hpp"
-#include "bench/spmv/nvml_energy.hpp"
+#include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
 #endif
@@ -140,7 +140,7 @@ double time_device(const std::function<void()>& work, int repeats) {
 }
 
 // Average watts and joules per call over a window of back-to-back calls (NVML counter).
-void measure_energy(EnergyMeter& meter, const std::function<void()>& work, double seconds_per_call, double window,
+void measure_energy(gpu::EnergyMeter& meter, const std::function<void()>& work, double seconds_per_call, double window,
                     Row& row) {
   if (!meter.available() || window <= 0 || seconds_per_call <= 0) return;
   const int calls = std::max(10, static_cast<int>(window / seconds_per_call));
@@ -162,7 +162,7 @@ struct GpuMatrixRun {
   gpu::DeviceVector& x;
   gpu::DeviceVector& y;
   Table& table;
-  EnergyMeter& meter;
+  gpu::EnergyMeter& meter;
   const Options& options;
   int repeats;
 };
@@ -443,7 +443,7 @@ int run_spmv_benchmark(int argc, char** argv) {
     Table table(options.csv);
 #if FEM_WITH_CUDA
     const bool have_cuda = gpu::unavailable_reason().empty();
-    EnergyMeter meter;
+    gpu::EnergyMeter meter;
     if (have_cuda && !meter.available()) std::printf("energy: %s\n", meter.why_not().c_str());
     if (!have_cuda) std::printf("CUDA: %s\n", gpu::unavailable_reason().c_str());
 #endif

@@ -16,7 +16,7 @@
 #include "bench/spmv/spmv_benchmark.hpp"
 #include "fem/app/render_command.hpp"
 #include "fem/app/renumber_command.hpp"
-#include "fem/app/run_case.hpp"
+#include "fem/pipeline/run_case.hpp"
 #include "fem/config.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/compare_case.hpp"

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <iosfwd>
 
-#include "fem/app/run_case.hpp"
+#include "fem/pipeline/run_case.hpp"
 
 namespace fem {
 

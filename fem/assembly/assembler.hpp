@@ -9,7 +9,7 @@
 #include "fem/assembly/dof_map.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/node_graph.hpp"
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem {
 

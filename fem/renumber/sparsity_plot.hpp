@@ -1,6 +1,6 @@
 #pragma once
 // A picture of the band: the sparsity pattern under the original numbering and under a
-// renumbering, side by side, drawn by bench/renumber/plot_sparsity.py (python3 + matplotlib).
+// renumbering, side by side, drawn by scripts/plot_sparsity.py (python3 + matplotlib).
 #include <string>
 
 #include "fem/renumber/node_graph.hpp"

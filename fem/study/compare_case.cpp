@@ -2,7 +2,7 @@
 
 #include <ostream>
 
-#include "fem/app/number_format.hpp"
+#include "fem/pipeline/number_format.hpp"
 #include "fem/study/environment.hpp"
 
 namespace fem::study {

@@ -8,11 +8,11 @@
 #include <new>
 #include <ostream>
 
-#include "fem/app/discrete_system.hpp"
-#include "fem/app/memory_watermark.hpp"
-#include "fem/app/node_ordering.hpp"
-#include "fem/app/number_format.hpp"
-#include "fem/app/solver_options.hpp"
+#include "fem/pipeline/discrete_system.hpp"
+#include "fem/pipeline/memory_watermark.hpp"
+#include "fem/pipeline/node_ordering.hpp"
+#include "fem/pipeline/number_format.hpp"
+#include "fem/pipeline/solver_options.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/study/energy_probe.hpp"
 #include "solvers/linear_solver.hpp"

@@ -2,14 +2,14 @@
 
 #include "fem/config.hpp"
 #if FEM_WITH_CUDA
-#include "bench/spmv/nvml_energy.hpp"
+#include "kernels/cuda/nvml_energy.hpp"
 #endif
 
 namespace fem::study {
 
 #if FEM_WITH_CUDA
 struct EnergyProbe::Meter {
-  bench::EnergyMeter nvml;
+  kernels::cuda::EnergyMeter nvml;
 };
 
 EnergyProbe::EnergyProbe(const std::string& device) {

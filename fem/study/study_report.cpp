@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <sstream>
 
-#include "fem/app/number_format.hpp"
+#include "fem/pipeline/number_format.hpp"
 #include "fem/study/study_table.hpp"
 
 namespace fem::study {

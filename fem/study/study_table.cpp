@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <ostream>
 
-#include "fem/app/number_format.hpp"
+#include "fem/pipeline/number_format.hpp"
 
 namespace fem::study {
 namespace {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <ostream>
 
-#include "fem/app/number_format.hpp"
+#include "fem/pipeline/number_format.hpp"
 #include "fem/study/environment.hpp"
 
 namespace fem::study {

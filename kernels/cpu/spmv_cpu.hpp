@@ -4,7 +4,7 @@
 #include <span>
 
 #include "kernels/cpu/sparse_formats.hpp"
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels {
 

@@ -10,7 +10,7 @@
 
 #include "kernels/cpu/sparse_formats.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels::cuda {
 

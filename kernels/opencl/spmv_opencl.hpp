@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "kernels/cpu/sparse_formats.hpp"
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels::opencl {
 

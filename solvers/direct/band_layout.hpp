@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::band {
 

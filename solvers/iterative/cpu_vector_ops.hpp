@@ -2,7 +2,7 @@
 // The few vector kernels the CPU Krylov solvers need, OpenMP-parallel.
 #include <span>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::cpu {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem {
 

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "fem/app/renumber_command.hpp"
-#include "fem/app/run_case.hpp"
+#include "fem/pipeline/run_case.hpp"
 #include "fem/config.hpp"
 #include "fem/output/vtk_cells.hpp"
 #include "fem/elements/reference_element.hpp"

@@ -8,7 +8,7 @@
 #include <random>
 #include <vector>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::band_tests {
 

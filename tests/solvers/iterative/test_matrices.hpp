@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::testing {
 

@@ -1,4 +1,4 @@
-#include "fem/app/solver_options.hpp"
+#include "fem/pipeline/solver_options.hpp"
 
 namespace fem {
 

@@ -1,4 +1,4 @@
-#include "fem/app/number_format.hpp"
+#include "fem/pipeline/number_format.hpp"
 
 #include <cstdio>
 

@@ -1,4 +1,4 @@
-#include "fem/app/memory_watermark.hpp"
+#include "fem/pipeline/memory_watermark.hpp"
 
 #include <malloc.h>
 #include <sys/resource.h>

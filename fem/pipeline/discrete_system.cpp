@@ -1,4 +1,4 @@
-#include "fem/app/discrete_system.hpp"
+#include "fem/pipeline/discrete_system.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "fem/app/node_ordering.hpp"
+#include "fem/pipeline/node_ordering.hpp"
 #include "fem/assembly/assembler.hpp"
 #include "fem/assembly/dirichlet.hpp"
 #include "fem/assembly/dof_map.hpp"

@@ -1,4 +1,4 @@
-#include "fem/app/run_case.hpp"
+#include "fem/pipeline/run_case.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -11,12 +11,12 @@
 #include <ostream>
 #include <sstream>
 
-#include "fem/app/discrete_system.hpp"
-#include "fem/app/memory_watermark.hpp"
-#include "fem/app/node_ordering.hpp"
-#include "fem/app/number_format.hpp"
-#include "fem/app/phase_log.hpp"
-#include "fem/app/solver_options.hpp"
+#include "fem/pipeline/discrete_system.hpp"
+#include "fem/pipeline/memory_watermark.hpp"
+#include "fem/pipeline/node_ordering.hpp"
+#include "fem/pipeline/number_format.hpp"
+#include "fem/pipeline/phase_log.hpp"
+#include "fem/pipeline/solver_options.hpp"
 #include "fem/config.hpp"
 #include "fem/output/atomic_output.hpp"
 #include "fem/post/nodal_results.hpp"

@@ -1,4 +1,4 @@
-#include "fem/app/node_ordering.hpp"
+#include "fem/pipeline/node_ordering.hpp"
 
 namespace fem {
 

@@ -1,4 +1,4 @@
-#include "fem/app/phase_log.hpp"
+#include "fem/pipeline/phase_log.hpp"
 
 #include <chrono>
 #include <iomanip>

@@ -5,7 +5,7 @@
 #include <memory>
 #include <string>
 
-namespace fem::bench {
+namespace fem::kernels::cuda {
 
 class EnergyMeter {
  public:
@@ -21,4 +21,4 @@ class EnergyMeter {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace fem::bench
+}  // namespace fem::kernels::cuda

@@ -1,8 +1,8 @@
-#include "bench/spmv/nvml_energy.hpp"
+#include "kernels/cuda/nvml_energy.hpp"
 
 #include <dlfcn.h>
 
-namespace fem::bench {
+namespace fem::kernels::cuda {
 
 // The few NVML entry points used, declared by their documented C signatures.
 struct EnergyMeter::Impl {
@@ -51,4 +51,4 @@ double EnergyMeter::stop_joules() {
   return 1e-3 * static_cast<double>(now - impl_->start_mj);
 }
 
-}  // namespace fem::bench
+}  // namespace fem::kernels::cuda
