@@ -5,8 +5,6 @@
 #include "solvers/frontal/frontal_solver.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
-#include "solvers/iterative/cuda_conjugate_gradient.hpp"
-#include "solvers/iterative/opencl_conjugate_gradient.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem {
@@ -15,14 +13,16 @@ namespace {
 const std::map<std::string, SolverFactory>& registry() {
   // One line per method:device; each solver family adds its own.
   static const std::map<std::string, SolverFactory> solvers = {
-      {"cg:cpu", make_cpu_conjugate_gradient},
+      {"cg:cpu", make_conjugate_gradient},
       {"band-cholesky:cpu", make_band_cholesky_cpu},
       {"band-cholesky:cuda", make_band_cholesky_cuda},
       {"band-gauss:cpu", make_band_gauss_cpu},
       {"band-ldlt:cpu", make_band_ldlt_cpu},
-      {"cg:cuda", make_cuda_conjugate_gradient},
-      {"cg:opencl", make_opencl_conjugate_gradient},
-      {"bicgstab:cpu", make_cpu_bicgstab},
+      {"cg:cuda", make_conjugate_gradient},
+      {"cg:opencl", make_conjugate_gradient},
+      {"bicgstab:cpu", make_bicgstab},
+      {"bicgstab:cuda", make_bicgstab},
+      {"bicgstab:opencl", make_bicgstab},
       {"frontal:cpu", make_cpu_frontal},
       {"frontal:opencl", make_opencl_frontal},
       {"frontal:cuda", make_cuda_frontal},

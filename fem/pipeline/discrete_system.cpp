@@ -7,7 +7,7 @@
 #include "fem/assembly/residual.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/renumber/element_order.hpp"
-#include "solvers/iterative/cpu_vector_ops.hpp"
+#include "kernels/cpu/vector_ops.hpp"
 
 namespace fem {
 namespace {

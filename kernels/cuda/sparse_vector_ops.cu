@@ -97,10 +97,10 @@ void check_block(std::int64_t n, const DevicePreconditioner& m) {
                                 " equations (1, or 3 for whole nodes)");
 }
 
-__global__ void subtract_from_kernel(std::int64_t n, const double* x, double* y) {
+__global__ void axpby_kernel(std::int64_t n, double a, const double* x, double b, double* y) {
   for (std::int64_t i = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; i < n;
        i += std::int64_t(gridDim.x) * kBlock)
-    y[i] = x[i] - y[i];
+    y[i] = a * x[i] + (b != 0 ? b * y[i] : 0.0);  // y may be unset when b = 0
 }
 
 }  // namespace
@@ -149,9 +149,9 @@ void cg_direction(std::int64_t n, double beta, const double* r, const DevicePrec
     cg_direction_kernel<1><<<blocks_for(n), kBlock>>>(n, beta, r, m.data, p);
   check(cudaGetLastError(), "cg_direction kernel");
 }
-void subtract_from(std::int64_t n, const double* x, double* y) {
-  subtract_from_kernel<<<blocks_for(n), kBlock>>>(n, x, y);
-  check(cudaGetLastError(), "subtract kernel");
+void axpby(std::int64_t n, double a, const double* x, double b, double* y) {
+  axpby_kernel<<<blocks_for(n), kBlock>>>(n, a, x, b, y);
+  check(cudaGetLastError(), "axpby kernel");
 }
 
 }  // namespace fem::kernels::cuda

@@ -101,8 +101,8 @@ void cg_update(std::int64_t n, double alpha, const double* p, const double* q, d
                const DevicePreconditioner& m, double* sums);
 // p = M^-1 r + beta p
 void cg_direction(std::int64_t n, double beta, const double* r, const DevicePreconditioner& m, double* p);
-// y = x - y
-void subtract_from(std::int64_t n, const double* x, double* y);
+// y = a x + b y (y is not read when b = 0)
+void axpby(std::int64_t n, double a, const double* x, double b, double* y);
 
 // Seconds per SpMV (CUDA events around `repeats` products after one warm-up).
 double time_spmv(const DeviceSpmv& spmv, const double* x, double* y, int repeats);

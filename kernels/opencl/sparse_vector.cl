@@ -54,10 +54,10 @@ __kernel void cg_direction(const long n, const double beta, __global const doubl
   if (i < n) p[i] = (has_diag ? inv_diag[i] * r[i] : r[i]) + (beta != 0.0 ? beta * p[i] : 0.0);
 }
 
-// y = x - y
-__kernel void subtract_from(const long n, __global const double* x, __global double* y) {
+// y = a x + b y (y is not read when b = 0: it may be unset)
+__kernel void axpby(const long n, const double a, __global const double* x, const double b, __global double* y) {
   const long i = get_global_id(0);
-  if (i < n) y[i] = x[i] - y[i];
+  if (i < n) y[i] = a * x[i] + (b != 0.0 ? b * y[i] : 0.0);
 }
 
 // out[0..count) = sums of `count` consecutive runs of `groups` partials; one work-group.

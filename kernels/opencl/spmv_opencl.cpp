@@ -306,7 +306,7 @@ struct ClKrylovOps::Impl {
   ClSparseDevice::Impl* device = nullptr;
   cl_long n = 0;
   cl_mem partial = nullptr, out = nullptr;
-  cl_kernel dot = nullptr, update = nullptr, direction = nullptr, subtract = nullptr, finish = nullptr;
+  cl_kernel dot = nullptr, update = nullptr, direction = nullptr, axpby = nullptr, finish = nullptr;
   ~Impl() {
     if (partial) clReleaseMemObject(partial);
     if (out) clReleaseMemObject(out);
@@ -331,7 +331,7 @@ ClKrylovOps::ClKrylovOps(const ClSparseDevice& device, std::int64_t n) : impl_(s
   m.dot = m.device->kernel("sparse_vector.cl", sparse_vector_cl, defs, "dot_partial");
   m.update = m.device->kernel("sparse_vector.cl", sparse_vector_cl, defs, "cg_update");
   m.direction = m.device->kernel("sparse_vector.cl", sparse_vector_cl, defs, "cg_direction");
-  m.subtract = m.device->kernel("sparse_vector.cl", sparse_vector_cl, defs, "subtract_from");
+  m.axpby = m.device->kernel("sparse_vector.cl", sparse_vector_cl, defs, "axpby");
   m.finish = m.device->kernel("sparse_vector.cl", sparse_vector_cl, defs, "finish_sums");
 }
 ClKrylovOps::~ClKrylovOps() = default;
@@ -364,10 +364,10 @@ void ClKrylovOps::cg_direction(double beta, const ClVector& r, const ClVector* i
   m.device->launch(m.direction, round_up(m.n, kGroup), kGroup);
 }
 
-void ClKrylovOps::subtract_from(const ClVector& x, ClVector& y) {
+void ClKrylovOps::axpby(double a, const ClVector& x, double b, ClVector& y) {
   Impl& m = *impl_;
-  set_args(m.subtract, m.n, mem(x), mem(y));
-  m.device->launch(m.subtract, round_up(m.n, kGroup), kGroup);
+  set_args(m.axpby, m.n, a, mem(x), b, mem(y));
+  m.device->launch(m.axpby, round_up(m.n, kGroup), kGroup);
 }
 
 double time_spmv(const ClSparseDevice& device, const ClSpmv& spmv, const ClVector& x, ClVector& y, int repeats) {

@@ -81,7 +81,7 @@ class ClKrylovOps {
   std::pair<double, double> cg_update(double alpha, const ClVector& p, const ClVector& q, ClVector& u, ClVector& r,
                                       const ClVector* inv_diag);
   void cg_direction(double beta, const ClVector& r, const ClVector* inv_diag, ClVector& p);  // p = D r + beta p
-  void subtract_from(const ClVector& x, ClVector& y);                                        // y = x - y
+  void axpby(double a, const ClVector& x, double b, ClVector& y);  // y = a x + b y (y not read when b = 0)
 
  private:
   struct Impl;

@@ -1,86 +1,89 @@
 #include "solvers/iterative/bicgstab.hpp"
 
 #include <cmath>
-#include <vector>
 
-#include "solvers/iterative/cpu_vector_ops.hpp"
 #include "solvers/iterative/krylov_monitor.hpp"
-#include "solvers/iterative/preconditioner.hpp"
+#include "solvers/iterative/krylov_setup.hpp"
 
 namespace fem {
 namespace {
 
-class CpuBicgstab final : public LinearSolver {
+class Bicgstab final : public LinearSolver {
  public:
-  explicit CpuBicgstab(SolverOptions options) : options_(std::move(options)) {
-    require_preconditioner(options_.preconditioner, {"none", "jacobi"}, "bicgstab on the cpu");
-  }
+  explicit Bicgstab(SolverOptions options)
+      : options_(std::move(options)), backend_(make_krylov_backend("bicgstab", options_, {"none", "jacobi"})) {}
 
-  SolveReport solve(const AssembledSystem& system, std::span<double> x) override {
-    const CsrMatrix& a = system.matrix;
-    const auto n = static_cast<std::size_t>(a.rows);
+  SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
+    const kernels::SparseBackend& b = *backend_;
     SolveReport report;
     const auto t_setup = KrylovClock::now();
-    const auto m = make_preconditioner(options_.preconditioner, a);
-    std::vector<double> r(n), r0(n), p(n, 0.0), v(n, 0.0), s(n), t(n), ph(n), sh(n);
-    report.memory_bytes = 8 * n * sizeof(double) + m->bytes();
+    const KrylovSetup setup(b, system, options_, report);
+    auto x = setup.vector(), r = setup.rhs(), r0 = setup.vector(), p = setup.vector(), v = setup.vector(),
+         s = setup.vector(), t = setup.vector(), ph = setup.vector(), sh = setup.vector();
+    report.memory_bytes = setup.bytes() + 9 * solution.size() * sizeof(double);
     report.time_setup_s = seconds_since(t_setup);
 
     const auto t_solve = KrylovClock::now();
-    KrylovMonitor monitor("bicgstab", options_, a.rows, report);
-    const double norm_f = std::sqrt(cpu::dot(system.rhs, system.rhs));
+    KrylovMonitor monitor("bicgstab", options_, system.matrix.rows, report);
+    const double norm_f = setup.rhs_norm();
     if (norm_f == 0) {
-      std::fill(x.begin(), x.end(), 0.0);
+      std::fill(solution.begin(), solution.end(), 0.0);
       report.time_solve_s = seconds_since(t_solve);
       return report;
     }
-    cpu::spmv(a, x, r);
-    cpu::xpby(system.rhs, -1.0, r);
-    r0 = r;
+    // r = f - K x; r0 = r; p = v = 0
+    x->upload(solution);
+    setup.spmv(*x, *t);
+    b.axpby(-1.0, *t, 1.0, *r);
+    b.axpby(1.0, *r, 0.0, *r0);
+    b.axpby(0.0, *r, 0.0, *p);
+    b.axpby(0.0, *r, 0.0, *v);
     double rho = 1, alpha = 1, omega = 1;
     int it = 0;
-    while (!monitor.converged(it, std::sqrt(cpu::dot(r, r)) / norm_f)) {
-      const double rho_next = cpu::dot(r0, r);
+    while (!monitor.converged(it, std::sqrt(b.dot(*r, *r)) / norm_f)) {
+      const double rho_next = b.dot(*r0, *r);
       if (rho_next == 0 || omega == 0)
         throw SolveFailure("bicgstab broke down at iteration " + std::to_string(it) +
                            " (rho or omega is zero): restart from the current iterate or use another method");
       const double beta = (rho_next / rho) * (alpha / omega);
       rho = rho_next;
       // p = r + beta (p - omega v)
-      cpu::axpy(-omega, v, p);
-      cpu::xpby(r, beta, p);
-      m->apply(p, ph);
-      cpu::spmv(a, ph, v);
-      alpha = rho / cpu::dot(r0, v);
-      s = r;
-      cpu::axpy(-alpha, v, s);
-      cpu::axpy(alpha, ph, x);
-      if (std::sqrt(cpu::dot(s, s)) / norm_f <= options_.tolerance) {
-        r = s;
+      b.axpby(-omega, *v, 1.0, *p);
+      b.axpby(1.0, *r, beta, *p);
+      setup.precondition(*p, *ph);
+      setup.spmv(*ph, *v);
+      alpha = rho / b.dot(*r0, *v);
+      // s = r - alpha v; x += alpha ph
+      b.axpby(1.0, *r, 0.0, *s);
+      b.axpby(-alpha, *v, 1.0, *s);
+      b.axpby(alpha, *ph, 1.0, *x);
+      if (std::sqrt(b.dot(*s, *s)) / norm_f <= options_.tolerance) {
+        std::swap(r, s);
         ++it;
         continue;
       }
-      m->apply(s, sh);
-      cpu::spmv(a, sh, t);
-      const double tt = cpu::dot(t, t);
-      omega = tt > 0 ? cpu::dot(t, s) / tt : 0.0;
-      cpu::axpy(omega, sh, x);
-      r = s;
-      cpu::axpy(-omega, t, r);
+      setup.precondition(*s, *sh);
+      setup.spmv(*sh, *t);
+      const double tt = b.dot(*t, *t);
+      omega = tt > 0 ? b.dot(*t, *s) / tt : 0.0;
+      // x += omega sh; r = s - omega t
+      b.axpby(omega, *sh, 1.0, *x);
+      b.axpby(1.0, *s, 0.0, *r);
+      b.axpby(-omega, *t, 1.0, *r);
       ++it;
     }
+    x->download(solution);
     report.time_solve_s = seconds_since(t_solve);
     return report;
   }
 
  private:
   SolverOptions options_;
+  std::unique_ptr<kernels::SparseBackend> backend_;
 };
 
 }  // namespace
 
-std::unique_ptr<LinearSolver> make_cpu_bicgstab(const SolverOptions& options) {
-  return std::make_unique<CpuBicgstab>(options);
-}
+std::unique_ptr<LinearSolver> make_bicgstab(const SolverOptions& options) { return std::make_unique<Bicgstab>(options); }
 
 }  // namespace fem

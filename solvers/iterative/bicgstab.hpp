@@ -1,5 +1,6 @@
 #pragma once
-// BiCGSTAB (van der Vorst) on the CPU, right-preconditioned, for non-symmetric systems.
+// BiCGSTAB (van der Vorst), right-preconditioned, for non-symmetric systems, on any sparse
+// back-end (cpu, cuda, opencl: options.device).
 #include <memory>
 
 #include "solvers/linear_solver.hpp"
@@ -8,6 +9,6 @@ namespace fem {
 
 // preconditioner: none or jacobi (the others assume symmetry). Throws SolveFailure on breakdown
 // (rho or omega vanishing) or when it does not converge within max_iterations.
-std::unique_ptr<LinearSolver> make_cpu_bicgstab(const SolverOptions& options);
+std::unique_ptr<LinearSolver> make_bicgstab(const SolverOptions& options);
 
 }  // namespace fem

@@ -1,73 +1,67 @@
 #include "solvers/iterative/conjugate_gradient.hpp"
 
 #include <cmath>
-#include <vector>
 
-#include "solvers/iterative/cpu_vector_ops.hpp"
 #include "solvers/iterative/krylov_monitor.hpp"
-#include "solvers/iterative/preconditioner.hpp"
+#include "solvers/iterative/krylov_setup.hpp"
 
 namespace fem {
 namespace {
 
-class CpuConjugateGradient final : public LinearSolver {
+// Preconditioned CG on any sparse back-end: one SpMV, one dot and CG's two vector steps per iteration.
+class ConjugateGradient final : public LinearSolver {
  public:
-  explicit CpuConjugateGradient(SolverOptions options) : options_(std::move(options)) {
-    require_preconditioner(options_.preconditioner, preconditioner_names(), "cg on the cpu");
-  }
+  explicit ConjugateGradient(SolverOptions options)
+      : options_(std::move(options)), backend_(make_krylov_backend("cg", options_, preconditioner_names())) {}
 
-  SolveReport solve(const AssembledSystem& system, std::span<double> u) override {
-    const CsrMatrix& a = system.matrix;
-    const auto n = static_cast<std::size_t>(a.rows);
+  SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
     SolveReport report;
     const auto t_setup = KrylovClock::now();
-    const auto m = make_preconditioner(options_.preconditioner, a);
-    std::vector<double> r(n), z(n), p(n), q(n);
-    report.memory_bytes = 4 * n * sizeof(double) + m->bytes();
+    const KrylovSetup setup(*backend_, system, options_, report);
+    auto u = setup.vector(), r = setup.rhs(), p = setup.vector(), q = setup.vector();
+    report.memory_bytes = setup.bytes() + 4 * solution.size() * sizeof(double);
     report.time_setup_s = seconds_since(t_setup);
 
     const auto t_solve = KrylovClock::now();
-    KrylovMonitor monitor("cg", options_, a.rows, report);
-    const double norm_f = std::sqrt(cpu::dot(system.rhs, system.rhs));
-    if (norm_f == 0) {
-      std::fill(u.begin(), u.end(), 0.0);
+    KrylovMonitor monitor("cg", options_, system.matrix.rows, report);
+    if (setup.rhs_norm() == 0) {
+      std::fill(solution.begin(), solution.end(), 0.0);
       report.time_solve_s = seconds_since(t_solve);
       return report;
     }
-    // r = f - K u (u is the starting guess the caller passes, usually zero)
-    cpu::spmv(a, u, r);
-    cpu::xpby(system.rhs, -1.0, r);
-    m->apply(r, z);
-    p = z;
-    double rz = cpu::dot(r, z);
+    // r = f - K u (u is the starting guess the caller passes, usually zero); p = M^-1 r
+    u->upload(solution);
+    setup.spmv(*u, *q);
+    backend_->axpby(-1.0, *q, 1.0, *r);
+    setup.cg_direction(0.0, *r, *p);
+    double rz = backend_->dot(*r, *p), rr = backend_->dot(*r, *r);
     int it = 0;
-    while (!monitor.converged(it, std::sqrt(cpu::dot(r, r)) / norm_f)) {
-      cpu::spmv(a, p, q);
-      const double pq = cpu::dot(p, q);
+    while (!monitor.converged(it, std::sqrt(rr) / setup.rhs_norm())) {
+      setup.spmv(*p, *q);
+      const double pq = backend_->dot(*p, *q);
       if (!(pq > 0))
         throw SolveFailure("cg met a direction of non-positive curvature at iteration " + std::to_string(it) +
                            ": the matrix is not positive definite (a body free to move, or a bad material?)");
-      const double alpha = rz / pq;
-      cpu::axpy(alpha, p, u);
-      cpu::axpy(-alpha, q, r);
-      m->apply(r, z);
-      const double rz_next = cpu::dot(r, z);
-      cpu::xpby(z, rz_next / rz, p);
-      rz = rz_next;
+      const auto sums = setup.cg_update(rz / pq, *p, *q, *u, *r);
+      setup.cg_direction(sums.rz / rz, *r, *p);
+      rz = sums.rz;
+      rr = sums.rr;
       ++it;
     }
+    u->download(solution);
     report.time_solve_s = seconds_since(t_solve);
     return report;
   }
 
  private:
   SolverOptions options_;
+  std::unique_ptr<kernels::SparseBackend> backend_;
 };
 
 }  // namespace
 
-std::unique_ptr<LinearSolver> make_cpu_conjugate_gradient(const SolverOptions& options) {
-  return std::make_unique<CpuConjugateGradient>(options);
+std::unique_ptr<LinearSolver> make_conjugate_gradient(const SolverOptions& options) {
+  return std::make_unique<ConjugateGradient>(options);
 }
 
 }  // namespace fem

@@ -37,6 +37,7 @@ class Identity final : public Preconditioner {
     std::copy(r.begin(), r.end(), z.begin());
   }
   std::size_t bytes() const override { return 0; }
+  std::optional<InverseBlocks> inverse_blocks() const override { return InverseBlocks{{}, 0}; }
 };
 
 class Jacobi final : public Preconditioner {
@@ -50,6 +51,7 @@ class Jacobi final : public Preconditioner {
     for (std::int64_t i = 0; i < n; ++i) z[i] = inv_diag_[i] * r[i];
   }
   std::size_t bytes() const override { return inv_diag_.size() * sizeof(double); }
+  std::optional<InverseBlocks> inverse_blocks() const override { return InverseBlocks{inv_diag_, 1}; }
 
  private:
   std::vector<double> inv_diag_;
@@ -86,6 +88,7 @@ class NodalBlockJacobi final : public Preconditioner {
     }
   }
   std::size_t bytes() const override { return inv_.size() * sizeof(double); }
+  std::optional<InverseBlocks> inverse_blocks() const override { return InverseBlocks{inv_, 3}; }
 
  private:
   // Cholesky of the block (refusing a non-positive pivot), then its inverse column by column.
@@ -156,6 +159,13 @@ class Ssor final : public Preconditioner {
 }  // namespace
 
 std::vector<std::string> preconditioner_names() { return {"none", "jacobi", "block-jacobi", "ssor"}; }
+
+std::optional<int> diagonal_block(const std::string& name) {
+  if (name == "none") return 0;
+  if (name == "jacobi") return 1;
+  if (name == "block-jacobi") return 3;
+  return std::nullopt;
+}
 
 namespace {
 

@@ -1,6 +1,7 @@
 #pragma once
 // Preconditioners for the CPU Krylov solvers: z = M^-1 r for an M that is cheap to invert.
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -9,15 +10,28 @@
 
 namespace fem {
 
+// M^-1 as inverse diagonal blocks of `block` equations, row-major (block 0, no values: the identity).
+struct InverseBlocks {
+  std::span<const double> values;
+  int block = 0;
+};
+
 class Preconditioner {
  public:
   virtual ~Preconditioner() = default;
   virtual void apply(std::span<const double> r, std::span<double> z) const = 0;
   virtual std::size_t bytes() const = 0;
+  // Its inverse blocks when M^-1 is block-diagonal (none, jacobi, block-jacobi), so that a device
+  // applies it inside the Krylov methods' fused steps; nullopt for those that run on the host.
+  virtual std::optional<InverseBlocks> inverse_blocks() const { return std::nullopt; }
 };
 
 // The names make_preconditioner accepts.
 std::vector<std::string> preconditioner_names();  // none, jacobi, block-jacobi, ssor
+
+// The block a preconditioner's inverse_blocks() will have (none 0, jacobi 1, block-jacobi 3),
+// nullopt for one that runs on the host only (ssor): what a device back-end can be asked for.
+std::optional<int> diagonal_block(const std::string& name);
 
 // Throws SolverUnavailable when `name` is not among the `supported` preconditioners of
 // `solver` (e.g. "cg on cuda"), listing those it has.

@@ -20,7 +20,7 @@ Solution solve(const Problem& problem, double tolerance) {
   s.u.assign(s.dofs.num_dofs(), 0.0);
   SolverOptions options;
   options.tolerance = tolerance;
-  const auto report = make_cpu_conjugate_gradient(options)->solve(AssembledSystem{system.matrix, system.rhs}, s.u);
+  const auto report = make_conjugate_gradient(options)->solve(AssembledSystem{system.matrix, system.rhs}, s.u);
   s.iterations = report.iterations;
   s.residual = report.residual;
   return s;

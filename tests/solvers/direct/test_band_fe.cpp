@@ -61,7 +61,7 @@ TEST_CASE("band solvers agree with CG on RCM-numbered box meshes in 2D and 3D") 
     SolverOptions cg;
     cg.tolerance = 1e-14;
     cg.max_iterations = 100000;
-    const auto reference = solve_with(fe, make_cpu_conjugate_gradient(cg));
+    const auto reference = solve_with(fe, make_conjugate_gradient(cg));
 
     SolveReport report;
     SolverOptions options;

@@ -55,6 +55,15 @@ FeSystem heat_square(int nx, int ny) {
   return assemble_box(mesh, p, "xmin", {true, false, false});
 }
 
+FeSystem nonsymmetric_heat_square(int nx, int ny) {
+  auto fe = heat_square(nx, ny);
+  CsrMatrix& a = fe.matrix;
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i + 1) a.val[k] *= 0.3;
+  return fe;
+}
+
 CsrMatrix random_irregular(std::int64_t n, int max_row, unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> length(0, max_row);

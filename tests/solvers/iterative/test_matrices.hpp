@@ -18,6 +18,9 @@ struct FeSystem {
 FeSystem elasticity_box(int nx, int ny, int nz, int order = 1);
 // A 2D heat square of quad4 cells, temperature fixed on xmin, a volume source.
 FeSystem heat_square(int nx, int ny);
+// heat_square with a convection-like perturbation (each entry right of the diagonal scaled by
+// 0.3, as upwind differences would): not symmetric, for BiCGSTAB.
+FeSystem nonsymmetric_heat_square(int nx, int ny);
 
 // n x n with `seed`-random row lengths 0..max_row (some rows empty), one dense row, random
 // columns (sorted, distinct) and values in [-1, 1].

@@ -4,8 +4,8 @@
 
 #include "fem/config.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
+#include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
-#include "solvers/iterative/cuda_conjugate_gradient.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 #if FEM_WITH_CUDA
 #include "kernels/cuda/spmv_cuda.hpp"
@@ -131,19 +131,34 @@ TEST_CASE("CG on CUDA matches the CPU CG") {
     o.tolerance = 1e-11;
     o.preconditioner = pc;
     std::vector<double> u_cpu(fe.rhs.size(), 0.0);
-    const auto cpu_report = make_cpu_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
+    const auto cpu_report = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
+    o.device = "cuda";
     for (const char* spmv : {"auto", "bcsr/t4", "bell", "csr-vector/t16", "sell", "hyb"}) {
       CAPTURE(spmv);
       CAPTURE(pc);
       o.spmv = spmv;
       std::vector<double> u(fe.rhs.size(), 0.0);
-      const auto report = make_cuda_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u);
+      const auto report = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u);
       CHECK(testing::relative_difference(u, u_cpu) < 1e-8);
       CHECK(report.residual <= 1e-11);
       CHECK(report.residual_history.size() == static_cast<std::size_t>(report.iterations) + 1);
       if (std::string(pc) != "none") CHECK(std::abs(report.iterations - cpu_report.iterations) <= 2);
     }
   }
+}
+
+TEST_CASE("BiCGSTAB on CUDA matches the CPU BiCGSTAB on a non-symmetric system") {
+  if (skip()) return;
+  const auto fe = testing::nonsymmetric_heat_square(9, 7);
+  SolverOptions o;
+  o.tolerance = 1e-11;
+  o.preconditioner = "jacobi";
+  std::vector<double> u_cpu(fe.rhs.size(), 0.0), u_gpu(fe.rhs.size(), 0.0);
+  const auto cpu_report = make_bicgstab(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
+  o.device = "cuda";
+  const auto gpu_report = make_bicgstab(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_gpu);
+  CHECK(testing::relative_difference(u_gpu, u_cpu) < 1e-8);
+  CHECK(std::abs(gpu_report.iterations - cpu_report.iterations) <= 2);
 }
 #endif
 
@@ -153,9 +168,11 @@ TEST_CASE("cg on cuda says why when it cannot run") {
 #endif
   {
     SolverOptions o;
-    CHECK_THROWS_AS(make_cuda_conjugate_gradient(o), SolverUnavailable);
+    o.device = "cuda";
+    CHECK_THROWS_AS(make_conjugate_gradient(o), SolverUnavailable);
   }
   SolverOptions o;
+  o.device = "cuda";
   o.preconditioner = "ssor";
-  CHECK_THROWS_AS(make_cuda_conjugate_gradient(o), SolverUnavailable);
+  CHECK_THROWS_AS(make_conjugate_gradient(o), SolverUnavailable);
 }

@@ -1,0 +1,124 @@
+#include "kernels/cpu/sparse_backend_cpu.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "kernels/cpu/vector_ops.hpp"
+
+namespace fem::kernels::cpu {
+namespace {
+
+class HostVector final : public SparseVector {
+ public:
+  explicit HostVector(std::size_t n) : values_(n) {}
+  std::size_t size() const override { return values_.size(); }
+  void upload(std::span<const double> host) override { std::copy(host.begin(), host.end(), values_.begin()); }
+  void download(std::span<double> host) const override { std::copy(values_.begin(), values_.end(), host.begin()); }
+  std::span<double> host() override { return values_; }
+
+ private:
+  std::vector<double> values_;
+};
+
+class HostMatrix final : public SparseMatrix {
+ public:
+  explicit HostMatrix(const CsrMatrix& a) : a_(a) {}
+  std::size_t device_bytes() const override { return 0; }  // the caller's CSR arrays, used in place
+  std::string setting() const override { return "csr"; }
+  const CsrMatrix& csr() const { return a_; }
+
+ private:
+  const CsrMatrix& a_;
+};
+
+class HostBlockDiagonal final : public BlockDiagonal {
+ public:
+  HostBlockDiagonal(std::span<const double> inverse_blocks, int block)
+      : values_(inverse_blocks.begin(), inverse_blocks.end()), block_(block) {}
+  int block() const override { return block_; }
+  std::size_t device_bytes() const override { return values_.size() * sizeof(double); }
+  const std::vector<double>& values() const { return values_; }
+
+ private:
+  std::vector<double> values_;
+  int block_;
+};
+
+std::span<const double> in(const SparseVector& v) { return v.host(); }
+std::span<double> out(SparseVector& v) { return v.host(); }
+const HostBlockDiagonal& host(const BlockDiagonal& m) { return static_cast<const HostBlockDiagonal&>(m); }
+
+// z = M^-1 r for inverse blocks of size B (B = 0: the identity).
+void apply_blocks(const HostBlockDiagonal& m, std::span<const double> r, std::span<double> z) {
+  const int b = m.block();
+  const auto n = static_cast<std::int64_t>(r.size());
+  const double* inv = m.values().data();
+  if (b == 0) {
+    std::copy(r.begin(), r.end(), z.begin());
+    return;
+  }
+#pragma omp parallel for schedule(static) if (n > fem::cpu::kParallelFrom)
+  for (std::int64_t block = 0; block < n / b; ++block)
+    for (int i = 0; i < b; ++i) {
+      double s = 0;
+      for (int j = 0; j < b; ++j) s += inv[b * b * block + b * i + j] * r[b * block + j];
+      z[b * block + i] = s;
+    }
+}
+
+class HostSparseBackend final : public SparseBackend {
+ public:
+  std::string name() const override { return "cpu"; }
+  bool on_host() const override { return true; }
+  std::unique_ptr<SparseVector> vector(std::size_t n) const override { return std::make_unique<HostVector>(n); }
+  std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string&,
+                                       std::map<std::string, double>&) const override {
+    return std::make_unique<HostMatrix>(a);
+  }
+  // The host has one format, CSR over OpenMP threads: a device's setting (solver.spmv) is not
+  // for it, and one case file serves every device, so any setting means CSR here.
+  void check_setting(const std::string&) const override {}
+  std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
+    if (!has_block_diagonal(block))
+      throw std::invalid_argument("block-diagonal preconditioner with blocks of " + std::to_string(block) +
+                                  " (expected 0, 1 or 3)");
+    return std::make_unique<HostBlockDiagonal>(inverse_blocks, block);
+  }
+
+  bool has_block_diagonal(int block) const override { return block == 0 || block == 1 || block == 3; }
+
+  void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
+    fem::cpu::spmv(static_cast<const HostMatrix&>(a).csr(), in(x), out(y));
+  }
+  void apply(const BlockDiagonal& m, const SparseVector& r, SparseVector& z) const override {
+    apply_blocks(host(m), in(r), out(z));
+  }
+  double dot(const SparseVector& x, const SparseVector& y) const override { return fem::cpu::dot(in(x), in(y)); }
+  void axpby(double a, const SparseVector& x, double b, SparseVector& y) const override {
+    fem::cpu::axpby(a, in(x), b, out(y));
+  }
+  CgSums cg_update(double alpha, const SparseVector& p, const SparseVector& q, SparseVector& u, SparseVector& r,
+                   const BlockDiagonal& m) const override {
+    fem::cpu::axpy(alpha, in(p), out(u));
+    fem::cpu::axpy(-alpha, in(q), out(r));
+    // r.(M^-1 r) through a scratch z: the host pays one more pass, which the devices fuse away.
+    scratch_.resize(r.size());
+    apply_blocks(host(m), in(r), scratch_);
+    return {fem::cpu::dot(in(r), scratch_), fem::cpu::dot(in(r), in(r))};
+  }
+  void cg_direction(double beta, const SparseVector& r, const BlockDiagonal& m, SparseVector& p) const override {
+    scratch_.resize(r.size());
+    apply_blocks(host(m), in(r), scratch_);
+    fem::cpu::axpby(1.0, scratch_, beta, out(p));
+  }
+
+ private:
+  mutable std::vector<double> scratch_;
+};
+
+}  // namespace
+
+std::unique_ptr<SparseBackend> make_host_sparse_backend() { return std::make_unique<HostSparseBackend>(); }
+
+}  // namespace fem::kernels::cpu

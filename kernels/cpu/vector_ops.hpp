@@ -1,0 +1,20 @@
+#pragma once
+// The vector kernels of the Krylov methods on the host, OpenMP-parallel above a size where threads pay.
+#include <cstdint>
+#include <span>
+
+#include "kernels/csr_matrix.hpp"
+
+namespace fem::cpu {
+
+// Below this many entries a parallel region costs more than it saves (and a busy machine makes
+// waiting threads far worse).
+inline constexpr std::int64_t kParallelFrom = 50000;
+
+void spmv(const CsrMatrix& a, std::span<const double> x, std::span<double> y);  // y = A x
+double dot(std::span<const double> x, std::span<const double> y);
+void axpy(double alpha, std::span<const double> x, std::span<double> y);  // y += alpha x
+// y = a x + b y (y is not read when b = 0: it may be unset)
+void axpby(double a, std::span<const double> x, double b, std::span<double> y);
+
+}  // namespace fem::cpu

@@ -1,0 +1,128 @@
+#include "kernels/cuda/sparse_backend_cuda.hpp"
+
+#include <stdexcept>
+
+#include "kernels/cuda/spmv_cuda.hpp"
+#include "kernels/cuda/spmv_tuning.hpp"
+#include "kernels/device_matrix.hpp"
+
+namespace fem::kernels::cuda {
+namespace {
+
+// What "auto" may spend timing formats before the first product.
+constexpr double kTuningBudgetSeconds = 1.0;
+
+class CudaVector final : public SparseVector {
+ public:
+  explicit CudaVector(std::size_t n) : data_(n) {}
+  std::size_t size() const override { return data_.size(); }
+  void upload(std::span<const double> host) override { data_.upload(host.data()); }
+  void download(std::span<double> host) const override { data_.download(host.data()); }
+  const double* data() const { return data_.data(); }
+  double* data() { return data_.data(); }
+
+ private:
+  DeviceVector data_;
+};
+
+class CudaMatrix final : public SparseMatrix {
+ public:
+  explicit CudaMatrix(std::shared_ptr<const DeviceSpmv> spmv) : spmv_(std::move(spmv)) {}
+  std::size_t device_bytes() const override { return spmv_->device_bytes(); }
+  std::string setting() const override { return to_string(spmv_->setting()); }
+  const DeviceSpmv& spmv() const { return *spmv_; }
+
+ private:
+  std::shared_ptr<const DeviceSpmv> spmv_;
+};
+
+class CudaBlockDiagonal final : public BlockDiagonal {
+ public:
+  CudaBlockDiagonal(std::span<const double> inverse_blocks, int block) : values_(inverse_blocks.size()), block_(block) {
+    if (!inverse_blocks.empty()) values_.upload(inverse_blocks.data());
+  }
+  int block() const override { return block_; }
+  std::size_t device_bytes() const override { return values_.size() * sizeof(double); }
+  // The form the fused kernels read: no data for the identity.
+  DevicePreconditioner kernel_form() const {
+    return {block_ == 0 ? nullptr : values_.data(), block_ == 3 ? 3 : 1};
+  }
+
+ private:
+  DeviceVector values_;
+  int block_;
+};
+
+const double* in(const SparseVector& v) { return static_cast<const CudaVector&>(v).data(); }
+double* out(SparseVector& v) { return static_cast<CudaVector&>(v).data(); }
+DevicePreconditioner form(const BlockDiagonal& m) { return static_cast<const CudaBlockDiagonal&>(m).kernel_form(); }
+std::int64_t length(const SparseVector& v) { return static_cast<std::int64_t>(v.size()); }
+
+// The device sums' length, once a device is known to be there.
+std::size_t sums_on_a_device() {
+  if (const auto why = unavailable_reason(); !why.empty()) throw BackendUnavailable(why);
+  return 2;
+}
+
+class CudaSparseBackend final : public SparseBackend {
+ public:
+  CudaSparseBackend() : sums_(sums_on_a_device()) {}
+  std::string name() const override { return "cuda"; }
+  std::unique_ptr<SparseVector> vector(std::size_t n) const override { return std::make_unique<CudaVector>(n); }
+  std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string& setting,
+                                       std::map<std::string, double>& figures) const override {
+    if (setting != "auto") return std::make_unique<CudaMatrix>(std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting)));
+    const auto tuning = tune_spmv(a, kTuningBudgetSeconds);
+    figures["spmv_tuned_seconds"] = tuning.best_seconds;
+    figures["spmv_model_seconds"] = tuning.model_seconds;
+    figures["spmv_tuning_time_s"] = tuning.elapsed_seconds;
+    return std::make_unique<CudaMatrix>(tuning.best_matrix);
+  }
+  void check_setting(const std::string& setting) const override {
+    if (setting != "auto") parse_spmv_setting(setting);
+  }
+  std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
+    if (!has_block_diagonal(block))
+      throw std::invalid_argument("block-diagonal preconditioner on cuda with blocks of " + std::to_string(block) +
+                                  " (expected 0, 1 or 3)");
+    return std::make_unique<CudaBlockDiagonal>(inverse_blocks, block);
+  }
+  bool has_block_diagonal(int block) const override { return block == 0 || block == 1 || block == 3; }
+
+  void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
+    static_cast<const CudaMatrix&>(a).spmv().apply(in(x), out(y));
+  }
+  void apply(const BlockDiagonal& m, const SparseVector& r, SparseVector& z) const override {
+    cuda::cg_direction(length(r), 0.0, in(r), form(m), out(z));
+  }
+  double dot(const SparseVector& x, const SparseVector& y) const override {
+    double sums[2];
+    zero_sums(sums_.data());
+    cuda::dot(length(x), in(x), in(y), sums_.data());
+    read_sums(sums_.data(), sums);
+    return sums[0];
+  }
+  void axpby(double a, const SparseVector& x, double b, SparseVector& y) const override {
+    cuda::axpby(length(x), a, in(x), b, out(y));
+  }
+  CgSums cg_update(double alpha, const SparseVector& p, const SparseVector& q, SparseVector& u, SparseVector& r,
+                   const BlockDiagonal& m) const override {
+    double sums[2];
+    zero_sums(sums_.data());
+    cuda::cg_update(length(p), alpha, in(p), in(q), out(u), out(r), form(m), sums_.data());
+    read_sums(sums_.data(), sums);
+    return {sums[0], sums[1]};
+  }
+  void cg_direction(double beta, const SparseVector& r, const BlockDiagonal& m, SparseVector& p) const override {
+    cuda::cg_direction(length(r), beta, in(r), form(m), out(p));
+  }
+
+ private:
+  mutable DeviceVector sums_;  // the two device-side sums every reduction reads back
+};
+
+}  // namespace
+
+std::unique_ptr<SparseBackend> make_cuda_sparse_backend() { return std::make_unique<CudaSparseBackend>(); }
+
+}  // namespace fem::kernels::cuda

@@ -1,0 +1,92 @@
+#pragma once
+// The sparse side of a compute back-end, beside DenseBackend: vectors in the back-end's memory,
+// a matrix in the SpMV format the back-end picks for it, block-diagonal preconditioners, and the
+// vector steps of the Krylov methods (fused where a device gains by it). The Krylov methods in
+// solvers/iterative are written once against this; kernels/cpu, kernels/cuda and kernels/opencl
+// implement it with the same names.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "kernels/csr_matrix.hpp"
+
+namespace fem::kernels {
+
+// A vector of doubles in one back-end's memory. Freshly made vectors hold unspecified values.
+class SparseVector {
+ public:
+  virtual ~SparseVector() = default;
+  virtual std::size_t size() const = 0;
+  virtual void upload(std::span<const double> host) = 0;
+  virtual void download(std::span<double> host) const = 0;
+  // The entries themselves where the back-end keeps them in host memory (cpu), so that host-only
+  // preconditioners (SSOR, AMG today) can work on them; empty on a device.
+  virtual std::span<double> host() { return {}; }
+  std::span<const double> host() const { return const_cast<SparseVector*>(this)->host(); }
+};
+
+// A matrix in one back-end's memory, in the format chosen for it.
+class SparseMatrix {
+ public:
+  virtual ~SparseMatrix() = default;
+  virtual std::size_t device_bytes() const = 0;
+  virtual std::string setting() const = 0;  // the format and its launch parameters, as matrix() accepts them
+};
+
+// M^-1 as inverse diagonal blocks: block 1 (Jacobi), 3 (the nodes of 3D elasticity), or 0 for
+// the identity (no preconditioner).
+class BlockDiagonal {
+ public:
+  virtual ~BlockDiagonal() = default;
+  virtual int block() const = 0;
+  virtual std::size_t device_bytes() const = 0;
+};
+
+struct CgSums {
+  double rz = 0;  // r . (M^-1 r)
+  double rr = 0;  // r . r
+};
+
+class SparseBackend {
+ public:
+  virtual ~SparseBackend() = default;
+  virtual std::string name() const = 0;  // "cpu", "cuda", "opencl (the device's name)"
+  // True where vectors live in host memory (SparseVector::host() is their entries).
+  virtual bool on_host() const { return false; }
+
+  virtual std::unique_ptr<SparseVector> vector(std::size_t n) const = 0;
+  // A on this back-end. `setting` is "auto" (the back-end picks, by tuning where it tunes, and
+  // records what it measured in `figures`) or one of its format settings; throws
+  // std::invalid_argument for a setting it does not know.
+  virtual std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string& setting,
+                                               std::map<std::string, double>& figures) const = 0;
+  // Throws std::invalid_argument for a setting matrix() would refuse (checked before any work).
+  virtual void check_setting(const std::string& setting) const = 0;
+  // `inverse_blocks`: block * block values per block of equations, row-major; block 0 and no
+  // values: the identity. Throws std::invalid_argument for a block size the back-end lacks.
+  virtual std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const = 0;
+  virtual bool has_block_diagonal(int block) const = 0;  // whether block_diagonal() takes this block size
+
+  virtual void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const = 0;  // y = A x
+  virtual void apply(const BlockDiagonal& m, const SparseVector& r, SparseVector& z) const = 0;  // z = M^-1 r
+  virtual double dot(const SparseVector& x, const SparseVector& y) const = 0;
+  // y = a x + b y (y is not read when b = 0: it may be unset)
+  virtual void axpby(double a, const SparseVector& x, double b, SparseVector& y) const = 0;
+  // Preconditioned CG with a block-diagonal M, two passes per iteration:
+  // u += alpha p, r -= alpha q, and the sums of the new r;
+  virtual CgSums cg_update(double alpha, const SparseVector& p, const SparseVector& q, SparseVector& u, SparseVector& r,
+                           const BlockDiagonal& m) const = 0;
+  // p = M^-1 r + beta p (p is not read when beta = 0).
+  virtual void cg_direction(double beta, const SparseVector& r, const BlockDiagonal& m, SparseVector& p) const = 0;
+};
+
+// The devices a sparse back-end exists for: cpu, cuda, opencl.
+const std::vector<std::string>& sparse_backend_names();
+// Throws BackendUnavailable (device_matrix.hpp) when this build or machine lacks the device, with
+// the reason, and std::invalid_argument for an unknown name.
+std::unique_ptr<SparseBackend> make_sparse_backend(const std::string& device);
+
+}  // namespace fem::kernels

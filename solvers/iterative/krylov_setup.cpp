@@ -1,0 +1,84 @@
+#include "solvers/iterative/krylov_setup.hpp"
+
+#include <cmath>
+
+#include "kernels/device_matrix.hpp"
+
+namespace fem {
+
+std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& method, const SolverOptions& options,
+                                                            const std::vector<std::string>& preconditioners) {
+  const std::string solver = method + " on " + (options.device == "cpu" ? "the cpu" : options.device);
+  std::unique_ptr<kernels::SparseBackend> backend;
+  try {
+    backend = kernels::make_sparse_backend(options.device);
+  } catch (const kernels::BackendUnavailable& e) {
+    throw SolverUnavailable(solver + ": " + e.what());
+  }
+  // A device applies block-diagonal preconditioners of the blocks it has; the host applies any.
+  std::vector<std::string> supported;
+  for (const auto& name : preconditioners) {
+    const auto block = diagonal_block(name);
+    if (backend->on_host() || (block && backend->has_block_diagonal(*block))) supported.push_back(name);
+  }
+  require_preconditioner(options.preconditioner, supported, solver);
+  backend->check_setting(options.spmv);
+  return backend;
+}
+
+KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledSystem& system,
+                         const SolverOptions& options, SolveReport& report)
+    : backend_(backend), system_(system), n_(static_cast<std::size_t>(system.matrix.rows)) {
+  matrix_ = backend.matrix(system.matrix, options.spmv, report.figures);
+  if (matrix_->device_bytes() > 0) report.figures["spmv_bytes"] = static_cast<double>(matrix_->device_bytes());
+  if (options.progress && !backend.on_host())
+    options.progress(options.method + " on " + backend.name() + ": SpMV " + matrix_->setting());
+  host_preconditioner_ = make_preconditioner(options.preconditioner, system.matrix);
+  if (const auto blocks = host_preconditioner_->inverse_blocks()) {
+    block_diagonal_ = backend.block_diagonal(blocks->values, blocks->block);
+    if (!backend.on_host()) host_preconditioner_.reset();  // its copy on the device is the one used
+  } else {
+    z_ = vector();
+  }
+  double sum = 0;
+  for (const double f : system.rhs) sum += f * f;
+  rhs_norm_ = std::sqrt(sum);
+}
+
+KrylovSetup::Vector KrylovSetup::rhs() const {
+  auto f = vector();
+  f->upload(system_.rhs);
+  return f;
+}
+
+std::size_t KrylovSetup::bytes() const {
+  return matrix_->device_bytes() + (block_diagonal_ ? block_diagonal_->device_bytes() : 0) +
+         (host_preconditioner_ && !block_diagonal_ ? host_preconditioner_->bytes() : 0) +
+         (z_ ? n_ * sizeof(double) : 0);
+}
+
+void KrylovSetup::precondition(const kernels::SparseVector& r, kernels::SparseVector& z) const {
+  if (block_diagonal_)
+    backend_.apply(*block_diagonal_, r, z);
+  else
+    host_preconditioner_->apply(r.host(), z.host());
+}
+
+kernels::CgSums KrylovSetup::cg_update(double alpha, const kernels::SparseVector& p, const kernels::SparseVector& q,
+                                       kernels::SparseVector& u, kernels::SparseVector& r) const {
+  if (block_diagonal_) return backend_.cg_update(alpha, p, q, u, r, *block_diagonal_);
+  backend_.axpby(alpha, p, 1.0, u);
+  backend_.axpby(-alpha, q, 1.0, r);
+  precondition(r, *z_);
+  z_is_of_ = &r;
+  return {backend_.dot(r, *z_), backend_.dot(r, r)};
+}
+
+void KrylovSetup::cg_direction(double beta, const kernels::SparseVector& r, kernels::SparseVector& p) const {
+  if (block_diagonal_) return backend_.cg_direction(beta, r, *block_diagonal_, p);
+  if (z_is_of_ != &r) precondition(r, *z_);
+  z_is_of_ = nullptr;
+  backend_.axpby(1.0, *z_, beta, p);
+}
+
+}  // namespace fem

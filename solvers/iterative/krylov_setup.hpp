@@ -1,0 +1,57 @@
+#pragma once
+// What a Krylov method needs on one sparse back-end, set up once per solve: the matrix in the
+// back-end's format, the preconditioner where the back-end applies it (on the device when M^-1
+// is block-diagonal, on the host otherwise), the right-hand side and its norm. CG and BiCGSTAB
+// are written once against this, whatever the device.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/sparse_backend.hpp"
+#include "solvers/iterative/preconditioner.hpp"
+#include "solvers/linear_solver.hpp"
+
+namespace fem {
+
+// The back-end of `options.device` for the Krylov method `method` ("cg"), with the preconditioner
+// (one of `preconditioners`, the method's own, that the back-end can apply) and the SpMV setting
+// checked: SolverUnavailable names what is missing, std::invalid_argument a bad setting.
+std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& method, const SolverOptions& options,
+                                                            const std::vector<std::string>& preconditioners);
+
+class KrylovSetup {
+ public:
+  using Vector = std::unique_ptr<kernels::SparseVector>;
+
+  // Moves A to the back-end and builds the preconditioner; records setup figures in `report`.
+  KrylovSetup(const kernels::SparseBackend& backend, const AssembledSystem& system, const SolverOptions& options,
+              SolveReport& report);
+
+  Vector vector() const { return backend_.vector(n_); }
+  Vector rhs() const;                  // f on the back-end
+  double rhs_norm() const { return rhs_norm_; }
+  std::size_t bytes() const;           // matrix and preconditioner on the back-end
+
+  void spmv(const kernels::SparseVector& x, kernels::SparseVector& y) const { backend_.spmv(*matrix_, x, y); }
+  void precondition(const kernels::SparseVector& r, kernels::SparseVector& z) const;  // z = M^-1 r
+  // CG's steps: u += alpha p, r -= alpha q, returning r.(M^-1 r) and r.r; then p = M^-1 r + beta p.
+  // One fused pass each where M^-1 is block-diagonal, through a host z otherwise.
+  kernels::CgSums cg_update(double alpha, const kernels::SparseVector& p, const kernels::SparseVector& q,
+                            kernels::SparseVector& u, kernels::SparseVector& r) const;
+  void cg_direction(double beta, const kernels::SparseVector& r, kernels::SparseVector& p) const;
+
+ private:
+  const kernels::SparseBackend& backend_;
+  const AssembledSystem& system_;
+  std::size_t n_;
+  std::unique_ptr<kernels::SparseMatrix> matrix_;
+  std::unique_ptr<Preconditioner> host_preconditioner_;
+  std::unique_ptr<kernels::BlockDiagonal> block_diagonal_;  // when M^-1 is block-diagonal
+  Vector z_;                                                // host-applied M^-1 r otherwise
+  // The r whose M^-1 r z_ holds since cg_update, so cg_direction need not apply M again (SSOR
+  // and AMG cost as much as a product); null when z_ may be stale.
+  mutable const kernels::SparseVector* z_is_of_ = nullptr;
+  double rhs_norm_ = 0;
+};
+
+}  // namespace fem
