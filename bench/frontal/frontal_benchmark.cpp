@@ -221,7 +221,8 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
   note.precision(3);
   note << "order " << f.at("time_order_s") << " s, symbolic " << f.at("time_symbolic_s") << " s, factor "
        << f.at("time_factor_s") << " s, substitute " << f.at("time_substitute_s") << " s; memory estimate "
-       << f.at("estimate_bytes") / 1e6 << " MB, used " << f.at("factorisation_bytes") / 1e6 << " MB; "
+       << f.at("estimate_bytes") / 1e6 << " MB, used " << f.at("factorisation_bytes") / 1e6 << " MB (update matrices " << f.at("update_peak_bytes") / 1e6
+       << " MB at most, stacks " << f.at("update_stack_bytes") / 1e6 << " MB); "
        << f.at("supernodes") << " supernodes";
   r.note = note.str();
   return r;

@@ -96,6 +96,8 @@ class MultifrontalSolver final : public LinearSolver {
     f["factor_precision_bits"] = sizeof(T) * 8;
     f["estimate_bytes"] = static_cast<double>(symbolic.estimate_bytes(sizeof(T)));
     f["factorisation_bytes"] = static_cast<double>(used);
+    f["update_stack_bytes"] = static_cast<double>(symbolic.threads * symbolic.stack_entries * sizeof(T));
+    f["update_peak_bytes"] = static_cast<double>(factor.update_peak_entries * sizeof(T));
     report.memory_bytes = std::max(report.memory_bytes, used + 3 * static_cast<std::size_t>(a.rows) * sizeof(double));
     return factor;
   }
@@ -107,7 +109,7 @@ class MultifrontalSolver final : public LinearSolver {
     const auto start = Clock::now();
     std::vector<T> y(b.size());
     for (std::size_t i = 0; i < b.size(); ++i) y[symbolic.new_of_old[i]] = static_cast<T>(b[i]);
-    multifrontal::substitute<T>(symbolic, factor.panels.get(), y, blas_);
+    multifrontal::substitute<T>(symbolic, factor.panels.get(), y);
     for (std::size_t i = 0; i < b.size(); ++i) x[i] = y[symbolic.new_of_old[i]];
     const double seconds = seconds_since(start);
     report.time_solve_s += seconds;

@@ -2,45 +2,43 @@
 
 namespace fem::multifrontal {
 
-using kernels::DeviceMatrix;
-using kernels::Op;
-using kernels::Side;
-
 template <class T>
-void substitute(const SymbolicFactor& f, const T* panels, std::vector<T>& x, kernels::DenseBackend& dense) {
-  std::vector<T> below(static_cast<std::size_t>(f.front_max));
-  const auto views = [&](std::int32_t s, DeviceMatrix<T>& pivots, DeviceMatrix<T>& rest, DeviceMatrix<T>& own,
-                         DeviceMatrix<T>& gathered) {
-    const std::int64_t k = f.columns(s), m = f.front(s);
-    const DeviceMatrix<T> panel = dense.wrap(const_cast<T*>(panels + f.panel_offset[s]), m, k, k);
-    pivots = panel.block(0, 0, k, k);
-    rest = panel.block(k, 0, m - k, k);
-    own = dense.wrap(x.data() + f.first[s], k, 1, 1);
-    gathered = dense.wrap(below.data(), m - k, 1, 1);
-  };
-  DeviceMatrix<T> pivots, rest, own, gathered;
+void substitute(const SymbolicFactor& f, const T* panels, std::vector<T>& x) {
+  // Accumulate in double whatever the factor's precision: the refinement needs its best.
   for (std::int32_t s = 0; s < f.supernodes(); ++s) {
-    const std::int64_t k = f.columns(s), r = f.front(s) - k;
-    const std::int32_t* rows = f.rows.data() + f.row_offset[s] + k;
-    views(s, pivots, rest, own, gathered);
-    dense.trsm(Side::left, Op::none, pivots, own);
-    if (r == 0) continue;
-    dense.gemm(Op::none, Op::none, T(1), rest, own, T(0), gathered);
-    for (std::int64_t i = 0; i < r; ++i) x[rows[i]] -= below[i];
+    const std::int64_t k = f.columns(s), m = f.front(s);
+    const T* l = panels + f.panel_offset[s];  // row i of the front at l + i * k
+    const std::int32_t* rows = f.rows.data() + f.row_offset[s];
+    T* own = x.data() + f.first[s];
+    for (std::int64_t i = 0; i < k; ++i) {  // L11 y = b
+      double sum = own[i];
+      for (std::int64_t j = 0; j < i; ++j) sum -= static_cast<double>(l[i * k + j]) * own[j];
+      own[i] = static_cast<T>(sum / l[i * k + i]);
+    }
+    for (std::int64_t i = k; i < m; ++i) {  // b_below -= L21 y
+      double sum = 0;
+      for (std::int64_t j = 0; j < k; ++j) sum += static_cast<double>(l[i * k + j]) * own[j];
+      x[rows[i]] -= static_cast<T>(sum);
+    }
   }
   for (std::int32_t s = f.supernodes() - 1; s >= 0; --s) {
-    const std::int64_t k = f.columns(s), r = f.front(s) - k;
-    const std::int32_t* rows = f.rows.data() + f.row_offset[s] + k;
-    views(s, pivots, rest, own, gathered);
-    if (r > 0) {
-      for (std::int64_t i = 0; i < r; ++i) below[i] = x[rows[i]];
-      dense.gemm(Op::transpose, Op::none, T(-1), rest, gathered, T(1), own);
+    const std::int64_t k = f.columns(s), m = f.front(s);
+    const T* l = panels + f.panel_offset[s];
+    const std::int32_t* rows = f.rows.data() + f.row_offset[s];
+    T* own = x.data() + f.first[s];
+    for (std::int64_t i = k; i < m; ++i) {  // y -= L21ᵀ x_below, row by row
+      const T xi = x[rows[i]];
+      for (std::int64_t j = 0; j < k; ++j) own[j] -= l[i * k + j] * xi;
     }
-    dense.trsm(Side::left, Op::transpose, pivots, own);
+    for (std::int64_t i = k - 1; i >= 0; --i) {  // L11ᵀ x = y, column i of L11ᵀ is row i of L11
+      own[i] /= l[i * k + i];
+      const T xi = own[i];
+      for (std::int64_t j = 0; j < i; ++j) own[j] -= l[i * k + j] * xi;
+    }
   }
 }
 
-template void substitute<double>(const SymbolicFactor&, const double*, std::vector<double>&, kernels::DenseBackend&);
-template void substitute<float>(const SymbolicFactor&, const float*, std::vector<float>&, kernels::DenseBackend&);
+template void substitute<double>(const SymbolicFactor&, const double*, std::vector<double>&);
+template void substitute<float>(const SymbolicFactor&, const float*, std::vector<float>&);
 
 }  // namespace fem::multifrontal

@@ -46,37 +46,31 @@ void front_rows(const BlockGraph& graph, const SupernodePartition& p, std::vecto
   }
 }
 
-// Update-matrix entries alive at the peak: the subtrees run `threads` at a time, each holding at
-// most its own sequential peak (and its root's update once done); then the top runs in order.
-std::int64_t update_peak(const SymbolicFactor& f) {
+// The stack depth each subtree needs and the update entries held at the peak (see
+// SymbolicFactor::stack_entries): the stacks and the finished subtrees' root updates while the
+// subtrees run, then the top supernodes in order, the stacks given back.
+void plan_update_memory(SymbolicFactor& f) {
   const auto supernodes = f.supernodes();
   std::vector<std::int64_t> children_entries(supernodes, 0);
   for (std::int32_t s = 0; s < supernodes; ++s)
     if (f.parent[s] >= 0) children_entries[f.parent[s]] += f.update_entries(s);
 
-  std::int64_t finished = 0;
-  std::vector<std::int64_t> excess;
+  std::int64_t roots = 0;
   for (std::size_t t = 0; t < f.schedule.subtree_root.size(); ++t) {
-    std::int64_t live = 0, peak = 0;
+    std::int64_t height = 0;
     for (std::int32_t s = f.schedule.subtree_first[t]; s <= f.schedule.subtree_root[t]; ++s) {
-      live += f.update_entries(s);
-      peak = std::max(peak, live);
-      live -= children_entries[s];
+      f.stack_entries = std::max(f.stack_entries, height + f.update_entries(s));  // allocated above the children
+      height += f.update_entries(s) - children_entries[s];                        // then moved down over them
     }
-    finished += live;
-    excess.push_back(peak - live);
+    roots += height;
   }
-  std::sort(excess.rbegin(), excess.rend());
-  std::int64_t subtrees_peak = finished;
-  for (std::size_t t = 0; t < excess.size() && t < static_cast<std::size_t>(f.threads); ++t) subtrees_peak += excess[t];
-
-  std::int64_t live = finished, peak = subtrees_peak;
+  std::int64_t live = roots, peak = f.threads * f.stack_entries + roots;
   for (std::int32_t s : f.schedule.top) {
     live += f.update_entries(s);
     peak = std::max(peak, live);
     live -= children_entries[s];
   }
-  return peak;
+  f.update_peak_entries = peak;
 }
 
 }  // namespace
@@ -154,7 +148,7 @@ SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads) {
     f.flops += flops;
   }
   f.schedule = schedule_tree(f.parent, work, f.threads);
-  f.update_peak_entries = update_peak(f);
+  plan_update_memory(f);
   f.time_symbolic_s = seconds_since(t);
   return f;
 }

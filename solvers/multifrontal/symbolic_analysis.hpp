@@ -29,7 +29,12 @@ struct SymbolicFactor {
 
   double flops = 0;                           // of the factorisation: the sum over columns of their count squared
   std::int64_t front_max = 0;
-  std::int64_t update_peak_entries = 0;       // the most update-matrix entries alive at once, on this schedule
+  // Update matrices: inside a subtree they live on its thread's stack, each moved down over its
+  // children's once they are added in; a finished subtree's root update and those above the
+  // subtrees are arrays of their own. stack_entries is the deepest subtree's stack (one stack per
+  // thread), update_peak_entries the most entries held at once, stacks included.
+  std::int64_t stack_entries = 0;
+  std::int64_t update_peak_entries = 0;
   double time_order_s = 0, time_symbolic_s = 0;
 
   std::int32_t supernodes() const { return static_cast<std::int32_t>(parent.size()); }

@@ -69,10 +69,10 @@ TEST_CASE("multifrontal agrees with a dense solve on FE-like SPD matrices") {
     CHECK(report.figures.at("block_size") == c.block);
     CHECK(report.figures.at("supernodes") > 1);
     CHECK(report.figures.at("factor_bytes") > 0);
-    // The symbolic estimate bounds what the factorisation held, closely.
+    // The symbolic estimate is what the factorisation held (its update stacks are sized by it).
     const double estimate = report.figures.at("estimate_bytes"), used = report.figures.at("factorisation_bytes");
     CHECK(estimate >= used);
-    CHECK(estimate <= 1.5 * used);  // tiny fronts: the concurrent subtrees' bound is loose here, tight on large systems
+    CHECK(estimate <= 1.1 * used);
   }
 }
 
