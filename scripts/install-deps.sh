@@ -9,6 +9,7 @@ packages=(
   libopenblas-dev liblapacke-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   libsuitesparse-dev
+  libmetis-dev             # the multifrontal solver's nested dissection (optional: FEM_WITH_METIS)
   python3-scipy python3-matplotlib
   paraview xvfb xauth      # fem render: pvbatch, and a virtual display for it (xvfb-run)
 )

@@ -1,11 +1,16 @@
 #include <algorithm>
 
+#include "fem/config.hpp"
+
 #include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/band_elimination.hpp"
 #include "solvers/frontal/frontal_solver.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
 #include "solvers/linear_solver.hpp"
+#if FEM_WITH_METIS
+#include "solvers/multifrontal/multifrontal_solver.hpp"
+#endif
 
 namespace fem {
 namespace {
@@ -26,6 +31,9 @@ const std::map<std::string, SolverFactory>& registry() {
       {"frontal:cpu", make_cpu_frontal},
       {"frontal:opencl", make_opencl_frontal},
       {"frontal:cuda", make_cuda_frontal},
+#if FEM_WITH_METIS
+      {"multifrontal:cpu", make_multifrontal_cpu},
+#endif
   };
   return solvers;
 }

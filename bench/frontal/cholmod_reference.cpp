@@ -50,6 +50,7 @@ CholmodRun run_cholmod(const CsrMatrix& k, std::span<const double> rhs) {
   run.flops = common.fl;
   run.factor_bytes = static_cast<std::size_t>(common.lnz) * (sizeof(double) + sizeof(SuiteSparse_long));
   run.peak_bytes = common.memory_usage - before;
+  run.stored_bytes = l->xsize * sizeof(double) + (l->is_super ? l->ssize : l->nzmax) * sizeof(SuiteSparse_long);
   run.method = std::string(l->is_super ? "supernodal" : "simplicial") +
                (common.status == CHOLMOD_NOT_POSDEF ? " (not positive definite!)" : "");
   run.solution.assign(static_cast<double*>(u->x), static_cast<double*>(u->x) + n);

@@ -14,6 +14,7 @@ struct CholmodRun {
   bool available = false;   // false when this build has no CHOLMOD
   double time_analyse_s = 0, time_factor_s = 0, time_solve_s = 0;
   std::size_t factor_bytes = 0;   // values and row indices of L
+  std::size_t stored_bytes = 0;   // what its L holds: values with the supernodes' explicit zeros, and indices
   std::size_t peak_bytes = 0;     // CHOLMOD's own peak allocation
   double flops = 0;               // of the factorisation, as CHOLMOD counts them
   std::string method;             // supernodal or simplicial, and the ordering it chose

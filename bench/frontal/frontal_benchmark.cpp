@@ -32,6 +32,8 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 struct Settings {
   std::vector<int> sizes_2d = {100, 200, 300};  // quad4 cells per side
   std::vector<int> sizes_3d = {8, 12, 16};      // hex8 cells per side
+  std::vector<int> sizes_tet10;                 // tet10 cells per side (each cell six tetrahedra)
+  std::vector<std::string> solvers = {"cholmod", "band-cholesky", "frontal", "multifrontal"};
   std::vector<std::string> devices = {"cpu"};
   std::int64_t cpu_block = 32;
   std::int64_t gpu_block = 64;
@@ -40,11 +42,13 @@ struct Settings {
 
 const char* usage =
     "fem bench frontal [options]\n"
-    "  The frontal solver on elasticity boxes (quad4 in 2D, hex8 in 3D, RCM numbering, one end\n"
-    "  fixed, gravity) against the band Cholesky (registry band-cholesky:cpu, when built) and\n"
-    "  CHOLMOD, all on the same system in one run.\n"
+    "  The frontal and multifrontal solvers on elasticity boxes (quad4 in 2D, hex8 and tet10 in 3D,\n"
+    "  RCM numbering, one end fixed, gravity) against the band Cholesky (registry band-cholesky:cpu,\n"
+    "  when built) and CHOLMOD, all on the same system in one run.\n"
     "  --sizes-2d A,B,...   cells per side of the 2D boxes (default 100,200,300)\n"
-    "  --sizes-3d A,B,...   cells per side of the 3D boxes (default 8,12,16)\n"
+    "  --sizes-3d A,B,...   cells per side of the 3D hex8 boxes (default 8,12,16)\n"
+    "  --sizes-tet10 A,...  cells per side of the 3D tet10 boxes (default none)\n"
+    "  --solvers L          rows to run: cholmod, band-cholesky, frontal, multifrontal (default all)\n"
     "  --devices L          frontal devices: cpu, opencl, cuda (default cpu)\n"
     "  --cpu-block N        pivots per elimination step on the CPU (default 32)\n"
     "  --gpu-block N        pivots per elimination step on a GPU (default 64)\n"
@@ -74,6 +78,8 @@ Settings parse(int argc, char** argv) {
     };
     if (arg == "--sizes-2d") s.sizes_2d = split_ints(value());
     else if (arg == "--sizes-3d") s.sizes_3d = split_ints(value());
+    else if (arg == "--sizes-tet10") s.sizes_tet10 = split_ints(value());
+    else if (arg == "--solvers") s.solvers = split(value());
     else if (arg == "--devices") s.devices = split(value());
     else if (arg == "--cpu-block") s.cpu_block = std::stoll(value());
     else if (arg == "--gpu-block") s.gpu_block = std::stoll(value());
@@ -95,13 +101,25 @@ struct BoxProblem {
   double assemble_s = 0;
 };
 
-std::unique_ptr<BoxProblem> make_problem(int dim, int cells) {
+struct BoxKind {
+  int dim;
+  ElementShape shape;
+  int order;
+  const char* name;
+};
+const BoxKind quad4{2, ElementShape::Quadrilateral, 1, "quad4"};
+const BoxKind hex8{3, ElementShape::Hexahedron, 1, "hex8"};
+const BoxKind tet10{3, ElementShape::Tetrahedron, 2, "tet10"};
+
+std::unique_ptr<BoxProblem> make_problem(const BoxKind& kind, int cells) {
   auto b = std::make_unique<BoxProblem>();
+  const int dim = kind.dim;
   BoxSpec spec;
   spec.size = dim == 2 ? std::vector<double>{1.0, 1.0} : std::vector<double>{1.0, 1.0, 1.0};
   spec.divisions.assign(dim, cells);
-  spec.shape = dim == 2 ? ElementShape::Quadrilateral : ElementShape::Hexahedron;
-  b->name = (dim == 2 ? "quad4 " : "hex8 ") + std::to_string(cells) + (dim == 2 ? "^2" : "^3");
+  spec.shape = kind.shape;
+  spec.order = kind.order;
+  b->name = std::string(kind.name) + " " + std::to_string(cells) + (dim == 2 ? "^2" : "^3");
   b->mesh = make_box_mesh(spec);
   Problem& p = b->problem;
   p.mesh = &b->mesh;
@@ -179,6 +197,37 @@ Row frontal_row(const BoxProblem& b, const std::string& device, std::int64_t blo
   return r;
 }
 
+// The registry's multifrontal:cpu on the assembled system, told the dofs per node.
+Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver, std::vector<double>& u) {
+  u.assign(b.dofs.num_dofs(), 0.0);
+  NodeLayout layout;
+  layout.dofs_per_node = b.problem.physics.dofs_per_node();
+  const auto t = Clock::now();
+  const auto report = solver->solve(AssembledSystem{b.assembled.matrix, b.assembled.rhs, layout}, u);
+  Row r;
+  r.time_s = seconds_since(t);
+  r.solver = "multifrontal";
+  r.device = "cpu";
+  r.factor_s = report.time_setup_s;
+  r.solve_s = report.time_solve_s;
+  r.assemble_s = b.assemble_s;
+  const auto& f = report.figures;
+  r.factor_bytes = f.at("factor_bytes");
+  r.peak_bytes = static_cast<double>(report.memory_bytes) - r.factor_bytes;
+  r.front_max = f.at("front_max");
+  r.flops = f.at("flops");
+  r.eliminate_s = f.at("time_factor_s");
+  std::ostringstream note;
+  note.precision(3);
+  note << "order " << f.at("time_order_s") << " s, symbolic " << f.at("time_symbolic_s") << " s, factor "
+       << f.at("time_factor_s") << " s, substitute " << f.at("time_substitute_s") << " s; memory estimate "
+       << f.at("estimate_bytes") / 1e6 << " MB, used " << f.at("factorisation_bytes") / 1e6 << " MB (update matrices " << f.at("update_peak_bytes") / 1e6
+       << " MB at most, stacks " << f.at("update_stack_bytes") / 1e6 << " MB); "
+       << f.at("supernodes") << " supernodes";
+  r.note = note.str();
+  return r;
+}
+
 void print_row(const Row& r) {
   std::printf("%-12s %8lld %-14s %-7s %5lld %9.3f %9.3f %8.3f %9.1f %9.1f %7.0f %7.0f %8.2f %6.2f %9.1e\n",
               r.problem.c_str(), static_cast<long long>(r.dofs), r.solver.c_str(), r.device.c_str(),
@@ -205,26 +254,36 @@ int run_frontal_benchmark(int argc, char** argv) {
   }
 
   std::vector<Row> rows;
-  SolverOptions band_options;
-  band_options.method = "band-cholesky";
-  std::unique_ptr<LinearSolver> band;
-  try {
-    band = make_solver(band_options);
-  } catch (const SolverUnavailable& e) {
-    std::cout << "band Cholesky left out: " << e.what() << "\n";
-  }
-  if (!run_cholmod(CsrMatrix{}, {}).available) std::cout << "CHOLMOD left out: this build has none\n";
+  const auto wanted = [&](const std::string& solver) {
+    return std::find(settings.solvers.begin(), settings.solvers.end(), solver) != settings.solvers.end();
+  };
+  const auto registered = [&](const std::string& method) -> std::unique_ptr<LinearSolver> {
+    if (!wanted(method)) return nullptr;
+    SolverOptions options;
+    options.method = method;
+    try {
+      return make_solver(options);
+    } catch (const SolverUnavailable& e) {
+      std::cout << method << " left out: " << e.what() << "\n";
+      return nullptr;
+    }
+  };
+  auto band = registered("band-cholesky");
+  auto multifrontal = registered("multifrontal");
+  const bool cholmod_wanted = wanted("cholmod") && run_cholmod(CsrMatrix{}, {}).available;
+  if (wanted("cholmod") && !cholmod_wanted) std::cout << "CHOLMOD left out: this build has none\n";
 
   std::printf("%-12s %8s %-14s %-7s %5s %9s %9s %8s %9s %9s %7s %7s %8s %6s %9s\n", "problem", "dofs", "solver", "device",
               "block", "time_s", "factor_s", "elem_s", "peak_MB*", "factor_MB", "fr_max", "fr_rms", "elim_GF", "dev_sh",
               "rel_diff");
   std::cout << "(* peak memory beyond the input, without the factor; CHOLMOD's with it. elem_s: element matrices "
                "(frontal, twice: prefront and elimination) or assembly (the others, not in their time_s))\n";
-  std::vector<std::pair<int, int>> problems;
-  for (int c : settings.sizes_2d) problems.push_back({2, c});
-  for (int c : settings.sizes_3d) problems.push_back({3, c});
-  for (const auto& [dim, cells] : problems) {
-    const auto b = make_problem(dim, cells);
+  std::vector<std::pair<const BoxKind*, int>> problems;
+  for (int c : settings.sizes_2d) problems.push_back({&quad4, c});
+  for (int c : settings.sizes_3d) problems.push_back({&hex8, c});
+  for (int c : settings.sizes_tet10) problems.push_back({&tet10, c});
+  for (const auto& [kind, cells] : problems) {
+    const auto b = make_problem(*kind, cells);
     const auto dofs = b->dofs.num_dofs();
     const auto add = [&](Row r) {
       r.problem = b->name;
@@ -233,7 +292,7 @@ int run_frontal_benchmark(int argc, char** argv) {
       rows.push_back(std::move(r));
     };
 
-    const CholmodRun cholmod = run_cholmod(b->assembled.matrix, b->assembled.rhs);
+    const CholmodRun cholmod = cholmod_wanted ? run_cholmod(b->assembled.matrix, b->assembled.rhs) : CholmodRun{};
     const std::vector<double>& truth = cholmod.solution;
     if (cholmod.available) {
       Row r;
@@ -247,7 +306,7 @@ int run_frontal_benchmark(int argc, char** argv) {
       r.factor_bytes = static_cast<double>(cholmod.factor_bytes);
       r.flops = cholmod.flops;
       r.eliminate_s = cholmod.time_factor_s;
-      r.note = cholmod.method;
+      r.note = cholmod.method + ", L stored in " + std::to_string(cholmod.stored_bytes / 1000000) + " MB";
       add(r);
     }
     std::vector<double> u;
@@ -271,7 +330,13 @@ int run_frontal_benchmark(int argc, char** argv) {
       r.max_rel_diff = max_rel_diff(u, truth);
       add(r);
     }
+    if (multifrontal) {
+      Row r = multifrontal_row(*b, multifrontal, u);
+      r.max_rel_diff = max_rel_diff(u, truth);
+      add(r);
+    }
     for (const auto& device : settings.devices) {
+      if (!wanted("frontal")) break;
       const std::string backend = device == "cpu" ? "openmp" : device;
       const auto status = kernels::dense_backend_status(backend);
       if (!status.available) {

@@ -55,7 +55,7 @@ usage:
   fem --help                    this text
 
 options of 'fem run':
-  --solver METHOD        band-cholesky | frontal | cg | bicgstab | band-gauss | band-ldlt
+  --solver METHOD        band-cholesky | frontal | multifrontal | cg | bicgstab | band-gauss | band-ldlt
                                                                (case: solver.method)
   --device DEVICE        cpu | cuda | opencl                   (case: solver.device)
   --renumber METHOD      none | rcm | gps | sloan | auto       (case: solver.renumber)

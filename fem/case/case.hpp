@@ -54,7 +54,7 @@ struct BoundarySpec {
 };
 
 // The names solver.method, solver.device and solver.renumber accept (what a build has: fem --version).
-inline const std::vector<const char*> kSolverMethods = {"band-cholesky", "band-gauss", "band-ldlt", "frontal", "cg", "bicgstab"};
+inline const std::vector<const char*> kSolverMethods = {"band-cholesky", "band-gauss", "band-ldlt", "frontal", "multifrontal", "cg", "bicgstab"};
 inline const std::vector<const char*> kSolverDevices = {"cpu", "cuda", "opencl"};
 inline const std::vector<const char*> kRenumberMethods = {"none", "rcm", "gps", "sloan", "auto"};
 

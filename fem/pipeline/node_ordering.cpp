@@ -4,6 +4,9 @@ namespace fem {
 
 renumber::RenumberGoal renumber_goal(const std::string& solver) {
   using renumber::RenumberGoal;
+  // The rest ask for locality: iterative methods, and the multifrontal solver, which orders the
+  // equations itself (nested dissection), so the numbering it is handed only matters for the
+  // locality of assembly and of its residual products, not for its fill.
   return solver.rfind("band-", 0) == 0 ? RenumberGoal::Bandwidth
          : solver == "frontal"         ? RenumberGoal::Front
                                        : RenumberGoal::Locality;

@@ -17,7 +17,8 @@ struct NodeOrdering {
 };
 
 // What a solver pays for, and so what `auto` optimises: band solvers the bandwidth, the
-// frontal method the front, iterative methods locality.
+// frontal method the front, iterative methods locality; the multifrontal solver reorders by
+// nested dissection itself, so it too asks only for locality.
 renumber::RenumberGoal renumber_goal(const std::string& solver_method);
 
 // `name`: none | rcm | gps | sloan | auto; auto picks by renumber_goal(solver_method).

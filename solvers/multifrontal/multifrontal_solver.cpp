@@ -1,0 +1,162 @@
+#include "solvers/multifrontal/multifrontal_solver.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/cpu/spmv_cpu.hpp"
+#include "solvers/direct/blas_backend.hpp"
+#include "solvers/multifrontal/numeric_factorisation.hpp"
+#include "solvers/multifrontal/supernodal_solve.hpp"
+#include "solvers/multifrontal/symbolic_analysis.hpp"
+
+namespace fem {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// r := b - A x; returns ||r|| / ||b|| (||r|| when b = 0).
+double residual(const CsrMatrix& a, std::span<const double> b, std::span<const double> x, std::vector<double>& r) {
+  r.resize(b.size());
+  kernels::spmv_openmp(a, x, r);
+  double rr = 0, bb = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    r[i] = b[i] - r[i];
+    rr += r[i] * r[i];
+    bb += b[i] * b[i];
+  }
+  return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
+}
+
+class MultifrontalSolver final : public LinearSolver {
+ public:
+  explicit MultifrontalSolver(const SolverOptions& options) : options_(options) {
+    if (options_.precision != "double" && options_.precision != "mixed")
+      throw std::invalid_argument("multifrontal: unknown precision '" + options_.precision + "' (known: double, mixed)");
+  }
+
+  SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
+    const CsrMatrix& a = system.matrix;
+    if (static_cast<std::int64_t>(system.rhs.size()) != a.rows || static_cast<std::int64_t>(solution.size()) != a.rows)
+      throw std::invalid_argument("multifrontal: the matrix has " + std::to_string(a.rows) + " rows but the rhs " +
+                                  std::to_string(system.rhs.size()) + " and the solution " +
+                                  std::to_string(solution.size()) + " entries");
+    SolveReport report;
+    const auto start = Clock::now();
+    const auto symbolic = multifrontal::analyse(a, system.nodes.dofs_per_node, omp_get_max_threads());
+    report.time_setup_s = seconds_since(start);
+    auto& f = report.figures;
+    f["time_order_s"] = symbolic.time_order_s;
+    f["time_symbolic_s"] = symbolic.time_symbolic_s;
+    f["block_size"] = symbolic.block;
+    f["threads"] = symbolic.threads;
+    f["supernodes"] = symbolic.supernodes();
+    f["subtrees"] = static_cast<double>(symbolic.schedule.subtree_root.size());
+    f["front_max"] = static_cast<double>(symbolic.front_max);
+    f["factor_nnz"] = static_cast<double>(symbolic.factor_entries());
+    f["flops"] = symbolic.flops;
+    f["refinement_steps"] = 0;
+    f["precision_fallback"] = 0;
+
+    if (options_.precision == "mixed" && solve_mixed(system, symbolic, solution, report)) return report;
+    if (options_.precision == "mixed") {
+      f["precision_fallback"] = 1;
+      if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
+    }
+    const auto factor = factor_in<double>(a, symbolic, report);
+    std::vector<double> x(a.rows);
+    substitute_in(symbolic, factor, system.rhs, x, report);
+    std::copy(x.begin(), x.end(), solution.begin());
+    report.residual = residual(a, system.rhs, solution, residual_);
+    report.residual_history = {report.residual};
+    return report;
+  }
+
+ private:
+  template <class T>
+  multifrontal::NumericFactor<T> factor_in(const CsrMatrix& a, const multifrontal::SymbolicFactor& symbolic,
+                                           SolveReport& report) {
+    const auto start = Clock::now();
+    auto factor = multifrontal::factorise<T>(symbolic, a, blas_);
+    const double seconds = seconds_since(start);
+    report.time_setup_s += seconds;
+    auto& f = report.figures;
+    const std::size_t used = symbolic.factor_bytes(sizeof(T)) + symbolic.workspace_bytes() +
+                             static_cast<std::size_t>(factor.update_peak_entries) * sizeof(T);
+    f["time_factor_s"] = seconds;
+    f["factor_gflops"] = seconds > 0 ? symbolic.flops / seconds * 1e-9 : 0.0;
+    f["factor_bytes"] = static_cast<double>(symbolic.factor_bytes(sizeof(T)));
+    f["factor_precision_bits"] = sizeof(T) * 8;
+    f["estimate_bytes"] = static_cast<double>(symbolic.estimate_bytes(sizeof(T)));
+    f["factorisation_bytes"] = static_cast<double>(used);
+    f["update_stack_bytes"] = static_cast<double>(symbolic.threads * symbolic.stack_entries * sizeof(T));
+    f["update_peak_bytes"] = static_cast<double>(factor.update_peak_entries * sizeof(T));
+    report.memory_bytes = std::max(report.memory_bytes, used + 3 * static_cast<std::size_t>(a.rows) * sizeof(double));
+    return factor;
+  }
+
+  // x := A⁻¹ b through the factor, b and x in the caller's numbering.
+  template <class T>
+  void substitute_in(const multifrontal::SymbolicFactor& symbolic, const multifrontal::NumericFactor<T>& factor,
+                     std::span<const double> b, std::span<double> x, SolveReport& report) {
+    const auto start = Clock::now();
+    std::vector<T> y(b.size());
+    for (std::size_t i = 0; i < b.size(); ++i) y[symbolic.new_of_old[i]] = static_cast<T>(b[i]);
+    multifrontal::substitute<T>(symbolic, factor.panels.get(), y);
+    for (std::size_t i = 0; i < b.size(); ++i) x[i] = y[symbolic.new_of_old[i]];
+    const double seconds = seconds_since(start);
+    report.time_solve_s += seconds;
+    report.figures["time_substitute_s"] = seconds;
+  }
+
+  // FP32 factor, FP64 residuals: x += solve(r) until ||r|| / ||b|| <= tolerance. Returns false
+  // (the caller falls back to FP64) when the FP32 factorisation fails or refinement stalls.
+  bool solve_mixed(const AssembledSystem& system, const multifrontal::SymbolicFactor& symbolic,
+                   std::span<double> solution, SolveReport& report) {
+    constexpr int max_steps = 30;
+    std::optional<multifrontal::NumericFactor<float>> factor;
+    try {
+      factor = factor_in<float>(system.matrix, symbolic, report);
+    } catch (const SolveFailure&) {
+      return false;  // not positive definite in FP32: FP64 decides
+    }
+    std::fill(solution.begin(), solution.end(), 0.0);
+    std::vector<double> r(system.rhs.begin(), system.rhs.end()), d(r.size());
+    double previous = 1;
+    for (int step = 1; step <= max_steps; ++step) {
+      substitute_in(symbolic, *factor, r, d, report);
+      for (std::size_t i = 0; i < d.size(); ++i) solution[i] += d[i];
+      const auto start = Clock::now();
+      const double rel = residual(system.matrix, system.rhs, solution, r);
+      report.time_solve_s += seconds_since(start);
+      report.residual_history.push_back(rel);
+      report.residual = rel;
+      report.figures["refinement_steps"] = step;
+      if (options_.progress)
+        options_.progress("refinement step " + std::to_string(step) + ", residual " + std::to_string(rel));
+      if (rel <= options_.tolerance) return true;
+      if (!(rel < 0.5 * previous)) return false;  // stalled or diverging: FP32 is not enough here
+      previous = rel;
+    }
+    return false;
+  }
+
+  SolverOptions options_;
+  band::BlasBackend blas_;
+  std::vector<double> residual_;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_multifrontal_cpu(const SolverOptions& options) {
+  return std::make_unique<MultifrontalSolver>(options);
+}
+
+}  // namespace fem

@@ -1,0 +1,29 @@
+#pragma once
+// The multifrontal numeric factorisation: supernode by supernode in postorder, a front is
+// assembled from the original entries of its columns and its children's update matrices
+// (extend-add), its pivots are eliminated with the dense kernels (POTRF, TRSM, SYRK), its first
+// columns stay as the factor panel and the rest of the front goes to the parent as an update
+// matrix. Independent subtrees run as OpenMP tasks; the fronts above them use every thread
+// inside BLAS.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "kernels/dense_backend.hpp"
+#include "solvers/csr_matrix.hpp"
+#include "solvers/multifrontal/symbolic_analysis.hpp"
+
+namespace fem::multifrontal {
+
+template <class T>
+struct NumericFactor {
+  std::unique_ptr<T[]> panels;              // supernode s at symbolic.panel_offset[s], row-major
+  std::int64_t update_peak_entries = 0;     // update-matrix entries alive at once, as measured
+};
+
+// Throws SolveFailure naming the equation (original numbering) whose pivot is not positive.
+// `dense` must compute in host memory (it wraps the panels in place).
+template <class T>
+NumericFactor<T> factorise(const SymbolicFactor& symbolic, const CsrMatrix& matrix, kernels::DenseBackend& dense);
+
+}  // namespace fem::multifrontal
