@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::multifrontal {
 

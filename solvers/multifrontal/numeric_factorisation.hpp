@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "kernels/dense_backend.hpp"
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 
 namespace fem::multifrontal {

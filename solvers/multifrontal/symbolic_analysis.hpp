@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 #include "solvers/multifrontal/tree_schedule.hpp"
 
 namespace fem::multifrontal {

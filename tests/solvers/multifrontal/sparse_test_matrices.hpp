@@ -9,7 +9,7 @@
 #include <random>
 #include <vector>
 
-#include "solvers/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
 
 namespace fem::test {
 
