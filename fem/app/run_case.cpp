@@ -84,6 +84,7 @@ void apply_overrides(Case& c, const RunOverrides& o) {
   if (o.precision) c.solver.precision = choose_override("precision", *o.precision, {"double", "mixed"});
   if (o.tolerance) {
     if (!(*o.tolerance > 0)) throw CaseError("--tolerance must be positive");
+    if (*o.tolerance < kSmallestTolerance) throw CaseError("--tolerance: " + tolerance_too_small(*o.tolerance));
     c.solver.tolerance = *o.tolerance;
   }
   if (o.output_directory) c.output.directory = fs::absolute(*o.output_directory);
@@ -237,11 +238,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
 #endif
     summary["time_s"] = phases.times();  // "write": the .vtu; the small JSON itself comes last
     summary["peak_memory_bytes"] = peak_memory_bytes();
-    {
-      std::ofstream json_file(output.stage(c.name + ".json"));
-      json_file << summary.dump(2) << "\n";
-      if (!json_file) throw std::runtime_error(c.output.directory.string() + ": cannot write the JSON summary");
-    }
+    output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
     written = output.commit();
     std::string list;
     for (const auto& p : written) list += (list.empty() ? "" : ", ") + p.filename().string();

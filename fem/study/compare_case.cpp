@@ -1,6 +1,8 @@
 #include "fem/study/compare_case.hpp"
 
+#include <algorithm>
 #include <ostream>
+#include <stdexcept>
 
 #include "fem/app/number_format.hpp"
 #include "fem/study/environment.hpp"
@@ -34,6 +36,13 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";
   Dropped dropped;
   result.rows = compare_on_mesh(c, mesh, settings, "", dropped, log);
+  // A study in which nothing was solved is a failure, not a report of empty rows.
+  if (std::none_of(result.rows.begin(), result.rows.end(), [](const StudyRow& r) { return r.status == RowStatus::Ok; })) {
+    std::string reasons;
+    for (const auto& r : result.rows)
+      reasons += "\n  " + r.combination() + ": " + status_name(r.status) + ": " + r.message;
+    throw std::runtime_error(c.file.string() + ": no solver in the comparison solved the case:" + reasons);
+  }
   return result;
 }
 
