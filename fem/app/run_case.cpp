@@ -20,6 +20,7 @@
 #include "fem/config.hpp"
 #include "fem/output/atomic_output.hpp"
 #include "fem/post/nodal_results.hpp"
+#include "fem/resources/case_fit.hpp"
 #include "solvers/linear_solver.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
@@ -108,6 +109,7 @@ Mesh make_mesh(const MeshSpec& spec) {
 json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ostream& log) {
   Case c = load_case(case_file);
   apply_overrides(c, overrides);
+  resources::require_mesh_fits(c, resources::available_host_bytes());
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
   PhaseLog phases(log);
   json summary;
@@ -131,6 +133,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
       << ", profile " << with_commas(order.before.profile) << " -> " << with_commas(order.after.profile);
     return s.str();
   });
+  resources::require_system_fits(c, resources::system_size(graph, order.after, d), resources::available_host_bytes());
 
   SolverOptions options = solver_options(c.solver);
   options.progress = [&](const std::string& line) { phases.progress(line); };
