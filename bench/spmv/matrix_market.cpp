@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -69,6 +70,12 @@ CsrMatrix read_matrix_market(const std::string& path) {
   if (static_cast<double>(entries) > most)
     fail(line_no, std::to_string(entries) + " entries cannot fit a " + (mirrored ? symmetry + " " : "") +
                       std::to_string(rows) + " x " + std::to_string(rows) + " matrix");
+  // Each entry takes at least "i j\n" in the file: a count the file cannot hold is refused before allocating for it.
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(path, ec);
+  if (!ec && static_cast<double>(entries) * 4 > static_cast<double>(file_bytes))
+    fail(line_no, "the size line announces " + std::to_string(entries) + " entries, more than the " + std::to_string(file_bytes) +
+                      " bytes of the file can hold");
   const std::size_t stored = static_cast<std::size_t>(mirrored ? 2 * entries : entries);
   // Triples while reading, then CSR; per row its start and the three vectors a product with it needs.
   const std::size_t bytes = stored * (sizeof(std::tuple<std::int32_t, std::int32_t, double>) + 12) + 32 * static_cast<std::size_t>(rows);
