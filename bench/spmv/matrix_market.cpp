@@ -1,17 +1,40 @@
 #include "bench/spmv/matrix_market.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 #include <tuple>
 #include <vector>
 
+#include "fem/resources/memory_estimate.hpp"
+
 namespace fem::bench {
+
+namespace {
+
+// The first line after `line_no` that is neither empty nor a % comment; false at the end.
+bool next_data_line(std::istream& in, std::string& line, int& line_no) {
+  while (std::getline(in, line)) {
+    ++line_no;
+    if (line.find_first_not_of(" \t\r") != std::string::npos && line[line.find_first_not_of(" \t\r")] != '%') return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 CsrMatrix read_matrix_market(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open Matrix Market file " + path);
+  const auto fail = [&](int line_no, const std::string& what) {
+    throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + what);
+  };
   std::string line;
   std::getline(in, line);
   std::string banner, object, format, field, symmetry;
@@ -21,36 +44,76 @@ CsrMatrix read_matrix_market(const std::string& path) {
     return s;
   };
   if (banner != "%%MatrixMarket" || lower(object) != "matrix" || lower(format) != "coordinate")
-    throw std::runtime_error(path + ":1: not a Matrix Market coordinate matrix ('" + line + "')");
+    fail(1, "not a Matrix Market coordinate matrix ('" + line.substr(0, 80) + "')");
   field = lower(field);
   symmetry = lower(symmetry);
-  if (field == "complex") throw std::runtime_error(path + ": complex matrices are not supported");
+  if (field != "real" && field != "integer" && field != "pattern" && field != "double")
+    fail(1, "field '" + field + "' is not supported (real, integer or pattern)");
+  if (symmetry != "general" && symmetry != "symmetric" && symmetry != "skew-symmetric")
+    fail(1, "symmetry '" + symmetry + "' is not supported (general, symmetric or skew-symmetric)");
   const bool pattern = field == "pattern";
-  const bool mirrored = symmetry == "symmetric" || symmetry == "skew-symmetric";
-  const double mirror_sign = symmetry == "skew-symmetric" ? -1.0 : 1.0;
+  const bool mirrored = symmetry != "general";
+  const bool skew = symmetry == "skew-symmetric";
   int line_no = 1;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line[0] != '%') break;
-  }
+  if (!next_data_line(in, line, line_no)) fail(line_no, "the file ends before its size line 'rows columns entries'");
   std::int64_t rows = 0, cols = 0, entries = 0;
-  if (!(std::istringstream(line) >> rows >> cols >> entries))
-    throw std::runtime_error(path + ":" + std::to_string(line_no) + ": expected 'rows columns entries'");
-  if (rows != cols) throw std::runtime_error(path + ": the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) + ", not square");
-  std::vector<std::tuple<std::int32_t, std::int32_t, double>> triples;
-  triples.reserve(static_cast<std::size_t>(mirrored ? 2 * entries : entries));
-  for (std::int64_t e = 0; e < entries; ++e) {
-    ++line_no;
-    std::int64_t i = 0, j = 0;
-    double v = 1.0;
-    if (!(in >> i >> j) || (!pattern && !(in >> v)))
-      throw std::runtime_error(path + ":" + std::to_string(line_no) + ": expected entry " + std::to_string(e + 1) + " of " +
-                               std::to_string(entries));
-    if (i < 1 || i > rows || j < 1 || j > rows)
-      throw std::runtime_error(path + ":" + std::to_string(line_no) + ": index out of range");
-    triples.emplace_back(static_cast<std::int32_t>(i - 1), static_cast<std::int32_t>(j - 1), v);
-    if (mirrored && i != j) triples.emplace_back(static_cast<std::int32_t>(j - 1), static_cast<std::int32_t>(i - 1), mirror_sign * v);
+  std::string rest;
+  std::istringstream size_line(line);
+  if (!(size_line >> rows >> cols >> entries) || (size_line >> rest))
+    fail(line_no, "expected 'rows columns entries'");
+  if (rows != cols) fail(line_no, "the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) + ", not square");
+  if (rows < 1 || entries < 0) fail(line_no, "the size line holds a negative or zero size");
+  // CSR here has 32-bit column indices; and the memory must be there before anything is allocated.
+  if (rows > std::numeric_limits<std::int32_t>::max())
+    fail(line_no, std::to_string(rows) + " rows do not fit the 32-bit column indices (at most 2147483647)");
+  const double most = mirrored ? 0.5 * static_cast<double>(rows) * (static_cast<double>(rows) + 1) : static_cast<double>(rows) * rows;
+  if (static_cast<double>(entries) > most)
+    fail(line_no, std::to_string(entries) + " entries cannot fit a " + (mirrored ? symmetry + " " : "") +
+                      std::to_string(rows) + " x " + std::to_string(rows) + " matrix");
+  // Each entry takes at least "i j\n" in the file: a count the file cannot hold is refused before allocating for it.
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(path, ec);
+  if (!ec && static_cast<double>(entries) * 4 > static_cast<double>(file_bytes))
+    fail(line_no, "the size line announces " + std::to_string(entries) + " entries, more than the " + std::to_string(file_bytes) +
+                      " bytes of the file can hold");
+  const std::size_t stored = static_cast<std::size_t>(mirrored ? 2 * entries : entries);
+  // Triples while reading, then CSR; per row its start and the three vectors a product with it needs.
+  const std::size_t bytes = stored * (sizeof(std::tuple<std::int32_t, std::int32_t, double>) + 12) + 32 * static_cast<std::size_t>(rows);
+  try {
+    resources::require_memory(bytes, resources::available_host_bytes(),
+                              "a " + std::to_string(rows) + " x " + std::to_string(rows) + " matrix of " + std::to_string(entries) + " entries", "");
+  } catch (const resources::ResourceError& e) {
+    fail(line_no, e.what());
   }
+
+  std::vector<std::tuple<std::int32_t, std::int32_t, double>> triples;
+  triples.reserve(stored);
+  for (std::int64_t e = 0; e < entries; ++e) {
+    if (!next_data_line(in, line, line_no))
+      fail(line_no, "the file ends after " + std::to_string(e) + " entries; its size line announces " + std::to_string(entries));
+    std::istringstream entry(line);
+    std::int64_t i = 0, j = 0;
+    std::string value;
+    if (!(entry >> i >> j) || (!pattern && !(entry >> value)) || (entry >> rest))
+      fail(line_no, "expected entry " + std::to_string(e + 1) + " of " + std::to_string(entries) + " as 'row column" +
+                        (pattern ? "'" : " value'"));
+    char* end = nullptr;
+    const double v = pattern ? 1.0 : std::strtod(value.c_str(), &end);
+    if (!pattern && end != value.c_str() + value.size())
+      fail(line_no, "the value of entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is not a number: '" + value + "'");
+    if (i < 1 || i > rows || j < 1 || j > rows)
+      fail(line_no, "index (" + std::to_string(i) + ", " + std::to_string(j) + ") is outside 1 .. " + std::to_string(rows));
+    if (!std::isfinite(v)) fail(line_no, "the value of entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is not finite");
+    // A symmetric file stores the lower triangle only (skew: strictly lower); an upper entry
+    // would be mirrored onto one that may also be there.
+    if (mirrored && (j > i || (skew && i == j)))
+      fail(line_no, "entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is " + (i == j ? "on the diagonal" : "above the diagonal") +
+                        ", but a " + symmetry + " file holds only the " + (skew ? "strictly " : "") + "lower triangle");
+    triples.emplace_back(static_cast<std::int32_t>(i - 1), static_cast<std::int32_t>(j - 1), v);
+    if (mirrored && i != j) triples.emplace_back(static_cast<std::int32_t>(j - 1), static_cast<std::int32_t>(i - 1), (skew ? -1.0 : 1.0) * v);
+  }
+  if (next_data_line(in, line, line_no))
+    fail(line_no, "more entries than the " + std::to_string(entries) + " the size line announces");
   std::sort(triples.begin(), triples.end());
   CsrMatrix a;
   a.rows = rows;

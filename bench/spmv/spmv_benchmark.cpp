@@ -8,6 +8,7 @@
 #include <functional>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "bench/spmv/matrix_market.hpp"
 #include "bench/spmv/pcg_comparison.hpp"
 #include "fem/config.hpp"
+#include "fem/output/atomic_output.hpp"
 #include "kernels/cpu/sparse_formats.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
 #if FEM_WITH_CUDA
@@ -65,9 +67,11 @@ struct Row {
   std::string note;
 };
 
+// Rows go to the terminal as they come and to the CSV at the end, all at once (save), so that a
+// run that fails on its input leaves an earlier CSV as it was.
 class Table {
  public:
-  explicit Table(const std::string& csv) : csv_(csv) {
+  Table() {
     csv_ << "matrix,rows,nnz,backend,setting,ms,GB/s,GFLOP/s,copy_ceiling_fraction,W,J_per_spmv,GFLOP/s_per_W,"
             "max_rel_error,note\n";
   }
@@ -90,13 +94,14 @@ class Table {
                   r.matrix.c_str(), static_cast<long long>(r.rows), static_cast<long long>(r.nnz), r.backend.c_str(),
                   r.setting.c_str(), 1e3 * r.seconds, r.gbs, r.gflops, r.gbs / kCopyCeilingGBs, r.watts, r.joules,
                   r.watts > 0 ? r.gflops / r.watts : 0.0, r.error, r.note.c_str());
-    csv_ << line << std::flush;
+    csv_ << line;
     rows_.push_back(r);
   }
   const std::vector<Row>& rows() const { return rows_; }
+  void save(const std::string& path) const { write_file_atomically(path, csv_.str()); }
 
  private:
-  std::ofstream csv_;
+  std::ostringstream csv_;
   std::vector<Row> rows_;
 };
 
@@ -440,7 +445,7 @@ int run_spmv_benchmark(int argc, char** argv) {
   }
   try {
     if (options.solve_cells > 0) return run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioner);
-    Table table(options.csv);
+    Table table;
 #if FEM_WITH_CUDA
     const bool have_cuda = gpu::unavailable_reason().empty();
     gpu::EnergyMeter meter;
@@ -518,6 +523,7 @@ int run_spmv_benchmark(int argc, char** argv) {
       summaries.push_back(summary);
     }
     print_summary(summaries);
+    table.save(options.csv);
     std::printf("\nCSV written to %s\n", options.csv.c_str());
     return 0;
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <exception>
 #include <iostream>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "bench/dense/dense_benchmark.hpp"
 #include "bench/frontal/frontal_benchmark.hpp"
 #include "bench/spmv/spmv_benchmark.hpp"
+#include "fem/app/check_command.hpp"
 #include "fem/app/render_command.hpp"
 #include "fem/app/renumber_command.hpp"
 #include "fem/pipeline/run_case.hpp"
@@ -31,6 +33,8 @@ const char* kUsage = R"(fem: finite elements with embedded direct, frontal and i
 
 usage:
   fem run CASE.yaml [options]   mesh, assemble, solve and write results for a case
+  fem check CASE.yaml [options] validate, mesh and renumber a case; print its sizes and each solver's
+                                estimated memory and time (nothing assembled, solved or written)
   fem renumber CASE.yaml [--plot] [--renumber METHOD] [--output DIR]
                                 bandwidth, profile, wavefront and front of every renumbering
                                 method on the case's mesh; --plot draws the pattern before and
@@ -323,6 +327,10 @@ int main(int argc, char** argv) {
       fem::run_case(file, overrides, std::cout);
       return 0;
     }
+    if (args[0] == "check") {
+      fem::RunOverrides overrides;
+      return fem::check_case(parse_case_options({args.begin() + 1, args.end()}, overrides, nullptr), overrides, std::cout);
+    }
     const bool help = args.size() > 1 && (args[1] == "--help" || args[1] == "-h");
     if (help && (args[0] == "compare" || args[0] == "sweep" || args[0] == "render" || args[0] == "report")) {
       std::cout << kUsage;
@@ -344,6 +352,10 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     std::cerr << "fem: " << e.what() << "\n(fem --help lists the commands and options)\n";
     return 2;
+  } catch (const std::bad_alloc&) {
+    std::cout << std::flush;
+    std::cerr << "\nfem: error: out of memory (an allocation failed); `fem check CASE.yaml` estimates what a case needs\n";
+    return 1;
   } catch (const std::exception& e) {
     std::cout << std::flush;
     std::cerr << "\nfem: error: " << e.what() << "\n";

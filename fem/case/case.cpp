@@ -3,8 +3,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <initializer_list>
 #include <set>
+#include <sstream>
 
 #include "fem/case/yaml_section.hpp"
 
@@ -45,7 +48,7 @@ fs::path existing_file(const Section& s, const char* key, const fs::path& case_d
 }
 
 MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& file) {
-  if (!root.has("mesh")) root.fail(root.get("mesh"), "the case needs a 'mesh' section");
+  root.require("mesh", "the case needs a 'mesh' section (geo, msh or box)");
   const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity"});
   MeshSpec m;
   const int sources = int(s.has("geo")) + int(s.has("msh")) + int(s.has("box"));
@@ -73,7 +76,8 @@ MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& fil
     m.box.size = b.numbers("size", 2, 3);
     const auto divisions = b.numbers("divisions", m.box.size.size(), m.box.size.size());
     for (double d : divisions) {
-      if (d < 1 || d != static_cast<int>(d)) b.fail(b.get("divisions"), "'divisions' must be positive integers");
+      if (!(d >= 1 && d <= kMaxBoxDivisions) || d != static_cast<int>(d))
+        b.fail(b.get("divisions"), "'divisions' must be positive integers (at most " + std::to_string(kMaxBoxDivisions) + ")");
       m.box.divisions.push_back(static_cast<int>(d));
     }
     for (double x : m.box.size)
@@ -91,7 +95,7 @@ MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& fil
 }
 
 PhysicsSpec read_physics(const Section& root, const fs::path& file) {
-  if (!root.has("physics")) root.fail(root.get("physics"), "the case needs a 'physics' section");
+  root.require("physics", "the case needs a 'physics' section (type: elasticity or heat)");
   const Section s(file, root.get("physics"), "'physics'", {"type", "model", "thickness"});
   PhysicsSpec p;
   p.type = choose<PhysicsType>(s, "type", {{"elasticity", PhysicsType::Elasticity}, {"heat", PhysicsType::Heat}},
@@ -220,14 +224,26 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
   sv.preconditioner = s.value_or<std::string>("preconditioner", "a string", sv.preconditioner);
   sv.precision = choose_word(s, "precision", {"double", "mixed"}, sv.precision);
-  if (s.has("tolerance")) sv.tolerance = s.positive("tolerance");
+  if (s.has("tolerance")) {
+    sv.tolerance = s.positive("tolerance");
+    if (sv.tolerance < kSmallestTolerance) s.fail(s.get("tolerance"), tolerance_too_small(sv.tolerance));
+  }
   sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
+  if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
   return sv;
 }
 
 }  // namespace
+
+std::string tolerance_too_small(double tolerance) {
+  std::ostringstream text;
+  text << tolerance;
+  return "tolerance " + text.str() +
+         " is below what double precision can reach (relative residuals stop near 1e-16 times the condition number); "
+         "use 1e-15 or more";
+}
 
 ElementShape parse_element_shape(const std::string& name) {
   if (name == "tri") return ElementShape::Triangle;
@@ -237,14 +253,48 @@ ElementShape parse_element_shape(const std::string& name) {
   throw std::invalid_argument("element '" + name + "' is not one of: tri, quad, tet, hex");
 }
 
+namespace {
+
+// YAML is UTF-8: a file that is not (a Latin-1 title, say) is refused before parsing, at its line.
+void check_utf8(const fs::path& file, const std::string& text) {
+  int line = 1;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const int extra = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    bool ok = extra >= 0 && i + extra < text.size() && !(c == 0xC0 || c == 0xC1 || c > 0xF4);
+    for (int k = 1; ok && k <= extra; ++k) ok = (static_cast<unsigned char>(text[i + k]) >> 6) == 0x2;
+    if (!ok) throw CaseError(file.string() + ":" + std::to_string(line) + ": not valid UTF-8 text (save the file as UTF-8)");
+    if (c == '\n') ++line;
+    i += 1 + extra;
+  }
+}
+
+Case read_case(const fs::path& file, const YAML::Node& doc);
+
+}  // namespace
+
 Case load_case(const fs::path& file) {
   if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the case file");
+  check_utf8(file, text);
   YAML::Node doc;
   try {
-    doc = YAML::LoadFile(file.string());
+    doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
+  try {
+    return read_case(file, doc);
+  } catch (const YAML::Exception& e) {  // a conversion a Section did not anticipate
+    throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+
+namespace {
+
+Case read_case(const fs::path& file, const YAML::Node& doc) {
   const Section root(file, doc, "the case file",
                      {"title", "mesh", "physics", "materials", "boundary", "loads", "solver", "output"});
   Case c;
@@ -296,5 +346,7 @@ Case load_case(const fs::path& file) {
   }
   return c;
 }
+
+}  // namespace
 
 }  // namespace fem

@@ -58,6 +58,11 @@ inline const std::vector<const char*> kSolverMethods = {"band-cholesky", "band-g
 inline const std::vector<const char*> kSolverDevices = {"cpu", "cuda", "opencl"};
 inline const std::vector<const char*> kRenumberMethods = {"none", "rcm", "gps", "sloan", "auto"};
 
+// The smallest relative residual a solver is asked for: double precision cannot promise less.
+inline constexpr double kSmallestTolerance = 1e-15;
+// A bound on box divisions per direction that keeps every count in an int (memory is checked later).
+inline constexpr int kMaxBoxDivisions = 1000000;
+
 struct SolverSpec {
   std::string method = "cg";
   std::string device = "cpu";
@@ -91,6 +96,9 @@ struct Case {
 
 // Reads and validates a case file; throws CaseError with "file:line: message".
 Case load_case(const std::filesystem::path& file);
+
+// Why a tolerance below kSmallestTolerance is refused (for the case file and --tolerance).
+std::string tolerance_too_small(double tolerance);
 
 // Element shape names as written in case files: tri quad tet hex.
 ElementShape parse_element_shape(const std::string& name);

@@ -1,10 +1,13 @@
 #pragma once
 // A YAML mapping read the way every fem input file is read (case files, study files): unknown
-// keys refused, and every problem a CaseError "file:line: message" (yaml-cpp marks are 0-based).
+// and repeated keys refused (yaml-cpp would keep the first silently), every number finite, and
+// every problem a CaseError "file:line: message" (yaml-cpp marks are 0-based).
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
+#include <map>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -18,8 +21,16 @@ class Section {
   Section(const std::filesystem::path& file, const YAML::Node& node, std::string where, std::initializer_list<const char*> keys)
       : file_(file), node_(node), where_(std::move(where)) {
     if (!node.IsMap()) fail(node, where_ + " must be a mapping of keys to values");
+    std::map<std::string, int> seen;  // key -> its line
     for (const auto& kv : node) {
+      if (!kv.first.IsScalar()) fail(kv.first, "a key in " + where_ + " must be a plain word");
       const auto key = kv.first.as<std::string>();
+      const int key_line = kv.first.Mark().line + 1;
+      if (const auto [it, inserted] = seen.emplace(key, key_line); !inserted)
+        fail(kv.first, "'" + key + "' is given twice in " + where_ + " (" +
+                           (it->second == key_line ? "both on line " + std::to_string(key_line)
+                                                   : "lines " + std::to_string(it->second) + " and " + std::to_string(key_line)) +
+                           "); keep one");
       if (std::none_of(keys.begin(), keys.end(), [&](const char* k) { return key == k; })) {
         std::string list;
         for (const char* k : keys) list += std::string(list.empty() ? "" : ", ") + k;
@@ -29,6 +40,10 @@ class Section {
   }
 
   bool has(const char* key) const { return static_cast<bool>(node_[key]); }
+  // A key this mapping must hold: a CaseError at the mapping's line when it is missing.
+  void require(const char* key, const std::string& message) const {
+    if (!has(key)) fail(node_, message);
+  }
   YAML::Node get(const char* key) const { return node_[key]; }
   int line() const { return node_.Mark().line + 1; }
 
@@ -47,7 +62,11 @@ class Section {
   T value_or(const char* key, const char* type_name, T fallback) const {
     return has(key) ? value<T>(key, type_name) : fallback;
   }
-  double number(const char* key) const { return value<double>(key, "a number"); }
+  double number(const char* key) const {
+    const double v = value<double>(key, "a number");
+    if (!std::isfinite(v)) fail(node_[key], "'" + std::string(key) + "' in " + where_ + " must be a finite number");
+    return v;
+  }
   double positive(const char* key) const {
     const double v = number(key);
     if (!(v > 0)) fail(node_[key], "'" + std::string(key) + "' in " + where_ + " must be positive");
@@ -69,14 +88,27 @@ class Section {
     } catch (const YAML::Exception&) {
       bad();
     }
+    if (!std::all_of(out.begin(), out.end(), [](double v) { return std::isfinite(v); }))
+      fail(n, "'" + std::string(key) + "' in " + where_ + " must hold finite numbers");
     return out;
   }
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
-    throw CaseError(file_.string() + ":" + std::to_string(at.Mark().line + 1) + ": " + message);
+    // A key that is not there has no mark: the mapping's own line stands in.
+    const int line = line_of(at) > 0 ? line_of(at) : line_of(node_);
+    throw CaseError(file_.string() + ":" + std::to_string(std::max(line, 1)) + ": " + message);
   }
 
+
  private:
+  static int line_of(const YAML::Node& n) {
+    try {
+      return n.Mark().line + 1;
+    } catch (const YAML::InvalidNode&) {
+      return 0;
+    }
+  }
+
   const std::filesystem::path& file_;
   YAML::Node node_;
   std::string where_;

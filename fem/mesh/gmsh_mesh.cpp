@@ -11,6 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "fem/mesh/mesh_check.hpp"
+#include "fem/mesh/msh_file_check.hpp"
+
 namespace fem {
 namespace {
 
@@ -200,6 +203,7 @@ Mesh extract_mesh(const fs::path& file) {
       for (std::size_t e = 0; e < element_tags[block].size(); ++e) {
         for (std::size_t i = 0; i < n; ++i) element[i] = static_cast<int>(nodes[e * n + i]);
         set.add(type, element);
+        set.tag.push_back(element_tags[block][e]);
       }
     }
     entity_range[{dim, tag}] = {first, set.size()};
@@ -248,6 +252,7 @@ Mesh extract_mesh(const fs::path& file) {
   }
   for (auto* set : {&mesh.cells, &mesh.boundary})
     for (int& node : set->node) node = index_of_tag[static_cast<std::size_t>(node)];
+  check_mesh(mesh);
   return mesh;
 }
 
@@ -290,6 +295,7 @@ Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
 
 Mesh mesh_from_msh(const fs::path& msh) {
   require_file(msh);
+  check_msh_file(msh);  // Gmsh's reader crashes on tags it does not expect
   GmshSession session(false, 0);
   gmsh_step(msh, "reading", [&] { gmsh::open(msh.string()); });
   return extract_mesh(msh);

@@ -15,8 +15,11 @@ struct ElementSet {
   std::vector<ElementType> type;
   std::vector<std::size_t> offset{0};  // element e's nodes are node[offset[e] .. offset[e+1])
   std::vector<int> node;               // 0-based node indices
+  std::vector<std::size_t> tag;        // the file's element tags (Gmsh meshes); empty: numbered 1..
 
   std::size_t size() const { return type.size(); }
+  // How messages name element e: its tag in the mesh file, or its 1-based number.
+  std::size_t tag_of(std::size_t e) const { return tag.empty() ? e + 1 : tag[e]; }
   std::span<const int> nodes_of(std::size_t e) const {
     return {node.data() + offset[e], offset[e + 1] - offset[e]};
   }

@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -14,6 +17,9 @@ AtomicOutput::AtomicOutput(fs::path directory) : directory_(std::move(directory)
   std::error_code ec;
   fs::create_directories(directory_, ec);
   if (ec) throw std::runtime_error(directory_.string() + ": cannot create the output directory: " + ec.message());
+  // Said here, once, rather than by whichever writer (VTK's, say) first fails on a temporary.
+  if (::access(directory_.c_str(), W_OK | X_OK) != 0)
+    throw std::runtime_error(directory_.string() + ": cannot write to the output directory: " + std::strerror(errno));
 }
 
 AtomicOutput::~AtomicOutput() {
@@ -28,6 +34,20 @@ fs::path AtomicOutput::stage(const std::string& name) {
   const fs::path temporary = directory_ / ("." + name + ".partial-" + std::to_string(::getpid()));
   staged_.emplace_back(temporary, final_path);
   return temporary;
+}
+
+void AtomicOutput::stage_text(const std::string& name, const std::string& text) {
+  const fs::path temporary = stage(name);
+  std::ofstream out(temporary, std::ios::binary);
+  out << text;
+  out.flush();
+  if (!out) throw std::runtime_error((directory_ / name).string() + ": cannot write: " + std::strerror(errno));
+}
+
+void write_file_atomically(const fs::path& path, const std::string& text) {
+  AtomicOutput output(path.parent_path().empty() ? fs::path(".") : path.parent_path());
+  output.stage_text(path.filename().string(), text);
+  output.commit();
 }
 
 std::vector<fs::path> AtomicOutput::commit() {

@@ -20,6 +20,7 @@
 #include "fem/config.hpp"
 #include "fem/output/atomic_output.hpp"
 #include "fem/post/nodal_results.hpp"
+#include "fem/resources/case_fit.hpp"
 #include "solvers/linear_solver.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
@@ -84,6 +85,7 @@ void apply_overrides(Case& c, const RunOverrides& o) {
   if (o.precision) c.solver.precision = choose_override("precision", *o.precision, {"double", "mixed"});
   if (o.tolerance) {
     if (!(*o.tolerance > 0)) throw CaseError("--tolerance must be positive");
+    if (*o.tolerance < kSmallestTolerance) throw CaseError("--tolerance: " + tolerance_too_small(*o.tolerance));
     c.solver.tolerance = *o.tolerance;
   }
   if (o.output_directory) c.output.directory = fs::absolute(*o.output_directory);
@@ -107,6 +109,7 @@ Mesh make_mesh(const MeshSpec& spec) {
 json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ostream& log) {
   Case c = load_case(case_file);
   apply_overrides(c, overrides);
+  resources::require_mesh_fits(c, resources::available_host_bytes());
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
   PhaseLog phases(log);
   json summary;
@@ -130,6 +133,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
       << ", profile " << with_commas(order.before.profile) << " -> " << with_commas(order.after.profile);
     return s.str();
   });
+  resources::require_system_fits(c, resources::system_size(graph, order.after, d), resources::available_host_bytes());
 
   SolverOptions options = solver_options(c.solver);
   options.progress = [&](const std::string& line) { phases.progress(line); };
@@ -237,11 +241,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
 #endif
     summary["time_s"] = phases.times();  // "write": the .vtu; the small JSON itself comes last
     summary["peak_memory_bytes"] = peak_memory_bytes();
-    {
-      std::ofstream json_file(output.stage(c.name + ".json"));
-      json_file << summary.dump(2) << "\n";
-      if (!json_file) throw std::runtime_error(c.output.directory.string() + ": cannot write the JSON summary");
-    }
+    output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
     written = output.commit();
     std::string list;
     for (const auto& p : written) list += (list.empty() ? "" : ", ") + p.filename().string();

@@ -1,8 +1,11 @@
 #include "fem/study/compare_case.hpp"
 
+#include <algorithm>
 #include <ostream>
+#include <stdexcept>
 
 #include "fem/pipeline/number_format.hpp"
+#include "fem/resources/case_fit.hpp"
 #include "fem/study/environment.hpp"
 
 namespace fem::study {
@@ -29,11 +32,19 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
                      {"precision", c.solver.precision}};
 
   log << "fem: compare  " << c.file.string() << ": " << c.title << "\n";
+  resources::require_mesh_fits(c, resources::available_host_bytes());
   const Mesh mesh = make_mesh(c.mesh);
   log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";
   Dropped dropped;
   result.rows = compare_on_mesh(c, mesh, settings, "", dropped, log);
+  // A study in which nothing was solved is a failure, not a report of empty rows.
+  if (std::none_of(result.rows.begin(), result.rows.end(), [](const StudyRow& r) { return r.status == RowStatus::Ok; })) {
+    std::string reasons;
+    for (const auto& r : result.rows)
+      reasons += "\n  " + r.combination() + ": " + status_name(r.status) + ": " + r.message;
+    throw std::runtime_error(c.file.string() + ": no solver in the comparison solved the case:" + reasons);
+  }
   return result;
 }
 

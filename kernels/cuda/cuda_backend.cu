@@ -224,6 +224,9 @@ private:
 std::string unavailable_reason() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);
+  // Without a GPU (or its driver) the runtime says "driver version is insufficient": say what it means.
+  if (status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice)
+    return std::string("no CUDA device (no NVIDIA GPU or driver on this machine; CUDA: ") + cudaGetErrorString(status) + ")";
   if (status != cudaSuccess)
     return std::string("no usable CUDA device: ") + cudaGetErrorString(status);
   if (count == 0) return "no CUDA device found";

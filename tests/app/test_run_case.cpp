@@ -218,12 +218,12 @@ boundary: [{group: face, fix: [x, y, z]}]
 
 }  // namespace
 
-TEST_CASE("an inverted element in a mesh file is reported with its number") {
+TEST_CASE("an inverted element in a mesh file is reported with its tag in the file and its group") {
 #if FEM_WITH_GMSH
   TempDir dir;
   dir.write("two.msh", two_tet_msh("3 2 4 5"));  // negative volume
   const auto message = run_expecting_error(dir.write("two.yaml", kTwoTetCase));
-  CHECK(message.find("element 1") != std::string::npos);
+  CHECK(message.find("element 3 (tet4, group 'other')") != std::string::npos);
   CHECK(message.find("inverted") != std::string::npos);
 #endif
 }

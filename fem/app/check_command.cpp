@@ -1,0 +1,56 @@
+#include "fem/app/check_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+
+#include "fem/pipeline/node_ordering.hpp"
+#include "fem/pipeline/number_format.hpp"
+#include "fem/physics/problem.hpp"
+#include "fem/resources/case_fit.hpp"
+
+namespace fem {
+
+int check_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
+  using resources::bytes_text;
+  Case c = load_case(case_file);
+  apply_overrides(c, overrides);
+  const std::size_t available = resources::available_host_bytes();
+  log << "fem: case     " << c.file.string() << ": " << c.title << " (valid)\n"
+      << "fem: memory   " << bytes_text(static_cast<double>(available)) << " available\n";
+  if (const std::size_t box = resources::box_case_bytes(c); box > 0)
+    log << "fem: box      mesh, node graph and matrix about " << bytes_text(static_cast<double>(box)) << "\n";
+  resources::require_mesh_fits(c, available);
+
+  const auto t0 = std::chrono::steady_clock::now();
+  const Mesh mesh = make_mesh(c.mesh);
+  const double mesh_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  build_problem(c, mesh);  // the groups, materials and conditions resolve against the mesh
+  const int d = c.physics.type == PhysicsType::Heat ? 1 : mesh.dimension;
+  const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  const NodeOrdering order = order_nodes(graph, c.solver.renumber, c.solver.method, d);
+  const resources::SystemSize system = resources::system_size(graph, order.after, d);
+  log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
+      << with_commas(static_cast<long long>(mesh.cells.size())) << " elements (meshed in " << std::setprecision(2) << mesh_seconds << std::setprecision(6) << " s)\n"
+      << "fem: system   " << with_commas(system.dofs) << " equations, about " << with_commas(system.nnz) << " nonzeros\n"
+      << "fem: renumber " << order.method << ": bandwidth " << with_commas(order.before.bandwidth) << " -> "
+      << with_commas(order.after.bandwidth) << ", profile " << with_commas(order.before.profile) << " -> "
+      << with_commas(order.after.profile) << ", max wavefront " << with_commas(order.after.max_wavefront) << "\n\n";
+
+  char line[200];
+  std::snprintf(line, sizeof line, "  %-14s %12s %12s  %s\n", "method", "memory", "time (rough)", "what it counts");
+  log << line;
+  for (const char* method : kSolverMethods) {
+    const auto e = resources::estimate_solver(method, system);
+    const std::size_t bytes = resources::solve_bytes(method, system);
+    std::snprintf(line, sizeof line, "  %-14s %12s %10.3g s  %s%s\n", method, bytes_text(static_cast<double>(bytes)).c_str(),
+                  e.seconds, e.basis.c_str(), bytes > available ? "  (does not fit)" : "");
+    log << line;
+  }
+  log << "\n  memory: the matrix (" << bytes_text(static_cast<double>(resources::matrix_bytes(system.dofs, system.nnz)))
+      << ", not for frontal) plus the solver's own; time: on a CPU at about 10 GFLOP/s, 10 GB/s\n";
+  return 0;
+}
+
+}  // namespace fem

@@ -1,0 +1,122 @@
+#include "fem/mesh/mesh_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "fem/elements/isoparametric.hpp"
+#include "fem/elements/quadrature.hpp"
+
+namespace fem {
+namespace {
+
+// "element 12 (tri3, group 'plate')" with the file's tag and every group that holds it.
+std::string describe(const Mesh& mesh, const ElementSet& set, std::size_t e) {
+  const int dim = element_info(set.type[e]).dimension;
+  std::string groups;
+  for (const auto& g : mesh.groups)
+    if (g.dimension == dim && std::find(g.elements.begin(), g.elements.end(), e) != g.elements.end())
+      groups += (groups.empty() ? "" : ", ") + ("'" + g.name + "'");
+  return "element " + std::to_string(set.tag_of(e)) + " (" + std::string(element_info(set.type[e]).name) + ", " +
+         (groups.empty() ? "in no physical group" : "group " + groups) + ")";
+}
+
+[[noreturn]] void fail(const Mesh& mesh, const std::string& what) { throw std::runtime_error(mesh.source + ": " + what); }
+
+std::vector<double> corner_coords(const Mesh& mesh, const ElementSet& set, std::size_t e) {
+  std::vector<double> xyz;
+  for (int node : set.nodes_of(e))
+    for (int k = 0; k < 3; ++k) xyz.push_back(mesh.coords[3 * static_cast<std::size_t>(node) + k]);
+  return xyz;
+}
+
+// The sign of the cell's Jacobian (+1 or -1), or a failure when it vanishes or changes sign.
+double orientation(const Mesh& mesh, std::size_t e) {
+  const ElementType type = mesh.cells.type[e];
+  const auto xyz = corner_coords(mesh, mesh.cells, e);
+  double sign = 0;
+  for (const auto& q : quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type))) {
+    const double det = map_volume_point(type, xyz, mesh.dimension, q.xi.data()).detJ;
+    const double s = det > 0 ? 1.0 : -1.0;
+    if (sign == 0) sign = s;
+    if (det == 0 || s != sign || (mesh.dimension == 3 && s < 0))
+      fail(mesh, describe(mesh, mesh.cells, e) + " is inverted or degenerate: its Jacobian determinant is " +
+                     std::to_string(det) + " at a quadrature point");
+  }
+  return sign;
+}
+
+// Which side of the line p->q the point x is on: +1 left, -1 right (2D, z ignored).
+double side(const double* p, const double* q, const double* x) {
+  const double cross = (q[0] - p[0]) * (x[1] - p[1]) - (q[1] - p[1]) * (x[0] - p[0]);
+  return cross > 0 ? 1.0 : (cross < 0 ? -1.0 : 0.0);
+}
+
+// Two 2D cells that share an edge must lie on opposite sides of it.
+void check_folds(const Mesh& mesh, const std::vector<double>& sign) {
+  const auto& cells = mesh.cells;
+  double majority = 0;
+  for (double s : sign) majority += s;
+  struct EdgeUse {
+    std::size_t cell;
+    double side;
+  };
+  std::unordered_map<std::uint64_t, EdgeUse> first_use;
+  for (std::size_t e = 0; e < cells.size(); ++e) {
+    const auto nodes = cells.nodes_of(e);
+    const int nv = element_info(cells.type[e]).num_vertices;
+    double centroid[3] = {0, 0, 0};
+    for (int i = 0; i < nv; ++i)
+      for (int k = 0; k < 3; ++k) centroid[k] += mesh.coords[3 * static_cast<std::size_t>(nodes[i]) + k] / nv;
+    for (int i = 0; i < nv; ++i) {
+      const int a = nodes[i], b = nodes[(i + 1) % nv];
+      const int lo = std::min(a, b), hi = std::max(a, b);
+      const std::uint64_t key = (static_cast<std::uint64_t>(lo) << 32) | static_cast<std::uint32_t>(hi);
+      const double s = side(&mesh.coords[3 * static_cast<std::size_t>(lo)], &mesh.coords[3 * static_cast<std::size_t>(hi)], centroid);
+      const auto [it, inserted] = first_use.try_emplace(key, EdgeUse{e, s});
+      if (inserted || it->second.side != s) continue;
+      // Same side: one of the two is folded; it is the one wound against the rest of the mesh.
+      const std::size_t other = it->second.cell;
+      const std::size_t folded = (sign[e] * majority < 0 || sign[other] * majority >= 0) ? e : other;
+      fail(mesh, describe(mesh, cells, folded) + " is folded: it overlaps " + describe(mesh, cells, folded == e ? other : e) +
+                     " across their shared edge (a node moved across the opposite side?)");
+    }
+  }
+}
+
+// Every element of a boundary group must lie on a cell: its corner nodes all in one cell.
+void check_boundary_on_cells(const Mesh& mesh) {
+  std::vector<std::vector<std::size_t>> cells_of(mesh.num_nodes());
+  for (std::size_t e = 0; e < mesh.cells.size(); ++e)
+    for (int n : mesh.cells.nodes_of(e)) cells_of[static_cast<std::size_t>(n)].push_back(e);
+  for (std::size_t f = 0; f < mesh.boundary.size(); ++f) {
+    const auto nodes = mesh.boundary.nodes_of(f);
+    const int nv = element_info(mesh.boundary.type[f]).num_vertices;
+    const bool on_a_cell = std::any_of(cells_of[nodes[0]].begin(), cells_of[nodes[0]].end(), [&](std::size_t e) {
+      const auto cn = mesh.cells.nodes_of(e);
+      return std::all_of(nodes.begin(), nodes.begin() + nv, [&](int n) { return std::find(cn.begin(), cn.end(), n) != cn.end(); });
+    });
+    if (!on_a_cell)
+      fail(mesh, describe(mesh, mesh.boundary, f) + " is not on any " + std::to_string(mesh.dimension) +
+                     "D element: the mesh mixes parts of different dimensions (fem solves on the " +
+                     std::to_string(mesh.dimension) + "D elements only)");
+  }
+}
+
+}  // namespace
+
+void check_mesh(const Mesh& mesh) {
+  for (std::size_t i = 0; i < mesh.coords.size(); ++i)
+    if (!std::isfinite(mesh.coords[i]))
+      fail(mesh, "node " + std::to_string(i / 3 + 1) + " has a non-finite coordinate (" + std::to_string(mesh.coords[i]) + ")");
+  std::vector<double> sign(mesh.cells.size());
+  for (std::size_t e = 0; e < mesh.cells.size(); ++e) sign[e] = orientation(mesh, e);
+  if (mesh.dimension == 2) check_folds(mesh, sign);
+  check_boundary_on_cells(mesh);
+}
+
+}  // namespace fem

@@ -1,0 +1,17 @@
+#pragma once
+// The checks a mesh read from a file must pass before anything is computed on it, so that a
+// bad element is named by its tag in the file and its group rather than by a wrong answer or
+// a "not positive definite" system later.
+#include "fem/mesh/mesh.hpp"
+
+namespace fem {
+
+// Throws std::runtime_error naming mesh.source, the element's file tag, its type and physical
+// group for: a non-finite node coordinate; a cell whose Jacobian vanishes or changes sign
+// inside it (in 3D: is not positive anywhere); a 2D cell folded over a neighbour (the two lie
+// on the same side of the edge they share: a node moved across it), whichever way the mesh is
+// wound; a boundary element of a group that is not part of any cell (a 2D part beside a 3D
+// one, say), which would leave its nodes without stiffness.
+void check_mesh(const Mesh& mesh);
+
+}  // namespace fem

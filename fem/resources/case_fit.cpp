@@ -1,0 +1,68 @@
+#include "fem/resources/case_fit.hpp"
+
+#include <cmath>
+
+namespace fem::resources {
+namespace {
+
+int dofs_per_node(const Case& c, int dimension) { return c.physics.type == PhysicsType::Heat ? 1 : dimension; }
+
+}  // namespace
+
+std::size_t box_case_bytes(const Case& c) {
+  if (c.mesh.source != MeshSpec::Source::Box) return 0;
+  const MeshSize mesh = box_mesh_size(c.mesh.box);
+  const std::int64_t couplings = estimated_node_couplings(mesh);
+  const double d = dofs_per_node(c, mesh.dimension);
+  const bool assembles = c.solver.method != "frontal";
+  return mesh_bytes(mesh) + graph_bytes(mesh.nodes, couplings) +
+         (assembles ? matrix_bytes(static_cast<std::int64_t>(d * mesh.nodes), static_cast<std::int64_t>(d * d * couplings)) : 0);
+}
+
+void require_mesh_fits(const Case& c, std::size_t available) {
+  const std::size_t bytes = box_case_bytes(c);
+  if (bytes <= available) return;
+  const MeshSize mesh = box_mesh_size(c.mesh.box);
+  // Memory grows with the number of cells: scale every axis alike, with a margin.
+  const double factor = std::pow(0.7 * static_cast<double>(available) / static_cast<double>(bytes), 1.0 / mesh.dimension);
+  require_memory(bytes, available,
+                 c.file.string() + ": the box mesh of " + std::to_string(mesh.cells) + " cells and " + std::to_string(mesh.nodes) +
+                     " nodes (mesh, node graph" + (c.solver.method != "frontal" ? ", matrix" : "") + ")",
+                 "a box that fits: " + scaled_box_divisions(c.mesh.box, factor));
+}
+
+SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dofs_per_node) {
+  SystemSize s;
+  const std::int64_t d = dofs_per_node;
+  s.dofs = static_cast<std::int64_t>(graph.num_nodes()) * d;
+  s.nnz = (static_cast<std::int64_t>(graph.num_edges_directed()) + graph.num_nodes()) * d * d;
+  s.bandwidth = ordered.bandwidth;
+  s.profile = ordered.profile;
+  s.max_wavefront = ordered.max_wavefront;
+  s.rms_wavefront = ordered.rms_wavefront;
+  return s;
+}
+
+std::size_t solve_bytes(const std::string& method, const SystemSize& system) {
+  const SolverEstimate e = estimate_solver(method, system);
+  return (e.uses_matrix ? matrix_bytes(system.dofs, system.nnz) : 0) + e.bytes;
+}
+
+void require_system_fits(const Case& c, const SystemSize& system, std::size_t available) {
+  // A device solver keeps its factor or vectors in device memory; here only the host's part counts.
+  const bool on_host = c.solver.device == "cpu";
+  const std::size_t bytes = on_host ? solve_bytes(c.solver.method, system) : matrix_bytes(system.dofs, system.nnz);
+  if (bytes <= available) return;
+  std::string smaller = "a coarser mesh (mesh.size, or fewer box divisions) would fit";
+  for (const char* method : kSolverMethods)
+    if (const std::size_t other = solve_bytes(method, system); other <= available) {
+      smaller = "solver.method " + std::string(method) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
+      break;
+    }
+  require_memory(bytes, available,
+                 c.file.string() + ": " + c.solver.method + " on " + std::to_string(system.dofs) + " equations (bandwidth " +
+                     std::to_string(system.bandwidth) + ", " + std::to_string(system.nnz) + " nonzeros)",
+                 smaller);
+}
+
+}  // namespace fem::resources

@@ -1,0 +1,143 @@
+#include "fem/resources/memory_estimate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
+#include "solvers/direct/available_memory.hpp"
+
+namespace fem::resources {
+namespace {
+
+// What the estimates assume of the CPU: dense factor kernels and memory streaming.
+constexpr double kCpuFlops = 10e9;
+constexpr double kCpuBytesPerSecond = 10e9;
+
+// A number from a one-line file such as cgroup v2's memory.max ("max": none).
+std::size_t read_bytes(const char* path) {
+  std::ifstream in(path);
+  std::size_t v = 0;
+  if (in >> v) return v;
+  return std::numeric_limits<std::size_t>::max();
+}
+
+// Average node-graph row length of structured meshes, per element type (the diagonal included).
+double couplings_per_node(int dimension, int nodes_per_cell) {
+  if (dimension == 2) {
+    switch (nodes_per_cell) {
+      case 3: return 7;    // tri3
+      case 4: return 9;    // quad4
+      case 6: return 13;   // tri6
+      case 8: return 14;   // quad8
+      default: return 15;  // quad9
+    }
+  }
+  switch (nodes_per_cell) {
+    case 4: return 15;   // tet4
+    case 8: return 27;   // hex8
+    case 10: return 40;  // tet10
+    case 20: return 50;  // hex20
+    default: return 64;  // hex27
+  }
+}
+
+}  // namespace
+
+std::size_t available_host_bytes() {
+  std::size_t available = band::host_available_memory();
+  const std::size_t limit = read_bytes("/sys/fs/cgroup/memory.max");
+  const std::size_t used = read_bytes("/sys/fs/cgroup/memory.current");
+  if (limit != std::numeric_limits<std::size_t>::max() && used <= limit) available = std::min(available, limit - used);
+  return available;
+}
+
+MeshSize box_mesh_size(const BoxSpec& box) {
+  MeshSize m;
+  m.dimension = static_cast<int>(box.size.size());
+  m.nodes_per_cell = element_info(element_type_for(box.shape, box.order, box.serendipity)).num_nodes;
+  double nodes = 1, cells = 1;
+  for (int d : box.divisions) {
+    nodes *= static_cast<double>(box.order) * d + 1;
+    cells *= d;
+  }
+  if (box.shape == ElementShape::Triangle) cells *= 2;
+  if (box.shape == ElementShape::Tetrahedron) cells *= 6;
+  m.nodes = static_cast<std::int64_t>(std::min(nodes, 9e18));
+  m.cells = static_cast<std::int64_t>(std::min(cells, 9e18));
+  return m;
+}
+
+std::int64_t estimated_node_couplings(const MeshSize& mesh) {
+  return static_cast<std::int64_t>(std::min(9e18, couplings_per_node(mesh.dimension, mesh.nodes_per_cell) * mesh.nodes));
+}
+
+std::size_t mesh_bytes(const MeshSize& mesh) {
+  // Coordinates; per cell its type, offset, nodes, group entry and material.
+  return static_cast<std::size_t>(24.0 * mesh.nodes + (28.0 + 4.0 * mesh.nodes_per_cell) * mesh.cells);
+}
+
+std::size_t graph_bytes(std::int64_t nodes, std::int64_t node_couplings) {
+  return static_cast<std::size_t>(4.0 * node_couplings + 16.0 * nodes);  // CSR of int plus the permutations
+}
+
+std::size_t matrix_bytes(std::int64_t dofs, std::int64_t nnz) {
+  return static_cast<std::size_t>(12.0 * nnz + 40.0 * dofs);  // values, columns; row starts, load, solution, dof map
+}
+
+SolverEstimate estimate_solver(const std::string& method, const SystemSize& s) {
+  SolverEstimate e;
+  e.method = method;
+  const double n = static_cast<double>(s.dofs), b = static_cast<double>(s.bandwidth);
+  if (method == "band-cholesky" || method == "band-ldlt" || method == "band-gauss") {
+    const bool lu = method == "band-gauss";
+    const double width = lu ? 3 * b + 1 : b + 1;  // LU with row exchanges fills to 2b above the diagonal
+    e.bytes = static_cast<std::size_t>(8 * n * width);
+    e.seconds = (lu ? 2 : 1) * n * b * b / kCpuFlops;
+    e.basis = std::string("band of ") + (lu ? "3b+1" : "b+1") + " columns, n b^2 flops";
+  } else if (method == "frontal") {
+    const double front = static_cast<double>(s.max_wavefront);
+    e.uses_matrix = false;
+    e.bytes = static_cast<std::size_t>(8 * (static_cast<double>(s.profile) + n) + 8 * front * front);
+    e.seconds = n * s.rms_wavefront * s.rms_wavefront / kCpuFlops;
+    e.basis = "factor of profile + n entries, front matrix of max wavefront^2";
+  } else if (method == "cg" || method == "bicgstab") {
+    const bool bicg = method == "bicgstab";
+    const double vectors = bicg ? 9 : 6;
+    e.bytes = static_cast<std::size_t>(8 * vectors * n);
+    const double iterations = 2 * std::sqrt(n);  // Jacobi-preconditioned elasticity grows about so
+    e.seconds = iterations * (bicg ? 2 : 1) * (12.0 * static_cast<double>(s.nnz) + 8 * vectors * n) / kCpuBytesPerSecond;
+    e.basis = std::string(bicg ? "9" : "6") + " vectors of n; time for about 2 sqrt(n) iterations";
+  } else {
+    e.basis = "no estimate for this method";
+  }
+  return e;
+}
+
+std::string bytes_text(double bytes) {
+  const double gib = bytes / (1024.0 * 1024 * 1024);
+  std::ostringstream s;
+  if (gib >= 1000) s << std::fixed << std::setprecision(0);  // 3031 GiB, not 3.03e+03 GiB
+  else s << std::setprecision(3);
+  if (gib >= 1) s << gib << " GiB";
+  else s << bytes / (1024.0 * 1024) << " MiB";
+  return s.str();
+}
+
+void require_memory(std::size_t bytes, std::size_t available, const std::string& what, const std::string& smaller) {
+  if (bytes <= available) return;
+  throw ResourceError(what + " needs about " + bytes_text(static_cast<double>(bytes)) + " but " +
+                      bytes_text(static_cast<double>(available)) + " is available" +
+                      (smaller.empty() ? "" : "; " + smaller));
+}
+
+std::string scaled_box_divisions(const BoxSpec& box, double factor) {
+  std::string out = "divisions: [";
+  for (std::size_t i = 0; i < box.divisions.size(); ++i)
+    out += (i ? ", " : "") + std::to_string(std::max(1, static_cast<int>(box.divisions[i] * factor)));
+  return out + "]";
+}
+
+}  // namespace fem::resources

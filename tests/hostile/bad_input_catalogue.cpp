@@ -1,0 +1,335 @@
+#include "tests/hostile/bad_input_catalogue.hpp"
+
+#include <stdexcept>
+
+#include "fem/config.hpp"
+
+namespace fem::test {
+namespace {
+
+const std::string kCase = R"(title: catalogue base
+mesh:
+  box: {size: [1, 1], divisions: [4, 4]}
+  element: quad
+physics:
+  type: elasticity
+  model: plane_stress
+  thickness: 1
+materials:
+  - {group: box, E: 210e9, nu: 0.3, density: 7800}
+boundary:
+  - {group: xmin, fix: [x, y]}
+  - {group: xmax, traction: [1e6, 0]}
+  - {group: ymax, pressure: 1e5}
+loads:
+  gravity: [0, -9.81]
+solver:
+  method: cg
+  tolerance: 1e-10
+  max_iterations: 1000
+output:
+  directory: results
+)";
+
+const std::string kMshCase = R"(title: a mesh file
+mesh:
+  msh: mesh.msh
+physics: {type: elasticity, model: plane_stress}
+materials: [{group: square, E: 210e9, nu: 0.3}]
+boundary: [{group: left, fix: [x, y]}, {group: right, traction: [1e6, 0]}]
+output: {directory: results}
+)";
+
+const std::string kMatrix = R"(%%MatrixMarket matrix coordinate real symmetric
+% lower triangle of a small SPD matrix
+3 3 4
+1 1 4
+2 1 1
+2 2 4
+3 3 4
+)";
+
+// A 2D MSH 2.2 mesh: four triangles around a centre node 5 of the unit square.
+const std::string kFan = R"($MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+2
+1 1 "left"
+2 2 "plate"
+$EndPhysicalNames
+$Nodes
+5
+1 0 0 0
+2 1 0 0
+3 1 1 0
+4 0 1 0
+5 0.5 0.5 0
+$EndNodes
+$Elements
+5
+10 1 2 1 1 1 4
+11 2 2 2 1 1 2 5
+12 2 2 2 1 2 3 5
+13 2 2 2 1 3 4 5
+14 2 2 2 1 4 1 5
+$EndElements
+)";
+const std::string kFanCase = R"(mesh: {msh: fan.msh}
+physics: {type: elasticity, model: plane_stress}
+materials: [{group: plate, E: 1, nu: 0.3}]
+boundary: [{group: left, fix: [x, y]}]
+output: {directory: results}
+)";
+
+// A 3D MSH 2.2 mesh: one tetrahedron (group part) and a triangle elsewhere (group skin).
+const std::string kTet = R"($MeshFormat
+2.2 0 8
+$EndMeshFormat
+$PhysicalNames
+2
+2 1 "skin"
+3 2 "part"
+$EndPhysicalNames
+$Nodes
+7
+1 0 0 0
+2 1 0 0
+3 0 1 0
+4 0 0 1
+5 5 5 5
+6 6 5 5
+7 5 6 5
+$EndNodes
+$Elements
+3
+1 2 2 1 1 1 2 3
+2 4 2 2 2 1 2 3 4
+3 2 2 1 3 5 6 7
+$EndElements
+)";
+const std::string kTetCase = R"(mesh: {msh: tet.msh}
+physics: {type: elasticity, model: 3d}
+materials: [{group: part, E: 1, nu: 0.3}]
+boundary: [{group: skin, fix: [x, y, z]}]
+output: {directory: results}
+)";
+
+// `text` with `from` replaced by `to`; `from` must be there (keeps the table honest).
+std::string replaced(const std::string& text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  if (at == std::string::npos) throw std::logic_error("catalogue: '" + from + "' is not in the input it mutates");
+  return text.substr(0, at) + to + text.substr(at + from.size());
+}
+
+// "case.yaml:N" for the line of `pattern` in the base case.
+std::string case_line(const std::string& pattern) {
+  const auto at = kCase.find(pattern);
+  if (at == std::string::npos) throw std::logic_error("catalogue: '" + pattern + "' is not in the base case");
+  int line = 1;
+  for (std::size_t i = 0; i < at; ++i) line += kCase[i] == '\n';
+  return "case.yaml:" + std::to_string(line);
+}
+
+BadInput case_variant(std::string name, const std::string& from, const std::string& to, std::vector<std::string> culprit,
+                      const std::string& arguments = "run case.yaml") {
+  return {std::move(name), {{"case.yaml", replaced(kCase, from, to)}}, arguments, std::move(culprit)};
+}
+
+void add_number_fields(std::vector<BadInput>& out) {
+  // Each scalar of the base case, each replaced by something that is not an acceptable value.
+  struct Field {
+    std::string text, key, value;
+    bool negative_is_bad;
+  };
+  const std::vector<Field> fields = {
+      {"E: 210e9", "E", "210e9", true},          {"nu: 0.3", "nu", "0.3", true},
+      {"density: 7800", "density", "7800", true}, {"thickness: 1", "thickness", "1", true},
+      {"tolerance: 1e-10", "tolerance", "1e-10", true}, {"max_iterations: 1000", "max_iterations", "1000", true},
+      {"pressure: 1e5", "pressure", "1e5", false},
+  };
+  const std::vector<std::string> bad = {".inf", "-.inf", ".nan", "abc", "[1, 2]", "{a: 1}", "1e999"};
+  for (const auto& f : fields) {
+    for (const auto& value : bad)
+      out.push_back(case_variant(f.key + " = " + value, f.text, f.key + ": " + value, {case_line(f.text), "'" + f.key + "'"}));
+    if (f.negative_is_bad)
+      out.push_back(case_variant(f.key + " = -1", f.text, f.key + ": -1", {case_line(f.text), "'" + f.key + "'"}));
+  }
+}
+
+void add_list_fields(std::vector<BadInput>& out) {
+  struct Field {
+    std::string text, key;
+    std::vector<std::string> bad;
+  };
+  const std::vector<Field> fields = {
+      {"traction: [1e6, 0]", "traction", {"[.nan, 0]", "[.inf, 0]", "[1]", "[a, b]", "[1, 2, 3, 4]", "5"}},
+      {"gravity: [0, -9.81]", "gravity", {"[.nan, 0]", "[0, -.inf]", "[1]", "[a, b]", "[1, 2, 3, 4]", "5"}},
+      {"size: [1, 1]", "size", {"[.inf, 1]", "[-1, 1]", "[0, 1]", "[1]", "[a, 1]", "[.nan, 1]"}},
+      {"divisions: [4, 4]", "divisions", {"[0, 4]", "[4.5, 4]", "[1e12, 4]", "[-3, 4]", "[.nan, 4]", "[4]"}},
+  };
+  for (const auto& f : fields)
+    for (const auto& value : f.bad)
+      out.push_back(case_variant(f.key + " = " + value, f.text, f.key + ": " + value, {case_line(f.text), "'" + f.key + "'"}));
+}
+
+void add_case_structure(std::vector<BadInput>& out) {
+  const auto v = [&](std::string name, const std::string& from, const std::string& to, std::vector<std::string> culprit) {
+    out.push_back(case_variant(std::move(name), from, to, std::move(culprit)));
+  };
+  v("a key twice in one entry", "nu: 0.3,", "nu: 0.3, E: -1,", {case_line("E: 210e9"), "'E' is given twice"});
+  v("a second solver section", "solver:\n", "solver:\n  method: frontal\nsolver:\n", {"'solver' is given twice", "lines 17 and 19"});
+  v("element twice", "  element: quad\n", "  element: quad\n  element: tri\n", {"'element' is given twice", "lines 4 and 5"});
+  v("method twice", "  method: cg\n", "  method: cg\n  method: frontal\n", {"'method' is given twice"});
+  v("no mesh section", "mesh:\n  box: {size: [1, 1], divisions: [4, 4]}\n  element: quad\n", "", {"case.yaml", "'mesh' section"});
+  v("no physics section", "physics:\n  type: elasticity\n  model: plane_stress\n  thickness: 1\n", "",
+    {"case.yaml", "'physics' section"});
+  v("no materials", "materials:\n  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n", "", {"case.yaml", "'materials'"});
+  v("an unknown section", "loads:", "lods:", {case_line("loads:"), "unknown key 'lods'"});
+  v("an unknown material key", "E: 210e9", "Young: 210e9", {case_line("E: 210e9"), "unknown key 'Young'"});
+  v("a title that is not UTF-8", "title: catalogue base", "title: caf\xe9", {"case.yaml:1", "UTF-8"});
+  v("unclosed bracket", "divisions: [4, 4]}", "divisions: [4, 4}", {"case.yaml", "not valid YAML"});
+  v("a list for the whole case", "title: catalogue base\n", "- title: catalogue base\n", {"case.yaml"});
+  v("an unknown method", "method: cg", "method: magic", {case_line("method: cg"), "'method' is 'magic'"});
+  v("an unknown renumbering", "method: cg", "method: cg\n  renumber: random", {"case.yaml:19", "'renumber' is 'random'"});
+  v("an unknown device", "method: cg", "method: cg\n  device: abacus", {"case.yaml:19", "'device' is 'abacus'"});
+  v("an unknown precision", "method: cg", "method: cg\n  precision: half", {"case.yaml:19", "'precision' is 'half'"});
+  v("an unknown element", "element: quad", "element: pentagon", {case_line("element: quad"), "pentagon"});
+  v("an unknown physics", "type: elasticity", "type: magnetism", {case_line("type: elasticity"), "'type' is 'magnetism'"});
+  v("an unknown model", "model: plane_stress", "model: 4d", {case_line("model: plane_stress"), "'model' is '4d'"});
+  v("order 3", "element: quad", "element: quad\n  order: 3", {"case.yaml:5", "'order'"});
+  v("a 3D model on a 2D box", "model: plane_stress", "model: 3d", {"case.yaml", "2D"});
+  v("a material group not in the mesh", "group: box,", "group: nowhere,", {case_line("group: box,"), "'nowhere'"});
+  v("a boundary group not in the mesh", "group: xmax,", "group: xmid,", {case_line("group: xmax,"), "'xmid'"});
+  v("nothing holds the body", "{group: xmin, fix: [x, y]}", "{group: xmin, traction: [1, 0]}", {"case.yaml", "singular"});
+  v("a tolerance below double precision", "tolerance: 1e-10", "tolerance: 1e-300", {case_line("tolerance: 1e-10"), "double precision"});
+  v("an unknown output field", "directory: results", "directory: results\n  fields: [pressure]", {"case.yaml:23", "'pressure'"});
+  v("two mesh sources", "element: quad", "element: quad\n  geo: nowhere.geo", {"case.yaml", "exactly one of"});
+  v("a .geo that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "geo: nowhere.geo", {"case.yaml:3", "nowhere.geo"});
+  v("a .msh that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "msh: nowhere.msh", {"case.yaml:3", "nowhere.msh"});
+  v("gravity without density", ", density: 7800", "", {case_line("E: 210e9"), "density"});
+  v("a fix of z in 2D", "fix: [x, y]", "fix: [x, z]", {case_line("fix: [x, y]"), "z"});
+  v("fix of an unknown component", "fix: [x, y]", "fix: [x, w]", {case_line("fix: [x, y]"), "'fix'"});
+  v("two conditions in one entry", "{group: xmin, fix: [x, y]}", "{group: xmin, fix: [x, y], pressure: 1}",
+    {case_line("fix: [x, y]"), "exactly one condition"});
+  v("a heat condition on elasticity", "pressure: 1e5", "temperature: 20", {case_line("pressure: 1e5"), "'temperature'"});
+  v("a box of 10^9 cells", "size: [1, 1], divisions: [4, 4]", "size: [1, 1], divisions: [100000, 100000]",
+    {"case.yaml", "needs about", "available", "divisions: ["});
+  out.push_back({"an empty case file", {{"case.yaml", ""}}, "run case.yaml", {"case.yaml"}});
+  out.push_back({"a case file that is not there", {}, "run missing.yaml", {"missing.yaml"}});
+  out.push_back({"fem check on a bad case", {{"case.yaml", replaced(kCase, "E: 210e9", "E: .inf")}}, "check case.yaml",
+                 {case_line("E: 210e9"), "'E'"}});
+  out.push_back({"an output folder under a file", {{"case.yaml", replaced(kCase, "directory: results", "directory: afile/results")}, {"afile", "x"}},
+                 "run case.yaml", {"afile/results", "Not a directory"}});
+}
+
+void add_command_lines(std::vector<BadInput>& out) {
+  const auto c = [&](std::string name, std::string arguments, std::vector<std::string> culprit, int code) {
+    out.push_back({std::move(name), {{"case.yaml", kCase}}, std::move(arguments), std::move(culprit), code});
+  };
+  c("no case file", "run", {"case file"}, 2);
+  c("an unknown option", "run case.yaml --bogus", {"--bogus"}, 2);
+  c("a tolerance that is not a number", "run case.yaml --tolerance abc", {"--tolerance", "abc"}, 2);
+  c("a tolerance below double precision", "run case.yaml --tolerance 1e-300", {"--tolerance", "double precision"}, 1);
+  c("a negative tolerance", "run case.yaml --tolerance -1", {"--tolerance"}, 1);
+  c("an unknown solver", "run case.yaml --solver magic", {"--solver magic"}, 1);
+  c("an unknown device", "run case.yaml --device abacus", {"--device abacus"}, 1);
+  c("an unknown renumbering", "run case.yaml --renumber random", {"--renumber random"}, 1);
+  c("an unknown command", "frobnicate case.yaml", {"frobnicate"}, 2);
+  c("compare without solvers", "compare case.yaml", {"--solvers"}, 2);
+  c("compare with an unknown solver", "compare case.yaml --solvers magic:cpu", {"magic"}, 2);
+  c("compare with an unknown renumbering", "compare case.yaml --solvers cg:cpu --renumber random", {"random"}, 2);
+  c("an unknown benchmark", "bench nosuch", {"nosuch"}, 2);
+  c("two case files", "run case.yaml other.yaml", {"other.yaml"}, 2);
+  if (!FEM_WITH_CUDA)  // with CUDA and a GPU the row would solve
+    c("compare with only an unavailable solver", "compare case.yaml --solvers cg:cuda", {"cg:cuda", "unavailable", "no solver"}, 1);
+}
+
+void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
+  const auto m = [&](std::string name, const std::string& from, const std::string& to, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", kMshCase}, {"mesh.msh", replaced(msh, from, to)}}, "run case.yaml", std::move(culprit)});
+  };
+  // Element 2 of the file is the line "2 5 6" (a boundary line of nodes 5 and 6), on line 100.
+  m("an element naming a negative node", "\n2 5 6 \n", "\n2 -5 6\n", {"mesh.msh:100", "element 2", "node -5"});
+  m("an element naming node 2^31", "\n2 5 6 \n", "\n2 2147483648 6\n", {"mesh.msh:100", "element 2", "2147483648"});
+  m("an element naming a node not in the file", "\n2 5 6 \n", "\n2 999 6\n", {"mesh.msh:100", "element 2", "node 999"});
+  m("an element naming node 0", "\n2 5 6 \n", "\n2 0 6\n", {"mesh.msh:100", "node 0"});
+  m("an element tag past 2^31", "\n2 5 6 \n", "\n4294967296 5 6\n", {"mesh.msh:100", "4294967296"});
+  m("a NaN coordinate", "\n1 0 0\n", "\n1 nan 0\n", {"mesh.msh:31", "node 2", "not a finite number"});
+  m("an infinite coordinate", "\n1 0 0\n", "\n1 inf 0\n", {"mesh.msh:31", "node 2"});
+  m("a binary mesh", "4.1 0 8", "4.1 1 8", {"mesh.msh:2", "binary"});
+  m("an unknown format version", "4.1 0 8", "3.0 0 8", {"mesh.msh:2", "version"});
+  m("an element type Gmsh does not define", "\n1 1 1 4\n", "\n1 1 999 4\n", {"mesh.msh", "type 999"});
+  m("more elements announced than given", "\n5 58 1 58\n", "\n5 59 1 58\n", {"mesh.msh", "58"});
+  m("fewer elements announced than given", "\n1 1 1 4\n", "\n1 1 1 3\n", {"mesh.msh:102", "entity dimension 4"});
+  m("a node block longer than its section", "\n9 30 1 30\n", "\n9 31 1 30\n", {"mesh.msh", "31"});
+  m("a misspelt section", "$Elements", "$Elemants", {"mesh.msh", "$Elemants"});
+  m("a repeated node tag", "\n0 2 0 1\n2\n", "\n0 2 0 1\n1\n", {"mesh.msh", "node tag 1 appears twice"});
+  m("a word for a node tag", "\n0 2 0 1\n2\n", "\n0 2 0 1\ntwo\n", {"mesh.msh", "'two'"});
+  out.push_back({"no elements", {{"case.yaml", kMshCase}, {"mesh.msh", replaced(replaced(msh, "$Elements", "$Comments"), "$EndElements", "$EndComments")}},
+                 "run case.yaml", {"mesh.msh", "no $Elements section"}});
+  out.push_back({"a truncated mesh", {{"case.yaml", kMshCase}, {"mesh.msh", msh.substr(0, msh.size() / 2)}}, "run case.yaml",
+                 {"mesh.msh", "ends inside"}});
+  out.push_back({"a folded triangle", {{"case.yaml", kFanCase}, {"fan.msh", replaced(kFan, "\n5 0.5 0.5 0\n", "\n5 1.5 0.5 0\n")}},
+                 "run case.yaml", {"fan.msh", "element 12 (tri3, group 'plate') is folded"}});
+  out.push_back({"a flat triangle", {{"case.yaml", kFanCase}, {"fan.msh", replaced(kFan, "\n5 0.5 0.5 0\n", "\n5 1 0.5 0\n")}},
+                 "run case.yaml", {"fan.msh", "element 12 (tri3, group 'plate')", "degenerate"}});
+  out.push_back({"an inverted tetrahedron", {{"case.yaml", kTetCase}, {"tet.msh", replaced(kTet, "2 4 2 2 2 1 2 3 4", "2 4 2 2 2 2 1 3 4")}},
+                 "run case.yaml", {"tet.msh", "element 2 (tet4, group 'part') is inverted"}});
+  out.push_back({"a surface beside a volume", {{"case.yaml", kTetCase}, {"tet.msh", kTet}}, "run case.yaml",
+                 {"tet.msh", "element 3 (tri3, group 'skin') is not on any 3D element"}});
+  const auto geo = [&](std::string name, const std::string& text, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo")}, {"part.geo", text}},
+                   "run case.yaml", std::move(culprit)});
+  };
+  geo("a .geo syntax error", "Point(1) = {0, 0, 0, 1};\nLine(1) = {1, 2,;\n", {"part.geo", "syntax error"});
+  geo("a .geo with lines only", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Line(1)={1,2};\n", {"part.geo", "no surface or volume"});
+  geo("a .geo without the case's groups", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={0,1,0,0.5};\n"
+      "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1}; Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n", {"case.yaml", "'square'"});
+}
+
+void add_matrices(std::vector<BadInput>& out) {
+  const auto mm = [&](std::string name, const std::string& from, const std::string& to, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"a.mtx", replaced(kMatrix, from, to)}}, "bench spmv --no-fe --no-opencl --csv spmv.csv a.mtx",
+                   std::move(culprit)});
+  };
+  mm("more entries than the header", "\n3 3 4\n", "\n3 3 3\n", {"a.mtx:7", "more entries"});
+  mm("fewer entries than the header", "\n3 3 4\n", "\n3 3 5\n", {"a.mtx", "announces 5"});
+  mm("an upper-triangle entry in a symmetric file", "\n2 1 1\n", "\n1 2 1\n", {"a.mtx:5", "above the diagonal"});
+  mm("a 2e9 x 2e9 matrix", "\n3 3 4\n", "\n2000000000 2000000000 2000000000\n", {"a.mtx:3", "2000000000 entries"});
+  mm("a 3e9 x 3e9 matrix", "\n3 3 4\n", "\n3000000000 3000000000 4\n", {"a.mtx:3", "32-bit"});
+  mm("more entries than a matrix holds", "\n3 3 4\n", "\n3 3 7\n", {"a.mtx:3", "cannot fit"});
+  mm("a NaN value", "\n2 2 4\n", "\n2 2 nan\n", {"a.mtx:6", "not finite"});
+  mm("an infinite value", "\n2 2 4\n", "\n2 2 1e999\n", {"a.mtx:6", "not finite"});
+  mm("a word for a value", "\n2 2 4\n", "\n2 2 four\n", {"a.mtx:6", "'four'"});
+  mm("an index out of range", "\n2 2 4\n", "\n9 2 4\n", {"a.mtx:6", "outside"});
+  mm("not a Matrix Market banner", "%%MatrixMarket", "%%MatrixMerket", {"a.mtx:1"});
+  mm("a complex matrix", "real symmetric", "complex symmetric", {"a.mtx:1", "complex"});
+  mm("a non-square matrix", "\n3 3 4\n", "\n3 4 4\n", {"a.mtx:3", "not square"});
+  mm("a negative size", "\n3 3 4\n", "\n-3 -3 4\n", {"a.mtx:3", "negative"});
+  mm("no size line", "\n3 3 4\n1 1 4\n2 1 1\n2 2 4\n3 3 4\n", "\n", {"a.mtx", "size line"});
+  mm("a skew-symmetric diagonal", "real symmetric", "real skew-symmetric", {"a.mtx:4", "diagonal"});
+  out.push_back({"a Matrix Market file that is not there", {}, "bench spmv --no-fe --no-opencl --csv spmv.csv none.mtx", {"none.mtx"}});
+}
+
+}  // namespace
+
+std::vector<GoodInput> good_inputs(const std::string& msh_text) {
+  return {{"the base case", {{"case.yaml", kCase}}, "run case.yaml"},
+          {"the base mesh", {{"case.yaml", kMshCase}, {"mesh.msh", msh_text}}, "run case.yaml"},
+          {"the fan mesh", {{"case.yaml", kFanCase}, {"fan.msh", kFan}}, "run case.yaml"},
+          {"the base matrix", {{"a.mtx", kMatrix}}, "bench spmv --no-fe --no-opencl --csv spmv.csv a.mtx"}};
+}
+
+std::vector<BadInput> bad_inputs(const std::string& msh_text) {
+  std::vector<BadInput> out;
+  add_number_fields(out);
+  add_list_fields(out);
+  add_case_structure(out);
+  add_command_lines(out);
+  if (FEM_WITH_GMSH) add_meshes(out, msh_text);
+  add_matrices(out);
+  return out;
+}
+
+}  // namespace fem::test

@@ -1,0 +1,80 @@
+// The hostile-input catalogue run through the real `fem` binary: every bad input exits with its
+// code (1; 2 for command-line usage errors), its message names the culprit, and results of an
+// earlier run (and an earlier benchmark CSV) are left exactly as they were.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "fem/config.hpp"
+#include "tests/app/app_test_support.hpp"
+#include "tests/hostile/bad_input_catalogue.hpp"
+
+using fem::test::slurp;
+using fem::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Outcome {
+  int code;  // the exit status, or 128 + the signal that ended it
+  std::string output;
+};
+
+Outcome run_fem(const fs::path& dir, const std::string& arguments) {
+  const std::string command = "cd '" + dir.string() + "' && timeout 120 " + FEM_EXECUTABLE + " " + arguments + " >output.txt 2>&1";
+  const int status = std::system(command.c_str());
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return {code, slurp(dir / "output.txt")};
+}
+
+// What a run before the bad one left: results and a benchmark CSV that must stay as they are.
+const std::set<std::string> kEarlier = {"results/case.json", "results/case.vtu", "spmv.csv"};
+const std::string kEarlierText = "earlier results\n";
+
+void write_inputs(const fs::path& dir, const std::vector<std::pair<std::string, std::string>>& files) {
+  for (const auto& [name, text] : files) {
+    fs::create_directories((dir / name).parent_path());
+    std::ofstream(dir / name, std::ios::binary) << text;
+  }
+}
+
+std::string fem_msh_text() { return slurp(fs::path(FEM_TEST_DATA_DIR) / "meshes" / "square_tri.msh"); }
+
+}  // namespace
+
+TEST_CASE("the good inputs the catalogue mutates run") {
+  for (const auto& good : fem::test::good_inputs(fem_msh_text())) {
+    CAPTURE(good.name);
+    TempDir dir;
+    write_inputs(dir.path, good.files);
+    const Outcome outcome = run_fem(dir.path, good.arguments);
+    CAPTURE(outcome.output);
+    CHECK(outcome.code == 0);
+  }
+}
+
+TEST_CASE("every bad input exits with its code, names its culprit and leaves earlier results alone") {
+  const auto catalogue = fem::test::bad_inputs(fem_msh_text());
+  MESSAGE("bad inputs in the catalogue: " << catalogue.size());
+  CHECK(catalogue.size() >= (FEM_WITH_GMSH ? 150u : 100u));
+  for (const auto& bad : catalogue) {
+    CAPTURE(bad.name);
+    CAPTURE(bad.arguments);
+    TempDir dir;
+    write_inputs(dir.path, bad.files);
+    for (const auto& name : kEarlier) write_inputs(dir.path, {{name, kEarlierText}});
+    const Outcome outcome = run_fem(dir.path, bad.arguments);
+    CAPTURE(outcome.output);
+    CHECK(outcome.code == bad.exit_code);
+    for (const auto& word : bad.culprit) CHECK_MESSAGE(outcome.output.find(word) != std::string::npos, "missing: " << word);
+    for (const auto& name : kEarlier) CHECK(slurp(dir.path / name) == kEarlierText);
+    std::set<std::string> left;
+    for (const auto& entry : fs::directory_iterator(dir.path / "results")) left.insert("results/" + entry.path().filename().string());
+    CHECK(left == std::set<std::string>{"results/case.json", "results/case.vtu"});
+  }
+}
