@@ -8,6 +8,7 @@
 #include "solvers/iterative/cuda_conjugate_gradient.hpp"
 #include "solvers/iterative/opencl_conjugate_gradient.hpp"
 #include "solvers/linear_solver.hpp"
+#include "solvers/petsc/petsc_solver.hpp"
 
 namespace fem {
 namespace {
@@ -26,6 +27,8 @@ const std::map<std::string, SolverFactory>& registry() {
       {"frontal:cpu", make_cpu_frontal},
       {"frontal:opencl", make_opencl_frontal},
       {"frontal:cuda", make_cuda_frontal},
+      {"petsc:cpu", make_petsc_cpu},
+      {"mumps:cpu", make_mumps_cpu},
   };
   return solvers;
 }
