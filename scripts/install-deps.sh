@@ -10,6 +10,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   libsuitesparse-dev
   libmetis-dev             # the multifrontal solver's nested dissection (optional: FEM_WITH_METIS)
+  petsc-dev openmpi-bin    # the petsc and mumps solvers, and fem under mpirun (FEM_WITH_PETSC)
   python3-scipy python3-matplotlib
   paraview xvfb xauth      # fem render: pvbatch, and a virtual display for it (xvfb-run)
 )

@@ -24,6 +24,7 @@ struct SolverOptions {
   std::string spmv = "auto";           // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
   bool out_of_core = false;            // direct: keep the factor in a file (solver.out_of_core)
   std::string out_of_core_directory;   // where that file goes; empty: the system's temporary folder
+  std::string petsc_options;           // petsc, mumps: PETSc options-database text ("-ksp_type cg -pc_type hypre")
   // Called now and then during long solves with a short status line ("iteration 200, residual 3e-6").
   std::function<void(const std::string&)> progress;
 };

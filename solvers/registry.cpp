@@ -11,6 +11,7 @@
 #if FEM_WITH_METIS
 #include "solvers/multifrontal/multifrontal_solver.hpp"
 #endif
+#include "solvers/petsc/petsc_solver.hpp"
 
 namespace fem {
 namespace {
@@ -34,6 +35,8 @@ const std::map<std::string, SolverFactory>& registry() {
 #if FEM_WITH_METIS
       {"multifrontal:cpu", make_multifrontal_cpu},
 #endif
+      {"petsc:cpu", make_petsc_cpu},
+      {"mumps:cpu", make_mumps_cpu},
   };
   return solvers;
 }

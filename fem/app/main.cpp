@@ -59,7 +59,7 @@ usage:
   fem --help                    this text
 
 options of 'fem run':
-  --solver METHOD        band-cholesky | frontal | multifrontal | cg | bicgstab | band-gauss | band-ldlt
+  --solver METHOD        band-cholesky | frontal | multifrontal | cg | bicgstab | band-gauss | band-ldlt | petsc | mumps
                                                                (case: solver.method)
   --device DEVICE        cpu | cuda | opencl                   (case: solver.device)
   --renumber METHOD      none | rcm | gps | sloan | auto       (case: solver.renumber)
@@ -299,7 +299,8 @@ int render_command(const std::vector<std::string>& args) {
 void print_version() {
   std::cout << "fem " << FEM_VERSION << "\n"
             << "  gmsh " << (FEM_WITH_GMSH ? "yes" : "no") << ", vtk " << (FEM_WITH_VTK ? "yes" : "no") << ", cuda "
-            << (FEM_WITH_CUDA ? "yes" : "no") << ", opencl " << (FEM_WITH_OPENCL ? "yes" : "no") << "\n  solvers:";
+            << (FEM_WITH_CUDA ? "yes" : "no") << ", opencl " << (FEM_WITH_OPENCL ? "yes" : "no")
+            << ", petsc " << (FEM_WITH_PETSC ? "yes" : "no") << "\n  solvers:";
   for (const auto& s : fem::available_solvers()) std::cout << " " << s;
   std::cout << "\n";
 }

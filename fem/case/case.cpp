@@ -218,7 +218,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   SolverSpec sv;
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
-                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv"});
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "petsc_options"});
   sv.method = choose_word(s, "method", kSolverMethods, sv.method);
   sv.device = choose_word(s, "device", kSolverDevices, sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
@@ -232,6 +232,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
+  sv.petsc_options = s.value_or<std::string>("petsc_options", "a string", sv.petsc_options);
   return sv;
 }
 

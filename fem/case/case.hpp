@@ -54,7 +54,7 @@ struct BoundarySpec {
 };
 
 // The names solver.method, solver.device and solver.renumber accept (what a build has: fem --version).
-inline const std::vector<const char*> kSolverMethods = {"band-cholesky", "band-gauss", "band-ldlt", "frontal", "multifrontal", "cg", "bicgstab"};
+inline const std::vector<const char*> kSolverMethods = {"band-cholesky", "band-gauss", "band-ldlt", "frontal", "multifrontal", "cg", "bicgstab", "petsc", "mumps"};
 inline const std::vector<const char*> kSolverDevices = {"cpu", "cuda", "opencl"};
 inline const std::vector<const char*> kRenumberMethods = {"none", "rcm", "gps", "sloan", "auto"};
 
@@ -73,6 +73,7 @@ struct SolverSpec {
   int max_iterations = 0;              // 0: the solver's default
   bool out_of_core = false;            // frontal: factors in a temporary file
   std::string spmv = "auto";           // GPU iterative: SpMV format and setting, or auto
+  std::string petsc_options;           // petsc, mumps: PETSc options-database text over their defaults
 };
 
 struct OutputSpec {

@@ -137,7 +137,7 @@ json study_environment() {
   env["opencl_device"] = opencl_device();
   env["fem_version"] = FEM_VERSION;
   env["build"] = {{"gmsh", bool(FEM_WITH_GMSH)}, {"vtk", bool(FEM_WITH_VTK)}, {"cuda", bool(FEM_WITH_CUDA)},
-                  {"opencl", bool(FEM_WITH_OPENCL)}};
+                  {"opencl", bool(FEM_WITH_OPENCL)}, {"petsc", bool(FEM_WITH_PETSC)}};
   env["solvers_built"] = available_solvers();
   env["libraries"] = libraries();
   env["git"] = git_commit();

@@ -49,7 +49,7 @@ void check_agreement(const std::string& name, const std::string& solvers, double
 TEST_CASE("direct and frontal solvers agree to 1e-10 on every case") {
   for (const auto& name : kCases) {
     if (!FEM_WITH_GMSH && name != "box") continue;  // the other cases are meshed by Gmsh
-    check_agreement(name, "band-cholesky:cpu,band-ldlt:cpu,band-gauss:cpu,frontal:cpu,frontal:opencl,multifrontal:cpu", 1e-10);
+    check_agreement(name, "band-cholesky:cpu,band-ldlt:cpu,band-gauss:cpu,frontal:cpu,frontal:opencl,multifrontal:cpu,mumps:cpu", 1e-10);
   }
 }
 
@@ -59,6 +59,6 @@ TEST_CASE("Krylov solvers driven to a strict residual agree with band Cholesky o
   strict.preconditioner = "jacobi";
   for (const auto& name : kCases) {
     if (!FEM_WITH_GMSH && name != "box") continue;
-    check_agreement(name, "band-cholesky:cpu,cg:cpu,bicgstab:cpu", 1e-8, strict);
+    check_agreement(name, "band-cholesky:cpu,cg:cpu,bicgstab:cpu,petsc:cpu", 1e-8, strict);
   }
 }
