@@ -12,6 +12,7 @@ SolverOptions solver_options(const SolverSpec& spec) {
   options.max_iterations = spec.max_iterations;
   options.out_of_core = spec.out_of_core;
   options.spmv = spec.spmv;
+  options.amg = spec.amg;
   return options;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fem/mesh/box_mesh.hpp"
+#include "solvers/linear_solver.hpp"
 
 namespace fem {
 
@@ -68,6 +69,7 @@ struct SolverSpec {
   int max_iterations = 0;              // 0: the solver's default
   bool out_of_core = false;            // frontal: factors in a temporary file
   std::string spmv = "auto";           // GPU iterative: SpMV format and setting, or auto
+  AmgOptions amg;                      // solver.amg: strength_threshold, smoother, smoother_degree, coarse_size
 };
 
 struct OutputSpec {

@@ -13,7 +13,7 @@ namespace {
 class CpuBicgstab final : public LinearSolver {
  public:
   explicit CpuBicgstab(SolverOptions options) : options_(std::move(options)) {
-    require_preconditioner(options_.preconditioner, {"none", "jacobi"}, "bicgstab on the cpu");
+    require_preconditioner(options_.preconditioner, {"none", "jacobi", "amg"}, "bicgstab on the cpu");
   }
 
   SolveReport solve(const AssembledSystem& system, std::span<double> x) override {
@@ -21,10 +21,11 @@ class CpuBicgstab final : public LinearSolver {
     const auto n = static_cast<std::size_t>(a.rows);
     SolveReport report;
     const auto t_setup = KrylovClock::now();
-    const auto m = make_preconditioner(options_.preconditioner, a);
+    const auto m = make_preconditioner(options_.preconditioner, system, options_);
     std::vector<double> r(n), r0(n), p(n, 0.0), v(n, 0.0), s(n), t(n), ph(n), sh(n);
     report.memory_bytes = 8 * n * sizeof(double) + m->bytes();
     report.time_setup_s = seconds_since(t_setup);
+    report.figures = m->figures();
 
     const auto t_solve = KrylovClock::now();
     KrylovMonitor monitor("bicgstab", options_, a.rows, report);

@@ -21,10 +21,11 @@ class CpuConjugateGradient final : public LinearSolver {
     const auto n = static_cast<std::size_t>(a.rows);
     SolveReport report;
     const auto t_setup = KrylovClock::now();
-    const auto m = make_preconditioner(options_.preconditioner, a);
+    const auto m = make_preconditioner(options_.preconditioner, system, options_);
     std::vector<double> r(n), z(n), p(n), q(n);
     report.memory_bytes = 4 * n * sizeof(double) + m->bytes();
     report.time_setup_s = seconds_since(t_setup);
+    report.figures = m->figures();
 
     const auto t_solve = KrylovClock::now();
     KrylovMonitor monitor("cg", options_, a.rows, report);

@@ -1,11 +1,13 @@
 #pragma once
 // Preconditioners for the CPU Krylov solvers: z = M^-1 r for an M that is cheap to invert.
+#include <map>
 #include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "solvers/csr_matrix.hpp"
+#include "solvers/linear_solver.hpp"
 
 namespace fem {
 
@@ -14,10 +16,12 @@ class Preconditioner {
   virtual ~Preconditioner() = default;
   virtual void apply(std::span<const double> r, std::span<double> z) const = 0;
   virtual std::size_t bytes() const = 0;
+  // What the solver report should show of it (AMG: levels, operator complexity ...).
+  virtual std::map<std::string, double> figures() const { return {}; }
 };
 
 // The names make_preconditioner accepts.
-std::vector<std::string> preconditioner_names();  // none, jacobi, block-jacobi, ssor
+std::vector<std::string> preconditioner_names();  // none, jacobi, block-jacobi, ssor, amg
 
 // Throws SolverUnavailable when `name` is not among the `supported` preconditioners of
 // `solver` (e.g. "cg on cuda"), listing those it has.
@@ -27,7 +31,12 @@ void require_preconditioner(const std::string& name, const std::vector<std::stri
 // none: z = r. jacobi: the diagonal. block-jacobi: the 3x3 diagonal blocks of the nodes (rows
 // 3i..3i+2; elasticity in 3D), each inverted by Cholesky. ssor: symmetric Gauss-Seidel
 // (omega = 1.2), a forward and a backward sweep. Throws SolveFailure naming the equation of a
-// non-positive diagonal or block, std::invalid_argument for an unknown name.
+// non-positive diagonal or block, std::invalid_argument for an unknown name. amg: smoothed
+// aggregation (solvers/iterative/amg) with options.amg, its near-null space from system.nodes;
+// without coordinates it falls back to constants and says so through options.progress.
+std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const AssembledSystem& system,
+                                                    const SolverOptions& options);
+// The same for a matrix alone (amg then sees one dof per node and no coordinates).
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const CsrMatrix& a);
 
 }  // namespace fem

@@ -5,12 +5,16 @@
 #include <vector>
 
 #include "solvers/csr_matrix.hpp"
+#include "solvers/linear_system.hpp"
 
 namespace fem::testing {
 
 struct FeSystem {
   CsrMatrix matrix;          // Dirichlet applied: SPD
   std::vector<double> rhs;
+  int dofs_per_node = 1, dimension = 3;
+  std::vector<double> coordinates;  // x y z of each node in equation order
+  NodeLayout nodes() const { return {dofs_per_node, dimension, coordinates}; }
 };
 
 // A 3D elasticity box of hex8 (order 1) or hex27 (order 2) cells, clamped on xmin, under gravity,
@@ -18,6 +22,8 @@ struct FeSystem {
 FeSystem elasticity_box(int nx, int ny, int nz, int order = 1);
 // A 2D heat square of quad4 cells, temperature fixed on xmin, a volume source.
 FeSystem heat_square(int nx, int ny);
+// A 2D plane-stress strip (4 x 1) of quad4 cells, clamped on xmin, under gravity.
+FeSystem elasticity_strip(int nx, int ny);
 
 // n x n with `seed`-random row lengths 0..max_row (some rows empty), one dense row, random
 // columns (sorted, distinct) and values in [-1, 1].

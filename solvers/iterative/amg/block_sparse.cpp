@@ -1,0 +1,265 @@
+#include "solvers/iterative/amg/block_sparse.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace fem::amg {
+namespace {
+
+// Below this many block rows a parallel region costs more than it saves.
+constexpr std::int64_t kParallelFrom = 20000;
+// The largest block side the kernels hold on the stack (k <= 6 near-null vectors, d <= 3 dofs).
+constexpr int kMaxBlock = 8;
+
+// Block dimensions known at compile time (the common shapes: the loops unroll) or at run time.
+template <int R, int C, int K = 1>
+struct Fixed {
+  static constexpr int rows() { return R; }
+  static constexpr int cols() { return C; }
+  static constexpr int inner() { return K; }
+};
+struct Runtime {
+  int r, c, k = 1;
+  int rows() const { return r; }
+  int cols() const { return c; }
+  int inner() const { return k; }
+};
+
+template <class Dims>
+void multiply_rows(const BlockSparse& a, const double* x, double* y, double alpha, bool add, Dims dims) {
+  const int R = dims.rows(), C = dims.cols();
+#pragma omp parallel for schedule(static) if (a.block_rows > kParallelFrom)
+  for (std::int64_t br = 0; br < a.block_rows; ++br) {
+    double s[kMaxBlock] = {};
+    for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
+      const double* b = &a.val[k * R * C];
+      const double* xc = x + static_cast<std::int64_t>(a.col[k]) * C;
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) s[r] += b[r * C + c] * xc[c];
+    }
+    double* yr = y + br * R;
+    for (int r = 0; r < R; ++r) yr[r] = add ? yr[r] + alpha * s[r] : s[r];
+  }
+}
+
+void multiply_any(const BlockSparse& a, std::span<const double> x, std::span<double> y, double alpha, bool add) {
+  if (static_cast<std::int64_t>(x.size()) != a.cols() || static_cast<std::int64_t>(y.size()) != a.rows())
+    throw std::invalid_argument("amg multiply: vector sizes " + std::to_string(x.size()) + ", " +
+                                std::to_string(y.size()) + " do not fit a " + std::to_string(a.rows()) + " x " +
+                                std::to_string(a.cols()) + " matrix");
+  const int r = a.row_block, c = a.col_block;
+  const auto run = [&](auto dims) { multiply_rows(a, x.data(), y.data(), alpha, add, dims); };
+  if (r == 1 && c == 1) return run(Fixed<1, 1>{});
+  if (r == 2 && c == 2) return run(Fixed<2, 2>{});
+  if (r == 3 && c == 3) return run(Fixed<3, 3>{});
+  if (r == 6 && c == 6) return run(Fixed<6, 6>{});
+  if (r == 3 && c == 6) return run(Fixed<3, 6>{});
+  if (r == 6 && c == 3) return run(Fixed<6, 3>{});
+  if (r == 2 && c == 3) return run(Fixed<2, 3>{});
+  if (r == 3 && c == 2) return run(Fixed<3, 2>{});
+  run(Runtime{r, c});
+}
+
+// acc (R x C) += a (R x K) b (K x C), all row-major.
+template <class Dims>
+inline void block_multiply_add(const double* a, const double* b, double* acc, Dims dims) {
+  const int R = dims.rows(), C = dims.cols(), K = dims.inner();
+  for (int r = 0; r < R; ++r)
+    for (int k = 0; k < K; ++k) {
+      const double ark = a[r * K + k];
+      for (int c = 0; c < C; ++c) acc[r * C + c] += ark * b[k * C + c];
+    }
+}
+
+// One thread's contiguous range of product rows, gathered in its own buffers and concatenated
+// afterwards (so the product is built in one pass, with no symbolic phase).
+struct RowRange {
+  std::vector<std::int32_t> col;
+  std::vector<double> val;
+};
+
+template <class Dims>
+BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) {
+  BlockSparse c;
+  c.row_block = a.row_block;
+  c.col_block = b.col_block;
+  c.block_rows = a.block_rows;
+  c.block_cols = b.block_cols;
+  const std::int64_t bs = c.block_size();
+  const int threads = a.block_rows > kParallelFrom ? omp_get_max_threads() : 1;
+  std::vector<RowRange> parts(static_cast<std::size_t>(threads));
+  std::vector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));
+#pragma omp parallel num_threads(threads)
+  {
+    const int t = omp_get_thread_num();
+    const std::int64_t first = a.block_rows * t / threads, last = a.block_rows * (t + 1) / threads;
+    RowRange& out = parts[t];
+    std::vector<std::int32_t> slot(static_cast<std::size_t>(b.block_cols), -1);
+    std::vector<std::int32_t> cols, order;
+    std::vector<double> acc;
+    for (std::int64_t i = first; i < last; ++i) {
+      cols.clear();
+      acc.clear();
+      for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
+        const double* ab = a.block(ka);
+        const std::int32_t mid = a.col[ka];
+        for (auto kb = b.row_ptr[mid]; kb < b.row_ptr[mid + 1]; ++kb) {
+          const std::int32_t j = b.col[kb];
+          if (slot[j] < 0) {
+            slot[j] = static_cast<std::int32_t>(cols.size());
+            cols.push_back(j);
+            acc.resize(acc.size() + bs, 0.0);
+          }
+          block_multiply_add(ab, b.block(kb), &acc[slot[j] * bs], dims);
+        }
+      }
+      order.resize(cols.size());
+      std::iota(order.begin(), order.end(), 0);
+      std::sort(order.begin(), order.end(), [&](std::int32_t p, std::int32_t q) { return cols[p] < cols[q]; });
+      for (const std::int32_t o : order) {
+        out.col.push_back(cols[o]);
+        out.val.insert(out.val.end(), acc.begin() + o * bs, acc.begin() + (o + 1) * bs);
+        slot[cols[o]] = -1;
+      }
+      row_length[i] = static_cast<std::int64_t>(cols.size());
+    }
+  }
+  c.row_ptr.resize(static_cast<std::size_t>(a.block_rows) + 1);
+  c.row_ptr[0] = 0;
+  std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
+  c.col.reserve(static_cast<std::size_t>(c.row_ptr.back()));
+  c.val.reserve(static_cast<std::size_t>(c.row_ptr.back() * bs));
+  for (auto& part : parts) {
+    c.col.insert(c.col.end(), part.col.begin(), part.col.end());
+    c.val.insert(c.val.end(), part.val.begin(), part.val.end());
+    part = {};
+  }
+  return c;
+}
+
+}  // namespace
+
+BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
+  if (block < 1 || block > kMaxBlock || a.rows % block != 0)
+    throw std::invalid_argument("amg: " + std::to_string(a.rows) + " equations are not whole blocks of " +
+                                std::to_string(block));
+  BlockSparse m;
+  m.row_block = m.col_block = block;
+  m.block_rows = m.block_cols = a.rows / block;
+  // The block columns of a block row: the union of its rows' columns divided by the block.
+  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
+    cols.clear();
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+  };
+  std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
+#pragma omp parallel if (m.block_rows > kParallelFrom)
+  {
+    std::vector<std::int32_t> cols;
+#pragma omp for schedule(static)
+    for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      block_columns(br, cols);
+      count[br] = static_cast<std::int64_t>(cols.size());
+    }
+  }
+  m.row_ptr.resize(static_cast<std::size_t>(m.block_rows) + 1);
+  m.row_ptr[0] = 0;
+  std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
+  m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
+  m.val.assign(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()), 0.0);
+#pragma omp parallel if (m.block_rows > kParallelFrom)
+  {
+    std::vector<std::int32_t> cols;
+#pragma omp for schedule(static)
+    for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      block_columns(br, cols);
+      std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
+      for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
+        auto slot = m.row_ptr[br];
+        for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+          while (m.col[slot] != a.col[k] / block) ++slot;  // both sorted: a forward walk finds it
+          m.block(slot)[(i - br * block) * block + a.col[k] % block] = a.val[k];
+        }
+      }
+    }
+  }
+  return m;
+}
+
+void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) { multiply_any(a, x, y, 1.0, false); }
+void multiply_add(const BlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
+  multiply_any(a, x, y, alpha, true);
+}
+
+BlockSparse transpose(const BlockSparse& a) {
+  BlockSparse t;
+  t.row_block = a.col_block;
+  t.col_block = a.row_block;
+  t.block_rows = a.block_cols;
+  t.block_cols = a.block_rows;
+  t.row_ptr.assign(static_cast<std::size_t>(t.block_rows) + 1, 0);
+  for (const auto c : a.col) ++t.row_ptr[c + 1];
+  std::partial_sum(t.row_ptr.begin(), t.row_ptr.end(), t.row_ptr.begin());
+  t.col.resize(a.col.size());
+  t.val.resize(a.val.size());
+  std::vector<std::int64_t> next(t.row_ptr.begin(), t.row_ptr.end() - 1);
+  const int R = a.row_block, C = a.col_block;
+  // Block rows in order: every row of the transpose receives its columns sorted.
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const auto slot = next[a.col[k]]++;
+      t.col[slot] = static_cast<std::int32_t>(i);
+      const double* from = a.block(k);
+      double* to = t.block(slot);
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
+    }
+  return t;
+}
+
+BlockSparse product(const BlockSparse& a, const BlockSparse& b) {
+  if (a.col_block != b.row_block || a.block_cols != b.block_rows)
+    throw std::invalid_argument("amg product: a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
+                                " matrix cannot multiply a " + std::to_string(b.rows()) + " x " +
+                                std::to_string(b.cols()) + " one in these blocks");
+  const int r = a.row_block, k = a.col_block, c = b.col_block;
+  const auto run = [&](auto dims) { return product_rows(a, b, dims); };
+  // The shapes of 3D and 2D elasticity and of heat: A T and P^T (A P) on the first two levels.
+  if (r == 1 && k == 1 && c == 1) return run(Fixed<1, 1, 1>{});
+  if (r == 3 && k == 3 && c == 6) return run(Fixed<3, 6, 3>{});
+  if (r == 6 && k == 3 && c == 6) return run(Fixed<6, 6, 3>{});
+  if (r == 6 && k == 6 && c == 6) return run(Fixed<6, 6, 6>{});
+  if (r == 2 && k == 2 && c == 3) return run(Fixed<2, 3, 2>{});
+  if (r == 3 && k == 2 && c == 3) return run(Fixed<3, 3, 2>{});
+  if (r == 3 && k == 3 && c == 3) return run(Fixed<3, 3, 3>{});
+  return run(Runtime{r, c, k});
+}
+
+std::vector<double> diagonal(const BlockSparse& a) {
+  std::vector<double> d(static_cast<std::size_t>(a.rows()), 0.0);
+  const int b = a.row_block;
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i)
+        for (int r = 0; r < b; ++r) d[i * b + r] = a.block(k)[r * b + r];
+  return d;
+}
+
+std::vector<double> to_dense(const BlockSparse& a) {
+  const std::int64_t n = a.cols();
+  std::vector<double> m(static_cast<std::size_t>(a.rows() * n), 0.0);
+  const int R = a.row_block, C = a.col_block;
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) m[(i * R + r) * n + a.col[k] * C + c] = a.block(k)[r * C + c];
+  return m;
+}
+
+}  // namespace fem::amg

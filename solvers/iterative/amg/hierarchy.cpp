@@ -1,0 +1,87 @@
+#include "solvers/iterative/amg/hierarchy.hpp"
+
+#include <string>
+
+#include "solvers/iterative/amg/aggregation.hpp"
+#include "solvers/iterative/amg/near_null_space.hpp"
+#include "solvers/iterative/amg/smoothed_prolongator.hpp"
+#include "solvers/iterative/amg/spectral_radius.hpp"
+#include "solvers/iterative/amg/tentative_prolongator.hpp"
+
+namespace fem::amg {
+namespace {
+
+// At most this many levels; a coarsest level above this many unknowns is smoothed, not factored.
+constexpr std::size_t kMaxLevels = 12;
+constexpr std::int64_t kMaxDenseCoarse = 8000;
+// Coarsening that keeps more than this fraction of the unknowns has stalled.
+constexpr double kStalled = 0.8;
+
+std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
+  std::vector<double> d = diagonal(a);
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (!(d[i] > 0))
+      throw SolveFailure("diagonal entry " + std::to_string(d[i]) + " of " +
+                             (level == 0 ? "equation " + std::to_string(i) : "the AMG level " + std::to_string(level) +
+                                                                                  " unknown " + std::to_string(i)) +
+                             " is not positive: the matrix is not positive definite",
+                         level == 0 ? static_cast<std::int64_t>(i) : -1);
+    d[i] = 1.0 / d[i];
+  }
+  return d;
+}
+
+}  // namespace
+
+Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOptions& options) {
+  NearNullSpace b = near_null_space(nodes, fine.rows);
+  near_null_vectors_ = b.vectors;
+  rigid_body_modes_ = b.rigid_body_modes;
+  levels_.push_back(std::make_unique<Level>());
+  levels_.back()->a = to_block_sparse(fine, nodes.dofs_per_node);
+  for (;;) {
+    Level& level = *levels_.back();
+    const std::int64_t rows = level.a.rows();
+    const std::vector<double> inv_diag = inverse_diagonal(level.a, levels_.size() - 1);
+    Aggregates aggregates;
+    if (rows > options.coarse_size && levels_.size() < kMaxLevels)
+      aggregates = aggregate(level.a, options.strength_threshold);
+    const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
+    if (coarsest && rows <= kMaxDenseCoarse) {
+      coarse_ = std::make_unique<CoarseSolver>(level.a);
+      break;
+    }
+    const double lambda_max = largest_eigenvalue(level.a, inv_diag);
+    level.smoother = std::make_unique<Smoother>(level.a, inv_diag, lambda_max, options.smoother, options.smoother_degree);
+    if (coarsest) break;
+    TentativeProlongator tentative =
+        tentative_prolongator(aggregates, b, level.a.row_block, decoupled_equations(level.a));
+    level.p = smoothed_prolongator(level.a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
+    level.r = transpose(level.p);
+    auto next = std::make_unique<Level>();
+    next->a = galerkin_product(level.r, level.a, level.p);
+    levels_.push_back(std::move(next));
+    b = std::move(tentative.coarse);
+  }
+}
+
+std::map<std::string, double> Hierarchy::figures() const {
+  double nnz = 0, rows = 0;
+  for (const auto& level : levels_) nnz += static_cast<double>(level->a.nnz()), rows += static_cast<double>(level->a.rows());
+  const BlockSparse& fine = levels_.front()->a;
+  return {{"amg_levels", static_cast<double>(levels_.size())},
+          {"amg_operator_complexity", nnz / static_cast<double>(fine.nnz())},
+          {"amg_grid_complexity", rows / static_cast<double>(fine.rows())},
+          {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->a.rows())},
+          {"amg_near_null_vectors", near_null_vectors_},
+          {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0}};
+}
+
+std::size_t Hierarchy::bytes() const {
+  std::size_t total = coarse_ ? coarse_->bytes() : 0;
+  for (const auto& level : levels_)
+    total += level->a.bytes() + level->p.bytes() + level->r.bytes() + (level->smoother ? level->smoother->bytes() : 0);
+  return total;
+}
+
+}  // namespace fem::amg
