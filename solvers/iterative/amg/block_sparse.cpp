@@ -10,8 +10,9 @@
 namespace fem::amg {
 namespace {
 
-// Below this many block rows a parallel region costs more than it saves.
-constexpr std::int64_t kParallelFrom = 20000;
+// Below this many stored entries (a level's work, whatever its block size) a parallel region
+// costs more than it saves.
+constexpr std::int64_t kParallelFrom = 100000;
 // The largest block side the kernels hold on the stack (k <= 6 near-null vectors, d <= 3 dofs).
 constexpr int kMaxBlock = 8;
 
@@ -32,7 +33,7 @@ struct Runtime {
 template <class Dims>
 void multiply_rows(const BlockSparse& a, const double* x, double* y, double alpha, bool add, Dims dims) {
   const int R = dims.rows(), C = dims.cols();
-#pragma omp parallel for schedule(static) if (a.block_rows > kParallelFrom)
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
   for (std::int64_t br = 0; br < a.block_rows; ++br) {
     double s[kMaxBlock] = {};
     for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
@@ -90,7 +91,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
   c.block_rows = a.block_rows;
   c.block_cols = b.block_cols;
   const std::int64_t bs = c.block_size();
-  const int threads = a.block_rows > kParallelFrom ? omp_get_max_threads() : 1;
+  const int threads = a.nnz() > kParallelFrom ? omp_get_max_threads() : 1;
   std::vector<RowRange> parts(static_cast<std::size_t>(threads));
   std::vector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));
 #pragma omp parallel num_threads(threads)
@@ -150,21 +151,25 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
-  // The block columns of a block row: the union of its rows' columns divided by the block.
-  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
+  // The block columns of a block row: the union of its rows' columns divided by the block,
+  // gathered with a marker per block column (`seen` holds the last block row that met it).
+  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen) {
     cols.clear();
     for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+        const std::int32_t c = a.col[k] / block;
+        if (seen[c] != br) seen[c] = br, cols.push_back(c);
+      }
     std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
   };
   std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
-#pragma omp parallel if (m.block_rows > kParallelFrom)
+#pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
-      block_columns(br, cols);
+      block_columns(br, cols, seen);
       count[br] = static_cast<std::int64_t>(cols.size());
     }
   }
@@ -173,12 +178,13 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
   m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
   m.val.assign(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()), 0.0);
-#pragma omp parallel if (m.block_rows > kParallelFrom)
+#pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
-      block_columns(br, cols);
+      block_columns(br, cols, seen);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
       for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
         auto slot = m.row_ptr[br];

@@ -1,5 +1,6 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
+#include <chrono>
 #include <string>
 
 #include "solvers/iterative/amg/aggregation.hpp"
@@ -16,6 +17,18 @@ constexpr std::size_t kMaxLevels = 12;
 constexpr std::int64_t kMaxDenseCoarse = 8000;
 // Coarsening that keeps more than this fraction of the unknowns has stalled.
 constexpr double kStalled = 0.8;
+
+// Runs `step` and adds its seconds to `total`.
+template <class Step>
+auto timed(double& total, Step&& step) {
+  const auto t0 = std::chrono::steady_clock::now();
+  struct Add {
+    double& total;
+    std::chrono::steady_clock::time_point t0;
+    ~Add() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
+  } add{total, t0};
+  return step();
+}
 
 std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
   std::vector<double> d = diagonal(a);
@@ -38,28 +51,32 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   levels_.push_back(std::make_unique<Level>());
-  levels_.back()->a = to_block_sparse(fine, nodes.dofs_per_node);
+  levels_.back()->a = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
   for (;;) {
     Level& level = *levels_.back();
     const std::int64_t rows = level.a.rows();
     const std::vector<double> inv_diag = inverse_diagonal(level.a, levels_.size() - 1);
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = aggregate(level.a, options.strength_threshold);
+      aggregates = timed(seconds_.aggregate, [&] { return aggregate(level.a, options.strength_threshold); });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
-      coarse_ = std::make_unique<CoarseSolver>(level.a);
+      coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(level.a); });
       break;
     }
-    const double lambda_max = largest_eigenvalue(level.a, inv_diag);
+    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(level.a, inv_diag); });
     level.smoother = std::make_unique<Smoother>(level.a, inv_diag, lambda_max, options.smoother, options.smoother_degree);
     if (coarsest) break;
-    TentativeProlongator tentative =
-        tentative_prolongator(aggregates, b, level.a.row_block, decoupled_equations(level.a));
-    level.p = smoothed_prolongator(level.a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
-    level.r = transpose(level.p);
+    TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
+      return tentative_prolongator(aggregates, b, level.a.row_block, decoupled_equations(level.a));
+    });
+    timed(seconds_.prolongator, [&] {
+      level.p = smoothed_prolongator(level.a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
+      level.r = transpose(level.p);
+      return 0;
+    });
     auto next = std::make_unique<Level>();
-    next->a = galerkin_product(level.r, level.a, level.p);
+    next->a = timed(seconds_.galerkin, [&] { return galerkin_product(level.r, level.a, level.p); });
     levels_.push_back(std::move(next));
     b = std::move(tentative.coarse);
   }
@@ -74,7 +91,13 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_grid_complexity", rows / static_cast<double>(fine.rows())},
           {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->a.rows())},
           {"amg_near_null_vectors", near_null_vectors_},
-          {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0}};
+          {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0},
+          {"amg_setup_convert_s", seconds_.convert},
+          {"amg_setup_aggregate_s", seconds_.aggregate},
+          {"amg_setup_eigenvalue_s", seconds_.eigenvalue},
+          {"amg_setup_prolongator_s", seconds_.prolongator},
+          {"amg_setup_galerkin_s", seconds_.galerkin},
+          {"amg_setup_coarse_s", seconds_.coarse}};
 }
 
 std::size_t Hierarchy::bytes() const {

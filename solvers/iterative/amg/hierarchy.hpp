@@ -33,7 +33,8 @@ class Hierarchy {
   const CoarseSolver* coarse_solver() const { return coarse_.get(); }
   bool rigid_body_modes() const { return rigid_body_modes_; }
 
-  // levels, operator and grid complexity, coarsest size, near-null vectors, bytes.
+  // levels, operator and grid complexity, coarsest size, near-null vectors, the setup's seconds
+  // by step.
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;
 
@@ -42,6 +43,9 @@ class Hierarchy {
   std::unique_ptr<CoarseSolver> coarse_;
   int near_null_vectors_ = 0;
   bool rigid_body_modes_ = false;
+  struct {
+    double convert = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0, coarse = 0;
+  } seconds_;
 };
 
 }  // namespace fem::amg

@@ -11,6 +11,6 @@ namespace fem::amg {
 // positive diagonal given as its inverse), from a fixed pseudo-random start; returns the largest
 // Ritz value, a lower bound that the steps make close (callers add a margin where an
 // underestimate would hurt).
-double largest_eigenvalue(const BlockSparse& a, std::span<const double> inv_diag, int steps = 12);
+double largest_eigenvalue(const BlockSparse& a, std::span<const double> inv_diag, int steps = 10);
 
 }  // namespace fem::amg
