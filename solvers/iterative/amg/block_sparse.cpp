@@ -1,8 +1,7 @@
 #include "solvers/iterative/amg/block_sparse.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -30,14 +29,14 @@ struct Runtime {
   int inner() const { return k; }
 };
 
-template <class Dims>
-void multiply_rows(const BlockSparse& a, const double* x, double* y, double alpha, bool add, Dims dims) {
+template <class Value, class Dims>
+void multiply_rows(const BlockMatrix<Value>& a, const double* x, double* y, double alpha, bool add, Dims dims) {
   const int R = dims.rows(), C = dims.cols();
 #pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
   for (std::int64_t br = 0; br < a.block_rows; ++br) {
     double s[kMaxBlock] = {};
     for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
-      const double* b = &a.val[k * R * C];
+      const Value* b = &a.val[k * R * C];
       const double* xc = x + static_cast<std::int64_t>(a.col[k]) * C;
       for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c) s[r] += b[r * C + c] * xc[c];
@@ -47,7 +46,8 @@ void multiply_rows(const BlockSparse& a, const double* x, double* y, double alph
   }
 }
 
-void multiply_any(const BlockSparse& a, std::span<const double> x, std::span<double> y, double alpha, bool add) {
+template <class Value>
+void multiply_any(const BlockMatrix<Value>& a, std::span<const double> x, std::span<double> y, double alpha, bool add) {
   if (static_cast<std::int64_t>(x.size()) != a.cols() || static_cast<std::int64_t>(y.size()) != a.rows())
     throw std::invalid_argument("amg multiply: vector sizes " + std::to_string(x.size()) + ", " +
                                 std::to_string(y.size()) + " do not fit a " + std::to_string(a.rows()) + " x " +
@@ -76,13 +76,9 @@ inline void block_multiply_add(const double* a, const double* b, double* acc, Di
     }
 }
 
-// One thread's contiguous range of product rows, gathered in its own buffers and concatenated
-// afterwards (so the product is built in one pass, with no symbolic phase).
-struct RowRange {
-  std::vector<std::int32_t> col;
-  std::vector<double> val;
-};
-
+// Gustavson's product in two passes over the rows, so that the result is written once, in
+// place: the symbolic pass counts each row's distinct block columns, the numeric one
+// accumulates the row in encounter order and writes it out sorted.
 template <class Dims>
 BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) {
   BlockSparse c;
@@ -91,53 +87,49 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
   c.block_rows = a.block_rows;
   c.block_cols = b.block_cols;
   const std::int64_t bs = c.block_size();
-  const int threads = a.nnz() > kParallelFrom ? omp_get_max_threads() : 1;
-  std::vector<RowRange> parts(static_cast<std::size_t>(threads));
+  const bool parallel = a.nnz() > kParallelFrom;
   std::vector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel if (parallel)
   {
-    const int t = omp_get_thread_num();
-    const std::int64_t first = a.block_rows * t / threads, last = a.block_rows * (t + 1) / threads;
-    RowRange& out = parts[t];
-    std::vector<std::int32_t> slot(static_cast<std::size_t>(b.block_cols), -1);
-    std::vector<std::int32_t> cols, order;
-    std::vector<double> acc;
-    for (std::int64_t i = first; i < last; ++i) {
-      cols.clear();
-      acc.clear();
-      for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
-        const double* ab = a.block(ka);
-        const std::int32_t mid = a.col[ka];
-        for (auto kb = b.row_ptr[mid]; kb < b.row_ptr[mid + 1]; ++kb) {
-          const std::int32_t j = b.col[kb];
-          if (slot[j] < 0) {
-            slot[j] = static_cast<std::int32_t>(cols.size());
-            cols.push_back(j);
-            acc.resize(acc.size() + bs, 0.0);
-          }
-          block_multiply_add(ab, b.block(kb), &acc[slot[j] * bs], dims);
-        }
-      }
-      order.resize(cols.size());
-      std::iota(order.begin(), order.end(), 0);
-      std::sort(order.begin(), order.end(), [&](std::int32_t p, std::int32_t q) { return cols[p] < cols[q]; });
-      for (const std::int32_t o : order) {
-        out.col.push_back(cols[o]);
-        out.val.insert(out.val.end(), acc.begin() + o * bs, acc.begin() + (o + 1) * bs);
-        slot[cols[o]] = -1;
-      }
-      row_length[i] = static_cast<std::int64_t>(cols.size());
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(b.block_cols), -1);  // the last row that met a column
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < a.block_rows; ++i) {
+      std::int64_t count = 0;
+      for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
+        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+          if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
+      row_length[i] = count;
     }
   }
   c.row_ptr.resize(static_cast<std::size_t>(a.block_rows) + 1);
   c.row_ptr[0] = 0;
   std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
-  c.col.reserve(static_cast<std::size_t>(c.row_ptr.back()));
-  c.val.reserve(static_cast<std::size_t>(c.row_ptr.back() * bs));
-  for (auto& part : parts) {
-    c.col.insert(c.col.end(), part.col.begin(), part.col.end());
-    c.val.insert(c.val.end(), part.val.begin(), part.val.end());
-    part = {};
+  c.col.resize(static_cast<std::size_t>(c.row_ptr.back()));
+  c.val.resize(static_cast<std::size_t>(c.row_ptr.back() * bs));
+#pragma omp parallel if (parallel)
+  {
+    std::vector<std::int32_t> slot(static_cast<std::size_t>(b.block_cols), -1), cols;
+    std::vector<double> acc;
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < a.block_rows; ++i) {
+      cols.clear();
+      acc.assign(static_cast<std::size_t>(row_length[i] * bs), 0.0);
+      for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
+        const double* ab = a.block(ka);
+        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb) {
+          const std::int32_t j = b.col[kb];
+          if (slot[j] < 0) slot[j] = static_cast<std::int32_t>(cols.size()), cols.push_back(j);
+          block_multiply_add(ab, b.block(kb), &acc[slot[j] * bs], dims);
+        }
+      }
+      std::int32_t* out_col = &c.col[c.row_ptr[i]];
+      std::copy(cols.begin(), cols.end(), out_col);
+      std::sort(out_col, out_col + cols.size());
+      for (std::size_t p = 0; p < cols.size(); ++p) {
+        std::copy_n(&acc[slot[out_col[p]] * bs], bs, c.block(c.row_ptr[i] + static_cast<std::int64_t>(p)));
+        slot[out_col[p]] = -1;
+      }
+    }
   }
   return c;
 }
@@ -199,8 +191,29 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
 }
 
 void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) { multiply_any(a, x, y, 1.0, false); }
+void multiply(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y) {
+  multiply_any(a, x, y, 1.0, false);
+}
 void multiply_add(const BlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
   multiply_any(a, x, y, alpha, true);
+}
+void multiply_add(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
+  multiply_any(a, x, y, alpha, true);
+}
+
+SingleBlockSparse to_single(const BlockSparse& a) {
+  SingleBlockSparse s;
+  s.row_block = a.row_block;
+  s.col_block = a.col_block;
+  s.block_rows = a.block_rows;
+  s.block_cols = a.block_cols;
+  s.row_ptr = a.row_ptr;
+  s.col = a.col;
+  s.val.resize(a.val.size());
+  const auto n = static_cast<std::int64_t>(a.val.size());
+#pragma omp parallel for schedule(static) if (n > kParallelFrom)
+  for (std::int64_t k = 0; k < n; ++k) s.val[k] = static_cast<float>(a.val[k]);
+  return s;
 }
 
 BlockSparse transpose(const BlockSparse& a) {
@@ -255,6 +268,16 @@ std::vector<double> diagonal(const BlockSparse& a) {
       if (a.col[k] == i)
         for (int r = 0; r < b; ++r) d[i * b + r] = a.block(k)[r * b + r];
   return d;
+}
+
+std::vector<double> absolute_row_sums(const SingleBlockSparse& a) {
+  std::vector<double> sums(static_cast<std::size_t>(a.rows()), 0.0);
+  const int R = a.row_block, C = a.col_block;
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) sums[i * R + r] += std::abs(a.block(k)[r * C + c]);
+  return sums;
 }
 
 std::vector<double> to_dense(const BlockSparse& a) {

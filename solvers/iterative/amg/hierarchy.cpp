@@ -50,42 +50,52 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
   NearNullSpace b = near_null_space(nodes, fine.rows);
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
-  levels_.push_back(std::make_unique<Level>());
-  levels_.back()->a = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
+  // The operator of the level being built, in double: the setup's products need the precision.
+  BlockSparse a = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
   for (;;) {
+    levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
-    const std::int64_t rows = level.a.rows();
-    const std::vector<double> inv_diag = inverse_diagonal(level.a, levels_.size() - 1);
+    const std::int64_t rows = a.rows();
+    const std::vector<double> inv_diag = inverse_diagonal(a, levels_.size() - 1);
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = timed(seconds_.aggregate, [&] { return aggregate(level.a, options.strength_threshold); });
+      aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
-      coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(level.a); });
+      level.a = timed(seconds_.convert, [&] { return to_single(a); });
+      coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(level.a, inv_diag); });
+    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(a, inv_diag); });
+    BlockSparse coarse;
+    if (!coarsest) {
+      TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
+        return tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+      });
+      const BlockSparse p = timed(seconds_.prolongator, [&] {
+        return smoothed_prolongator(a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
+      });
+      const BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
+      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
+      timed(seconds_.convert, [&] {
+        level.p = to_single(p);
+        level.r = to_single(r);
+        return 0;
+      });
+      b = std::move(tentative.coarse);
+    }
+    // The single copy only now, so that it never sits beside the Galerkin product's temporaries.
+    level.a = timed(seconds_.convert, [&] { return to_single(a); });
     level.smoother = std::make_unique<Smoother>(level.a, inv_diag, lambda_max, options.smoother, options.smoother_degree);
     if (coarsest) break;
-    TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
-      return tentative_prolongator(aggregates, b, level.a.row_block, decoupled_equations(level.a));
-    });
-    timed(seconds_.prolongator, [&] {
-      level.p = smoothed_prolongator(level.a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
-      level.r = transpose(level.p);
-      return 0;
-    });
-    auto next = std::make_unique<Level>();
-    next->a = timed(seconds_.galerkin, [&] { return galerkin_product(level.r, level.a, level.p); });
-    levels_.push_back(std::move(next));
-    b = std::move(tentative.coarse);
+    a = std::move(coarse);
   }
 }
 
 std::map<std::string, double> Hierarchy::figures() const {
   double nnz = 0, rows = 0;
   for (const auto& level : levels_) nnz += static_cast<double>(level->a.nnz()), rows += static_cast<double>(level->a.rows());
-  const BlockSparse& fine = levels_.front()->a;
+  const SingleBlockSparse& fine = levels_.front()->a;
   return {{"amg_levels", static_cast<double>(levels_.size())},
           {"amg_operator_complexity", nnz / static_cast<double>(fine.nnz())},
           {"amg_grid_complexity", rows / static_cast<double>(fine.rows())},

@@ -15,9 +15,10 @@
 
 namespace fem::amg {
 
+// What the V-cycle needs of a level, its matrices in single precision (built in double).
 struct Level {
-  BlockSparse a;                        // the operator of this level
-  BlockSparse p, r;                     // prolongation from / restriction to the next level (R = P^T)
+  SingleBlockSparse a;                  // the operator of this level
+  SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T)
   std::unique_ptr<Smoother> smoother;   // every level but a coarsest solved by Cholesky
 };
 

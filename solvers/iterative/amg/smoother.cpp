@@ -1,6 +1,5 @@
 #include "solvers/iterative/amg/smoother.hpp"
 
-#include <cmath>
 #include <stdexcept>
 
 namespace fem::amg {
@@ -8,7 +7,7 @@ namespace {
 constexpr std::int64_t kParallelFrom = 50000;
 }  // namespace
 
-Smoother::Smoother(const BlockSparse& a, std::span<const double> inv_diag, double lambda_max, const std::string& kind,
+Smoother::Smoother(const SingleBlockSparse& a, std::span<const double> inv_diag, double lambda_max, const std::string& kind,
                    int degree)
     : a_(a), chebyshev_(kind == "chebyshev"), degree_(degree), step_(static_cast<std::size_t>(a.rows())) {
   if (kind != "chebyshev" && kind != "l1-jacobi")
@@ -21,12 +20,7 @@ Smoother::Smoother(const BlockSparse& a, std::span<const double> inv_diag, doubl
     scale_.assign(inv_diag.begin(), inv_diag.end());
     return;
   }
-  scale_.assign(static_cast<std::size_t>(a.rows()), 0.0);
-  const int R = a.row_block, C = a.col_block;
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) scale_[i * R + r] += std::abs(a.block(k)[r * C + c]);
+  scale_ = absolute_row_sums(a);
   for (double& s : scale_) s = 1.0 / s;
 }
 

@@ -14,7 +14,7 @@ class Smoother {
  public:
   // kind: "chebyshev" (interval [upper / 10, upper], upper = 1.1 lambda_max of D^-1 A) or
   // "l1-jacobi" (D_ii = sum_j |a_ij|, convergent without damping); `degree` steps.
-  Smoother(const BlockSparse& a, std::span<const double> inv_diag, double lambda_max, const std::string& kind,
+  Smoother(const SingleBlockSparse& a, std::span<const double> inv_diag, double lambda_max, const std::string& kind,
            int degree);
 
   // x = S b from a zero start; r becomes b - A x (the residual the coarse level needs).
@@ -28,7 +28,7 @@ class Smoother {
   // `degree` steps on x with its residual r; the last step updates r only if asked.
   void steps(std::span<double> x, std::span<double> r, bool residual_after) const;
 
-  const BlockSparse& a_;
+  const SingleBlockSparse& a_;
   bool chebyshev_;
   int degree_;
   double theta_ = 0, delta_ = 0;  // Chebyshev: centre and half-width of the interval

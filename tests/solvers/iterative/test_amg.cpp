@@ -120,6 +120,9 @@ TEST_CASE("block products, transposes and SpMV match dense references") {
     CHECK(testing::relative_difference(y, expected) < 1e-14);
     amg::multiply_add(a, x, y, -1.0);
     CHECK(*std::max_element(y.begin(), y.end()) < 1e-14);
+    // The V-cycle's single-precision copy: the same product to float rounding.
+    amg::multiply(amg::to_single(a), x, y);
+    CHECK(testing::relative_difference(y, expected) < 1e-6);
   }
 }
 
