@@ -235,3 +235,25 @@ TEST_CASE("AMG without coordinates falls back to constants and says so") {
   CHECK(report.figures.at("amg_near_null_vectors") == 3);
   CHECK(testing::relative_difference(u, band_cholesky(fe)) < 1e-6);
 }
+
+TEST_CASE("AMG where coarsening stalls, and on a matrix that is not positive definite") {
+  // A diagonal matrix of 9000 equations: no connections, nothing to aggregate, too large for the
+  // dense coarse factor; the smoother alone serves as the one level, and CG still converges.
+  testing::FeSystem diagonal;
+  diagonal.matrix.rows = 9000;
+  diagonal.rhs = testing::random_vector(9000, 3);
+  for (std::int64_t i = 0; i < 9000; ++i) {
+    diagonal.matrix.col.push_back(static_cast<std::int32_t>(i));
+    diagonal.matrix.val.push_back(1.0 + static_cast<double>(i % 10));
+    diagonal.matrix.row_ptr.push_back(i + 1);
+  }
+  const auto run = solve_amg("cg", diagonal, 1e-10, false);
+  CHECK(run.report.figures.at("amg_levels") == 1);
+  CHECK(run.report.iterations <= 20);
+  for (std::int64_t i = 0; i < 9000; i += 997) CHECK(run.u[i] == doctest::Approx(diagonal.rhs[i] / (1.0 + i % 10)));
+
+  auto bad = testing::elasticity_box(4, 2, 2);
+  for (auto k = bad.matrix.row_ptr[40]; k < bad.matrix.row_ptr[41]; ++k)
+    if (bad.matrix.col[k] == 40) bad.matrix.val[k] = -bad.matrix.val[k];
+  CHECK_THROWS_WITH_AS(solve_amg("cg", bad, 1e-8), doctest::Contains("equation 40"), SolveFailure);
+}
