@@ -10,8 +10,9 @@ namespace fem::amg {
 namespace {
 
 // Below this many stored entries (a level's work, whatever its block size) a parallel region
-// costs more than it saves.
-constexpr std::int64_t kParallelFrom = 100000;
+// costs more than it saves; on a busy machine far more (about the CSR kernel's 20,000 rows of
+// elasticity).
+constexpr std::int64_t kParallelFrom = 1000000;
 // The largest block side the kernels hold on the stack (k <= 6 near-null vectors, d <= 3 dofs).
 constexpr int kMaxBlock = 8;
 

@@ -1,6 +1,6 @@
 #pragma once
 // The coarsest AMG level, solved exactly: a dense Cholesky factor from the OpenMP dense back-end
-// (kernels), two triangular solves per V-cycle.
+// (kernels), two triangular solves per V-cycle on the serial one.
 #include <span>
 #include <vector>
 
