@@ -210,8 +210,10 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
   return out;
 }
 
-AmgOptions read_amg(const Section& s) {
+AmgOptions read_amg(const Section& solver, const fs::path& file) {
   AmgOptions amg;
+  if (!solver.has("amg")) return amg;
+  const Section s(file, solver.get("amg"), "'solver.amg'", {"strength_threshold", "smoother", "smoother_degree", "coarse_size"});
   amg.strength_threshold = s.value_or<double>("strength_threshold", "a number", amg.strength_threshold);
   if (!(amg.strength_threshold >= 0 && amg.strength_threshold < 1))
     s.fail(s.get("strength_threshold"), "'strength_threshold' in 'solver.amg' must be in [0, 1)");
@@ -221,7 +223,7 @@ AmgOptions read_amg(const Section& s) {
     s.fail(s.get("smoother_degree"), "'smoother_degree' in 'solver.amg' must be 1 to 10");
   amg.coarse_size = s.value_or<int>("coarse_size", "an integer", amg.coarse_size);
   if (amg.coarse_size < 1 || amg.coarse_size > 8000)
-    s.fail(s.get("coarse_size"), "'coarse_size' in 'solver.amg' must be 1 to 8000 (the coarsest level is factored densely)");
+    s.fail(s.get("coarse_size"), "'coarse_size' in 'solver.amg' must be 1 to 8000 (the coarsest level is factored)");
   return amg;
 }
 
@@ -229,8 +231,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   SolverSpec sv;
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
-                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv",
-                   "amg"});
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "amg"});
   sv.method = choose_word(s, "method", kSolverMethods, sv.method);
   sv.device = choose_word(s, "device", kSolverDevices, sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
@@ -240,7 +241,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
-  if (s.has("amg")) sv.amg = read_amg(Section(file, s.get("amg"), "'solver.amg'", {"strength_threshold", "smoother", "smoother_degree", "coarse_size"}));
+  sv.amg = read_amg(s, file);
   return sv;
 }
 
