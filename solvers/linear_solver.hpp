@@ -14,6 +14,14 @@
 
 namespace fem {
 
+// The AMG preconditioner's settings (solver.amg in a case file).
+struct AmgOptions {
+  double strength_threshold = 0.0;     // node blocks i, j strong when ||A_ij|| >= t sqrt(||A_ii|| ||A_jj||)
+  std::string smoother = "chebyshev";  // chebyshev | l1-jacobi
+  int smoother_degree = 2;             // polynomial degree or sweeps, before and after the coarse level
+  int coarse_size = 2000;              // coarsen until at most this many unknowns, solved by Cholesky
+};
+
 struct SolverOptions {
   std::string method = "cg";           // band-cholesky | frontal | cg
   std::string device = "cpu";          // cpu | cuda | opencl
@@ -22,6 +30,7 @@ struct SolverOptions {
   double tolerance = 1e-10;            // iterative: relative residual
   int max_iterations = 0;              // iterative: 0 chooses from the size
   std::string spmv = "auto";           // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
+  AmgOptions amg;                      // preconditioner amg
   bool out_of_core = false;            // direct: keep the factor in a file (solver.out_of_core)
   std::string out_of_core_directory;   // where that file goes; empty: the system's temporary folder
   std::string petsc_options;           // petsc, mumps: PETSc options-database text ("-ksp_type cg -pc_type hypre")

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "fem/assembly/assembler.hpp"
@@ -21,6 +22,8 @@ double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock:
 struct BoxSystem {
   CsrMatrix matrix;
   std::vector<double> rhs;
+  std::vector<double> coordinates;  // x y z of each node in equation order (AMG's rigid-body modes)
+  AssembledSystem system() const { return {matrix, rhs, NodeLayout{3, 3, coordinates}}; }
 };
 
 // ||f - K u|| / ||f|| on the host: the check that the solver's own estimate is not fooling us.
@@ -55,51 +58,83 @@ BoxSystem assemble_elasticity_box(int cells) {
   const DofMap dofs = make_dof_map(mesh.num_nodes(), 3, perm.new_of_old);
   auto system = assemble(p, dofs, graph);
   apply_constraints(system.matrix, system.rhs, collect_constraints(p, dofs));
-  return {std::move(system.matrix), std::move(system.rhs)};
+  BoxSystem box{std::move(system.matrix), std::move(system.rhs), std::vector<double>(mesh.coords.size())};
+  for (std::size_t rank = 0; rank < dofs.node_at_rank.size(); ++rank)
+    for (int k = 0; k < 3; ++k) box.coordinates[3 * rank + k] = mesh.coords[3 * dofs.node_at_rank[rank] + k];
+  return box;
+}
+
+// One row of the side-by-side table.
+struct Row {
+  std::string preconditioner, device, note;
+  int iterations = 0;
+  double setup_s = 0, solve_s = 0, residual = 0;
+  std::string levels;  // AMG: levels and operator complexity
+};
+
+Row solved(const std::string& preconditioner, const std::string& device, const SolveReport& report,
+           const BoxSystem& box, const std::vector<double>& u) {
+  Row row{preconditioner, device, "", report.iterations, report.time_setup_s, report.time_solve_s, true_residual(box, u), ""};
+  if (report.figures.count("amg_levels"))
+    row.levels = std::to_string(static_cast<int>(report.figures.at("amg_levels"))) + " levels, complexity " +
+                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4);
+  return row;
 }
 
 }  // namespace
 
-int run_pcg_comparison(int cells, int cpu_iterations, const std::string& preconditioner) {
+int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners) {
   const auto t0 = Clock::now();
   const BoxSystem box = assemble_elasticity_box(cells);
   std::printf("elasticity box %d^3 hex8: %lld equations, %lld nonzeros, assembled in %.1f s\n", cells,
               static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), since(t0));
-  const AssembledSystem system{box.matrix, box.rhs};
-  SolverOptions options;
-  options.preconditioner = preconditioner;
-  options.tolerance = 1e-8;
-  options.progress = [](const std::string& line) { std::printf("  %s\n", line.c_str()); };
-  int gpu_iterations = 0;
-  try {
-    std::vector<double> u(box.rhs.size(), 0.0);
-    SolverOptions on_cuda = options;
-    on_cuda.device = "cuda";
-    const auto report = make_conjugate_gradient(on_cuda)->solve(system, u);
-    gpu_iterations = report.iterations;
-    std::printf("GPU PCG (cg:cuda, %s): %d iterations to %.1e (true residual %.1e), setup %.3f s (tuning %.3f s), "
-                "solve %.3f s (%.3f ms per iteration)\n",
-                preconditioner.c_str(), report.iterations, report.residual, true_residual(box, u), report.time_setup_s,
-                report.figures.count("spmv_tuning_time_s") ? report.figures.at("spmv_tuning_time_s") : 0.0,
-                report.time_solve_s, 1e3 * report.time_solve_s / std::max(1, report.iterations));
-  } catch (const SolverUnavailable& e) {
-    std::printf("GPU PCG: %s\n", e.what());
-  }
-  if (cpu_iterations > 0) {
+  std::vector<Row> rows;
+  for (const auto& preconditioner : preconditioners) {
+    SolverOptions options;
+    options.preconditioner = preconditioner;
+    options.tolerance = 1e-8;
+    options.progress = [](const std::string& line) { std::printf("  %s\n", line.c_str()); };
+    int gpu_iterations = 0;
+    try {
+      std::vector<double> u(box.rhs.size(), 0.0);
+      SolverOptions on_cuda = options;
+      on_cuda.device = "cuda";
+      const auto report = make_conjugate_gradient(on_cuda)->solve(box.system(), u);
+      gpu_iterations = report.iterations;
+      rows.push_back(solved(preconditioner, "cuda", report, box, u));
+      if (report.figures.count("spmv_tuning_time_s"))
+        rows.back().note = "tuning " + std::to_string(report.figures.at("spmv_tuning_time_s")).substr(0, 5) + " s of the setup";
+    } catch (const SolverUnavailable& e) {
+      rows.push_back({preconditioner, "cuda", e.what()});
+    }
+    if (cpu_iterations <= 0) continue;
     options.max_iterations = cpu_iterations;
     std::vector<double> u(box.rhs.size(), 0.0);
-    SolveReport report;
     const auto t_cpu = Clock::now();
     try {
-      report = make_conjugate_gradient(options)->solve(system, u);
+      rows.push_back(solved(preconditioner, "cpu", make_conjugate_gradient(options)->solve(box.system(), u), box, u));
     } catch (const SolveFailure&) {
-      // expected: the iteration cap is far below convergence; only the time per iteration is wanted
+      // the cap is below convergence: only the time per iteration is known
+      const double per_iteration = since(t_cpu) / cpu_iterations;
+      Row row{preconditioner, "cpu", "capped at " + std::to_string(cpu_iterations) + " iterations"};
+      row.iterations = cpu_iterations;
+      row.solve_s = per_iteration * cpu_iterations;
+      if (gpu_iterations > 0)
+        row.note += "; the GPU's " + std::to_string(gpu_iterations) + " would take " +
+                    std::to_string(per_iteration * gpu_iterations).substr(0, 6) + " s";
+      rows.push_back(row);
     }
-    const double per_iteration = since(t_cpu) / cpu_iterations;
-    std::printf("CPU PCG (cg:cpu, %s): %.3f ms per iteration over %d iterations", preconditioner.c_str(),
-                1e3 * per_iteration, cpu_iterations);
-    if (gpu_iterations > 0) std::printf("; %d iterations would take %.1f s", gpu_iterations, per_iteration * gpu_iterations);
-    std::printf("\n");
+  }
+  std::printf("\n%-14s %-6s %10s %9s %9s %12s %10s  %s\n", "preconditioner", "device", "iterations", "setup s",
+              "solve s", "ms/iteration", "residual", "notes");
+  for (const auto& r : rows) {
+    if (r.iterations == 0) {
+      std::printf("%-14s %-6s %s\n", r.preconditioner.c_str(), r.device.c_str(), r.note.c_str());
+      continue;
+    }
+    std::printf("%-14s %-6s %10d %9.3f %9.3f %12.3f %10.1e  %s%s%s\n", r.preconditioner.c_str(), r.device.c_str(),
+                r.iterations, r.setup_s, r.solve_s, 1e3 * r.solve_s / r.iterations, r.residual, r.levels.c_str(),
+                r.levels.empty() || r.note.empty() ? "" : "; ", r.note.c_str());
   }
   return 0;
 }

@@ -51,7 +51,7 @@ struct Options {
   int solve_cells = 0;                  // > 0: PCG solve of an elasticity box of cells^3 hex8 (GPU)
   int cpu_iterations = 0;               // > 0: CPU PCG iterations timed on the same system
   std::vector<BoxPattern> fe;           // --fe: these boxes instead of the set
-  std::string preconditioner = "jacobi";  // of the --solve PCG
+  std::vector<std::string> preconditioners{"jacobi", "amg"};  // of the --solve PCG, side by side
 };
 
 // Bytes of one CSR SpMV as ANCHORS.md counts them: values and columns, row pointers, x read
@@ -404,9 +404,10 @@ int usage() {
       "  --no-sweep                 skip the block-size/register-cap/carve-out sweeps\n"
       "  --no-opencl                skip the OpenCL kernels\n"
       "  --cpu                      also time serial and OpenMP CSR on the host\n"
-      "  --solve CELLS              PCG on the GPU of an elasticity box of CELLS^3 hex8 (3(CELLS+1)^3 dofs)\n"
-      "  --preconditioner NAME      with --solve: jacobi (default), block-jacobi or none\n"
-      "  --cpu-iterations K         with --solve: also time K iterations of the CPU PCG on the same system\n");
+      "  --solve CELLS              PCG on the GPU (and CPU) of an elasticity box of CELLS^3 hex8 (3(CELLS+1)^3 dofs)\n"
+      "  --preconditioner NAME      with --solve: only this one (none, jacobi, block-jacobi, amg; default\n"
+      "                             jacobi and amg side by side)\n"
+      "  --cpu-iterations K         with --solve: also solve on the CPU, at most K iterations\n");
   return 0;
 }
 
@@ -433,7 +434,7 @@ int run_spmv_benchmark(int argc, char** argv) {
       else if (arg == "--cpu") options.cpu = true;
       else if (arg == "--solve") options.solve_cells = std::stoi(value());
       else if (arg == "--cpu-iterations") options.cpu_iterations = std::stoi(value());
-      else if (arg == "--preconditioner") options.preconditioner = value();
+      else if (arg == "--preconditioner") options.preconditioners = {value()};
       else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + arg);
       else options.mtx.push_back(arg);
     }
@@ -444,7 +445,7 @@ int run_spmv_benchmark(int argc, char** argv) {
     return 2;
   }
   try {
-    if (options.solve_cells > 0) return run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioner);
+    if (options.solve_cells > 0) return run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioners);
     Table table;
 #if FEM_WITH_CUDA
     const bool have_cuda = gpu::unavailable_reason().empty();

@@ -63,7 +63,8 @@ options of 'fem run':
                                                                (case: solver.method)
   --device DEVICE        cpu | cuda | opencl                   (case: solver.device)
   --renumber METHOD      none | rcm | gps | sloan | auto       (case: solver.renumber)
-  --preconditioner NAME  none | jacobi | block-jacobi | ssor   (case: solver.preconditioner)
+  --preconditioner NAME  none | jacobi | block-jacobi | ssor | amg   (case: solver.preconditioner;
+                         amg: smoothed aggregation, tuned by solver.amg)
   --precision P          double | mixed: direct solvers factor in FP32 and refine (case: solver.precision)
   --tolerance TOL        relative residual of iterative solvers (case: solver.tolerance)
   --output DIR           results directory                     (case: output.directory)

@@ -214,11 +214,28 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
   return out;
 }
 
+AmgOptions read_amg(const Section& solver, const fs::path& file) {
+  AmgOptions amg;
+  if (!solver.has("amg")) return amg;
+  const Section s(file, solver.get("amg"), "'solver.amg'", {"strength_threshold", "smoother", "smoother_degree", "coarse_size"});
+  amg.strength_threshold = s.value_or<double>("strength_threshold", "a number", amg.strength_threshold);
+  if (!(amg.strength_threshold >= 0 && amg.strength_threshold < 1))
+    s.fail(s.get("strength_threshold"), "'strength_threshold' in 'solver.amg' must be in [0, 1)");
+  amg.smoother = choose_word(s, "smoother", {"chebyshev", "l1-jacobi"}, amg.smoother);
+  amg.smoother_degree = s.value_or<int>("smoother_degree", "an integer", amg.smoother_degree);
+  if (amg.smoother_degree < 1 || amg.smoother_degree > 10)
+    s.fail(s.get("smoother_degree"), "'smoother_degree' in 'solver.amg' must be 1 to 10");
+  amg.coarse_size = s.value_or<int>("coarse_size", "an integer", amg.coarse_size);
+  if (amg.coarse_size < 1 || amg.coarse_size > 8000)
+    s.fail(s.get("coarse_size"), "'coarse_size' in 'solver.amg' must be 1 to 8000 (the coarsest level is factored)");
+  return amg;
+}
+
 SolverSpec read_solver(const Section& root, const fs::path& file) {
   SolverSpec sv;
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
-                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "petsc_options"});
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "petsc_options", "amg"});
   sv.method = choose_word(s, "method", kSolverMethods, sv.method);
   sv.device = choose_word(s, "device", kSolverDevices, sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
@@ -233,6 +250,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
   sv.petsc_options = s.value_or<std::string>("petsc_options", "a string", sv.petsc_options);
+  sv.amg = read_amg(s, file);
   return sv;
 }
 

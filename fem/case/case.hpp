@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fem/mesh/box_mesh.hpp"
+#include "solvers/linear_solver.hpp"
 
 namespace fem {
 
@@ -74,6 +75,7 @@ struct SolverSpec {
   bool out_of_core = false;            // frontal: factors in a temporary file
   std::string spmv = "auto";           // GPU iterative: SpMV format and setting, or auto
   std::string petsc_options;           // petsc, mumps: PETSc options-database text over their defaults
+  AmgOptions amg;                      // solver.amg: strength_threshold, smoother, smoother_degree, coarse_size
 };
 
 struct OutputSpec {

@@ -159,6 +159,11 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
     residual = system->relative_residual(by_elements, u);
     std::ostringstream s;
     s << c.solver.method << " on " << c.solver.device;
+    if (report.figures.count("amg_levels"))
+      s << ", amg " << report.figures.at("amg_levels") << " levels (operator complexity " << std::fixed << std::setprecision(2)
+        << report.figures.at("amg_operator_complexity") << std::defaultfloat << ")";
+    s << ", setup " << std::fixed << std::setprecision(2) << report.time_setup_s << " s + solve " << report.time_solve_s
+      << " s" << std::defaultfloat;
     if (report.iterations > 0) s << ", " << report.iterations << " iterations";
     s << ", residual " << std::scientific << std::setprecision(2) << residual;
     return s.str();
@@ -192,6 +197,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   summary["residual"] = residual;
   summary["residual_history"] = report.residual_history;
   summary["solver_figures"] = report.figures;
+  summary["solver_time_s"] = {{"setup", report.time_setup_s}, {"solve", report.time_solve_s}};
   json reactions = json::object();
   for (const auto& [group, r] : results.group_reactions)
     reactions[group] = d == 1 ? json(r[0]) : json(std::vector<double>(r.begin(), r.begin() + d));

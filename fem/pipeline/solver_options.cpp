@@ -13,6 +13,7 @@ SolverOptions solver_options(const SolverSpec& spec) {
   options.out_of_core = spec.out_of_core;
   options.spmv = spec.spmv;
   options.petsc_options = spec.petsc_options;
+  options.amg = spec.amg;
   return options;
 }
 

@@ -11,7 +11,7 @@ namespace {
 class Bicgstab final : public LinearSolver {
  public:
   explicit Bicgstab(SolverOptions options)
-      : options_(std::move(options)), backend_(make_krylov_backend("bicgstab", options_, {"none", "jacobi"})) {}
+      : options_(std::move(options)), backend_(make_krylov_backend("bicgstab", options_, {"none", "jacobi", "amg"})) {}
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
     const kernels::SparseBackend& b = *backend_;
@@ -22,6 +22,7 @@ class Bicgstab final : public LinearSolver {
          s = setup.vector(), t = setup.vector(), ph = setup.vector(), sh = setup.vector();
     report.memory_bytes = setup.bytes() + 9 * solution.size() * sizeof(double);
     report.time_setup_s = seconds_since(t_setup);
+    report.figures = m->figures();
 
     const auto t_solve = KrylovClock::now();
     KrylovMonitor monitor("bicgstab", options_, system.matrix.rows, report);

@@ -7,7 +7,7 @@
 
 namespace fem {
 
-// preconditioner: none or jacobi (the others assume symmetry). Throws SolveFailure on breakdown
+// preconditioner: none, jacobi or amg (the others assume symmetry). Throws SolveFailure on breakdown
 // (rho or omega vanishing) or when it does not converge within max_iterations.
 std::unique_ptr<LinearSolver> make_bicgstab(const SolverOptions& options);
 

@@ -33,7 +33,8 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledS
   if (matrix_->device_bytes() > 0) report.figures["spmv_bytes"] = static_cast<double>(matrix_->device_bytes());
   if (options.progress && !backend.on_host())
     options.progress(options.method + " on " + backend.name() + ": SpMV " + matrix_->setting());
-  host_preconditioner_ = make_preconditioner(options.preconditioner, system.matrix);
+  host_preconditioner_ = make_preconditioner(options.preconditioner, system, options);
+  for (const auto& [name, value] : host_preconditioner_->figures()) report.figures[name] = value;
   if (const auto blocks = host_preconditioner_->inverse_blocks()) {
     block_diagonal_ = backend.block_diagonal(blocks->values, blocks->block);
     if (!backend.on_host()) host_preconditioner_.reset();  // its copy on the device is the one used

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "solvers/iterative/amg/v_cycle.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem {
@@ -158,7 +159,7 @@ class Ssor final : public Preconditioner {
 
 }  // namespace
 
-std::vector<std::string> preconditioner_names() { return {"none", "jacobi", "block-jacobi", "ssor"}; }
+std::vector<std::string> preconditioner_names() { return {"none", "jacobi", "block-jacobi", "ssor", "amg"}; }
 
 std::optional<int> diagonal_block(const std::string& name) {
   if (name == "none") return 0;
@@ -184,7 +185,17 @@ void require_preconditioner(const std::string& name, const std::vector<std::stri
                           comma_list(supported) + ")");
 }
 
+std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const AssembledSystem& system,
+                                                    const SolverOptions& options) {
+  if (name != "amg") return make_preconditioner(name, system.matrix);
+  if (system.nodes.coordinates.empty() && options.progress)
+    options.progress("amg: no node coordinates: the near-null space is the constant of each of the " +
+                     std::to_string(system.nodes.dofs_per_node) + " components (no rotations)");
+  return amg::make_amg_preconditioner(system.matrix, system.nodes, options.amg);
+}
+
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const CsrMatrix& a) {
+  if (name == "amg") return amg::make_amg_preconditioner(a, {}, {});
   if (name == "none") return std::make_unique<Identity>();
   if (name == "jacobi") return std::make_unique<Jacobi>(a);
   if (name == "block-jacobi") return std::make_unique<NodalBlockJacobi>(a);

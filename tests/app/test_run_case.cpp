@@ -88,6 +88,22 @@ TEST_CASE("a box case runs end to end and writes its summary") {
   CHECK(log.str().find("fem: solve") != std::string::npos);
 }
 
+TEST_CASE("an AMG run takes the solver.amg keys and reports its setup apart from the solve") {
+  TempDir dir;
+  const auto file = dir.write(
+      "box.yaml", replace(kBoxCase, "  tolerance: 1e-12",
+                          "  tolerance: 1e-12\n  preconditioner: amg\n  amg: {strength_threshold: 0.02, smoother: l1-jacobi, "
+                          "smoother_degree: 3, coarse_size: 100}"));
+  std::ostringstream log;
+  const auto summary = run_case(file, {}, log);
+  CHECK(summary["residual"].get<double>() < 1e-10);
+  CHECK(summary["preconditioner"] == "amg");
+  CHECK(summary["solver_figures"]["amg_levels"].get<double>() >= 2);
+  CHECK(summary["solver_figures"]["amg_rigid_body_modes"].get<double>() == 1);
+  CHECK(summary["solver_time_s"]["setup"].get<double>() > 0);
+  CHECK(log.str().find("setup") != std::string::npos);
+}
+
 #if FEM_WITH_VTK
 TEST_CASE("the .vtu reads back with VTK's reader and its arrays match the run") {
   TempDir dir;
@@ -167,6 +183,8 @@ TEST_CASE("bad input names the file, line or group and leaves earlier results un
       {"no Dirichlet condition", replace(kBoxCase, "  - {group: xmin, fix: [x, y, z]}\n", ""), "rigid-body motion"},
       {"not YAML", replace(kBoxCase, "title: small box", "title: [unclosed"), "box.yaml:"},
       {"bad solver", replace(kBoxCase, "method: cg", "method: magic"), "box.yaml:17: 'method' is 'magic'"},
+      {"bad amg smoother", replace(kBoxCase, "  tolerance: 1e-12", "  tolerance: 1e-12\n  amg: {smoother: gauss-seidel}"),
+       "box.yaml:20: 'smoother' is 'gauss-seidel'"},
   };
   for (const auto& b : bad) {
     CAPTURE(b.what);

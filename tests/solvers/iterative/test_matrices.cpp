@@ -23,7 +23,19 @@ FeSystem assemble_box(const Mesh& mesh, Problem& p, const std::string& fixed_fac
   const DofMap dofs = make_dof_map(mesh.num_nodes(), p.physics.dofs_per_node(), perm.new_of_old);
   auto system = assemble(p, dofs, graph);
   apply_constraints(system.matrix, system.rhs, collect_constraints(p, dofs));
-  return {std::move(system.matrix), std::move(system.rhs)};
+  FeSystem fe{std::move(system.matrix), std::move(system.rhs), dofs.dofs_per_node, mesh.dimension, {}};
+  fe.coordinates.resize(mesh.coords.size());
+  for (std::size_t rank = 0; rank < dofs.node_at_rank.size(); ++rank)
+    for (int k = 0; k < 3; ++k) fe.coordinates[3 * rank + k] = mesh.coords[3 * dofs.node_at_rank[rank] + k];
+  return fe;
+}
+
+Mesh quad_rectangle(double width, int nx, int ny) {
+  BoxSpec spec;
+  spec.size = {width, 1.0};
+  spec.divisions = {nx, ny};
+  spec.shape = ElementShape::Quadrilateral;
+  return make_box_mesh(spec);
 }
 
 }  // namespace
@@ -43,11 +55,7 @@ FeSystem elasticity_box(int nx, int ny, int nz, int order) {
 }
 
 FeSystem heat_square(int nx, int ny) {
-  BoxSpec spec;
-  spec.size = {1.0, 1.0};
-  spec.divisions = {nx, ny};
-  spec.shape = ElementShape::Quadrilateral;
-  const Mesh mesh = make_box_mesh(spec);
+  const Mesh mesh = quad_rectangle(1.0, nx, ny);
   Problem p;
   p.physics = {PhysicsType::Heat, ElasticModel::Solid3D, 1.0, 2};
   p.materials = {{0, 0, 0, 45.0}};
@@ -62,6 +70,15 @@ FeSystem nonsymmetric_heat_square(int nx, int ny) {
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i + 1) a.val[k] *= 0.3;
   return fe;
+}
+
+FeSystem elasticity_strip(int nx, int ny) {
+  const Mesh mesh = quad_rectangle(4.0, nx, ny);
+  Problem p;
+  p.physics = {PhysicsType::Elasticity, ElasticModel::PlaneStress, 1.0, 2};
+  p.materials = {{70e9, 0.33, 2700, 0}};
+  p.gravity = {0, -9.81, 0};
+  return assemble_box(mesh, p, "xmin", {true, true, false});
 }
 
 CsrMatrix random_irregular(std::int64_t n, int max_row, unsigned seed) {

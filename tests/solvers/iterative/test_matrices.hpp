@@ -5,12 +5,17 @@
 #include <vector>
 
 #include "kernels/csr_matrix.hpp"
+#include "kernels/csr_matrix.hpp"
+#include "solvers/linear_system.hpp"
 
 namespace fem::testing {
 
 struct FeSystem {
   CsrMatrix matrix;          // Dirichlet applied: SPD
   std::vector<double> rhs;
+  int dofs_per_node = 1, dimension = 3;
+  std::vector<double> coordinates;  // x y z of each node in equation order
+  NodeLayout nodes() const { return {dofs_per_node, dimension, coordinates}; }
 };
 
 // A 3D elasticity box of hex8 (order 1) or hex27 (order 2) cells, clamped on xmin, under gravity,
@@ -21,6 +26,8 @@ FeSystem heat_square(int nx, int ny);
 // heat_square with a convection-like perturbation (each entry right of the diagonal scaled by
 // 0.3, as upwind differences would): not symmetric, for BiCGSTAB.
 FeSystem nonsymmetric_heat_square(int nx, int ny);
+// A 2D plane-stress strip (4 x 1) of quad4 cells, clamped on xmin, under gravity.
+FeSystem elasticity_strip(int nx, int ny);
 
 // n x n with `seed`-random row lengths 0..max_row (some rows empty), one dense row, random
 // columns (sorted, distinct) and values in [-1, 1].

@@ -1,0 +1,24 @@
+#pragma once
+// Strength of connection and aggregation on the node (block) graph of one level: the nodes are
+// grouped into small connected aggregates, each of which becomes one coarse node.
+#include <cstdint>
+#include <vector>
+
+#include "solvers/iterative/amg/block_sparse.hpp"
+
+namespace fem::amg {
+
+struct Aggregates {
+  std::int64_t count = 0;
+  std::vector<std::int32_t> of_node;  // the aggregate of each node; -1: isolated (no strong
+                                      // neighbour, e.g. fully fixed), left to the smoother
+};
+
+// Nodes i and j are strongly connected when ||A_ij|| >= threshold sqrt(||A_ii|| ||A_jj||) > 0
+// (Frobenius norms of the blocks): a cleared Dirichlet block is never strong. Greedy standard
+// aggregation: (1) a node whose strong neighbours are all free seeds an aggregate with them;
+// (2) a node left over joins the aggregate of its strongest aggregated neighbour; (3) what is
+// still left forms aggregates with its free strong neighbours.
+Aggregates aggregate(const BlockSparse& a, double threshold);
+
+}  // namespace fem::amg

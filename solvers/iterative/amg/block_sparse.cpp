@@ -1,0 +1,295 @@
+#include "solvers/iterative/amg/block_sparse.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace fem::amg {
+namespace {
+
+// Below this many stored entries (a level's work, whatever its block size) a parallel region
+// costs more than it saves; on a busy machine far more (about the CSR kernel's 20,000 rows of
+// elasticity).
+constexpr std::int64_t kParallelFrom = 1000000;
+// The largest block side the kernels hold on the stack (k <= 6 near-null vectors, d <= 3 dofs).
+constexpr int kMaxBlock = 8;
+
+// Block dimensions known at compile time (the common shapes: the loops unroll) or at run time.
+template <int R, int C, int K = 1>
+struct Fixed {
+  static constexpr int rows() { return R; }
+  static constexpr int cols() { return C; }
+  static constexpr int inner() { return K; }
+};
+struct Runtime {
+  int r, c, k = 1;
+  int rows() const { return r; }
+  int cols() const { return c; }
+  int inner() const { return k; }
+};
+
+template <class Value, class Dims>
+void multiply_rows(const BlockMatrix<Value>& a, const double* x, double* y, double alpha, bool add, Dims dims) {
+  const int R = dims.rows(), C = dims.cols();
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
+  for (std::int64_t br = 0; br < a.block_rows; ++br) {
+    double s[kMaxBlock] = {};
+    for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
+      const Value* b = &a.val[k * R * C];
+      const double* xc = x + static_cast<std::int64_t>(a.col[k]) * C;
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) s[r] += b[r * C + c] * xc[c];
+    }
+    double* yr = y + br * R;
+    for (int r = 0; r < R; ++r) yr[r] = add ? yr[r] + alpha * s[r] : s[r];
+  }
+}
+
+template <class Value>
+void multiply_any(const BlockMatrix<Value>& a, std::span<const double> x, std::span<double> y, double alpha, bool add) {
+  if (static_cast<std::int64_t>(x.size()) != a.cols() || static_cast<std::int64_t>(y.size()) != a.rows())
+    throw std::invalid_argument("amg multiply: vector sizes " + std::to_string(x.size()) + ", " +
+                                std::to_string(y.size()) + " do not fit a " + std::to_string(a.rows()) + " x " +
+                                std::to_string(a.cols()) + " matrix");
+  const int r = a.row_block, c = a.col_block;
+  const auto run = [&](auto dims) { multiply_rows(a, x.data(), y.data(), alpha, add, dims); };
+  if (r == 1 && c == 1) return run(Fixed<1, 1>{});
+  if (r == 2 && c == 2) return run(Fixed<2, 2>{});
+  if (r == 3 && c == 3) return run(Fixed<3, 3>{});
+  if (r == 6 && c == 6) return run(Fixed<6, 6>{});
+  if (r == 3 && c == 6) return run(Fixed<3, 6>{});
+  if (r == 6 && c == 3) return run(Fixed<6, 3>{});
+  if (r == 2 && c == 3) return run(Fixed<2, 3>{});
+  if (r == 3 && c == 2) return run(Fixed<3, 2>{});
+  run(Runtime{r, c});
+}
+
+// acc (R x C) += a (R x K) b (K x C), all row-major.
+template <class Dims>
+inline void block_multiply_add(const double* a, const double* b, double* acc, Dims dims) {
+  const int R = dims.rows(), C = dims.cols(), K = dims.inner();
+  for (int r = 0; r < R; ++r)
+    for (int k = 0; k < K; ++k) {
+      const double ark = a[r * K + k];
+      for (int c = 0; c < C; ++c) acc[r * C + c] += ark * b[k * C + c];
+    }
+}
+
+// Gustavson's product in two passes over the rows, so that the result is written once, in
+// place: the symbolic pass counts each row's distinct block columns, the numeric one
+// accumulates the row in encounter order and writes it out sorted.
+template <class Dims>
+BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) {
+  BlockSparse c;
+  c.row_block = a.row_block;
+  c.col_block = b.col_block;
+  c.block_rows = a.block_rows;
+  c.block_cols = b.block_cols;
+  const std::int64_t bs = c.block_size();
+  const bool parallel = a.nnz() > kParallelFrom;
+  std::vector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));
+#pragma omp parallel if (parallel)
+  {
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(b.block_cols), -1);  // the last row that met a column
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < a.block_rows; ++i) {
+      std::int64_t count = 0;
+      for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
+        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+          if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
+      row_length[i] = count;
+    }
+  }
+  c.row_ptr.resize(static_cast<std::size_t>(a.block_rows) + 1);
+  c.row_ptr[0] = 0;
+  std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
+  c.col.resize(static_cast<std::size_t>(c.row_ptr.back()));
+  c.val.resize(static_cast<std::size_t>(c.row_ptr.back() * bs));
+#pragma omp parallel if (parallel)
+  {
+    std::vector<std::int32_t> slot(static_cast<std::size_t>(b.block_cols), -1), cols;
+    std::vector<double> acc;
+#pragma omp for schedule(static)
+    for (std::int64_t i = 0; i < a.block_rows; ++i) {
+      cols.clear();
+      acc.assign(static_cast<std::size_t>(row_length[i] * bs), 0.0);
+      for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
+        const double* ab = a.block(ka);
+        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb) {
+          const std::int32_t j = b.col[kb];
+          if (slot[j] < 0) slot[j] = static_cast<std::int32_t>(cols.size()), cols.push_back(j);
+          block_multiply_add(ab, b.block(kb), &acc[slot[j] * bs], dims);
+        }
+      }
+      std::int32_t* out_col = &c.col[c.row_ptr[i]];
+      std::copy(cols.begin(), cols.end(), out_col);
+      std::sort(out_col, out_col + cols.size());
+      for (std::size_t p = 0; p < cols.size(); ++p) {
+        std::copy_n(&acc[slot[out_col[p]] * bs], bs, c.block(c.row_ptr[i] + static_cast<std::int64_t>(p)));
+        slot[out_col[p]] = -1;
+      }
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
+  if (block < 1 || block > kMaxBlock || a.rows % block != 0)
+    throw std::invalid_argument("amg: " + std::to_string(a.rows) + " equations are not whole blocks of " +
+                                std::to_string(block));
+  BlockSparse m;
+  m.row_block = m.col_block = block;
+  m.block_rows = m.block_cols = a.rows / block;
+  // The block columns of a block row: the union of its rows' columns divided by the block,
+  // gathered with a marker per block column (`seen` holds the last block row that met it).
+  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen) {
+    cols.clear();
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+        const std::int32_t c = a.col[k] / block;
+        if (seen[c] != br) seen[c] = br, cols.push_back(c);
+      }
+    std::sort(cols.begin(), cols.end());
+  };
+  std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
+#pragma omp parallel if (a.nnz() > kParallelFrom)
+  {
+    std::vector<std::int32_t> cols;
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
+#pragma omp for schedule(static)
+    for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      block_columns(br, cols, seen);
+      count[br] = static_cast<std::int64_t>(cols.size());
+    }
+  }
+  m.row_ptr.resize(static_cast<std::size_t>(m.block_rows) + 1);
+  m.row_ptr[0] = 0;
+  std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
+  m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
+  m.val.assign(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()), 0.0);
+#pragma omp parallel if (a.nnz() > kParallelFrom)
+  {
+    std::vector<std::int32_t> cols;
+    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
+#pragma omp for schedule(static)
+    for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      block_columns(br, cols, seen);
+      std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
+      for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
+        auto slot = m.row_ptr[br];
+        for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+          while (m.col[slot] != a.col[k] / block) ++slot;  // both sorted: a forward walk finds it
+          m.block(slot)[(i - br * block) * block + a.col[k] % block] = a.val[k];
+        }
+      }
+    }
+  }
+  return m;
+}
+
+void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) { multiply_any(a, x, y, 1.0, false); }
+void multiply(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y) {
+  multiply_any(a, x, y, 1.0, false);
+}
+void multiply_add(const BlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
+  multiply_any(a, x, y, alpha, true);
+}
+void multiply_add(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
+  multiply_any(a, x, y, alpha, true);
+}
+
+SingleBlockSparse to_single(const BlockSparse& a) {
+  SingleBlockSparse s;
+  s.row_block = a.row_block;
+  s.col_block = a.col_block;
+  s.block_rows = a.block_rows;
+  s.block_cols = a.block_cols;
+  s.row_ptr = a.row_ptr;
+  s.col = a.col;
+  s.val.resize(a.val.size());
+  const auto n = static_cast<std::int64_t>(a.val.size());
+#pragma omp parallel for schedule(static) if (n > kParallelFrom)
+  for (std::int64_t k = 0; k < n; ++k) s.val[k] = static_cast<float>(a.val[k]);
+  return s;
+}
+
+BlockSparse transpose(const BlockSparse& a) {
+  BlockSparse t;
+  t.row_block = a.col_block;
+  t.col_block = a.row_block;
+  t.block_rows = a.block_cols;
+  t.block_cols = a.block_rows;
+  t.row_ptr.assign(static_cast<std::size_t>(t.block_rows) + 1, 0);
+  for (const auto c : a.col) ++t.row_ptr[c + 1];
+  std::partial_sum(t.row_ptr.begin(), t.row_ptr.end(), t.row_ptr.begin());
+  t.col.resize(a.col.size());
+  t.val.resize(a.val.size());
+  std::vector<std::int64_t> next(t.row_ptr.begin(), t.row_ptr.end() - 1);
+  const int R = a.row_block, C = a.col_block;
+  // Block rows in order: every row of the transpose receives its columns sorted.
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const auto slot = next[a.col[k]]++;
+      t.col[slot] = static_cast<std::int32_t>(i);
+      const double* from = a.block(k);
+      double* to = t.block(slot);
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
+    }
+  return t;
+}
+
+BlockSparse product(const BlockSparse& a, const BlockSparse& b) {
+  if (a.col_block != b.row_block || a.block_cols != b.block_rows)
+    throw std::invalid_argument("amg product: a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
+                                " matrix cannot multiply a " + std::to_string(b.rows()) + " x " +
+                                std::to_string(b.cols()) + " one in these blocks");
+  const int r = a.row_block, k = a.col_block, c = b.col_block;
+  const auto run = [&](auto dims) { return product_rows(a, b, dims); };
+  // The shapes of 3D and 2D elasticity and of heat: A T and P^T (A P) on the first two levels.
+  if (r == 1 && k == 1 && c == 1) return run(Fixed<1, 1, 1>{});
+  if (r == 3 && k == 3 && c == 6) return run(Fixed<3, 6, 3>{});
+  if (r == 6 && k == 3 && c == 6) return run(Fixed<6, 6, 3>{});
+  if (r == 6 && k == 6 && c == 6) return run(Fixed<6, 6, 6>{});
+  if (r == 2 && k == 2 && c == 3) return run(Fixed<2, 3, 2>{});
+  if (r == 3 && k == 2 && c == 3) return run(Fixed<3, 3, 2>{});
+  if (r == 3 && k == 3 && c == 3) return run(Fixed<3, 3, 3>{});
+  return run(Runtime{r, c, k});
+}
+
+std::vector<double> diagonal(const BlockSparse& a) {
+  std::vector<double> d(static_cast<std::size_t>(a.rows()), 0.0);
+  const int b = a.row_block;
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (a.col[k] == i)
+        for (int r = 0; r < b; ++r) d[i * b + r] = a.block(k)[r * b + r];
+  return d;
+}
+
+std::vector<double> absolute_row_sums(const SingleBlockSparse& a) {
+  std::vector<double> sums(static_cast<std::size_t>(a.rows()), 0.0);
+  const int R = a.row_block, C = a.col_block;
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) sums[i * R + r] += std::abs(a.block(k)[r * C + c]);
+  return sums;
+}
+
+std::vector<double> to_dense(const BlockSparse& a) {
+  const std::int64_t n = a.cols();
+  std::vector<double> m(static_cast<std::size_t>(a.rows() * n), 0.0);
+  const int R = a.row_block, C = a.col_block;
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) m[(i * R + r) * n + a.col[k] * C + c] = a.block(k)[r * C + c];
+  return m;
+}
+
+}  // namespace fem::amg

@@ -1,0 +1,41 @@
+#include "solvers/iterative/amg/smoothed_prolongator.hpp"
+
+#include <stdexcept>
+
+namespace fem::amg {
+
+BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
+                                 double omega) {
+  BlockSparse p = product(a, t);  // A T, whose pattern holds T's (A has every diagonal block)
+  const int R = p.row_block, C = p.col_block;
+#pragma omp parallel for schedule(static) if (p.block_rows > 20000)
+  for (std::int64_t i = 0; i < p.block_rows; ++i) {
+    for (auto k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) p.block(k)[r * C + c] *= -omega * inv_diag[i * R + r];
+    for (auto kt = t.row_ptr[i]; kt < t.row_ptr[i + 1]; ++kt) {
+      auto k = p.row_ptr[i];
+      while (k < p.row_ptr[i + 1] && p.col[k] != t.col[kt]) ++k;
+      if (k == p.row_ptr[i + 1]) throw std::logic_error("amg: A T lacks a block of T (a missing diagonal block?)");
+      for (int e = 0; e < R * C; ++e) p.block(k)[e] += t.block(kt)[e];
+    }
+  }
+  return p;
+}
+
+BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
+  BlockSparse coarse = product(r, product(a, p));
+  const int b = coarse.row_block;
+  for (std::int64_t i = 0; i < coarse.block_rows; ++i) {
+    auto k = coarse.row_ptr[i];
+    while (k < coarse.row_ptr[i + 1] && coarse.col[k] != i) ++k;
+    if (k == coarse.row_ptr[i + 1]) throw std::logic_error("amg: a coarse operator lacks a diagonal block");
+    for (int d = 0; d < b; ++d) {
+      double& diag = coarse.block(k)[d * b + d];
+      if (diag == 0) diag = 1.0;
+    }
+  }
+  return coarse;
+}
+
+}  // namespace fem::amg

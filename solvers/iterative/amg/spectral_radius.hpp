@@ -1,0 +1,16 @@
+#pragma once
+// The largest eigenvalue of D^-1 A, which sets both the prolongator's damping (omega = 4/3 / rho)
+// and the upper end of the Chebyshev smoother's interval.
+#include <span>
+
+#include "solvers/iterative/amg/block_sparse.hpp"
+
+namespace fem::amg {
+
+// A few Lanczos steps on D^-1 A in the D inner product (A symmetric positive semi-definite, D its
+// positive diagonal given as its inverse), from a fixed pseudo-random start; returns the largest
+// Ritz value, a lower bound that the steps make close (callers add a margin where an
+// underestimate would hurt).
+double largest_eigenvalue(const BlockSparse& a, std::span<const double> inv_diag, int steps = 10);
+
+}  // namespace fem::amg

@@ -1,0 +1,105 @@
+#include "solvers/iterative/amg/tentative_prolongator.hpp"
+
+#include <cmath>
+#include <numeric>
+
+namespace fem::amg {
+namespace {
+
+// A column whose part outside the span of the previous ones is below this fraction of its norm
+// is taken as dependent on them.
+constexpr double kDependent = 1e-8;
+
+double column_dot(const std::vector<double>& m, int cols, int p, int q) {
+  double s = 0;
+  for (std::size_t r = 0; r < m.size() / cols; ++r) s += m[r * cols + p] * m[r * cols + q];
+  return s;
+}
+
+// Modified Gram-Schmidt, twice over (enough for the k <= 6 columns): m (rows x k, row-major)
+// becomes Q with orthonormal or zero columns, r (k x k) the upper-triangular factor.
+void orthonormalize(std::vector<double>& m, int k, double* r) {
+  const std::size_t rows = m.size() / k;
+  for (int j = 0; j < k; ++j) {
+    const double norm0 = std::sqrt(column_dot(m, k, j, j));
+    for (int i = 0; i < k; ++i) r[i * k + j] = 0.0;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int i = 0; i < j; ++i) {
+        const double proj = column_dot(m, k, i, j);
+        r[i * k + j] += proj;
+        for (std::size_t row = 0; row < rows; ++row) m[row * k + j] -= proj * m[row * k + i];
+      }
+    const double norm = std::sqrt(column_dot(m, k, j, j));
+    const bool dependent = !(norm > kDependent * norm0);
+    r[j * k + j] = dependent ? 0.0 : norm;
+    for (std::size_t row = 0; row < rows; ++row) m[row * k + j] = dependent ? 0.0 : m[row * k + j] / norm;
+  }
+}
+
+}  // namespace
+
+std::vector<char> decoupled_equations(const BlockSparse& a) {
+  std::vector<char> decoupled(static_cast<std::size_t>(a.rows()), 1);
+  const int b = a.row_block;
+#pragma omp parallel for schedule(static) if (a.block_rows > 20000)
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < b; ++r)
+        for (int c = 0; c < b; ++c)
+          if (a.block(k)[r * b + c] != 0 && (a.col[k] != i || r != c)) decoupled[i * b + r] = 0;
+  return decoupled;
+}
+
+TentativeProlongator tentative_prolongator(const Aggregates& aggregates, const NearNullSpace& b, int dofs_per_node,
+                                           const std::vector<char>& decoupled) {
+  const int d = dofs_per_node, k = b.vectors;
+  const auto nodes = static_cast<std::int64_t>(aggregates.of_node.size());
+  TentativeProlongator out;
+  BlockSparse& t = out.t;
+  t.row_block = d;
+  t.col_block = k;
+  t.block_rows = nodes;
+  t.block_cols = aggregates.count;
+  t.row_ptr.resize(static_cast<std::size_t>(nodes) + 1);
+  t.row_ptr[0] = 0;
+  for (std::int64_t n = 0; n < nodes; ++n) t.row_ptr[n + 1] = t.row_ptr[n] + (aggregates.of_node[n] >= 0 ? 1 : 0);
+  t.col.resize(static_cast<std::size_t>(t.row_ptr.back()));
+  t.val.assign(static_cast<std::size_t>(t.row_ptr.back() * t.block_size()), 0.0);
+  for (std::int64_t n = 0; n < nodes; ++n)
+    if (aggregates.of_node[n] >= 0) t.col[t.row_ptr[n]] = aggregates.of_node[n];
+
+  // The nodes of each aggregate, by a counting sort.
+  std::vector<std::int64_t> first(static_cast<std::size_t>(aggregates.count) + 1, 0);
+  for (const auto a : aggregates.of_node)
+    if (a >= 0) ++first[a + 1];
+  std::partial_sum(first.begin(), first.end(), first.begin());
+  std::vector<std::int64_t> members(static_cast<std::size_t>(first.back()));
+  {
+    std::vector<std::int64_t> next(first.begin(), first.end() - 1);
+    for (std::int64_t n = 0; n < nodes; ++n)
+      if (aggregates.of_node[n] >= 0) members[next[aggregates.of_node[n]]++] = n;
+  }
+
+  out.coarse.vectors = k;
+  out.coarse.rigid_body_modes = b.rigid_body_modes;
+  out.coarse.values.assign(static_cast<std::size_t>(aggregates.count * k * k), 0.0);
+#pragma omp parallel if (aggregates.count > 2000)
+  {
+    std::vector<double> local;
+#pragma omp for schedule(static)
+    for (std::int64_t a = 0; a < aggregates.count; ++a) {
+      local.clear();
+      for (auto m = first[a]; m < first[a + 1]; ++m)
+        for (int c = 0; c < d; ++c) {
+          const std::int64_t eq = members[m] * d + c;
+          for (int v = 0; v < k; ++v) local.push_back(decoupled[eq] ? 0.0 : b.values[eq * k + v]);
+        }
+      orthonormalize(local, k, &out.coarse.values[a * k * k]);
+      for (auto m = first[a]; m < first[a + 1]; ++m)
+        std::copy_n(&local[(m - first[a]) * d * k], d * k, t.block(t.row_ptr[members[m]]));
+    }
+  }
+  return out;
+}
+
+}  // namespace fem::amg

@@ -1,0 +1,259 @@
+// Smoothed-aggregation AMG: its pieces against plain references (block products against dense
+// ones, the tentative prolongator against the near-null space it must reproduce), then AMG-PCG on
+// FE systems against the band Cholesky solver, with the iteration counts that make it worth it.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "solvers/iterative/amg/aggregation.hpp"
+#include "solvers/iterative/amg/block_sparse.hpp"
+#include "solvers/iterative/amg/near_null_space.hpp"
+#include "solvers/iterative/amg/smoothed_prolongator.hpp"
+#include "solvers/iterative/amg/tentative_prolongator.hpp"
+#include "solvers/iterative/bicgstab.hpp"
+#include "solvers/iterative/conjugate_gradient.hpp"
+#include "solvers/linear_solver.hpp"
+#include "tests/solvers/iterative/test_matrices.hpp"
+
+using namespace fem;
+
+namespace {
+
+// A random block matrix: each block present with probability `fill` (always on the diagonal
+// when square), entries in [-1, 1].
+amg::BlockSparse random_blocks(std::int64_t block_rows, std::int64_t block_cols, int r, int c, double fill,
+                               unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0), coin(0.0, 1.0);
+  amg::BlockSparse m;
+  m.row_block = r;
+  m.col_block = c;
+  m.block_rows = block_rows;
+  m.block_cols = block_cols;
+  for (std::int64_t i = 0; i < block_rows; ++i) {
+    for (std::int64_t j = 0; j < block_cols; ++j) {
+      if (!(coin(rng) < fill || (block_rows == block_cols && i == j))) continue;
+      m.col.push_back(static_cast<std::int32_t>(j));
+      for (int e = 0; e < r * c; ++e) m.val.push_back(value(rng));
+    }
+    m.row_ptr.push_back(static_cast<std::int64_t>(m.col.size()));
+  }
+  return m;
+}
+
+// Row-major dense product, the reference.
+std::vector<double> dense_product(const std::vector<double>& a, const std::vector<double>& b, std::int64_t n,
+                                  std::int64_t k, std::int64_t m) {
+  std::vector<double> c(static_cast<std::size_t>(n * m), 0.0);
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t l = 0; l < k; ++l)
+      for (std::int64_t j = 0; j < m; ++j) c[i * m + j] += a[i * k + l] * b[l * m + j];
+  return c;
+}
+
+// The dense copy of any block matrix (to_dense is for square ones; this one is the reference).
+std::vector<double> dense_reference(const amg::BlockSparse& a) {
+  std::vector<double> d(static_cast<std::size_t>(a.rows() * a.cols()), 0.0);
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      for (int r = 0; r < a.row_block; ++r)
+        for (int c = 0; c < a.col_block; ++c)
+          d[(i * a.row_block + r) * a.cols() + a.col[k] * a.col_block + c] = a.block(k)[r * a.col_block + c];
+  return d;
+}
+
+double max_abs_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  return a.size() == b.size() ? worst : INFINITY;
+}
+
+struct AmgRun {
+  SolveReport report;
+  std::vector<double> u;
+};
+
+AmgRun solve_amg(const std::string& method, const testing::FeSystem& fe, double tolerance, bool with_nodes = true) {
+  SolverOptions o;
+  o.preconditioner = "amg";
+  o.tolerance = tolerance;
+  o.amg.coarse_size = 200;  // small systems: still several levels
+  auto solver = method == "cg" ? make_conjugate_gradient(o) : make_bicgstab(o);
+  AmgRun run;
+  run.u.assign(fe.rhs.size(), 0.0);
+  run.report = solver->solve(AssembledSystem{fe.matrix, fe.rhs, with_nodes ? fe.nodes() : NodeLayout{}}, run.u);
+  return run;
+}
+
+std::vector<double> band_cholesky(const testing::FeSystem& fe) {
+  SolverOptions o;
+  o.method = "band-cholesky";
+  std::vector<double> u(fe.rhs.size(), 0.0);
+  make_solver(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u);
+  return u;
+}
+
+}  // namespace
+
+TEST_CASE("block products, transposes and SpMV match dense references") {
+  // Shapes with compile-time kernels (3x3 by 3x6) and without (2x5 by 5x4).
+  for (const auto [r, k, c] : {std::array{3, 3, 6}, std::array{2, 5, 4}}) {
+    CAPTURE(r);
+    const auto a = random_blocks(23, 17, r, k, 0.2, 11u + r);
+    const auto b = random_blocks(17, 29, k, c, 0.15, 23u + r);
+    const auto ab = amg::product(a, b);
+    CHECK(max_abs_difference(dense_reference(ab), dense_product(dense_reference(a), dense_reference(b), a.rows(),
+                                                                a.cols(), b.cols())) < 1e-13);
+    for (std::int64_t i = 0; i < ab.block_rows; ++i)
+      CHECK(std::is_sorted(ab.col.begin() + ab.row_ptr[i], ab.col.begin() + ab.row_ptr[i + 1]));
+    const auto at = amg::transpose(a);
+    const auto da = dense_reference(a), dat = dense_reference(at);
+    for (std::int64_t i = 0; i < a.rows(); ++i)
+      for (std::int64_t j = 0; j < a.cols(); ++j) CHECK(dat[j * a.rows() + i] == da[i * a.cols() + j]);
+    const auto x = testing::random_vector(a.cols(), 5);
+    std::vector<double> y(static_cast<std::size_t>(a.rows()), 0.5), expected(y.size(), 0.0);
+    for (std::int64_t i = 0; i < a.rows(); ++i)
+      for (std::int64_t j = 0; j < a.cols(); ++j) expected[i] += da[i * a.cols() + j] * x[j];
+    amg::multiply(a, x, y);
+    CHECK(testing::relative_difference(y, expected) < 1e-14);
+    amg::multiply_add(a, x, y, -1.0);
+    CHECK(*std::max_element(y.begin(), y.end()) < 1e-14);
+    // The V-cycle's single-precision copy: the same product to float rounding.
+    amg::multiply(amg::to_single(a), x, y);
+    CHECK(testing::relative_difference(y, expected) < 1e-6);
+  }
+}
+
+TEST_CASE("P^T A P is symmetric and matches the dense triple product") {
+  // A symmetric random block matrix (3x3 blocks) and a random prolongator (3x6 blocks).
+  auto half = random_blocks(40, 40, 3, 3, 0.1, 7);
+  const auto a = amg::product(half, amg::transpose(half));  // M M^T: symmetric
+  const auto p = random_blocks(40, 9, 3, 6, 0.2, 8);
+  const auto coarse = amg::galerkin_product(amg::transpose(p), a, p);
+  const auto dp = dense_reference(p), da = dense_reference(a);
+  std::vector<double> dpt(dp.size());
+  for (std::int64_t i = 0; i < p.rows(); ++i)
+    for (std::int64_t j = 0; j < p.cols(); ++j) dpt[j * p.rows() + i] = dp[i * p.cols() + j];
+  const auto expected = dense_product(dpt, dense_product(da, dp, a.rows(), a.cols(), p.cols()), p.cols(), p.rows(),
+                                      p.cols());
+  const auto got = dense_reference(coarse);
+  double scale = 0;
+  for (double v : expected) scale = std::max(scale, std::abs(v));
+  CHECK(max_abs_difference(got, expected) < 1e-13 * scale);
+  const std::int64_t n = coarse.rows();
+  double asymmetry = 0;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) asymmetry = std::max(asymmetry, std::abs(got[i * n + j] - got[j * n + i]));
+  CHECK(asymmetry < 1e-13 * scale);
+}
+
+TEST_CASE("the tentative prolongator reproduces the rigid-body modes on every aggregate") {
+  const auto fe = testing::elasticity_box(6, 3, 3);
+  const auto a = amg::to_block_sparse(fe.matrix, 3);
+  const auto b = amg::near_null_space(fe.nodes(), fe.matrix.rows);
+  REQUIRE(b.vectors == 6);
+  REQUIRE(b.rigid_body_modes);
+  const auto aggregates = amg::aggregate(a, 0.0);
+  const auto decoupled = amg::decoupled_equations(a);
+  // The clamped face (xmin, 4 x 4 nodes) is cleared: its equations and nodes drop out.
+  CHECK(std::count(decoupled.begin(), decoupled.end(), 1) == 3 * 16);
+  CHECK(std::count(aggregates.of_node.begin(), aggregates.of_node.end(), -1) == 16);
+  CHECK(aggregates.count > 3);
+  CHECK(aggregates.count < static_cast<std::int64_t>(aggregates.of_node.size()) / 4);
+  const auto t = amg::tentative_prolongator(aggregates, b, 3, decoupled);
+  // T B_coarse = B wherever the equation is coupled, 0 where decoupled.
+  for (int v = 0; v < 6; ++v) {
+    CAPTURE(v);
+    std::vector<double> coarse_vector(static_cast<std::size_t>(t.t.cols())), reproduced(fe.rhs.size());
+    for (std::size_t i = 0; i < coarse_vector.size(); ++i) coarse_vector[i] = t.coarse.values[i * 6 + v];
+    amg::multiply(t.t, coarse_vector, reproduced);
+    double worst = 0, scale = 0;
+    for (std::size_t i = 0; i < reproduced.size(); ++i) {
+      const double want = decoupled[i] ? 0.0 : b.values[i * 6 + v];
+      worst = std::max(worst, std::abs(reproduced[i] - want));
+      scale = std::max(scale, std::abs(want));
+    }
+    CHECK(worst < 1e-12 * scale);
+  }
+  // Its columns are orthonormal: T^T T = I.
+  const auto tt = amg::product(amg::transpose(t.t), t.t);
+  const auto dense = amg::to_dense(tt);
+  const std::int64_t n = tt.rows();
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < n; ++j) CHECK(dense[i * n + j] == doctest::Approx(i == j ? 1.0 : 0.0).epsilon(1e-12).scale(1));
+}
+
+TEST_CASE("AMG-PCG on 3D elasticity: few iterations, nearly independent of the mesh, the direct answer") {
+  // Boxes of 2n x n x n hex8 cells, n = 8, 12, 16 (4k to 29k equations); the band Cholesky
+  // answer only on the two smaller ones (the largest costs seconds).
+  std::vector<int> iterations;
+  for (const int n : {8, 12, 16}) {
+    CAPTURE(n);
+    const auto fe = testing::elasticity_box(2 * n, n, n);
+    const auto run = solve_amg("cg", fe, 1e-8);
+    iterations.push_back(run.report.iterations);
+    CHECK(run.report.iterations <= 40);
+    CHECK(run.report.figures.at("amg_levels") >= 2);
+    CHECK(run.report.figures.at("amg_rigid_body_modes") == 1);
+    CHECK(run.report.figures.at("amg_operator_complexity") > 1.0);
+    CHECK(run.report.figures.at("amg_operator_complexity") < 2.0);
+    if (n < 16) CHECK(testing::relative_difference(run.u, band_cholesky(fe)) < 1e-6);
+  }
+  MESSAGE("AMG-PCG iterations on 3D boxes of 2n x n x n cells, n = 8, 12, 16: ", iterations[0], ", ", iterations[1], ", ", iterations[2]);
+  CHECK(iterations[1] <= 1.3 * iterations[0]);
+  CHECK(iterations[2] <= 1.3 * iterations[1]);
+}
+
+TEST_CASE("AMG on 2D elasticity and heat, with CG and BiCGSTAB") {
+  for (const auto& fe : {testing::elasticity_strip(80, 20), testing::heat_square(60, 50)}) {
+    CAPTURE(fe.dofs_per_node);
+    const auto direct = band_cholesky(fe);
+    for (const char* method : {"cg", "bicgstab"}) {
+      CAPTURE(method);
+      const auto run = solve_amg(method, fe, 1e-10);
+      CHECK(run.report.iterations <= 40);
+      CHECK(testing::relative_difference(run.u, direct) < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("AMG without coordinates falls back to constants and says so") {
+  const auto fe = testing::elasticity_box(8, 4, 4);
+  SolverOptions o;
+  o.preconditioner = "amg";
+  o.tolerance = 1e-8;
+  std::string said;
+  o.progress = [&](const std::string& line) { said += line; };
+  std::vector<double> u(fe.rhs.size(), 0.0);
+  NodeLayout layout = fe.nodes();
+  layout.coordinates = {};
+  const auto report = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs, layout}, u);
+  CHECK(said.find("no node coordinates") != std::string::npos);
+  CHECK(report.figures.at("amg_rigid_body_modes") == 0);
+  CHECK(report.figures.at("amg_near_null_vectors") == 3);
+  CHECK(testing::relative_difference(u, band_cholesky(fe)) < 1e-6);
+}
+
+TEST_CASE("AMG where coarsening stalls, and on a matrix that is not positive definite") {
+  // A diagonal matrix of 9000 equations: no connections, nothing to aggregate, too large for the
+  // dense coarse factor; the smoother alone serves as the one level, and CG still converges.
+  testing::FeSystem diagonal;
+  diagonal.matrix.rows = 9000;
+  diagonal.rhs = testing::random_vector(9000, 3);
+  for (std::int64_t i = 0; i < 9000; ++i) {
+    diagonal.matrix.col.push_back(static_cast<std::int32_t>(i));
+    diagonal.matrix.val.push_back(1.0 + static_cast<double>(i % 10));
+    diagonal.matrix.row_ptr.push_back(i + 1);
+  }
+  const auto run = solve_amg("cg", diagonal, 1e-10, false);
+  CHECK(run.report.figures.at("amg_levels") == 1);
+  CHECK(run.report.iterations <= 20);
+  for (std::int64_t i = 0; i < 9000; i += 997) CHECK(run.u[i] == doctest::Approx(diagonal.rhs[i] / (1.0 + i % 10)));
+
+  auto bad = testing::elasticity_box(4, 2, 2);
+  for (auto k = bad.matrix.row_ptr[40]; k < bad.matrix.row_ptr[41]; ++k)
+    if (bad.matrix.col[k] == 40) bad.matrix.val[k] = -bad.matrix.val[k];
+  CHECK_THROWS_WITH_AS(solve_amg("cg", bad, 1e-8), doctest::Contains("equation 40"), SolveFailure);
+}
