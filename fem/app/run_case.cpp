@@ -89,6 +89,12 @@ void apply_overrides(Case& c, const RunOverrides& o) {
   if (o.output_directory) c.output.directory = fs::absolute(*o.output_directory);
 }
 
+Case load_case_with(const fs::path& case_file, const RunOverrides& overrides) {
+  Case c = load_case(case_file, overrides.settings);
+  apply_overrides(c, overrides);
+  return c;
+}
+
 Mesh make_mesh(const MeshSpec& spec) {
   if (spec.source == MeshSpec::Source::Box) return make_box_mesh(spec.box);
 #if FEM_WITH_GMSH
@@ -105,8 +111,7 @@ Mesh make_mesh(const MeshSpec& spec) {
 }
 
 json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ostream& log) {
-  Case c = load_case(case_file);
-  apply_overrides(c, overrides);
+  Case c = load_case_with(case_file, overrides);
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
   PhaseLog phases(log);
   json summary;
@@ -132,7 +137,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   });
 
   SolverOptions options = solver_options(c.solver);
-  options.progress = [&](const std::string& line) { phases.progress(line); };
+  if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
   const bool by_elements = solver->uses_element_matrices();
 

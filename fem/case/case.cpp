@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <set>
 
+#include "fem/case/case_settings.hpp"
 #include "fem/case/yaml_section.hpp"
 
 namespace fem {
@@ -237,7 +238,7 @@ ElementShape parse_element_shape(const std::string& name) {
   throw std::invalid_argument("element '" + name + "' is not one of: tri, quad, tet, hex");
 }
 
-Case load_case(const fs::path& file) {
+Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
   if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
   YAML::Node doc;
   try {
@@ -245,6 +246,7 @@ Case load_case(const fs::path& file) {
   } catch (const YAML::Exception& e) {
     throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
+  apply_case_settings(doc, settings);
   const Section root(file, doc, "the case file",
                      {"title", "mesh", "physics", "materials", "boundary", "loads", "solver", "output"});
   Case c;

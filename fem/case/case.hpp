@@ -89,8 +89,9 @@ struct Case {
   OutputSpec output;
 };
 
-// Reads and validates a case file; throws CaseError with "file:line: message".
-Case load_case(const std::filesystem::path& file);
+// Reads and validates a case file; throws CaseError with "file:line: message". `settings`
+// ("key.path=value", from --set) replace keys of the file before it is validated.
+Case load_case(const std::filesystem::path& file, const std::vector<std::string>& settings = {});
 
 // Element shape names as written in case files: tri quad tet hex.
 ElementShape parse_element_shape(const std::string& name);

@@ -73,7 +73,9 @@ class Section {
   }
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
-    throw CaseError(file_.string() + ":" + std::to_string(at.Mark().line + 1) + ": " + message);
+    // A node without a mark came from the command line (--set), not from a line of the file.
+    const std::string where = at.Mark().is_null() ? " (--set)" : ":" + std::to_string(at.Mark().line + 1);
+    throw CaseError(file_.string() + where + ": " + message);
   }
 
  private:

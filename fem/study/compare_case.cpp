@@ -9,8 +9,7 @@ namespace fem::study {
 
 StudyResult compare_case(const std::filesystem::path& case_file, const RunOverrides& overrides, CompareSettings settings,
                          const std::string& command, std::ostream& log) {
-  Case c = load_case(case_file);
-  apply_overrides(c, overrides);
+  Case c = load_case_with(case_file, overrides);
   if (settings.renumberings.empty()) settings.renumberings = {c.solver.renumber};
   StudyResult result;
   result.kind = "compare";

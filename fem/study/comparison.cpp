@@ -146,7 +146,8 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       SolverOptions options = solver_options(c.solver);
       options.method = combination.method;
       options.device = combination.device;
-      options.progress = [&](const std::string& line) { log << label << " ... " << line << "\n" << std::flush; };
+      if (settings.progress)
+        options.progress = [&](const std::string& line) { log << label << " ... " << line << "\n" << std::flush; };
       std::vector<double> setup, solve, wall, energy, u;
       SolveReport report;
       bool by_elements = false;

@@ -27,6 +27,7 @@ struct CompareSettings {
   int repeat = 1;                          // timed solves per row
   double tolerance = 1e-6;                 // agreement: max_rel_diff <= tolerance
   Budget budget;
+  bool progress = true;                    // progress lines during long solves (off: --quiet)
 };
 
 // Combinations that passed the budget, keyed by budget_key(), with the reason: kept across the

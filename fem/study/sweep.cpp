@@ -29,8 +29,7 @@ std::vector<GrowthFit> fit_growth(const std::vector<StudyRow>& rows) {
 
 StudyResult run_sweep(const StudyFile& study, const std::string& command, std::ostream& log,
                       const std::function<void(const StudyResult&)>& after_each_size) {
-  Case c = load_case(study.case_file);
-  apply_overrides(c, study.solver);
+  Case c = load_case_with(study.case_file, study.solver);
   StudyResult result;
   result.kind = "sweep";
   result.title = study.title;

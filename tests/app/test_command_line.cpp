@@ -1,0 +1,136 @@
+// The `fem` command line: every command answers --help, choices and --set values are checked
+// (exit 2 for a usage error, 1 for a bad case), and --set changes the case as the file would.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+
+#include "fem/app/run_case.hpp"
+#include "tests/app/app_test_support.hpp"
+
+using namespace fem;
+using fem::test::slurp;
+using fem::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kBoxCase = R"(title: heated bar
+mesh:
+  box: {size: [2, 1, 1], divisions: [4, 2, 2]}
+  element: hex
+  order: 2
+physics:
+  type: heat
+materials:
+  - {k: 40}
+boundary:
+  - {group: xmin, temperature: 0}
+  - {group: xmax, flux: 1000}
+solver: {method: cg, tolerance: 1e-12}
+)";
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+Outcome fem_command(const TempDir& dir, const std::string& arguments) {
+  const int raw = std::system((std::string(FEM_EXECUTABLE) + " " + arguments + " > " + (dir.path / "out.txt").string() +
+                               " 2> " + (dir.path / "err.txt").string())
+                                  .c_str());
+  return {WEXITSTATUS(raw), slurp(dir.path / "out.txt"), slurp(dir.path / "err.txt")};
+}
+
+nlohmann::json run_with(const fs::path& file, std::vector<std::string> settings) {
+  RunOverrides overrides;
+  overrides.settings = std::move(settings);
+  overrides.quiet = true;
+  std::ostringstream log;
+  return run_case(file, overrides, log);
+}
+
+double temperature_rise(const nlohmann::json& summary) {
+  return summary["temperature_range"][1].get<double>() - summary["temperature_range"][0].get<double>();
+}
+
+std::string case_error(const fs::path& file, std::vector<std::string> settings) {
+  RunOverrides overrides;
+  overrides.settings = std::move(settings);
+  try {
+    load_case_with(file, overrides);
+  } catch (const CaseError& e) {
+    return e.what();
+  }
+  FAIL("the case should have been refused");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("--set replaces a case key before the case is read, nested and in lists") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto quadratic = run_with(file, {});
+  const auto linear = run_with(file, {"mesh.order=1"});
+  CHECK(quadratic["nodes"] == 9 * 5 * 5);
+  CHECK(linear["nodes"] == 5 * 3 * 3);
+  // Half the conductivity, twice the temperature rise: the list entry was changed, not added.
+  const auto hotter = run_with(file, {"materials.0.k=20"});
+  CHECK(temperature_rise(hotter) == doctest::Approx(2 * temperature_rise(quadratic)).epsilon(1e-6));
+  // A section the file does not have is created.
+  const auto sourced = run_with(file, {"loads.source=1e4", "solver.tolerance=1e-13"});
+  CHECK(temperature_rise(sourced) > temperature_rise(quadratic));
+}
+
+TEST_CASE("--set values are checked like the file's, and say they came from --set") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto bad_number = case_error(file, {"solver.tolerance=-1"});
+  CHECK(bad_number.find("box.yaml (--set): 'tolerance' in 'solver' must be positive") != std::string::npos);
+  CHECK(case_error(file, {"solver.tolerence=1e-8"}).find("unknown key 'tolerence' in 'solver'") != std::string::npos);
+  CHECK(case_error(file, {"mesh.order=two"}).find("'order' in 'mesh' must be 1 or 2") != std::string::npos);
+  CHECK(case_error(file, {"materials.3.E=1"}).find("past the end of a list of 1") != std::string::npos);
+  CHECK(case_error(file, {"mesh.box.size.x=1"}).find("mesh.box.size.x=1") != std::string::npos);
+}
+
+TEST_CASE("every fem command has its own --help; usage errors exit 2 and name the fault") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  for (const char* command : {"run", "renumber", "compare", "sweep", "report", "render", "bench"}) {
+    CAPTURE(command);
+    const auto help = fem_command(dir, std::string(command) + " --help");
+    CHECK(help.status == 0);
+    CHECK(help.out.find(std::string("fem ") + command) != std::string::npos);
+  }
+  CHECK(fem_command(dir, "renumber --help").out.find("--plot") != std::string::npos);
+  CHECK(fem_command(dir, "").status == 2);
+  const auto bad_solver = fem_command(dir, "run " + file.string() + " --solver lu");
+  CHECK(bad_solver.status == 2);
+  CHECK(bad_solver.err.find("lu") != std::string::npos);
+  const auto bad_set = fem_command(dir, "run " + file.string() + " --set mesh.size");
+  CHECK(bad_set.status == 2);
+  CHECK(bad_set.err.find("key.path=value") != std::string::npos);
+  const auto bad_value = fem_command(dir, "run " + file.string() + " --set mesh.order=3");
+  CHECK(bad_value.status == 1);
+  CHECK(bad_value.err.find("(--set)") != std::string::npos);
+  CHECK(fem_command(dir, "run " + file.string() + " --set mesh.order=1 --quiet --output " + (dir.path / "r").string()).status == 0);
+  CHECK(fs::exists(dir.path / "r/box.json"));
+}
+
+TEST_CASE("fem renumber --plot writes the table with the auto row and the picture of what auto picked") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto result =
+      fem_command(dir, "renumber " + file.string() + " --plot --renumber auto --solver frontal --output " + (dir.path / "r").string());
+  CAPTURE(result.err);
+  CHECK(result.status == 0);
+  const auto csv = slurp(dir.path / "r/box-renumber.csv");
+  CHECK(csv.find("\nauto/") != std::string::npos);
+  CHECK(slurp(dir.path / "r/box-sparsity.png").substr(1, 3) == "PNG");
+  for (const auto& entry : fs::directory_iterator(dir.path / "r"))
+    CHECK(entry.path().filename().string().find("partial") == std::string::npos);
+}
