@@ -12,6 +12,7 @@
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
 #include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/iterative_refinement.hpp"
 #include "fem/config.hpp"
 #if FEM_WITH_CUDA
 #include "solvers/direct/band_cholesky_cuda.hpp"
@@ -104,21 +105,6 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// r := b - A x; returns ||r|| / ||b|| (||r|| when b = 0).
-double residual(const CsrMatrix& a, std::span<const double> b, std::span<const double> x, std::vector<double>& r) {
-  r.resize(b.size());
-  double rr = 0, bb = 0;
-#pragma omp parallel for reduction(+ : rr, bb) schedule(static)
-  for (index_t i = 0; i < a.rows; ++i) {
-    double sum = b[i];
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum -= a.val[k] * x[a.col[k]];
-    r[i] = sum;
-    rr += sum * sum;
-    bb += b[i] * b[i];
-  }
-  return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
-}
-
 // A factor and the back-end that holds it (and substitutes with it).
 template <class T>
 struct Factor {
@@ -168,7 +154,7 @@ class BandCholeskySolver final : public LinearSolver {
       if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
     }
     solve_in<double>(system, layout, solution, report);
-    report.residual = residual(a, system.rhs, solution, residual_);
+    report.residual = relative_residual(a, system.rhs, solution, residual_);
     report.residual_history = {report.residual};
     return report;
   }
@@ -230,11 +216,10 @@ class BandCholeskySolver final : public LinearSolver {
     report.time_solve_s += seconds_since(start);
   }
 
-  // FP32 factor, FP64 residuals: x += solve(r) until ||r|| / ||b|| <= tolerance. Returns false
-  // (the caller falls back to FP64) when the FP32 factorisation fails or refinement stalls.
+  // FP32 factor, FP64 residuals (iterative_refinement). Returns false (the caller falls back to
+  // FP64) when the FP32 factorisation fails or refinement stalls.
   bool solve_mixed(const AssembledSystem& system, const band::BandLayout& layout, std::span<double> solution,
                    SolveReport& report) {
-    constexpr int max_steps = 30;
     std::optional<Factor<float>> factor;
     try {
       factor = factor_in<float>(system, layout, report);
@@ -242,26 +227,9 @@ class BandCholeskySolver final : public LinearSolver {
       return false;  // not positive definite in FP32: FP64 decides
     }
     const auto start = Clock::now();
-    std::fill(solution.begin(), solution.end(), 0.0);
-    std::vector<double> r(system.rhs.begin(), system.rhs.end());
-    double previous = 1;
-    bool converged = false;
-    for (int step = 1; step <= max_steps; ++step) {
-      const auto d = band::solve_factored(*factor->backend, factor->band, r, 1);
-      for (std::size_t i = 0; i < d.size(); ++i) solution[i] += d[i];
-      const double rel = residual(system.matrix, system.rhs, solution, r);
-      report.residual_history.push_back(rel);
-      report.residual = rel;
-      report.figures["refinement_steps"] = step;
-      if (options_.progress)
-        options_.progress("refinement step " + std::to_string(step) + ", residual " + std::to_string(rel));
-      if (rel <= options_.tolerance) {
-        converged = true;
-        break;
-      }
-      if (!(rel < 0.5 * previous)) break;  // stalled or diverging: FP32 is not enough here
-      previous = rel;
-    }
+    const bool converged = refine(
+        system.matrix, system.rhs, solution,
+        [&](std::vector<double>& r) { r = band::solve_factored(*factor->backend, factor->band, r, 1); }, options_, report);
     report.time_solve_s += seconds_since(start);
     return converged;
   }
