@@ -26,6 +26,7 @@ struct SolverOptions {
   std::string out_of_core_directory;   // where that file goes; empty: the system's temporary folder
   // Called now and then during long solves with a short status line ("iteration 200, residual 3e-6").
   std::function<void(const std::string&)> progress;
+  double progress_interval_s = 2.0;    // at most one progress line this often
 };
 
 struct SolveReport {

@@ -6,8 +6,8 @@
 
 namespace fem {
 
-ProgressMeter::ProgressMeter(Report report, double interval_s)
-    : report_(std::move(report)), interval_s_(interval_s), start_(Clock::now()), last_line_(start_) {}
+ProgressMeter::ProgressMeter(const SolverOptions& options)
+    : report_(options.progress), interval_s_(options.progress_interval_s), start_(Clock::now()), last_line_(start_) {}
 
 double ProgressMeter::elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
 

@@ -8,13 +8,14 @@
 #include <functional>
 #include <string>
 
+#include "solvers/linear_solver.hpp"
+
 namespace fem {
 
 class ProgressMeter {
  public:
-  using Report = std::function<void(const std::string&)>;
-  // `report` may be empty: then nothing is measured or printed.
-  explicit ProgressMeter(Report report, double interval_s = 2.0);
+  // Lines go to options.progress (none when it is empty), one per options.progress_interval_s.
+  explicit ProgressMeter(const SolverOptions& options);
 
   // "columns 4,500 of 22,700 (20%), about 1 min 10 s left": `done` of `total` steps of about
   // equal cost each.
@@ -28,7 +29,7 @@ class ProgressMeter {
   bool due();  // true once the interval has passed since the last line (or the start)
   double elapsed_s() const;
 
-  Report report_;
+  std::function<void(const std::string&)> report_;
   double interval_s_;
   Clock::time_point start_, last_line_;
   int last_iteration_ = 0;      // where the previous line's rate estimate starts

@@ -93,6 +93,9 @@ void add_run_command(CLI::App& app) {
   auto case_file = std::make_shared<std::string>();
   auto overrides = std::make_shared<fem::RunOverrides>();
   add_case_options(command, *case_file, *overrides);
+  command->add_option("--progress-interval", overrides->progress_interval_s, "seconds between progress lines")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
   command->callback([=] { fem::run_case(*case_file, *overrides, std::cout); });
 }
 

@@ -138,6 +138,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
 
   SolverOptions options = solver_options(c.solver);
   if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
+  options.progress_interval_s = overrides.progress_interval_s;
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
   const bool by_elements = solver->uses_element_matrices();
 

@@ -20,6 +20,7 @@ struct RunOverrides {
   std::optional<std::filesystem::path> output_directory;
   std::vector<std::string> settings;  // --set key.path=value, applied to the file before it is read
   bool quiet = false;                 // --quiet: no progress lines during long phases
+  double progress_interval_s = 2;     // --progress-interval: at most one progress line this often
 };
 
 // Applies overrides, checking their values as the case file's own are checked.

@@ -12,6 +12,7 @@
 #include "fem/app/memory_watermark.hpp"
 #include "fem/app/node_ordering.hpp"
 #include "fem/app/number_format.hpp"
+#include "fem/app/progress_line.hpp"
 #include "fem/app/solver_options.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/study/energy_probe.hpp"
@@ -146,8 +147,8 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       SolverOptions options = solver_options(c.solver);
       options.method = combination.method;
       options.device = combination.device;
-      if (settings.progress)
-        options.progress = [&](const std::string& line) { log << label << " ... " << line << "\n" << std::flush; };
+      ProgressLine progress_line(log);
+      if (settings.progress) options.progress = [&](const std::string& line) { progress_line.show(label + " ... " + line); };
       std::vector<double> setup, solve, wall, energy, u;
       SolveReport report;
       bool by_elements = false;
@@ -193,6 +194,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         row.status = RowStatus::Failed;
         row.message = e.what();
       }
+      progress_line.clear();
       if (row.status != RowStatus::Ok) {
         log << label << ": " << status_name(row.status) << ": " << row.message << "\n" << std::flush;
         rows.push_back(std::move(row));

@@ -13,6 +13,7 @@
 #include "solvers/direct/available_memory.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
+#include "solvers/progress_meter.hpp"
 #include "fem/config.hpp"
 #if FEM_WITH_CUDA
 #include "solvers/direct/band_cholesky_cuda.hpp"
@@ -79,8 +80,9 @@ void pivot_or_fail(Factorise&& factorise) {
 }  // namespace
 
 template <class T>
-void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule) {
-  pivot_or_fail<T>([&] { factor(backend, band, schedule); });
+void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule,
+                    const ColumnsDone& columns_done) {
+  pivot_or_fail<T>([&] { factor(backend, band, schedule, columns_done); });
 }
 
 template BandOnBackend<double> load_band<double>(kernels::DenseBackend&, const CsrMatrix&, const BandLayout&);
@@ -89,8 +91,8 @@ template std::vector<double> solve_factored<double>(kernels::DenseBackend&, cons
                                                     std::span<const double>, index_t);
 template std::vector<double> solve_factored<float>(kernels::DenseBackend&, const BandOnBackend<float>&,
                                                    std::span<const double>, index_t);
-template void factor_or_fail<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule);
-template void factor_or_fail<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule);
+template void factor_or_fail<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule, const ColumnsDone&);
+template void factor_or_fail<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule, const ColumnsDone&);
 
 }  // namespace fem::band
 
@@ -165,7 +167,9 @@ class BandCholeskySolver final : public LinearSolver {
   Factor<T> load_and_factor(const CsrMatrix& a, const band::BandLayout& layout, SolveReport& report) {
     if (device_ == Device::cpu) {
       Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
-      band::factor_or_fail(*host_, f.band, band::host_schedule(layout.bandwidth));
+      ProgressMeter progress(options_);
+      band::factor_or_fail(*host_, f.band, band::host_schedule(layout.bandwidth),
+                           [&](index_t done) { progress.steps("columns", done, layout.n); });
       return f;
     }
 #if FEM_WITH_CUDA

@@ -193,7 +193,7 @@ class BandEliminationSolver final : public LinearSolver {
     for (index_t i = 0; i < m.n; ++i)
       for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
         if (a.col[k] <= i + (method_ == Method::gauss ? m.kd : 0)) *m.at(i, a.col[k]) = static_cast<T>(a.val[k]);
-    ProgressMeter progress(options_.progress);
+    ProgressMeter progress(options_);
     factor(m, method_, progress);
     report.time_setup_s += std::chrono::duration<double>(Clock::now() - start).count();
     const double kd = static_cast<double>(m.kd), n = static_cast<double>(m.n);

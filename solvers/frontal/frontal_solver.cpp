@@ -149,7 +149,7 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
   StepBatch batch;
   frontal::FactorBlock block;
   double t_assemble = 0, t_eliminate = 0, t_store = 0;
-  ProgressMeter progress(options_.progress);
+  ProgressMeter progress(options_);
 
   std::int64_t begin = 0;
   for (std::size_t step = 0; step < plan.step_end.size(); ++step) {

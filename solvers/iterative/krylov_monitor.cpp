@@ -13,7 +13,7 @@ KrylovMonitor::KrylovMonitor(std::string name, const SolverOptions& options, std
       max_iterations_(options.max_iterations > 0
                           ? options.max_iterations
                           : static_cast<int>(std::clamp<std::int64_t>(10 * equations, 1000, 1 << 30))),
-      progress_(options.progress) {}
+      progress_(options) {}
 
 bool KrylovMonitor::converged(int iteration, double relative_residual) {
   report_.residual_history.push_back(relative_residual);

@@ -134,3 +134,20 @@ TEST_CASE("fem renumber --plot writes the table with the auto row and the pictur
   for (const auto& entry : fs::directory_iterator(dir.path / "r"))
     CHECK(entry.path().filename().string().find("partial") == std::string::npos);
 }
+
+TEST_CASE("a run into a file prints its progress as plain lines, and --quiet prints none") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  // A small interval stands for a solve that lasts several intervals.
+  const std::string run = "run " + file.string() + " --set mesh.box.divisions=[16,8,8] --set solver.preconditioner=none " +
+                          "--set solver.tolerance=1e-14 --output " + (dir.path / "r").string();
+  const auto talkative = fem_command(dir, run + " --progress-interval 0.001");
+  REQUIRE(talkative.status == 0);
+  CHECK(talkative.out.find("fem: solve    ... iteration ") != std::string::npos);
+  CHECK(talkative.out.find(" left\n") != std::string::npos);
+  CHECK(talkative.out.find('\r') == std::string::npos);  // not a terminal: no rewriting
+  const auto quiet = fem_command(dir, run + " --progress-interval 0.001 --quiet");
+  REQUIRE(quiet.status == 0);
+  CHECK(quiet.out.find("iteration ") == std::string::npos);
+  CHECK(quiet.out.find("fem: solve") != std::string::npos);
+}
