@@ -62,7 +62,7 @@ def time_per_phase(study, rows, outdir, size_note):
     plt.close(fig)
     return {"file": "time_per_phase.png",
             "caption": f"Setup and solve time per solver{size_note}; median{whiskers}. Rows without bars are "
-                       "named by their status (unavailable, failed, skipped)."}
+                       "named by their status (unavailable, failed, skipped, over budget)."}
 
 
 def fit_for(study, key, what):

@@ -31,8 +31,8 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
   const Mesh mesh = make_mesh(c.mesh);
   log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";
-  Dropped dropped;
-  result.rows = compare_on_mesh(c, mesh, settings, "", dropped, log);
+  BudgetLedger ledger(settings.budget);
+  result.rows = compare_on_mesh(c, mesh, settings, "", ledger, log);
   return result;
 }
 

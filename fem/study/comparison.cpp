@@ -81,20 +81,6 @@ void factor_figures(const SolveReport& report, StudyRow& row) {
   if (lower_triangle > 0) row.fill = bytes->second / entry_bytes / lower_triangle;
 }
 
-// Checks the row against the budget; a combination that passes it is dropped for larger sizes.
-void apply_budget(const Budget& budget, const std::vector<double>& walls, StudyRow& row, Dropped& dropped) {
-  std::string why;
-  const double slowest = *std::max_element(walls.begin(), walls.end());
-  const double memory = std::max(row.peak_memory_bytes, row.solver_memory_bytes);
-  if (budget.time_s > 0 && slowest > budget.time_s)
-    why = "passed the time budget (" + seconds_text(slowest) + " > " + seconds_text(budget.time_s) + ")";
-  else if (budget.memory_bytes > 0 && memory > budget.memory_bytes)
-    why = "passed the memory budget (" + human_bytes(memory) + " > " + human_bytes(budget.memory_bytes) + ")";
-  if (why.empty()) return;
-  row.note = why + ": no larger sizes";
-  dropped[budget_key(row.combination(), row.renumber)] = why + " at " + with_commas(row.dofs) + " dofs";
-}
-
 }  // namespace
 
 std::string budget_key(const std::string& combination, const std::string& renumber) {
@@ -111,7 +97,7 @@ double max_relative_difference(const std::vector<double>& u, const std::vector<d
 }
 
 std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const CompareSettings& settings,
-                                      const std::string& size, Dropped& dropped, std::ostream& log) {
+                                      const std::string& size, BudgetLedger& ledger, std::ostream& log) {
   const Problem problem = build_problem(c, mesh);
   const int d = problem.physics.dofs_per_node();
   const auto graph =
@@ -136,10 +122,11 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       const std::string label = "fem: solve    " + combination.name() + ", " + ordering.method + ", " +
                                 with_commas(row.dofs) + " dofs" + (size.empty() ? "" : " (" + size + ")");
 
-      if (const auto it = dropped.find(budget_key(combination.name(), renumber)); it != dropped.end()) {
+      const std::string key = budget_key(combination.name(), renumber);
+      if (const auto why = ledger.refusal(key, row.dofs); !why.empty()) {
         row.status = RowStatus::Skipped;
-        row.message = it->second;
-        log << label << ": skipped, " << it->second << "\n" << std::flush;
+        row.message = why;
+        log << label << ": skipped, " << why << "\n" << std::flush;
         rows.push_back(std::move(row));
         continue;
       }
@@ -147,8 +134,22 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       SolverOptions options = solver_options(c.solver);
       options.method = combination.method;
       options.device = combination.device;
+      // The progress callback shows lines every 2 s and stops a solve that runs past the time
+      // budget, so it is asked more often when there is a budget.
       ProgressLine progress_line(log);
-      if (settings.progress) options.progress = [&](const std::string& line) { progress_line.show(label + " ... " + line); };
+      const double time_budget = settings.budget.time_s;
+      auto solve_start = Clock::now(), last_shown = Clock::now();
+      if (time_budget > 0) options.progress_interval_s = std::min(options.progress_interval_s, time_budget / 20);
+      if (settings.progress || time_budget > 0)
+        options.progress = [&](const std::string& line) {
+          const double running = std::chrono::duration<double>(Clock::now() - solve_start).count();
+          if (time_budget > 0 && running > time_budget)
+            throw OverBudget("stopped after " + seconds_text(running) + ", over the time budget of " + seconds_text(time_budget));
+          if (settings.progress && std::chrono::duration<double>(Clock::now() - last_shown).count() >= 2) {
+            last_shown = Clock::now();
+            progress_line.show(label + " ... " + line);
+          }
+        };
       std::vector<double> setup, solve, wall, energy, u;
       SolveReport report;
       bool by_elements = false;
@@ -165,9 +166,9 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
           reset_peak_memory();
           const auto resident_before = static_cast<double>(resident_memory_bytes());
           probe.start();
-          const auto t0 = Clock::now();
+          solve_start = Clock::now();
           report = system.solve(*solver, u);
-          wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+          wall.push_back(std::chrono::duration<double>(Clock::now() - solve_start).count());
           if (const auto joules = probe.stop_joules()) energy.push_back(*joules);
           const auto peak = static_cast<double>(peak_memory_bytes());
           row.process_peak_bytes = std::max(row.process_peak_bytes, peak);
@@ -179,6 +180,10 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         }
         row.residual = system.relative_residual(by_elements, u);
         u = system.in_mesh_order(u);
+      } catch (const OverBudget& e) {
+        row.status = RowStatus::OverBudget;
+        row.message = e.what();
+        ledger.record_stopped(key, row.dofs, std::chrono::duration<double>(Clock::now() - solve_start).count());
       } catch (const SolverUnavailable& e) {
         row.status = RowStatus::Unavailable;
         row.message = e.what();
@@ -220,7 +225,8 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       }
       row.max_rel_diff = max_relative_difference(u, reference);
       row.agrees = *row.max_rel_diff <= settings.tolerance;
-      apply_budget(settings.budget, wall, row, dropped);
+      row.note = ledger.record(key, row.dofs, *std::max_element(wall.begin(), wall.end()),
+                               std::max(row.peak_memory_bytes, row.solver_memory_bytes));
 
       char line[160];
       std::snprintf(line, sizeof line, ": setup %s, solve %s (median of %d), residual %.2e, %s %.2e",
