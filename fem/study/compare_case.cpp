@@ -32,7 +32,8 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
   log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";
   BudgetLedger ledger(settings.budget);
-  result.rows = compare_on_mesh(c, mesh, settings, "", ledger, log);
+  std::string reference;
+  result.rows = compare_on_mesh(c, mesh, settings, "", ledger, reference, log);
   return result;
 }
 

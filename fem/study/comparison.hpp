@@ -28,11 +28,15 @@ struct CompareSettings {
 // Names a combination and renumbering in the BudgetLedger that is kept across the sizes of a sweep.
 std::string budget_key(const std::string& combination, const std::string& renumber);
 
-// Rows in the order renumbering, then combination. `size` labels the rows (sweeps). The case's
+// Rows in the order renumbering, then combination. `size` labels the rows (sweeps). Every
+// solved row is compared with the solution of `reference` (a budget_key): empty chooses the first
+// row solved, and a sweep keeps that choice for every size, so that agreement is always checked
+// against the same solver (at a size where it was not solved, rows have no agreement). The case's
 // own solver settings (tolerance, preconditioner, precision ...) apply to every combination.
 // Throws only for faults of the case itself (a missing group, an inverted element).
 std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const CompareSettings& settings,
-                                      const std::string& size, BudgetLedger& ledger, std::ostream& log);
+                                      const std::string& size, BudgetLedger& ledger, std::string& reference,
+                                      std::ostream& log);
 
 // The largest difference between two nodal solutions relative to the reference's largest
 // entry: max_i |u_i - r_i| / max_i |r_i| (the absolute difference when r is all zeros).

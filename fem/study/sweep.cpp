@@ -55,6 +55,7 @@ StudyResult run_sweep(const StudyFile& study, const std::string& command, std::o
       << "fem: sweep    " << study.sizes.size() << " sizes x " << study.settings.combinations.size() << " solvers x "
       << study.settings.renumberings.size() << " renumberings, " << study.settings.repeat << " repeats each\n";
   BudgetLedger ledger(study.settings.budget);
+  std::string reference;  // the same solver's solution at every size
   for (std::size_t i = 0; i < study.sizes.size(); ++i) {
     const StudySize& size = study.sizes[i];
     Case sized = c;
@@ -62,7 +63,7 @@ StudyResult run_sweep(const StudyFile& study, const std::string& command, std::o
     else sized.mesh.size = size.element_size;
     log << "fem: size     " << i + 1 << "/" << study.sizes.size() << ": " << size.label << "\n" << std::flush;
     const Mesh mesh = make_mesh(sized.mesh);
-    auto rows = compare_on_mesh(sized, mesh, study.settings, size.label, ledger, log);
+    auto rows = compare_on_mesh(sized, mesh, study.settings, size.label, ledger, reference, log);
     result.rows.insert(result.rows.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
     result.fits = fit_growth(result.rows);
     if (after_each_size && i + 1 < study.sizes.size()) {

@@ -11,7 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fem/app/run_case.hpp"
 #include "fem/study/combination.hpp"
+#include "fem/study/comparison.hpp"
 #include "fem/study/compare_case.hpp"
 #include "fem/study/statistics.hpp"
 #include "fem/study/study_file.hpp"
@@ -268,6 +270,35 @@ output: out
   CHECK(result.rows[0].status == RowStatus::Ok);
   CHECK(result.rows[1].status == RowStatus::OverBudget);
   CHECK(result.rows[1].message.find("over the time budget of 5 s") != std::string::npos);
+}
+
+TEST_CASE("agreement is checked against one reference solver, which a sweep keeps for every size") {
+  TempDir dir;
+  const Case c = load_case(dir.write("box.yaml", kSmallBox));
+  const Mesh mesh = make_mesh(c.mesh);
+  CompareSettings settings;
+  settings.combinations = parse_combinations("band-cholesky:cpu,cg:cpu");
+  settings.renumberings = {"rcm"};
+  settings.progress = false;
+  BudgetLedger ledger(settings.budget);
+  std::ostringstream log;
+  // The reference chosen at an earlier size comes second in the list: it still is the reference.
+  std::string reference = budget_key("cg:cpu", "rcm");
+  auto rows = compare_on_mesh(c, mesh, settings, "6x3x3", ledger, reference, log);
+  REQUIRE(rows.size() == 2);
+  CHECK_FALSE(rows[0].reference);
+  CHECK(rows[1].reference);
+  CHECK(*rows[0].agrees);
+  CHECK(*rows[1].max_rel_diff == 0);
+  // Where the reference was not solved, no row is said to agree with anything.
+  reference = budget_key("frontal:cpu", "rcm");
+  rows = compare_on_mesh(c, mesh, settings, "6x3x3", ledger, reference, log);
+  for (const auto& row : rows) {
+    CHECK(row.status == RowStatus::Ok);
+    CHECK_FALSE(row.agrees.has_value());
+    CHECK_FALSE(row.reference);
+  }
+  CHECK(log.str().find("no reference here: frontal:cpu") != std::string::npos);
 }
 
 TEST_CASE("a bad study file is named with its line") {
