@@ -58,12 +58,13 @@ std::string element_summary(const ElementSet& cells) {
 // von Mises stress, or the temperature.
 ParaviewView first_view(const Case& c, const Mesh& mesh, const Problem& problem, double max_displacement) {
   ParaviewView view;
+  view.script_name = c.name + "-view.py";
   view.vtu_name = c.name + ".vtu";
   view.title = c.title;
   view.dimension = mesh.dimension;
   if (problem.physics.type == PhysicsType::Heat) {
     view.color_field = "temperature";
-    view.color_label = "temperature";
+    view.color_label = "temperature [°C]";
     return view;
   }
   view.color_field = "von_mises";
