@@ -42,8 +42,8 @@ void ProgressMeter::iteration(int iteration, double residual, double tolerance) 
     std::snprintf(line, sizeof line, "iteration %d, residual %.2e (to %.0e), about %s left", iteration, residual, tolerance,
                   duration_text(iterations_left * seconds_per_iteration).c_str());
   } else {
-    std::snprintf(line, sizeof line, "iteration %d, residual %.2e (to %.0e), not converging since the last line", iteration,
-                  residual, tolerance);
+    std::snprintf(line, sizeof line, "iteration %d, residual %.2e (to %.0e), no estimate yet (it has not fallen since the last line)",
+                  iteration, residual, tolerance);
   }
   last_iteration_ = iteration;
   last_residual_ = residual;

@@ -96,6 +96,9 @@ void add_run_command(CLI::App& app) {
   command->add_option("--progress-interval", overrides->progress_interval_s, "seconds between progress lines")
       ->check(CLI::NonNegativeNumber)
       ->capture_default_str();
+  command->add_flag("--export-matrix", overrides->export_matrix,
+                    "also write the assembled system as <case>-K.mtx and <case>-f.mtx (Matrix Market; "
+                    "fem bench spmv reads them)");
   command->callback([=] { fem::run_case(*case_file, *overrides, std::cout); });
 }
 

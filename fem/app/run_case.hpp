@@ -21,6 +21,7 @@ struct RunOverrides {
   std::vector<std::string> settings;  // --set key.path=value, applied to the file before it is read
   bool quiet = false;                 // --quiet: no progress lines during long phases
   double progress_interval_s = 2;     // --progress-interval: at most one progress line this often
+  bool export_matrix = false;         // --export-matrix: <case>-K.mtx and <case>-f.mtx beside the results
 };
 
 // Applies overrides, checking their values as the case file's own are checked.

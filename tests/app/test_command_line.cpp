@@ -6,8 +6,10 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 #include <sstream>
 
+#include "bench/spmv/matrix_market.hpp"
 #include "fem/app/run_case.hpp"
 #include "tests/app/app_test_support.hpp"
 
@@ -150,4 +152,42 @@ TEST_CASE("a run into a file prints its progress as plain lines, and --quiet pri
   REQUIRE(quiet.status == 0);
   CHECK(quiet.out.find("iteration ") == std::string::npos);
   CHECK(quiet.out.find("fem: solve") != std::string::npos);
+}
+
+TEST_CASE("fem run --export-matrix writes K and f in Matrix Market, and fem bench spmv reads K back") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto out = dir.path / "r";
+  REQUIRE(fem_command(dir, "run " + file.string() + " --export-matrix --quiet --output " + out.string()).status == 0);
+  const auto summary = nlohmann::json::parse(slurp(out / "box.json"));
+  const CsrMatrix k = fem::bench::read_matrix_market((out / "box-K.mtx").string());
+  CHECK(k.rows == summary["dofs"].get<std::int64_t>());
+  CHECK(k.row_ptr[k.rows] == summary["nnz"].get<std::int64_t>());
+  // Symmetric with a positive diagonal, as a stiffness matrix with its conditions applied is.
+  std::map<std::pair<std::int64_t, std::int64_t>, double> entries;
+  for (std::int64_t i = 0; i < k.rows; ++i)
+    for (auto p = k.row_ptr[i]; p < k.row_ptr[i + 1]; ++p) entries[{i, k.col[p]}] = k.val[p];
+  bool symmetric = true, positive_diagonal = true;
+  for (const auto& [at, value] : entries) {
+    symmetric = symmetric && entries.count({at.second, at.first}) && entries[{at.second, at.first}] == value;
+    positive_diagonal = positive_diagonal && (at.first != at.second || value > 0);
+  }
+  CHECK(symmetric);
+  CHECK(positive_diagonal);
+  std::istringstream f(slurp(out / "box-f.mtx"));
+  std::string header, comment, line;
+  std::getline(f, header);
+  std::getline(f, comment);
+  CHECK(header == "%%MatrixMarket matrix array real general");
+  std::getline(f, line);
+  CHECK(line == std::to_string(k.rows) + " 1");
+  double flux_in = 0, value = 0;
+  while (f >> value) flux_in += value;
+  CHECK(flux_in == doctest::Approx(1000.0 * 1 * 1));  // the flux on the 1 x 1 face at xmax
+  const auto bench = fem_command(dir, "bench spmv --no-fe --no-sweep --no-opencl --cpu --energy-window 0 --csv " +
+                                          (dir.path / "spmv.csv").string() + " " + (out / "box-K.mtx").string());
+  CAPTURE(bench.err);
+  CHECK(bench.status == 0);
+  CHECK(slurp(dir.path / "spmv.csv").find("box-K.mtx," + std::to_string(k.rows) + "," + std::to_string(k.row_ptr[k.rows]) + ",cpu") !=
+        std::string::npos);
 }
