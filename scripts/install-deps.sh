@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
-  libyaml-cpp-dev doctest-dev nlohmann-json3-dev
+  libyaml-cpp-dev doctest-dev nlohmann-json3-dev libcli11-dev
   libgmsh-dev gmsh
   libvtk9-dev
   libopenblas-dev liblapacke-dev

@@ -27,6 +27,17 @@ def series_key(row):
     return f'{row["solver"]}:{row["device"]} ({row["renumber"]})'
 
 
+# Growth plots: one colour per solver, one line style per renumbering, so that a solver looks
+# the same under every ordering and the orderings of one solver are told apart by the dashes.
+LINE_STYLES = ["-", "--", ":", "-.", (0, (5, 1, 1, 1, 1, 1))]
+MARKERS = ["o", "s", "^", "D", "v"]
+
+
+def legend_outside(ax):
+    """The legend right of the axes, where it covers no data (savefig with bbox_inches="tight")."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0)
+
+
 def time_per_phase(study, rows, outdir, size_note):
     """Grouped bars, setup and solve, one group per row; rows without numbers are named in grey."""
     fig, ax = plt.subplots(figsize=(max(6.0, 1.3 * len(rows) + 2), 4.8))
@@ -36,8 +47,9 @@ def time_per_phase(study, rows, outdir, size_note):
     log_scale = bool(values) and max(values) / min(values) > 50
     for i, r in enumerate(rows):
         if not r["repeats"]:
-            ax.text(i, 0.5, r["status"], transform=ax.get_xaxis_transform(), ha="center", va="center",
-                    rotation=90, color="0.45")
+            # Inside the axes from the bottom up, so that it never runs over the frame.
+            ax.text(i, 0.03, r["status"], transform=ax.get_xaxis_transform(), ha="center", va="bottom",
+                    rotation=90, color="0.45", fontsize=8, clip_on=True)
             continue
         for offset, phase, colour, name in ((-width / 2, "time_setup", "#4c72b0", "setup (factorisation, conversion, transfers)"),
                                             (width / 2, "time_solve", "#dd8452", "solve (substitution or iterations)")):
@@ -56,13 +68,12 @@ def time_per_phase(study, rows, outdir, size_note):
     ax.set_title(f'{study["title"]}\ntime per phase{size_note} (median{whiskers})', fontsize=10)
     ax.grid(axis="y", alpha=0.3, which="both")
     if measured:
-        ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(outdir, "time_per_phase.png"), dpi=120)
+        legend_outside(ax)
+    fig.savefig(os.path.join(outdir, "time_per_phase.png"), dpi=120, bbox_inches="tight")
     plt.close(fig)
     return {"file": "time_per_phase.png",
             "caption": f"Setup and solve time per solver{size_note}; median{whiskers}. Rows without bars are "
-                       "named by their status (unavailable, failed, skipped)."}
+                       "named by their status (unavailable, failed, skipped, over budget)."}
 
 
 def fit_for(study, key, what):
@@ -82,27 +93,31 @@ def growth(study, outdir, what, column, ylabel, filename, caption):
         return None
     fig, ax = plt.subplots(figsize=(7.5, 5))
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, (key, points) in enumerate(sorted(series.items())):
+    solvers = sorted({key.split(" (")[0] for key in series})
+    renumberings = sorted({key.split(" (")[1].rstrip(")") for key in series})
+    for key, points in sorted(series.items()):
         points.sort()
-        colour = colours[i % len(colours)]
+        solver, renumber = key.split(" (")[0], key.split(" (")[1].rstrip(")")
+        colour = colours[solvers.index(solver) % len(colours)]
+        style = LINE_STYLES[renumberings.index(renumber) % len(LINE_STYLES)]
+        marker = MARKERS[renumberings.index(renumber) % len(MARKERS)]
         xs, ys = zip(*points)
         fit = fit_for(study, key, what)
-        name = key + (f":  ∝ n^{fit['exponent']:.2f}  (R² {fit['r_squared']:.3f})" if fit else "")
-        ax.plot(xs, ys, "o-", color=colour, label=name, linewidth=1.2, markersize=5)
+        name = key + (f": ∝ n^{fit['exponent']:.2f} (R² {fit['r_squared']:.3f})" if fit else "")
+        ax.plot(xs, ys, marker=marker, linestyle=style, color=colour, label=name, linewidth=1.4, markersize=5)
         if fit:
             lo, hi = min(xs), max(xs)
             line_x = [lo * (hi / lo) ** (k / 20) for k in range(21)]
-            ax.plot(line_x, [fit["coefficient"] * x ** fit["exponent"] for x in line_x], "--", color=colour,
-                    linewidth=0.9, alpha=0.7)
+            ax.plot(line_x, [fit["coefficient"] * x ** fit["exponent"] for x in line_x], linestyle=style, color=colour,
+                    linewidth=0.7, alpha=0.5)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("unknowns (dofs)")
     ax.set_ylabel(ylabel)
-    ax.set_title(f'{study["title"]}\n{caption.split(".")[0].lower()}', fontsize=10)
+    ax.set_title(f'{study["title"]}\n{ylabel.split(",")[0].split(" [")[0]} against the number of unknowns', fontsize=10)
     ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(os.path.join(outdir, filename), dpi=120)
+    legend_outside(ax)
+    fig.savefig(os.path.join(outdir, filename), dpi=120, bbox_inches="tight")
     plt.close(fig)
     return {"file": filename, "caption": caption}
 
@@ -124,12 +139,15 @@ def main():
         size_note = f" at {largest} ({dofs:,} dofs)"
     plots = [time_per_phase(study, rows, outdir, size_note)]
     if study["kind"] == "sweep":
-        for p in (growth(study, outdir, "time", "time_total_s", "solve time, wall-clock [s]", "sweep_time.png",
-                         "Solve time against problem size (log-log), with the fitted power law n^p of each solver "
-                         "(dashed). Wall-clock of the whole solve, median of the repeats."),
+        for p in (growth(study, outdir, "time", "time_total_s", "setup + solve time, wall-clock [s]", "sweep_time.png",
+                         "Setup and solve time together against problem size (log-log), with the fitted power law "
+                         "n^p of each solver (thin line). Wall-clock of the whole solver call (factorisation or "
+                         "conversion, then substitution or iterations), median of the repeats; one colour per "
+                         "solver, one line style per renumbering."),
                   growth(study, outdir, "memory", "solver_memory_bytes", "solver memory [bytes]", "sweep_memory.png",
-                         "Memory against problem size (log-log), with the fitted power law n^q of each solver (dashed). "
-                         "What the solver allocates by its own count: factor or front, vectors, device arrays.")):
+                         "Solver memory against problem size (log-log), with the fitted power law n^q of each solver "
+                         "(thin line). What the solver allocates by its own count: factor or front, vectors, device "
+                         "arrays; one colour per solver, one line style per renumbering.")):
             if p:
                 plots.append(p)
     with open(os.path.join(outdir, "plots.json"), "w") as f:

@@ -36,6 +36,7 @@ struct SolverOptions {
   std::string petsc_options;           // petsc, mumps: PETSc options-database text ("-ksp_type cg -pc_type hypre")
   // Called now and then during long solves with a short status line ("iteration 200, residual 3e-6").
   std::function<void(const std::string&)> progress;
+  double progress_interval_s = 2.0;    // at most one progress line this often
 };
 
 struct SolveReport {

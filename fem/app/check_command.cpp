@@ -14,8 +14,7 @@ namespace fem {
 
 int check_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
   using resources::bytes_text;
-  Case c = load_case(case_file);
-  apply_overrides(c, overrides);
+  Case c = load_case_with(case_file, overrides);
   const std::size_t available = resources::available_host_bytes();
   log << "fem: case     " << c.file.string() << ": " << c.title << " (valid)\n"
       << "fem: memory   " << bytes_text(static_cast<double>(available)) << " available\n";

@@ -1,6 +1,7 @@
-// The `fem` command line.
-#include <algorithm>
-#include <cstring>
+// The `fem` command line: one CLI11 subcommand per command, each with its own --help; the
+// choices come from the lists the case file is checked against.
+#include <CLI/CLI.hpp>
+
 #include <filesystem>
 #include <fstream>
 #include <exception>
@@ -19,340 +20,303 @@
 #include "fem/app/render_command.hpp"
 #include "fem/app/renumber_command.hpp"
 #include "fem/pipeline/run_case.hpp"
+#include "fem/case/case_settings.hpp"
 #include "fem/config.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/compare_case.hpp"
 #include "fem/study/study_file.hpp"
 #include "fem/study/study_writer.hpp"
 #include "fem/study/sweep.hpp"
+#include "solvers/iterative/preconditioner.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace {
 
-const char* kUsage = R"(fem: finite elements with embedded direct, frontal and iterative solvers
+namespace fs = std::filesystem;
 
-usage:
-  fem run CASE.yaml [options]   mesh, assemble, solve and write results for a case
-  fem check CASE.yaml [options] validate, mesh and renumber a case; print its sizes and each solver's
-                                estimated memory and time (nothing assembled, solved or written)
-  fem renumber CASE.yaml [--plot] [--renumber METHOD] [--output DIR]
-                                bandwidth, profile, wavefront and front of every renumbering
-                                method on the case's mesh; --plot draws the pattern before and
-                                after METHOD (default: the case's, or rcm) as a PNG
-  fem compare CASE.yaml --solvers METHOD:DEVICE,... [options]
-                                solve the case's system with every solver in one process (meshed
-                                and assembled once per renumbering): times, memory, factor size,
-                                iterations, residual and agreement with the first solver; writes
-                                compare.csv, compare.json, report.md and PNG plots to one folder
-  fem sweep STUDY.yaml [--repeat N] [--time-budget S] [--output DIR]
-                                a study file (cases/README.md): the case at each mesh size, small
-                                to large, every solver until it passes the budget; adds log-log
-                                growth fits of time and memory against dofs
-  fem report DIR                redraw report.md and the plots of a study folder from its
-                                compare.json (e.g. one run on a machine without matplotlib)
-  fem render CASE.yaml [--output DIR] [--png FILE]
-                                draw the results `fem run` left (the <case>-view.py beside them) to
-                                a PNG offscreen with ParaView's pvbatch (default DIR/<case>.png)
-  fem bench NAME [options]      run a benchmark: assembly | band | dense | frontal | spmv
-                                (fem bench NAME --help lists its options)
-  fem --version                 print the version and what this build includes
-  fem --help                    this text
-
-options of 'fem run':
-  --solver METHOD        band-cholesky | frontal | multifrontal | cg | bicgstab | band-gauss | band-ldlt | petsc | mumps
-                                                               (case: solver.method)
-  --device DEVICE        cpu | cuda | opencl                   (case: solver.device)
-  --renumber METHOD      none | rcm | gps | sloan | auto       (case: solver.renumber)
-  --preconditioner NAME  none | jacobi | block-jacobi | ssor | amg   (case: solver.preconditioner;
-                         amg: smoothed aggregation, tuned by solver.amg)
-  --precision P          double | mixed: direct solvers factor in FP32 and refine (case: solver.precision)
-  --tolerance TOL        relative residual of iterative solvers (case: solver.tolerance)
-  --output DIR           results directory                     (case: output.directory)
-
-options of 'fem compare':
-  --solvers LIST         method:device pairs, comma-separated; the first is the reference,
-                         e.g. band-cholesky:cpu,frontal:cpu,frontal:opencl,cg:cpu,cg:cuda
-  --renumber LIST        none,rcm,gps,sloan,auto: every solver under each (default: the case's)
-  --repeat N             timed solves per row, each with a fresh solver; tables give the median
-                         and the min-max (default 1)
-  --tolerance T          agreement threshold: a row agrees when the largest nodal difference from
-                         the reference, relative to the reference's largest value, is <= T (1e-6)
-  --solver-tolerance T   relative residual of the iterative solvers (case: solver.tolerance)
-  --preconditioner NAME, --precision P   as for 'fem run'
-  --output DIR           the study folder (default: <results directory>/<case>-compare)
-A solver that is not in this build, has no device here or fails on the system is a row with
-its status (unavailable, failed), and the study goes on.
-
+const char* kFooter = R"(
 A run writes DIR/<case>.vtu (open it in ParaView), DIR/<case>.json (the run summary) and, with
 VTK, DIR/<case>-view.py (a ParaView script: paraview --script=DIR/<case>-view.py, or fem render).
-The case-file keys are described in cases/README.md.
-)";
+The case-file keys are described in cases/README.md; `fem COMMAND --help` gives a command's options.)";
 
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+std::vector<std::string> names(const std::vector<const char*>& list) { return {list.begin(), list.end()}; }
 
-double number_option(const std::string& option, const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size()) return v;
-  } catch (const std::exception&) {
-  }
-  throw UsageError(option + " " + text + ": not a number");
-}
-
-int count_option(const std::string& option, const std::string& text) {
-  const double v = number_option(option, text);
-  if (v < 1 || v != static_cast<int>(v)) throw UsageError(option + " " + text + ": expected a positive integer");
-  return static_cast<int>(v);
-}
-
-std::vector<std::string> comma_list(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t begin = 0;
-  while (begin <= text.size()) {
-    const auto end = std::min(text.find(',', begin), text.size());
-    out.push_back(text.substr(begin, end - begin));
-    begin = end + 1;
-  }
-  return out;
+// A CLI11 check from a parser that throws std::invalid_argument with the message to show.
+template <class Parse>
+CLI::Validator checked_by(Parse parse, const std::string& description) {
+  return CLI::Validator(
+      [parse](std::string& text) {
+        try {
+          parse(text);
+          return std::string();
+        } catch (const std::invalid_argument& e) {
+          return std::string(e.what());
+        }
+      },
+      description);
 }
 
 // "fem compare case.yaml --solvers ...": how the report says to rerun it.
-std::string command_line(const std::vector<std::string>& args) {
+std::string command_line(int argc, char** argv) {
   std::string line = "fem";
-  for (const auto& a : args) line += " " + a;
+  for (int i = 1; i < argc; ++i) line += " " + std::string(argv[i]);
   return line;
 }
 
-// The options shared by `fem run` and `fem renumber`; returns the case file.
-std::string parse_case_options(const std::vector<std::string>& args, fem::RunOverrides& overrides, bool* plot) {
-  std::string case_file;
-  for (std::size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--solver") overrides.method = value();
-    else if (a == "--device") overrides.device = value();
-    else if (a == "--renumber") overrides.renumber = value();
-    else if (a == "--preconditioner") overrides.preconditioner = value();
-    else if (a == "--precision") overrides.precision = value();
-    else if (a == "--output") overrides.output_directory = value();
-    else if (a == "--plot" && plot) *plot = true;
-    else if (a == "--tolerance") overrides.tolerance = number_option(a, value());
-    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a);
-    else if (case_file.empty()) case_file = a;
-    else throw UsageError("more than one case file: " + case_file + " and " + a);
-  }
-  if (case_file.empty()) throw UsageError("a case file is needed");
-  return case_file;
+void add_set_and_quiet(CLI::App* command, fem::RunOverrides& overrides) {
+  command->add_option("--set", overrides.settings, "a case key, key.path=value (mesh.size=0.01, solver.tolerance=1e-8); "
+                                                   "checked as if written in the file; repeatable")
+      ->type_name("KEY=VALUE")
+      ->check(checked_by([](const std::string& t) { fem::parse_case_setting(t); }, ""));
+  command->add_flag("--quiet,-q", overrides.quiet, "no progress lines during long phases");
+}
+
+// The options shared by `fem run` and `fem renumber`: the case file and what replaces its keys.
+void add_case_options(CLI::App* command, std::string& case_file, fem::RunOverrides& overrides) {
+  command->add_option("case", case_file, "the case file (cases/README.md)")->required()->check(CLI::ExistingFile);
+  command->add_option("--solver", overrides.method, "solver method (case: solver.method)")
+      ->check(CLI::IsMember(names(fem::kSolverMethods)));
+  command->add_option("--device", overrides.device, "device (case: solver.device)")->check(CLI::IsMember(names(fem::kSolverDevices)));
+  command->add_option("--renumber", overrides.renumber, "node renumbering (case: solver.renumber)")
+      ->check(CLI::IsMember(names(fem::kRenumberMethods)));
+  command->add_option("--preconditioner", overrides.preconditioner, "preconditioner of iterative solvers (case: solver.preconditioner)")
+      ->check(CLI::IsMember(fem::preconditioner_names()));
+  command->add_option("--precision", overrides.precision,
+                      "direct solvers: mixed factors in FP32 and refines in FP64 (case: solver.precision)")
+      ->check(CLI::IsMember({"double", "mixed"}));
+  command->add_option("--tolerance", overrides.tolerance, "relative residual of iterative solvers (case: solver.tolerance)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--output", overrides.output_directory, "results directory (case: output.directory)");
+  add_set_and_quiet(command, overrides);
+}
+
+void add_run_command(CLI::App& app) {
+  auto* command = app.add_subcommand("run", "mesh, assemble, solve and write results for a case");
+  auto case_file = std::make_shared<std::string>();
+  auto overrides = std::make_shared<fem::RunOverrides>();
+  add_case_options(command, *case_file, *overrides);
+  command->add_option("--progress-interval", overrides->progress_interval_s, "seconds between progress lines")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command->add_flag("--export-matrix", overrides->export_matrix,
+                    "also write the assembled system as <case>-K.mtx and <case>-f.mtx (Matrix Market; "
+                    "fem bench spmv reads them)");
+  command->callback([=] { fem::run_case(*case_file, *overrides, std::cout); });
+}
+
+void add_check_command(CLI::App& app) {
+  auto* command = app.add_subcommand("check",
+                                     "validate, mesh and renumber a case; print its sizes and each solver's estimated "
+                                     "memory and time (nothing assembled, solved or written)");
+  auto case_file = std::make_shared<std::string>();
+  auto overrides = std::make_shared<fem::RunOverrides>();
+  add_case_options(command, *case_file, *overrides);
+  command->callback([=] {
+    if (const int status = fem::check_case(*case_file, *overrides, std::cout); status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+void add_renumber_command(CLI::App& app) {
+  auto* command = app.add_subcommand("renumber",
+                                     "bandwidth, profile, wavefront and front of every renumbering method on the case's "
+                                     "mesh, written to <case>-renumber.csv");
+  auto case_file = std::make_shared<std::string>();
+  auto overrides = std::make_shared<fem::RunOverrides>();
+  auto options = std::make_shared<fem::RenumberReportOptions>();
+  add_case_options(command, *case_file, *overrides);
+  command->add_flag("--plot", options->plot,
+                    "also draw the pattern before and after the case's renumbering (--renumber) as <case>-sparsity.png");
+  command->callback([=] { fem::renumber_report(*case_file, *overrides, *options, std::cout); });
+}
+
+void add_compare_command(CLI::App& app, const std::string& invocation) {
+  auto* command = app.add_subcommand("compare",
+                                     "solve the case's system with every solver in one process (meshed and assembled once "
+                                     "per renumbering): times, memory, factor size, iterations, residual and agreement with "
+                                     "the first solver; writes compare.csv, compare.json, report.md and PNG plots");
+  command->footer("A solver that is not in this build, has no device here or fails on the system is a row with its status "
+                  "(unavailable, failed), and the study goes on.");
+  auto case_file = std::make_shared<std::string>();
+  auto overrides = std::make_shared<fem::RunOverrides>();
+  auto settings = std::make_shared<fem::study::CompareSettings>();
+  auto solvers = std::make_shared<std::string>();
+  command->add_option("case", *case_file, "the case file")->required()->check(CLI::ExistingFile);
+  command->add_option("--solvers", *solvers,
+                      "method:device pairs, comma-separated; the first is the reference, e.g. "
+                      "band-cholesky:cpu,frontal:cpu,cg:cpu (methods and devices as for fem run --solver/--device)")
+      ->required()
+      ->type_name("LIST")
+      ->check(checked_by([](const std::string& t) { fem::study::parse_combinations(t); }, ""));
+  command->add_option("--renumber", settings->renumberings, "renumberings, comma-separated: every solver under each (default: the case's)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(names(fem::kRenumberMethods)));
+  command->add_option("--repeat", settings->repeat, "timed solves per row, each with a fresh solver; tables give the median and the min-max")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  command->add_option("--tolerance", settings->tolerance,
+                      "agreement threshold: a row agrees when the largest nodal difference from the reference, "
+                      "relative to the reference's largest value, is at most this")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command->add_option("--solver-tolerance", overrides->tolerance, "relative residual of the iterative solvers (case: solver.tolerance)")
+      ->check(CLI::PositiveNumber);
+  command->add_option("--preconditioner", overrides->preconditioner, "as for fem run")->check(CLI::IsMember(fem::preconditioner_names()));
+  command->add_option("--precision", overrides->precision, "as for fem run")->check(CLI::IsMember({"double", "mixed"}));
+  auto output = std::make_shared<std::optional<fs::path>>();
+  command->add_option("--output", *output, "the study folder (default: <results directory>/<case>-compare)");
+  add_set_and_quiet(command, *overrides);
+  command->callback([=] {
+    settings->combinations = fem::study::parse_combinations(*solvers);
+    settings->progress = !overrides->quiet;
+    const auto result = fem::study::compare_case(*case_file, *overrides, *settings, invocation, std::cout);
+    const fs::path case_dir = fem::load_case_with(*case_file, *overrides).output.directory;
+    fem::study::write_study(result, *output ? fs::absolute(**output)
+                                            : case_dir / (fs::path(*case_file).stem().string() + "-compare"),
+                            std::cout);
+  });
+}
+
+void add_sweep_command(CLI::App& app, const std::string& invocation) {
+  auto* command = app.add_subcommand("sweep",
+                                     "a study file (cases/README.md): the case at each mesh size, small to large, every "
+                                     "solver until it passes the budget; adds log-log growth fits of time and memory against dofs");
+  auto file = std::make_shared<std::string>();
+  auto repeat = std::make_shared<std::optional<int>>();
+  auto time_budget = std::make_shared<std::optional<double>>();
+  auto output = std::make_shared<std::optional<fs::path>>();
+  auto quiet = std::make_shared<bool>(false);
+  command->add_option("study", *file, "the study file")->required()->check(CLI::ExistingFile);
+  command->add_option("--repeat", *repeat, "timed solves per row (study: repeat)")->check(CLI::PositiveNumber);
+  command->add_option("--time-budget", *time_budget, "seconds a solve may take (study: budget.time_s)")->check(CLI::PositiveNumber);
+  command->add_option("--output", *output, "the study folder (study: output)");
+  command->add_flag("--quiet,-q", *quiet, "no progress lines during long phases");
+  command->callback([=] {
+    auto study = fem::study::load_study(*file);
+    if (*repeat) study.settings.repeat = **repeat;
+    if (*time_budget) study.settings.budget.time_s = **time_budget;
+    if (*output) study.output = fs::absolute(**output);
+    study.settings.progress = !*quiet;
+    const auto result = fem::study::run_sweep(study, invocation, std::cout, [&](const fem::study::StudyResult& so_far) {
+      fem::study::write_study_checkpoint(so_far, study.output);
+    });
+    fem::study::write_study(result, study.output, std::cout);
+  });
+}
+
+void add_report_command(CLI::App& app) {
+  auto* command = app.add_subcommand("report",
+                                     "redraw report.md and the plots of a study folder from its compare.json (e.g. one run "
+                                     "on a machine without matplotlib)");
+  auto folder = std::make_shared<std::string>();
+  command->add_option("folder", *folder, "a folder written by fem compare or fem sweep")->required();
+  command->callback([=] {
+    const fs::path dir = fs::absolute(*folder);
+    std::ifstream in(dir / "compare.json");
+    if (!in) throw std::runtime_error((dir / "compare.json").string() + ": not found (a folder written by fem compare or fem sweep?)");
+    fem::study::StudyResult result;
+    try {
+      result = fem::study::study_from_json(nlohmann::json::parse(in));
+    } catch (const nlohmann::json::exception& e) {
+      throw std::runtime_error((dir / "compare.json").string() + ": not a study written by fem: " + e.what());
+    }
+    fem::study::write_study(result, dir, std::cout);
+  });
+}
+
+void add_render_command(CLI::App& app) {
+  auto* command = app.add_subcommand("render",
+                                     "draw the results fem run left (the <case>-view.py beside them) to a PNG offscreen "
+                                     "with ParaView's pvbatch");
+  auto case_file = std::make_shared<std::string>();
+  auto overrides = std::make_shared<fem::RunOverrides>();
+  auto png = std::make_shared<fs::path>();
+  command->add_option("case", *case_file, "the case file")->required()->check(CLI::ExistingFile);
+  command->add_option("--output", overrides->output_directory, "where the results are (case: output.directory)");
+  command->add_option("--png", *png, "the picture (default: <output>/<case>.png)");
+  command->callback([=] { fem::render_case(*case_file, *overrides, *png, std::cout); });
 }
 
 // `fem bench NAME ...`: each benchmark parses its own options (argv[0] is its name).
-int bench_command(const std::vector<std::string>& args) {
+void add_bench_command(CLI::App& app) {
   using Benchmark = int (*)(int, char**);
-  const std::vector<std::pair<std::string, Benchmark>> benchmarks = {
+  static const std::vector<std::pair<std::string, Benchmark>> benchmarks = {
       {"assembly", fem::bench::run_assembly_benchmark},
       {"band", fem::bench::run_band_benchmark},
       {"dense", fem::bench::run_dense_benchmark},
       {"frontal", fem::bench::run_frontal_benchmark},
       {"spmv", fem::bench::run_spmv_benchmark},
   };
-  std::string names;
-  for (const auto& [name, run] : benchmarks) names += (names.empty() ? "" : ", ") + name;
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    std::cout << "fem bench NAME [options], NAME one of: " << names << " (fem bench NAME --help lists its options)\n";
-    return args.empty() ? 2 : 0;
-  }
-  for (const auto& [name, run] : benchmarks) {
-    if (args[0] != name) continue;
-    std::vector<std::string> storage(args);
+  std::vector<std::string> known;
+  for (const auto& [name, run] : benchmarks) known.push_back(name);
+  auto* command = app.add_subcommand("bench", "run a benchmark (fem bench NAME --help lists its options)");
+  // Everything after NAME, --help included, is the benchmark's own.
+  command->prefix_command();
+  command->set_help_flag();
+  auto name = std::make_shared<std::string>();
+  command->add_option("name", *name, "the benchmark")->check(CLI::IsMember(known));
+  command->callback([command, name] {
+    if (name->empty()) {
+      std::cout << command->help("fem");
+      if (command->remaining().empty()) throw CLI::RuntimeError(2);
+      return;
+    }
+    std::vector<std::string> storage{*name};
+    for (auto& a : command->remaining()) storage.push_back(a);
     std::vector<char*> argv;
     for (auto& a : storage) argv.push_back(a.data());
     argv.push_back(nullptr);
-    return run(static_cast<int>(storage.size()), argv.data());
-  }
-  throw UsageError("unknown benchmark '" + args[0] + "' (available: " + names + ")");
-}
-
-// `fem compare CASE --solvers ...`.
-int compare_command(const std::vector<std::string>& args) {
-  fem::RunOverrides overrides;
-  fem::study::CompareSettings settings;
-  std::string case_file;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--solvers") {
-      try {
-        settings.combinations = fem::study::parse_combinations(value());
-      } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string("--solvers: ") + e.what());
+    for (const auto& [bench_name, run] : benchmarks)
+      if (bench_name == *name) {
+        const int status = run(static_cast<int>(storage.size()), argv.data());
+        if (status != 0) throw CLI::RuntimeError(status);
       }
-    } else if (a == "--renumber") {
-      for (const auto& r : comma_list(value())) {
-        if (std::none_of(fem::kRenumberMethods.begin(), fem::kRenumberMethods.end(), [&](const char* m) { return r == m; }))
-          throw UsageError("--renumber: '" + r + "' is not one of none, rcm, gps, sloan, auto");
-        settings.renumberings.push_back(r);
-      }
-    } else if (a == "--repeat") settings.repeat = count_option(a, value());
-    else if (a == "--tolerance") {
-      settings.tolerance = number_option(a, value());
-      if (!(settings.tolerance >= 0)) throw UsageError("--tolerance must not be negative");
-    } else if (a == "--solver-tolerance") overrides.tolerance = number_option(a, value());
-    else if (a == "--preconditioner") overrides.preconditioner = value();
-    else if (a == "--precision") overrides.precision = value();
-    else if (a == "--output") overrides.output_directory = value();
-    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a + " of 'fem compare'");
-    else if (case_file.empty()) case_file = a;
-    else throw UsageError("more than one case file: " + case_file + " and " + a);
-  }
-  if (case_file.empty()) throw UsageError("fem compare needs a case file");
-  if (settings.combinations.empty()) throw UsageError("fem compare needs --solvers, e.g. --solvers band-cholesky:cpu,cg:cpu");
-  // The results directory of the case, unless --output names the study folder itself.
-  const auto output = overrides.output_directory;
-  overrides.output_directory.reset();
-  const auto result = fem::study::compare_case(case_file, overrides, settings, command_line(args), std::cout);
-  const std::filesystem::path case_dir = fem::load_case(case_file).output.directory;
-  fem::study::write_study(result, output ? std::filesystem::absolute(*output)
-                                         : case_dir / (std::filesystem::path(case_file).stem().string() + "-compare"),
-                          std::cout);
-  return 0;
-}
-
-// `fem sweep STUDY [--repeat N] [--time-budget S] [--output DIR]`.
-int sweep_command(const std::vector<std::string>& args) {
-  std::string file;
-  std::optional<int> repeat;
-  std::optional<double> time_budget;
-  std::optional<std::filesystem::path> output;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--repeat") repeat = count_option(a, value());
-    else if (a == "--time-budget") {
-      time_budget = number_option(a, value());
-      if (!(*time_budget > 0)) throw UsageError("--time-budget must be positive (seconds)");
-    } else if (a == "--output") output = std::filesystem::absolute(value());
-    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a + " of 'fem sweep'");
-    else if (file.empty()) file = a;
-    else throw UsageError("more than one study file: " + file + " and " + a);
-  }
-  if (file.empty()) throw UsageError("fem sweep needs a study file");
-  auto study = fem::study::load_study(file);
-  if (repeat) study.settings.repeat = *repeat;
-  if (time_budget) study.settings.budget.time_s = *time_budget;
-  if (output) study.output = *output;
-  const auto result = fem::study::run_sweep(study, command_line(args), std::cout, [&](const fem::study::StudyResult& so_far) {
-    fem::study::write_study_checkpoint(so_far, study.output);
   });
-  fem::study::write_study(result, study.output, std::cout);
-  return 0;
 }
 
-// `fem report DIR`: the report and plots again, from the study's own compare.json.
-int report_command(const std::vector<std::string>& args) {
-  if (args.size() != 2 || args[1].empty() || args[1][0] == '-') throw UsageError("fem report needs one study folder");
-  const std::filesystem::path dir = std::filesystem::absolute(args[1]);
-  std::ifstream in(dir / "compare.json");
-  if (!in) throw std::runtime_error((dir / "compare.json").string() + ": not found (a folder written by fem compare or fem sweep?)");
-  fem::study::StudyResult result;
-  try {
-    result = fem::study::study_from_json(nlohmann::json::parse(in));
-  } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error((dir / "compare.json").string() + ": not a study written by fem: " + e.what());
-  }
-  fem::study::write_study(result, dir, std::cout);
-  return 0;
-}
-
-// `fem render CASE [--output DIR] [--png FILE]`.
-int render_command(const std::vector<std::string>& args) {
-  fem::RunOverrides overrides;
-  std::filesystem::path png;
-  std::string case_file;
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&]() -> const std::string& {
-      if (i + 1 >= args.size()) throw UsageError(a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--output") overrides.output_directory = value();
-    else if (a == "--png") png = value();
-    else if (!a.empty() && a[0] == '-') throw UsageError("unknown option " + a + " of 'fem render'");
-    else if (case_file.empty()) case_file = a;
-    else throw UsageError("more than one case file: " + case_file + " and " + a);
-  }
-  if (case_file.empty()) throw UsageError("fem render needs a case file");
-  fem::render_case(case_file, overrides, png, std::cout);
-  return 0;
-}
-
-void print_version() {
-  std::cout << "fem " << FEM_VERSION << "\n"
-            << "  gmsh " << (FEM_WITH_GMSH ? "yes" : "no") << ", vtk " << (FEM_WITH_VTK ? "yes" : "no") << ", cuda "
-            << (FEM_WITH_CUDA ? "yes" : "no") << ", opencl " << (FEM_WITH_OPENCL ? "yes" : "no")
-            << ", petsc " << (FEM_WITH_PETSC ? "yes" : "no") << "\n  solvers:";
-  for (const auto& s : fem::available_solvers()) std::cout << " " << s;
-  std::cout << "\n";
+std::string version_text() {
+  std::string text = std::string("fem ") + FEM_VERSION + "\n  gmsh " + (FEM_WITH_GMSH ? "yes" : "no") + ", vtk " +
+                     (FEM_WITH_VTK ? "yes" : "no") + ", cuda " + (FEM_WITH_CUDA ? "yes" : "no") + ", opencl " +
+                     (FEM_WITH_OPENCL ? "yes" : "no") + ", petsc " + (FEM_WITH_PETSC ? "yes" : "no") + "\n  solvers:";
+  for (const auto& s : fem::available_solvers()) text += " " + s;
+  return text;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::vector<std::string> args(argv + 1, argv + argc);
+  CLI::App app("fem: finite elements with embedded direct, frontal and iterative solvers", "fem");
+  app.footer(kFooter);
+  app.set_version_flag("--version", version_text);
+  app.require_subcommand(0, 1);
+  const std::string invocation = command_line(argc, argv);
+  add_run_command(app);
+  add_check_command(app);
+  add_renumber_command(app);
+  add_compare_command(app, invocation);
+  add_sweep_command(app, invocation);
+  add_report_command(app);
+  add_render_command(app);
+  add_bench_command(app);
+  app.add_subcommand("version", "print the version and what this build includes")->callback([] {
+    std::cout << version_text() << "\n";
+  });
   try {
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-      std::cout << kUsage;
-      return args.empty() ? 2 : 0;
+    app.parse(argc, argv);
+    if (app.get_subcommands().empty()) {
+      std::cout << app.help();
+      return 2;
     }
-    if (args[0] == "--version" || args[0] == "version") {
-      print_version();
-      return 0;
-    }
-    if (args[0] == "run") {
-      if (args.size() > 1 && (args[1] == "--help" || args[1] == "-h")) {
-        std::cout << kUsage;
-        return 0;
-      }
-      fem::RunOverrides overrides;
-      const auto file = parse_case_options({args.begin() + 1, args.end()}, overrides, nullptr);
-      fem::run_case(file, overrides, std::cout);
-      return 0;
-    }
-    if (args[0] == "check") {
-      fem::RunOverrides overrides;
-      return fem::check_case(parse_case_options({args.begin() + 1, args.end()}, overrides, nullptr), overrides, std::cout);
-    }
-    const bool help = args.size() > 1 && (args[1] == "--help" || args[1] == "-h");
-    if (help && (args[0] == "compare" || args[0] == "sweep" || args[0] == "render" || args[0] == "report")) {
-      std::cout << kUsage;
-      return 0;
-    }
-    if (args[0] == "compare") return compare_command(args);
-    if (args[0] == "sweep") return sweep_command(args);
-    if (args[0] == "render") return render_command(args);
-    if (args[0] == "report") return report_command(args);
-    if (args[0] == "bench") return bench_command({args.begin() + 1, args.end()});
-    if (args[0] == "renumber") {
-      fem::RunOverrides overrides;
-      fem::RenumberReportOptions options;
-      const auto file = parse_case_options({args.begin() + 1, args.end()}, overrides, &options.plot);
-      fem::renumber_report(file, overrides, options, std::cout);
-      return 0;
-    }
-    throw UsageError("unknown command '" + args[0] + "'");
-  } catch (const UsageError& e) {
-    std::cerr << "fem: " << e.what() << "\n(fem --help lists the commands and options)\n";
+    return 0;
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::RuntimeError& e) {
+    return e.get_exit_code();  // a benchmark's own status
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "fem: " << e.what() << "\n(fem --help lists the commands, fem COMMAND --help their options)\n";
     return 2;
   } catch (const std::bad_alloc&) {
     std::cout << std::flush;

@@ -34,8 +34,7 @@ std::string paraview_runner() {
 }  // namespace
 
 fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, const fs::path& png_wanted, std::ostream& log) {
-  Case c = load_case(case_file);
-  apply_overrides(c, overrides);
+  Case c = load_case_with(case_file, overrides);
   const fs::path script = c.output.directory / (c.name + "-view.py");
   const fs::path results = c.output.directory / (c.name + ".vtu");
   if (!fs::exists(script) || !fs::exists(results))

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "fem/case/case_settings.hpp"
 #include "fem/case/yaml_section.hpp"
 
 namespace fem {
@@ -292,7 +293,7 @@ Case read_case(const fs::path& file, const YAML::Node& doc);
 
 }  // namespace
 
-Case load_case(const fs::path& file) {
+Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
   if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
   std::ifstream in(file, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -304,6 +305,7 @@ Case load_case(const fs::path& file) {
   } catch (const YAML::Exception& e) {
     throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
+  apply_case_settings(doc, settings);
   try {
     return read_case(file, doc);
   } catch (const YAML::Exception& e) {  // a conversion a Section did not anticipate

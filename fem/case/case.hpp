@@ -97,8 +97,9 @@ struct Case {
   OutputSpec output;
 };
 
-// Reads and validates a case file; throws CaseError with "file:line: message".
-Case load_case(const std::filesystem::path& file);
+// Reads and validates a case file; throws CaseError with "file:line: message". `settings`
+// ("key.path=value", from --set) replace keys of the file before it is validated.
+Case load_case(const std::filesystem::path& file, const std::vector<std::string>& settings = {});
 
 // Why a tolerance below kSmallestTolerance is refused (for the case file and --tolerance).
 std::string tolerance_too_small(double tolerance);

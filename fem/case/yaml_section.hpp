@@ -94,19 +94,23 @@ class Section {
   }
 
   [[noreturn]] void fail(const YAML::Node& at, const std::string& message) const {
-    // A key that is not there has no mark: the mapping's own line stands in.
-    const int line = line_of(at) > 0 ? line_of(at) : line_of(node_);
-    throw CaseError(file_.string() + ":" + std::to_string(std::max(line, 1)) + ": " + message);
+    throw CaseError(file_.string() + where_of(at) + ": " + message);
   }
 
 
  private:
-  static int line_of(const YAML::Node& n) {
-    try {
-      return n.Mark().line + 1;
-    } catch (const YAML::InvalidNode&) {
-      return 0;
+  // ":line" of a node of the file. A key that is not there has no node: the mapping's own line
+  // stands in. A node without a mark came from the command line (--set), not from the file.
+  std::string where_of(const YAML::Node& at) const {
+    for (const YAML::Node* n : {&at, &node_}) {
+      try {
+        if (!n->IsDefined()) continue;
+        const YAML::Mark mark = n->Mark();
+        return mark.is_null() ? " (--set)" : ":" + std::to_string(mark.line + 1);
+      } catch (const YAML::InvalidNode&) {
+      }
     }
+    return ":1";
   }
 
   const std::filesystem::path& file_;

@@ -51,10 +51,18 @@ void write_paraview_script(const std::filesystem::path& path, const ParaviewView
   out << "# ParaView view of " << v.vtu_name << ", written by fem: "
       << (v.warp ? "the deformed shape (displacement x " + std::string(scale) + ") coloured by " : "coloured by ")
       << v.color_label << ".\n"
-      << "#   paraview --script=" << path.filename().string() << "      opens it in the GUI\n"
-      << "#   pvbatch " << path.filename().string() << " --png out.png     saves a picture (what `fem render` does)\n"
+      << "#   paraview --script=" << v.script_name << "      opens it in the GUI\n"
+      << "#   pvbatch " << v.script_name << " --png out.png     saves a picture (what `fem render` does;\n"
+      << "#   xvfb-run -a pvbatch ... where there is no display)\n"
       << R"(import os
 import sys
+
+# Debian's python3-paraview conflicts with the VTK fem builds against, so scripts/install-deps.sh
+# unpacks it into /opt/fem-paraview; a plain `pvbatch` finds it from here.
+for where in (os.environ.get('FEM_PARAVIEW_PYTHONPATH', ''), '/opt/fem-paraview/usr/lib/python3/dist-packages'):
+    if where and os.path.isdir(os.path.join(where, 'paraview')) and where not in sys.path:
+        sys.path.insert(0, where)
+        break
 
 from paraview.simple import *
 
@@ -87,6 +95,10 @@ display.SetScalarBarVisibility(view, True)
 bar = GetScalarBar(lut, view)
 bar.Title = LABEL
 bar.ComponentTitle = ''
+# One number format for every label, the range's and the ticks' (ParaView's automatic format
+# mixes 2.48e+05 with 240000).
+bar.AutomaticLabelFormat = 0
+bar.LabelFormat = '%-#.3g'
 bar.RangeLabelFormat = '%-#.3g'
 bar.WindowLocation = 'Any Location'
 bar.Orientation = 'Vertical'

@@ -11,10 +11,11 @@
 namespace fem {
 
 struct ParaviewView {
+  std::string script_name;      // the script's own final name, for the usage lines in its header
   std::string vtu_name;         // the results file, next to the script
   std::string title;            // shown in the picture's corner
   std::string color_field;      // point array to colour by: von_mises | temperature
-  std::string color_label;      // scalar bar title
+  std::string color_label;      // scalar bar title, with the unit: "von Mises stress [Pa]"
   bool warp = false;            // deform by the point array 'displacement'
   double warp_scale = 1.0;      // its magnification
   int dimension = 3;            // 2: look along -z; 3: an isometric view
@@ -24,6 +25,9 @@ struct ParaviewView {
 // (coords: 3 per node); 1 when nothing moves.
 double deformation_scale(const std::vector<double>& coords, double max_displacement);
 
+// Writes the script to `path` (a temporary name, renamed later: the script names itself by
+// view.script_name). Run plainly (`pvbatch FILE`), it finds the ParaView modules that
+// scripts/install-deps.sh unpacks into /opt/fem-paraview (or FEM_PARAVIEW_PYTHONPATH).
 void write_paraview_script(const std::filesystem::path& path, const ParaviewView& view);
 
 }  // namespace fem

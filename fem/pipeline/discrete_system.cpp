@@ -74,6 +74,11 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) con
   }
 }
 
+const AssembledSystemData& DiscreteSystem::assembled() const {
+  if (!assembled_) throw std::logic_error("DiscreteSystem::assembled before prepare(false)");
+  return assembled_system_;
+}
+
 double DiscreteSystem::relative_residual(bool by_elements, std::span<const double> u) const {
   if (by_elements) return element_relative_residual(problem_, dofs_, constraints_, u);
   const auto& system = assembled_system_;

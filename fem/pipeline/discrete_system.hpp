@@ -36,6 +36,9 @@ class DiscreteSystem {
   // component; an inverted element as a CaseError.
   SolveReport solve(LinearSolver& solver, std::span<double> solution) const;
 
+  // The assembled K and f (constraints applied, equations in this numbering) after prepare(false).
+  const AssembledSystemData& assembled() const;
+
   // ||K u - f|| / ||f|| of the system that kind of solver was given: recomputed here, the same
   // way whatever solver produced u.
   double relative_residual(bool by_elements, std::span<const double> solution) const;

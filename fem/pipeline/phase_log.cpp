@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 
 namespace fem {
 namespace {
@@ -21,6 +22,7 @@ void PhaseLog::start(const char* name) {
 double PhaseLog::finish(const char* name, const std::string& detail) {
   const double s = now_seconds() - started_;
   times_[name] = s;
+  progress_.clear();
   log_ << "fem: " << std::left << std::setw(9) << name << detail << " (" << std::fixed << std::setprecision(2) << s
        << " s)" << std::defaultfloat << "\n"
        << std::flush;
@@ -28,7 +30,9 @@ double PhaseLog::finish(const char* name, const std::string& detail) {
 }
 
 void PhaseLog::progress(const std::string& line) {
-  log_ << "fem: " << std::left << std::setw(9) << current_ << "... " << line << "\n" << std::flush;
+  std::ostringstream text;
+  text << "fem: " << std::left << std::setw(9) << current_ << "... " << line;
+  progress_.show(text.str());
 }
 
 }  // namespace fem

@@ -6,11 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fem/pipeline/progress_line.hpp"
+
 namespace fem {
 
 class PhaseLog {
  public:
-  explicit PhaseLog(std::ostream& log) : log_(log) {}
+  explicit PhaseLog(std::ostream& log) : log_(log), progress_(log) {}
 
   // Runs `body` (which returns a one-line description of what it did) as phase `name`.
   template <class F>
@@ -18,7 +20,8 @@ class PhaseLog {
     start(name);
     return finish(name, body());
   }
-  // A progress line inside the current phase: "fem: <phase> ... <line>".
+  // A progress line inside the current phase: "fem: <phase> ... <line>" (rewritten in place
+  // on a terminal).
   void progress(const std::string& line);
   void set_time(const char* name, double seconds) { times_[name] = seconds; }
   // Seconds per phase, in the order they ran.
@@ -29,6 +32,7 @@ class PhaseLog {
   double finish(const char* name, const std::string& detail);
 
   std::ostream& log_;
+  ProgressLine progress_;
   std::string current_;
   double started_ = 0;
   nlohmann::json times_ = nlohmann::json::object();

@@ -19,6 +19,7 @@
 #include "fem/pipeline/solver_options.hpp"
 #include "fem/config.hpp"
 #include "fem/output/atomic_output.hpp"
+#include "fem/output/matrix_market.hpp"
 #include "fem/post/nodal_results.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "solvers/linear_solver.hpp"
@@ -59,12 +60,13 @@ std::string element_summary(const ElementSet& cells) {
 // von Mises stress, or the temperature.
 ParaviewView first_view(const Case& c, const Mesh& mesh, const Problem& problem, double max_displacement) {
   ParaviewView view;
+  view.script_name = c.name + "-view.py";
   view.vtu_name = c.name + ".vtu";
   view.title = c.title;
   view.dimension = mesh.dimension;
   if (problem.physics.type == PhysicsType::Heat) {
     view.color_field = "temperature";
-    view.color_label = "temperature";
+    view.color_label = "temperature [°C]";
     return view;
   }
   view.color_field = "von_mises";
@@ -91,6 +93,12 @@ void apply_overrides(Case& c, const RunOverrides& o) {
   if (o.output_directory) c.output.directory = fs::absolute(*o.output_directory);
 }
 
+Case load_case_with(const fs::path& case_file, const RunOverrides& overrides) {
+  Case c = load_case(case_file, overrides.settings);
+  apply_overrides(c, overrides);
+  return c;
+}
+
 Mesh make_mesh(const MeshSpec& spec) {
   if (spec.source == MeshSpec::Source::Box) return make_box_mesh(spec.box);
 #if FEM_WITH_GMSH
@@ -107,8 +115,7 @@ Mesh make_mesh(const MeshSpec& spec) {
 }
 
 json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ostream& log) {
-  Case c = load_case(case_file);
-  apply_overrides(c, overrides);
+  Case c = load_case_with(case_file, overrides);
   resources::require_mesh_fits(c, resources::available_host_bytes());
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
   PhaseLog phases(log);
@@ -136,7 +143,8 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   resources::require_system_fits(c, resources::system_size(graph, order.after, d), resources::available_host_bytes());
 
   SolverOptions options = solver_options(c.solver);
-  options.progress = [&](const std::string& line) { phases.progress(line); };
+  if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
+  options.progress_interval_s = overrides.progress_interval_s;
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
   const bool by_elements = solver->uses_element_matrices();
 
@@ -245,6 +253,13 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
     (void)wanted;
     log << "(no .vtu: this build has no VTK) ";
 #endif
+    if (overrides.export_matrix) {
+      system->prepare(false);  // the frontal method solved without assembling: assemble for the export
+      const std::string what = c.name + ": " + with_commas(dofs.num_dofs()) + " equations in fem's " + order.method +
+                               " numbering, Dirichlet conditions applied";
+      write_matrix_market(output.stage(c.name + "-K.mtx"), system->assembled().matrix, "K of " + what);
+      write_matrix_market(output.stage(c.name + "-f.mtx"), system->assembled().rhs, "f of " + what);
+    }
     summary["time_s"] = phases.times();  // "write": the .vtu; the small JSON itself comes last
     summary["peak_memory_bytes"] = peak_memory_bytes();
     output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");

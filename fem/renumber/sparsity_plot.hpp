@@ -8,7 +8,7 @@
 
 namespace fem::renumber {
 
-// Writes `png_path` with two panels: the node pattern as numbered now, and under `after`
+// Writes `png_path` with two panels: the dof matrix pattern as numbered now, and under `after`
 // (labelled `after_label`, e.g. "rcm"); each panel's title gives the dof matrix's bandwidth
 // and profile with `dofs_per_node`. Graphs above 20000 nodes are drawn as a 2D histogram of
 // the nonzeros. Throws std::runtime_error when python3 or matplotlib is missing or the

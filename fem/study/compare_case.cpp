@@ -12,8 +12,7 @@ namespace fem::study {
 
 StudyResult compare_case(const std::filesystem::path& case_file, const RunOverrides& overrides, CompareSettings settings,
                          const std::string& command, std::ostream& log) {
-  Case c = load_case(case_file);
-  apply_overrides(c, overrides);
+  Case c = load_case_with(case_file, overrides);
   if (settings.renumberings.empty()) settings.renumberings = {c.solver.renumber};
   StudyResult result;
   result.kind = "compare";
@@ -36,8 +35,9 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
   const Mesh mesh = make_mesh(c.mesh);
   log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";
-  Dropped dropped;
-  result.rows = compare_on_mesh(c, mesh, settings, "", dropped, log);
+  BudgetLedger ledger(settings.budget);
+  std::string reference;
+  result.rows = compare_on_mesh(c, mesh, settings, "", ledger, reference, log);
   // A study in which nothing was solved is a failure, not a report of empty rows.
   if (std::none_of(result.rows.begin(), result.rows.end(), [](const StudyRow& r) { return r.status == RowStatus::Ok; })) {
     std::string reasons;

@@ -12,6 +12,7 @@
 #include "fem/pipeline/memory_watermark.hpp"
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/pipeline/number_format.hpp"
+#include "fem/pipeline/progress_line.hpp"
 #include "fem/pipeline/solver_options.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/study/energy_probe.hpp"
@@ -80,18 +81,32 @@ void factor_figures(const SolveReport& report, StudyRow& row) {
   if (lower_triangle > 0) row.fill = bytes->second / entry_bytes / lower_triangle;
 }
 
-// Checks the row against the budget; a combination that passes it is dropped for larger sizes.
-void apply_budget(const Budget& budget, const std::vector<double>& walls, StudyRow& row, Dropped& dropped) {
-  std::string why;
-  const double slowest = *std::max_element(walls.begin(), walls.end());
-  const double memory = std::max(row.peak_memory_bytes, row.solver_memory_bytes);
-  if (budget.time_s > 0 && slowest > budget.time_s)
-    why = "passed the time budget (" + seconds_text(slowest) + " > " + seconds_text(budget.time_s) + ")";
-  else if (budget.memory_bytes > 0 && memory > budget.memory_bytes)
-    why = "passed the memory budget (" + human_bytes(memory) + " > " + human_bytes(budget.memory_bytes) + ")";
-  if (why.empty()) return;
-  row.note = why + ": no larger sizes";
-  dropped[budget_key(row.combination(), row.renumber)] = why + " at " + with_commas(row.dofs) + " dofs";
+// Every solved row against the reference's solution, when the reference was solved here.
+void compare_with_reference(std::vector<StudyRow>& rows, const std::vector<std::pair<std::size_t, std::vector<double>>>& solutions,
+                            const std::string& reference, double tolerance, std::ostream& log) {
+  const auto is_reference = [&](std::size_t row) {
+    return budget_key(rows[row].combination(), rows[row].renumber) == reference;
+  };
+  const auto ref = std::find_if(solutions.begin(), solutions.end(), [&](const auto& s) { return is_reference(s.first); });
+  if (ref == solutions.end()) {
+    if (!solutions.empty()) log << "fem: agree    no reference here: " << reference << " was not solved at this size\n";
+    return;
+  }
+  rows[ref->first].reference = true;
+  int disagree = 0;
+  for (const auto& [row, u] : solutions) {
+    rows[row].max_rel_diff = max_relative_difference(u, ref->second);
+    rows[row].agrees = *rows[row].max_rel_diff <= tolerance;
+    if (!*rows[row].agrees) {
+      ++disagree;
+      char line[64];
+      std::snprintf(line, sizeof line, ": max rel diff %.2e", *rows[row].max_rel_diff);
+      log << "fem: agree    " << rows[row].combination() << " (" << rows[row].renumber << ") DISAGREES" << line << "\n";
+    }
+  }
+  char line[96];
+  std::snprintf(line, sizeof line, "%zu of %zu solved rows within %.0e of ", solutions.size() - disagree, solutions.size(), tolerance);
+  log << "fem: agree    " << line << reference << "\n" << std::flush;
 }
 
 }  // namespace
@@ -110,13 +125,14 @@ double max_relative_difference(const std::vector<double>& u, const std::vector<d
 }
 
 std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const CompareSettings& settings,
-                                      const std::string& size, Dropped& dropped, std::ostream& log) {
+                                      const std::string& size, BudgetLedger& ledger, std::string& reference,
+                                      std::ostream& log) {
   const Problem problem = build_problem(c, mesh);
   const int d = problem.physics.dofs_per_node();
   const auto graph =
       renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   SystemCache cache(problem, graph);
-  std::vector<double> reference;  // in mesh order: comparable across renumberings
+  std::vector<std::pair<std::size_t, std::vector<double>>> solutions;  // row, u in mesh order (comparable)
   std::vector<StudyRow> rows;
 
   for (const auto& renumber : settings.renumberings) {
@@ -135,10 +151,11 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       const std::string label = "fem: solve    " + combination.name() + ", " + ordering.method + ", " +
                                 with_commas(row.dofs) + " dofs" + (size.empty() ? "" : " (" + size + ")");
 
-      if (const auto it = dropped.find(budget_key(combination.name(), renumber)); it != dropped.end()) {
+      const std::string key = budget_key(combination.name(), renumber);
+      if (const auto why = ledger.refusal(key, row.dofs); !why.empty()) {
         row.status = RowStatus::Skipped;
-        row.message = it->second;
-        log << label << ": skipped, " << it->second << "\n" << std::flush;
+        row.message = why;
+        log << label << ": skipped, " << why << "\n" << std::flush;
         rows.push_back(std::move(row));
         continue;
       }
@@ -146,7 +163,22 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       SolverOptions options = solver_options(c.solver);
       options.method = combination.method;
       options.device = combination.device;
-      options.progress = [&](const std::string& line) { log << label << " ... " << line << "\n" << std::flush; };
+      // The progress callback shows lines every 2 s and stops a solve that runs past the time
+      // budget, so it is asked more often when there is a budget.
+      ProgressLine progress_line(log);
+      const double time_budget = settings.budget.time_s;
+      auto solve_start = Clock::now(), last_shown = Clock::now();
+      if (time_budget > 0) options.progress_interval_s = std::min(options.progress_interval_s, time_budget / 20);
+      if (settings.progress || time_budget > 0)
+        options.progress = [&](const std::string& line) {
+          const double running = std::chrono::duration<double>(Clock::now() - solve_start).count();
+          if (time_budget > 0 && running > time_budget)
+            throw OverBudget("stopped after " + seconds_text(running) + ", over the time budget of " + seconds_text(time_budget));
+          if (settings.progress && std::chrono::duration<double>(Clock::now() - last_shown).count() >= 2) {
+            last_shown = Clock::now();
+            progress_line.show(label + " ... " + line);
+          }
+        };
       std::vector<double> setup, solve, wall, energy, u;
       SolveReport report;
       bool by_elements = false;
@@ -163,9 +195,9 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
           reset_peak_memory();
           const auto resident_before = static_cast<double>(resident_memory_bytes());
           probe.start();
-          const auto t0 = Clock::now();
+          solve_start = Clock::now();
           report = system.solve(*solver, u);
-          wall.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+          wall.push_back(std::chrono::duration<double>(Clock::now() - solve_start).count());
           if (const auto joules = probe.stop_joules()) energy.push_back(*joules);
           const auto peak = static_cast<double>(peak_memory_bytes());
           row.process_peak_bytes = std::max(row.process_peak_bytes, peak);
@@ -177,6 +209,10 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         }
         row.residual = system.relative_residual(by_elements, u);
         u = system.in_mesh_order(u);
+      } catch (const OverBudget& e) {
+        row.status = RowStatus::OverBudget;
+        row.message = e.what();
+        ledger.record_stopped(key, row.dofs, std::chrono::duration<double>(Clock::now() - solve_start).count());
       } catch (const SolverUnavailable& e) {
         row.status = RowStatus::Unavailable;
         row.message = e.what();
@@ -192,6 +228,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         row.status = RowStatus::Failed;
         row.message = e.what();
       }
+      progress_line.clear();
       if (row.status != RowStatus::Ok) {
         log << label << ": " << status_name(row.status) << ": " << row.message << "\n" << std::flush;
         rows.push_back(std::move(row));
@@ -211,23 +248,20 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         if (row.time_setup_s.median > 0) row.gflops = flops->second / row.time_setup_s.median * 1e-9;
       }
       if (!energy.empty()) row.energy_j = spread_of(energy).median;
-      if (reference.empty()) {
-        reference = u;
-        row.reference = true;
-      }
-      row.max_rel_diff = max_relative_difference(u, reference);
-      row.agrees = *row.max_rel_diff <= settings.tolerance;
-      apply_budget(settings.budget, wall, row, dropped);
+      if (reference.empty()) reference = key;
+      solutions.emplace_back(rows.size(), std::move(u));
+      row.note = ledger.record(key, row.dofs, *std::max_element(wall.begin(), wall.end()),
+                               std::max(row.peak_memory_bytes, row.solver_memory_bytes));
 
       char line[160];
-      std::snprintf(line, sizeof line, ": setup %s, solve %s (median of %d), residual %.2e, %s %.2e",
+      std::snprintf(line, sizeof line, ": setup %s, solve %s (median of %d), residual %.2e",
                     seconds_text(row.time_setup_s.median).c_str(), seconds_text(row.time_solve_s.median).c_str(),
-                    row.repeats, row.residual, row.reference ? "reference; diff" : "max rel diff", *row.max_rel_diff);
-      log << label << line << (row.reference || *row.agrees ? "" : " DISAGREES")
-          << (row.note.empty() ? "" : "; " + row.note) << "\n" << std::flush;
+                    row.repeats, row.residual);
+      log << label << line << (row.note.empty() ? "" : "; " + row.note) << "\n" << std::flush;
       rows.push_back(std::move(row));
     }
   }
+  compare_with_reference(rows, solutions, reference, settings.tolerance, log);
   return rows;
 }
 

@@ -10,16 +10,11 @@
 
 #include "fem/case/case.hpp"
 #include "fem/mesh/mesh.hpp"
+#include "fem/study/budget.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/study_row.hpp"
 
 namespace fem::study {
-
-// Per solve; 0 = no limit. A combination that passes it is given no larger problems.
-struct Budget {
-  double time_s = 0;
-  double memory_bytes = 0;
-};
 
 struct CompareSettings {
   std::vector<Combination> combinations;   // the first is the reference
@@ -27,18 +22,21 @@ struct CompareSettings {
   int repeat = 1;                          // timed solves per row
   double tolerance = 1e-6;                 // agreement: max_rel_diff <= tolerance
   Budget budget;
+  bool progress = true;                    // progress lines during long solves (off: --quiet)
 };
 
-// Combinations that passed the budget, keyed by budget_key(), with the reason: kept across the
-// sizes of a sweep.
-using Dropped = std::map<std::string, std::string>;
+// Names a combination and renumbering in the BudgetLedger that is kept across the sizes of a sweep.
 std::string budget_key(const std::string& combination, const std::string& renumber);
 
-// Rows in the order renumbering, then combination. `size` labels the rows (sweeps). The case's
+// Rows in the order renumbering, then combination. `size` labels the rows (sweeps). Every
+// solved row is compared with the solution of `reference` (a budget_key): empty chooses the first
+// row solved, and a sweep keeps that choice for every size, so that agreement is always checked
+// against the same solver (at a size where it was not solved, rows have no agreement). The case's
 // own solver settings (tolerance, preconditioner, precision ...) apply to every combination.
 // Throws only for faults of the case itself (a missing group, an inverted element).
 std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const CompareSettings& settings,
-                                      const std::string& size, Dropped& dropped, std::ostream& log);
+                                      const std::string& size, BudgetLedger& ledger, std::string& reference,
+                                      std::ostream& log);
 
 // The largest difference between two nodal solutions relative to the reference's largest
 // entry: max_i |u_i - r_i| / max_i |r_i| (the absolute difference when r is all zeros).

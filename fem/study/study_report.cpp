@@ -110,7 +110,8 @@ std::string study_report(const StudyResult& r, const Plots& plots) {
         "rows on NVIDIA GPUs; '-' where the device has no counter.\n"
         "- **status**: `unavailable` (not in this build or no such device), `failed` (the solver gave up: not "
         "positive definite, no convergence, out of memory), `skipped` (a sweep stopped giving it larger problems "
-        "after it passed the budget).\n\n"
+        "after it passed the budget, or its growth so far predicted it would), `over budget` (stopped while it ran "
+        "past the time budget).\n\n"
      << "## Environment\n\n" << environment_table(env)
      << (plots.matplotlib_version.empty() ? "" : "\nPlots drawn with matplotlib " + plots.matplotlib_version + ".\n")
      << "\nFiles: `compare.csv` (one line per row), `compare.json` (the rows, the settings and this environment).\n";

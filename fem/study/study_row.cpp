@@ -40,7 +40,7 @@ std::string csv_cell(const json& v) {
 }
 
 RowStatus parse_status(const std::string& s) {
-  for (auto status : {RowStatus::Ok, RowStatus::Failed, RowStatus::Unavailable, RowStatus::Skipped})
+  for (auto status : {RowStatus::Ok, RowStatus::Failed, RowStatus::Unavailable, RowStatus::Skipped, RowStatus::OverBudget})
     if (s == status_name(status)) return status;
   throw std::invalid_argument("unknown row status '" + s + "'");
 }
@@ -53,6 +53,7 @@ const char* status_name(RowStatus status) {
     case RowStatus::Failed: return "failed";
     case RowStatus::Unavailable: return "unavailable";
     case RowStatus::Skipped: return "skipped";
+    case RowStatus::OverBudget: return "over budget";
   }
   return "?";
 }

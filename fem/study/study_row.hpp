@@ -16,7 +16,8 @@ enum class RowStatus {
   Ok,           // solved; the numbers are measurements
   Failed,       // the solver gave up on this system (not positive definite, no convergence, out of memory)
   Unavailable,  // not in this build, or no such device here
-  Skipped,      // a sweep stopped giving it larger problems after it passed the budget
+  Skipped,      // a sweep stopped giving it larger problems after it passed the budget, or predicted it would
+  OverBudget,   // stopped while it ran past the time budget
 };
 const char* status_name(RowStatus status);
 

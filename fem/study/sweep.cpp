@@ -29,8 +29,7 @@ std::vector<GrowthFit> fit_growth(const std::vector<StudyRow>& rows) {
 
 StudyResult run_sweep(const StudyFile& study, const std::string& command, std::ostream& log,
                       const std::function<void(const StudyResult&)>& after_each_size) {
-  Case c = load_case(study.case_file);
-  apply_overrides(c, study.solver);
+  Case c = load_case_with(study.case_file, study.solver);
   StudyResult result;
   result.kind = "sweep";
   result.title = study.title;
@@ -55,7 +54,8 @@ StudyResult run_sweep(const StudyFile& study, const std::string& command, std::o
   log << "fem: sweep    " << study.file.string() << ": " << study.title << "\n"
       << "fem: sweep    " << study.sizes.size() << " sizes x " << study.settings.combinations.size() << " solvers x "
       << study.settings.renumberings.size() << " renumberings, " << study.settings.repeat << " repeats each\n";
-  Dropped dropped;
+  BudgetLedger ledger(study.settings.budget);
+  std::string reference;  // the same solver's solution at every size
   for (std::size_t i = 0; i < study.sizes.size(); ++i) {
     const StudySize& size = study.sizes[i];
     Case sized = c;
@@ -63,7 +63,7 @@ StudyResult run_sweep(const StudyFile& study, const std::string& command, std::o
     else sized.mesh.size = size.element_size;
     log << "fem: size     " << i + 1 << "/" << study.sizes.size() << ": " << size.label << "\n" << std::flush;
     const Mesh mesh = make_mesh(sized.mesh);
-    auto rows = compare_on_mesh(sized, mesh, study.settings, size.label, dropped, log);
+    auto rows = compare_on_mesh(sized, mesh, study.settings, size.label, ledger, reference, log);
     result.rows.insert(result.rows.end(), std::make_move_iterator(rows.begin()), std::make_move_iterator(rows.end()));
     result.fits = fit_growth(result.rows);
     if (after_each_size && i + 1 < study.sizes.size()) {

@@ -76,11 +76,12 @@ void update_columns(kernels::DenseBackend& backend, const BandOnBackend<T>& band
 }
 
 template <class T>
-void factor_in_order(kernels::DenseBackend& backend, const BandOnBackend<T>& band) {
+void factor_in_order(kernels::DenseBackend& backend, const BandOnBackend<T>& band, const ColumnsDone& columns_done) {
   for (index_t j = 0; j < band.layout.n; j += band.layout.block) {
     const Step s = step_at(band.layout, j);
     factor_block_column(backend, band, s);
     if (s.below > 0) update_columns(backend, band, s, s.j + s.size, s.below);
+    if (columns_done) columns_done(s.j + s.size);
   }
 }
 
@@ -128,10 +129,10 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
 Schedule host_schedule(index_t bandwidth) { return bandwidth < 250 ? Schedule::tasks : Schedule::in_order; }
 
 template <class T>
-void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule) {
+void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule, const ColumnsDone& columns_done) {
   if (band.layout.n == 0) return;
   if (schedule == Schedule::tasks) factor_with_tasks(backend, band);
-  else factor_in_order(backend, band);
+  else factor_in_order(backend, band, columns_done);
 }
 
 // Forward: X1 := L11^-1 X1, then the rows the panel reaches lose P X1. Backward, in reverse:
@@ -163,8 +164,8 @@ void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, 
 
 template struct BandOnBackend<double>;
 template struct BandOnBackend<float>;
-template void factor<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule);
-template void factor<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule);
+template void factor<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule, const ColumnsDone&);
+template void factor<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule, const ColumnsDone&);
 template void substitute<double>(kernels::DenseBackend&, const BandOnBackend<double>&, const DeviceMatrix<double>&);
 template void substitute<float>(kernels::DenseBackend&, const BandOnBackend<float>&, const DeviceMatrix<float>&);
 

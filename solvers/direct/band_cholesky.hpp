@@ -2,6 +2,8 @@
 // The blocked right-looking band Cholesky A = L Lᵀ and its substitutions, on any dense
 // back-end: every step is POTRF on the diagonal block, TRSM on the panel below it (which
 // reaches at most `bandwidth` rows) and SYRK/GEMM on the trailing window the panel touches.
+#include <functional>
+
 #include "kernels/dense_backend.hpp"
 #include "solvers/direct/band_layout.hpp"
 
@@ -29,10 +31,15 @@ enum class Schedule { tasks, in_order };
 // share one call between threads, in order (OpenBLAS's threads inside each call) above.
 Schedule host_schedule(index_t bandwidth);
 
+// Called with the number of columns factored so far (in order: after each block column; tasks:
+// not called): progress, and a place where a caller may stop a long factorisation by throwing.
+using ColumnsDone = std::function<void(index_t)>;
+
 // Factors in place: the lower band becomes L. Throws kernels::NotPositiveDefinite naming the
 // global equation whose pivot is not positive.
 template <class T>
-void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule);
+void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule,
+            const ColumnsDone& columns_done = {});
 
 // Solves L Lᵀ X = B in place for the n x r right-hand sides X (row-major, on the back-end).
 template <class T>

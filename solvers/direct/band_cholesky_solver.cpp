@@ -12,6 +12,8 @@
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
 #include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/iterative_refinement.hpp"
+#include "solvers/progress_meter.hpp"
 #include "fem/config.hpp"
 #if FEM_WITH_CUDA
 #include "solvers/direct/band_cholesky_cuda.hpp"
@@ -78,8 +80,9 @@ void pivot_or_fail(Factorise&& factorise) {
 }  // namespace
 
 template <class T>
-void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule) {
-  pivot_or_fail<T>([&] { factor(backend, band, schedule); });
+void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule,
+                    const ColumnsDone& columns_done) {
+  pivot_or_fail<T>([&] { factor(backend, band, schedule, columns_done); });
 }
 
 template BandOnBackend<double> load_band<double>(kernels::DenseBackend&, const CsrMatrix&, const BandLayout&);
@@ -88,8 +91,8 @@ template std::vector<double> solve_factored<double>(kernels::DenseBackend&, cons
                                                     std::span<const double>, index_t);
 template std::vector<double> solve_factored<float>(kernels::DenseBackend&, const BandOnBackend<float>&,
                                                    std::span<const double>, index_t);
-template void factor_or_fail<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule);
-template void factor_or_fail<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule);
+template void factor_or_fail<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule, const ColumnsDone&);
+template void factor_or_fail<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule, const ColumnsDone&);
 
 }  // namespace fem::band
 
@@ -102,21 +105,6 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// r := b - A x; returns ||r|| / ||b|| (||r|| when b = 0).
-double residual(const CsrMatrix& a, std::span<const double> b, std::span<const double> x, std::vector<double>& r) {
-  r.resize(b.size());
-  double rr = 0, bb = 0;
-#pragma omp parallel for reduction(+ : rr, bb) schedule(static)
-  for (index_t i = 0; i < a.rows; ++i) {
-    double sum = b[i];
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) sum -= a.val[k] * x[a.col[k]];
-    r[i] = sum;
-    rr += sum * sum;
-    bb += b[i] * b[i];
-  }
-  return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
 }
 
 // A factor and the back-end that holds it (and substitutes with it).
@@ -168,7 +156,7 @@ class BandCholeskySolver final : public LinearSolver {
       if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
     }
     solve_in<double>(system, layout, solution, report);
-    report.residual = residual(a, system.rhs, solution, residual_);
+    report.residual = relative_residual(a, system.rhs, solution, residual_);
     report.residual_history = {report.residual};
     return report;
   }
@@ -179,7 +167,9 @@ class BandCholeskySolver final : public LinearSolver {
   Factor<T> load_and_factor(const CsrMatrix& a, const band::BandLayout& layout, SolveReport& report) {
     if (device_ == Device::cpu) {
       Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
-      band::factor_or_fail(*host_, f.band, band::host_schedule(layout.bandwidth));
+      ProgressMeter progress(options_);
+      band::factor_or_fail(*host_, f.band, band::host_schedule(layout.bandwidth),
+                           [&](index_t done) { progress.steps("columns", done, layout.n); });
       return f;
     }
 #if FEM_WITH_CUDA
@@ -230,11 +220,10 @@ class BandCholeskySolver final : public LinearSolver {
     report.time_solve_s += seconds_since(start);
   }
 
-  // FP32 factor, FP64 residuals: x += solve(r) until ||r|| / ||b|| <= tolerance. Returns false
-  // (the caller falls back to FP64) when the FP32 factorisation fails or refinement stalls.
+  // FP32 factor, FP64 residuals (iterative_refinement). Returns false (the caller falls back to
+  // FP64) when the FP32 factorisation fails or refinement stalls.
   bool solve_mixed(const AssembledSystem& system, const band::BandLayout& layout, std::span<double> solution,
                    SolveReport& report) {
-    constexpr int max_steps = 30;
     std::optional<Factor<float>> factor;
     try {
       factor = factor_in<float>(system, layout, report);
@@ -242,26 +231,9 @@ class BandCholeskySolver final : public LinearSolver {
       return false;  // not positive definite in FP32: FP64 decides
     }
     const auto start = Clock::now();
-    std::fill(solution.begin(), solution.end(), 0.0);
-    std::vector<double> r(system.rhs.begin(), system.rhs.end());
-    double previous = 1;
-    bool converged = false;
-    for (int step = 1; step <= max_steps; ++step) {
-      const auto d = band::solve_factored(*factor->backend, factor->band, r, 1);
-      for (std::size_t i = 0; i < d.size(); ++i) solution[i] += d[i];
-      const double rel = residual(system.matrix, system.rhs, solution, r);
-      report.residual_history.push_back(rel);
-      report.residual = rel;
-      report.figures["refinement_steps"] = step;
-      if (options_.progress)
-        options_.progress("refinement step " + std::to_string(step) + ", residual " + std::to_string(rel));
-      if (rel <= options_.tolerance) {
-        converged = true;
-        break;
-      }
-      if (!(rel < 0.5 * previous)) break;  // stalled or diverging: FP32 is not enough here
-      previous = rel;
-    }
+    const bool converged = refine(
+        system.matrix, system.rhs, solution,
+        [&](std::vector<double>& r) { r = band::solve_factored(*factor->backend, factor->band, r, 1); }, options_, report);
     report.time_solve_s += seconds_since(start);
     return converged;
   }

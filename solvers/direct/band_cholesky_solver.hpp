@@ -47,6 +47,7 @@ std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnB
 
 // Factors on the back-end; kernels::NotPositiveDefinite becomes SolveFailure naming the equation.
 template <class T>
-void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule);
+void factor_or_fail(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule,
+                    const ColumnsDone& columns_done = {});
 
 }  // namespace fem::band

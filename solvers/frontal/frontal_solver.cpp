@@ -1,4 +1,5 @@
 #include "solvers/frontal/frontal_solver.hpp"
+#include "solvers/progress_meter.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -148,7 +149,7 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
   StepBatch batch;
   frontal::FactorBlock block;
   double t_assemble = 0, t_eliminate = 0, t_store = 0;
-  auto last_progress = Clock::now();
+  ProgressMeter progress(options_);
 
   std::int64_t begin = 0;
   for (std::size_t step = 0; step < plan.step_end.size(); ++step) {
@@ -219,11 +220,7 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
     front = next.block(p, p, m - p + 1, m - p + 1);
     current = 1 - current;
     begin = end;
-    if (options_.progress && seconds_since(last_progress) > 2) {
-      last_progress = Clock::now();
-      options_.progress("frontal: element " + std::to_string(end) + " of " + std::to_string(system.order.size()) +
-                        ", front " + std::to_string(m));
-    }
+    progress.steps("elements", end, static_cast<std::int64_t>(system.order.size()));
   }
   const double t_factor = seconds_since(t_start);
 
@@ -260,6 +257,9 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_frontal_solver(const SolverOptions& options, const FrontalSettings& settings) {
+  if (options.precision != "double")
+    throw SolverUnavailable("frontal: precision '" + options.precision +
+                            "' is not available: the frontal solver factors in FP64 only (solver.precision: double)");
   return std::make_unique<FrontalSolver>(options, settings);
 }
 

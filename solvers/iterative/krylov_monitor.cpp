@@ -12,18 +12,15 @@ KrylovMonitor::KrylovMonitor(std::string name, const SolverOptions& options, std
       report_(report),
       max_iterations_(options.max_iterations > 0
                           ? options.max_iterations
-                          : static_cast<int>(std::clamp<std::int64_t>(10 * equations, 1000, 1 << 30))) {}
+                          : static_cast<int>(std::clamp<std::int64_t>(10 * equations, 1000, 1 << 30))),
+      progress_(options) {}
 
 bool KrylovMonitor::converged(int iteration, double relative_residual) {
   report_.residual_history.push_back(relative_residual);
   report_.iterations = iteration;
   report_.residual = relative_residual;
   if (relative_residual <= options_.tolerance) return true;
-  if (options_.progress && iteration > 0 && iteration % 500 == 0) {
-    char line[96];
-    std::snprintf(line, sizeof line, "iteration %d, relative residual %.3e", iteration, relative_residual);
-    options_.progress(line);
-  }
+  progress_.iteration(iteration, relative_residual, options_.tolerance);
   if (iteration >= max_iterations_) {
     char line[256];
     std::snprintf(line, sizeof line,

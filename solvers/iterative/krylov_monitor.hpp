@@ -1,10 +1,12 @@
 #pragma once
 // What every Krylov solver (CPU or GPU) shares: the iteration limit, the residual history,
-// the progress line every 500 iterations, and the failure message when it does not converge.
+// the progress line (with the time left) every two seconds, and the failure message when it
+// does not converge.
 #include <chrono>
 #include <string>
 
 #include "solvers/linear_solver.hpp"
+#include "solvers/progress_meter.hpp"
 
 namespace fem {
 
@@ -22,6 +24,7 @@ class KrylovMonitor {
   const SolverOptions& options_;
   SolveReport& report_;
   int max_iterations_;
+  ProgressMeter progress_;
 };
 
 using KrylovClock = std::chrono::steady_clock;

@@ -56,6 +56,9 @@ TEST_CASE("fem run leaves a ParaView script that deforms and colours the results
   CHECK(script.find("FIELD = 'von_mises'") != std::string::npos);
   CHECK(script.find("WARP = True") != std::string::npos);
   CHECK(script.find("SetScalarBarVisibility") != std::string::npos);
+  CHECK(script.find("pvbatch beam-view.py --png") != std::string::npos);  // its final name, not the temporary one
+  CHECK(script.find("partial") == std::string::npos);
+  CHECK(script.find("LABEL = 'von Mises stress [Pa]'") != std::string::npos);
 }
 
 TEST_CASE("fem render draws the results offscreen, and the picture is not blank") {
@@ -97,5 +100,14 @@ TEST_CASE("fem render draws the results offscreen, and the picture is not blank"
   }
   CHECK(double(different) / pixels->GetNumberOfTuples() > 0.05);
   CHECK(colours.size() > 50);
+
+  // The script runs as its header says, with a plain pvbatch and no PYTHONPATH set up for it.
+  if (on_path("pvbatch") && on_path("xvfb-run")) {
+    const fs::path plain = dir.path / "plain.png";
+    const std::string command = "cd " + (dir.path / "results").string() + " && env -u PYTHONPATH xvfb-run -a pvbatch beam-view.py --png " +
+                                plain.string() + " > " + (dir.path / "pvbatch.txt").string() + " 2>&1";
+    CHECK_MESSAGE(std::system(command.c_str()) == 0, slurp(dir.path / "pvbatch.txt"));
+    CHECK(fs::exists(plain));
+  }
 }
 #endif

@@ -4,13 +4,16 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <sstream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "fem/pipeline/run_case.hpp"
 #include "fem/study/combination.hpp"
+#include "fem/study/comparison.hpp"
 #include "fem/study/compare_case.hpp"
 #include "fem/study/statistics.hpp"
 #include "fem/study/study_file.hpp"
@@ -228,6 +231,74 @@ output: out
     CHECK(strict.rows[i].status == RowStatus::Skipped);
     CHECK(strict.rows[i].message.find("time budget") != std::string::npos);
   }
+}
+
+TEST_CASE("the budget ledger predicts from the growth so far and refuses what would pass the budget") {
+  BudgetLedger ledger({10.0, 0.0});
+  CHECK(ledger.refusal("cg:cpu/rcm", 1'000'000).empty());  // nothing measured yet
+  CHECK(ledger.record("cg:cpu/rcm", 1000, 1.0, 0).empty());
+  CHECK(ledger.predicted_seconds("cg:cpu/rcm", 4000) == doctest::Approx(4.0));  // linear from one point
+  CHECK(ledger.record("cg:cpu/rcm", 2000, 4.0, 0).empty());
+  CHECK(ledger.predicted_seconds("cg:cpu/rcm", 4000) == doctest::Approx(16.0));  // the fit's square law
+  CHECK(ledger.refusal("cg:cpu/rcm", 3000).empty());                           // 9 s
+  CHECK(ledger.refusal("cg:cpu/rcm", 4000).find("predicted 16 s at 4,000 dofs") != std::string::npos);
+  CHECK(ledger.refusal("frontal:cpu/rcm", 4000).empty());  // per combination
+  ledger.record_stopped("frontal:cpu/rcm", 5000, 10.2);
+  CHECK(ledger.refusal("frontal:cpu/rcm", 100).find("stopped over the time budget") != std::string::npos);
+}
+
+TEST_CASE("a sweep with a 5 s budget finishes within about twice its budget") {
+  TempDir dir;
+  dir.write("box.yaml", kSmallBox);
+  // The larger size would take CG without a preconditioner about a minute here, while linear
+  // growth from the small one predicts less than a second: it starts and must be stopped.
+  const auto file = dir.write("budget.yaml", R"(title: budget sweep
+case: box.yaml
+solvers: [cg:cpu]
+sizes: [[6, 3, 3], [44, 22, 22]]
+budget: {time_s: 5}
+solver: {preconditioner: none, tolerance: 1e-14}
+output: out
+)");
+  std::ostringstream log;
+  const auto start = std::chrono::steady_clock::now();
+  const StudyResult result = run_sweep(load_study(file), "fem sweep budget.yaml", log);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  CAPTURE(log.str());
+  CHECK(seconds < 10);
+  REQUIRE(result.rows.size() == 2);
+  CHECK(result.rows[0].status == RowStatus::Ok);
+  CHECK(result.rows[1].status == RowStatus::OverBudget);
+  CHECK(result.rows[1].message.find("over the time budget of 5 s") != std::string::npos);
+}
+
+TEST_CASE("agreement is checked against one reference solver, which a sweep keeps for every size") {
+  TempDir dir;
+  const Case c = load_case(dir.write("box.yaml", kSmallBox));
+  const Mesh mesh = make_mesh(c.mesh);
+  CompareSettings settings;
+  settings.combinations = parse_combinations("band-cholesky:cpu,cg:cpu");
+  settings.renumberings = {"rcm"};
+  settings.progress = false;
+  BudgetLedger ledger(settings.budget);
+  std::ostringstream log;
+  // The reference chosen at an earlier size comes second in the list: it still is the reference.
+  std::string reference = budget_key("cg:cpu", "rcm");
+  auto rows = compare_on_mesh(c, mesh, settings, "6x3x3", ledger, reference, log);
+  REQUIRE(rows.size() == 2);
+  CHECK_FALSE(rows[0].reference);
+  CHECK(rows[1].reference);
+  CHECK(*rows[0].agrees);
+  CHECK(*rows[1].max_rel_diff == 0);
+  // Where the reference was not solved, no row is said to agree with anything.
+  reference = budget_key("frontal:cpu", "rcm");
+  rows = compare_on_mesh(c, mesh, settings, "6x3x3", ledger, reference, log);
+  for (const auto& row : rows) {
+    CHECK(row.status == RowStatus::Ok);
+    CHECK_FALSE(row.agrees.has_value());
+    CHECK_FALSE(row.reference);
+  }
+  CHECK(log.str().find("no reference here: frontal:cpu") != std::string::npos);
 }
 
 TEST_CASE("a bad study file is named with its line") {

@@ -127,6 +127,32 @@ TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop
   CHECK(band::cholesky_flops(n, kd) == count);
 }
 
+TEST_CASE("blocked band Gauss and LDLT match a dense LAPACK solve on awkward sizes, in FP64 and mixed") {
+  unsigned seed = 500;
+  for (const index_t n : {1, 7, 100, 257})
+    for (const index_t kd : {index_t{0}, index_t{1}, index_t{5}, index_t{63}, index_t{64}, index_t{70}, n + 3})
+      for (const char* precision : {"double", "mixed"}) {
+        CAPTURE(n);
+        CAPTURE(kd);
+        CAPTURE(precision);
+        const auto a = random_spd_band(n, kd, ++seed);
+        const CsrMatrix csr = dense_to_csr(a, n);
+        const auto b = random_rhs(n, 1, seed + 1);
+        auto dense = a;
+        auto expected = b;
+        REQUIRE(LAPACKE_dposv(LAPACK_ROW_MAJOR, 'L', n, 1, dense.data(), n, expected.data(), 1) == 0);
+        SolverOptions options;
+        options.precision = precision;
+        for (auto make : {make_band_gauss_cpu, make_band_ldlt_cpu}) {
+          std::vector<double> x(static_cast<std::size_t>(n));
+          const SolveReport report = make(options)->solve(AssembledSystem{csr, b}, x);
+          CHECK(max_rel_diff(x, expected) < 1e-11);
+          CHECK(report.residual < 1e-10);
+          CHECK(report.figures.at("factor_precision_bits") == (std::string(precision) == "mixed" ? 32 : 64));
+        }
+      }
+}
+
 TEST_CASE("band solvers name the equation whose pivot fails") {
   const index_t n = 120, kd = 11, bad = 37;
   auto a = random_spd_band(n, kd, 3);
@@ -135,7 +161,8 @@ TEST_CASE("band solvers name the equation whose pivot fails") {
   const std::vector<double> rhs(n, 1.0);
   std::vector<double> u(n);
   for (const auto& [method, precision] : {std::pair{"band-cholesky", "double"}, std::pair{"band-cholesky", "mixed"},
-                                          std::pair{"band-gauss", "double"}, std::pair{"band-ldlt", "double"}}) {
+                                          std::pair{"band-gauss", "double"}, std::pair{"band-ldlt", "double"},
+                                          std::pair{"band-gauss", "mixed"}, std::pair{"band-ldlt", "mixed"}}) {
     CAPTURE(method);
     CAPTURE(precision);
     SolverOptions options;

@@ -137,3 +137,14 @@ TEST_CASE("frontal rejects bad input with a message") {
     CHECK_THROWS_AS(make_frontal_solver({}, {"no-such-backend", 2}), std::invalid_argument);
   }
 }
+
+TEST_CASE("the frontal solver refuses mixed precision by name instead of ignoring it") {
+  SolverOptions options;
+  options.precision = "mixed";
+  try {
+    make_cpu_frontal(options);
+    FAIL("mixed precision was accepted");
+  } catch (const SolverUnavailable& e) {
+    CHECK(std::string(e.what()).find("frontal: precision 'mixed' is not available") != std::string::npos);
+  }
+}

@@ -1,0 +1,35 @@
+#include "fem/pipeline/progress_line.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+namespace fem {
+namespace {
+
+bool is_terminal(const std::ostream& out) {
+  if (&out == &std::cout) return ::isatty(STDOUT_FILENO) == 1;
+  if (&out == &std::cerr) return ::isatty(STDERR_FILENO) == 1;
+  return false;
+}
+
+}  // namespace
+
+ProgressLine::ProgressLine(std::ostream& out) : ProgressLine(out, is_terminal(out)) {}
+
+void ProgressLine::show(const std::string& text) {
+  if (!terminal_) {
+    out_ << text << "\n" << std::flush;
+    return;
+  }
+  out_ << "\r\033[K" << text << std::flush;  // back to the start of the line, erase it, write
+  shown_ = true;
+}
+
+void ProgressLine::clear() {
+  if (!shown_) return;
+  out_ << "\r\033[K" << std::flush;
+  shown_ = false;
+}
+
+}  // namespace fem

@@ -1,0 +1,193 @@
+// The `fem` command line: every command answers --help, choices and --set values are checked
+// (exit 2 for a usage error, 1 for a bad case), and --set changes the case as the file would.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <sstream>
+
+#include "bench/spmv/matrix_market.hpp"
+#include "fem/pipeline/run_case.hpp"
+#include "tests/app/app_test_support.hpp"
+
+using namespace fem;
+using fem::test::slurp;
+using fem::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kBoxCase = R"(title: heated bar
+mesh:
+  box: {size: [2, 1, 1], divisions: [4, 2, 2]}
+  element: hex
+  order: 2
+physics:
+  type: heat
+materials:
+  - {k: 40}
+boundary:
+  - {group: xmin, temperature: 0}
+  - {group: xmax, flux: 1000}
+solver: {method: cg, tolerance: 1e-12}
+)";
+
+struct Outcome {
+  int status;
+  std::string out, err;
+};
+
+Outcome fem_command(const TempDir& dir, const std::string& arguments) {
+  const int raw = std::system((std::string(FEM_EXECUTABLE) + " " + arguments + " > " + (dir.path / "out.txt").string() +
+                               " 2> " + (dir.path / "err.txt").string())
+                                  .c_str());
+  return {WEXITSTATUS(raw), slurp(dir.path / "out.txt"), slurp(dir.path / "err.txt")};
+}
+
+nlohmann::json run_with(const fs::path& file, std::vector<std::string> settings) {
+  RunOverrides overrides;
+  overrides.settings = std::move(settings);
+  overrides.quiet = true;
+  std::ostringstream log;
+  return run_case(file, overrides, log);
+}
+
+double temperature_rise(const nlohmann::json& summary) {
+  return summary["temperature_range"][1].get<double>() - summary["temperature_range"][0].get<double>();
+}
+
+std::string case_error(const fs::path& file, std::vector<std::string> settings) {
+  RunOverrides overrides;
+  overrides.settings = std::move(settings);
+  try {
+    load_case_with(file, overrides);
+  } catch (const CaseError& e) {
+    return e.what();
+  }
+  FAIL("the case should have been refused");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("--set replaces a case key before the case is read, nested and in lists") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto quadratic = run_with(file, {});
+  const auto linear = run_with(file, {"mesh.order=1"});
+  CHECK(quadratic["nodes"] == 9 * 5 * 5);
+  CHECK(linear["nodes"] == 5 * 3 * 3);
+  // Half the conductivity, twice the temperature rise: the list entry was changed, not added.
+  const auto hotter = run_with(file, {"materials.0.k=20"});
+  CHECK(temperature_rise(hotter) == doctest::Approx(2 * temperature_rise(quadratic)).epsilon(1e-6));
+  // A section the file does not have is created.
+  const auto sourced = run_with(file, {"loads.source=1e4", "solver.tolerance=1e-13"});
+  CHECK(temperature_rise(sourced) > temperature_rise(quadratic));
+}
+
+TEST_CASE("--set values are checked like the file's, and say they came from --set") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto bad_number = case_error(file, {"solver.tolerance=-1"});
+  CHECK(bad_number.find("box.yaml (--set): 'tolerance' in 'solver' must be positive") != std::string::npos);
+  CHECK(case_error(file, {"solver.tolerence=1e-8"}).find("unknown key 'tolerence' in 'solver'") != std::string::npos);
+  CHECK(case_error(file, {"mesh.order=two"}).find("'order' in 'mesh' must be 1 or 2") != std::string::npos);
+  CHECK(case_error(file, {"materials.3.E=1"}).find("past the end of a list of 1") != std::string::npos);
+  CHECK(case_error(file, {"mesh.box.size.x=1"}).find("mesh.box.size.x=1") != std::string::npos);
+}
+
+TEST_CASE("every fem command has its own --help; usage errors exit 2 and name the fault") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  for (const char* command : {"run", "renumber", "compare", "sweep", "report", "render", "bench"}) {
+    CAPTURE(command);
+    const auto help = fem_command(dir, std::string(command) + " --help");
+    CHECK(help.status == 0);
+    CHECK(help.out.find(std::string("fem ") + command) != std::string::npos);
+  }
+  CHECK(fem_command(dir, "renumber --help").out.find("--plot") != std::string::npos);
+  CHECK(fem_command(dir, "").status == 2);
+  const auto bad_solver = fem_command(dir, "run " + file.string() + " --solver lu");
+  CHECK(bad_solver.status == 2);
+  CHECK(bad_solver.err.find("lu") != std::string::npos);
+  const auto bad_set = fem_command(dir, "run " + file.string() + " --set mesh.size");
+  CHECK(bad_set.status == 2);
+  CHECK(bad_set.err.find("key.path=value") != std::string::npos);
+  const auto bad_value = fem_command(dir, "run " + file.string() + " --set mesh.order=3");
+  CHECK(bad_value.status == 1);
+  CHECK(bad_value.err.find("(--set)") != std::string::npos);
+  CHECK(fem_command(dir, "run " + file.string() + " --set mesh.order=1 --quiet --output " + (dir.path / "r").string()).status == 0);
+  CHECK(fs::exists(dir.path / "r/box.json"));
+}
+
+TEST_CASE("fem renumber --plot writes the table with the auto row and the picture of what auto picked") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto result =
+      fem_command(dir, "renumber " + file.string() + " --plot --renumber auto --solver frontal --output " + (dir.path / "r").string());
+  CAPTURE(result.err);
+  CHECK(result.status == 0);
+  const auto csv = slurp(dir.path / "r/box-renumber.csv");
+  CHECK(csv.find("\nauto/") != std::string::npos);
+  CHECK(slurp(dir.path / "r/box-sparsity.png").substr(1, 3) == "PNG");
+  for (const auto& entry : fs::directory_iterator(dir.path / "r"))
+    CHECK(entry.path().filename().string().find("partial") == std::string::npos);
+}
+
+TEST_CASE("a run into a file prints its progress as plain lines, and --quiet prints none") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  // A small interval stands for a solve that lasts several intervals.
+  const std::string run = "run " + file.string() + " --set mesh.box.divisions=[16,8,8] --set solver.preconditioner=none " +
+                          "--set solver.tolerance=1e-14 --output " + (dir.path / "r").string();
+  const auto talkative = fem_command(dir, run + " --progress-interval 0.001");
+  REQUIRE(talkative.status == 0);
+  CHECK(talkative.out.find("fem: solve    ... iteration ") != std::string::npos);
+  CHECK(talkative.out.find(" left\n") != std::string::npos);
+  CHECK(talkative.out.find('\r') == std::string::npos);  // not a terminal: no rewriting
+  const auto quiet = fem_command(dir, run + " --progress-interval 0.001 --quiet");
+  REQUIRE(quiet.status == 0);
+  CHECK(quiet.out.find("iteration ") == std::string::npos);
+  CHECK(quiet.out.find("fem: solve") != std::string::npos);
+}
+
+TEST_CASE("fem run --export-matrix writes K and f in Matrix Market, and fem bench spmv reads K back") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const auto out = dir.path / "r";
+  REQUIRE(fem_command(dir, "run " + file.string() + " --export-matrix --quiet --output " + out.string()).status == 0);
+  const auto summary = nlohmann::json::parse(slurp(out / "box.json"));
+  const CsrMatrix k = fem::bench::read_matrix_market((out / "box-K.mtx").string());
+  CHECK(k.rows == summary["dofs"].get<std::int64_t>());
+  CHECK(k.row_ptr[k.rows] == summary["nnz"].get<std::int64_t>());
+  // Symmetric with a positive diagonal, as a stiffness matrix with its conditions applied is.
+  std::map<std::pair<std::int64_t, std::int64_t>, double> entries;
+  for (std::int64_t i = 0; i < k.rows; ++i)
+    for (auto p = k.row_ptr[i]; p < k.row_ptr[i + 1]; ++p) entries[{i, k.col[p]}] = k.val[p];
+  bool symmetric = true, positive_diagonal = true;
+  for (const auto& [at, value] : entries) {
+    symmetric = symmetric && entries.count({at.second, at.first}) && entries[{at.second, at.first}] == value;
+    positive_diagonal = positive_diagonal && (at.first != at.second || value > 0);
+  }
+  CHECK(symmetric);
+  CHECK(positive_diagonal);
+  std::istringstream f(slurp(out / "box-f.mtx"));
+  std::string header, comment, line;
+  std::getline(f, header);
+  std::getline(f, comment);
+  CHECK(header == "%%MatrixMarket matrix array real general");
+  std::getline(f, line);
+  CHECK(line == std::to_string(k.rows) + " 1");
+  double flux_in = 0, value = 0;
+  while (f >> value) flux_in += value;
+  CHECK(flux_in == doctest::Approx(1000.0 * 1 * 1));  // the flux on the 1 x 1 face at xmax
+  const auto bench = fem_command(dir, "bench spmv --no-fe --no-sweep --no-opencl --cpu --energy-window 0 --csv " +
+                                          (dir.path / "spmv.csv").string() + " " + (out / "box-K.mtx").string());
+  CAPTURE(bench.err);
+  CHECK(bench.status == 0);
+  CHECK(slurp(dir.path / "spmv.csv").find("box-K.mtx," + std::to_string(k.rows) + "," + std::to_string(k.row_ptr[k.rows]) + ",cpu") !=
+        std::string::npos);
+}
