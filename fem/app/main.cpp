@@ -84,8 +84,8 @@ void add_case_options(CLI::App* command, std::string& case_file, fem::RunOverrid
   command->add_option("--precision", overrides.precision,
                       "direct solvers: mixed factors in FP32 and refines in FP64 (case: solver.precision)")
       ->check(CLI::IsMember({"double", "mixed"}));
-  command->add_option("--tolerance", overrides.tolerance, "relative residual of iterative solvers (case: solver.tolerance)")
-      ->check(CLI::PositiveNumber);
+  // Checked with the case (a clear message for a negative value or one below double precision).
+  command->add_option("--tolerance", overrides.tolerance, "relative residual of iterative solvers (case: solver.tolerance)");
   command->add_option("--output", overrides.output_directory, "results directory (case: output.directory)");
   add_set_and_quiet(command, overrides);
 }

@@ -22,7 +22,6 @@ class Bicgstab final : public LinearSolver {
          s = setup.vector(), t = setup.vector(), ph = setup.vector(), sh = setup.vector();
     report.memory_bytes = setup.bytes() + 9 * solution.size() * sizeof(double);
     report.time_setup_s = seconds_since(t_setup);
-    report.figures = m->figures();
 
     const auto t_solve = KrylovClock::now();
     KrylovMonitor monitor("bicgstab", options_, system.matrix.rows, report);

@@ -21,7 +21,6 @@ class ConjugateGradient final : public LinearSolver {
     auto u = setup.vector(), r = setup.rhs(), p = setup.vector(), q = setup.vector();
     report.memory_bytes = setup.bytes() + 4 * solution.size() * sizeof(double);
     report.time_setup_s = seconds_since(t_setup);
-    report.figures = m->figures();
 
     const auto t_solve = KrylovClock::now();
     KrylovMonitor monitor("cg", options_, system.matrix.rows, report);

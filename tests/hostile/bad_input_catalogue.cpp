@@ -216,7 +216,7 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("a box of 10^9 cells", "size: [1, 1], divisions: [4, 4]", "size: [1, 1], divisions: [100000, 100000]",
     {"case.yaml", "needs about", "available", "divisions: ["});
   out.push_back({"an empty case file", {{"case.yaml", ""}}, "run case.yaml", {"case.yaml"}});
-  out.push_back({"a case file that is not there", {}, "run missing.yaml", {"missing.yaml"}});
+  out.push_back({"a case file that is not there", {}, "run missing.yaml", {"missing.yaml", "does not exist"}, 2});
   out.push_back({"fem check on a bad case", {{"case.yaml", replaced(kCase, "E: 210e9", "E: .inf")}}, "check case.yaml",
                  {case_line("E: 210e9"), "'E'"}});
   out.push_back({"an output folder under a file", {{"case.yaml", replaced(kCase, "directory: results", "directory: afile/results")}, {"afile", "x"}},
@@ -227,14 +227,14 @@ void add_command_lines(std::vector<BadInput>& out) {
   const auto c = [&](std::string name, std::string arguments, std::vector<std::string> culprit, int code) {
     out.push_back({std::move(name), {{"case.yaml", kCase}}, std::move(arguments), std::move(culprit), code});
   };
-  c("no case file", "run", {"case file"}, 2);
+  c("no case file", "run", {"case", "required"}, 2);
   c("an unknown option", "run case.yaml --bogus", {"--bogus"}, 2);
   c("a tolerance that is not a number", "run case.yaml --tolerance abc", {"--tolerance", "abc"}, 2);
   c("a tolerance below double precision", "run case.yaml --tolerance 1e-300", {"--tolerance", "double precision"}, 1);
   c("a negative tolerance", "run case.yaml --tolerance -1", {"--tolerance"}, 1);
-  c("an unknown solver", "run case.yaml --solver magic", {"--solver magic"}, 1);
-  c("an unknown device", "run case.yaml --device abacus", {"--device abacus"}, 1);
-  c("an unknown renumbering", "run case.yaml --renumber random", {"--renumber random"}, 1);
+  c("an unknown solver", "run case.yaml --solver magic", {"--solver", "magic", "multifrontal"}, 2);
+  c("an unknown device", "run case.yaml --device abacus", {"--device", "abacus", "opencl"}, 2);
+  c("an unknown renumbering", "run case.yaml --renumber random", {"--renumber", "random", "sloan"}, 2);
   c("an unknown command", "frobnicate case.yaml", {"frobnicate"}, 2);
   c("compare without solvers", "compare case.yaml", {"--solvers"}, 2);
   c("compare with an unknown solver", "compare case.yaml --solvers magic:cpu", {"magic"}, 2);
