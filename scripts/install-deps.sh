@@ -9,7 +9,7 @@ packages=(
   libopenblas-dev liblapacke-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   libsuitesparse-dev
-  petsc-dev openmpi-bin    # the petsc and mumps solvers, and fem under mpirun (FEM_WITH_PETSC)
+  petsc-dev openmpi-bin libmetis-dev   # the petsc and mumps solvers, and fem under mpirun (FEM_WITH_PETSC)
   python3-scipy python3-matplotlib
   paraview xvfb xauth      # fem render: pvbatch, and a virtual display for it (xvfb-run)
 )

@@ -18,6 +18,7 @@
 #include "fem/app/renumber_command.hpp"
 #include "fem/app/run_case.hpp"
 #include "fem/config.hpp"
+#include "fem/parallel/mpi_launch.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/compare_case.hpp"
 #include "fem/study/study_file.hpp"
@@ -324,6 +325,8 @@ int main(int argc, char** argv) {
       fem::run_case(file, overrides, std::cout);
       return 0;
     }
+    if (fem::launched_ranks() > 1)  // every rank would redo the whole study and write the same files
+      throw UsageError("fem " + args[0] + " runs in one process; under mpirun only 'fem run' (--solver petsc or mumps) spreads over the ranks");
     const bool help = args.size() > 1 && (args[1] == "--help" || args[1] == "-h");
     if (help && (args[0] == "compare" || args[0] == "sweep" || args[0] == "render" || args[0] == "report")) {
       std::cout << kUsage;
