@@ -63,13 +63,15 @@ DistributedSystem::DistributedSystem(const Problem& problem, const renumber::Nod
   });
   MPI_Bcast(node_owner_.data(), nodes, MPI_INT, 0, PETSC_COMM_WORLD);
 
-  // Nodes grouped by rank, in the case's order within each.
+  // Nodes grouped by rank, in the case's order within each: rank 0's, since the case's order
+  // may differ between ranks (renumber: auto tries methods within a time budget).
   std::vector<int> old_of_new(static_cast<std::size_t>(nodes));
   std::iota(old_of_new.begin(), old_of_new.end(), 0);
   const auto& case_rank = case_order.new_of_old;
   std::sort(old_of_new.begin(), old_of_new.end(), [&](int a, int b) {
     return node_owner_[a] != node_owner_[b] ? node_owner_[a] < node_owner_[b] : case_rank[a] < case_rank[b];
   });
+  MPI_Bcast(old_of_new.data(), nodes, MPI_INT, 0, PETSC_COMM_WORLD);
   permutation_ = renumber::Permutation::from_old_of_new(std::move(old_of_new));
   for (int n = 0; n < nodes; ++n) {
     if (node_owner_[n] < rank_) ++first_node_;

@@ -77,10 +77,11 @@ Command run(const std::string& command, const fs::path& log) {
   return c;
 }
 
-// fem on `ranks` processes (as root in CI, more ranks than cores here).
+// fem on `ranks` processes (as root in CI, more ranks than cores here). Containers often forbid
+// the cross-process memory copy Open MPI's shared-memory transport tries first: ask for none.
 Command run_fem(int ranks, const std::string& arguments, const fs::path& log) {
-  return run(std::string("timeout 60 ") + FEM_MPIEXEC + " --allow-run-as-root --oversubscribe -n " + std::to_string(ranks) +
-                 " " + FEM_EXECUTABLE + " " + arguments,
+  return run(std::string("OMPI_MCA_btl_vader_single_copy_mechanism=none timeout 60 ") + FEM_MPIEXEC +
+                 " --allow-run-as-root --oversubscribe -n " + std::to_string(ranks) + " " + FEM_EXECUTABLE + " " + arguments,
              log);
 }
 
