@@ -40,6 +40,17 @@ void constrain(ElementContribution& e, std::span<const double> prescribed) {
   }
 }
 
+// Every rank meshes the case itself; everything after relies on their meshes being the same.
+void require_same_mesh(const Mesh& mesh) {
+  double fingerprint[3] = {static_cast<double>(mesh.num_nodes()), static_cast<double>(mesh.cells.node.size()), 0.0};
+  for (std::size_t i = 0; i < mesh.coords.size(); ++i) fingerprint[2] += mesh.coords[i] * static_cast<double>(i % 7 + 1);
+  double lowest[3], highest[3];
+  MPI_Allreduce(fingerprint, lowest, 3, MPI_DOUBLE, MPI_MIN, PETSC_COMM_WORLD);
+  MPI_Allreduce(fingerprint, highest, 3, MPI_DOUBLE, MPI_MAX, PETSC_COMM_WORLD);
+  if (lowest[0] != highest[0] || lowest[1] != highest[1] || lowest[2] != highest[2])
+    throw CaseError(mesh.source + ": the MPI ranks built different meshes from it (a mesher that is not deterministic?)");
+}
+
 // The rank that owns most of a cell's nodes (the lowest such rank on a tie) assembles it.
 int cell_owner(std::span<const int> nodes, const std::vector<int>& node_owner, int ranks) {
   std::vector<int> count(static_cast<std::size_t>(ranks), 0);
@@ -55,6 +66,7 @@ DistributedSystem::DistributedSystem(const Problem& problem, const renumber::Nod
   MPI_Comm_rank(PETSC_COMM_WORLD, &rank_);
   MPI_Comm_size(PETSC_COMM_WORLD, &ranks_);
   const Mesh& mesh = *problem.mesh;
+  require_same_mesh(mesh);
   const int nodes = graph.num_nodes();
   // METIS on rank 0 only, so that every rank surely has the same partition.
   node_owner_.assign(static_cast<std::size_t>(nodes), 0);
