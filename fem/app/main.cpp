@@ -22,6 +22,7 @@
 #include "fem/pipeline/run_case.hpp"
 #include "fem/case/case_settings.hpp"
 #include "fem/config.hpp"
+#include "fem/parallel/mpi_launch.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/compare_case.hpp"
 #include "fem/study/study_file.hpp"
@@ -284,6 +285,13 @@ std::string version_text() {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // Under mpirun only `fem run` spreads over the ranks: every rank of another command would redo
+  // all of it and write the same files.
+  if (fem::launched_ranks() > 1 && argc > 1 && std::string(argv[1]) != "run") {
+    std::cerr << "fem: fem " << argv[1]
+              << " runs in one process; under mpirun only 'fem run' (--solver petsc or mumps) spreads over the ranks\n";
+    return 2;
+  }
   CLI::App app("fem: finite elements with embedded direct, frontal and iterative solvers", "fem");
   app.footer(kFooter);
   app.set_version_flag("--version", version_text);

@@ -37,7 +37,8 @@ fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, c
   Case c = load_case_with(case_file, overrides);
   const fs::path script = c.output.directory / (c.name + "-view.py");
   const fs::path results = c.output.directory / (c.name + ".vtu");
-  if (!fs::exists(script) || !fs::exists(results))
+  const fs::path parallel_results = c.output.directory / (c.name + ".pvtu");  // from fem run under mpirun
+  if (!fs::exists(script) || !(fs::exists(results) || fs::exists(parallel_results)))
     throw std::runtime_error(script.string() + ": no view script or results here; run `fem run " + case_file.string() +
                              "` first (with the same --output)");
   const fs::path png = png_wanted.empty() ? c.output.directory / (c.name + ".png") : fs::absolute(png_wanted);

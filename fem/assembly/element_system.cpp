@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
+#include <stdexcept>
 
 #include "fem/physics/element_matrices.hpp"
 
@@ -15,7 +17,41 @@ struct FacetRef {
   std::size_t index;
 };
 
+std::vector<std::vector<std::int64_t>> cells_by_node(const Mesh& mesh) {
+  std::vector<std::vector<std::int64_t>> cells_of_node(mesh.num_nodes());
+  for (std::size_t e = 0; e < mesh.cells.size(); ++e)
+    for (int n : mesh.cells.nodes_of(e)) cells_of_node[n].push_back(static_cast<std::int64_t>(e));
+  return cells_of_node;
+}
+
+bool holds_nodes(const Mesh& mesh, std::int64_t cell, std::span<const int> nodes) {
+  const auto cn = mesh.cells.nodes_of(static_cast<std::size_t>(cell));
+  return std::all_of(nodes.begin(), nodes.end(), [&](int n) { return std::find(cn.begin(), cn.end(), n) != cn.end(); });
+}
+
+std::vector<std::int64_t> facet_owner_cells(const Problem& problem, const std::vector<std::vector<std::int64_t>>& cells_of_node) {
+  const Mesh& mesh = *problem.mesh;
+  std::vector<std::int64_t> owners;
+  for (const auto& load : problem.loads)
+    for (std::size_t facet : load.facets) {
+      const auto nodes = mesh.boundary.nodes_of(facet);
+      std::int64_t owner = -1;
+      for (auto e : cells_of_node[nodes[0]])  // ascending
+        if (holds_nodes(mesh, e, nodes)) {
+          owner = e;
+          break;
+        }
+      if (owner < 0) throw std::runtime_error("a loaded boundary element lies on no cell of the mesh");
+      owners.push_back(owner);
+    }
+  return owners;
+}
+
 }  // namespace
+
+std::vector<std::int64_t> facet_owner_cells(const Problem& problem) {
+  return facet_owner_cells(problem, cells_by_node(*problem.mesh));
+}
 
 ElementSystemData make_element_system(const Problem& problem, const DofMap& dofs, const Constraints& constraints,
                                       const std::vector<std::int64_t>& cell_order) {
@@ -30,23 +66,19 @@ ElementSystemData make_element_system(const Problem& problem, const DofMap& dofs
   for (const auto& load : problem.loads)
     for (std::size_t k = 0; k < load.facets.size(); ++k) facets->push_back({&load, k});
 
-  // Position of each cell in the order; a facet goes after the earliest cell holding its first node
-  // and all its other nodes.
-  std::vector<std::int64_t> position(cells);
-  for (std::int64_t p = 0; p < cells; ++p) position[order[p]] = p;
+  // Position of each cell in the order (-1: not in it); a facet goes after the earliest cell
+  // holding all its nodes, and only when its owner cell is in the order.
+  std::vector<std::int64_t> position(cells, -1);
+  for (std::size_t p = 0; p < order.size(); ++p) position[order[p]] = static_cast<std::int64_t>(p);
+  const auto cells_of_node = cells_by_node(mesh);
+  const auto owners = facet_owner_cells(problem, cells_of_node);
   std::vector<std::vector<std::int64_t>> after(cells);
-  std::vector<std::vector<std::int64_t>> cells_of_node(mesh.num_nodes());
-  for (std::int64_t e = 0; e < cells; ++e)
-    for (int n : mesh.cells.nodes_of(e)) cells_of_node[n].push_back(e);
   for (std::size_t f = 0; f < facets->size(); ++f) {
+    if (position[owners[f]] < 0) continue;
     const auto nodes = mesh.boundary.nodes_of((*facets)[f].load->facets[(*facets)[f].index]);
-    std::int64_t best = -1;
-    for (auto e : cells_of_node[nodes[0]]) {
-      const auto cn = mesh.cells.nodes_of(e);
-      const bool holds = std::all_of(nodes.begin(), nodes.end(), [&](int n) { return std::find(cn.begin(), cn.end(), n) != cn.end(); });
-      if (holds && (best < 0 || position[e] < position[best])) best = e;
-    }
-    if (best < 0) throw std::runtime_error("a loaded boundary element lies on no cell of the mesh");
+    std::int64_t best = owners[f];
+    for (auto e : cells_of_node[nodes[0]])
+      if (position[e] >= 0 && position[e] < position[best] && holds_nodes(mesh, e, nodes)) best = e;
     after[best].push_back(cells + static_cast<std::int64_t>(f));
   }
   ElementSystemData data;

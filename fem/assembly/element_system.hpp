@@ -19,7 +19,13 @@ struct ElementSystemData {
 
 // cell_order: the cells in the order the solver should take them (empty: mesh order). Each
 // load facet is placed right after the first cell, in that order, that holds all its nodes.
+// cell_order may hold only some cells (one MPI rank's): a load facet then comes with them when
+// its owner (facet_owner_cells) is among them, so that every facet is taken exactly once.
 ElementSystemData make_element_system(const Problem& problem, const DofMap& dofs, const Constraints& constraints,
                                       const std::vector<std::int64_t>& cell_order = {});
+
+// For each load facet, in the order of problem.loads and then their facets: the lowest-numbered
+// cell that holds all its nodes. Throws std::runtime_error when a facet lies on no cell.
+std::vector<std::int64_t> facet_owner_cells(const Problem& problem);
 
 }  // namespace fem

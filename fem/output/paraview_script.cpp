@@ -71,7 +71,7 @@ HERE = os.path.dirname(os.path.abspath(__file__)) if '__file__' in globals() els
       << "\nLABEL = " << py(v.color_label) << "\nWARP = " << (v.warp ? "True" : "False") << "\nSCALE = " << scale
       << "  # the largest displacement shows as about a tenth of the model's size\nDIMENSION = " << v.dimension << "\n"
       << R"(
-results = XMLUnstructuredGridReader(registrationName=RESULTS, FileName=[os.path.join(HERE, RESULTS)])
+results = OpenDataFile(os.path.join(HERE, RESULTS), registrationName=RESULTS)  # .vtu, or .pvtu from fem under mpirun
 view = GetActiveViewOrCreate('RenderView')
 view.ViewSize = [1280, 800]  # fonts are sized for this: the picture is drawn at the same size
 view.OrientationAxesVisibility = 1

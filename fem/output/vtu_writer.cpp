@@ -6,6 +6,7 @@
 #include <vtkNew.h>
 #include <vtkPointData.h>
 #include <vtkCellData.h>
+#include <vtkDataSetAttributes.h>
 #include <vtkPoints.h>
 #include <vtkUnsignedCharArray.h>
 #include <vtkUnstructuredGrid.h>
@@ -18,7 +19,7 @@
 namespace fem {
 
 void write_vtu(const std::filesystem::path& path, const Mesh& mesh, const std::vector<PointArray>& points,
-               const std::vector<CellArray>& cells) {
+               const std::vector<CellArray>& cells, const std::vector<unsigned char>& duplicate_points) {
   vtkNew<vtkUnstructuredGrid> grid;
   vtkNew<vtkPoints> xyz;
   xyz->SetDataTypeToDouble();
@@ -47,6 +48,13 @@ void write_vtu(const std::filesystem::path& path, const Mesh& mesh, const std::v
     array->SetNumberOfTuples(static_cast<vtkIdType>(mesh.num_nodes()));
     std::copy(p.values->begin(), p.values->end(), array->GetPointer(0));
     grid->GetPointData()->AddArray(array);
+  }
+  if (!duplicate_points.empty()) {
+    vtkNew<vtkUnsignedCharArray> ghosts;
+    ghosts->SetName(vtkDataSetAttributes::GhostArrayName());
+    for (unsigned char duplicate : duplicate_points)
+      ghosts->InsertNextValue(duplicate ? vtkDataSetAttributes::DUPLICATEPOINT : 0);
+    grid->GetPointData()->AddArray(ghosts);
   }
   for (const auto& c : cells) {
     vtkNew<vtkDoubleArray> array;

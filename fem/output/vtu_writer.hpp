@@ -20,8 +20,10 @@ struct CellArray {
 };
 
 // Writes the cells of the mesh with the arrays to `path` (binary, appended, compressed).
+// `duplicate_points` (one piece of a .pvtu): 1 for each point another piece owns, written as
+// VTK's ghost array (vtkGhostType, DUPLICATEPOINT) so that readers count every point once.
 // Throws std::runtime_error when VTK cannot write the file.
 void write_vtu(const std::filesystem::path& path, const Mesh& mesh, const std::vector<PointArray>& points,
-               const std::vector<CellArray>& cells);
+               const std::vector<CellArray>& cells, const std::vector<unsigned char>& duplicate_points = {});
 
 }  // namespace fem

@@ -20,14 +20,22 @@
 #include "fem/config.hpp"
 #include "fem/output/atomic_output.hpp"
 #include "fem/output/matrix_market.hpp"
+#include "fem/parallel/mpi_launch.hpp"
 #include "fem/post/nodal_results.hpp"
+#include "fem/renumber/ordering_metrics.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "solvers/linear_solver.hpp"
+#if FEM_WITH_PETSC
+#include "fem/parallel/collective.hpp"
+#include "fem/parallel/distributed_system.hpp"
+#include "solvers/petsc/petsc_session.hpp"
+#endif
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
 #endif
 #if FEM_WITH_VTK
 #include "fem/output/paraview_script.hpp"
+#include "fem/output/pvtu_writer.hpp"
 #include "fem/output/vtu_writer.hpp"
 #endif
 
@@ -114,9 +122,25 @@ Mesh make_mesh(const MeshSpec& spec) {
 #endif
 }
 
-json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ostream& log) {
+json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ostream& console) {
   Case c = load_case_with(case_file, overrides);
   resources::require_mesh_fits(c, resources::available_host_bytes());
+  // Under mpirun every rank runs this pipeline on its part of the mesh; rank 0 alone speaks and
+  // writes the summary.
+  const int ranks = launched_ranks();
+  require_solver_for_ranks(c.solver.method, ranks);
+  if (overrides.export_matrix && ranks > 1)
+    throw std::runtime_error("--export-matrix writes the system of one process: run it without mpirun");
+  int rank = 0;
+#if FEM_WITH_PETSC
+  std::optional<DistributedSystem> distributed;
+  if (ranks > 1) {
+    petsc::ensure_initialized();
+    MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
+  }
+#endif
+  std::ostream silent(nullptr);
+  std::ostream& log = rank == 0 ? console : silent;
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
   PhaseLog phases(log);
   json summary;
@@ -135,6 +159,14 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   phases.run("renumber", [&] {
     graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
     order = order_nodes(graph, c.solver.renumber, c.solver.method, d);
+#if FEM_WITH_PETSC
+    if (ranks > 1) {  // the nodes grouped by rank, in the case's order within each
+      distributed.emplace(problem, graph, order.permutation);
+      order.method += " within " + std::to_string(ranks) + " METIS parts";
+      order.permutation = distributed->permutation();
+      order.after = renumber::ordering_metrics(graph, order.permutation, d);
+    }
+#endif
     std::ostringstream s;
     s << order.method << ": bandwidth " << with_commas(order.before.bandwidth) << " -> " << with_commas(order.after.bandwidth)
       << ", profile " << with_commas(order.before.profile) << " -> " << with_commas(order.after.profile);
@@ -151,7 +183,11 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   std::optional<DiscreteSystem> system;
   phases.run("assemble", [&] {
     system.emplace(problem, graph, order);
-    system->prepare(by_elements);
+#if FEM_WITH_PETSC
+    if (distributed) distributed->assemble(system->dofs(), system->constraints());
+    else
+#endif
+      system->prepare(by_elements);
     return with_commas(system->dofs().num_dofs()) + " equations, " + with_commas(system->nnz()) + " nonzeros, " +
            with_commas(system->constraints().count) + " prescribed" + (by_elements ? ", element by element" : "");
   });
@@ -163,8 +199,15 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   SolveReport report;
   double residual = 0;
   phases.run("solve", [&] {
-    report = system->solve(*solver, u);
-    residual = system->relative_residual(by_elements, u);
+#if FEM_WITH_PETSC
+    if (distributed) {
+      report = distributed->solve(c.solver.method == "mumps" ? petsc::Method::Mumps : petsc::Method::Krylov, options, u, residual);
+    } else
+#endif
+    {
+      report = system->solve(*solver, u);
+      residual = system->relative_residual(by_elements, u);
+    }
     std::ostringstream s;
     s << c.solver.method << " on " << c.solver.device;
     if (report.figures.count("amg_levels"))
@@ -179,7 +222,13 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
 
   NodalResults results;
   phases.run("post", [&] {
-    results = recover_results(problem, dofs, constraints, u);
+#if FEM_WITH_PETSC
+    if (distributed) {  // each rank its own nodes, then put together
+      results = recover_results(problem, dofs, constraints, u, distributed->post_cells());
+      distributed->combine(results);
+    } else
+#endif
+      results = recover_results(problem, dofs, constraints, u);
     return std::string(problem.physics.type == PhysicsType::Heat ? "heat flux" : "strain, stress, von Mises") + ", reactions";
   });
 
@@ -206,6 +255,16 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   summary["residual_history"] = report.residual_history;
   summary["solver_figures"] = report.figures;
   summary["solver_time_s"] = {{"setup", report.time_setup_s}, {"solve", report.time_solve_s}};
+#if FEM_WITH_PETSC
+  if (is_distributed_method(c.solver.method)) {
+    summary["ranks"] = ranks;
+    summary["equations_per_rank"] = distributed ? distributed->equations_per_rank() : std::vector<std::int64_t>{dofs.num_dofs()};
+    summary["petsc_options"] = c.solver.petsc_options;
+    summary["converged_reason"] = petsc::converged_reason_name(static_cast<int>(report.figures["converged_reason"]));
+    summary["time_pcsetup_s"] = report.figures["pc_setup_s"];
+    summary["time_kspsolve_s"] = report.figures["ksp_solve_s"];
+  }
+#endif
   json reactions = json::object();
   for (const auto& [group, r] : results.group_reactions)
     reactions[group] = d == 1 ? json(r[0]) : json(std::vector<double>(r.begin(), r.begin() + d));
@@ -230,39 +289,58 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
     const auto wanted = [&](const char* field) {
       return c.output.fields.empty() || std::find(c.output.fields.begin(), c.output.fields.end(), field) != c.output.fields.end();
     };
+    const auto stage = [&] {
 #if FEM_WITH_VTK
-    std::vector<PointArray> points;
-    const auto add = [&](const char* name, int components, const std::vector<double>& values) {
-      if (!values.empty() && wanted(name)) points.push_back({name, components, &values});
-    };
-    add("displacement", 3, results.displacement);
-    add("strain", 6, results.strain);
-    add("stress", 6, results.stress);
-    add("von_mises", 1, results.von_mises);
-    add("temperature", 1, results.temperature);
-    add("heat_flux", 3, results.heat_flux);
-    add("reaction", problem.physics.type == PhysicsType::Heat ? 1 : 3, results.reaction);
-    CellArray material{"material", {}};
-    for (int m : problem.cell_material) material.values.push_back(m);
-    const auto t_vtu = Clock::now();
-    write_vtu(output.stage(c.name + ".vtu"), mesh, points, {material});
-    write_paraview_script(output.stage(c.name + "-view.py"),
-                          first_view(c, mesh, problem, summary.value("max_displacement", 0.0)));
-    phases.set_time("write", std::chrono::duration<double>(Clock::now() - t_vtu).count());
-#else
-    (void)wanted;
-    log << "(no .vtu: this build has no VTK) ";
+      std::vector<PointArray> points;
+      const auto add = [&](const char* name, int components, const std::vector<double>& values) {
+        if (!values.empty() && wanted(name)) points.push_back({name, components, &values});
+      };
+      add("displacement", 3, results.displacement);
+      add("strain", 6, results.strain);
+      add("stress", 6, results.stress);
+      add("von_mises", 1, results.von_mises);
+      add("temperature", 1, results.temperature);
+      add("heat_flux", 3, results.heat_flux);
+      add("reaction", problem.physics.type == PhysicsType::Heat ? 1 : 3, results.reaction);
+      CellArray material{"material", {}};
+      for (int m : problem.cell_material) material.values.push_back(m);
+      const auto t_vtu = Clock::now();
+      ParaviewView view = first_view(c, mesh, problem, summary.value("max_displacement", 0.0));
+#if FEM_WITH_PETSC
+      if (distributed) {  // a piece per rank (its own cells) and the .pvtu index that joins them
+        std::vector<char> owned(mesh.num_nodes());
+        for (std::size_t n = 0; n < owned.size(); ++n) owned[n] = distributed->owns_node(static_cast<int>(n));
+        std::vector<std::string> pieces;
+        for (int r = 0; r < ranks; ++r) pieces.push_back(c.name + "_" + std::to_string(r) + ".vtu");
+        write_vtu_piece(output.stage(pieces[rank]), mesh, distributed->own_cells(), points, {material}, owned);
+        if (rank == 0) write_pvtu(output.stage(c.name + ".pvtu"), pieces, points, {material});
+        view.vtu_name = c.name + ".pvtu";
+      } else
 #endif
-    if (overrides.export_matrix) {
-      system->prepare(false);  // the frontal method solved without assembling: assemble for the export
-      const std::string what = c.name + ": " + with_commas(dofs.num_dofs()) + " equations in fem's " + order.method +
-                               " numbering, Dirichlet conditions applied";
-      write_matrix_market(output.stage(c.name + "-K.mtx"), system->assembled().matrix, "K of " + what);
-      write_matrix_market(output.stage(c.name + "-f.mtx"), system->assembled().rhs, "f of " + what);
-    }
-    summary["time_s"] = phases.times();  // "write": the .vtu; the small JSON itself comes last
-    summary["peak_memory_bytes"] = peak_memory_bytes();
-    output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+        write_vtu(output.stage(c.name + ".vtu"), mesh, points, {material});
+      if (rank == 0) write_paraview_script(output.stage(c.name + "-view.py"), view);
+      phases.set_time("write", std::chrono::duration<double>(Clock::now() - t_vtu).count());
+#else
+      (void)wanted;
+      log << "(no .vtu: this build has no VTK) ";
+#endif
+      if (overrides.export_matrix) {
+        system->prepare(false);  // the frontal method solved without assembling: assemble for the export
+        const std::string what = c.name + ": " + with_commas(dofs.num_dofs()) + " equations in fem's " + order.method +
+                                 " numbering, Dirichlet conditions applied";
+        write_matrix_market(output.stage(c.name + "-K.mtx"), system->assembled().matrix, "K of " + what);
+        write_matrix_market(output.stage(c.name + "-f.mtx"), system->assembled().rhs, "f of " + what);
+      }
+      summary["time_s"] = phases.times();  // "write": the .vtu; the small JSON itself comes last
+      summary["peak_memory_bytes"] = peak_memory_bytes();
+      if (rank == 0)
+        output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+    };
+#if FEM_WITH_PETSC
+    if (distributed) collectively(PETSC_COMM_WORLD, stage);  // every rank's files, or none
+    else
+#endif
+      stage();
     written = output.commit();
     std::string list;
     for (const auto& p : written) list += (list.empty() ? "" : ", ") + p.filename().string();

@@ -4,7 +4,9 @@
 
 #include <cmath>
 #include <mutex>
+#include <numeric>
 
+#include "fem/assembly/element_system.hpp"
 #include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
 #include "fem/elements/reference_element.hpp"
@@ -76,7 +78,7 @@ const Extrapolation& extrapolation_for(ElementType type) {
 }  // namespace
 
 NodalResults recover_results(const Problem& problem, const DofMap& dofs, const Constraints& constraints,
-                             std::span<const double> u) {
+                             std::span<const double> u, std::span<const std::size_t> cells) {
   const Mesh& mesh = *problem.mesh;
   const auto nn = mesh.num_nodes();
   const int dim = problem.physics.space_dim;
@@ -84,18 +86,25 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
   const bool elastic = problem.physics.type == PhysicsType::Elasticity;
   NodalResults r;
   auto value = [&](int node, int c) { return u[dofs.dof(node, c)]; };
+  std::vector<std::size_t> every_cell;
+  if (cells.empty()) {
+    every_cell.resize(mesh.cells.size());
+    std::iota(every_cell.begin(), every_cell.end(), std::size_t{0});
+    cells = every_cell;
+  }
 
   // The gradient quantity per integration point: strain and stress (6 + 6) or flux (3).
   const int width = elastic ? 12 : 3;
   std::vector<double> sum(nn * width, 0.0);
   std::vector<int> count(nn, 0);
-  for (std::size_t e = 0; e < mesh.cells.size(); ++e) extrapolation_for(mesh.cells.type[e]);  // fill the cache serially
+  for (std::size_t e : cells) extrapolation_for(mesh.cells.type[e]);  // fill the cache serially
 #pragma omp parallel
   {
     std::vector<double> coords, at_points, local_sum(nn * width, 0.0);
     std::vector<int> local_count(nn, 0);
 #pragma omp for schedule(dynamic, 64)
-    for (std::size_t e = 0; e < mesh.cells.size(); ++e) {
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      const std::size_t e = cells[i];
       const ElementType type = mesh.cells.type[e];
       const auto& info = element_info(type);
       const auto nodes = mesh.cells.nodes_of(e);
@@ -202,15 +211,20 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
       residual[row] += ku - buffers.load[i];
     }
   };
-  for (std::size_t e = 0; e < mesh.cells.size(); ++e) {
+  for (std::size_t e : cells) {
     const auto nodes = mesh.cells.nodes_of(e);
     cell_contribution(problem, e, buffers);
     for (int a = 0; a < static_cast<int>(nodes.size()); ++a)
       for (int c = 0; c < d; ++c) r.applied_load[c] += buffers.load[a * d + c];
     if (std::any_of(nodes.begin(), nodes.end(), [&](int n) { return touches[n]; })) accumulate(nodes, true);
   }
+  std::vector<char> in_part(mesh.cells.size(), 0);
+  for (std::size_t e : cells) in_part[e] = 1;
+  const auto facet_owners = facet_owner_cells(problem);
+  std::size_t facet = 0;
   for (const auto& load : problem.loads)
     for (std::size_t k = 0; k < load.facets.size(); ++k) {
+      if (!in_part[facet_owners[facet++]]) continue;
       const auto nodes = mesh.boundary.nodes_of(load.facets[k]);
       facet_contribution(problem, load, k, buffers);
       for (int a = 0; a < static_cast<int>(nodes.size()); ++a)
@@ -225,13 +239,21 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
       const auto dof = dofs.dof(static_cast<int>(n), c);
       if (constraints.is_fixed(dof)) r.reaction[rc * n + c] = residual[dof];
     }
+  r.group_reactions = group_reactions(problem, r.reaction);
+  return r;
+}
+
+std::map<std::string, std::array<double, 3>> group_reactions(const Problem& problem, const std::vector<double>& reaction) {
+  const int d = problem.physics.dofs_per_node();
+  const std::size_t rc = problem.physics.type == PhysicsType::Elasticity ? 3 : 1;
+  std::map<std::string, std::array<double, 3>> totals;
   for (const auto& condition : problem.dirichlet) {
-    auto& total = r.group_reactions[condition.group];
+    auto& total = totals[condition.group];
     for (int n : condition.nodes)
       for (int c = 0; c < d; ++c)
-        if (condition.component[c]) total[c] += r.reaction[rc * static_cast<std::size_t>(n) + c];
+        if (condition.component[c]) total[c] += reaction[rc * static_cast<std::size_t>(n) + c];
   }
-  return r;
+  return totals;
 }
 
 }  // namespace fem

@@ -1,0 +1,31 @@
+#include "fem/parallel/mpi_launch.hpp"
+
+#include <cstdlib>
+
+#include "fem/case/case.hpp"
+#include "fem/config.hpp"
+
+namespace fem {
+
+int launched_ranks() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
+    if (const char* value = std::getenv(name)) {
+      const int ranks = std::atoi(value);
+      if (ranks > 0) return ranks;
+    }
+  return 1;
+}
+
+bool is_distributed_method(const std::string& method) { return method == "petsc" || method == "mumps"; }
+
+void require_solver_for_ranks(const std::string& method, int ranks) {
+  if (ranks <= 1) return;
+  const std::string started = "fem was started as " + std::to_string(ranks) + " processes (mpirun/srun)";
+  if (!FEM_WITH_PETSC)
+    throw CaseError(started + ", but this build has no PETSc (FEM_WITH_PETSC=OFF): run it as one process");
+  if (!is_distributed_method(method))
+    throw CaseError(started + ": solver '" + method +
+                    "' runs in one process only; use --solver petsc or --solver mumps under mpirun");
+}
+
+}  // namespace fem

@@ -1,0 +1,228 @@
+// fem under mpirun with the PETSc solvers: 1, 2 and 3 ranks reproduce the one-process band
+// Cholesky answer to 1e-8 (relative to the largest value) on a 3D elasticity box, a 2D one and a
+// heat box; the .pvtu reads back through VTK with every mesh node once (the copies of a node in
+// other pieces are marked as duplicates); bad input met by one rank ends a 2-rank run with exit
+// 1 and the message, in seconds; our own solvers refuse to run on several ranks.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+#include <vtkDataArray.h>
+#include <vtkDataSetAttributes.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLPUnstructuredGridReader.h>
+#include <vtkXMLUnstructuredGridReader.h>
+
+#include "fem/config.hpp"
+#include "tests/app/app_test_support.hpp"
+
+using fem::test::slurp;
+using fem::test::TempDir;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char* kElasticity3D = R"(title: 3D box
+mesh: {box: {size: [2, 1, 1], divisions: [8, 4, 4]}, element: hex, order: 1}
+physics: {type: elasticity, model: 3d}
+materials: [{group: box, E: 210e9, nu: 0.3, density: 7850}]
+boundary:
+  - {group: xmin, fix: [x, y, z]}
+  - {group: zmax, pressure: 1e6}
+  - {group: xmax, traction: [0, 2e5, 0]}
+loads: {gravity: [0, 0, -9.81]}
+)";
+
+const char* kElasticity2D = R"(title: 2D plate
+mesh: {box: {size: [4, 1], divisions: [16, 4]}, element: quad, order: 2}
+physics: {type: elasticity, model: plane_stress, thickness: 0.1}
+materials: [{group: box, E: 70e9, nu: 0.33}]
+boundary:
+  - {group: xmin, fix: [x, y]}
+  - {group: xmax, traction: [1e6, -2e5]}
+)";
+
+const char* kHeat = R"(title: heat box
+mesh: {box: {size: [1, 0.5, 0.2], divisions: [8, 4, 2]}, element: tet, order: 2}
+physics: {type: heat}
+materials: [{group: box, k: 45}]
+boundary:
+  - {group: xmin, temperature: 100}
+  - {group: xmax, convection: {h: 25, T_inf: 20}}
+loads: {source: 1e4}
+)";
+
+struct Command {
+  int exit_code = -1;
+  std::string output;
+  double seconds = 0;
+};
+
+Command run(const std::string& command, const fs::path& log) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const int status = std::system((command + " > " + log.string() + " 2>&1").c_str());
+  Command c;
+  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  c.output = slurp(log);
+  return c;
+}
+
+// fem on `ranks` processes (as root in CI, more ranks than cores here). Containers often forbid
+// the cross-process memory copy Open MPI's shared-memory transport tries first: ask for none.
+Command run_fem(int ranks, const std::string& arguments, const fs::path& log) {
+  return run(std::string("OMPI_MCA_btl_vader_single_copy_mechanism=none timeout 60 ") + FEM_MPIEXEC +
+                 " --allow-run-as-root --oversubscribe -n " + std::to_string(ranks) + " " + FEM_EXECUTABLE + " " + arguments,
+             log);
+}
+
+using Point = std::array<double, 3>;
+
+// The values of `field` at each point the file owns (ghost-marked duplicates left out), by
+// position; counts a position seen twice in `repeated`.
+std::map<Point, std::vector<double>> owned_values(vtkUnstructuredGrid* grid, const char* field, int& repeated) {
+  std::map<Point, std::vector<double>> values;
+  vtkDataArray* array = grid->GetPointData()->GetArray(field);
+  REQUIRE(array != nullptr);
+  vtkDataArray* ghosts = grid->GetPointData()->GetArray(vtkDataSetAttributes::GhostArrayName());
+  for (vtkIdType i = 0; i < grid->GetNumberOfPoints(); ++i) {
+    if (ghosts && ghosts->GetComponent(i, 0) != 0) continue;
+    Point x;
+    grid->GetPoint(i, x.data());
+    std::vector<double> v(static_cast<std::size_t>(array->GetNumberOfComponents()));
+    for (int k = 0; k < array->GetNumberOfComponents(); ++k) v[k] = array->GetComponent(i, k);
+    if (!values.emplace(x, v).second) ++repeated;
+  }
+  return values;
+}
+
+std::map<Point, std::vector<double>> read_results(const fs::path& file, const char* field, int& repeated) {
+  if (file.extension() == ".pvtu") {
+    vtkNew<vtkXMLPUnstructuredGridReader> reader;
+    reader->SetFileName(file.c_str());
+    reader->Update();
+    return owned_values(reader->GetOutput(), field, repeated);
+  }
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  return owned_values(reader->GetOutput(), field, repeated);
+}
+
+void check_ranks_reproduce_band_cholesky(const char* case_text, const char* field, const std::string& method) {
+  TempDir dir;
+  const fs::path file = dir.write("part.yaml", case_text);
+  const Command serial = run(std::string(FEM_EXECUTABLE) + " run " + file.string() + " --solver band-cholesky --output " +
+                                 (dir.path / "reference").string(),
+                             dir.path / "reference.log");
+  REQUIRE_MESSAGE(serial.exit_code == 0, serial.output);
+  int repeated = 0;
+  const auto reference = read_results(dir.path / "reference/part.vtu", field, repeated);
+  REQUIRE(repeated == 0);
+  double largest = 0;
+  for (const auto& [x, v] : reference)
+    for (double value : v) largest = std::max(largest, std::abs(value));
+  REQUIRE(largest > 0);
+
+  for (int ranks : {1, 2, 3}) {
+    CAPTURE(ranks);
+    const fs::path out = dir.path / ("ranks" + std::to_string(ranks));
+    const Command parallel = run_fem(ranks, "run " + file.string() + " --solver " + method + " --tolerance 1e-13 --output " + out.string(),
+                                     dir.path / "parallel.log");
+    REQUIRE_MESSAGE(parallel.exit_code == 0, parallel.output);
+    const auto results = read_results(out / (ranks == 1 ? "part.vtu" : "part.pvtu"), field, repeated);
+    CHECK(repeated == 0);  // every node once among the points the pieces own
+    REQUIRE(results.size() == reference.size());
+    double worst = 0;
+    for (const auto& [x, v] : results) {
+      const auto it = reference.find(x);
+      REQUIRE(it != reference.end());
+      for (std::size_t k = 0; k < v.size(); ++k) worst = std::max(worst, std::abs(v[k] - it->second[k]));
+    }
+    CHECK(worst / largest <= 1e-8);
+
+    const auto summary = nlohmann::json::parse(slurp(out / "part.json"));
+    CHECK(summary["ranks"] == ranks);
+    std::int64_t equations = 0;
+    for (const auto& count : summary["equations_per_rank"]) {
+      CHECK(count.get<std::int64_t>() > 0);
+      equations += count.get<std::int64_t>();
+    }
+    CHECK(equations == summary["dofs"].get<std::int64_t>());
+    CHECK(summary["converged_reason"].get<std::string>().rfind("CONVERGED", 0) == 0);
+    CHECK(summary.contains("time_pcsetup_s"));
+    CHECK(summary.contains("time_kspsolve_s"));
+    if (ranks > 1) CHECK(fs::exists(out / ("part_" + std::to_string(ranks - 1) + ".vtu")));
+  }
+}
+
+// A strip of 8 x 2 quads whose last cell is a bow tie (two nodes swapped): only the rank that
+// assembles that cell meets it.
+std::string strip_with_a_crossed_quad() {
+  std::string msh = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"left\"\n2 2 \"strip\"\n$EndPhysicalNames\n";
+  msh += "$Nodes\n27\n";
+  for (int j = 0; j < 3; ++j)
+    for (int i = 0; i < 9; ++i) msh += std::to_string(j * 9 + i + 1) + " " + std::to_string(i) + " " + std::to_string(j) + " 0\n";
+  msh += "$EndNodes\n$Elements\n18\n1 1 2 1 1 1 10\n2 1 2 1 1 10 19\n";
+  int id = 3;
+  for (int j = 0; j < 2; ++j)
+    for (int i = 0; i < 8; ++i) {
+      const int a = j * 9 + i + 1, b = a + 1, c = a + 10, d = a + 9;
+      const bool crossed = i == 7 && j == 1;
+      msh += std::to_string(id++) + " 3 2 2 1 " + std::to_string(a) + " " + std::to_string(b) + " " +
+             std::to_string(crossed ? d : c) + " " + std::to_string(crossed ? c : d) + "\n";
+    }
+  return msh + "$EndElements\n";
+}
+
+}  // namespace
+
+TEST_CASE("1, 2 and 3 ranks reproduce band Cholesky on 3D elasticity (petsc: CG + GAMG)") {
+  check_ranks_reproduce_band_cholesky(kElasticity3D, "displacement", "petsc");
+}
+
+TEST_CASE("1, 2 and 3 ranks reproduce band Cholesky on 2D elasticity (mumps)") {
+  check_ranks_reproduce_band_cholesky(kElasticity2D, "displacement", "mumps");
+}
+
+TEST_CASE("1, 2 and 3 ranks reproduce band Cholesky on heat (petsc)") {
+  check_ranks_reproduce_band_cholesky(kHeat, "temperature", "petsc");
+}
+
+TEST_CASE("our own solvers refuse to run on several ranks and name petsc and mumps") {
+  TempDir dir;
+  const fs::path file = dir.write("part.yaml", kElasticity3D);
+  const Command refused = run_fem(2, "run " + file.string() + " --solver cg", dir.path / "log");
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.output.find("--solver petsc or --solver mumps") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir.path / "results"));
+}
+
+TEST_CASE("bad input met by one rank ends a 2-rank run with exit 1 and the message, in seconds") {
+  if (!FEM_WITH_GMSH) return;  // the mesh comes as a .msh file
+  TempDir dir;
+  dir.write("strip.msh", strip_with_a_crossed_quad());
+  const fs::path file = dir.write("strip.yaml", R"(title: strip with a bad cell
+mesh: {msh: strip.msh}
+physics: {type: elasticity, model: plane_stress}
+materials: [{group: strip, E: 70e9, nu: 0.3, density: 2700}]
+boundary: [{group: left, fix: [x, y]}]
+loads: {gravity: [0, -9.81]}
+)");
+  const Command failed = run_fem(2, "run " + file.string() + " --solver petsc", dir.path / "log");
+  CAPTURE(failed.output);
+  CHECK(failed.exit_code == 1);
+  CHECK(failed.seconds < 20);
+  CHECK(failed.output.find("element 15 (quad4) is inverted") != std::string::npos);
+  CHECK(failed.output.find("rank ") != std::string::npos);  // told by the rank that met it, to every rank
+  CHECK_FALSE(fs::exists(dir.path / "results"));
+}
