@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <ostream>
+#include <sstream>
 
 #include "fem/output/atomic_output.hpp"
 #include "fem/physics/problem.hpp"
@@ -26,8 +27,7 @@ fs::path renumber_report(const fs::path& case_file, const RunOverrides& override
   const NodeGraph graph = node_graph_from_elements(mesh.cells.offset, mesh.cells.node, nodes);
 
   AtomicOutput output(c.output.directory);
-  const fs::path csv_path = output.stage(c.name + "-renumber.csv");
-  std::ofstream csv(csv_path);
+  std::ostringstream csv;
   csv << "method,dofs_per_node,bandwidth,profile,max_wavefront,rms_wavefront,front_max,front_rms,seconds\n";
   char line[200];
   std::snprintf(line, sizeof line, "%-7s %12s %16s %12s %12s %12s %12s %9s\n", "method", "bandwidth", "profile",
@@ -52,7 +52,7 @@ fs::path renumber_report(const fs::path& case_file, const RunOverrides& override
         << "," << front.max << "," << front.rms << "," << seconds << "\n";
     if (method == wanted) chosen = std::move(p);
   }
-  csv.close();
+  output.stage_text(c.name + "-renumber.csv", csv.str());
   fs::path png;
   if (options.plot) {
     const auto label = std::string(method_name(wanted));
