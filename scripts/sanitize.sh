@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # AddressSanitizer + UndefinedBehaviorSanitizer build of the core (no CUDA, OpenCL or VTK) in
 # build-sanitize/: runs the unit tests, the bad-input catalogue and the fuzzer (its corpus, then
-# a short mutation run) with every sanitizer report fatal. scripts/test.sh calls it after the
-# Release tests; FEM_SANITIZE_FUZZ_SECONDS sets the mutation run per reader (default 10). -O1 -g1
-# (line tables: enough for the reports' stack traces) keeps the build near a Release build's cost.
+# a short mutation run) with every sanitizer report fatal. .ci/run calls it after scripts/test.sh;
+# FEM_SANITIZE_FUZZ_SECONDS sets the mutation run per reader (default 10). -g1: line tables are
+# enough for the reports' stack traces and compile faster than full debug information.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
