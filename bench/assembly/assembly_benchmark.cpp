@@ -6,11 +6,13 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/assembly/assembly_benchmark.hpp"
 
+#include "fem/output/atomic_output.hpp"
 #include "fem/assembly/assembler.hpp"
 #include "fem/mesh/box_mesh.hpp"
 
@@ -52,7 +54,7 @@ int run_assembly_benchmark(int argc, char** argv) {
       {"tet10 12^3", {{1, 1, 1}, {12, 12, 12}, ElementShape::Tetrahedron, 2, false}},
       {"quad9 300^2", {{1, 1}, {300, 300}, ElementShape::Quadrilateral, 2, false}},
   };
-  std::ofstream csv(csv_path);
+  std::ostringstream csv;  // written at the end, all at once
   csv << "mesh,elements,dofs,nnz,threads,strategy,colors,time_s\n";
   std::printf("%-12s %9s %9s %11s %7s %10s %7s %9s %7s\n", "mesh", "elements", "dofs", "nnz", "threads", "strategy",
               "colors", "time_s", "ratio");
@@ -80,6 +82,7 @@ int run_assembly_benchmark(int argc, char** argv) {
           << omp_get_max_threads() << "," << name << "," << out.colors << "," << t << "\n";
     }
   }
+  write_file_atomically(csv_path, csv.str());
   std::printf("ratio: time / colouring time, same mesh and threads; CSV: %s\n", csv_path.c_str());
   return 0;
 }

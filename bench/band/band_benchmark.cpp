@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "fem/output/atomic_output.hpp"
 #include "bench/band/band_test_matrix.hpp"
 #include "fem/config.hpp"
 #include "kernels/dense_registry.hpp"
@@ -327,7 +328,7 @@ int run_band_benchmark(int argc, char** argv) {
 
   std::map<std::string, bool> over_limit, warmed;
   std::map<std::string, double> reference;  // (n, b, precision, impl) -> time of a reference
-  std::ofstream csv(o.csv);
+  std::ostringstream csv;  // written at the end, all at once
   csv << "n,bandwidth,block,impl,precision,threads,time_s,gflops,speedup,speedup_against,of_dgemm,note\n";
   for (const index_t n : o.sizes)
     for (const index_t b0 : o.bandwidths)
@@ -385,6 +386,7 @@ int run_band_benchmark(int argc, char** argv) {
                 << row.time_s << ',' << row.gflops << ',' << row.speedup << ',' << (row.speedup > 0 ? against : "")
                 << ',' << row.of_dgemm << ",\"" << row.note << "\"\n";
           }
+  write_file_atomically(o.csv, csv.str());
   std::cout << "\nCSV: " << o.csv << "\n";
   if (o.breakdown) {
 #if FEM_WITH_CUDA

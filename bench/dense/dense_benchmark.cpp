@@ -1,6 +1,7 @@
 #include "bench/dense/dense_benchmark.hpp"
 
 #include "bench/dense/device_timer.hpp"
+#include "fem/output/atomic_output.hpp"
 #include "kernels/dense_registry.hpp"
 
 #include <omp.h>
@@ -324,8 +325,7 @@ private:
   }
 
   void write_csv() const {
-    std::ofstream out(o_.csv);
-    if (!out) throw std::runtime_error("cannot write the CSV file " + o_.csv);
+    std::ostringstream out;
     out << "precision,n,backend,threads,repeats,median_s,min_s,gflops,anchor,fraction_of_anchor,rel_err,note\n";
     for (const auto& r : rows_) {
       std::string note = r.note;
@@ -340,6 +340,7 @@ private:
         out << ",,," << r.anchor << ",,";
       out << ",\"" << note << "\"\n";
     }
+    write_file_atomically(o_.csv, out.str());
     std::cout << "\nwrote " << o_.csv << "\n";
   }
 

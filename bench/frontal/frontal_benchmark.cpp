@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fem/output/atomic_output.hpp"
 #include "bench/frontal/cholmod_reference.hpp"
 #include "fem/assembly/assembler.hpp"
 #include "fem/assembly/dirichlet.hpp"
@@ -349,7 +350,7 @@ int run_frontal_benchmark(int argc, char** argv) {
     }
   }
 
-  std::ofstream csv(settings.csv);
+  std::ostringstream csv;
   csv << "problem,dofs,solver,device,block,time_s,factor_s,solve_s,element_or_assembly_s,peak_bytes_without_factor,"
          "factor_bytes,front_max,front_rms,front_bytes,flops,eliminate_s,eliminate_gflops,device_share,max_rel_diff,note\n";
   for (const auto& r : rows)
@@ -358,6 +359,7 @@ int run_frontal_benchmark(int argc, char** argv) {
         << r.front_max << "," << r.front_rms << "," << r.front_bytes << "," << r.flops << "," << r.eliminate_s << ","
         << (r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0) << "," << r.device_share << ","
         << r.max_rel_diff << ",\"" << r.note << "\"\n";
+  write_file_atomically(settings.csv, csv.str());
   std::cout << "rows written to " << settings.csv << "\n";
   return 0;
 }

@@ -18,10 +18,12 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "fem/pipeline/run_case.hpp"
+#include "fem/output/atomic_output.hpp"
 #include "fem/case/case.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/element_order.hpp"
@@ -140,7 +142,7 @@ int main(int argc, char** argv) try {
   const Options options = parse_options(argc, argv);
   for (const std::string& dir : {options.export_dir, options.plot_dir})
     if (!dir.empty()) std::filesystem::create_directories(dir);
-  std::ofstream csv(options.csv);
+  std::ostringstream csv;  // written at the end, all at once
   csv << "graph,nodes,elements,node_nnz,dofs_per_node,graph_s,method,bandwidth,profile,max_wavefront,rms_wavefront,"
          "front_max,front_rms,time_s\n";
   std::printf("%-24s %8s %5s %-6s %8s %13s %8s %9s %9s %9s %8s\n", "graph", "nodes", "graph_s", "method",
@@ -203,6 +205,7 @@ int main(int argc, char** argv) try {
   for (const auto& r : element_rows)
     std::printf("%-24s %10lld %11.1f %10lld %11.1f %10.3f\n", r.graph.c_str(), (long long)r.by_sloan_nodes.max,
                 r.by_sloan_nodes.rms, (long long)r.by_element_sloan.max, r.by_element_sloan.rms, r.element_sloan_s);
+  fem::write_file_atomically(options.csv, csv.str());
   std::printf("\nCSV: %s\n", options.csv.c_str());
   return 0;
 } catch (const std::exception& e) {

@@ -255,26 +255,6 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   return sv;
 }
 
-}  // namespace
-
-std::string tolerance_too_small(double tolerance) {
-  std::ostringstream text;
-  text << tolerance;
-  return "tolerance " + text.str() +
-         " is below what double precision can reach (relative residuals stop near 1e-16 times the condition number); "
-         "use 1e-15 or more";
-}
-
-ElementShape parse_element_shape(const std::string& name) {
-  if (name == "tri") return ElementShape::Triangle;
-  if (name == "quad") return ElementShape::Quadrilateral;
-  if (name == "tet") return ElementShape::Tetrahedron;
-  if (name == "hex") return ElementShape::Hexahedron;
-  throw std::invalid_argument("element '" + name + "' is not one of: tri, quad, tet, hex");
-}
-
-namespace {
-
 // YAML is UTF-8: a file that is not (a Latin-1 title, say) is refused before parsing, at its line.
 void check_utf8(const fs::path& file, const std::string& text) {
   int line = 1;
@@ -288,32 +268,6 @@ void check_utf8(const fs::path& file, const std::string& text) {
     i += 1 + extra;
   }
 }
-
-Case read_case(const fs::path& file, const YAML::Node& doc);
-
-}  // namespace
-
-Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
-  if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
-  std::ifstream in(file, std::ios::binary);
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the case file");
-  check_utf8(file, text);
-  YAML::Node doc;
-  try {
-    doc = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
-  }
-  apply_case_settings(doc, settings);
-  try {
-    return read_case(file, doc);
-  } catch (const YAML::Exception& e) {  // a conversion a Section did not anticipate
-    throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
-  }
-}
-
-namespace {
 
 Case read_case(const fs::path& file, const YAML::Node& doc) {
   const Section root(file, doc, "the case file",
@@ -369,5 +323,41 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
 }
 
 }  // namespace
+
+std::string tolerance_too_small(double tolerance) {
+  std::ostringstream text;
+  text << tolerance;
+  return "tolerance " + text.str() +
+         " is below what double precision can reach (relative residuals stop near 1e-16 times the condition number); "
+         "use 1e-15 or more";
+}
+
+ElementShape parse_element_shape(const std::string& name) {
+  if (name == "tri") return ElementShape::Triangle;
+  if (name == "quad") return ElementShape::Quadrilateral;
+  if (name == "tet") return ElementShape::Tetrahedron;
+  if (name == "hex") return ElementShape::Hexahedron;
+  throw std::invalid_argument("element '" + name + "' is not one of: tri, quad, tet, hex");
+}
+
+Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
+  if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the case file");
+  check_utf8(file, text);
+  YAML::Node doc;
+  try {
+    doc = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
+  }
+  apply_case_settings(doc, settings);
+  try {
+    return read_case(file, doc);
+  } catch (const YAML::Exception& e) {  // a conversion a Section did not anticipate
+    throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
 
 }  // namespace fem

@@ -77,6 +77,12 @@ class Tokens {
       fail("expected " + std::string(expected) + ", found '" + std::string(w.substr(0, 40)) +
            "' (the counts in the section header do not match its contents)");
   }
+  // The rest of a quoted name that holds spaces: words up to the one that ends with '"'.
+  void quoted_rest() {
+    std::string_view w;
+    do w = word("a quoted name");
+    while (w.back() != '"');
+  }
   void skip_section(std::string_view name) {
     const std::string end = "$End" + std::string(name.substr(1));
     while (word(std::string(name).c_str()) != end) {
@@ -119,6 +125,10 @@ class MshChecker {
         if (elements) in_.fail("a second $Elements section");
         version_ >= 4 ? read_elements4() : read_elements2();
         elements = true;
+      } else if (section == "$PhysicalNames") {
+        read_physical_names();
+      } else if (section == "$Entities" && version_ >= 4) {
+        read_entities();
       } else if (section.size() > 1 && section[0] == '$') {
         in_.skip_section(section);
       } else {
@@ -164,13 +174,63 @@ class MshChecker {
     if (version_ == 4.1) in_.integer("the smallest tag", inside), in_.integer("the largest tag", inside);
     return {blocks, total};
   }
-  // A block starts with its entity: 4.1 "dim tag", 4.0 "tag dim".
+  // A block starts with its entity: 4.1 "dim tag", 4.0 "tag dim"; one $Entities declares.
   std::int64_t entity_dimension(const char* inside) {
     const auto first = in_.integer("an entity", inside);
     const auto second = in_.integer("an entity", inside);
     const auto dim = version_ == 4.1 ? first : second;
+    const auto tag = version_ == 4.1 ? second : first;
     if (dim < 0 || dim > 3) in_.fail("entity dimension " + std::to_string(dim) + " is not 0 .. 3");
+    if (entities_read_ && !std::binary_search(entities_[dim].begin(), entities_[dim].end(), tag))
+      in_.fail("a block of entity (dimension " + std::to_string(dim) + ", tag " + std::to_string(tag) +
+               "), which $Entities does not declare");
     return dim;
+  }
+
+  // "count" then per name: dimension, tag, "quoted name".
+  void read_physical_names() {
+    const auto n = in_.count("the number of physical names", "$PhysicalNames");
+    for (std::int64_t i = 0; i < n; ++i) {
+      const auto dim = in_.integer("a physical dimension", "$PhysicalNames");
+      if (dim < 0 || dim > 3) in_.fail("physical dimension " + std::to_string(dim) + " is not 0 .. 3");
+      tag("physical tag", "$PhysicalNames");
+      const auto name = in_.word("$PhysicalNames");
+      if (name.empty() || name.front() != '"') in_.fail("expected a quoted physical name, found '" + std::string(name.substr(0, 40)) + "'");
+      if (name.size() < 2 || name.back() != '"') in_.quoted_rest();
+    }
+    in_.expect("$EndPhysicalNames");
+  }
+
+  // Points, curves, surfaces, volumes; each bounded by entities of the dimension below.
+  void read_entities() {
+    if (entities_read_) in_.fail("a second $Entities section");
+    std::int64_t counts[4];
+    for (auto& c : counts) c = in_.count("the number of entities", "$Entities");
+    for (int dim = 0; dim < 4; ++dim) {
+      for (std::int64_t i = 0; i < counts[dim]; ++i) {
+        entities_[dim].push_back(tag("entity tag", "$Entities"));
+        // 4.1 points: x y z; everything else: a bounding box.
+        const int reals = dim == 0 && version_ == 4.1 ? 3 : 6;
+        for (int k = 0; k < reals; ++k) in_.real("an entity coordinate", "$Entities");
+        const auto physicals = in_.count("the number of physical tags", "$Entities");
+        if (physicals > 1024) in_.fail(std::to_string(physicals) + " physical tags for one entity");
+        for (std::int64_t k = 0; k < physicals; ++k) in_.integer("a physical tag", "$Entities");
+        if (dim == 0) continue;
+        const auto bounding = in_.count("the number of bounding entities", "$Entities");
+        for (std::int64_t k = 0; k < bounding; ++k) {
+          const auto b = in_.integer("a bounding entity", "$Entities");
+          if (!std::binary_search(entities_[dim - 1].begin(), entities_[dim - 1].end(), b < 0 ? -b : b))
+            in_.fail("entity " + std::to_string(entities_[dim].back()) + " is bounded by entity " + std::to_string(b) +
+                     ", which is not declared one dimension below");
+        }
+      }
+      std::sort(entities_[dim].begin(), entities_[dim].end());
+      const auto twin = std::adjacent_find(entities_[dim].begin(), entities_[dim].end());
+      if (twin != entities_[dim].end())
+        in_.fail("entity (dimension " + std::to_string(dim) + ", tag " + std::to_string(*twin) + ") is declared twice");
+    }
+    in_.expect("$EndEntities");
+    entities_read_ = true;
   }
 
   void read_nodes2() {
@@ -253,6 +313,8 @@ class MshChecker {
   Tokens in_;
   double version_ = 0;
   std::vector<std::int64_t> node_tags_;
+  std::vector<std::int64_t> entities_[4];  // declared entity tags by dimension, sorted
+  bool entities_read_ = false;
 };
 
 }  // namespace

@@ -36,12 +36,13 @@ fs::path AtomicOutput::stage(const std::string& name) {
   return temporary;
 }
 
-void AtomicOutput::stage_text(const std::string& name, const std::string& text) {
+fs::path AtomicOutput::stage_text(const std::string& name, const std::string& text) {
   const fs::path temporary = stage(name);
   std::ofstream out(temporary, std::ios::binary);
   out << text;
   out.flush();
   if (!out) throw std::runtime_error((directory_ / name).string() + ": cannot write: " + std::strerror(errno));
+  return temporary;
 }
 
 void write_file_atomically(const fs::path& path, const std::string& text) {

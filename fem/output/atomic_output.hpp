@@ -16,8 +16,9 @@ class AtomicOutput {
 
   // The temporary path to write `name` to.
   std::filesystem::path stage(const std::string& name);
-  // Stages `name` with `text` as its contents; throws naming the file and the reason (errno).
-  void stage_text(const std::string& name, const std::string& text);
+  // Stages `name` with `text` as its contents; returns the temporary path; throws naming the
+  // file and the reason (errno).
+  std::filesystem::path stage_text(const std::string& name, const std::string& text);
   // Renames every staged file to its final name; returns the final paths.
   std::vector<std::filesystem::path> commit();
 

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "solvers/direct/available_memory.hpp"
+
 namespace fem::resources {
 namespace {
 
@@ -49,8 +51,14 @@ std::size_t solve_bytes(const std::string& method, const SystemSize& system) {
 }
 
 void require_system_fits(const Case& c, const SystemSize& system, std::size_t available) {
-  // A device solver keeps its factor or vectors in device memory; here only the host's part counts.
-  const bool on_host = c.solver.device == "cpu";
+  // A CUDA solver keeps its matrix, factor or vectors on the GPU (checked against the device's
+  // free memory when there is one); the host keeps the assembled matrix.
+  const std::string what = c.file.string() + ": " + c.solver.method + " on " + std::to_string(system.dofs) + " equations (bandwidth " +
+                           std::to_string(system.bandwidth) + ", " + std::to_string(system.nnz) + " nonzeros)";
+  const bool on_host = c.solver.device != "cuda";
+  if (const std::size_t on_gpu = band::cuda_available_memory(); !on_host && on_gpu > 0)
+    require_memory(solve_bytes(c.solver.method, system), on_gpu, what + " on the GPU",
+                   "a coarser mesh, or the same solver on the cpu device");
   const std::size_t bytes = on_host ? solve_bytes(c.solver.method, system) : matrix_bytes(system.dofs, system.nnz);
   if (bytes <= available) return;
   std::string smaller = "a coarser mesh (mesh.size, or fewer box divisions) would fit";
@@ -59,10 +67,7 @@ void require_system_fits(const Case& c, const SystemSize& system, std::size_t av
       smaller = "solver.method " + std::string(method) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
       break;
     }
-  require_memory(bytes, available,
-                 c.file.string() + ": " + c.solver.method + " on " + std::to_string(system.dofs) + " equations (bandwidth " +
-                     std::to_string(system.bandwidth) + ", " + std::to_string(system.nnz) + " nonzeros)",
-                 smaller);
+  require_memory(bytes, available, what, smaller);
 }
 
 }  // namespace fem::resources

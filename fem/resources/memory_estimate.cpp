@@ -38,7 +38,7 @@ double couplings_per_node(int dimension, int nodes_per_cell) {
   switch (nodes_per_cell) {
     case 4: return 15;   // tet4
     case 8: return 27;   // hex8
-    case 10: return 40;  // tet10
+    case 10: return 30;  // tet10
     case 20: return 50;  // hex20
     default: return 64;  // hex27
   }

@@ -1,6 +1,5 @@
 #include "fem/study/study_writer.hpp"
 
-#include <fstream>
 #include <ostream>
 #include <stdexcept>
 
@@ -15,20 +14,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void write_text(const fs::path& path, const std::string& text, const fs::path& shown_as) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error(shown_as.string() + ": cannot write");
-}
-
 // Stages compare.csv and compare.json; returns the staged JSON's path.
 fs::path stage_tables(const StudyResult& result, const fs::path& directory, AtomicOutput& output) {
   std::string csv = csv_header();
   for (const auto& row : result.rows) csv += csv_line(row);
-  write_text(output.stage("compare.csv"), csv, directory / "compare.csv");
-  const fs::path json_path = output.stage("compare.json");
-  write_text(json_path, to_json(result).dump(1) + "\n", directory / "compare.json");
-  return json_path;
+  output.stage_text("compare.csv", csv);
+  return output.stage_text("compare.json", to_json(result).dump(1) + "\n");
 }
 
 }  // namespace
@@ -53,7 +44,7 @@ std::vector<fs::path> write_study(const StudyResult& result, const fs::path& dir
   for (const auto& p : plots.drawn) fs::copy_file(scratch / p.file, output.stage(p.file));
   if (!plots.problem.empty()) log << "fem: warning: no plots: " << plots.problem << "\n";
 
-  write_text(output.stage("report.md"), study_report(result, plots), directory / "report.md");
+  output.stage_text("report.md", study_report(result, plots));
   const auto written = output.commit();
   log << "\nfem: wrote";
   for (const auto& p : written) log << " " << p.filename().string();

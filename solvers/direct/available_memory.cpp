@@ -38,15 +38,20 @@ std::string gib(std::size_t bytes) {
 
 }  // namespace
 
+std::size_t cuda_available_memory() {
+#if FEM_WITH_CUDA
+  std::size_t free = 0, total = 0;
+  if (cudaMemGetInfo(&free, &total) == cudaSuccess) return free;
+#endif
+  return 0;
+}
+
 std::size_t available_memory(const kernels::DenseBackend& backend) {
   if (backend.uses_host_memory()) return host_available_memory();
-#if FEM_WITH_CUDA
   const std::string name = backend.name();
   if (name.rfind("cuda", 0) == 0 || name == "cublas") {
-    std::size_t free = 0, total = 0;
-    if (cudaMemGetInfo(&free, &total) == cudaSuccess) return free;
+    if (const std::size_t free = cuda_available_memory(); free > 0) return free;
   }
-#endif
   return std::numeric_limits<std::size_t>::max();
 }
 

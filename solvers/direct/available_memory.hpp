@@ -9,6 +9,8 @@
 namespace fem::band {
 
 std::size_t host_available_memory();
+// Free memory of the current CUDA device; 0 without one (or in a build without CUDA).
+std::size_t cuda_available_memory();
 std::size_t available_memory(const kernels::DenseBackend& backend);
 
 // Throws SolveFailure naming what was asked, where, and what is available when `bytes` is

@@ -1,0 +1,98 @@
+// The memory estimates against what the pipeline really builds, and the refusals they feed:
+// the box a refusal proposes must itself fit.
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <string>
+
+#include "fem/mesh/box_mesh.hpp"
+#include "fem/renumber/node_graph.hpp"
+#include "fem/resources/case_fit.hpp"
+#include "fem/resources/memory_estimate.hpp"
+
+using namespace fem;
+using namespace fem::resources;
+
+namespace {
+
+BoxSpec box(std::vector<int> divisions, ElementShape shape, int order) {
+  BoxSpec b;
+  b.size.assign(divisions.size(), 1.0);
+  b.divisions = std::move(divisions);
+  b.shape = shape;
+  b.order = order;
+  return b;
+}
+
+Case box_case(const BoxSpec& b) {
+  Case c;
+  c.file = "big.yaml";
+  c.mesh.source = MeshSpec::Source::Box;
+  c.mesh.box = b;
+  c.physics.type = PhysicsType::Elasticity;
+  c.solver.method = "cg";
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("box sizes are exact and node couplings within a factor 1.5 of the real graph") {
+  const std::vector<BoxSpec> boxes = {box({30, 20}, ElementShape::Quadrilateral, 1), box({20, 30}, ElementShape::Triangle, 1),
+                                      box({20, 15}, ElementShape::Quadrilateral, 2), box({20, 15}, ElementShape::Triangle, 2),
+                                      box({12, 10, 8}, ElementShape::Hexahedron, 1), box({10, 9, 8}, ElementShape::Tetrahedron, 1),
+                                      box({6, 7, 5}, ElementShape::Hexahedron, 2), box({7, 6, 6}, ElementShape::Tetrahedron, 2)};
+  for (const auto& b : boxes) {
+    const Mesh mesh = make_box_mesh(b);
+    const MeshSize size = box_mesh_size(b);
+    CAPTURE(size.nodes_per_cell);
+    CAPTURE(size.dimension);
+    CHECK(size.nodes == static_cast<std::int64_t>(mesh.num_nodes()));
+    CHECK(size.cells == static_cast<std::int64_t>(mesh.cells.size()));
+    CHECK(size.nodes_per_cell == static_cast<int>(mesh.cells.nodes_of(0).size()));
+    const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+    const double real = static_cast<double>(graph.num_edges_directed() + mesh.num_nodes());
+    const double ratio = static_cast<double>(estimated_node_couplings(size)) / real;
+    CAPTURE(ratio);
+    CHECK(ratio > 1 / 1.5);
+    CHECK(ratio < 1.5);
+  }
+}
+
+TEST_CASE("a refusal names the estimate and what is available, and only when it does not fit") {
+  CHECK_NOTHROW(require_memory(100, 200, "the thing", ""));
+  try {
+    require_memory(std::size_t(3) << 30, std::size_t(1) << 30, "the thing", "try less");
+    FAIL("no refusal");
+  } catch (const ResourceError& e) {
+    const std::string m = e.what();
+    CHECK(m.find("the thing needs about 3 GiB but 1 GiB is available; try less") != std::string::npos);
+  }
+}
+
+TEST_CASE("a box too large for the memory is refused with divisions that fit") {
+  const std::size_t available = std::size_t(1) << 30;
+  for (const auto& b : {box({100000, 100000}, ElementShape::Quadrilateral, 1), box({1000, 1000, 1000}, ElementShape::Hexahedron, 1),
+                        box({300, 700, 500}, ElementShape::Tetrahedron, 2)}) {
+    const Case c = box_case(b);
+    std::string message;
+    try {
+      require_mesh_fits(c, available);
+    } catch (const ResourceError& e) {
+      message = e.what();
+    }
+    CAPTURE(message);
+    REQUIRE(message.find("big.yaml") != std::string::npos);
+    std::smatch m;
+    REQUIRE(std::regex_search(message, m, std::regex(R"(divisions: \[([0-9, ]+)\])")));
+    BoxSpec smaller = b;
+    smaller.divisions.clear();
+    const std::string list = m[1];
+    const std::regex number("[0-9]+");
+    for (std::sregex_iterator it(list.begin(), list.end(), number), end; it != end; ++it)
+      smaller.divisions.push_back(std::stoi(it->str()));
+    REQUIRE(smaller.divisions.size() == b.divisions.size());
+    CHECK(box_case_bytes(box_case(smaller)) <= available);
+    CHECK(box_case_bytes(box_case(smaller)) > available / 4);  // and not needlessly small
+    CHECK_NOTHROW(require_mesh_fits(box_case(smaller), available));
+  }
+}
