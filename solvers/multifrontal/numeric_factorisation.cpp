@@ -86,17 +86,15 @@ class Factorisation {
       {
         try {
           Scratch<T>& scratch = scratch_[omp_get_thread_num()];
-          for (std::int32_t s = schedule.subtree_first[t]; s <= schedule.subtree_root[t] && !failed; ++s) {
-            update_[s] = scratch.stack.get() + scratch.height;
-            scratch.height += f_.update_entries(s);
-            eliminate(s, scratch);
-          }
-          // The root's update waits for the top of the tree in an array of its own.
           const std::int32_t root = schedule.subtree_root[t];
-          if (!failed) {
-            T* moved = own(root, f_.update_entries(root));
-            std::copy(update_[root], update_[root] + f_.update_entries(root), moved);
-            update_[root] = moved;
+          for (std::int32_t s = schedule.subtree_first[t]; s <= root && !failed; ++s) {
+            if (s == root) {  // its update waits for the top of the tree in an array of its own
+              update_[s] = own(s, f_.update_entries(s));
+            } else {
+              update_[s] = scratch.stack.get() + scratch.height;
+              scratch.height += f_.update_entries(s);
+            }
+            eliminate(s, scratch);
           }
           scratch.height = 0;
         } catch (...) {
