@@ -87,6 +87,18 @@ TEST_CASE("mixed precision: an FP32 factor refined in FP64 reaches the FP64 answ
   CHECK(max_rel_diff(x, test::dense_solve(a, b)) < 1e-9);
 }
 
+TEST_CASE("mixed precision falls back to an FP64 factor where FP32 cannot factor the matrix") {
+  // Positive definite (eigenvalues 2 - 1e-9 and 1e-9), singular once rounded to FP32.
+  const double c = 1 - 1e-9;
+  const CsrMatrix a = test::csr_from(2, {{{0, 0}, 1.0}, {{0, 1}, c}, {{1, 0}, c}, {{1, 1}, 1.0}});
+  const std::vector<double> b = {1.0, 2.0};
+  std::vector<double> x;
+  const SolveReport report = solve(a, b, x, 1, "mixed");
+  CHECK(report.figures.at("precision_fallback") == 1);
+  CHECK(report.figures.at("factor_precision_bits") == 64);
+  CHECK(max_rel_diff(x, test::dense_solve(a, b)) < 1e-6);  // condition number 2e9
+}
+
 TEST_CASE("an indefinite matrix fails naming the equation whose pivot is not positive") {
   for (std::int32_t bad : {0, 131, 500}) {
     CAPTURE(bad);
