@@ -123,6 +123,9 @@ TEST_CASE("bad input is refused with a clear message") {
   SolverOptions options;
   options.method = "multifrontal";
   CHECK_THROWS_AS(make_solver(options)->solve(AssembledSystem{a, b}, x), std::invalid_argument);
+  const CsrMatrix empty;
+  std::vector<double> none;
+  CHECK(make_solver(options)->solve(AssembledSystem{empty, none}, none).residual == 0);
   options.precision = "half";
   CHECK_THROWS_WITH_AS(make_solver(options), doctest::Contains("unknown precision 'half'"), std::invalid_argument);
 }
