@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct Scratch {
   std::vector<std::int32_t> position;   // per equation (new numbering)
   std::vector<std::int32_t> relative;   // a child's update rows, as rows of the parent's front
   std::vector<Run> runs;
+  std::vector<double> diagonal;         // the original diagonal of the supernode's equations
+  double smallest_pivot_ratio = std::numeric_limits<double>::infinity();
+  std::int32_t smallest_pivot_equation = -1;
   std::unique_ptr<T[]> stack;
   std::int64_t height = 0;              // entries in use on the stack
 };
@@ -67,6 +71,11 @@ class Factorisation {
       eliminate(s, scratch_[0]);
     }
     result.update_peak_entries = peak_;
+    for (const auto& s : scratch_)
+      if (s.smallest_pivot_ratio < result.smallest_pivot_ratio) {
+        result.smallest_pivot_ratio = s.smallest_pivot_ratio;
+        result.smallest_pivot_equation = s.smallest_pivot_equation;
+      }
     return result;
   }
 
@@ -126,11 +135,13 @@ class Factorisation {
     for (std::int64_t i = 0; i < r; ++i) std::fill(update + i * r, update + i * r + i + 1, T(0));
 
     // The original entries of the supernode's columns, lower triangle (row i >= column j).
+    scratch.diagonal.assign(k, 0.0);
     for (std::int32_t j = first; j < first + k; ++j) {
       const std::int32_t old = f_.old_of_new[j];
       for (auto e = a_.row_ptr[old]; e < a_.row_ptr[old + 1]; ++e) {
         const std::int32_t i = f_.new_of_old[a_.col[e]];
         if (i >= j) panel[scratch.position[i] * k + (j - first)] += static_cast<T>(a_.val[e]);
+        if (i == j) scratch.diagonal[j - first] = a_.val[e];
       }
     }
     const auto c_begin = children_offset_[s], c_end = children_offset_[s + 1];
@@ -156,10 +167,24 @@ class Factorisation {
                              "material?)",
                          equation);
     }
+    watch_pivots(s, panel, scratch);
     if (r > 0) {
       const DeviceMatrix<T> below = front.block(k, 0, r, k);
       dense_.trsm(kernels::Side::right, kernels::Op::transpose, pivots, below);
       dense_.syrk(T(-1), below, T(1), dense_.wrap(update, r, r, r));
+    }
+  }
+
+  // The pivots against their equations' original diagonal: the smallest ratio points at the
+  // equation a singular system (a body free to move) hides behind a rounding-sized pivot.
+  void watch_pivots(std::int32_t s, const T* panel, Scratch<T>& scratch) const {
+    const std::int64_t k = f_.columns(s);
+    for (std::int64_t c = 0; c < k; ++c) {
+      const double ratio = static_cast<double>(panel[c * k + c]) * panel[c * k + c] / scratch.diagonal[c];
+      if (ratio < scratch.smallest_pivot_ratio) {
+        scratch.smallest_pivot_ratio = ratio;
+        scratch.smallest_pivot_equation = f_.old_of_new[f_.first[s] + c];
+      }
     }
   }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -113,6 +114,37 @@ TEST_CASE("an indefinite matrix fails naming the equation whose pivot is not pos
     } catch (const SolveFailure& e) {
       CHECK(e.equation() == bad);
       CHECK(std::string(e.what()).find("equation " + std::to_string(bad)) != std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("a singular system (a free body) is refused, naming an equation") {
+  // The Laplacian of a grid: positive semi-definite, the constants its null space. Exactly, its
+  // last pivot is zero (refused as not positive); shifted by 1e-13 it is positive definite on
+  // paper but singular to working precision: the pivots pass, the residual gives it away.
+  const int nx = 9, ny = 8;
+  for (const double shift : {0.0, 1e-13}) {
+    CAPTURE(shift);
+    std::map<std::pair<std::int32_t, std::int32_t>, double> entries;
+    const auto spring = [&](std::int32_t a, std::int32_t b) {
+      entries[{a, a}] += 1, entries[{b, b}] += 1, entries[{a, b}] -= 1, entries[{b, a}] -= 1;
+    };
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        if (x + 1 < nx) spring(y * nx + x, y * nx + x + 1);
+        if (y + 1 < ny) spring(y * nx + x, (y + 1) * nx + x);
+        entries[{y * nx + x, y * nx + x}] += shift;
+      }
+    const CsrMatrix a = test::csr_from(nx * ny, entries);
+    const std::vector<double> b(a.rows, 1.0);  // along the constants: no solution worth the name
+    std::vector<double> x;
+    try {
+      solve(a, b, x, 1);
+      FAIL("no failure");
+    } catch (const SolveFailure& e) {
+      CHECK(e.equation() >= 0);
+      CHECK(e.equation() < a.rows);
+      CHECK(std::string(e.what()).find(shift > 0 ? "singular" : "not positive") != std::string::npos);
     }
   }
 }
