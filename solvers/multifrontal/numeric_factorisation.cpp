@@ -48,7 +48,7 @@ template <class T>
 class Factorisation {
  public:
   Factorisation(const SymbolicFactor& f, const CsrMatrix& a, kernels::DenseBackend& dense)
-      : f_(f), a_(a), dense_(dense), update_(f.supernodes(), nullptr), owned_(f.supernodes()),
+      : f_(f), a_(a), dense_(dense), update_(f.supernodes(), nullptr), owned_(f.supernodes()), on_stack_(f.supernodes(), 0),
         children_offset_(f.supernodes() + 1, 0) {
     for (std::int32_t s = 0; s < f.supernodes(); ++s)
       if (f.parent[s] >= 0) ++children_offset_[f.parent[s] + 1];
@@ -101,6 +101,7 @@ class Factorisation {
               update_[s] = own(s, f_.update_entries(s));
             } else {
               update_[s] = scratch.stack.get() + scratch.height;
+              on_stack_[s] = 1;
               scratch.height += f_.update_entries(s);
             }
             eliminate(s, scratch);
@@ -148,7 +149,7 @@ class Factorisation {
     for (auto c = c_begin; c < c_end; ++c) extend_add(children_[c], k, panel, update, scratch);
     for (auto c = c_begin; c < c_end; ++c) release(children_[c]);
     // On a stack, the update moves down over its children's, now consumed.
-    if (c_begin < c_end && !owned_[s]) {
+    if (c_begin < c_end && on_stack_[s]) {
       T* lowest = update_[children_[c_begin]];
       for (auto c = c_begin; c < c_end; ++c) lowest = std::min(lowest, update_[children_[c]]);
       for (std::int64_t i = 0; i < r; ++i) std::memmove(lowest + i * r, update + i * r, (i + 1) * sizeof(T));
@@ -231,7 +232,7 @@ class Factorisation {
   }
 
   void release(std::int32_t s) {
-    if (!owned_[s]) return;  // on a stack: the parent's update moves over it
+    if (on_stack_[s]) return;  // the parent's update moves over it
     owned_[s].reset();
     track(-f_.update_entries(s));
   }
@@ -249,6 +250,7 @@ class Factorisation {
   T* panels_ = nullptr;
   std::vector<T*> update_;                      // where each supernode's update matrix is
   std::vector<std::unique_ptr<T[]>> owned_;     // those not on a stack
+  std::vector<char> on_stack_;
   std::vector<std::int64_t> children_offset_;
   std::vector<std::int32_t> children_;
   std::vector<Scratch<T>> scratch_;             // one per thread
