@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ double residual(const CsrMatrix& a, std::span<const double> b, std::span<const d
   }
   return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
 }
+
+// A relative residual above this after a direct solve means the system was singular.
+constexpr double kSingularResidual = 1e-6;
 
 class MultifrontalSolver final : public LinearSolver {
  public:
@@ -76,6 +80,18 @@ class MultifrontalSolver final : public LinearSolver {
     std::copy(x.begin(), x.end(), solution.begin());
     report.residual = residual(a, system.rhs, solution, residual_);
     report.residual_history = {report.residual};
+    f["smallest_pivot_ratio"] = factor.smallest_pivot_ratio;
+    // Cholesky is backward stable: on a positive definite system the residual is a rounding
+    // error whatever the conditioning; a large one means the system is singular.
+    if (report.residual > kSingularResidual) {
+      char ratio[32];
+      std::snprintf(ratio, sizeof ratio, "%.1e", factor.smallest_pivot_ratio);
+      throw SolveFailure("multifrontal: the system is singular: the solution leaves a relative residual of " +
+                             std::to_string(report.residual) + "; the smallest pivot, " + ratio +
+                             " times its diagonal, is equation " + std::to_string(factor.smallest_pivot_equation) +
+                             "'s (a body free to move?)",
+                         factor.smallest_pivot_equation);
+    }
     return report;
   }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,9 @@ struct Scratch {
   std::vector<std::int32_t> position;   // per equation (new numbering)
   std::vector<std::int32_t> relative;   // a child's update rows, as rows of the parent's front
   std::vector<Run> runs;
+  std::vector<double> diagonal;         // the original diagonal of the supernode's equations
+  double smallest_pivot_ratio = std::numeric_limits<double>::infinity();
+  std::int32_t smallest_pivot_equation = -1;
   std::unique_ptr<T[]> stack;
   std::int64_t height = 0;              // entries in use on the stack
 };
@@ -44,7 +48,7 @@ template <class T>
 class Factorisation {
  public:
   Factorisation(const SymbolicFactor& f, const CsrMatrix& a, kernels::DenseBackend& dense)
-      : f_(f), a_(a), dense_(dense), update_(f.supernodes(), nullptr), owned_(f.supernodes()),
+      : f_(f), a_(a), dense_(dense), update_(f.supernodes(), nullptr), owned_(f.supernodes()), on_stack_(f.supernodes(), 0),
         children_offset_(f.supernodes() + 1, 0) {
     for (std::int32_t s = 0; s < f.supernodes(); ++s)
       if (f.parent[s] >= 0) ++children_offset_[f.parent[s] + 1];
@@ -67,6 +71,11 @@ class Factorisation {
       eliminate(s, scratch_[0]);
     }
     result.update_peak_entries = peak_;
+    for (const auto& s : scratch_)
+      if (s.smallest_pivot_ratio < result.smallest_pivot_ratio) {
+        result.smallest_pivot_ratio = s.smallest_pivot_ratio;
+        result.smallest_pivot_equation = s.smallest_pivot_equation;
+      }
     return result;
   }
 
@@ -86,17 +95,16 @@ class Factorisation {
       {
         try {
           Scratch<T>& scratch = scratch_[omp_get_thread_num()];
-          for (std::int32_t s = schedule.subtree_first[t]; s <= schedule.subtree_root[t] && !failed; ++s) {
-            update_[s] = scratch.stack.get() + scratch.height;
-            scratch.height += f_.update_entries(s);
-            eliminate(s, scratch);
-          }
-          // The root's update waits for the top of the tree in an array of its own.
           const std::int32_t root = schedule.subtree_root[t];
-          if (!failed) {
-            T* moved = own(root, f_.update_entries(root));
-            std::copy(update_[root], update_[root] + f_.update_entries(root), moved);
-            update_[root] = moved;
+          for (std::int32_t s = schedule.subtree_first[t]; s <= root && !failed; ++s) {
+            if (s == root) {  // its update waits for the top of the tree in an array of its own
+              update_[s] = own(s, f_.update_entries(s));
+            } else {
+              update_[s] = scratch.stack.get() + scratch.height;
+              on_stack_[s] = 1;
+              scratch.height += f_.update_entries(s);
+            }
+            eliminate(s, scratch);
           }
           scratch.height = 0;
         } catch (...) {
@@ -128,18 +136,20 @@ class Factorisation {
     for (std::int64_t i = 0; i < r; ++i) std::fill(update + i * r, update + i * r + i + 1, T(0));
 
     // The original entries of the supernode's columns, lower triangle (row i >= column j).
+    scratch.diagonal.assign(k, 0.0);
     for (std::int32_t j = first; j < first + k; ++j) {
       const std::int32_t old = f_.old_of_new[j];
       for (auto e = a_.row_ptr[old]; e < a_.row_ptr[old + 1]; ++e) {
         const std::int32_t i = f_.new_of_old[a_.col[e]];
         if (i >= j) panel[scratch.position[i] * k + (j - first)] += static_cast<T>(a_.val[e]);
+        if (i == j) scratch.diagonal[j - first] = a_.val[e];
       }
     }
     const auto c_begin = children_offset_[s], c_end = children_offset_[s + 1];
     for (auto c = c_begin; c < c_end; ++c) extend_add(children_[c], k, panel, update, scratch);
     for (auto c = c_begin; c < c_end; ++c) release(children_[c]);
     // On a stack, the update moves down over its children's, now consumed.
-    if (c_begin < c_end && !owned_[s]) {
+    if (c_begin < c_end && on_stack_[s]) {
       T* lowest = update_[children_[c_begin]];
       for (auto c = c_begin; c < c_end; ++c) lowest = std::min(lowest, update_[children_[c]]);
       for (std::int64_t i = 0; i < r; ++i) std::memmove(lowest + i * r, update + i * r, (i + 1) * sizeof(T));
@@ -158,10 +168,24 @@ class Factorisation {
                              "material?)",
                          equation);
     }
+    watch_pivots(s, panel, scratch);
     if (r > 0) {
       const DeviceMatrix<T> below = front.block(k, 0, r, k);
       dense_.trsm(kernels::Side::right, kernels::Op::transpose, pivots, below);
       dense_.syrk(T(-1), below, T(1), dense_.wrap(update, r, r, r));
+    }
+  }
+
+  // The pivots against their equations' original diagonal: the smallest ratio points at the
+  // equation a singular system (a body free to move) hides behind a rounding-sized pivot.
+  void watch_pivots(std::int32_t s, const T* panel, Scratch<T>& scratch) const {
+    const std::int64_t k = f_.columns(s);
+    for (std::int64_t c = 0; c < k; ++c) {
+      const double ratio = static_cast<double>(panel[c * k + c]) * panel[c * k + c] / scratch.diagonal[c];
+      if (ratio < scratch.smallest_pivot_ratio) {
+        scratch.smallest_pivot_ratio = ratio;
+        scratch.smallest_pivot_equation = f_.old_of_new[f_.first[s] + c];
+      }
     }
   }
 
@@ -208,7 +232,7 @@ class Factorisation {
   }
 
   void release(std::int32_t s) {
-    if (!owned_[s]) return;  // on a stack: the parent's update moves over it
+    if (on_stack_[s]) return;  // the parent's update moves over it
     owned_[s].reset();
     track(-f_.update_entries(s));
   }
@@ -226,6 +250,7 @@ class Factorisation {
   T* panels_ = nullptr;
   std::vector<T*> update_;                      // where each supernode's update matrix is
   std::vector<std::unique_ptr<T[]>> owned_;     // those not on a stack
+  std::vector<char> on_stack_;
   std::vector<std::int64_t> children_offset_;
   std::vector<std::int32_t> children_;
   std::vector<Scratch<T>> scratch_;             // one per thread

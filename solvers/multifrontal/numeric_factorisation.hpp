@@ -7,6 +7,7 @@
 // inside BLAS.
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <memory>
 
 #include "kernels/dense_backend.hpp"
@@ -19,6 +20,10 @@ template <class T>
 struct NumericFactor {
   std::unique_ptr<T[]> panels;              // supernode s at symbolic.panel_offset[s], row-major
   std::int64_t update_peak_entries = 0;     // update-matrix entries alive at once, as measured
+  // The smallest pivot relative to its equation's original diagonal, and that equation (original
+  // numbering): where a singular system shows.
+  double smallest_pivot_ratio = std::numeric_limits<double>::infinity();
+  std::int32_t smallest_pivot_equation = -1;
 };
 
 // Throws SolveFailure naming the equation (original numbering) whose pivot is not positive.

@@ -18,6 +18,7 @@ bool worth_merging(double cols, double zero_share) {
 SupernodePartition find_supernodes(const std::vector<std::int32_t>& parent, const std::vector<std::int64_t>& count,
                                    int block) {
   const auto n = static_cast<std::int32_t>(parent.size());
+  if (n == 0) return {{0}, {}};
   std::vector<std::int32_t> children(n, 0);
   for (std::int32_t j = 0; j < n; ++j)
     if (parent[j] >= 0) ++children[parent[j]];

@@ -58,11 +58,12 @@ void plan_update_memory(SymbolicFactor& f) {
   std::int64_t roots = 0;
   for (std::size_t t = 0; t < f.schedule.subtree_root.size(); ++t) {
     std::int64_t height = 0;
-    for (std::int32_t s = f.schedule.subtree_first[t]; s <= f.schedule.subtree_root[t]; ++s) {
+    for (std::int32_t s = f.schedule.subtree_first[t]; s < f.schedule.subtree_root[t]; ++s) {
       f.stack_entries = std::max(f.stack_entries, height + f.update_entries(s));  // allocated above the children
       height += f.update_entries(s) - children_entries[s];                        // then moved down over them
     }
-    roots += height;
+    f.stack_entries = std::max(f.stack_entries, height);  // the root's children, read by the root
+    roots += f.update_entries(f.schedule.subtree_root[t]);
   }
   std::int64_t live = roots, peak = f.threads * f.stack_entries + roots;
   for (std::int32_t s : f.schedule.top) {

@@ -30,8 +30,8 @@ struct SymbolicFactor {
   double flops = 0;                           // of the factorisation: the sum over columns of their count squared
   std::int64_t front_max = 0;
   // Update matrices: inside a subtree they live on its thread's stack, each moved down over its
-  // children's once they are added in; a finished subtree's root update and those above the
-  // subtrees are arrays of their own. stack_entries is the deepest subtree's stack (one stack per
+  // children's once they are added in; a subtree root's update (it waits for the top of the
+  // tree) and those above the subtrees are arrays of their own. stack_entries is the deepest subtree's stack (one stack per
   // thread), update_peak_entries the most entries held at once, stacks included.
   std::int64_t stack_entries = 0;
   std::int64_t update_peak_entries = 0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <random>
 #include <vector>
 
@@ -87,6 +88,18 @@ TEST_CASE("mixed precision: an FP32 factor refined in FP64 reaches the FP64 answ
   CHECK(max_rel_diff(x, test::dense_solve(a, b)) < 1e-9);
 }
 
+TEST_CASE("mixed precision falls back to an FP64 factor where FP32 cannot factor the matrix") {
+  // Positive definite (eigenvalues 2 - 1e-9 and 1e-9), singular once rounded to FP32.
+  const double c = 1 - 1e-9;
+  const CsrMatrix a = test::csr_from(2, {{{0, 0}, 1.0}, {{0, 1}, c}, {{1, 0}, c}, {{1, 1}, 1.0}});
+  const std::vector<double> b = {1.0, 2.0};
+  std::vector<double> x;
+  const SolveReport report = solve(a, b, x, 1, "mixed");
+  CHECK(report.figures.at("precision_fallback") == 1);
+  CHECK(report.figures.at("factor_precision_bits") == 64);
+  CHECK(max_rel_diff(x, test::dense_solve(a, b)) < 1e-6);  // condition number 2e9
+}
+
 TEST_CASE("an indefinite matrix fails naming the equation whose pivot is not positive") {
   for (std::int32_t bad : {0, 131, 500}) {
     CAPTURE(bad);
@@ -105,12 +118,46 @@ TEST_CASE("an indefinite matrix fails naming the equation whose pivot is not pos
   }
 }
 
+TEST_CASE("a singular system (a free body) is refused, naming an equation") {
+  // The Laplacian of a grid: positive semi-definite, the constants its null space. Exactly, its
+  // last pivot is zero (refused as not positive); shifted by 1e-13 it is positive definite on
+  // paper but singular to working precision: the pivots pass, the residual gives it away.
+  const int nx = 9, ny = 8;
+  for (const double shift : {0.0, 1e-13}) {
+    CAPTURE(shift);
+    std::map<std::pair<std::int32_t, std::int32_t>, double> entries;
+    const auto spring = [&](std::int32_t a, std::int32_t b) {
+      entries[{a, a}] += 1, entries[{b, b}] += 1, entries[{a, b}] -= 1, entries[{b, a}] -= 1;
+    };
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) {
+        if (x + 1 < nx) spring(y * nx + x, y * nx + x + 1);
+        if (y + 1 < ny) spring(y * nx + x, (y + 1) * nx + x);
+        entries[{y * nx + x, y * nx + x}] += shift;
+      }
+    const CsrMatrix a = test::csr_from(nx * ny, entries);
+    const std::vector<double> b(a.rows, 1.0);  // along the constants: no solution worth the name
+    std::vector<double> x;
+    try {
+      solve(a, b, x, 1);
+      FAIL("no failure");
+    } catch (const SolveFailure& e) {
+      CHECK(e.equation() >= 0);
+      CHECK(e.equation() < a.rows);
+      CHECK(std::string(e.what()).find(shift > 0 ? "singular" : "not positive") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("bad input is refused with a clear message") {
   const CsrMatrix a = test::random_fe_like_matrix(3, 3, 3, 3, 1);
   std::vector<double> b(a.rows, 1.0), x(a.rows - 1);
   SolverOptions options;
   options.method = "multifrontal";
   CHECK_THROWS_AS(make_solver(options)->solve(AssembledSystem{a, b}, x), std::invalid_argument);
+  const CsrMatrix empty;
+  std::vector<double> none;
+  CHECK(make_solver(options)->solve(AssembledSystem{empty, none}, none).residual == 0);
   options.precision = "half";
   CHECK_THROWS_WITH_AS(make_solver(options), doctest::Contains("unknown precision 'half'"), std::invalid_argument);
 }
