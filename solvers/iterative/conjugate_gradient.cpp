@@ -39,6 +39,9 @@ class ConjugateGradient final : public LinearSolver {
     while (!monitor.converged(it, std::sqrt(rr) / setup.rhs_norm())) {
       setup.spmv(*p, *q);
       const double pq = backend_->dot(*p, *q);
+      if (!std::isfinite(pq))
+        throw SolveFailure("cg met p.Kp = " + std::to_string(pq) + " at iteration " + std::to_string(it) +
+                           ": the matrix or the preconditioner holds NaN or Inf (check the materials of the case)");
       if (!(pq > 0))
         throw SolveFailure("cg met a direction of non-positive curvature at iteration " + std::to_string(it) +
                            ": the matrix is not positive definite (a body free to move, or a bad material?)");

@@ -1,6 +1,7 @@
 #include "solvers/iterative/krylov_monitor.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace fem {
@@ -20,6 +21,11 @@ bool KrylovMonitor::converged(int iteration, double relative_residual) {
   report_.iterations = iteration;
   report_.residual = relative_residual;
   if (relative_residual <= options_.tolerance) return true;
+  if (!std::isfinite(relative_residual))
+    throw SolveFailure(name_ + " met a residual of " + std::to_string(relative_residual) + " at iteration " +
+                       std::to_string(iteration) +
+                       ": the matrix, the right-hand side or the preconditioner holds NaN or Inf (check the "
+                       "materials and loads of the case)");
   progress_.iteration(iteration, relative_residual, options_.tolerance);
   if (iteration >= max_iterations_) {
     char line[256];

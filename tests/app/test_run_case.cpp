@@ -88,6 +88,20 @@ TEST_CASE("a box case runs end to end and writes its summary") {
   CHECK(log.str().find("fem: solve") != std::string::npos);
 }
 
+TEST_CASE("a body free to move is refused by every direct solver, not answered with garbage") {
+  TempDir dir;
+  // Only x is held on xmin: the box may slide in y and z and turn about x.
+  const auto file = dir.write("free.yaml", replace(kBoxCase, "fix: [x, y, z]", "fix: [x]"));
+  for (const char* method : {"band-cholesky", "frontal", "multifrontal"}) {
+    CAPTURE(method);
+    RunOverrides overrides;
+    overrides.method = method;
+    std::ostringstream log;
+    CHECK_THROWS_AS(run_case(file, overrides, log), SolveFailure);
+  }
+  CHECK_FALSE(fs::exists(dir.path / "results/free.json"));
+}
+
 TEST_CASE("an AMG run takes the solver.amg keys and reports its setup apart from the solve") {
   TempDir dir;
   const auto file = dir.write(

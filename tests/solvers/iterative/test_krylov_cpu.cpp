@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
@@ -122,4 +123,13 @@ TEST_CASE("Krylov failures are named") {
   for (auto k = bad.matrix.row_ptr[5]; k < bad.matrix.row_ptr[6]; ++k)
     if (bad.matrix.col[k] == 5) bad.matrix.val[k] = -bad.matrix.val[k];
   CHECK_THROWS_AS(run("cg", "jacobi", bad, u), SolveFailure);
+  // NaN in the loads or in an off-diagonal entry is named as such, not as indefiniteness.
+  auto nan_load = fe;
+  nan_load.rhs[7] = std::nan("");
+  CHECK_THROWS_WITH_AS(run("cg", "jacobi", nan_load, u), doctest::Contains("NaN or Inf"), SolveFailure);
+  CHECK_THROWS_WITH_AS(run("bicgstab", "jacobi", nan_load, u), doctest::Contains("NaN or Inf"), SolveFailure);
+  auto nan_entry = fe;
+  for (auto k = nan_entry.matrix.row_ptr[4]; k < nan_entry.matrix.row_ptr[5]; ++k)
+    if (nan_entry.matrix.col[k] != 4) nan_entry.matrix.val[k] = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH_AS(run("cg", "jacobi", nan_entry, u), doctest::Contains("NaN or Inf"), SolveFailure);
 }
