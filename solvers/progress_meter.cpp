@@ -20,12 +20,21 @@ bool ProgressMeter::due() {
 }
 
 void ProgressMeter::steps(const char* unit, std::int64_t done, std::int64_t total) {
-  if (done <= 0 || total <= 0 || !due()) return;
-  const double fraction = static_cast<double>(done) / static_cast<double>(total);
+  if (total > 0) steps_line(unit, done, total, static_cast<double>(done) / static_cast<double>(total), "");
+}
+
+void ProgressMeter::steps(const char* unit, std::int64_t done, std::int64_t total, double work_done) {
+  steps_line(unit, done, total, work_done, " of the work");
+}
+
+void ProgressMeter::steps_line(const char* unit, std::int64_t done, std::int64_t total, double fraction,
+                               const char* of_what) {
+  if (done <= 0 || total <= 0 || !(fraction > 0) || !due()) return;
   const double elapsed = elapsed_s();
-  char line[160];
-  std::snprintf(line, sizeof line, "%s %lld of %lld (%.0f%%), about %s left", unit, static_cast<long long>(done),
-                static_cast<long long>(total), 100 * fraction, duration_text(elapsed * (1 - fraction) / fraction).c_str());
+  char line[192];
+  std::snprintf(line, sizeof line, "%s %lld of %lld (%.0f%%%s), about %s left", unit, static_cast<long long>(done),
+                static_cast<long long>(total), 100 * fraction, of_what,
+                duration_text(std::max(0.0, elapsed * (1 - fraction) / fraction)).c_str());
   report_(line);
 }
 

@@ -20,6 +20,9 @@ class ProgressMeter {
   // "columns 4,500 of 22,700 (20%), about 1 min 10 s left": `done` of `total` steps of about
   // equal cost each.
   void steps(const char* unit, std::int64_t done, std::int64_t total);
+  // "fronts 1200 of 3400 (45% of the work), about 20 s left": steps of unequal cost, of which
+  // the share `work_done` (0 to 1) of the total cost is done; the time left follows from it.
+  void steps(const char* unit, std::int64_t done, std::int64_t total, double work_done);
   // "iteration 800, residual 3.1e-05, about 40 s left": the relative residual after
   // `iteration` iterations, towards `tolerance`.
   void iteration(int iteration, double residual, double tolerance);
@@ -27,6 +30,7 @@ class ProgressMeter {
  private:
   using Clock = std::chrono::steady_clock;
   bool due();  // true once the interval has passed since the last line (or the start)
+  void steps_line(const char* unit, std::int64_t done, std::int64_t total, double fraction, const char* of_what);
   double elapsed_s() const;
 
   std::function<void(const std::string&)> report_;

@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <stdexcept>
 
 #include "fem/physics/element_matrices.hpp"
@@ -107,7 +108,7 @@ class Scatter {
 }  // namespace
 
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
-                             AssemblyStrategy strategy) {
+                             AssemblyStrategy strategy, ProgressMeter* progress) {
   const Mesh& mesh = *problem.mesh;
   AssembledSystemData out;
   out.matrix = sparsity_pattern(graph, dofs);
@@ -126,6 +127,14 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
       if (!failure) failure = std::current_exception();
     }
   };
+  // Elements done, counted by every thread; only thread 0 reports them, so one at a time.
+  std::atomic<std::int64_t> elements_done{0};
+  const auto elements = static_cast<std::int64_t>(mesh.cells.size());
+  auto count_element = [&] {
+    if (!progress) return;
+    const std::int64_t done = elements_done.fetch_add(1, std::memory_order_relaxed) + 1;
+    if (omp_get_thread_num() == 0) progress->steps("elements", done, elements);
+  };
 
   if (strategy == AssemblyStrategy::Coloring) {
     const auto colors = color_elements(mesh.cells, mesh.num_nodes());
@@ -139,6 +148,7 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
           guarded([&] {
             cell_contribution(problem, group[k], buffers);
             scatter.add(mesh.cells.nodes_of(group[k]), buffers, values, rhs);
+            count_element();
           });
       }
     }
@@ -157,6 +167,7 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
         guarded([&] {
           cell_contribution(problem, e, buffers);
           scatter.add(mesh.cells.nodes_of(e), buffers, private_values[t].data(), private_rhs[t].data());
+          count_element();
         });
 #pragma omp for schedule(static)
       for (std::size_t k = 0; k < nnz; ++k)

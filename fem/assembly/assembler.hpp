@@ -10,6 +10,7 @@
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "kernels/csr_matrix.hpp"
+#include "solvers/progress_meter.hpp"
 
 namespace fem {
 
@@ -28,8 +29,9 @@ struct AssembledSystemData {
 // The CSR structure of the dof matrix (graph: the node adjacency in mesh numbering): row of (node, c) holds every dof of the node and its neighbours.
 CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
 
+// `progress` (none when null) hears the elements assembled.
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
-                             AssemblyStrategy strategy = AssemblyStrategy::Coloring);
+                             AssemblyStrategy strategy = AssemblyStrategy::Coloring, ProgressMeter* progress = nullptr);
 
 // Elements grouped so that no two elements of a group share a node (greedy, in mesh order).
 std::vector<std::vector<std::size_t>> color_elements(const ElementSet& cells, std::size_t num_nodes);

@@ -32,7 +32,7 @@ DiscreteSystem::DiscreteSystem(const Problem& problem, const renumber::NodeGraph
     for (int k = 0; k < 3; ++k) coordinates_in_equation_order_[3 * rank + k] = coords[3 * dofs_.node_at_rank[rank] + k];
 }
 
-double DiscreteSystem::prepare(bool by_elements) {
+double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
   if (by_elements ? element_system_built_ : assembled_) return 0.0;
   const auto t0 = std::chrono::steady_clock::now();
   const Mesh& mesh = *problem_.mesh;
@@ -46,7 +46,7 @@ double DiscreteSystem::prepare(bool by_elements) {
       if (!element_system_.order.empty()) element_system_.system.element(element_system_.order.front(), probe);
       element_system_built_ = true;
     } else {
-      assembled_system_ = assemble(problem_, dofs_, graph_);
+      assembled_system_ = assemble(problem_, dofs_, graph_, AssemblyStrategy::Coloring, progress);
       apply_constraints(assembled_system_.matrix, assembled_system_.rhs, constraints_);
       assembled_ = true;
     }

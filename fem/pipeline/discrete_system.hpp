@@ -14,6 +14,7 @@
 #include "fem/assembly/element_system.hpp"
 #include "fem/physics/problem.hpp"
 #include "solvers/linear_solver.hpp"
+#include "solvers/progress_meter.hpp"
 
 namespace fem {
 
@@ -28,8 +29,9 @@ class DiscreteSystem {
   std::int64_t nnz() const { return nnz_; }  // of the dof matrix's pattern, both triangles
 
   // Builds what a solver of this kind takes, unless already built; returns the seconds spent.
-  // Throws CaseError naming the mesh for an inverted element.
-  double prepare(bool by_elements);
+  // Throws CaseError naming the mesh for an inverted element. `progress` (none when null) hears
+  // the elements assembled.
+  double prepare(bool by_elements, ProgressMeter* progress = nullptr);
 
   // Solves with `solver` into `solution` (size dofs().num_dofs(), the start value for iterative
   // solvers) after prepare(). A SolveFailure comes back with its equation named as node and

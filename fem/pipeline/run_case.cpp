@@ -25,6 +25,7 @@
 #include "fem/renumber/ordering_metrics.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "solvers/linear_solver.hpp"
+#include "solvers/progress_meter.hpp"
 #if FEM_WITH_PETSC
 #include "fem/parallel/collective.hpp"
 #include "fem/parallel/distributed_system.hpp"
@@ -187,11 +188,12 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   std::optional<DiscreteSystem> system;
   phases.run("assemble", [&] {
     system.emplace(problem, graph, order);
+    ProgressMeter progress(options);
 #if FEM_WITH_PETSC
     if (distributed) distributed->assemble(system->dofs(), system->constraints());
     else
 #endif
-      system->prepare(by_elements);
+      system->prepare(by_elements, &progress);
     return with_commas(system->dofs().num_dofs()) + " equations, " + with_commas(system->nnz()) + " nonzeros, " +
            with_commas(system->constraints().count) + " prescribed" + (by_elements ? ", element by element" : "");
   });

@@ -14,6 +14,7 @@
 #include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/supernodal_solve.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
+#include "solvers/progress_meter.hpp"
 
 namespace fem {
 
@@ -100,7 +101,8 @@ class MultifrontalSolver final : public LinearSolver {
   multifrontal::NumericFactor<T> factor_in(const CsrMatrix& a, const multifrontal::SymbolicFactor& symbolic,
                                            SolveReport& report) {
     const auto start = Clock::now();
-    auto factor = multifrontal::factorise<T>(symbolic, a, blas_);
+    ProgressMeter progress(options_);
+    auto factor = multifrontal::factorise<T>(symbolic, a, blas_, &progress);
     const double seconds = seconds_since(start);
     report.time_setup_s += seconds;
     auto& f = report.figures;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -47,8 +48,8 @@ struct Scratch {
 template <class T>
 class Factorisation {
  public:
-  Factorisation(const SymbolicFactor& f, const CsrMatrix& a, kernels::DenseBackend& dense)
-      : f_(f), a_(a), dense_(dense), update_(f.supernodes(), nullptr), owned_(f.supernodes()), on_stack_(f.supernodes(), 0),
+  Factorisation(const SymbolicFactor& f, const CsrMatrix& a, kernels::DenseBackend& dense, ProgressMeter* progress)
+      : f_(f), a_(a), dense_(dense), progress_(progress), update_(f.supernodes(), nullptr), owned_(f.supernodes()), on_stack_(f.supernodes(), 0),
         children_offset_(f.supernodes() + 1, 0) {
     for (std::int32_t s = 0; s < f.supernodes(); ++s)
       if (f.parent[s] >= 0) ++children_offset_[f.parent[s] + 1];
@@ -69,6 +70,7 @@ class Factorisation {
     for (std::int32_t s : f_.schedule.top) {
       update_[s] = own(s, f_.update_entries(s));
       eliminate(s, scratch_[0]);
+      count_done(s);
     }
     result.update_peak_entries = peak_;
     for (const auto& s : scratch_)
@@ -105,6 +107,7 @@ class Factorisation {
               scratch.height += f_.update_entries(s);
             }
             eliminate(s, scratch);
+            count_done(s);
           }
           scratch.height = 0;
         } catch (...) {
@@ -224,6 +227,16 @@ class Factorisation {
     }
   }
 
+  // Supernode s is factorised: whichever thread finds the meter free tells it how far the
+  // factorisation has come (the others go on without waiting).
+  void count_done(std::int32_t s) {
+    if (!progress_) return;
+    const std::int64_t fronts = ++fronts_done_;
+    const double flops = flops_done_.fetch_add(f_.flops_of(s)) + f_.flops_of(s);
+    const std::unique_lock<std::mutex> free(progress_lock_, std::try_to_lock);
+    if (free && f_.flops > 0) progress_->steps("fronts", fronts, f_.supernodes(), flops / f_.flops);
+  }
+
   // An update matrix in an array of its own (a subtree root's, or one above the subtrees).
   T* own(std::int32_t s, std::int64_t entries) {
     owned_[s].reset(entries > 0 ? new T[entries] : nullptr);
@@ -247,6 +260,10 @@ class Factorisation {
   const SymbolicFactor& f_;
   const CsrMatrix& a_;
   kernels::DenseBackend& dense_;
+  ProgressMeter* progress_;
+  std::mutex progress_lock_;                    // one thread at a time talks to progress_
+  std::atomic<std::int64_t> fronts_done_{0};
+  std::atomic<double> flops_done_{0};
   T* panels_ = nullptr;
   std::vector<T*> update_;                      // where each supernode's update matrix is
   std::vector<std::unique_ptr<T[]>> owned_;     // those not on a stack
@@ -260,11 +277,14 @@ class Factorisation {
 }  // namespace
 
 template <class T>
-NumericFactor<T> factorise(const SymbolicFactor& symbolic, const CsrMatrix& matrix, kernels::DenseBackend& dense) {
-  return Factorisation<T>(symbolic, matrix, dense).run();
+NumericFactor<T> factorise(const SymbolicFactor& symbolic, const CsrMatrix& matrix, kernels::DenseBackend& dense,
+                           ProgressMeter* progress) {
+  return Factorisation<T>(symbolic, matrix, dense, progress).run();
 }
 
-template NumericFactor<double> factorise<double>(const SymbolicFactor&, const CsrMatrix&, kernels::DenseBackend&);
-template NumericFactor<float> factorise<float>(const SymbolicFactor&, const CsrMatrix&, kernels::DenseBackend&);
+template NumericFactor<double> factorise<double>(const SymbolicFactor&, const CsrMatrix&, kernels::DenseBackend&,
+                                                 ProgressMeter*);
+template NumericFactor<float> factorise<float>(const SymbolicFactor&, const CsrMatrix&, kernels::DenseBackend&,
+                                               ProgressMeter*);
 
 }  // namespace fem::multifrontal

@@ -13,6 +13,7 @@
 #include "kernels/dense_backend.hpp"
 #include "kernels/csr_matrix.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
+#include "solvers/progress_meter.hpp"
 
 namespace fem::multifrontal {
 
@@ -27,8 +28,10 @@ struct NumericFactor {
 };
 
 // Throws SolveFailure naming the equation (original numbering) whose pivot is not positive.
-// `dense` must compute in host memory (it wraps the panels in place).
+// `dense` must compute in host memory (it wraps the panels in place). `progress` (none when
+// null) hears the fronts done and their share of the flops.
 template <class T>
-NumericFactor<T> factorise(const SymbolicFactor& symbolic, const CsrMatrix& matrix, kernels::DenseBackend& dense);
+NumericFactor<T> factorise(const SymbolicFactor& symbolic, const CsrMatrix& matrix, kernels::DenseBackend& dense,
+                           ProgressMeter* progress = nullptr);
 
 }  // namespace fem::multifrontal

@@ -76,6 +76,14 @@ void plan_update_memory(SymbolicFactor& f) {
 
 }  // namespace
 
+double SymbolicFactor::flops_of(std::int32_t s) const {
+  // The supernode's columns hold m, m - 1, ..., m - k + 1 entries.
+  const std::int64_t k = columns(s), m = front(s);
+  double flops = 0;
+  for (std::int64_t j = 0; j < k; ++j) flops += static_cast<double>(m - j) * static_cast<double>(m - j);
+  return flops;
+}
+
 std::size_t SymbolicFactor::factor_bytes(std::size_t value_bytes) const {
   return static_cast<std::size_t>(factor_entries()) * value_bytes + rows.size() * sizeof(std::int32_t) +
          parent.size() * (2 * sizeof(std::int32_t) + 2 * sizeof(std::int64_t)) +
@@ -142,11 +150,8 @@ SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads) {
     const std::int64_t k = f.columns(s), m = f.front(s);
     f.panel_offset[s + 1] = f.panel_offset[s] + k * m;
     f.front_max = std::max(f.front_max, m);
-    // Columns of this supernode hold m, m - 1, ..., m - k + 1 entries.
-    double flops = 0;
-    for (std::int64_t j = 0; j < k; ++j) flops += static_cast<double>(m - j) * static_cast<double>(m - j);
-    work[s] = flops;
-    f.flops += flops;
+    work[s] = f.flops_of(s);
+    f.flops += work[s];
   }
   f.schedule = schedule_tree(f.parent, work, f.threads);
   plan_update_memory(f);

@@ -42,6 +42,7 @@ struct SymbolicFactor {
   std::int64_t front(std::int32_t s) const { return row_offset[s + 1] - row_offset[s]; }
   std::int64_t update_entries(std::int32_t s) const { return (front(s) - columns(s)) * (front(s) - columns(s)); }
   std::int64_t factor_entries() const { return panel_offset.back(); }
+  double flops_of(std::int32_t s) const;  // supernode s's share of `flops`
 
   // The factor with its indices, with entries of `value_bytes` each.
   std::size_t factor_bytes(std::size_t value_bytes) const;

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "bench/spmv/matrix_market.hpp"
+#include "fem/config.hpp"
 #include "fem/pipeline/run_case.hpp"
 #include "tests/app/app_test_support.hpp"
 
@@ -152,6 +153,25 @@ TEST_CASE("a run into a file prints its progress as plain lines, and --quiet pri
   REQUIRE(quiet.status == 0);
   CHECK(quiet.out.find("iteration ") == std::string::npos);
   CHECK(quiet.out.find("fem: solve") != std::string::npos);
+}
+
+TEST_CASE("the assembly and a multifrontal factorisation print their progress, and --quiet prints none") {
+  if (!FEM_WITH_METIS) return;  // no multifrontal solver in this build
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  const std::string run = "run " + file.string() + " --set mesh.box.divisions=[16,8,8] --set solver.method=multifrontal " +
+                          "--progress-interval 0.001 --output " + (dir.path / "r").string();
+  const auto talkative = fem_command(dir, run);
+  REQUIRE(talkative.status == 0);
+  CHECK(talkative.out.find("fem: assemble ... elements ") != std::string::npos);
+  CHECK(talkative.out.find(" of 1024 (") != std::string::npos);
+  CHECK(talkative.out.find("fem: solve    ... fronts ") != std::string::npos);
+  CHECK(talkative.out.find("% of the work), about ") != std::string::npos);
+  CHECK(talkative.out.find('\r') == std::string::npos);
+  const auto quiet = fem_command(dir, run + " --quiet");
+  REQUIRE(quiet.status == 0);
+  CHECK(quiet.out.find(" ... ") == std::string::npos);
+  CHECK(quiet.out.find("fem: assemble") != std::string::npos);
 }
 
 TEST_CASE("fem run --export-matrix writes K and f in Matrix Market, and fem bench spmv reads K back") {

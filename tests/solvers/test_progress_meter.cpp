@@ -38,6 +38,19 @@ TEST_CASE("steps: the fraction done and the time left at the rate so far") {
   CHECK(listener.lines[0].find("about 1 s left") != std::string::npos);
 }
 
+TEST_CASE("weighted steps: the time left follows the share of the work, not of the steps") {
+  Listener listener;
+  ProgressMeter meter(listener.options(0.0));
+  pause_ms(200);
+  meter.steps("fronts", 900, 1000, 0.25);  // most fronts done, a quarter of the work
+  REQUIRE(listener.lines.size() == 1);
+  CHECK(listener.lines[0].find("fronts 900 of 1000 (25% of the work), about ") == 0);
+  // 200 ms for a quarter of the work: 600 ms left ("1 s"), not the 22 ms the fronts suggest.
+  CHECK(listener.lines[0].find("about 1 s left") != std::string::npos);
+  meter.steps("fronts", 1000, 1000, 1.0000001);  // rounding past the whole: nothing left, not negative
+  CHECK(listener.lines.back().find("about 0 s left") != std::string::npos);
+}
+
 TEST_CASE("iterations: the time left follows from the convergence rate since the last line") {
   Listener listener;
   ProgressMeter meter(listener.options(0.0));
