@@ -3,6 +3,9 @@
 #include <cstdlib>
 #include <ostream>
 #include <stdexcept>
+#include <string>
+
+#include <unistd.h>
 
 #include "fem/output/atomic_output.hpp"
 #include "fem/output/external_command.hpp"
@@ -51,7 +54,9 @@ fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, c
   // Debian's ParaView renders through X: without a display, a virtual one from xvfb-run.
   const char* display = std::getenv("DISPLAY");
   const bool virtual_display = !(display && *display) && on_path("xvfb-run");
-  if (virtual_display) command += "xvfb-run -a ";
+  // xvfb-run -a looks for a free display from :99 up; two renders started at once could both pick
+  // the same one, so each process starts its search at a display of its own.
+  if (virtual_display) command += "xvfb-run -a -n " + std::to_string(100 + getpid() % 900) + " ";
   command += shell_quoted(paraview_runner());
   if (!virtual_display) command += " --force-offscreen-rendering";
 

@@ -3,6 +3,8 @@
 // installs it (scripts/install-deps.sh).
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <set>
 #include <sstream>
 
@@ -104,7 +106,8 @@ TEST_CASE("fem render draws the results offscreen, and the picture is not blank"
   // The script runs as its header says, with a plain pvbatch and no PYTHONPATH set up for it.
   if (on_path("pvbatch") && on_path("xvfb-run")) {
     const fs::path plain = dir.path / "plain.png";
-    const std::string command = "cd " + (dir.path / "results").string() + " && env -u PYTHONPATH xvfb-run -a pvbatch beam-view.py --png " +
+    const std::string command = "cd " + (dir.path / "results").string() + " && env -u PYTHONPATH xvfb-run -a -n " + std::to_string(1000 + getpid() % 900) +
+                                " pvbatch beam-view.py --png " +
                                 plain.string() + " > " + (dir.path / "pvbatch.txt").string() + " 2>&1";
     CHECK_MESSAGE(std::system(command.c_str()) == 0, slurp(dir.path / "pvbatch.txt"));
     CHECK(fs::exists(plain));
