@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "kernels/cpu/vector_ops.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem {
@@ -37,13 +38,11 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledS
   for (const auto& [name, value] : host_preconditioner_->figures()) report.figures[name] = value;
   if (const auto blocks = host_preconditioner_->inverse_blocks()) {
     block_diagonal_ = backend.block_diagonal(blocks->values, blocks->block);
-    if (!backend.on_host()) host_preconditioner_.reset();  // its copy on the device is the one used
+    host_preconditioner_.reset();  // the back-end's copy of the blocks is the one used
   } else {
     z_ = vector();
   }
-  double sum = 0;
-  for (const double f : system.rhs) sum += f * f;
-  rhs_norm_ = std::sqrt(sum);
+  rhs_norm_ = std::sqrt(cpu::dot(system.rhs, system.rhs));
 }
 
 KrylovSetup::Vector KrylovSetup::rhs() const {
@@ -54,7 +53,7 @@ KrylovSetup::Vector KrylovSetup::rhs() const {
 
 std::size_t KrylovSetup::bytes() const {
   return matrix_->device_bytes() + (block_diagonal_ ? block_diagonal_->device_bytes() : 0) +
-         (host_preconditioner_ && !block_diagonal_ ? host_preconditioner_->bytes() : 0) +
+         (host_preconditioner_ ? host_preconditioner_->bytes() : 0) +
          (z_ ? n_ * sizeof(double) : 0);
 }
 

@@ -45,7 +45,7 @@ class KrylovSetup {
   const AssembledSystem& system_;
   std::size_t n_;
   std::unique_ptr<kernels::SparseMatrix> matrix_;
-  std::unique_ptr<Preconditioner> host_preconditioner_;
+  std::unique_ptr<Preconditioner> host_preconditioner_;   // when it is not block-diagonal (SSOR, AMG)
   std::unique_ptr<kernels::BlockDiagonal> block_diagonal_;  // when M^-1 is block-diagonal
   Vector z_;                                                // host-applied M^-1 r otherwise
   // The r whose M^-1 r z_ holds since cg_update, so cg_direction need not apply M again (SSOR
