@@ -26,7 +26,7 @@
 #include "solvers/direct/blas_backend.hpp"
 #if FEM_WITH_CUDA
 #include "bench/band/band_step_breakdown.hpp"
-#include "solvers/direct/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_cuda.hpp"
 #endif
 
 namespace fem::bench {
@@ -194,13 +194,13 @@ double time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   const auto t0 = Clock::now();
 #if FEM_WITH_CUDA
   if (impl == "cublas") {
-    band::cuda::factor_on_device(a);
+    kernels::cuda::factor_on_device(a.layout, a.rows());
     return seconds(t0);
   }
   if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : layout.elements() * sizeof(T) / 4;
-    const int chunks = band::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
+    const int chunks = kernels::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
     const double t = seconds(t0);
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
     return t;

@@ -1,6 +1,5 @@
 #include "bench/dense/dense_benchmark.hpp"
 
-#include "bench/dense/device_timer.hpp"
 #include "fem/output/atomic_output.hpp"
 #include "kernels/dense_registry.hpp"
 
@@ -19,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
 #include <cblas.h>
 #endif
 
@@ -163,12 +162,12 @@ std::vector<double> time_backend(DenseBackend& backend, index_t n, const std::ve
   const auto run = [&] { backend.gemm(Op::none, Op::none, T(1), da, db, T(0), dc); };
   run();
   std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) times.push_back(time_on(backend, run));
+  for (int r = 0; r < repeats; ++r) times.push_back(backend.seconds_for(run));
   backend.download(dc, c.data(), n);
   return times;
 }
 
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
 template <class T>
 std::vector<double> time_openblas(index_t n, const std::vector<T>& a, const std::vector<T>& b,
                                   std::vector<T>& c, int repeats) {
@@ -197,7 +196,7 @@ public:
   void run() {
     if (o_.threads > 0) omp_set_num_threads(o_.threads);
     const int threads = omp_get_max_threads();
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
     openblas_set_num_threads(threads);
 #endif
     std::cout << "dense GEMM benchmark: " << threads << " CPU threads, " << o_.repeats
@@ -227,7 +226,7 @@ private:
     });
     for (const auto& name : wanted) {
       if (name == "openblas") {
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
         names_.push_back(name);
         descriptions_[name] = std::string("OpenBLAS ") + openblas_get_config();
 #else
@@ -277,7 +276,7 @@ private:
       // 40x at n = 128 on 2 cores).
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       try {
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
         if (name == "openblas") times = time_openblas(n, a, b, c, o_.repeats);
         else
 #endif

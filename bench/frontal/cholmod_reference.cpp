@@ -2,13 +2,13 @@
 
 #include <chrono>
 
-#if FEM_BENCH_WITH_CHOLMOD
+#if FEM_WITH_CHOLMOD
 #include <cholmod.h>
 #endif
 
 namespace fem::bench {
 
-#if FEM_BENCH_WITH_CHOLMOD
+#if FEM_WITH_CHOLMOD
 
 namespace {
 

@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include "bench/spmv/cusparse_reference.hpp"
+#include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -123,9 +124,7 @@ std::vector<BoxPattern> fe_set(const std::string& set) {
 #if FEM_WITH_CUDA
 namespace gpu = kernels::cuda;
 
-void check(cudaError_t s, const char* what) {
-  if (s != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(s));
-}
+using kernels::cuda::check;
 
 // Seconds per call of `work` (CUDA events around repeats after a warm-up).
 double time_device(const std::function<void()>& work, int repeats) {

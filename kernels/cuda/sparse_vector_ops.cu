@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 
 namespace fem::kernels::cuda {
@@ -12,11 +13,6 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kMaxBlocks = 132 * 8;  // a few waves over the SMs; the loops stride over the rest
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
-}
 
 unsigned blocks_for(std::int64_t n) {
   const std::int64_t b = (n + kBlock - 1) / kBlock;
@@ -104,25 +100,6 @@ __global__ void axpby_kernel(std::int64_t n, double a, const double* x, double b
 }
 
 }  // namespace
-
-DeviceVector::DeviceVector(std::size_t n) : size_(n) {
-  if (n > 0) check(cudaMalloc(&data_, n * sizeof(double)), "cudaMalloc (vector)");
-}
-DeviceVector::~DeviceVector() { cudaFree(data_); }
-DeviceVector::DeviceVector(DeviceVector&& o) noexcept : data_(o.data_), size_(o.size_) {
-  o.data_ = nullptr, o.size_ = 0;
-}
-DeviceVector& DeviceVector::operator=(DeviceVector&& o) noexcept {
-  std::swap(data_, o.data_);
-  std::swap(size_, o.size_);
-  return *this;
-}
-void DeviceVector::upload(const double* host) {
-  check(cudaMemcpy(data_, host, size_ * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (vector upload)");
-}
-void DeviceVector::download(double* host) const {
-  check(cudaMemcpy(host, data_, size_ * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy (vector download)");
-}
 
 void zero_sums(double* sums) { check(cudaMemsetAsync(sums, 0, 2 * sizeof(double)), "cudaMemsetAsync"); }
 void read_sums(const double* sums, double out[2]) {

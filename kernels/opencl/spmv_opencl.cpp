@@ -3,8 +3,7 @@
 #include "kernels/device_matrix.hpp"              // BackendUnavailable
 #include "kernels/opencl/sparse_sources.hpp"      // generated: the sparse .cl files as strings
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "kernels/opencl/cl_device.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -17,11 +16,6 @@ namespace {
 
 constexpr int kGroup = 256;     // work-group of the vector kernels
 constexpr int kGroups = 256;    // work-groups of the reductions (partials finished on the device)
-
-void check(cl_int status, const char* what) {
-  if (status != CL_SUCCESS)
-    throw std::runtime_error(std::string("OpenCL: ") + what + " failed with error " + std::to_string(status));
-}
 
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -97,23 +91,10 @@ struct ClSparseDevice::Impl {
 };
 
 ClSparseDevice::ClSparseDevice() : impl_(std::make_unique<Impl>()) {
-  cl_uint platforms = 0;
-  if (clGetPlatformIDs(0, nullptr, &platforms) != CL_SUCCESS || platforms == 0)
-    throw BackendUnavailable("no OpenCL platform found (is an ICD such as PoCL installed?)");
-  std::vector<cl_platform_id> ids(platforms);
-  check(clGetPlatformIDs(platforms, ids.data(), nullptr), "clGetPlatformIDs");
-  for (const cl_device_type type : {cl_device_type{CL_DEVICE_TYPE_GPU}, cl_device_type{CL_DEVICE_TYPE_ALL}}) {
-    for (cl_platform_id platform : ids) {
-      cl_uint found = 0;
-      if (clGetDeviceIDs(platform, type, 1, &impl_->device, &found) == CL_SUCCESS && found > 0) break;
-      impl_->device = nullptr;
-    }
-    if (impl_->device) break;
-  }
-  if (!impl_->device) throw BackendUnavailable("the OpenCL platforms have no device");
-  char name[256] = {};
-  clGetDeviceInfo(impl_->device, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
-  impl_->name = name;
+  std::string why_not;
+  impl_->device = pick_device(why_not);
+  if (!impl_->device) throw BackendUnavailable(why_not);
+  impl_->name = device_string(impl_->device, CL_DEVICE_NAME);
   cl_int status = CL_SUCCESS;
   impl_->context = clCreateContext(nullptr, 1, &impl_->device, nullptr, nullptr, &status);
   check(status, "clCreateContext");
