@@ -1,6 +1,6 @@
 #include "bench/dense/device_timer.hpp"
+#include "support/stopwatch.hpp"
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 #if FEM_BENCH_WITH_CUDA
@@ -37,10 +37,10 @@ double time_on(fem::kernels::DenseBackend& backend, const std::function<void()>&
   (void)is_cuda;
 #endif
   backend.synchronize();
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   work();
   backend.synchronize();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return watch.seconds();
 }
 
 }  // namespace fem::bench
