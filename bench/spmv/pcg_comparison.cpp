@@ -1,6 +1,5 @@
 #include "bench/spmv/pcg_comparison.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -12,12 +11,10 @@
 #include "fem/renumber/renumber.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 struct BoxSystem {
   CsrMatrix matrix;
@@ -84,10 +81,10 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
 }  // namespace
 
 int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners) {
-  const auto t0 = Clock::now();
+  const Stopwatch assembling;
   const BoxSystem box = assemble_elasticity_box(cells);
   std::printf("elasticity box %d^3 hex8: %lld equations, %lld nonzeros, assembled in %.1f s\n", cells,
-              static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), since(t0));
+              static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), assembling.seconds());
   std::vector<Row> rows;
   for (const auto& preconditioner : preconditioners) {
     SolverOptions options;
@@ -110,12 +107,12 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
     if (cpu_iterations <= 0) continue;
     options.max_iterations = cpu_iterations;
     std::vector<double> u(box.rhs.size(), 0.0);
-    const auto t_cpu = Clock::now();
+    const Stopwatch cpu_solve;
     try {
       rows.push_back(solved(preconditioner, "cpu", make_conjugate_gradient(options)->solve(box.system(), u), box, u));
     } catch (const SolveFailure&) {
       // the cap is below convergence: only the time per iteration is known
-      const double per_iteration = since(t_cpu) / cpu_iterations;
+      const double per_iteration = cpu_solve.seconds() / cpu_iterations;
       Row row{preconditioner, "cpu", "capped at " + std::to_string(cpu_iterations) + " iterations"};
       row.iterations = cpu_iterations;
       row.solve_s = per_iteration * cpu_iterations;

@@ -1,6 +1,5 @@
 #include "fem/app/check_command.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -9,6 +8,7 @@
 #include "fem/pipeline/number_format.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/resources/case_fit.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem {
 
@@ -22,9 +22,9 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
     log << "fem: box      mesh, node graph and matrix about " << bytes_text(static_cast<double>(box)) << "\n";
   resources::require_mesh_fits(c, available);
 
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch meshing;
   const Mesh mesh = make_mesh(c.mesh);
-  const double mesh_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double mesh_seconds = meshing.seconds();
   build_problem(c, mesh);  // the groups, materials and conditions resolve against the mesh
   const int d = c.physics.type == PhysicsType::Heat ? 1 : mesh.dimension;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));

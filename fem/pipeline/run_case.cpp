@@ -18,7 +18,7 @@
 #include "fem/pipeline/phase_log.hpp"
 #include "fem/pipeline/solver_options.hpp"
 #include "fem/config.hpp"
-#include "fem/output/atomic_output.hpp"
+#include "support/atomic_output.hpp"
 #include "fem/output/matrix_market.hpp"
 #include "fem/parallel/mpi_launch.hpp"
 #include "fem/post/nodal_results.hpp"

@@ -2,11 +2,11 @@
 
 #include "kernels/device_matrix.hpp"              // BackendUnavailable
 #include "kernels/opencl/sparse_sources.hpp"      // generated: the sparse .cl files as strings
+#include "support/stopwatch.hpp"
 
 #include "kernels/opencl/cl_device.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -354,10 +354,10 @@ void ClKrylovOps::axpby(double a, const ClVector& x, double b, ClVector& y) {
 double time_spmv(const ClSparseDevice& device, const ClSpmv& spmv, const ClVector& x, ClVector& y, int repeats) {
   spmv.apply(x, y);
   check(clFinish(device.impl().queue), "clFinish");
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   for (int i = 0; i < repeats; ++i) spmv.apply(x, y);
   check(clFinish(device.impl().queue), "clFinish");
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeats;
+  return watch.seconds() / repeats;
 }
 
 ClSpmvSetting model_cl_setting(const RowStats& stats) {
@@ -370,8 +370,7 @@ ClSpmvSetting model_cl_setting(const RowStats& stats) {
 }
 
 ClTuningReport tune_cl_csr(const ClSparseDevice& device, const CsrMatrix& a, double budget_seconds) {
-  const auto t0 = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+  const Stopwatch tuning;
   ClTuningReport report;
   report.model = model_cl_setting(row_statistics(a));
   std::vector<double> ones(static_cast<std::size_t>(a.rows), 1.0);
@@ -389,7 +388,7 @@ ClTuningReport tune_cl_csr(const ClSparseDevice& device, const CsrMatrix& a, dou
   report.model_seconds = time_one(report.model);
   for (int wg = 32; wg <= 256; wg *= 2)
     for (int r = 1; r <= wg; r *= 2) {
-      if (elapsed() > budget_seconds) return report;
+      if (tuning.seconds() > budget_seconds) return report;
       const ClSpmvSetting s{ClSpmvFormat::Csr, wg, r};
       if (to_string(s) != to_string(report.model)) time_one(s);
     }
