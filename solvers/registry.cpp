@@ -9,10 +9,12 @@
 #include "solvers/frontal/frontal_solver.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
-#include "solvers/petsc/petsc_solver.hpp"
 #include "solvers/solver_table.hpp"
 #if FEM_WITH_METIS
 #include "solvers/multifrontal/multifrontal_solver.hpp"
+#endif
+#if FEM_WITH_PETSC
+#include "solvers/petsc/petsc_solver.hpp"
 #endif
 
 namespace fem {
@@ -27,6 +29,10 @@ constexpr BuildOption kPetsc{FEM_WITH_PETSC, "configure with -DFEM_WITH_PETSC=ON
 // The solver families a build leaves out have no factories to name.
 #if !FEM_WITH_METIS
 constexpr SolverFactory make_multifrontal_cpu = nullptr;
+#endif
+#if !FEM_WITH_PETSC
+constexpr SolverFactory make_petsc_cpu = nullptr;
+constexpr SolverFactory make_mumps_cpu = nullptr;
 #endif
 
 constexpr auto Direct = SolverKind::Direct;

@@ -281,7 +281,8 @@ void add_bench_command(CLI::App& app) {
 std::string version_text() {
   std::string text = std::string("fem ") + FEM_VERSION + "\n  gmsh " + (FEM_WITH_GMSH ? "yes" : "no") + ", vtk " +
                      (FEM_WITH_VTK ? "yes" : "no") + ", cuda " + (FEM_WITH_CUDA ? "yes" : "no") + ", opencl " +
-                     (FEM_WITH_OPENCL ? "yes" : "no") + ", petsc " + (FEM_WITH_PETSC ? "yes" : "no") + "\n  solvers:";
+                     (FEM_WITH_OPENCL ? "yes" : "no") + ", metis " + (FEM_WITH_METIS ? "yes" : "no") + ", petsc " +
+                     (FEM_WITH_PETSC ? "yes" : "no") + "\n  solvers:";
   for (const auto& s : fem::available_solvers()) text += " " + s;
   std::string unbuilt;
   for (const auto& method : fem::solver_table())
