@@ -9,12 +9,14 @@
 #include "fem/physics/problem.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "support/stopwatch.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem {
 
 int check_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
   using resources::bytes_text;
   Case c = load_case_with(case_file, overrides);
+  require_available_solver(c.solver.method, c.solver.device);
   const std::size_t available = resources::available_host_bytes();
   log << "fem: case     " << c.file.string() << ": " << c.title << " (valid)\n"
       << "fem: memory   " << bytes_text(static_cast<double>(available)) << " available\n";
@@ -40,11 +42,12 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   char line[200];
   std::snprintf(line, sizeof line, "  %-14s %12s %12s  %s\n", "method", "memory", "time (rough)", "what it counts");
   log << line;
-  for (const char* method : kSolverMethods) {
-    const auto e = resources::estimate_solver(method, system);
-    const std::size_t bytes = resources::solve_bytes(method, system);
-    std::snprintf(line, sizeof line, "  %-14s %12s %10.3g s  %s%s\n", method, bytes_text(static_cast<double>(bytes)).c_str(),
-                  e.seconds, e.basis.c_str(), bytes > available ? "  (does not fit)" : "");
+  for (const auto& method : solver_table()) {
+    const auto e = resources::estimate_solver(method.name, system);
+    const std::size_t bytes = resources::solve_bytes(method.name, system);
+    std::snprintf(line, sizeof line, "  %-14s %12s %10.3g s  %s%s\n", method.name, bytes_text(static_cast<double>(bytes)).c_str(),
+                  e.seconds, e.basis.c_str(),
+                  !method.built() ? "  (not in this build)" : bytes > available ? "  (does not fit)" : "");
     log << line;
   }
   log << "\n  memory: the matrix (" << bytes_text(static_cast<double>(resources::matrix_bytes(system.dofs, system.nnz)))
