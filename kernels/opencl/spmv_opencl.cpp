@@ -123,6 +123,18 @@ ClSparseDevice::ClSparseDevice() : impl_(std::make_unique<Impl>()) {
 ClSparseDevice::~ClSparseDevice() = default;
 std::string ClSparseDevice::name() const { return impl_->name; }
 
+void ClSparseDevice::run(const std::string& definitions, const char* entry, std::initializer_list<ClKernelArg> args,
+                         std::size_t global, std::size_t local) const {
+  cl_kernel k = impl_->kernel("sparse_vector.cl", sparse_vector_cl, definitions, entry);
+  cl_uint index = 0;
+  for (const auto& arg : args) check(clSetKernelArg(k, index++, arg.bytes, arg.value), "clSetKernelArg");
+  impl_->launch(k, global, local);
+}
+
+ClBuffer::ClBuffer(const ClSparseDevice& device, const void* host, std::size_t bytes)
+    : buffer_(device.impl().buffer(bytes, bytes > 0 ? host : nullptr)), bytes_(bytes) {}
+ClBuffer::~ClBuffer() { clReleaseMemObject(static_cast<cl_mem>(buffer_)); }
+
 ClVector::ClVector(const ClSparseDevice& device, std::size_t n)
     : device_(&device), buffer_(device.impl().buffer(n * sizeof(double), nullptr)), size_(n) {}
 ClVector::~ClVector() {

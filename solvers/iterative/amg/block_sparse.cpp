@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/cpu/sparse_backend_cpu.hpp"
+
 namespace fem::amg {
 namespace {
 
@@ -29,42 +31,6 @@ struct Runtime {
   int cols() const { return c; }
   int inner() const { return k; }
 };
-
-template <class Value, class Dims>
-void multiply_rows(const BlockMatrix<Value>& a, const double* x, double* y, double alpha, bool add, Dims dims) {
-  const int R = dims.rows(), C = dims.cols();
-#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
-  for (std::int64_t br = 0; br < a.block_rows; ++br) {
-    double s[kMaxBlock] = {};
-    for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
-      const Value* b = &a.val[k * R * C];
-      const double* xc = x + static_cast<std::int64_t>(a.col[k]) * C;
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) s[r] += b[r * C + c] * xc[c];
-    }
-    double* yr = y + br * R;
-    for (int r = 0; r < R; ++r) yr[r] = add ? yr[r] + alpha * s[r] : s[r];
-  }
-}
-
-template <class Value>
-void multiply_any(const BlockMatrix<Value>& a, std::span<const double> x, std::span<double> y, double alpha, bool add) {
-  if (static_cast<std::int64_t>(x.size()) != a.cols() || static_cast<std::int64_t>(y.size()) != a.rows())
-    throw std::invalid_argument("amg multiply: vector sizes " + std::to_string(x.size()) + ", " +
-                                std::to_string(y.size()) + " do not fit a " + std::to_string(a.rows()) + " x " +
-                                std::to_string(a.cols()) + " matrix");
-  const int r = a.row_block, c = a.col_block;
-  const auto run = [&](auto dims) { multiply_rows(a, x.data(), y.data(), alpha, add, dims); };
-  if (r == 1 && c == 1) return run(Fixed<1, 1>{});
-  if (r == 2 && c == 2) return run(Fixed<2, 2>{});
-  if (r == 3 && c == 3) return run(Fixed<3, 3>{});
-  if (r == 6 && c == 6) return run(Fixed<6, 6>{});
-  if (r == 3 && c == 6) return run(Fixed<3, 6>{});
-  if (r == 6 && c == 3) return run(Fixed<6, 3>{});
-  if (r == 2 && c == 3) return run(Fixed<2, 3>{});
-  if (r == 3 && c == 2) return run(Fixed<3, 2>{});
-  run(Runtime{r, c});
-}
 
 // acc (R x C) += a (R x K) b (K x C), all row-major.
 template <class Dims>
@@ -191,15 +157,8 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   return m;
 }
 
-void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) { multiply_any(a, x, y, 1.0, false); }
-void multiply(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y) {
-  multiply_any(a, x, y, 1.0, false);
-}
-void multiply_add(const BlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
-  multiply_any(a, x, y, alpha, true);
-}
-void multiply_add(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
-  multiply_any(a, x, y, alpha, true);
+void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
+  kernels::cpu::block_spmv(a, 1.0, x, 0.0, y);
 }
 
 SingleBlockSparse to_single(const BlockSparse& a) {

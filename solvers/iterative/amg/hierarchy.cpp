@@ -56,7 +56,7 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
     levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
-    const std::vector<double> inv_diag = inverse_diagonal(a, levels_.size() - 1);
+    std::vector<double> inv_diag = inverse_diagonal(a, levels_.size() - 1);
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
@@ -86,7 +86,8 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
     }
     // The single copy only now, so that it never sits beside the Galerkin product's temporaries.
     level.a = timed(seconds_.convert, [&] { return to_single(a); });
-    level.smoother = std::make_unique<Smoother>(level.a, inv_diag, lambda_max, options.smoother, options.smoother_degree);
+    level.inv_diag = std::move(inv_diag);
+    level.lambda_max = lambda_max;
     if (coarsest) break;
     a = std::move(coarse);
   }
@@ -113,7 +114,7 @@ std::map<std::string, double> Hierarchy::figures() const {
 std::size_t Hierarchy::bytes() const {
   std::size_t total = coarse_ ? coarse_->bytes() : 0;
   for (const auto& level : levels_)
-    total += level->a.bytes() + level->p.bytes() + level->r.bytes() + (level->smoother ? level->smoother->bytes() : 0);
+    total += level->a.bytes() + level->p.bytes() + level->r.bytes() + level->inv_diag.size() * sizeof(double);
   return total;
 }
 
