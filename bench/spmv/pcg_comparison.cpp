@@ -64,6 +64,12 @@ BoxSystem assemble_elasticity_box(int cells) {
   return box;
 }
 
+std::string seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", s);
+  return text;
+}
+
 // One row of the side-by-side table.
 struct Row {
   std::string preconditioner, device, note;
@@ -75,9 +81,14 @@ struct Row {
 Row solved(const std::string& preconditioner, const std::string& device, const SolveReport& report,
            const BoxSystem& box, const std::vector<double>& u) {
   Row row{preconditioner, device, "", report.iterations, report.time_setup_s, report.time_solve_s, true_residual(box, u), ""};
-  if (report.figures.count("amg_levels"))
+  if (report.figures.count("amg_levels")) {
     row.levels = std::to_string(static_cast<int>(report.figures.at("amg_levels"))) + " levels, complexity " +
-                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4);
+                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4) + "; setup s:";
+    // Where the AMG setup goes, step by step (the host's part, then the copy to the back-end).
+    for (const char* step : {"convert", "aggregate", "eigenvalue", "prolongator", "galerkin", "coarse"})
+      row.levels += std::string(" ") + step + " " + seconds(report.figures.at(std::string("amg_setup_") + step + "_s"));
+    row.levels += " upload " + seconds(report.figures.at("amg_upload_s"));
+  }
   return row;
 }
 
@@ -103,9 +114,9 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
       gpu_iterations = report.iterations;
       rows.push_back(solved(preconditioner, "cuda", report, box, u));
       if (report.figures.count("spmv_tuning_time_s"))
-        rows.back().note = "tuning " + std::to_string(report.figures.at("spmv_tuning_time_s")).substr(0, 5) + " s of the setup";
+        rows.back().note = "SpMV tuning " + seconds(report.figures.at("spmv_tuning_time_s")) + " s of the setup";
     } catch (const SolverUnavailable& e) {
-      rows.push_back({preconditioner, "cuda", e.what()});
+      rows.push_back({preconditioner, "cuda", e.what(), 0, 0, 0, 0, ""});
     }
     if (cpu_iterations <= 0) continue;
     options.max_iterations = cpu_iterations;
@@ -116,7 +127,7 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
     } catch (const SolveFailure&) {
       // the cap is below convergence: only the time per iteration is known
       const double per_iteration = since(t_cpu) / cpu_iterations;
-      Row row{preconditioner, "cpu", "capped at " + std::to_string(cpu_iterations) + " iterations"};
+      Row row{preconditioner, "cpu", "capped at " + std::to_string(cpu_iterations) + " iterations", 0, 0, 0, 0, ""};
       row.iterations = cpu_iterations;
       row.solve_s = per_iteration * cpu_iterations;
       if (gpu_iterations > 0)

@@ -5,6 +5,9 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include <omp.h>
 
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 
@@ -136,7 +139,7 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   m.row_ptr[0] = 0;
   std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
   m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
-  m.val.assign(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()), 0.0);
+  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()));  // zeroed row by row below
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
@@ -145,6 +148,7 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
       block_columns(br, cols, seen);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
+      std::fill(m.block(m.row_ptr[br]), m.block(m.row_ptr[br]) + cols.size() * m.block_size(), 0.0);
       for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
         auto slot = m.row_ptr[br];
         for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
@@ -182,23 +186,50 @@ BlockSparse transpose(const BlockSparse& a) {
   t.col_block = a.row_block;
   t.block_rows = a.block_cols;
   t.block_cols = a.block_rows;
-  t.row_ptr.assign(static_cast<std::size_t>(t.block_rows) + 1, 0);
-  for (const auto c : a.col) ++t.row_ptr[c + 1];
-  std::partial_sum(t.row_ptr.begin(), t.row_ptr.end(), t.row_ptr.begin());
   t.col.resize(a.col.size());
   t.val.resize(a.val.size());
-  std::vector<std::int64_t> next(t.row_ptr.begin(), t.row_ptr.end() - 1);
   const int R = a.row_block, C = a.col_block;
-  // Block rows in order: every row of the transpose receives its columns sorted.
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const auto slot = next[a.col[k]]++;
-      t.col[slot] = static_cast<std::int32_t>(i);
-      const double* from = a.block(k);
-      double* to = t.block(slot);
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
+  const std::int64_t columns = a.block_cols;
+  // Each thread takes a fixed range of block rows; per-thread counts of each column give every
+  // thread its own slots, in the order of the rows, so each row of the transpose comes out sorted
+  // whatever the threads.
+  const bool parallel = a.nnz() > kParallelFrom;
+  const int threads = parallel ? omp_get_max_threads() : 1;
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(columns), 0);
+  const auto rows_of = [&](int thread) {
+    return std::pair{a.block_rows * thread / threads, a.block_rows * (thread + 1) / threads};
+  };
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    const int thread = omp_get_thread_num();
+    const auto [first, last] = rows_of(thread);
+    std::int64_t* count = &slot[static_cast<std::size_t>(thread) * columns];
+    for (auto k = a.row_ptr[first]; k < a.row_ptr[last]; ++k) ++count[a.col[k]];
+#pragma omp barrier
+#pragma omp single
+    {
+      t.row_ptr.assign(static_cast<std::size_t>(columns) + 1, 0);
+      std::int64_t next = 0;
+      for (std::int64_t c = 0; c < columns; ++c) {
+        for (int th = 0; th < threads; ++th) {
+          std::int64_t& s = slot[static_cast<std::size_t>(th) * columns + c];
+          const std::int64_t n = s;
+          s = next;
+          next += n;
+        }
+        t.row_ptr[c + 1] = next;
+      }
     }
+    for (std::int64_t i = first; i < last; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+        const auto to_slot = count[a.col[k]]++;
+        t.col[to_slot] = static_cast<std::int32_t>(i);
+        const double* from = a.block(k);
+        double* to = t.block(to_slot);
+        for (int r = 0; r < R; ++r)
+          for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
+      }
+  }
   return t;
 }
 

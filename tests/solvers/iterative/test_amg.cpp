@@ -160,6 +160,32 @@ TEST_CASE("block products, transposes and SpMV match dense references") {
   }
 }
 
+TEST_CASE("the transpose of a matrix large enough for threads: every block in place, rows sorted") {
+  // 3x6 blocks, 1.3 M stored entries (above the size where the transpose runs on all threads).
+  const auto a = random_blocks(1500, 700, 3, 6, 0.07, 5);
+  REQUIRE(a.nnz() > 1000000);
+  const auto t = amg::transpose(a);
+  REQUIRE(t.row_block == 6);
+  REQUIRE(t.nnz() == a.nnz());
+  std::int64_t mismatches = 0;
+  for (std::int64_t j = 0; j < t.block_rows; ++j) {
+    CHECK(std::is_sorted(t.col.begin() + t.row_ptr[j], t.col.begin() + t.row_ptr[j + 1]));
+    for (auto k = t.row_ptr[j]; k < t.row_ptr[j + 1]; ++k) {
+      const std::int64_t i = t.col[k];
+      const auto first = a.col.begin() + a.row_ptr[i], last = a.col.begin() + a.row_ptr[i + 1];
+      const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(j));
+      if (at == last || *at != j) {
+        ++mismatches;
+        continue;
+      }
+      const double* from = a.block(at - a.col.begin());
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 6; ++c) mismatches += t.block(k)[c * 3 + r] != from[r * 6 + c];
+    }
+  }
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("P^T A P is symmetric and matches the dense triple product") {
   // A symmetric random block matrix (3x3 blocks) and a random prolongator (3x6 blocks).
   auto half = random_blocks(40, 40, 3, 3, 0.1, 7);
