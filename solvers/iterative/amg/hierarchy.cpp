@@ -61,12 +61,13 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
+    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
+    level.a = timed(seconds_.convert, [&] { return to_single(a); });
     if (coarsest && rows <= kMaxDenseCoarse) {
-      level.a = timed(seconds_.convert, [&] { return to_single(a); });
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(a, inv_diag); });
+    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(level.a, inv_diag); });
     BlockSparse coarse;
     if (!coarsest) {
       TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
@@ -84,8 +85,6 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
       });
       b = std::move(tentative.coarse);
     }
-    // The single copy only now, so that it never sits beside the Galerkin product's temporaries.
-    level.a = timed(seconds_.convert, [&] { return to_single(a); });
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
