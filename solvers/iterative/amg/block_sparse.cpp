@@ -35,6 +35,12 @@ struct Runtime {
   int inner() const { return k; }
 };
 
+// The first entry of row `row` of b to visit: its start, or with `upper` the first column >= from.
+inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t from, bool upper) {
+  const auto begin = b.col.begin() + b.row_ptr[row], end = b.col.begin() + b.row_ptr[row + 1];
+  return upper ? std::lower_bound(begin, end, from) - b.col.begin() : b.row_ptr[row];
+}
+
 // acc (R x C) += a (R x K) b (K x C), all row-major.
 template <class Dims>
 inline void block_multiply_add(const double* a, const double* b, double* acc, Dims dims) {
@@ -48,9 +54,10 @@ inline void block_multiply_add(const double* a, const double* b, double* acc, Di
 
 // Gustavson's product in two passes over the rows, so that the result is written once, in
 // place: the symbolic pass counts each row's distinct block columns, the numeric one
-// accumulates the row in encounter order and writes it out sorted.
+// accumulates the row in encounter order and writes it out sorted. `upper`: only the blocks
+// on and above the diagonal (the columns of each row of B from the row's own index on).
 template <class Dims>
-BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) {
+BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, bool upper) {
   BlockSparse c;
   c.row_block = a.row_block;
   c.col_block = b.col_block;
@@ -66,7 +73,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       std::int64_t count = 0;
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
-        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+        for (auto kb = first_column(b, a.col[ka], i, upper); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
           if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
       row_length[i] = count;
     }
@@ -86,7 +93,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
       acc.assign(static_cast<std::size_t>(row_length[i] * bs), 0.0);
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
         const double* ab = a.block(ka);
-        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb) {
+        for (auto kb = first_column(b, a.col[ka], i, upper); kb < b.row_ptr[a.col[ka] + 1]; ++kb) {
           const std::int32_t j = b.col[kb];
           if (slot[j] < 0) slot[j] = static_cast<std::int32_t>(cols.size()), cols.push_back(j);
           block_multiply_add(ab, b.block(kb), &acc[slot[j] * bs], dims);
@@ -114,15 +121,17 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
   // The block columns of a block row: the union of its rows' columns divided by the block,
-  // gathered with a marker per block column (`seen` holds the last block row that met it).
-  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen) {
+  // gathered with a marker per block column (`seen` holds the last block row that met it); sorted
+  // when asked (the counting pass needs only how many).
+  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen,
+                                 bool sorted) {
     cols.clear();
     for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
       for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const std::int32_t c = a.col[k] / block;
         if (seen[c] != br) seen[c] = br, cols.push_back(c);
       }
-    std::sort(cols.begin(), cols.end());
+    if (sorted) std::sort(cols.begin(), cols.end());
   };
   std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
 #pragma omp parallel if (a.nnz() > kParallelFrom)
@@ -131,7 +140,7 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
     std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
-      block_columns(br, cols, seen);
+      block_columns(br, cols, seen, false);
       count[br] = static_cast<std::int64_t>(cols.size());
     }
   }
@@ -146,7 +155,7 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
     std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
-      block_columns(br, cols, seen);
+      block_columns(br, cols, seen, true);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
       std::fill(m.block(m.row_ptr[br]), m.block(m.row_ptr[br]) + cols.size() * m.block_size(), 0.0);
       for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
@@ -233,13 +242,15 @@ BlockSparse transpose(const BlockSparse& a) {
   return t;
 }
 
-BlockSparse product(const BlockSparse& a, const BlockSparse& b) {
+namespace {
+
+BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, bool upper) {
   if (a.col_block != b.row_block || a.block_cols != b.block_rows)
     throw std::invalid_argument("amg product: a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
                                 " matrix cannot multiply a " + std::to_string(b.rows()) + " x " +
                                 std::to_string(b.cols()) + " one in these blocks");
   const int r = a.row_block, k = a.col_block, c = b.col_block;
-  const auto run = [&](auto dims) { return product_rows(a, b, dims); };
+  const auto run = [&](auto dims) { return product_rows(a, b, dims, upper); };
   // The shapes of 3D and 2D elasticity and of heat: A T and P^T (A P) on the first two levels.
   if (r == 1 && k == 1 && c == 1) return run(Fixed<1, 1, 1>{});
   if (r == 3 && k == 3 && c == 6) return run(Fixed<3, 6, 3>{});
@@ -249,6 +260,42 @@ BlockSparse product(const BlockSparse& a, const BlockSparse& b) {
   if (r == 3 && k == 2 && c == 3) return run(Fixed<3, 3, 2>{});
   if (r == 3 && k == 3 && c == 3) return run(Fixed<3, 3, 3>{});
   return run(Runtime{r, c, k});
+}
+
+}  // namespace
+
+BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b, false); }
+
+BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
+  if (a.row_block != b.col_block || a.block_rows != b.block_cols)
+    throw std::invalid_argument("amg symmetric_product: the product is not square in square blocks");
+  const BlockSparse upper = any_product(a, b, true);
+  const BlockSparse lower = transpose(upper);  // row i: the blocks (j, i)^T of `upper`, j <= i, sorted
+  BlockSparse m;
+  m.row_block = m.col_block = upper.row_block;
+  m.block_rows = m.block_cols = upper.block_rows;
+  const std::int64_t bs = m.block_size();
+  // Row i: the blocks of `lower` left of the diagonal, then those of `upper` from the diagonal on.
+  const auto below = [&](std::int64_t i) {
+    const auto begin = lower.col.begin() + lower.row_ptr[i], end = lower.col.begin() + lower.row_ptr[i + 1];
+    return std::lower_bound(begin, end, static_cast<std::int32_t>(i)) - begin;
+  };
+  m.row_ptr.resize(static_cast<std::size_t>(m.block_rows) + 1);
+  m.row_ptr[0] = 0;
+  for (std::int64_t i = 0; i < m.block_rows; ++i)
+    m.row_ptr[i + 1] = m.row_ptr[i] + below(i) + (upper.row_ptr[i + 1] - upper.row_ptr[i]);
+  m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
+  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * bs));
+#pragma omp parallel for schedule(static) if (upper.nnz() > kParallelFrom)
+  for (std::int64_t i = 0; i < m.block_rows; ++i) {
+    const auto left = below(i), right = upper.row_ptr[i + 1] - upper.row_ptr[i];
+    const auto to = m.row_ptr[i];
+    std::copy_n(lower.col.begin() + lower.row_ptr[i], left, m.col.begin() + to);
+    std::copy_n(lower.block(lower.row_ptr[i]), left * bs, m.block(to));
+    std::copy_n(upper.col.begin() + upper.row_ptr[i], right, m.col.begin() + to + left);
+    std::copy_n(upper.block(upper.row_ptr[i]), right * bs, m.block(to + left));
+  }
+  return m;
 }
 
 std::vector<double> diagonal(const BlockSparse& a) {
