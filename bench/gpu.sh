@@ -50,6 +50,8 @@ icd_dir=$build/opencl-vendors
 mkdir -p "$icd_dir"
 echo "libnvidia-opencl.so.1" > "$icd_dir/nvidia.icd"
 export OCL_ICD_VENDORS=$icd_dir
+# The SpMV tuning cache of this build (a fresh machine's first run times, later runs read it).
+export FEM_CACHE_DIR=${FEM_CACHE_DIR:-$build/fem-cache}
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee -a "$log"
 

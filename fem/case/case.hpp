@@ -74,6 +74,7 @@ struct SolverSpec {
   int max_iterations = 0;              // 0: the solver's default
   bool out_of_core = false;            // frontal: factors in a temporary file
   std::string spmv = "auto";           // GPU iterative: SpMV format and setting, or auto
+  std::string spmv_tuning = "cache";   // spmv auto: cache | fresh | model (kernels/cpu/spmv_autotune.hpp)
   std::string petsc_options;           // petsc, mumps: PETSc options-database text over their defaults
   AmgOptions amg;                      // solver.amg: strength_threshold, smoother, smoother_degree, coarse_size
 };

@@ -1,5 +1,7 @@
 #include "fem/pipeline/solver_options.hpp"
 
+#include "kernels/cpu/spmv_autotune.hpp"
+
 namespace fem {
 
 SolverOptions solver_options(const SolverSpec& spec) {
@@ -11,7 +13,8 @@ SolverOptions solver_options(const SolverSpec& spec) {
   options.tolerance = spec.tolerance;
   options.max_iterations = spec.max_iterations;
   options.out_of_core = spec.out_of_core;
-  options.spmv = spec.spmv;
+  // `auto` carries the tuning mode to the back-end: "auto" (the cache), "auto/fresh", "auto/model".
+  options.spmv = spec.spmv == "auto" ? kernels::auto_spmv_setting(spec.spmv_tuning) : spec.spmv;
   options.petsc_options = spec.petsc_options;
   options.amg = spec.amg;
   return options;

@@ -10,9 +10,6 @@
 namespace fem::kernels::cuda {
 namespace {
 
-// What "auto" may spend timing formats before the first product.
-constexpr double kTuningBudgetSeconds = 1.0;
-
 class CudaVector final : public SparseVector {
  public:
   explicit CudaVector(std::size_t n) : data_(n) {}
@@ -99,15 +96,15 @@ class CudaSparseBackend final : public SparseBackend {
   std::unique_ptr<SparseVector> vector(std::size_t n) const override { return std::make_unique<CudaVector>(n); }
   std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string& setting,
                                        std::map<std::string, double>& figures) const override {
-    if (setting != "auto") return std::make_unique<CudaMatrix>(std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting)));
-    const auto tuning = tune_spmv(a, kTuningBudgetSeconds);
-    figures["spmv_tuned_seconds"] = tuning.best_seconds;
-    figures["spmv_model_seconds"] = tuning.model_seconds;
-    figures["spmv_tuning_time_s"] = tuning.elapsed_seconds;
-    return std::make_unique<CudaMatrix>(tuning.best_matrix);
+    const auto tuning = auto_spmv_tuning(setting);
+    if (!tuning) return std::make_unique<CudaMatrix>(std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting)));
+    const auto tuned = tune_spmv(a, *tuning);
+    tuned.choice.record(figures);
+    figures["spmv_format_s"] = tuned.convert_seconds;
+    return std::make_unique<CudaMatrix>(tuned.matrix);
   }
   void check_setting(const std::string& setting) const override {
-    if (setting != "auto") parse_spmv_setting(setting);
+    if (!auto_spmv_tuning(setting)) parse_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
     if (!has_block_diagonal(block))

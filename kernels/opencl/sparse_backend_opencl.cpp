@@ -3,14 +3,12 @@
 #include <algorithm>
 #include <optional>
 #include <stdexcept>
+#include <utility>
 
 #include "kernels/opencl/spmv_opencl.hpp"
 
 namespace fem::kernels::opencl {
 namespace {
-
-// What "auto" may spend timing (WG, R) pairs before the first product.
-constexpr double kTuningBudgetSeconds = 1.0;
 
 constexpr std::size_t kVectorGroup = 256;  // work-group of the element-wise kernels run here
 const std::string kVectorDefinitions = "-D GROUP=256";
@@ -38,13 +36,13 @@ class OpenClVector final : public SparseVector {
 
 class OpenClMatrix final : public SparseMatrix {
  public:
-  OpenClMatrix(const ClSparseDevice& device, const CsrMatrix& a, const ClSpmvSetting& setting) : spmv_(device, a, setting) {}
-  std::size_t device_bytes() const override { return spmv_.device_bytes(); }
-  std::string setting() const override { return to_string(spmv_.setting()); }
-  const ClSpmv& spmv() const { return spmv_; }
+  explicit OpenClMatrix(std::unique_ptr<ClSpmv> spmv) : spmv_(std::move(spmv)) {}
+  std::size_t device_bytes() const override { return spmv_->device_bytes(); }
+  std::string setting() const override { return to_string(spmv_->setting()); }
+  const ClSpmv& spmv() const { return *spmv_; }
 
  private:
-  ClSpmv spmv_;
+  std::unique_ptr<ClSpmv> spmv_;
 };
 
 // A block matrix for block_spmv: its arrays on the device and the kernel built for its block shape.
@@ -103,14 +101,15 @@ class OpenClSparseBackend final : public SparseBackend {
   std::unique_ptr<SparseVector> vector(std::size_t n) const override { return std::make_unique<OpenClVector>(device_, n); }
   std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string& setting,
                                        std::map<std::string, double>& figures) const override {
-    if (setting != "auto") return std::make_unique<OpenClMatrix>(device_, a, parse_cl_spmv_setting(setting));
-    const auto tuning = tune_cl_csr(device_, a, kTuningBudgetSeconds);
-    figures["spmv_tuned_seconds"] = tuning.best_seconds;
-    figures["spmv_model_seconds"] = tuning.model_seconds;
-    return std::make_unique<OpenClMatrix>(device_, a, tuning.best);
+    const auto tuning = auto_spmv_tuning(setting);
+    if (!tuning) return std::make_unique<OpenClMatrix>(std::make_unique<ClSpmv>(device_, a, parse_cl_spmv_setting(setting)));
+    auto tuned = tune_cl_spmv(device_, a, *tuning);
+    tuned.choice.record(figures);
+    figures["spmv_format_s"] = tuned.convert_seconds;
+    return std::make_unique<OpenClMatrix>(std::move(tuned.matrix));
   }
   void check_setting(const std::string& setting) const override {
-    if (setting != "auto") parse_cl_spmv_setting(setting);
+    if (!auto_spmv_tuning(setting)) parse_cl_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
     if (!has_block_diagonal(block))

@@ -1,7 +1,7 @@
 #pragma once
 // OpenCL SpMV: the tunable CSR kernel (work-group size and rows per work-group as compile-time
-// definitions), ELL and SELL; the vector kernels of CG; the tuner over the CSR parameters and its
-// row-statistics model. Plain C++: no OpenCL header needed to use it.
+// definitions), ELL and SELL; the vector kernels of CG; the device's candidates for the shared
+// tuner (kernels/cpu/spmv_autotune.hpp). Plain C++: no OpenCL header needed to use it.
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/cpu/spmv_autotune.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels::opencl {
@@ -40,6 +41,7 @@ class ClSparseDevice {
   // `global` work-items (a multiple of `local`) in work-groups of `local`, with `args` in order.
   void run(const std::string& definitions, const char* entry, std::initializer_list<ClKernelArg> args,
            std::size_t global, std::size_t local) const;
+  std::string identity() const;  // "<name>, <driver version>": the device in the tuning cache
   struct Impl;
   Impl& impl() const { return *impl_; }
 
@@ -118,20 +120,19 @@ class ClKrylovOps {
 // warm-up (the paper's method: launches included).
 double time_spmv(const ClSparseDevice& device, const ClSpmv& spmv, const ClVector& x, ClVector& y, int repeats);
 
-// The model: T = WG / R from the mean row length (a quarter of it, 1..32), WG = 128.
+// Every setting the tuner may pick, as the model sees it: CSR with WG = 128 and teams of 1..32
+// work-items per row (R = 128 / team), ELL and SELL.
+std::vector<SpmvCandidate> opencl_candidates();
+// The model's best CSR setting for these statistics: no timing.
 ClSpmvSetting model_cl_setting(const RowStats& stats);
 
-struct ClTimedSetting {
-  ClSpmvSetting setting;
-  double seconds = 0;
+struct ClTuning {
+  SpmvAutotuneResult choice;
+  std::unique_ptr<ClSpmv> matrix;  // the whole matrix on the device in the chosen setting
+  double convert_seconds = 0;      // converting and uploading it (as any fixed setting would)
 };
-struct ClTuningReport {
-  ClSpmvSetting best, model;
-  double best_seconds = 0, model_seconds = 0;
-  std::vector<ClTimedSetting> grid;  // every (WG, R) pair timed, the paper's sensitivity table
-};
-// Times the CSR kernel for WG in 32..256 and R in 1..WG (powers of two) until `budget_seconds`
-// are spent (the model's pick first), on one copy of the matrix on the device.
-ClTuningReport tune_cl_csr(const ClSparseDevice& device, const CsrMatrix& a, double budget_seconds);
+// Picks the setting for `a` (`tuning`: the cache, fresh timing or the model alone) and puts `a`
+// on the device in it; a format that refuses the whole matrix gives way to the next in rank.
+ClTuning tune_cl_spmv(const ClSparseDevice& device, const CsrMatrix& a, SpmvTuning tuning);
 
 }  // namespace fem::kernels::opencl
