@@ -98,7 +98,7 @@ std::size_t SymbolicFactor::estimate_bytes(std::size_t value_bytes) const {
   return factor_bytes(value_bytes) + static_cast<std::size_t>(update_peak_entries) * value_bytes + workspace_bytes();
 }
 
-SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads) {
+SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads, double device_min_flops) {
   if (matrix.rows > std::int64_t{0x7fffffff}) throw std::invalid_argument("multifrontal: too many equations for 32-bit indices");
   SymbolicFactor f;
   f.equations = matrix.rows;
@@ -153,7 +153,14 @@ SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads) {
     work[s] = f.flops_of(s);
     f.flops += work[s];
   }
-  f.schedule = schedule_tree(f.parent, work, f.threads);
+  std::vector<char> on_device(supernodes, 0);
+  for (std::int32_t s = 0; s < supernodes; ++s) {  // postorder: a child's mark reaches its parent first
+    if (work[s] >= device_min_flops) on_device[s] = 1;
+    if (!on_device[s]) continue;
+    f.device_flops += work[s];
+    if (f.parent[s] >= 0) on_device[f.parent[s]] = 1;
+  }
+  f.schedule = schedule_tree(f.parent, work, f.threads, on_device);
   plan_update_memory(f);
   f.time_symbolic_s = seconds_since(t);
   return f;

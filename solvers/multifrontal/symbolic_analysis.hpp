@@ -4,6 +4,7 @@
 // the supernodes and their fronts' rows, the factor's size, the flops, the schedule of the tree
 // over the threads and the memory the numeric factorisation will take.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "kernels/csr_matrix.hpp"
@@ -28,6 +29,7 @@ struct SymbolicFactor {
   TreeSchedule schedule;
 
   double flops = 0;                           // of the factorisation: the sum over columns of their count squared
+  double device_flops = 0;                    // of the supernodes in schedule.device
   std::int64_t front_max = 0;
   // Update matrices: inside a subtree they live on its thread's stack, each moved down over its
   // children's once they are added in; a subtree root's update (it waits for the top of the
@@ -54,6 +56,9 @@ struct SymbolicFactor {
 };
 
 // `block`: equations per node from the caller (1 when unknown: then guessed from the matrix).
-SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads);
+// Supernodes of at least `device_min_flops` flops, and every supernode above one of them, are
+// left to a device (schedule.device); the host's schedule and memory plan cover the rest.
+SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads,
+                       double device_min_flops = std::numeric_limits<double>::infinity());
 
 }  // namespace fem::multifrontal

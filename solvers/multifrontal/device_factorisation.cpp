@@ -1,0 +1,145 @@
+#include "solvers/multifrontal/device_factorisation.hpp"
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/device_fronts.hpp"
+#include "solvers/linear_solver.hpp"
+
+namespace fem::multifrontal {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// What the device needs to know before the first front, all computed from the pattern: where each
+// device front's panel sits in the device store, the maps of its children's update rows onto its
+// rows, and the positions of the original entries in the store.
+template <class T>
+struct DevicePlan {
+  std::vector<std::int64_t> panel;       // per supernode: its panel's offset in the device store
+  std::int64_t panel_entries = 0;
+  std::vector<std::int64_t> map;         // per child of a device supernode: its map's offset in `relative`
+  std::vector<std::int64_t> into_panel;  // ... and how many of its update columns land in the parent's panel
+  std::vector<std::int32_t> relative;
+  std::vector<std::int64_t> position;    // original entries: where they go in the store, and their values
+  std::vector<T> value;
+  std::vector<double> diagonal;          // per device equation (in schedule order): the original diagonal
+  std::vector<std::vector<std::int32_t>> children;  // of each device supernode
+
+  DevicePlan(const SymbolicFactor& f, const CsrMatrix& a) : panel(f.supernodes(), -1), map(f.supernodes(), -1),
+                                                          into_panel(f.supernodes(), 0) {
+    for (std::int32_t s : f.schedule.device) {
+      panel[s] = panel_entries;
+      panel_entries += f.columns(s) * f.front(s);
+    }
+    std::vector<std::int32_t> where(f.equations, -1);  // an equation's row in the current front
+    children.resize(f.supernodes());
+    for (std::int32_t s = 0; s < f.supernodes(); ++s)
+      if (f.parent[s] >= 0 && panel[f.parent[s]] >= 0) children[f.parent[s]].push_back(s);
+    for (std::int32_t s : f.schedule.device) {
+      const std::int64_t k = f.columns(s), m = f.front(s);
+      const std::int32_t first = f.first[s];
+      const std::int32_t* rows = f.rows.data() + f.row_offset[s];
+      for (std::int64_t i = 0; i < m; ++i) where[rows[i]] = static_cast<std::int32_t>(i);
+      for (std::int32_t j = first; j < first + k; ++j) {
+        const std::int32_t old = f.old_of_new[j];
+        double d = 0;
+        for (auto e = a.row_ptr[old]; e < a.row_ptr[old + 1]; ++e) {
+          const std::int32_t i = f.new_of_old[a.col[e]];
+          if (i < j) continue;  // the lower triangle: row i >= column j
+          position.push_back(panel[s] + where[i] * k + (j - first));
+          value.push_back(static_cast<T>(a.val[e]));
+          if (i == j) d = a.val[e];
+        }
+        diagonal.push_back(d);
+      }
+      for (std::int32_t c : children[s]) {
+        const std::int64_t rc = f.front(c) - f.columns(c);
+        const std::int32_t* child_rows = f.rows.data() + f.row_offset[c] + f.columns(c);
+        map[c] = static_cast<std::int64_t>(relative.size());
+        for (std::int64_t x = 0; x < rc; ++x) {
+          relative.push_back(where[child_rows[x]]);
+          if (relative.back() < k) into_panel[c] = x + 1;
+        }
+      }
+    }
+  }
+};
+
+}  // namespace
+
+template <class T>
+DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, NumericFactor<T>& factor) {
+  DeviceFigures figures;
+  const auto& order = f.schedule.device;
+  if (order.empty()) return figures;
+  const auto start = Clock::now();
+  const DevicePlan<T> plan(f, a);
+  kernels::cuda::DeviceFronts<T> fronts(plan.panel_entries, plan.relative.data(),
+                                        static_cast<std::int64_t>(plan.relative.size()),
+                                        static_cast<std::int64_t>(order.size()));
+  fronts.add_to_panels(plan.position.data(), plan.value.data(), static_cast<std::int64_t>(plan.position.size()));
+  figures.upload_bytes = static_cast<std::int64_t>(plan.relative.size() * sizeof(std::int32_t) +
+                                                   plan.position.size() * (sizeof(std::int64_t) + sizeof(T)));
+
+  std::vector<T*> update(f.supernodes(), nullptr);  // device update matrices alive
+  for (std::size_t index = 0; index < order.size(); ++index) {
+    const std::int32_t s = order[index];
+    const std::int64_t k = f.columns(s), m = f.front(s), r = m - k;
+    T* own = r > 0 ? fronts.new_update(r) : nullptr;
+    for (std::int32_t c : plan.children[s]) {
+      const std::int64_t rc = f.front(c) - f.columns(c);
+      if (rc == 0) continue;
+      T* child = update[c];
+      if (!child) {  // a host subtree's root: its update goes up now
+        child = fronts.upload_update(factor.device_bound_updates[c].get(), rc);
+        factor.device_bound_updates[c].reset();
+        figures.upload_bytes += rc * rc * static_cast<std::int64_t>(sizeof(T));
+      }
+      fronts.extend_add(child, rc, plan.map[c], plan.into_panel[c], plan.panel[s], m, k, own);
+      fronts.release(child);
+      update[c] = nullptr;
+    }
+    fronts.eliminate(plan.panel[s], m, k, own, static_cast<std::int64_t>(index));
+    update[s] = own;
+    figures.flops += f.flops_of(s);
+  }
+  const auto failure = fronts.finish();
+  figures.seconds = seconds_since(start);
+  figures.fronts = static_cast<std::int64_t>(order.size());
+  figures.peak_bytes = fronts.peak_bytes();
+  if (failure.front >= 0) {
+    const std::int32_t equation = f.old_of_new[f.first[order[failure.front]] + failure.column];
+    throw SolveFailure("multifrontal: the pivot of equation " + std::to_string(equation) +
+                           " is not positive: the system is not positive definite (a body free to move, or a bad "
+                           "material?)",
+                       equation);
+  }
+
+  const auto download_start = Clock::now();
+  std::size_t column = 0;  // into plan.diagonal
+  for (std::int32_t s : order) {
+    const std::int64_t k = f.columns(s), entries = k * f.front(s);
+    T* panel = factor.panels.get() + f.panel_offset[s];
+    fronts.download(plan.panel[s], entries, panel);
+    figures.download_bytes += entries * static_cast<std::int64_t>(sizeof(T));
+    for (std::int64_t c = 0; c < k; ++c, ++column) {  // as the host watches its pivots
+      const double ratio = static_cast<double>(panel[c * k + c]) * panel[c * k + c] / plan.diagonal[column];
+      if (ratio < factor.smallest_pivot_ratio) {
+        factor.smallest_pivot_ratio = ratio;
+        factor.smallest_pivot_equation = f.old_of_new[f.first[s] + c];
+      }
+    }
+  }
+  figures.download_s = seconds_since(download_start);
+  return figures;
+}
+
+template DeviceFigures factorise_on_device<double>(const SymbolicFactor&, const CsrMatrix&, NumericFactor<double>&);
+template DeviceFigures factorise_on_device<float>(const SymbolicFactor&, const CsrMatrix&, NumericFactor<float>&);
+
+}  // namespace fem::multifrontal
