@@ -248,8 +248,8 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
     r.device_share = f.at("device_flops") / f.at("flops");
     note << "; device: " << f.at("device_fronts") << " fronts, " << gflops << " GFLOP/s";
     if (dgemm_gflops > 0) note << " = " << 100 * gflops / dgemm_gflops << " % of DGEMM (" << dgemm_gflops << " GFLOP/s)";
-    note << ", host part " << f.at("time_host_factor_s") << " s, device part " << f.at("time_device_s")
-         << " s, panels back in " << f.at("time_download_s") << " s, " << f.at("device_peak_bytes") / 1e6
+    note << ", host part " << f.at("time_host_factor_s") << " s, device part " << f.at("time_device_s") << " s, "
+         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6
          << " MB held on the device";
   }
   r.note = note.str();

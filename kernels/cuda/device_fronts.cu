@@ -66,6 +66,21 @@ cublasStatus_t syrk(cublasHandle_t h, int n, int k, const double* alpha, const d
 cublasStatus_t syrk(cublasHandle_t h, int n, int k, const float* alpha, const float* a, const float* beta, float* c) {
   return cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, alpha, a, k, beta, c, n);
 }
+// The substitution's: x := op(U)⁻¹ x (U n x n upper, lda n); y := alpha op(A) x + beta y (A m x n, lda m).
+cublasStatus_t trsv(cublasHandle_t h, cublasOperation_t op, int n, const double* u, double* x) {
+  return cublasDtrsv(h, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, n, u, n, x, 1);
+}
+cublasStatus_t trsv(cublasHandle_t h, cublasOperation_t op, int n, const float* u, float* x) {
+  return cublasStrsv(h, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, n, u, n, x, 1);
+}
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const double* alpha, const double* a,
+                    const double* x, const double* beta, double* y) {
+  return cublasDgemv(h, op, m, n, alpha, a, m, x, 1, beta, y, 1);
+}
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const float* alpha, const float* a,
+                    const float* x, const float* beta, float* y) {
+  return cublasSgemv(h, op, m, n, alpha, a, m, x, 1, beta, y, 1);
+}
 
 }  // namespace
 
@@ -76,10 +91,14 @@ struct DeviceFronts<T>::State {
   cusolverDnHandle_t solver = nullptr;
   T* panels = nullptr;
   int* relative = nullptr;
+  int* below = nullptr;
+  T* x = nullptr;                // the substitution's vector
+  T* t = nullptr;                // and its rows below a front's pivots
+  std::int64_t t_entries = 0;
   int* info = nullptr;           // one pivot check per front
   T* workspace = nullptr;        // cuSOLVER's POTRF workspace
   int workspace_entries = 0;
-  std::int64_t fronts = 0;
+  std::int64_t fronts = 0, equations = 0;
   std::int64_t held = 0, peak = 0;  // bytes
   std::vector<std::pair<T*, std::int64_t>> sizes;  // update matrices alive, and their bytes
 
@@ -87,16 +106,22 @@ struct DeviceFronts<T>::State {
     held += bytes;
     peak = std::max(peak, held);
   }
+  void reserve_t(std::int64_t entries) {
+    if (entries <= t_entries) return;
+    cudaFreeAsync(t, stream);
+    held -= t_entries * static_cast<std::int64_t>(sizeof(T));
+    t = take<T>(entries, stream, "allocating the substitution's workspace");
+    t_entries = entries;
+    hold(entries * static_cast<std::int64_t>(sizeof(T)));
+  }
 };
 
 template <class T>
-DeviceFronts<T>::DeviceFronts(std::int64_t panel_entries, const std::int32_t* relative, std::int64_t maps,
-                              std::int64_t fronts)
-    : state_(std::make_unique<State>()) {
+DeviceFronts<T>::DeviceFronts(const FrontLayout& layout) : state_(std::make_unique<State>()) {
   const std::string reason = unavailable_reason();
   if (!reason.empty()) throw BackendUnavailable(reason);
   State& s = *state_;
-  s.fronts = fronts;
+  s.fronts = layout.fronts;
   check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
   check(cublasCreate(&s.blas), "cublasCreate");
   check(cublasSetStream(s.blas, s.stream), "cublasSetStream");
@@ -108,14 +133,23 @@ DeviceFronts<T>::DeviceFronts(std::int64_t panel_entries, const std::int32_t* re
   std::uint64_t keep = UINT64_MAX;
   check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
 
-  s.panels = take<T>(panel_entries, s.stream, "allocating the panel store");
-  check(cudaMemsetAsync(s.panels, 0, panel_entries * sizeof(T), s.stream), "zeroing the panel store");
-  s.relative = take<int>(maps, s.stream, "allocating the extend-add maps");
-  check(cudaMemcpyAsync(s.relative, relative, maps * sizeof(int), cudaMemcpyHostToDevice, s.stream),
-        "uploading the extend-add maps");
-  s.info = take<int>(fronts, s.stream, "allocating the pivot checks");
-  check(cudaMemsetAsync(s.info, 0, fronts * sizeof(int), s.stream), "zeroing the pivot checks");
-  s.hold(panel_entries * sizeof(T) + (maps + fronts) * sizeof(int));
+  s.panels = take<T>(layout.panel_entries, s.stream, "allocating the panel store");
+  check(cudaMemsetAsync(s.panels, 0, layout.panel_entries * sizeof(T), s.stream), "zeroing the panel store");
+  const auto upload_list = [&](const std::int32_t* list, std::int64_t count, const char* what) {
+    int* d = take<int>(count, s.stream, what);
+    check(cudaMemcpyAsync(d, list, count * sizeof(int), cudaMemcpyHostToDevice, s.stream), what);
+    return d;
+  };
+  s.relative = upload_list(layout.relative, layout.relative_count, "uploading the extend-add maps");
+  s.below = upload_list(layout.below, layout.below_count, "uploading the fronts' rows");
+  s.info = take<int>(s.fronts, s.stream, "allocating the pivot checks");
+  check(cudaMemsetAsync(s.info, 0, s.fronts * sizeof(int), s.stream), "zeroing the pivot checks");
+  s.x = take<T>(layout.equations, s.stream, "allocating the substitution's vector");
+  s.hold(static_cast<std::int64_t>((layout.panel_entries + layout.equations) * sizeof(T) +
+                                   (layout.relative_count + layout.below_count + s.fronts) * sizeof(int)));
+  s.equations = layout.equations;
+  // The caller's lists may go once the copies are done.
+  check(cudaStreamSynchronize(s.stream), "uploading the fronts' layout");
 }
 
 template <class T>
@@ -125,6 +159,9 @@ DeviceFronts<T>::~DeviceFronts() {
   for (auto& [p, bytes] : s.sizes) cudaFreeAsync(p, s.stream);
   cudaFreeAsync(s.panels, s.stream);
   cudaFreeAsync(s.relative, s.stream);
+  cudaFreeAsync(s.below, s.stream);
+  cudaFreeAsync(s.x, s.stream);
+  cudaFreeAsync(s.t, s.stream);
   cudaFreeAsync(s.info, s.stream);
   cudaFreeAsync(s.workspace, s.stream);
   cudaStreamSynchronize(s.stream);
@@ -232,8 +269,62 @@ typename DeviceFronts<T>::Failure DeviceFronts<T>::finish() {
 }
 
 template <class T>
-void DeviceFronts<T>::download(std::int64_t first, std::int64_t count, T* host) const {
-  check(cudaMemcpy(host, state_->panels + first, count * sizeof(T), cudaMemcpyDeviceToHost), "downloading a panel");
+void DeviceFronts<T>::gather_from_panels(const std::int64_t* position, std::int64_t count, T* host) const {
+  State& s = *state_;
+  auto* p = take<std::int64_t>(count, s.stream, "allocating the gather's positions");
+  T* v = take<T>(count, s.stream, "allocating the gathered entries");
+  check(cudaMemcpyAsync(p, position, count * sizeof(std::int64_t), cudaMemcpyHostToDevice, s.stream),
+        "uploading the gather's positions");
+  gather(s.panels, p, count, v, s.stream);
+  check(cudaMemcpyAsync(host, v, count * sizeof(T), cudaMemcpyDeviceToHost, s.stream), "downloading gathered entries");
+  cudaFreeAsync(p, s.stream);
+  cudaFreeAsync(v, s.stream);
+  check(cudaStreamSynchronize(s.stream), "gathering from the panels");
+}
+
+template <class T>
+void DeviceFronts<T>::upload_x(const T* host) {
+  State& s = *state_;
+  check(cudaMemcpyAsync(s.x, host, s.equations * sizeof(T), cudaMemcpyHostToDevice, s.stream), "uploading x");
+}
+
+template <class T>
+void DeviceFronts<T>::download_x(T* host) {
+  State& s = *state_;
+  check(cudaMemcpyAsync(host, s.x, s.equations * sizeof(T), cudaMemcpyDeviceToHost, s.stream), "downloading x");
+  check(cudaStreamSynchronize(s.stream), "the substitution");
+}
+
+template <class T>
+void DeviceFronts<T>::forward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first,
+                              std::int64_t below) {
+  State& s = *state_;
+  const int kk = as_int(k, "pivots"), r = as_int(m - k, "rows below the pivots");
+  const T* l11 = s.panels + panel;
+  T* own = s.x + first;
+  // Column-major, the panel's L11 is U = L11ᵀ and its L21 the k x r block L21ᵀ (see eliminate).
+  check(trsv(s.blas, CUBLAS_OP_T, kk, l11, own), "TRSV");
+  if (r == 0) return;
+  s.reserve_t(r);
+  const T one = 1, zero = 0;
+  check(gemv(s.blas, CUBLAS_OP_T, kk, r, &one, l11 + k * k, own, &zero, s.t), "GEMV");
+  scatter_subtract(s.x, s.below + below, s.t, r, s.stream);
+}
+
+template <class T>
+void DeviceFronts<T>::backward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first,
+                               std::int64_t below) {
+  State& s = *state_;
+  const int kk = as_int(k, "pivots"), r = as_int(m - k, "rows below the pivots");
+  const T* l11 = s.panels + panel;
+  T* own = s.x + first;
+  if (r > 0) {
+    s.reserve_t(r);
+    gather_rows(s.x, s.below + below, r, s.t, s.stream);
+    const T one = 1, minus_one = -1;
+    check(gemv(s.blas, CUBLAS_OP_N, kk, r, &minus_one, l11 + k * k, s.t, &one, own), "GEMV");
+  }
+  check(trsv(s.blas, CUBLAS_OP_N, kk, l11, own), "TRSV");
 }
 
 template <class T>

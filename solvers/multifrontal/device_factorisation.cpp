@@ -1,6 +1,7 @@
 #include "solvers/multifrontal/device_factorisation.hpp"
 
 #include <chrono>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,10 +29,13 @@ struct DevicePlan {
   std::vector<std::int64_t> position;    // original entries: where they go in the store, and their values
   std::vector<T> value;
   std::vector<double> diagonal;          // per device equation (in schedule order): the original diagonal
+  std::vector<std::int64_t> pivot;       // ... and where its pivot is in the store
   std::vector<std::vector<std::int32_t>> children;  // of each device supernode
+  std::vector<std::int64_t> below;       // per supernode: its rows below the pivots' offset in `below_rows`
+  std::vector<std::int32_t> below_rows;
 
-  DevicePlan(const SymbolicFactor& f, const CsrMatrix& a) : panel(f.supernodes(), -1), map(f.supernodes(), -1),
-                                                          into_panel(f.supernodes(), 0) {
+  DevicePlan(const SymbolicFactor& f, const CsrMatrix& a)
+      : panel(f.supernodes(), -1), map(f.supernodes(), -1), into_panel(f.supernodes(), 0), below(f.supernodes(), -1) {
     for (std::int32_t s : f.schedule.device) {
       panel[s] = panel_entries;
       panel_entries += f.columns(s) * f.front(s);
@@ -45,6 +49,8 @@ struct DevicePlan {
       const std::int32_t first = f.first[s];
       const std::int32_t* rows = f.rows.data() + f.row_offset[s];
       for (std::int64_t i = 0; i < m; ++i) where[rows[i]] = static_cast<std::int32_t>(i);
+      below[s] = static_cast<std::int64_t>(below_rows.size());
+      below_rows.insert(below_rows.end(), rows + k, rows + m);
       for (std::int32_t j = first; j < first + k; ++j) {
         const std::int32_t old = f.old_of_new[j];
         double d = 0;
@@ -56,6 +62,7 @@ struct DevicePlan {
           if (i == j) d = a.val[e];
         }
         diagonal.push_back(d);
+        pivot.push_back(panel[s] + (j - first) * (k + 1));
       }
       for (std::int32_t c : children[s]) {
         const std::int64_t rc = f.front(c) - f.columns(c);
@@ -70,6 +77,36 @@ struct DevicePlan {
   }
 };
 
+// The device's panels and the substitution's sweeps over them.
+template <class T>
+class CudaPart final : public DevicePart<T> {
+ public:
+  CudaPart(const SymbolicFactor& f, const DevicePlan<T>& plan)
+      : f_(f),
+        panel_(plan.panel),
+        below_(plan.below),
+        fronts_(kernels::cuda::FrontLayout{plan.panel_entries, plan.relative.data(),
+                                           static_cast<std::int64_t>(plan.relative.size()), plan.below_rows.data(),
+                                           static_cast<std::int64_t>(plan.below_rows.size()),
+                                           static_cast<std::int64_t>(f.schedule.device.size()), f.equations}) {}
+
+  kernels::cuda::DeviceFronts<T>& fronts() { return fronts_; }
+
+  void substitute(std::vector<T>& x) override {
+    fronts_.upload_x(x.data());
+    for (std::int32_t s : f_.schedule.device)
+      fronts_.forward(panel_[s], f_.front(s), f_.columns(s), f_.first[s], below_[s]);
+    for (auto s = f_.schedule.device.rbegin(); s != f_.schedule.device.rend(); ++s)
+      fronts_.backward(panel_[*s], f_.front(*s), f_.columns(*s), f_.first[*s], below_[*s]);
+    fronts_.download_x(x.data());
+  }
+
+ private:
+  const SymbolicFactor& f_;
+  std::vector<std::int64_t> panel_, below_;
+  kernels::cuda::DeviceFronts<T> fronts_;
+};
+
 }  // namespace
 
 template <class T>
@@ -79,12 +116,12 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   if (order.empty()) return figures;
   const auto start = Clock::now();
   const DevicePlan<T> plan(f, a);
-  kernels::cuda::DeviceFronts<T> fronts(plan.panel_entries, plan.relative.data(),
-                                        static_cast<std::int64_t>(plan.relative.size()),
-                                        static_cast<std::int64_t>(order.size()));
+  auto part = std::make_unique<CudaPart<T>>(f, plan);
+  auto& fronts = part->fronts();
   fronts.add_to_panels(plan.position.data(), plan.value.data(), static_cast<std::int64_t>(plan.position.size()));
-  figures.upload_bytes = static_cast<std::int64_t>(plan.relative.size() * sizeof(std::int32_t) +
-                                                   plan.position.size() * (sizeof(std::int64_t) + sizeof(T)));
+  figures.upload_bytes = static_cast<std::int64_t>(
+      (plan.relative.size() + plan.below_rows.size()) * sizeof(std::int32_t) +
+      plan.position.size() * (sizeof(std::int64_t) + sizeof(T)));
 
   std::vector<T*> update(f.supernodes(), nullptr);  // device update matrices alive
   for (std::size_t index = 0; index < order.size(); ++index) {
@@ -120,22 +157,19 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
                        equation);
   }
 
-  const auto download_start = Clock::now();
-  std::size_t column = 0;  // into plan.diagonal
-  for (std::int32_t s : order) {
-    const std::int64_t k = f.columns(s), entries = k * f.front(s);
-    T* panel = factor.panels.get() + f.panel_offset[s];
-    fronts.download(plan.panel[s], entries, panel);
-    figures.download_bytes += entries * static_cast<std::int64_t>(sizeof(T));
-    for (std::int64_t c = 0; c < k; ++c, ++column) {  // as the host watches its pivots
-      const double ratio = static_cast<double>(panel[c * k + c]) * panel[c * k + c] / plan.diagonal[column];
+  // The pivots against their equations' original diagonal, as the host watches its own.
+  std::vector<T> pivots(plan.pivot.size());
+  fronts.gather_from_panels(plan.pivot.data(), static_cast<std::int64_t>(pivots.size()), pivots.data());
+  std::size_t column = 0;
+  for (std::int32_t s : order)
+    for (std::int64_t c = 0; c < f.columns(s); ++c, ++column) {
+      const double ratio = static_cast<double>(pivots[column]) * pivots[column] / plan.diagonal[column];
       if (ratio < factor.smallest_pivot_ratio) {
         factor.smallest_pivot_ratio = ratio;
         factor.smallest_pivot_equation = f.old_of_new[f.first[s] + c];
       }
     }
-  }
-  figures.download_s = seconds_since(download_start);
+  factor.device = std::move(part);
   return figures;
 }
 

@@ -4,8 +4,8 @@
 // and eliminated on the GPU through kernels::cuda::DeviceFronts once the host has factorised the
 // subtrees below them. An update matrix made on the device stays there until its parent has
 // added it in; those of the host's subtrees go up once each. The original entries of all device
-// fronts go up in one transfer before the first front; the panels come back into the host factor
-// at the end, where the substitution runs.
+// fronts go up in one transfer before the first front. The panels stay on the device, where the
+// substitution sweeps over them (factor.device); only their pivots come back, to be watched.
 #include <cstdint>
 
 #include "kernels/csr_matrix.hpp"
@@ -18,14 +18,13 @@ struct DeviceFigures {
   std::int64_t fronts = 0;
   double flops = 0;
   double seconds = 0;           // from the first upload until the last front is eliminated
-  double download_s = 0;        // the panels back to the host
   std::int64_t peak_bytes = 0;  // device memory held at once
-  std::int64_t upload_bytes = 0, download_bytes = 0;
+  std::int64_t upload_bytes = 0;
 };
 
 // Finishes `factor` (whose host part factorise() has made, keeping the updates bound for the
-// device): its panels of the device supernodes and its smallest pivot. Throws SolveFailure naming
-// the equation whose pivot is not positive.
+// device): its device part and its smallest pivot. Throws SolveFailure naming the equation whose
+// pivot is not positive. `symbolic` must outlive the factor.
 template <class T>
 DeviceFigures factorise_on_device(const SymbolicFactor& symbolic, const CsrMatrix& matrix, NumericFactor<T>& factor);
 

@@ -143,10 +143,8 @@ class MultifrontalSolver final : public LinearSolver {
     f["device_flops"] = device.flops;
     f["time_device_s"] = device.seconds;
     f["device_gflops"] = device.seconds > 0 ? device.flops / device.seconds * 1e-9 : 0.0;
-    f["time_download_s"] = device.download_s;
     f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
     f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
-    f["device_download_bytes"] = static_cast<double>(device.download_bytes);
 #else
     throw SolverUnavailable("multifrontal: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
 #endif
@@ -159,7 +157,7 @@ class MultifrontalSolver final : public LinearSolver {
     const auto start = Clock::now();
     std::vector<T> y(b.size());
     for (std::size_t i = 0; i < b.size(); ++i) y[symbolic.new_of_old[i]] = static_cast<T>(b[i]);
-    multifrontal::substitute<T>(symbolic, factor.panels.get(), y);
+    multifrontal::substitute<T>(symbolic, factor.panels.get(), factor.device.get(), y);
     for (std::size_t i = 0; i < b.size(); ++i) x[i] = y[symbolic.new_of_old[i]];
     const double seconds = seconds_since(start);
     report.time_solve_s += seconds;

@@ -3,8 +3,8 @@
 // graph (METIS), symbolic analysis with supernodes, fronts eliminated by OpenBLAS under a tree of
 // OpenMP tasks, supernodal substitution. Under precision `mixed` it factors in FP32 and refines
 // in FP64, falling back to an FP64 factor when that does not converge. On device cuda the large
-// fronts and those above them are factorised on the GPU (device_factorisation.hpp); the
-// substitution runs on the host with the factor copied back.
+// fronts and those above them are factorised on the GPU (device_factorisation.hpp), where their
+// part of the substitution runs too.
 #include <memory>
 
 #include "solvers/linear_solver.hpp"

@@ -18,6 +18,17 @@
 
 namespace fem::multifrontal {
 
+// The part of a factor held on a device (device_factorisation.hpp): the substitution's sweeps
+// over its supernodes run there.
+template <class T>
+class DevicePart {
+ public:
+  virtual ~DevicePart() = default;
+  // Between the host's sweeps: the forward then the backward sweep over the device supernodes,
+  // on x in the elimination order.
+  virtual void substitute(std::vector<T>& x) = 0;
+};
+
 template <class T>
 struct NumericFactor {
   std::unique_ptr<T[]> panels;              // supernode s at symbolic.panel_offset[s], row-major
@@ -29,6 +40,9 @@ struct NumericFactor {
   // By supernode: the update matrices of the host supernodes whose parent is left to the device
   // (symbolic.schedule.device), which the device part adds in and frees; empty elsewhere.
   std::vector<std::unique_ptr<T[]>> device_bound_updates;
+  // The panels of symbolic.schedule.device, on the device (null when there are none): `panels`
+  // leaves them unset.
+  std::unique_ptr<DevicePart<T>> device;
 };
 
 // The supernodes on the host (all but symbolic.schedule.device, which the panels leave to be

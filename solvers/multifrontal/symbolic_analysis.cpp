@@ -153,14 +153,14 @@ SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads, double d
     work[s] = f.flops_of(s);
     f.flops += work[s];
   }
-  std::vector<char> on_device(supernodes, 0);
+  f.on_device.assign(supernodes, 0);
   for (std::int32_t s = 0; s < supernodes; ++s) {  // postorder: a child's mark reaches its parent first
-    if (work[s] >= device_min_flops) on_device[s] = 1;
-    if (!on_device[s]) continue;
+    if (work[s] >= device_min_flops) f.on_device[s] = 1;
+    if (!f.on_device[s]) continue;
     f.device_flops += work[s];
-    if (f.parent[s] >= 0) on_device[f.parent[s]] = 1;
+    if (f.parent[s] >= 0) f.on_device[f.parent[s]] = 1;
   }
-  f.schedule = schedule_tree(f.parent, work, f.threads, on_device);
+  f.schedule = schedule_tree(f.parent, work, f.threads, f.on_device);
   plan_update_memory(f);
   f.time_symbolic_s = seconds_since(t);
   return f;

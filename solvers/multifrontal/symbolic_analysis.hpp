@@ -26,6 +26,7 @@ struct SymbolicFactor {
   std::vector<std::int64_t> row_offset;
   std::vector<std::int32_t> rows;
   std::vector<std::int64_t> panel_offset;
+  std::vector<char> on_device;                // per supernode: in schedule.device
   TreeSchedule schedule;
 
   double flops = 0;                           // of the factorisation: the sum over columns of their count squared
