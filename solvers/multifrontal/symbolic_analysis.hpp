@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/csr_matrix.hpp"
+#include "solvers/multifrontal/node_blocks.hpp"
 #include "solvers/multifrontal/tree_schedule.hpp"
 
 namespace fem::multifrontal {
@@ -60,6 +61,9 @@ struct SymbolicFactor {
 // Supernodes of at least `device_min_flops` flops, and every supernode above one of them, are
 // left to a device (schedule.device); the host's schedule and memory plan cover the rest.
 SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads,
+                       double device_min_flops = std::numeric_limits<double>::infinity());
+// The same from the matrix's node graph (graph.block equations per node, every node block dense).
+SymbolicFactor analyse(const BlockGraph& graph, int threads,
                        double device_min_flops = std::numeric_limits<double>::infinity());
 
 }  // namespace fem::multifrontal
