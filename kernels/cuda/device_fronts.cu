@@ -240,7 +240,7 @@ void DeviceFronts<T>::eliminate(std::int64_t panel, std::int64_t m, std::int64_t
   T* f21 = f11 + k * k;
   int lwork = 0;
   check_solver(potrf_buffer_size(s.solver, kk, f11, &lwork), "POTRF buffer size");
-  if (lwork > s.workspace_entries) {
+  if (lwork > s.workspace_entries || !s.workspace) {
     cudaFreeAsync(s.workspace, s.stream);
     s.held -= s.workspace_entries * static_cast<std::int64_t>(sizeof(T));
     s.workspace = take<T>(lwork, s.stream, "allocating the POTRF workspace");

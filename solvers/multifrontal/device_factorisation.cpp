@@ -124,6 +124,16 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
       plan.position.size() * (sizeof(std::int64_t) + sizeof(T)));
 
   std::vector<T*> update(f.supernodes(), nullptr);  // device update matrices alive
+  // The host subtrees' root updates go up first, while the device is idle: a copy from pageable
+  // memory waits for the stream to drain, which would stall the queue of fronts between them.
+  for (std::int32_t s : order)
+    for (std::int32_t c : plan.children[s]) {
+      const std::int64_t rc = f.front(c) - f.columns(c);
+      if (f.on_device[c] || rc == 0) continue;
+      update[c] = fronts.upload_update(factor.device_bound_updates[c].get(), rc);
+      factor.device_bound_updates[c].reset();
+      figures.upload_bytes += rc * rc * static_cast<std::int64_t>(sizeof(T));
+    }
   for (std::size_t index = 0; index < order.size(); ++index) {
     const std::int32_t s = order[index];
     const std::int64_t k = f.columns(s), m = f.front(s), r = m - k;
@@ -131,14 +141,8 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
     for (std::int32_t c : plan.children[s]) {
       const std::int64_t rc = f.front(c) - f.columns(c);
       if (rc == 0) continue;
-      T* child = update[c];
-      if (!child) {  // a host subtree's root: its update goes up now
-        child = fronts.upload_update(factor.device_bound_updates[c].get(), rc);
-        factor.device_bound_updates[c].reset();
-        figures.upload_bytes += rc * rc * static_cast<std::int64_t>(sizeof(T));
-      }
-      fronts.extend_add(child, rc, plan.map[c], plan.into_panel[c], plan.panel[s], m, k, own);
-      fronts.release(child);
+      fronts.extend_add(update[c], rc, plan.map[c], plan.into_panel[c], plan.panel[s], m, k, own);
+      fronts.release(update[c]);
       update[c] = nullptr;
     }
     fronts.eliminate(plan.panel[s], m, k, own, static_cast<std::int64_t>(index));
