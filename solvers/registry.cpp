@@ -34,6 +34,7 @@ const std::map<std::string, SolverFactory>& registry() {
       {"frontal:cuda", make_cuda_frontal},
 #if FEM_WITH_METIS
       {"multifrontal:cpu", make_multifrontal_cpu},
+      {"multifrontal:cuda", make_multifrontal_cuda},
 #endif
       {"petsc:cpu", make_petsc_cpu},
       {"mumps:cpu", make_mumps_cpu},
