@@ -30,6 +30,7 @@ struct SolverOptions {
   double tolerance = 1e-10;            // iterative: relative residual
   int max_iterations = 0;              // iterative: 0 chooses from the size
   std::string spmv = "auto";           // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
+  std::string spmv_tuning = "cache";   // spmv auto: cache | fresh | model (kernels/cpu/spmv_autotune.hpp)
   AmgOptions amg;                      // preconditioner amg
   bool out_of_core = false;            // direct: keep the factor in a file (solver.out_of_core)
   std::string out_of_core_directory;   // where that file goes; empty: the system's temporary folder

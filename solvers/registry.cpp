@@ -24,11 +24,14 @@ constexpr BuildOption kCore{true, ""};  // in every build
 constexpr BuildOption kCuda{FEM_WITH_CUDA, "configure with -DFEM_WITH_CUDA=ON; needs the CUDA toolkit"};
 constexpr BuildOption kOpenCL{FEM_WITH_OPENCL, "configure with -DFEM_WITH_OPENCL=ON; Debian: ocl-icd-opencl-dev opencl-headers"};
 constexpr BuildOption kMetis{FEM_WITH_METIS, "configure with -DFEM_WITH_METIS=ON; Debian: libmetis-dev"};
+constexpr BuildOption kMetisCuda{FEM_WITH_METIS && FEM_WITH_CUDA,
+                                 "configure with -DFEM_WITH_METIS=ON -DFEM_WITH_CUDA=ON; Debian: libmetis-dev, and the CUDA toolkit"};
 constexpr BuildOption kPetsc{FEM_WITH_PETSC, "configure with -DFEM_WITH_PETSC=ON; Debian: petsc-dev"};
 
 // The solver families a build leaves out have no factories to name.
 #if !FEM_WITH_METIS
 constexpr SolverFactory make_multifrontal_cpu = nullptr;
+constexpr SolverFactory make_multifrontal_cuda = nullptr;
 #endif
 #if !FEM_WITH_PETSC
 constexpr SolverFactory make_petsc_cpu = nullptr;
@@ -55,7 +58,7 @@ const std::vector<SolverMethod>& solver_table() {
        {{"cpu", make_cpu_frontal, kCore}, {"opencl", make_opencl_frontal, kOpenCL}, {"cuda", make_cuda_frontal, kCuda}}},
       // Orders the equations itself (nested dissection): the numbering only serves locality.
       {"multifrontal", Direct, Locality, "supernodal multifrontal Cholesky, nested dissection by METIS",
-       {{"cpu", make_multifrontal_cpu, kMetis}}},
+       {{"cpu", make_multifrontal_cpu, kMetis}, {"cuda", make_multifrontal_cuda, kMetisCuda}}},
       {"cg", Iterative, Locality, "preconditioned conjugate gradients (solver.preconditioner)",
        {{"cpu", make_conjugate_gradient, kCore}, {"cuda", make_conjugate_gradient, kCuda}, {"opencl", make_conjugate_gradient, kOpenCL}}},
       {"bicgstab", Iterative, Locality, "preconditioned BiCGSTAB",

@@ -46,7 +46,7 @@ const char* usage =
     "  --sizes-3d A,B,...   cells per side of the 3D hex8 boxes (default 8,12,16)\n"
     "  --sizes-tet10 A,...  cells per side of the 3D tet10 boxes (default none)\n"
     "  --solvers L          rows to run: cholmod, band-cholesky, frontal, multifrontal (default all)\n"
-    "  --devices L          frontal devices: cpu, opencl, cuda (default cpu)\n"
+    "  --devices L          frontal devices: cpu, opencl, cuda; multifrontal: cpu, cuda (default cpu)\n"
     "  --cpu-block N        pivots per elimination step on the CPU (default 32)\n"
     "  --gpu-block N        pivots per elimination step on a GPU (default 64)\n"
     "  --csv FILE           where the rows go (default frontal_benchmark.csv)\n";
@@ -194,8 +194,26 @@ Row frontal_row(const BoxProblem& b, const std::string& device, std::int64_t blo
   return r;
 }
 
-// The registry's multifrontal:cpu on the assembled system, told the dofs per node.
-Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver, std::vector<double>& u) {
+// cuBLAS DGEMM's rate on this device (GFLOP/s, n = 8192): what the device fronts are measured
+// against. 0 where there is no cuBLAS back-end.
+double cublas_dgemm_gflops() {
+  if (!kernels::dense_backend_status("cublas").available) return 0;
+  auto dense = kernels::make_dense_backend("cublas");
+  constexpr kernels::index_t n = 8192;
+  const auto a = dense->allocate<double>(n, n), b = dense->allocate<double>(n, n), c = dense->allocate<double>(n, n);
+  dense->gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);  // warm-up
+  dense->synchronize();
+  const auto t = Clock::now();
+  constexpr int repeats = 3;
+  for (int i = 0; i < repeats; ++i) dense->gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);
+  dense->synchronize();
+  return repeats * 2.0 * n * n * n / seconds_since(t) * 1e-9;
+}
+
+// The registry's multifrontal on `device` on the assembled system, told the dofs per node.
+// `dgemm_gflops`: the device's DGEMM rate, which its fronts' rate is reported against.
+Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver, const std::string& device,
+                     double dgemm_gflops, std::vector<double>& u) {
   u.assign(b.dofs.num_dofs(), 0.0);
   NodeLayout layout;
   layout.dofs_per_node = b.problem.physics.dofs_per_node();
@@ -204,7 +222,7 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
   Row r;
   r.time_s = solving.seconds();
   r.solver = "multifrontal";
-  r.device = "cpu";
+  r.device = device;
   r.factor_s = report.time_setup_s;
   r.solve_s = report.time_solve_s;
   r.assemble_s = b.assemble_s;
@@ -221,6 +239,15 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
        << f.at("estimate_bytes") / 1e6 << " MB, used " << f.at("factorisation_bytes") / 1e6 << " MB (update matrices " << f.at("update_peak_bytes") / 1e6
        << " MB at most, stacks " << f.at("update_stack_bytes") / 1e6 << " MB); "
        << f.at("supernodes") << " supernodes";
+  if (f.count("device_fronts")) {  // the large fronts on the GPU: their own rate, against DGEMM's
+    const double gflops = f.at("device_gflops");
+    r.device_share = f.at("device_flops") / f.at("flops");
+    note << "; device: " << f.at("device_fronts") << " fronts, " << gflops << " GFLOP/s";
+    if (dgemm_gflops > 0) note << " = " << 100 * gflops / dgemm_gflops << " % of DGEMM (" << dgemm_gflops << " GFLOP/s)";
+    note << ", host part " << f.at("time_host_factor_s") << " s, device part " << f.at("time_device_s") << " s, "
+         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6
+         << " MB held on the device";
+  }
   r.note = note.str();
   return r;
 }
@@ -254,10 +281,11 @@ int run_frontal_benchmark(int argc, char** argv) {
   const auto wanted = [&](const std::string& solver) {
     return std::find(settings.solvers.begin(), settings.solvers.end(), solver) != settings.solvers.end();
   };
-  const auto registered = [&](const std::string& method) -> std::unique_ptr<LinearSolver> {
+  const auto registered = [&](const std::string& method, const std::string& device) -> std::unique_ptr<LinearSolver> {
     if (!wanted(method)) return nullptr;
     SolverOptions options;
     options.method = method;
+    options.device = device;
     try {
       return make_solver(options);
     } catch (const SolverUnavailable& e) {
@@ -265,8 +293,18 @@ int run_frontal_benchmark(int argc, char** argv) {
       return nullptr;
     }
   };
-  auto band = registered("band-cholesky");
-  auto multifrontal = registered("multifrontal");
+  auto band = registered("band-cholesky", "cpu");
+  // multifrontal on each of the devices it has (cpu, cuda).
+  std::vector<std::pair<std::string, std::unique_ptr<LinearSolver>>> multifrontal;
+  double dgemm_gflops = 0;
+  for (const auto& device : settings.devices) {
+    if (device != "cpu" && device != "cuda") continue;
+    auto solver = registered("multifrontal", device);
+    if (!solver) continue;
+    multifrontal.emplace_back(device, std::move(solver));
+    if (device == "cuda") dgemm_gflops = cublas_dgemm_gflops();
+  }
+  if (dgemm_gflops > 0) std::printf("cuBLAS DGEMM on this device: %.0f GFLOP/s (n = 8192)\n", dgemm_gflops);
   const bool cholmod_wanted = wanted("cholmod") && run_cholmod(CsrMatrix{}, {}).available;
   if (wanted("cholmod") && !cholmod_wanted) std::cout << "CHOLMOD left out: this build has none\n";
 
@@ -327,8 +365,8 @@ int run_frontal_benchmark(int argc, char** argv) {
       r.max_rel_diff = max_rel_diff(u, truth);
       add(r);
     }
-    if (multifrontal) {
-      Row r = multifrontal_row(*b, multifrontal, u);
+    for (auto& [device, solver] : multifrontal) {
+      Row r = multifrontal_row(*b, solver, device, dgemm_gflops, u);
       r.max_rel_diff = max_rel_diff(u, truth);
       add(r);
     }

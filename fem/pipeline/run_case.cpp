@@ -51,6 +51,12 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
+// Where a GPU's SpMV setting came from (kernels/cpu/spmv_autotune.hpp): the tuning cache, timing or the model alone.
+std::string spmv_tuning_source(const std::map<std::string, double>& figures) {
+  if (figures.count("spmv_tuning_cached") && figures.at("spmv_tuning_cached") > 0) return "cache";
+  return figures.count("spmv_tuning_timed") && figures.at("spmv_tuning_timed") > 0 ? "timed" : "model";
+}
+
 std::string choose_override(const std::string& key, const std::string& value, const std::vector<const char*>& allowed) {
   std::string list;
   for (const char* a : allowed) {
@@ -231,6 +237,9 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
     s << ", setup " << std::fixed << std::setprecision(2) << report.time_setup_s << " s + solve " << report.time_solve_s
       << " s" << std::defaultfloat;
     if (report.iterations > 0) s << ", " << report.iterations << " iterations";
+    if (report.figures.count("spmv_tuning_s"))
+      s << ", SpMV tuning " << std::fixed << std::setprecision(2) << report.figures.at("spmv_tuning_s") << " s ("
+        << spmv_tuning_source(report.figures) << ")" << std::defaultfloat;
     s << ", residual " << std::scientific << std::setprecision(2) << residual;
     return s.str();
   });
@@ -270,6 +279,10 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   summary["residual_history"] = report.residual_history;
   summary["solver_figures"] = report.figures;
   summary["solver_time_s"] = {{"setup", report.time_setup_s}, {"solve", report.time_solve_s}};
+  if (report.figures.count("spmv_tuning_s")) {  // of the setup: choosing the GPU's SpMV format
+    summary["spmv_tuning_s"] = report.figures.at("spmv_tuning_s");
+    summary["spmv_tuning_source"] = spmv_tuning_source(report.figures);
+  }
 #if FEM_WITH_PETSC
   if (is_distributed_method(c.solver.method)) {
     summary["ranks"] = ranks;
