@@ -1,7 +1,7 @@
 // The rows of the solver table (solvers/solver_table.hpp): one per method, with the devices it
-// runs on. Adding a solver is its own folder and one row here; a device that needs an optional
-// part of the build names it, so that a build without that part still lists the row and says how
-// to get it.
+// runs on. Adding a solver is its own folder and one row here; a device that needs optional parts
+// of the build names them ({kMetis, kCuda}), so that a build without one still lists the row and
+// says how to get it.
 #include "fem/config.hpp"
 
 #include "solvers/direct/band_cholesky_solver.hpp"
@@ -20,12 +20,9 @@
 namespace fem {
 namespace {
 
-constexpr BuildOption kCore{true, ""};  // in every build
 constexpr BuildOption kCuda{FEM_WITH_CUDA, "configure with -DFEM_WITH_CUDA=ON; needs the CUDA toolkit"};
 constexpr BuildOption kOpenCL{FEM_WITH_OPENCL, "configure with -DFEM_WITH_OPENCL=ON; Debian: ocl-icd-opencl-dev opencl-headers"};
 constexpr BuildOption kMetis{FEM_WITH_METIS, "configure with -DFEM_WITH_METIS=ON; Debian: libmetis-dev"};
-constexpr BuildOption kMetisCuda{FEM_WITH_METIS && FEM_WITH_CUDA,
-                                 "configure with -DFEM_WITH_METIS=ON -DFEM_WITH_CUDA=ON; Debian: libmetis-dev, and the CUDA toolkit"};
 constexpr BuildOption kPetsc{FEM_WITH_PETSC, "configure with -DFEM_WITH_PETSC=ON; Debian: petsc-dev"};
 
 // The solver families a build leaves out have no factories to name.
@@ -49,24 +46,24 @@ constexpr auto Locality = OrderingGoal::Locality;
 const std::vector<SolverMethod>& solver_table() {
   static const std::vector<SolverMethod> table = {
       {"band-cholesky", Direct, Bandwidth, "banded Cholesky on BLAS tiles; precision mixed factors in FP32",
-       {{"cpu", make_band_cholesky_cpu, kCore}, {"cuda", make_band_cholesky_cuda, kCuda}}},
+       {{"cpu", make_band_cholesky_cpu}, {"cuda", make_band_cholesky_cuda, {kCuda}}}},
       {"band-gauss", Direct, Bandwidth, "banded Gaussian elimination without pivoting, both triangles (a baseline)",
-       {{"cpu", make_band_gauss_cpu, kCore}}},
+       {{"cpu", make_band_gauss_cpu}}},
       {"band-ldlt", Direct, Bandwidth, "banded LDL^T on the lower band, no square roots (a baseline)",
-       {{"cpu", make_band_ldlt_cpu, kCore}}},
+       {{"cpu", make_band_ldlt_cpu}}},
       {"frontal", Direct, Front, "frontal elimination of element matrices, never assembled; out_of_core keeps the factor in a file",
-       {{"cpu", make_cpu_frontal, kCore}, {"opencl", make_opencl_frontal, kOpenCL}, {"cuda", make_cuda_frontal, kCuda}}},
+       {{"cpu", make_cpu_frontal}, {"opencl", make_opencl_frontal, {kOpenCL}}, {"cuda", make_cuda_frontal, {kCuda}}}},
       // Orders the equations itself (nested dissection): the numbering only serves locality.
       {"multifrontal", Direct, Locality, "supernodal multifrontal Cholesky, nested dissection by METIS",
-       {{"cpu", make_multifrontal_cpu, kMetis}, {"cuda", make_multifrontal_cuda, kMetisCuda}}},
+       {{"cpu", make_multifrontal_cpu, {kMetis}}, {"cuda", make_multifrontal_cuda, {kMetis, kCuda}}}},
       {"cg", Iterative, Locality, "preconditioned conjugate gradients (solver.preconditioner)",
-       {{"cpu", make_conjugate_gradient, kCore}, {"cuda", make_conjugate_gradient, kCuda}, {"opencl", make_conjugate_gradient, kOpenCL}}},
+       {{"cpu", make_conjugate_gradient}, {"cuda", make_conjugate_gradient, {kCuda}}, {"opencl", make_conjugate_gradient, {kOpenCL}}}},
       {"bicgstab", Iterative, Locality, "preconditioned BiCGSTAB",
-       {{"cpu", make_bicgstab, kCore}, {"cuda", make_bicgstab, kCuda}, {"opencl", make_bicgstab, kOpenCL}}},
+       {{"cpu", make_bicgstab}, {"cuda", make_bicgstab, {kCuda}}, {"opencl", make_bicgstab, {kOpenCL}}}},
       {"petsc", Iterative, Locality, "PETSc KSP/PC, CG with GAMG unless solver.petsc_options says otherwise; runs under mpirun",
-       {{"cpu", make_petsc_cpu, kPetsc}}},
+       {{"cpu", make_petsc_cpu, {kPetsc}}}},
       {"mumps", Direct, Locality, "MUMPS sparse Cholesky through PETSc; runs under mpirun",
-       {{"cpu", make_mumps_cpu, kPetsc}}},
+       {{"cpu", make_mumps_cpu, {kPetsc}}}},
   };
   return table;
 }

@@ -18,6 +18,17 @@ const SolverDevice* find_device(const SolverMethod& method, const std::string& d
 
 }  // namespace
 
+bool SolverDevice::built() const {
+  return factory != nullptr && std::all_of(needs.begin(), needs.end(), [](const BuildOption& o) { return o.built; });
+}
+
+std::string SolverDevice::missing() const {
+  std::string how;
+  for (const auto& option : needs)
+    if (!option.built) how += (how.empty() ? "" : ", and ") + std::string(option.how);
+  return how;
+}
+
 std::vector<const char*> solver_methods() {
   std::vector<const char*> names;
   for (const auto& method : solver_table()) names.push_back(method.name);
@@ -56,7 +67,7 @@ std::string solver_unavailable_reason(const std::string& method, const std::stri
     for (const auto& on : m.devices) devices.push_back(on.name);
     return method + " is not available on " + device + " (" + method + " runs on: " + comma_separated(devices) + ")";
   }
-  if (!d->built()) return method + " on " + device + " is not available in this build (" + d->needs.how + ")";
+  if (!d->built()) return method + " on " + device + " is not available in this build (" + d->missing() + ")";
   return "";
 }
 

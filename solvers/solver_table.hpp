@@ -24,10 +24,11 @@ struct BuildOption {
 };
 
 struct SolverDevice {
-  const char* name;       // cpu | cuda | opencl
-  SolverFactory factory;  // null where this build lacks `needs`
-  BuildOption needs;
-  bool built() const { return needs.built && factory != nullptr; }
+  const char* name;                // cpu | cuda | opencl
+  SolverFactory factory;           // null where this build lacks one of `needs`
+  std::vector<BuildOption> needs = {};  // none: every build has it
+  bool built() const;
+  std::string missing() const;     // how to get the parts this build lacks ("" when built)
 };
 
 struct SolverMethod {

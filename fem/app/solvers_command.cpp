@@ -29,7 +29,7 @@ void list_solvers(std::ostream& out) {
         if (!header) out << "\nNot in this build:\n";
         header = true;
         char line[300];
-        std::snprintf(line, sizeof line, "  %-20s %s\n", (std::string(method.name) + ":" + device.name).c_str(), device.needs.how);
+        std::snprintf(line, sizeof line, "  %-20s %s\n", (std::string(method.name) + ":" + device.name).c_str(), device.missing().c_str());
         out << line;
       }
 }

@@ -62,10 +62,21 @@ TEST_CASE("every row of the solver table is consistent") {
       CAPTURE(device.name);
       CHECK(on.insert(device.name).second);
       CHECK(std::count_if(devices.begin(), devices.end(), [&](const char* d) { return std::string(d) == device.name; }) == 1);
-      if (device.needs.built) CHECK(device.built());  // a part that is built has its factory
-      else CHECK(contains(device.needs.how, "configure with -DFEM_WITH_"));
+      // A device whose parts are all built has its factory; one that lacks a part says how to get it.
+      CHECK(device.built() == device.missing().empty());
+      if (!device.built()) CHECK(contains(device.missing(), "configure with -DFEM_WITH_"));
     }
   }
+}
+
+TEST_CASE("a device is built when its factory and every part it needs are; else it names what is missing") {
+  const BuildOption on{true, "configure with A"}, off{false, "configure with B"}, off_too{false, "configure with C"};
+  CHECK(SolverDevice{"cpu", make_solver}.built());
+  CHECK(SolverDevice{"cpu", make_solver, {on}}.missing().empty());
+  CHECK_FALSE(SolverDevice{"cpu", nullptr}.built());
+  const SolverDevice lacking{"cuda", make_solver, {off, on, off_too}};
+  CHECK_FALSE(lacking.built());
+  CHECK(lacking.missing() == "configure with B, and configure with C");
 }
 
 TEST_CASE("the names a case may use are the table's, in its order") {
@@ -99,7 +110,7 @@ TEST_CASE("a row this build leaves out says how to configure it") {
         const std::string name = std::string(method.name) + ":" + device.name;
         unbuilt.push_back(name);
         CHECK(refusal(method.name, device.name) ==
-              std::string(method.name) + " on " + device.name + " is not available in this build (" + device.needs.how + ")");
+              std::string(method.name) + " on " + device.name + " is not available in this build (" + device.missing() + ")");
       }
   const auto listed = [&](const std::string& name) { return std::count(unbuilt.begin(), unbuilt.end(), name) == 1; };
   CHECK(listed("cg:cuda") == !FEM_WITH_CUDA);
