@@ -28,6 +28,7 @@
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
 #include "support/stopwatch.hpp"
+#include "support/stopwatch.hpp"
 #endif
 
 namespace fs = std::filesystem;
