@@ -24,6 +24,7 @@
 
 #include "bench/spmv/cusparse_reference.hpp"
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -126,23 +127,6 @@ namespace gpu = kernels::cuda;
 
 using kernels::cuda::check;
 
-// Seconds per call of `work` (CUDA events around repeats after a warm-up).
-double time_device(const std::function<void()>& work, int repeats) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  work();
-  check(cudaEventRecord(start), "cudaEventRecord");
-  for (int i = 0; i < repeats; ++i) work();
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return 1e-3 * ms / repeats;
-}
-
 // Average watts and joules per call over a window of back-to-back calls (NVML counter).
 void measure_energy(gpu::EnergyMeter& meter, const std::function<void()>& work, double seconds_per_call, double window,
                     Row& row) {
@@ -182,7 +166,7 @@ Row timed_row(GpuMatrixRun& run, const std::string& backend, const std::string& 
   work();
   run.y.download(y.data());
   r.error = max_relative_error(y, run.reference);
-  r.seconds = time_device(work, run.repeats);
+  r.seconds = gpu::seconds_per_call(work, run.repeats);
   if (energy) measure_energy(run.meter, work, r.seconds, run.options.energy_window, r);
   return r;
 }

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/cuda/stream_event.hpp"
+
 namespace fem::kernels::cuda {
 
 std::size_t free_memory() {
@@ -13,6 +15,15 @@ std::string runtime_version() {
   int runtime = 0;
   cudaRuntimeGetVersion(&runtime);
   return std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
+}
+
+double seconds_per_call(const std::function<void()>& work, int repeats) {
+  Event start(Event::Timing::on), stop(Event::Timing::on);
+  work();
+  start.record(nullptr);
+  for (int i = 0; i < repeats; ++i) work();
+  stop.record(nullptr);
+  return stop.seconds_since(start) / repeats;
 }
 
 }  // namespace fem::kernels::cuda

@@ -1,6 +1,8 @@
 #pragma once
-// Questions about the CUDA device and runtime (kernels/device_queries.hpp asks them). Plain C++.
+// Questions about the CUDA device and runtime (kernels/device_queries.hpp asks some), and the
+// event timing of the benchmarks and the SpMV tuner. Plain C++.
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace fem::kernels::cuda {
@@ -10,5 +12,9 @@ std::size_t free_memory();
 
 // The CUDA runtime's version, as "12.4".
 std::string runtime_version();
+
+// Seconds per call of `work` on the default stream: one warm-up call, then CUDA events around
+// `repeats` calls back to back.
+double seconds_per_call(const std::function<void()>& work, int repeats);
 
 }  // namespace fem::kernels::cuda

@@ -1,5 +1,7 @@
 #include "kernels/opencl/sparse_backend_opencl.hpp"
 
+#include "kernels/block_diagonal_check.hpp"
+
 #include <optional>
 #include <stdexcept>
 
@@ -72,9 +74,7 @@ class OpenClSparseBackend final : public SparseBackend {
     if (setting != "auto") parse_cl_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
-    if (!has_block_diagonal(block))
-      throw std::invalid_argument("block-diagonal preconditioner on opencl with blocks of " + std::to_string(block) +
-                                  " (expected 0 or 1)");
+    require_block_diagonal(*this, "opencl", block);
     return std::make_unique<OpenClBlockDiagonal>(device_, inverse_blocks, block);
   }
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1; }
