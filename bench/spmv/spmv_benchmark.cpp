@@ -20,10 +20,7 @@
 #include "kernels/cpu/sparse_formats.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
 #if FEM_WITH_CUDA
-#include <cuda_runtime.h>
-
 #include "bench/spmv/cusparse_reference.hpp"
-#include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
@@ -125,18 +122,16 @@ std::vector<BoxPattern> fe_set(const std::string& set) {
 #if FEM_WITH_CUDA
 namespace gpu = kernels::cuda;
 
-using kernels::cuda::check;
-
 // Average watts and joules per call over a window of back-to-back calls (NVML counter).
 void measure_energy(gpu::EnergyMeter& meter, const std::function<void()>& work, double seconds_per_call, double window,
                     Row& row) {
   if (!meter.available() || window <= 0 || seconds_per_call <= 0) return;
   const int calls = std::max(10, static_cast<int>(window / seconds_per_call));
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  gpu::synchronize();
   meter.start();
   const auto t0 = Clock::now();
   for (int i = 0; i < calls; ++i) work();
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  gpu::synchronize();
   const double elapsed = since(t0), joules = meter.stop_joules();
   if (joules <= 0) return;
   row.watts = joules / elapsed;

@@ -1,6 +1,7 @@
 #include "kernels/cuda/cuda_backend.hpp"
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_kernels.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
@@ -76,7 +77,7 @@ public:
     return device_;
   }
   bool uses_host_memory() const override { return false; }
-  void synchronize() override { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+  void synchronize() override { cuda::synchronize(); }
   double seconds_for(const std::function<void()>& work) override {
     Event start(Event::Timing::on), stop(Event::Timing::on);
     start.record(nullptr);

@@ -2,9 +2,12 @@
 
 #include <cuda_runtime.h>
 
+#include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
 namespace fem::kernels::cuda {
+
+void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
 
 std::size_t free_memory() {
   std::size_t free = 0, total = 0;

@@ -7,6 +7,9 @@
 
 namespace fem::kernels::cuda {
 
+// Waits for everything queued on the device; throws naming the first failure.
+void synchronize();
+
 // Bytes free on the current device; 0 without one.
 std::size_t free_memory();
 

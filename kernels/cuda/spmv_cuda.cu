@@ -475,8 +475,6 @@ SpmvSetting parse_spmv_setting(const std::string& text) {
   return s;
 }
 
-void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
-
 double time_spmv(const DeviceSpmv& spmv, const double* x, double* y, int repeats) {
   return seconds_per_call([&] { spmv.apply(x, y); }, repeats);
 }
