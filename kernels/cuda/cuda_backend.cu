@@ -16,15 +16,13 @@ namespace {
 
 class CudaStorage final : public DeviceStorage {
 public:
-  CudaStorage(const DenseBackend* owner, std::size_t bytes) : DeviceStorage(owner, bytes) {
-    check(cudaMalloc(&data_, bytes), "cudaMalloc");
-    check(cudaMemset(data_, 0, bytes), "cudaMemset");
+  CudaStorage(const DenseBackend* owner, std::size_t bytes) : DeviceStorage(owner, bytes), data_(bytes) {
+    data_.zero();
   }
-  ~CudaStorage() override { cudaFree(data_); }
-  void* handle() const override { return data_; }
+  void* handle() const override { return data_.get(); }
 
 private:
-  void* data_ = nullptr;
+  DeviceBuffer<unsigned char> data_;
 };
 
 int as_int(index_t v, const char* what) {
