@@ -1,10 +1,9 @@
 #include "kernels/opencl/sparse_backend_opencl.hpp"
 
-#include "kernels/block_diagonal_check.hpp"
-
 #include <optional>
 #include <stdexcept>
 
+#include "kernels/block_diagonal_check.hpp"
 #include "kernels/opencl/spmv_opencl.hpp"
 
 namespace fem::kernels::opencl {
