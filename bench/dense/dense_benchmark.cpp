@@ -1,7 +1,9 @@
 #include "bench/dense/dense_benchmark.hpp"
 
-#include "fem/output/atomic_output.hpp"
 #include "kernels/dense_registry.hpp"
+#include "support/csv_table.hpp"
+#include "support/statistics.hpp"
+#include "support/stopwatch.hpp"
 
 #include <omp.h>
 
@@ -137,11 +139,6 @@ std::vector<T> random_square(index_t n, unsigned seed) {
   return m;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 template <class T>
 double relative_error(const std::vector<T>& x, const std::vector<T>& ref) {
   double diff = 0, norm = 0;
@@ -179,13 +176,7 @@ std::vector<double> time_openblas(index_t n, const std::vector<T>& a, const std:
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0f, a.data(), nn, b.data(), nn, 0.0f, c.data(), nn);
   };
   run();
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    const double t0 = omp_get_wtime();
-    run();
-    times.push_back(omp_get_wtime() - t0);
-  }
-  return times;
+  return time_each(repeats, run);
 }
 #endif
 
@@ -287,8 +278,9 @@ private:
         continue;
       }
       row.measured = true;
-      row.median_s = median(times);
-      row.min_s = *std::min_element(times.begin(), times.end());
+      const Spread spread = spread_of(times);
+      row.median_s = spread.median;
+      row.min_s = spread.min;
       row.gflops = flops / row.median_s * 1e-9;
       last_[key] = {n, row.median_s};
       if (reference.empty()) {
@@ -324,22 +316,14 @@ private:
   }
 
   void write_csv() const {
-    std::ostringstream out;
-    out << "precision,n,backend,threads,repeats,median_s,min_s,gflops,anchor,fraction_of_anchor,rel_err,note\n";
+    CsvTable csv({"precision", "n", "backend", "threads", "repeats", "median_s", "min_s", "gflops", "anchor",
+                  "fraction_of_anchor", "rel_err", "note"});
     for (const auto& r : rows_) {
-      std::string note = r.note;
-      std::replace(note.begin(), note.end(), ',', ';');
-      std::replace(note.begin(), note.end(), '"', '\'');
-      out << r.precision << ',' << r.n << ',' << r.backend << ',' << omp_get_max_threads() << ','
-          << o_.repeats << ',';
-      if (r.measured)
-        out << r.median_s << ',' << r.min_s << ',' << r.gflops << ',' << r.anchor << ','
-            << r.of_anchor << ',' << r.rel_err;
-      else
-        out << ",,," << r.anchor << ",,";
-      out << ",\"" << note << "\"\n";
+      const auto measured = [&](double value) { return r.measured ? CsvCell(value) : CsvCell(""); };
+      csv.add({r.precision, r.n, r.backend, omp_get_max_threads(), o_.repeats, measured(r.median_s), measured(r.min_s),
+               measured(r.gflops), r.anchor, measured(r.of_anchor), measured(r.rel_err), r.note});
     }
-    write_file_atomically(o_.csv, out.str());
+    csv.write(o_.csv);
     std::cout << "\nwrote " << o_.csv << "\n";
   }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/device_queries.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem::resources {
 namespace {
@@ -62,9 +63,9 @@ void require_system_fits(const Case& c, const SystemSize& system, std::size_t av
   const std::size_t bytes = on_host ? solve_bytes(c.solver.method, system) : matrix_bytes(system.dofs, system.nnz);
   if (bytes <= available) return;
   std::string smaller = "a coarser mesh (mesh.size, or fewer box divisions) would fit";
-  for (const char* method : kSolverMethods)
-    if (const std::size_t other = solve_bytes(method, system); other <= available) {
-      smaller = "solver.method " + std::string(method) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
+  for (const auto& method : solver_table())
+    if (const std::size_t other = solve_bytes(method.name, system); method.built() && other <= available) {
+      smaller = "solver.method " + std::string(method.name) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
       break;
     }
   require_memory(bytes, available, what, smaller);
