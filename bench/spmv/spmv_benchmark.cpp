@@ -20,10 +20,8 @@
 #include "support/csv_table.hpp"
 #include "support/stopwatch.hpp"
 #if FEM_WITH_CUDA
-#include <cuda_runtime.h>
-
 #include "bench/spmv/cusparse_reference.hpp"
-#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -114,35 +112,16 @@ std::vector<BoxPattern> fe_set(const std::string& set) {
 #if FEM_WITH_CUDA
 namespace gpu = kernels::cuda;
 
-using kernels::cuda::check;
-
-// Seconds per call of `work` (CUDA events around repeats after a warm-up).
-double time_device(const std::function<void()>& work, int repeats) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  work();
-  check(cudaEventRecord(start), "cudaEventRecord");
-  for (int i = 0; i < repeats; ++i) work();
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return 1e-3 * ms / repeats;
-}
-
 // Average watts and joules per call over a window of back-to-back calls (NVML counter).
 void measure_energy(gpu::EnergyMeter& meter, const std::function<void()>& work, double seconds_per_call, double window,
                     Row& row) {
   if (!meter.available() || window <= 0 || seconds_per_call <= 0) return;
   const int calls = std::max(10, static_cast<int>(window / seconds_per_call));
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  gpu::synchronize();
   meter.start();
   const Stopwatch window_watch;
   for (int i = 0; i < calls; ++i) work();
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  gpu::synchronize();
   const double elapsed = window_watch.seconds(), joules = meter.stop_joules();
   if (joules <= 0) return;
   row.watts = joules / elapsed;
@@ -172,7 +151,7 @@ Row timed_row(GpuMatrixRun& run, const std::string& backend, const std::string& 
   work();
   run.y.download(y.data());
   r.error = max_relative_error(y, run.reference);
-  r.seconds = time_device(work, run.repeats);
+  r.seconds = gpu::seconds_per_call(work, run.repeats);
   if (energy) measure_energy(run.meter, work, r.seconds, run.options.energy_window, r);
   return r;
 }

@@ -1,5 +1,7 @@
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 
+#include "kernels/block_diagonal_check.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -128,9 +130,7 @@ class HostSparseBackend final : public SparseBackend {
   // for it, and one case file serves every device, so any setting means CSR here.
   void check_setting(const std::string&) const override {}
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
-    if (!has_block_diagonal(block))
-      throw std::invalid_argument("block-diagonal preconditioner with blocks of " + std::to_string(block) +
-                                  " (expected 0, 1 or 3)");
+    require_block_diagonal(*this, "cpu", block);
     return std::make_unique<HostBlockDiagonal>(inverse_blocks, block);
   }
 

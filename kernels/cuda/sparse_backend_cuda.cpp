@@ -1,5 +1,7 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
+#include "kernels/block_diagonal_check.hpp"
+
 #include <stdexcept>
 
 #include "kernels/cuda/sparse_backend_kernels.hpp"
@@ -107,9 +109,7 @@ class CudaSparseBackend final : public SparseBackend {
     if (!auto_spmv_tuning(setting)) parse_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
-    if (!has_block_diagonal(block))
-      throw std::invalid_argument("block-diagonal preconditioner on cuda with blocks of " + std::to_string(block) +
-                                  " (expected 0, 1 or 3)");
+    require_block_diagonal(*this, "cuda", block);
     return std::make_unique<CudaBlockDiagonal>(inverse_blocks, block);
   }
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1 || block == 3; }

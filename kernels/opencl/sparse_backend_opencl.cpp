@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kernels/block_diagonal_check.hpp"
 #include "kernels/opencl/spmv_opencl.hpp"
 
 namespace fem::kernels::opencl {
@@ -112,9 +113,7 @@ class OpenClSparseBackend final : public SparseBackend {
     if (!auto_spmv_tuning(setting)) parse_cl_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
-    if (!has_block_diagonal(block))
-      throw std::invalid_argument("block-diagonal preconditioner on opencl with blocks of " + std::to_string(block) +
-                                  " (expected 0 or 1)");
+    require_block_diagonal(*this, "opencl", block);
     return std::make_unique<OpenClBlockDiagonal>(device_, inverse_blocks, block);
   }
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1; }

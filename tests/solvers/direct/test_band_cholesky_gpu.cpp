@@ -16,6 +16,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #endif
 
@@ -261,12 +262,6 @@ std::vector<double> factor_block_column_on_host(std::vector<double> m, int w, lo
   return m;
 }
 
-struct DeviceBuffer {
-  void* p = nullptr;
-  explicit DeviceBuffer(std::size_t bytes) { REQUIRE(cudaMalloc(&p, bytes) == cudaSuccess); }
-  ~DeviceBuffer() { cudaFree(p); }
-};
-
 kernels::cuda::BlockColumn<double> block_column(long long ld, int w, long long below) {
   kernels::cuda::BlockColumn<double> c;
   c.ld = ld;
@@ -284,14 +279,14 @@ struct KernelRun {
 };
 KernelRun run_kernel(const std::vector<double>& m, kernels::cuda::BlockColumn<double> column, std::size_t diagonal,
                      int info_base, const kernels::cuda::BlockColumnScratch& scratch) {
-  DeviceBuffer d(m.size() * sizeof(double)), info(sizeof(int));
-  REQUIRE(cudaMemcpy(d.p, m.data(), m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
-  REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
-  column.diagonal = static_cast<double*>(d.p) + diagonal;
-  kernels::cuda::block_column_cholesky(column, static_cast<int*>(info.p), info_base, scratch, nullptr);
+  kernels::cuda::DeviceBuffer<double> d(m);
+  kernels::cuda::DeviceBuffer<int> info(1);
+  info.zero();
+  column.diagonal = d.get() + diagonal;
+  kernels::cuda::block_column_cholesky(column, info.get(), info_base, scratch, nullptr);
   KernelRun run{std::vector<double>(m.size())};
-  REQUIRE(cudaMemcpy(run.m.data(), d.p, m.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
-  REQUIRE(cudaMemcpy(&run.info, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  d.download(run.m.data());
+  info.download(&run.info);
   return run;
 }
 
