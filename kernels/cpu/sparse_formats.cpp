@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <iterator>
 
 namespace fem::kernels {
 namespace {
@@ -49,20 +50,26 @@ BcsrMatrix block_pattern(const char* format, const CsrMatrix& a, int block) {
   b.block = block;
   b.block_rows = a.rows / block;
   b.block_row_ptr.assign(static_cast<std::size_t>(b.block_rows + 1), 0);
-  // Two parallel passes over the block rows: count their block columns, then write them.
-  auto columns_of = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
+  // Two parallel passes over the block rows: count their block columns, then write them. Each
+  // row's block columns are sorted already: the rows' lists are merged, not sorted.
+  auto columns_of = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int32_t>& row,
+                        std::vector<std::int32_t>& merged) {
     cols.clear();
-    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
+      row.clear();
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+        if (row.empty() || row.back() != a.col[k] / block) row.push_back(a.col[k] / block);
+      merged.clear();
+      std::set_union(cols.begin(), cols.end(), row.begin(), row.end(), std::back_inserter(merged));
+      cols.swap(merged);
+    }
   };
 #pragma omp parallel
   {
-    std::vector<std::int32_t> cols;
+    std::vector<std::int32_t> cols, row, merged;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < b.block_rows; ++br) {
-      columns_of(br, cols);
+      columns_of(br, cols, row, merged);
       b.block_row_ptr[br + 1] = static_cast<std::int64_t>(cols.size());
     }
   }
@@ -70,21 +77,30 @@ BcsrMatrix block_pattern(const char* format, const CsrMatrix& a, int block) {
   b.block_col.resize(static_cast<std::size_t>(b.block_row_ptr.back()));
 #pragma omp parallel
   {
-    std::vector<std::int32_t> cols;
+    std::vector<std::int32_t> cols, row, merged;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < b.block_rows; ++br) {
-      columns_of(br, cols);
+      columns_of(br, cols, row, merged);
       std::copy(cols.begin(), cols.end(), b.block_col.begin() + b.block_row_ptr[br]);
     }
   }
   return b;
 }
 
-// Position of block column `column` among block row br's blocks.
-std::int64_t block_slot(const BcsrMatrix& b, std::int64_t br, std::int32_t column) {
-  const auto first = b.block_col.begin() + b.block_row_ptr[br];
-  const auto last = b.block_col.begin() + b.block_row_ptr[br + 1];
-  return std::lower_bound(first, last, column) - first;
+// Calls visit(k, r, slot) for each entry k of block row br: r its row within the block row, slot
+// its block's position among the block row's blocks. Both are sorted by column, so the slot
+// only moves forward along a row.
+template <class Visit>
+void for_each_entry_in_blocks(const CsrMatrix& a, const BcsrMatrix& b, std::int64_t br, Visit visit) {
+  const std::int32_t* blocks = b.block_col.data() + b.block_row_ptr[br];
+  for (int r = 0; r < b.block; ++r) {
+    const std::int64_t i = br * b.block + r;
+    std::int64_t slot = 0;
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      while (blocks[slot] != a.col[k] / b.block) ++slot;
+      visit(k, r, slot);
+    }
+  }
 }
 
 }  // namespace
@@ -150,11 +166,9 @@ BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit) {
   b.val.assign(b.block_col.size() * bb, 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t br = 0; br < b.block_rows; ++br)
-    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const auto at = block_slot(b, br, a.col[k] / block) + b.block_row_ptr[br];
-        b.val[at * bb + (i % block) * block + a.col[k] % block] = a.val[k];
-      }
+    for_each_entry_in_blocks(a, b, br, [&](std::int64_t k, int r, std::int64_t slot) {
+      b.val[static_cast<std::size_t>(b.block_row_ptr[br] + slot) * bb + r * block + a.col[k] % block] = a.val[k];
+    });
   return b;
 }
 
@@ -202,11 +216,9 @@ BellMatrix to_bell(const CsrMatrix& a, int block, const PaddingLimit& limit) {
   for (std::int64_t br = 0; br < n; ++br) {
     for (auto k = pattern.block_row_ptr[br]; k < pattern.block_row_ptr[br + 1]; ++k)
       e.col[(k - pattern.block_row_ptr[br]) * n + br] = pattern.block_col[k];
-    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const std::int64_t slot = block_slot(pattern, br, a.col[k] / block);
-        e.val[(slot * bb + (i % block) * block + a.col[k] % block) * n + br] = a.val[k];
-      }
+    for_each_entry_in_blocks(a, pattern, br, [&](std::int64_t k, int r, std::int64_t slot) {
+      e.val[(slot * bb + r * block + a.col[k] % block) * n + br] = a.val[k];
+    });
   }
   return e;
 }
@@ -311,16 +323,15 @@ RowStats row_statistics(const CsrMatrix& a) {
     shortest = std::min(shortest, len);
     empty += len == 0;
     sum2 += static_cast<double>(len) * static_cast<double>(len);
+    const std::int32_t* col = a.col.data();
+    char* diagonal = occupied.data() + (a.rows - i);  // entry j: offset j - i
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) diagonals += mark(diagonal[col[k]]);
     // A 3x3-blocked row has the length of its block row's first row and columns in aligned triples.
-    if (block3 && len != row_length(a, i - i % 3)) block3 = false;
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      diagonals += mark(occupied[a.col[k] - i + a.rows]);
-      if (block3 && (k - a.row_ptr[i]) % 3 == 0) {
-        if (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2)
-          block3 = false;
-        else
-          block_diagonals += mark(block_occupied[a.col[k] / 3 - i / 3 + block_rows]);
-      }
+    if (block3 && (len % 3 != 0 || len != row_length(a, i - i % 3))) block3 = false;
+    char* block_diagonal = block_occupied.data() + (block_rows - i / 3);  // block column c: offset c - i / 3
+    for (auto k = a.row_ptr[i]; block3 && k < a.row_ptr[i + 1]; k += 3) {
+      if (col[k] % 3 != 0 || col[k + 2] != col[k] + 2) block3 = false;
+      else block_diagonals += mark(block_diagonal[col[k] / 3]);
     }
   }
   s.max = longest, s.min = shortest, s.empty_rows = empty, s.diagonals = diagonals;
