@@ -23,6 +23,32 @@ void check_padding(const char* format, std::size_t stored, std::size_t entry_byt
 
 std::int64_t row_length(const CsrMatrix& a, std::int64_t i) { return a.row_ptr[i + 1] - a.row_ptr[i]; }
 
+// Marks `flag` set; reports whether this call set it. Many threads may mark the same flag.
+bool mark(char& flag) {
+  std::atomic_ref<char> f(flag);
+  return f.load(std::memory_order_relaxed) == 0 && f.exchange(1, std::memory_order_relaxed) == 0;
+}
+
+// The occupied diagonals of `a`, offset_of(i, j) in [-half, half] for entry (i, j), increasing
+// (so a row's entries are read left to right); index_of_offset[offset + half] becomes a
+// diagonal's position, -1 where none. Marked in parallel.
+template <class Offset>
+std::vector<std::int32_t> occupied_diagonals(const CsrMatrix& a, std::int64_t half, Offset offset_of,
+                                             std::vector<std::int32_t>& index_of_offset) {
+  std::vector<char> occupied(static_cast<std::size_t>(2 * half + 1), 0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) mark(occupied[offset_of(i, a.col[k]) + half]);
+  std::vector<std::int32_t> offsets;
+  index_of_offset.assign(occupied.size(), -1);
+  for (std::size_t o = 0; o < occupied.size(); ++o)
+    if (occupied[o]) {
+      index_of_offset[o] = static_cast<std::int32_t>(offsets.size());
+      offsets.push_back(static_cast<std::int32_t>(static_cast<std::int64_t>(o) - half));
+    }
+  return offsets;
+}
+
 EllMatrix ell_of_rows(const CsrMatrix& a, std::int64_t width) {
   EllMatrix e;
   e.rows = a.rows;
@@ -173,24 +199,12 @@ BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit) {
 }
 
 DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit) {
-  // Offsets j - i lie in (-rows, rows): index them directly, -1 = not occupied.
-  std::vector<std::int32_t> index_of_offset(static_cast<std::size_t>(2 * a.rows + 1), -1);
+  // Offsets j - i lie in (-rows, rows): index them directly.
+  std::vector<std::int32_t> index_of_offset;
   DiaMatrix d;
   d.rows = a.rows;
-  for (std::int64_t i = 0; i < a.rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      auto& index = index_of_offset[a.col[k] - i + a.rows];
-      if (index >= 0) continue;
-      index = static_cast<std::int32_t>(d.offset.size());
-      d.offset.push_back(static_cast<std::int32_t>(a.col[k] - i));
-      // Refuse as soon as the diagonals found so far are too many.
-      check_padding("DIA", d.offset.size() * static_cast<std::size_t>(a.rows), 8, a.nnz(), limit);
-    }
-  // Diagonals in increasing offset, so a row's entries are read left to right.
-  std::vector<std::int32_t> sorted = d.offset;
-  std::sort(sorted.begin(), sorted.end());
-  for (std::size_t k = 0; k < sorted.size(); ++k) index_of_offset[sorted[k] + a.rows] = static_cast<std::int32_t>(k);
-  d.offset = sorted;
+  d.offset = occupied_diagonals(a, a.rows, [](std::int64_t i, std::int64_t j) { return j - i; }, index_of_offset);
+  check_padding("DIA", d.offset.size() * static_cast<std::size_t>(a.rows), 8, a.nnz(), limit);
   d.val.assign(d.offset.size() * static_cast<std::size_t>(a.rows), 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < a.rows; ++i)
@@ -231,18 +245,11 @@ CdsMatrix to_cds(const CsrMatrix& a, int block, const PaddingLimit& limit) {
   d.block = block;
   d.block_rows = a.rows / block;
   const std::int64_t n = d.block_rows, bb = std::int64_t(block) * block;
-  // Block offsets lie in (-n, n): index them directly, -1 = not occupied.
-  std::vector<std::int32_t> index_of_offset(static_cast<std::size_t>(2 * n + 1), -1);
-  for (std::int64_t i = 0; i < a.rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      auto& index = index_of_offset[a.col[k] / block - i / block + n];
-      if (index >= 0) continue;
-      index = static_cast<std::int32_t>(d.offset.size());
-      d.offset.push_back(static_cast<std::int32_t>(a.col[k] / block - i / block));
-      check_padding("CDS", d.offset.size() * static_cast<std::size_t>(n * bb), 8, a.nnz(), limit);
-    }
-  std::sort(d.offset.begin(), d.offset.end());
-  for (std::size_t k = 0; k < d.offset.size(); ++k) index_of_offset[d.offset[k] + n] = static_cast<std::int32_t>(k);
+  // Block offsets lie in (-n, n): index them directly.
+  std::vector<std::int32_t> index_of_offset;
+  d.offset = occupied_diagonals(
+      a, n, [block](std::int64_t i, std::int64_t j) { return j / block - i / block; }, index_of_offset);
+  check_padding("CDS", d.offset.size() * static_cast<std::size_t>(n * bb), 8, a.nnz(), limit);
   d.val.assign(d.offset.size() * static_cast<std::size_t>(n * bb), 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < a.rows; ++i) {
@@ -281,12 +288,6 @@ HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit) {
 }
 
 namespace {
-
-// Marks `flag` set; reports whether this call set it. Many threads may mark the same flag.
-bool mark(char& flag) {
-  std::atomic_ref<char> f(flag);
-  return f.load(std::memory_order_relaxed) == 0 && f.exchange(1, std::memory_order_relaxed) == 0;
-}
 
 // Sum over slices of 32 consecutive items of 32 x the slice's largest length_of(item).
 template <class Length>
