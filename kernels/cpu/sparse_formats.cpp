@@ -142,10 +142,15 @@ void check_csr(const CsrMatrix& a) {
   for (std::int64_t i = 0; i < a.rows; ++i)
     if (a.row_ptr[i + 1] < a.row_ptr[i])
       throw std::invalid_argument("CSR matrix: row_ptr decreases at row " + std::to_string(i));
-  for (std::size_t k = 0; k < a.col.size(); ++k)
-    if (a.col[k] < 0 || a.col[k] >= a.rows)
-      throw std::invalid_argument("CSR matrix: column index " + std::to_string(a.col[k]) + " at entry " +
-                                  std::to_string(k) + " is outside 0.." + std::to_string(a.rows - 1));
+  // The first column out of range, found in parallel (the matrices reach 10^9 entries).
+  const auto entries = static_cast<std::int64_t>(a.col.size());
+  std::int64_t first_bad = entries;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::int64_t k = 0; k < entries; ++k)
+    if (a.col[k] < 0 || a.col[k] >= a.rows) first_bad = std::min(first_bad, k);
+  if (first_bad < entries)
+    throw std::invalid_argument("CSR matrix: column index " + std::to_string(a.col[first_bad]) + " at entry " +
+                                std::to_string(first_bad) + " is outside 0.." + std::to_string(a.rows - 1));
 }
 
 EllMatrix to_ell(const CsrMatrix& a, const PaddingLimit& limit) {
@@ -185,16 +190,21 @@ SellMatrix to_sell(const CsrMatrix& a, int slice_height, const PaddingLimit& lim
   return s;
 }
 
-BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit) {
+BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit, bool planes) {
   BcsrMatrix b = block_pattern("BCSR", a, block);
+  b.planes = planes;
   const std::size_t bb = static_cast<std::size_t>(block) * block;
   check_padding("BCSR", b.block_col.size() * bb, 8, a.nnz(), limit);
   b.val.assign(b.block_col.size() * bb, 0.0);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t br = 0; br < b.block_rows; ++br)
+  for (std::int64_t br = 0; br < b.block_rows; ++br) {
+    const auto first = static_cast<std::size_t>(b.block_row_ptr[br]);
+    const auto count = static_cast<std::size_t>(b.block_row_ptr[br + 1]) - first;
     for_each_entry_in_blocks(a, b, br, [&](std::int64_t k, int r, std::int64_t slot) {
-      b.val[static_cast<std::size_t>(b.block_row_ptr[br] + slot) * bb + r * block + a.col[k] % block] = a.val[k];
+      const auto e = static_cast<std::size_t>(r * block + a.col[k] % block), s = static_cast<std::size_t>(slot);
+      b.val[planes ? bb * first + e * count + s : (first + s) * bb + e] = a.val[k];
     });
+  }
   return b;
 }
 

@@ -107,7 +107,8 @@ SpmvAutotuneResult autotune_spmv(const CsrMatrix& a, const std::vector<SpmvCandi
   auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
   const RowStats stats = row_statistics(a);
   SpmvAutotuneResult result;
-  const auto ranked = rank_by_model(stats, candidates, options.bandwidth > 0 ? options.bandwidth : 1.0);
+  const auto ranked =
+      rank_by_model(stats, candidates, options.bandwidth > 0 ? options.bandwidth : 1.0, options.saturating_threads);
   for (const auto& r : ranked)
     if (std::isfinite(r.seconds)) result.ranked.push_back(r.candidate.setting);
   if (result.ranked.empty()) throw FormatRefused("SpMV: none of the device's formats fits this matrix");

@@ -35,6 +35,7 @@ struct SpmvAutotuneOptions {
   double seconds_per_candidate = 0.02;  // products repeated for about this long each
   std::int64_t sample_nonzeros = std::int64_t(1) << 23;  // larger matrices are timed on a sample of rows
   double bandwidth = 0;              // bytes/s the device streams; 0: unknown, no prediction reported
+  double saturating_threads = 0;     // work-items the device needs to reach it (rank_by_model); 0: ignored
   SpmvTuningCache cache;
 };
 

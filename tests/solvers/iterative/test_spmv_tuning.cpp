@@ -97,6 +97,12 @@ TEST_CASE("the model ranks the layouts where the answer is known") {
   // Nodal elasticity: whole 3x3 blocks, one index per 9 values.
   const SpmvLayout blocks = first_layout(testing::elasticity_box(8, 6, 6).matrix);
   CHECK((blocks == SpmvLayout::Bell || blocks == SpmvLayout::Bcsr || blocks == SpmvLayout::Cds));
+  // A small blocked matrix on a large GPU: one thread per block row (BELL, CDS) leaves it idle;
+  // wide teams per row or block row fill it.
+  const auto small = rank_by_model(row_statistics(testing::elasticity_box(12, 8, 8).matrix), every_layout(), 1e12, 135168);
+  CHECK(small.front().candidate.lanes >= 8);
+  for (std::size_t k = 0; k < 3; ++k)
+    CHECK((small[k].candidate.layout != SpmvLayout::Bell && small[k].candidate.layout != SpmvLayout::Cds));
   // One lane per block row reads 27 blocks in sequence: far behind a team of 16.
   const RowStats box = row_statistics(testing::elasticity_box(8, 6, 6).matrix);
   CHECK(team_use(box, SpmvLayout::Bcsr, 16) > 2 * team_use(box, SpmvLayout::Bcsr, 1));
