@@ -20,7 +20,6 @@ namespace fem::kernels {
 // solver.spmv_tuning: cache (reuse a similar matrix's setting, else time and keep the result),
 // fresh (time now and keep the result), model (the model's first pick; no timing, no cache).
 enum class SpmvTuning { Cache, Fresh, Model };
-const std::vector<std::string>& spmv_tuning_names();  // cache, fresh, model
 // What a back-end's matrix() gets for `spmv: auto` under a mode: "auto", "auto/fresh", "auto/model".
 std::string auto_spmv_setting(const std::string& tuning_name);
 // The mode of an "auto..." setting, nullopt for a device's own setting; throws

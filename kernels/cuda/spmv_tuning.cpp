@@ -10,7 +10,8 @@ namespace {
 // An attribute of the current device (clock in kHz, bus width in bits, ...); 0 when it cannot be read.
 double device_attribute(cudaDeviceAttr attribute) {
   int device = 0, value = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&value, attribute, device) != cudaSuccess) return 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&value, attribute, device) != cudaSuccess)
+    return 0;
   return value;
 }
 
@@ -46,7 +47,8 @@ SpmvSetting model_setting(const RowStats& stats) {
 std::string device_identity() {
   int device = 0, driver = 0;
   cudaDeviceProp properties{};
-  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess) return "CUDA device";
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess)
+    return "CUDA device";
   cudaDriverGetVersion(&driver);
   return std::string(properties.name) + ", CUDA driver " + std::to_string(driver / 1000) + "." +
          std::to_string(driver % 1000 / 10);
@@ -54,7 +56,8 @@ std::string device_identity() {
 
 double device_bandwidth() {
   // Double data rate: two transfers of the bus width per memory clock.
-  return 2.0 * device_attribute(cudaDevAttrMemoryClockRate) * 1e3 * device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8;
+  return 2.0 * device_attribute(cudaDevAttrMemoryClockRate) * 1e3 *
+         device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8;
 }
 
 double device_saturating_threads() {
@@ -92,8 +95,9 @@ TuningReport tune_spmv(const CsrMatrix& a, SpmvTuning tuning) {
   report.choice = autotune_spmv(a, cuda_candidates(), time, options);
   on_device.reset();  // the sample's memory back before the whole matrix goes up
   const auto t0 = std::chrono::steady_clock::now();
-  report.matrix = make_in_chosen_setting(
-      report.choice, [&](const std::string& setting) { return std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting)); });
+  report.matrix = make_in_chosen_setting(report.choice, [&](const std::string& setting) {
+    return std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting));
+  });
   report.convert_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
 }
