@@ -17,8 +17,9 @@ log=$results/gpu-run.log
 say() { echo "$*" | tee -a "$log"; }
 
 # Test programs run here; each must skip cleanly what it cannot run.
-GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda)
-# FEM_GPU_TESTS="a b" runs only those tests; FEM_GPU_BENCH="band" only those benchmarks (dense band).
+GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda test_amg test_multifrontal_cuda)
+# FEM_GPU_TESTS="a b" runs only those tests; FEM_GPU_BENCH="band" only those benchmarks (dense band
+# frontal spmv multifrontal).
 [ -n "${FEM_GPU_TESTS:-}" ] && read -r -a GPU_TESTS <<< "$FEM_GPU_TESTS"
 wants_bench() { [ -z "${FEM_GPU_BENCH:-}" ] || [[ " $FEM_GPU_BENCH " == *" $1 "* ]]; }
 
@@ -29,6 +30,21 @@ cmake_args=(-S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
 if [ ! -e /usr/include/CL/cl.h ] && [ -e /usr/local/cuda/include/CL/cl.h ]; then
   cl_lib=$(ls /usr/local/cuda/lib64/libOpenCL.so* /usr/lib/x86_64-linux-gnu/libOpenCL.so* 2>/dev/null | head -1)
   [ -n "$cl_lib" ] && cmake_args+=(-DOpenCL_INCLUDE_DIR=/usr/local/cuda/include -DOpenCL_LIBRARY="$cl_lib")
+fi
+# Debian's METIS and CHOLMOD unpacked by scripts/fetch-gpu-deps.sh into gpu-deps/ (carried here:
+# this machine has neither): the multifrontal solver needs METIS, the frontal benchmark compares
+# with CHOLMOD. The loader finds their libraries through LD_LIBRARY_PATH.
+deps=${FEM_GPU_DEPS:-$root/gpu-deps}
+deps_lib=$deps/usr/lib/x86_64-linux-gnu
+if [ -e "$deps/usr/include/metis.h" ]; then
+  export LD_LIBRARY_PATH=$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  cmake_args+=(-DFEM_WITH_METIS=ON -DFEM_METIS_INCLUDE_DIR="$deps/usr/include" -DFEM_METIS_LIBRARY="$deps_lib/libmetis.so.5")
+  # CHOLMOD only where the loader finds everything it needs (BLAS and LAPACK come from the system).
+  if [ -e "$deps/usr/include/suitesparse/cholmod.h" ] && ! ldd "$deps_lib/libcholmod.so.3" | grep -q "not found"; then
+    cmake_args+=(-DFEM_CHOLMOD_INCLUDE_DIR="$deps/usr/include/suitesparse" -DFEM_CHOLMOD_LIBRARY="$deps_lib/libcholmod.so.3")
+  else
+    say "gpu-deps: CHOLMOD cannot load here ($(ldd "$deps_lib/libcholmod.so.3" 2>&1 | grep 'not found' | tr -s ' \t' ' '))"
+  fi
 fi
 if ! cmake "${cmake_args[@]}" >> "$log" 2>&1; then
   say "configure with tests failed (see $log); retrying without tests (doctest missing?)"
@@ -42,6 +58,7 @@ has_target() { grep -qx "$1" <<< "$available"; }
 targets=()
 for t in "${GPU_TESTS[@]}"; do has_target "$t" && targets+=("$t"); done
 for b in dense band frontal spmv; do wants_bench "$b" && has_target "fem-bench-$b" && targets+=("fem-bench-$b"); done
+wants_bench multifrontal && has_target fem-bench-frontal && targets+=(fem-bench-frontal)
 say "building: ${targets[*]}"
 ninja -C "$build" -j"$(nproc)" "${targets[@]}" >> "$log" 2>&1 || say "build failed for some targets (see $log)"
 
@@ -86,6 +103,15 @@ run_benchmarks() {
     timeout 300 "$frontal" --devices cpu,opencl,cuda --csv "$results/frontal.csv" ${FEM_GPU_FRONTAL_ARGS:-} \
       > "$results/frontal.txt" 2>&1
     cat "$results/frontal.txt"
+  fi
+  if [ -n "$frontal" ] && wants_bench multifrontal; then
+    # The issue's target: 3D hex8 boxes up to 555k dofs, CHOLMOD and multifrontal on the host's
+    # threads against multifrontal with its large fronts on the GPU, all in one run.
+    # shellcheck disable=SC2086
+    timeout 500 "$frontal" --csv "$results/multifrontal.csv" \
+      ${FEM_GPU_MULTIFRONTAL_ARGS:---sizes-2d , --sizes-3d 24,40,56 --solvers cholmod,multifrontal --devices cpu,cuda} \
+      > "$results/multifrontal.txt" 2>&1
+    cat "$results/multifrontal.txt"
   fi
   local dense
   dense=$(find "$build" -type f -name fem-bench-dense -perm -u+x 2>/dev/null | head -1)

@@ -1,7 +1,6 @@
 #include "bench/frontal/frontal_benchmark.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -11,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "fem/output/atomic_output.hpp"
 #include "bench/frontal/cholmod_reference.hpp"
 #include "fem/assembly/assembler.hpp"
 #include "fem/assembly/dirichlet.hpp"
@@ -21,14 +19,12 @@
 #include "fem/renumber/renumber.hpp"
 #include "kernels/dense_registry.hpp"
 #include "solvers/frontal/frontal_solver.hpp"
+#include "support/csv_table.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::bench {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct Settings {
   std::vector<int> sizes_2d = {100, 200, 300};  // quad4 cells per side
@@ -50,7 +46,7 @@ const char* usage =
     "  --sizes-3d A,B,...   cells per side of the 3D hex8 boxes (default 8,12,16)\n"
     "  --sizes-tet10 A,...  cells per side of the 3D tet10 boxes (default none)\n"
     "  --solvers L          rows to run: cholmod, band-cholesky, frontal, multifrontal (default all)\n"
-    "  --devices L          frontal devices: cpu, opencl, cuda (default cpu)\n"
+    "  --devices L          frontal devices: cpu, opencl, cuda; multifrontal: cpu, cuda (default cpu)\n"
     "  --cpu-block N        pivots per elimination step on the CPU (default 32)\n"
     "  --gpu-block N        pivots per elimination step on a GPU (default 64)\n"
     "  --csv FILE           where the rows go (default frontal_benchmark.csv)\n";
@@ -142,10 +138,10 @@ std::unique_ptr<BoxProblem> make_problem(const BoxKind& kind, int cells) {
   b->constraints = collect_constraints(p, b->dofs);
   const auto cells_in_order = renumber::element_order_by_nodes(b->mesh.cells.offset, b->mesh.cells.node, numbering);
   b->elements = make_element_system(p, b->dofs, b->constraints, {cells_in_order.begin(), cells_in_order.end()});
-  const auto t = Clock::now();
+  const Stopwatch assembling;
   b->assembled = assemble(p, b->dofs, graph);
   apply_constraints(b->assembled.matrix, b->assembled.rhs, b->constraints);
-  b->assemble_s = seconds_since(t);
+  b->assemble_s = assembling.seconds();
   return b;
 }
 
@@ -175,10 +171,10 @@ Row frontal_row(const BoxProblem& b, const std::string& device, std::int64_t blo
   options.device = device;
   auto solver = make_frontal_solver(options, {backend, block});
   u.assign(b.dofs.num_dofs(), 0.0);
-  const auto t = Clock::now();
+  const Stopwatch solving;
   const auto report = solver->solve(b.elements.system, u);
   Row r;
-  r.time_s = seconds_since(t);
+  r.time_s = solving.seconds();
   r.solver = "frontal";
   r.device = device;
   r.block = block;
@@ -198,17 +194,34 @@ Row frontal_row(const BoxProblem& b, const std::string& device, std::int64_t blo
   return r;
 }
 
-// The registry's multifrontal:cpu on the assembled system, told the dofs per node.
-Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver, std::vector<double>& u) {
+// cuBLAS DGEMM's rate on this device (GFLOP/s, n = 8192): what the device fronts are measured
+// against. 0 where there is no cuBLAS back-end.
+double cublas_dgemm_gflops() {
+  if (!kernels::dense_backend_status("cublas").available) return 0;
+  auto dense = kernels::make_dense_backend("cublas");
+  constexpr kernels::index_t n = 8192;
+  const auto a = dense->allocate<double>(n, n), b = dense->allocate<double>(n, n), c = dense->allocate<double>(n, n);
+  dense->gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);  // warm-up
+  constexpr int repeats = 3;
+  const double seconds = dense->seconds_for([&] {
+    for (int i = 0; i < repeats; ++i) dense->gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);
+  });
+  return repeats * 2.0 * n * n * n / seconds * 1e-9;
+}
+
+// The registry's multifrontal on `device` on the assembled system, told the dofs per node.
+// `dgemm_gflops`: the device's DGEMM rate, which its fronts' rate is reported against.
+Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver, const std::string& device,
+                     double dgemm_gflops, std::vector<double>& u) {
   u.assign(b.dofs.num_dofs(), 0.0);
   NodeLayout layout;
   layout.dofs_per_node = b.problem.physics.dofs_per_node();
-  const auto t = Clock::now();
+  const Stopwatch solving;
   const auto report = solver->solve(AssembledSystem{b.assembled.matrix, b.assembled.rhs, layout}, u);
   Row r;
-  r.time_s = seconds_since(t);
+  r.time_s = solving.seconds();
   r.solver = "multifrontal";
-  r.device = "cpu";
+  r.device = device;
   r.factor_s = report.time_setup_s;
   r.solve_s = report.time_solve_s;
   r.assemble_s = b.assemble_s;
@@ -225,6 +238,15 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
        << f.at("estimate_bytes") / 1e6 << " MB, used " << f.at("factorisation_bytes") / 1e6 << " MB (update matrices " << f.at("update_peak_bytes") / 1e6
        << " MB at most, stacks " << f.at("update_stack_bytes") / 1e6 << " MB); "
        << f.at("supernodes") << " supernodes";
+  if (f.count("device_fronts")) {  // the large fronts on the GPU: their own rate, against DGEMM's
+    const double gflops = f.at("device_gflops");
+    r.device_share = f.at("device_flops") / f.at("flops");
+    note << "; device: " << f.at("device_fronts") << " fronts, " << gflops << " GFLOP/s";
+    if (dgemm_gflops > 0) note << " = " << 100 * gflops / dgemm_gflops << " % of DGEMM (" << dgemm_gflops << " GFLOP/s)";
+    note << ", host part " << f.at("time_host_factor_s") << " s, device part " << f.at("time_device_s") << " s, "
+         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6
+         << " MB held on the device";
+  }
   r.note = note.str();
   return r;
 }
@@ -258,10 +280,11 @@ int run_frontal_benchmark(int argc, char** argv) {
   const auto wanted = [&](const std::string& solver) {
     return std::find(settings.solvers.begin(), settings.solvers.end(), solver) != settings.solvers.end();
   };
-  const auto registered = [&](const std::string& method) -> std::unique_ptr<LinearSolver> {
+  const auto registered = [&](const std::string& method, const std::string& device) -> std::unique_ptr<LinearSolver> {
     if (!wanted(method)) return nullptr;
     SolverOptions options;
     options.method = method;
+    options.device = device;
     try {
       return make_solver(options);
     } catch (const SolverUnavailable& e) {
@@ -269,8 +292,18 @@ int run_frontal_benchmark(int argc, char** argv) {
       return nullptr;
     }
   };
-  auto band = registered("band-cholesky");
-  auto multifrontal = registered("multifrontal");
+  auto band = registered("band-cholesky", "cpu");
+  // multifrontal on each of the devices it has (cpu, cuda).
+  std::vector<std::pair<std::string, std::unique_ptr<LinearSolver>>> multifrontal;
+  double dgemm_gflops = 0;
+  for (const auto& device : settings.devices) {
+    if (device != "cpu" && device != "cuda") continue;
+    auto solver = registered("multifrontal", device);
+    if (!solver) continue;
+    multifrontal.emplace_back(device, std::move(solver));
+    if (device == "cuda") dgemm_gflops = cublas_dgemm_gflops();
+  }
+  if (dgemm_gflops > 0) std::printf("cuBLAS DGEMM on this device: %.0f GFLOP/s (n = 8192)\n", dgemm_gflops);
   const bool cholmod_wanted = wanted("cholmod") && run_cholmod(CsrMatrix{}, {}).available;
   if (wanted("cholmod") && !cholmod_wanted) std::cout << "CHOLMOD left out: this build has none\n";
 
@@ -313,12 +346,12 @@ int run_frontal_benchmark(int argc, char** argv) {
     std::vector<double> u;
     if (band) {
       u.assign(dofs, 0.0);
-      const auto t = Clock::now();
+      const Stopwatch solving;
       const auto report = band->solve(AssembledSystem{b->assembled.matrix, b->assembled.rhs}, u);
       Row r;
       r.solver = "band-cholesky";
       r.device = "cpu";
-      r.time_s = seconds_since(t);
+      r.time_s = solving.seconds();
       r.factor_s = report.time_setup_s;
       r.solve_s = report.time_solve_s;
       r.assemble_s = b->assemble_s;
@@ -331,8 +364,8 @@ int run_frontal_benchmark(int argc, char** argv) {
       r.max_rel_diff = max_rel_diff(u, truth);
       add(r);
     }
-    if (multifrontal) {
-      Row r = multifrontal_row(*b, multifrontal, u);
+    for (auto& [device, solver] : multifrontal) {
+      Row r = multifrontal_row(*b, solver, device, dgemm_gflops, u);
       r.max_rel_diff = max_rel_diff(u, truth);
       add(r);
     }
@@ -350,16 +383,14 @@ int run_frontal_benchmark(int argc, char** argv) {
     }
   }
 
-  std::ostringstream csv;
-  csv << "problem,dofs,solver,device,block,time_s,factor_s,solve_s,element_or_assembly_s,peak_bytes_without_factor,"
-         "factor_bytes,front_max,front_rms,front_bytes,flops,eliminate_s,eliminate_gflops,device_share,max_rel_diff,note\n";
+  CsvTable csv({"problem", "dofs", "solver", "device", "block", "time_s", "factor_s", "solve_s", "element_or_assembly_s",
+                "peak_bytes_without_factor", "factor_bytes", "front_max", "front_rms", "front_bytes", "flops",
+                "eliminate_s", "eliminate_gflops", "device_share", "max_rel_diff", "note"});
   for (const auto& r : rows)
-    csv << r.problem << "," << r.dofs << "," << r.solver << "," << r.device << "," << r.block << "," << r.time_s << ","
-        << r.factor_s << "," << r.solve_s << "," << r.assemble_s << "," << r.peak_bytes << "," << r.factor_bytes << ","
-        << r.front_max << "," << r.front_rms << "," << r.front_bytes << "," << r.flops << "," << r.eliminate_s << ","
-        << (r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0) << "," << r.device_share << ","
-        << r.max_rel_diff << ",\"" << r.note << "\"\n";
-  write_file_atomically(settings.csv, csv.str());
+    csv.add({r.problem, r.dofs, r.solver, r.device, r.block, r.time_s, r.factor_s, r.solve_s, r.assemble_s,
+             r.peak_bytes, r.factor_bytes, r.front_max, r.front_rms, r.front_bytes, r.flops, r.eliminate_s,
+             r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0, r.device_share, r.max_rel_diff, r.note});
+  csv.write(settings.csv);
   std::cout << "rows written to " << settings.csv << "\n";
   return 0;
 }

@@ -1,6 +1,5 @@
 #include "bench/spmv/pcg_comparison.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -16,12 +15,10 @@
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 struct BoxSystem {
   CsrMatrix matrix;
@@ -68,6 +65,12 @@ BoxSystem assemble_elasticity_box(int cells) {
   return box;
 }
 
+std::string seconds(double s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3f", s);
+  return text;
+}
+
 // One row of the side-by-side table.
 struct Row {
   std::string preconditioner, device, note;
@@ -79,9 +82,14 @@ struct Row {
 Row solved(const std::string& preconditioner, const std::string& device, const SolveReport& report,
            const BoxSystem& box, const std::vector<double>& u) {
   Row row{preconditioner, device, "", report.iterations, report.time_setup_s, report.time_solve_s, true_residual(box, u), ""};
-  if (report.figures.count("amg_levels"))
+  if (report.figures.count("amg_levels")) {
     row.levels = std::to_string(static_cast<int>(report.figures.at("amg_levels"))) + " levels, complexity " +
-                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4);
+                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4) + "; setup s:";
+    // Where the AMG setup goes, step by step (the host's part, then the copy to the back-end).
+    for (const char* step : {"convert", "aggregate", "eigenvalue", "prolongator", "galerkin", "coarse"})
+      row.levels += std::string(" ") + step + " " + seconds(report.figures.at(std::string("amg_setup_") + step + "_s"));
+    row.levels += " upload " + seconds(report.figures.at("amg_upload_s"));
+  }
   return row;
 }
 
@@ -117,10 +125,10 @@ void show_cuda_tuning(const CsrMatrix& a) {
 }  // namespace
 
 int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners) {
-  const auto t0 = Clock::now();
+  const Stopwatch assembling;
   const BoxSystem box = assemble_elasticity_box(cells);
   std::printf("elasticity box %d^3 hex8: %lld equations, %lld nonzeros, assembled in %.1f s\n", cells,
-              static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), since(t0));
+              static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), assembling.seconds());
   show_cuda_tuning(box.matrix);
   std::vector<Row> rows;
   for (const auto& preconditioner : preconditioners) {
@@ -138,18 +146,18 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
       rows.push_back(solved(preconditioner, "cuda", report, box, u));
       rows.back().note = tuning_note(report.figures);
     } catch (const SolverUnavailable& e) {
-      rows.push_back({preconditioner, "cuda", e.what()});
+      rows.push_back({preconditioner, "cuda", e.what(), 0, 0, 0, 0, ""});
     }
     if (cpu_iterations <= 0) continue;
     options.max_iterations = cpu_iterations;
     std::vector<double> u(box.rhs.size(), 0.0);
-    const auto t_cpu = Clock::now();
+    const Stopwatch cpu_solve;
     try {
       rows.push_back(solved(preconditioner, "cpu", make_conjugate_gradient(options)->solve(box.system(), u), box, u));
     } catch (const SolveFailure&) {
       // the cap is below convergence: only the time per iteration is known
-      const double per_iteration = since(t_cpu) / cpu_iterations;
-      Row row{preconditioner, "cpu", "capped at " + std::to_string(cpu_iterations) + " iterations"};
+      const double per_iteration = cpu_solve.seconds() / cpu_iterations;
+      Row row{preconditioner, "cpu", "capped at " + std::to_string(cpu_iterations) + " iterations", 0, 0, 0, 0, ""};
       row.iterations = cpu_iterations;
       row.solve_s = per_iteration * cpu_iterations;
       if (gpu_iterations > 0)

@@ -11,6 +11,7 @@
 
 #include "fem/case/case_settings.hpp"
 #include "fem/case/yaml_section.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem {
 namespace {
@@ -237,8 +238,8 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
                   {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "spmv_tuning", "petsc_options", "amg"});
-  sv.method = choose_word(s, "method", kSolverMethods, sv.method);
-  sv.device = choose_word(s, "device", kSolverDevices, sv.device);
+  sv.method = choose_word(s, "method", solver_methods(), sv.method);
+  sv.device = choose_word(s, "device", solver_devices(), sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
   sv.preconditioner = s.value_or<std::string>("preconditioner", "a string", sv.preconditioner);
   sv.precision = choose_word(s, "precision", {"double", "mixed"}, sv.precision);

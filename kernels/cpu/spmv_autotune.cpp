@@ -1,7 +1,7 @@
 #include "kernels/cpu/spmv_autotune.hpp"
+#include "support/stopwatch.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -98,9 +98,8 @@ std::optional<CsrMatrix> timing_sample(const CsrMatrix& a, std::int64_t max_nonz
 
 SpmvAutotuneResult autotune_spmv(const CsrMatrix& a, const std::vector<SpmvCandidate>& candidates,
                                  const SpmvTimer& time, const SpmvAutotuneOptions& options) {
-  using Clock = std::chrono::steady_clock;
-  const auto t0 = Clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - t0).count(); };
+  const Stopwatch watch;
+  auto elapsed = [&] { return watch.seconds(); };
   const RowStats stats = row_statistics(a);
   SpmvAutotuneResult result;
   const auto ranked =

@@ -1,8 +1,9 @@
 #include "kernels/cpu/spmv_tuning_cache.hpp"
 
+#include "support/atomic_output.hpp"
+
 #include <unistd.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -132,27 +133,15 @@ void SpmvTuningCache::store(const std::string& device, const std::string& shape,
   if (file_.empty()) return;
   Entries entries = read_entries(file_, [](const std::string&) {}).value_or(Entries{});  // find() warned already
   entries[{field(device), field(shape)}] = field(setting);
-  // A name of this process's own, renamed over the file: readers see the old file or the new one.
-  const fs::path temporary = file_.string() + ".tmp." + std::to_string(::getpid()) + "." +
-                             std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  std::ostringstream text;
+  text << kHeader << "\n";
+  for (const auto& [key, value] : entries) text << key.first << "\t" << key.second << "\t" << value << "\n";
   std::error_code error;
   fs::create_directories(file_.parent_path(), error);
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << kHeader << "\n";
-    for (const auto& [key, value] : entries) out << key.first << "\t" << key.second << "\t" << value << "\n";
-    out.close();
-    if (!out) {
-      fs::remove(temporary, error);
-      warn_("SpMV tuning cache " + file_.string() + " cannot be written: the tuned setting is not kept");
-      return;
-    }
-  }
-  fs::rename(temporary, file_, error);
-  if (error) {
-    const std::string why = error.message();
-    fs::remove(temporary, error);
-    warn_("SpMV tuning cache " + file_.string() + " cannot be replaced (" + why + "): the tuned setting is not kept");
+  try {
+    write_file_atomically(file_, text.str());  // readers see the old file or the new one
+  } catch (const std::exception& e) {
+    warn_(std::string(e.what()) + ": the tuned SpMV setting is not kept");
   }
 }
 

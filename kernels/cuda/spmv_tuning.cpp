@@ -1,8 +1,7 @@
 #include "kernels/cuda/spmv_tuning.hpp"
+#include "support/stopwatch.hpp"
 
 #include <cuda_runtime_api.h>
-
-#include <chrono>
 
 namespace fem::kernels::cuda {
 namespace {
@@ -94,11 +93,11 @@ TuningReport tune_spmv(const CsrMatrix& a, SpmvTuning tuning) {
   options.saturating_threads = device_saturating_threads();
   report.choice = autotune_spmv(a, cuda_candidates(), time, options);
   on_device.reset();  // the sample's memory back before the whole matrix goes up
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch converting;
   report.matrix = make_in_chosen_setting(report.choice, [&](const std::string& setting) {
     return std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting));
   });
-  report.convert_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  report.convert_seconds = converting.seconds();
   return report;
 }
 

@@ -2,12 +2,11 @@
 
 #include "kernels/device_matrix.hpp"              // BackendUnavailable
 #include "kernels/opencl/sparse_sources.hpp"      // generated: the sparse .cl files as strings
+#include "support/stopwatch.hpp"
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "kernels/opencl/cl_device.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <sstream>
 #include <stdexcept>
@@ -17,11 +16,6 @@ namespace {
 
 constexpr int kGroup = 256;     // work-group of the vector kernels
 constexpr int kGroups = 256;    // work-groups of the reductions (partials finished on the device)
-
-void check(cl_int status, const char* what) {
-  if (status != CL_SUCCESS)
-    throw std::runtime_error(std::string("OpenCL: ") + what + " failed with error " + std::to_string(status));
-}
 
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -97,26 +91,11 @@ struct ClSparseDevice::Impl {
 };
 
 ClSparseDevice::ClSparseDevice() : impl_(std::make_unique<Impl>()) {
-  cl_uint platforms = 0;
-  if (clGetPlatformIDs(0, nullptr, &platforms) != CL_SUCCESS || platforms == 0)
-    throw BackendUnavailable("no OpenCL platform found (is an ICD such as PoCL installed?)");
-  std::vector<cl_platform_id> ids(platforms);
-  check(clGetPlatformIDs(platforms, ids.data(), nullptr), "clGetPlatformIDs");
-  for (const cl_device_type type : {cl_device_type{CL_DEVICE_TYPE_GPU}, cl_device_type{CL_DEVICE_TYPE_ALL}}) {
-    for (cl_platform_id platform : ids) {
-      cl_uint found = 0;
-      if (clGetDeviceIDs(platform, type, 1, &impl_->device, &found) == CL_SUCCESS && found > 0) break;
-      impl_->device = nullptr;
-    }
-    if (impl_->device) break;
-  }
-  if (!impl_->device) throw BackendUnavailable("the OpenCL platforms have no device");
-  char name[256] = {};
-  clGetDeviceInfo(impl_->device, CL_DEVICE_NAME, sizeof name - 1, name, nullptr);
-  impl_->name = name;
-  char driver[256] = {};
-  clGetDeviceInfo(impl_->device, CL_DRIVER_VERSION, sizeof driver - 1, driver, nullptr);
-  impl_->driver = driver;
+  std::string why_not;
+  impl_->device = pick_device(why_not);
+  if (!impl_->device) throw BackendUnavailable(why_not);
+  impl_->name = device_string(impl_->device, CL_DEVICE_NAME);
+  impl_->driver = device_string(impl_->device, CL_DRIVER_VERSION);
   cl_int status = CL_SUCCESS;
   impl_->context = clCreateContext(nullptr, 1, &impl_->device, nullptr, nullptr, &status);
   check(status, "clCreateContext");
@@ -126,6 +105,18 @@ ClSparseDevice::ClSparseDevice() : impl_(std::make_unique<Impl>()) {
 ClSparseDevice::~ClSparseDevice() = default;
 std::string ClSparseDevice::name() const { return impl_->name; }
 std::string ClSparseDevice::identity() const { return impl_->name + ", OpenCL driver " + impl_->driver; }
+
+void ClSparseDevice::run(const std::string& definitions, const char* entry, std::initializer_list<ClKernelArg> args,
+                         std::size_t global, std::size_t local) const {
+  cl_kernel k = impl_->kernel("sparse_vector.cl", sparse_vector_cl, definitions, entry);
+  cl_uint index = 0;
+  for (const auto& arg : args) check(clSetKernelArg(k, index++, arg.bytes, arg.value), "clSetKernelArg");
+  impl_->launch(k, global, local);
+}
+
+ClBuffer::ClBuffer(const ClSparseDevice& device, const void* host, std::size_t bytes)
+    : buffer_(device.impl().buffer(bytes, bytes > 0 ? host : nullptr)), bytes_(bytes) {}
+ClBuffer::~ClBuffer() { clReleaseMemObject(static_cast<cl_mem>(buffer_)); }
 
 ClVector::ClVector(const ClSparseDevice& device, std::size_t n)
     : device_(&device), buffer_(device.impl().buffer(n * sizeof(double), nullptr)), size_(n) {}
@@ -377,10 +368,10 @@ void ClKrylovOps::axpby(double a, const ClVector& x, double b, ClVector& y) {
 double time_spmv(const ClSparseDevice& device, const ClSpmv& spmv, const ClVector& x, ClVector& y, int repeats) {
   spmv.apply(x, y);
   check(clFinish(device.impl().queue), "clFinish");
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   for (int i = 0; i < repeats; ++i) spmv.apply(x, y);
   check(clFinish(device.impl().queue), "clFinish");
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeats;
+  return watch.seconds() / repeats;
 }
 
 std::vector<SpmvCandidate> opencl_candidates() {
@@ -430,11 +421,11 @@ ClTuning tune_cl_spmv(const ClSparseDevice& device, const CsrMatrix& a, SpmvTuni
     options.saturating_threads = 1024.0 * units;
   result.choice = autotune_spmv(a, opencl_candidates(), time, options);
   on_device.reset();
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch converting;
   result.matrix = make_in_chosen_setting(result.choice, [&](const std::string& setting) {
     return std::make_unique<ClSpmv>(device, a, parse_cl_spmv_setting(setting));
   });
-  result.convert_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  result.convert_seconds = converting.seconds();
   return result;
 }
 

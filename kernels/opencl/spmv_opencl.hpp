@@ -3,6 +3,7 @@
 // definitions), ELL and SELL; the vector kernels of CG; the device's candidates for the shared
 // tuner (kernels/cpu/spmv_autotune.hpp). Plain C++: no OpenCL header needed to use it.
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -23,6 +24,12 @@ struct ClSpmvSetting {
 std::string to_string(const ClSpmvSetting& s);          // "csr/wg128/r8", "ell/wg128"
 ClSpmvSetting parse_cl_spmv_setting(const std::string& text);  // throws std::invalid_argument
 
+// An argument of a kernel launched by ClSparseDevice::run: its bytes (a scalar, or a cl_mem handle).
+struct ClKernelArg {
+  const void* value;
+  std::size_t bytes;
+};
+
 // One OpenCL device (the first GPU, else the first device): its context, queue and the programs
 // built so far, one per set of definitions. Throws BackendUnavailable when there is none.
 class ClSparseDevice {
@@ -30,12 +37,31 @@ class ClSparseDevice {
   ClSparseDevice();
   ~ClSparseDevice();
   std::string name() const;
+  // Queues the kernel `entry` of sparse_vector.cl built with `definitions` (built once per set):
+  // `global` work-items (a multiple of `local`) in work-groups of `local`, with `args` in order.
+  void run(const std::string& definitions, const char* entry, std::initializer_list<ClKernelArg> args,
+           std::size_t global, std::size_t local) const;
   std::string identity() const;  // "<name>, <driver version>": the device in the tuning cache
   struct Impl;
   Impl& impl() const { return *impl_; }
 
  private:
   std::unique_ptr<Impl> impl_;
+};
+
+// Device memory holding a copy of host bytes: the index and value arrays of a block matrix.
+class ClBuffer {
+ public:
+  ClBuffer(const ClSparseDevice& device, const void* host, std::size_t bytes);
+  ~ClBuffer();
+  ClBuffer(const ClBuffer&) = delete;
+  ClBuffer& operator=(const ClBuffer&) = delete;
+  void* handle() const { return buffer_; }  // the cl_mem
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* buffer_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 class ClVector {

@@ -5,16 +5,22 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "fem/config.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/supernodal_solve.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 #include "solvers/progress_meter.hpp"
+#if FEM_WITH_CUDA
+#include "kernels/cuda/cuda_backend.hpp"
+#include "solvers/multifrontal/device_factorisation.hpp"
+#endif
 
 namespace fem {
 
@@ -42,7 +48,9 @@ constexpr double kSingularResidual = 1e-6;
 
 class MultifrontalSolver final : public LinearSolver {
  public:
-  explicit MultifrontalSolver(const SolverOptions& options) : options_(options) {
+  // Fronts of device_min_flops and above (and those above them) go to the device; infinity: none.
+  MultifrontalSolver(const SolverOptions& options, double device_min_flops)
+      : options_(options), device_min_flops_(device_min_flops) {
     if (options_.precision != "double" && options_.precision != "mixed")
       throw std::invalid_argument("multifrontal: unknown precision '" + options_.precision + "' (known: double, mixed)");
   }
@@ -55,7 +63,8 @@ class MultifrontalSolver final : public LinearSolver {
                                   std::to_string(solution.size()) + " entries");
     SolveReport report;
     const auto start = Clock::now();
-    const auto symbolic = multifrontal::analyse(a, system.nodes.dofs_per_node, omp_get_max_threads());
+    const auto symbolic =
+        multifrontal::analyse(a, system.nodes.dofs_per_node, omp_get_max_threads(), device_min_flops_);
     report.time_setup_s = seconds_since(start);
     auto& f = report.figures;
     f["time_order_s"] = symbolic.time_order_s;
@@ -103,6 +112,7 @@ class MultifrontalSolver final : public LinearSolver {
     const auto start = Clock::now();
     ProgressMeter progress(options_);
     auto factor = multifrontal::factorise<T>(symbolic, a, blas_, &progress);
+    if (!symbolic.schedule.device.empty()) factor_on_device(a, symbolic, factor, seconds_since(start), report);
     const double seconds = seconds_since(start);
     report.time_setup_s += seconds;
     auto& f = report.figures;
@@ -120,6 +130,26 @@ class MultifrontalSolver final : public LinearSolver {
     return factor;
   }
 
+  // The device's part of the factor, and its figures beside the host's.
+  template <class T>
+  void factor_on_device([[maybe_unused]] const CsrMatrix& a, [[maybe_unused]] const multifrontal::SymbolicFactor& symbolic,
+                        [[maybe_unused]] multifrontal::NumericFactor<T>& factor, double host_seconds,
+                        SolveReport& report) {
+    auto& f = report.figures;
+    f["time_host_factor_s"] = host_seconds;
+#if FEM_WITH_CUDA
+    const auto device = multifrontal::factorise_on_device<T>(symbolic, a, factor);
+    f["device_fronts"] = static_cast<double>(device.fronts);
+    f["device_flops"] = device.flops;
+    f["time_device_s"] = device.seconds;
+    f["device_gflops"] = device.seconds > 0 ? device.flops / device.seconds * 1e-9 : 0.0;
+    f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
+    f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
+#else
+    throw SolverUnavailable("multifrontal: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
+#endif
+  }
+
   // x := A⁻¹ b through the factor, b and x in the caller's numbering.
   template <class T>
   void substitute_in(const multifrontal::SymbolicFactor& symbolic, const multifrontal::NumericFactor<T>& factor,
@@ -127,7 +157,7 @@ class MultifrontalSolver final : public LinearSolver {
     const auto start = Clock::now();
     std::vector<T> y(b.size());
     for (std::size_t i = 0; i < b.size(); ++i) y[symbolic.new_of_old[i]] = static_cast<T>(b[i]);
-    multifrontal::substitute<T>(symbolic, factor.panels.get(), y);
+    multifrontal::substitute<T>(symbolic, factor.panels.get(), factor.device.get(), y);
     for (std::size_t i = 0; i < b.size(); ++i) x[i] = y[symbolic.new_of_old[i]];
     const double seconds = seconds_since(start);
     report.time_solve_s += seconds;
@@ -167,6 +197,7 @@ class MultifrontalSolver final : public LinearSolver {
   }
 
   SolverOptions options_;
+  double device_min_flops_;
   band::BlasBackend blas_;
   std::vector<double> residual_;
 };
@@ -174,7 +205,23 @@ class MultifrontalSolver final : public LinearSolver {
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_multifrontal_cpu(const SolverOptions& options) {
-  return std::make_unique<MultifrontalSolver>(options);
+  return std::make_unique<MultifrontalSolver>(options, std::numeric_limits<double>::infinity());
+}
+
+std::unique_ptr<LinearSolver> make_multifrontal_cuda(const SolverOptions& options) {
+  return make_multifrontal_cuda_from(options, kDeviceMinFlops);
+}
+
+std::unique_ptr<LinearSolver> make_multifrontal_cuda_from(const SolverOptions& options, double device_min_flops) {
+#if FEM_WITH_CUDA
+  const std::string reason = kernels::cuda::unavailable_reason();
+  if (!reason.empty()) throw SolverUnavailable("multifrontal on cuda: " + reason);
+  return std::make_unique<MultifrontalSolver>(options, device_min_flops);
+#else
+  (void)options;
+  (void)device_min_flops;
+  throw SolverUnavailable("multifrontal on cuda: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
+#endif
 }
 
 }  // namespace fem

@@ -38,6 +38,22 @@ bool looks_like_nodes(const CsrMatrix& a, int block) {
   return true;
 }
 
+// The blocks other than `node` that its rows reach, sorted, each once, into `row`; seen_by[v] is
+// the last node that met block v.
+void neighbour_blocks(const CsrMatrix& a, std::int32_t node, int block, std::vector<std::int32_t>& seen_by,
+                      std::vector<std::int32_t>& row) {
+  row.clear();
+  for (std::int64_t r = std::int64_t{node} * block; r < std::int64_t{node + 1} * block; ++r)
+    for (auto e = a.row_ptr[r]; e < a.row_ptr[r + 1]; ++e) {
+      const std::int32_t v = a.col[e] / block;
+      if (v != node && seen_by[v] != node) {
+        seen_by[v] = node;
+        row.push_back(v);
+      }
+    }
+  std::sort(row.begin(), row.end());
+}
+
 }  // namespace
 
 int choose_block_size(const CsrMatrix& matrix, int given) {
@@ -56,14 +72,23 @@ BlockGraph block_graph(const CsrMatrix& a, int block) {
   g.block = block;
   g.nodes = static_cast<std::int32_t>(a.rows / block);
   g.offset.assign(static_cast<std::size_t>(g.nodes) + 1, 0);
-  std::vector<std::int32_t> row;
-  for (std::int32_t node = 0; node < g.nodes; ++node) {
-    row.clear();
-    for (int k = 0; k < block; ++k) blocks_of_row(a, std::int64_t{node} * block + k, block, row);
-    sort_unique(row);
-    for (auto v : row)
-      if (v != node) g.neighbour.push_back(v);
-    g.offset[node + 1] = static_cast<std::int64_t>(g.neighbour.size());
+  // Two passes over the nodes in parallel: count each one's neighbours, then write them where
+  // the counts say.
+  for (const bool write : {false, true}) {
+    if (write) {
+      for (std::int32_t node = 0; node < g.nodes; ++node) g.offset[node + 1] += g.offset[node];
+      g.neighbour.resize(g.offset.back());
+    }
+#pragma omp parallel
+    {
+      std::vector<std::int32_t> seen_by(g.nodes, -1), row;
+#pragma omp for schedule(dynamic, 1024)
+      for (std::int32_t node = 0; node < g.nodes; ++node) {
+        neighbour_blocks(a, node, block, seen_by, row);
+        if (write) std::copy(row.begin(), row.end(), g.neighbour.begin() + g.offset[node]);
+        else g.offset[node + 1] = static_cast<std::int64_t>(row.size());
+      }
+    }
   }
   return g;
 }

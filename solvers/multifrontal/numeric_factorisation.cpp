@@ -73,6 +73,7 @@ class Factorisation {
       count_done(s);
     }
     result.update_peak_entries = peak_;
+    if (!f_.schedule.device.empty()) result.device_bound_updates = std::move(owned_);  // the others are released
     for (const auto& s : scratch_)
       if (s.smallest_pivot_ratio < result.smallest_pivot_ratio) {
         result.smallest_pivot_ratio = s.smallest_pivot_ratio;

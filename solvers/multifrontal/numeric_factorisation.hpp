@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <vector>
 
 #include "kernels/dense_backend.hpp"
 #include "kernels/csr_matrix.hpp"
@@ -16,6 +17,17 @@
 #include "solvers/progress_meter.hpp"
 
 namespace fem::multifrontal {
+
+// The part of a factor held on a device (device_factorisation.hpp): the substitution's sweeps
+// over its supernodes run there.
+template <class T>
+class DevicePart {
+ public:
+  virtual ~DevicePart() = default;
+  // Between the host's sweeps: the forward then the backward sweep over the device supernodes,
+  // on x in the elimination order.
+  virtual void substitute(std::vector<T>& x) = 0;
+};
 
 template <class T>
 struct NumericFactor {
@@ -25,9 +37,16 @@ struct NumericFactor {
   // numbering): where a singular system shows.
   double smallest_pivot_ratio = std::numeric_limits<double>::infinity();
   std::int32_t smallest_pivot_equation = -1;
+  // By supernode: the update matrices of the host supernodes whose parent is left to the device
+  // (symbolic.schedule.device), which the device part adds in and frees; empty elsewhere.
+  std::vector<std::unique_ptr<T[]>> device_bound_updates;
+  // The panels of symbolic.schedule.device, on the device (null when there are none): `panels`
+  // leaves them unset.
+  std::unique_ptr<DevicePart<T>> device;
 };
 
-// Throws SolveFailure naming the equation (original numbering) whose pivot is not positive.
+// The supernodes on the host (all but symbolic.schedule.device, which the panels leave to be
+// filled in). Throws SolveFailure naming the equation (original numbering) whose pivot is not positive.
 // `dense` must compute in host memory (it wraps the panels in place). `progress` (none when
 // null) hears the fronts done and their share of the flops.
 template <class T>

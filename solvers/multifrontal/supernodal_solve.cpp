@@ -3,9 +3,10 @@
 namespace fem::multifrontal {
 
 template <class T>
-void substitute(const SymbolicFactor& f, const T* panels, std::vector<T>& x) {
+void substitute(const SymbolicFactor& f, const T* panels, DevicePart<T>* device, std::vector<T>& x) {
   // Accumulate in double whatever the factor's precision: the refinement needs its best.
   for (std::int32_t s = 0; s < f.supernodes(); ++s) {
+    if (f.on_device[s]) continue;  // its descendants may be on the host, never its ancestors
     const std::int64_t k = f.columns(s), m = f.front(s);
     const T* l = panels + f.panel_offset[s];  // row i of the front at l + i * k
     const std::int32_t* rows = f.rows.data() + f.row_offset[s];
@@ -21,7 +22,9 @@ void substitute(const SymbolicFactor& f, const T* panels, std::vector<T>& x) {
       x[rows[i]] -= static_cast<T>(sum);
     }
   }
+  if (device) device->substitute(x);
   for (std::int32_t s = f.supernodes() - 1; s >= 0; --s) {
+    if (f.on_device[s]) continue;
     const std::int64_t k = f.columns(s), m = f.front(s);
     const T* l = panels + f.panel_offset[s];
     const std::int32_t* rows = f.rows.data() + f.row_offset[s];
@@ -38,7 +41,7 @@ void substitute(const SymbolicFactor& f, const T* panels, std::vector<T>& x) {
   }
 }
 
-template void substitute<double>(const SymbolicFactor&, const double*, std::vector<double>&);
-template void substitute<float>(const SymbolicFactor&, const float*, std::vector<float>&);
+template void substitute<double>(const SymbolicFactor&, const double*, DevicePart<double>*, std::vector<double>&);
+template void substitute<float>(const SymbolicFactor&, const float*, DevicePart<float>*, std::vector<float>&);
 
 }  // namespace fem::multifrontal

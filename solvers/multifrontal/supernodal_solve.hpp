@@ -6,12 +6,15 @@
 // for nothing).
 #include <vector>
 
+#include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 
 namespace fem::multifrontal {
 
-// x holds b in the elimination order and becomes the solution (same order).
+// x holds b in the elimination order and becomes the solution (same order). The host sweeps
+// leave out the supernodes on the device (symbolic.on_device), whose sweeps `device` runs between
+// them (null when there are none).
 template <class T>
-void substitute(const SymbolicFactor& symbolic, const T* panels, std::vector<T>& x);
+void substitute(const SymbolicFactor& symbolic, const T* panels, DevicePart<T>* device, std::vector<T>& x);
 
 }  // namespace fem::multifrontal

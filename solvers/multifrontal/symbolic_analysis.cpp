@@ -98,15 +98,24 @@ std::size_t SymbolicFactor::estimate_bytes(std::size_t value_bytes) const {
   return factor_bytes(value_bytes) + static_cast<std::size_t>(update_peak_entries) * value_bytes + workspace_bytes();
 }
 
-SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads) {
-  if (matrix.rows > std::int64_t{0x7fffffff}) throw std::invalid_argument("multifrontal: too many equations for 32-bit indices");
+SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads, double device_min_flops) {
+  const auto t = Clock::now();
+  const BlockGraph graph = block_graph(matrix, choose_block_size(matrix, block));
+  const double seconds = seconds_since(t);
+  SymbolicFactor f = analyse(graph, threads, device_min_flops);
+  f.time_order_s += seconds;
+  return f;
+}
+
+SymbolicFactor analyse(const BlockGraph& original, int threads, double device_min_flops) {
+  const int b = original.block;
+  if (std::int64_t{original.nodes} * b > std::int64_t{0x7fffffff})
+    throw std::invalid_argument("multifrontal: too many equations for 32-bit indices");
   SymbolicFactor f;
-  f.equations = matrix.rows;
+  f.equations = std::int64_t{original.nodes} * b;
+  f.block = b;
   f.threads = std::max(threads, 1);
   auto t = Clock::now();
-  f.block = choose_block_size(matrix, block);
-  const int b = f.block;
-  const BlockGraph original = block_graph(matrix, b);
   const std::vector<std::int32_t> dissected = nested_dissection(original);
   f.time_order_s = seconds_since(t);
 
@@ -127,8 +136,8 @@ SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads) {
   front_rows(graph, partition, node_row_offset, node_rows);
 
   // Expand nodes to equations: node v's equation c becomes v * block + c.
-  f.new_of_old.resize(matrix.rows);
-  f.old_of_new.resize(matrix.rows);
+  f.new_of_old.resize(f.equations);
+  f.old_of_new.resize(f.equations);
   for (std::int32_t v = 0; v < original.nodes; ++v)
     for (int c = 0; c < b; ++c) {
       f.new_of_old[v * b + c] = node_order[v] * b + c;
@@ -153,7 +162,14 @@ SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads) {
     work[s] = f.flops_of(s);
     f.flops += work[s];
   }
-  f.schedule = schedule_tree(f.parent, work, f.threads);
+  f.on_device.assign(supernodes, 0);
+  for (std::int32_t s = 0; s < supernodes; ++s) {  // postorder: a child's mark reaches its parent first
+    if (work[s] >= device_min_flops) f.on_device[s] = 1;
+    if (!f.on_device[s]) continue;
+    f.device_flops += work[s];
+    if (f.parent[s] >= 0) f.on_device[f.parent[s]] = 1;
+  }
+  f.schedule = schedule_tree(f.parent, work, f.threads, f.on_device);
   plan_update_memory(f);
   f.time_symbolic_s = seconds_since(t);
   return f;

@@ -4,9 +4,11 @@
 // the supernodes and their fronts' rows, the factor's size, the flops, the schedule of the tree
 // over the threads and the memory the numeric factorisation will take.
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "kernels/csr_matrix.hpp"
+#include "solvers/multifrontal/node_blocks.hpp"
 #include "solvers/multifrontal/tree_schedule.hpp"
 
 namespace fem::multifrontal {
@@ -25,9 +27,11 @@ struct SymbolicFactor {
   std::vector<std::int64_t> row_offset;
   std::vector<std::int32_t> rows;
   std::vector<std::int64_t> panel_offset;
+  std::vector<char> on_device;                // per supernode: in schedule.device
   TreeSchedule schedule;
 
   double flops = 0;                           // of the factorisation: the sum over columns of their count squared
+  double device_flops = 0;                    // of the supernodes in schedule.device
   std::int64_t front_max = 0;
   // Update matrices: inside a subtree they live on its thread's stack, each moved down over its
   // children's once they are added in; a subtree root's update (it waits for the top of the
@@ -54,6 +58,12 @@ struct SymbolicFactor {
 };
 
 // `block`: equations per node from the caller (1 when unknown: then guessed from the matrix).
-SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads);
+// Supernodes of at least `device_min_flops` flops, and every supernode above one of them, are
+// left to a device (schedule.device); the host's schedule and memory plan cover the rest.
+SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads,
+                       double device_min_flops = std::numeric_limits<double>::infinity());
+// The same from the matrix's node graph (graph.block equations per node, every node block dense).
+SymbolicFactor analyse(const BlockGraph& graph, int threads,
+                       double device_min_flops = std::numeric_limits<double>::infinity());
 
 }  // namespace fem::multifrontal

@@ -12,25 +12,10 @@
 #include "sparse_test_matrices.hpp"
 
 using namespace fem;
+using test::max_rel_diff;
+using test::random_rhs;
 
 namespace {
-
-std::vector<double> random_rhs(std::int64_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> b(n);
-  for (auto& x : b) x = u(rng);
-  return b;
-}
-
-double max_rel_diff(const std::vector<double>& x, const std::vector<double>& truth) {
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - truth[i]));
-    scale = std::max(scale, std::abs(truth[i]));
-  }
-  return diff / scale;
-}
 
 SolveReport solve(const CsrMatrix& a, const std::vector<double>& b, std::vector<double>& x, int dofs_per_node,
                   const std::string& precision = "double") {

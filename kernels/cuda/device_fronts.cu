@@ -1,0 +1,338 @@
+#include "kernels/cuda/device_fronts.hpp"
+
+#include <cusolverDn.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/front_kernels.hpp"
+#include "kernels/device_matrix.hpp"
+
+namespace fem::kernels::cuda {
+
+namespace {
+
+void check_solver(cusolverStatus_t status, const char* what) {
+  if (status != CUSOLVER_STATUS_SUCCESS)
+    throw std::runtime_error(std::string("cuSOLVER: ") + what + " failed (status " + std::to_string(status) + ")");
+}
+
+int as_int(std::int64_t v, const char* what) {
+  if (v > 0x7fffffff)
+    throw std::invalid_argument(std::string("DeviceFronts: ") + what + " " + std::to_string(v) +
+                                " exceeds the 32-bit range of cuBLAS and cuSOLVER");
+  return static_cast<int>(v);
+}
+
+// A device array of n values taken on the stream (no device-wide synchronisation).
+template <class V>
+V* take(std::size_t n, cudaStream_t stream, const char* what) {
+  void* p = nullptr;
+  check(cudaMallocAsync(&p, std::max<std::size_t>(n, 1) * sizeof(V), stream), what);
+  return static_cast<V*>(p);
+}
+
+// cuSOLVER's and cuBLAS's calls in both precisions, as the fronts use them: U = chol(A) in the
+// upper triangle of the n x n A (lda n); B := U⁻ᵀ B (n x m, ldb n); C := alpha Aᵀ A + beta C in
+// the upper triangle of the n x n C (A: k x n, lda k; ldc n).
+cusolverStatus_t potrf_buffer_size(cusolverDnHandle_t h, int n, double* a, int* lwork) {
+  return cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, a, n, lwork);
+}
+cusolverStatus_t potrf_buffer_size(cusolverDnHandle_t h, int n, float* a, int* lwork) {
+  return cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, a, n, lwork);
+}
+cusolverStatus_t potrf(cusolverDnHandle_t h, int n, double* a, double* work, int lwork, int* info) {
+  return cusolverDnDpotrf(h, CUBLAS_FILL_MODE_UPPER, n, a, n, work, lwork, info);
+}
+cusolverStatus_t potrf(cusolverDnHandle_t h, int n, float* a, float* work, int lwork, int* info) {
+  return cusolverDnSpotrf(h, CUBLAS_FILL_MODE_UPPER, n, a, n, work, lwork, info);
+}
+cublasStatus_t trsm(cublasHandle_t h, int n, int m, const double* alpha, const double* u, double* b) {
+  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, alpha, u, n,
+                     b, n);
+}
+cublasStatus_t trsm(cublasHandle_t h, int n, int m, const float* alpha, const float* u, float* b) {
+  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, alpha, u, n,
+                     b, n);
+}
+cublasStatus_t syrk(cublasHandle_t h, int n, int k, const double* alpha, const double* a, const double* beta,
+                    double* c) {
+  return cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, alpha, a, k, beta, c, n);
+}
+cublasStatus_t syrk(cublasHandle_t h, int n, int k, const float* alpha, const float* a, const float* beta, float* c) {
+  return cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, alpha, a, k, beta, c, n);
+}
+// The substitution's: x := op(U)⁻¹ x (U n x n upper, lda n); y := alpha op(A) x + beta y (A m x n, lda m).
+cublasStatus_t trsv(cublasHandle_t h, cublasOperation_t op, int n, const double* u, double* x) {
+  return cublasDtrsv(h, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, n, u, n, x, 1);
+}
+cublasStatus_t trsv(cublasHandle_t h, cublasOperation_t op, int n, const float* u, float* x) {
+  return cublasStrsv(h, CUBLAS_FILL_MODE_UPPER, op, CUBLAS_DIAG_NON_UNIT, n, u, n, x, 1);
+}
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const double* alpha, const double* a,
+                    const double* x, const double* beta, double* y) {
+  return cublasDgemv(h, op, m, n, alpha, a, m, x, 1, beta, y, 1);
+}
+cublasStatus_t gemv(cublasHandle_t h, cublasOperation_t op, int m, int n, const float* alpha, const float* a,
+                    const float* x, const float* beta, float* y) {
+  return cublasSgemv(h, op, m, n, alpha, a, m, x, 1, beta, y, 1);
+}
+
+}  // namespace
+
+template <class T>
+struct DeviceFronts<T>::State {
+  cudaStream_t stream = nullptr;
+  cublasHandle_t blas = nullptr;
+  cusolverDnHandle_t solver = nullptr;
+  T* panels = nullptr;
+  int* relative = nullptr;
+  int* below = nullptr;
+  T* x = nullptr;                // the substitution's vector
+  T* t = nullptr;                // and its rows below a front's pivots
+  std::int64_t t_entries = 0;
+  int* info = nullptr;           // one pivot check per front
+  T* workspace = nullptr;        // cuSOLVER's POTRF workspace
+  int workspace_entries = 0;
+  std::int64_t fronts = 0, equations = 0;
+  std::int64_t held = 0, peak = 0;  // bytes
+  std::vector<std::pair<T*, std::int64_t>> sizes;  // update matrices alive, and their bytes
+
+  void hold(std::int64_t bytes) {
+    held += bytes;
+    peak = std::max(peak, held);
+  }
+  void reserve_t(std::int64_t entries) {
+    if (entries <= t_entries) return;
+    cudaFreeAsync(t, stream);
+    held -= t_entries * static_cast<std::int64_t>(sizeof(T));
+    t = take<T>(entries, stream, "allocating the substitution's workspace");
+    t_entries = entries;
+    hold(entries * static_cast<std::int64_t>(sizeof(T)));
+  }
+};
+
+template <class T>
+DeviceFronts<T>::DeviceFronts(const FrontLayout& layout) : state_(std::make_unique<State>()) {
+  const std::string reason = unavailable_reason();
+  if (!reason.empty()) throw BackendUnavailable(reason);
+  State& s = *state_;
+  s.fronts = layout.fronts;
+  check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
+  check(cublasCreate(&s.blas), "cublasCreate");
+  check(cublasSetStream(s.blas, s.stream), "cublasSetStream");
+  check_solver(cusolverDnCreate(&s.solver), "cusolverDnCreate");
+  check_solver(cusolverDnSetStream(s.solver, s.stream), "cusolverDnSetStream");
+  // Freed blocks stay in the pool for the next update matrix instead of going back to the driver.
+  cudaMemPool_t pool = nullptr;
+  check(cudaDeviceGetDefaultMemPool(&pool, 0), "cudaDeviceGetDefaultMemPool");
+  std::uint64_t keep = UINT64_MAX;
+  check(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep), "cudaMemPoolSetAttribute");
+
+  s.panels = take<T>(layout.panel_entries, s.stream, "allocating the panel store");
+  check(cudaMemsetAsync(s.panels, 0, layout.panel_entries * sizeof(T), s.stream), "zeroing the panel store");
+  const auto upload_list = [&](const std::int32_t* list, std::int64_t count, const char* what) {
+    int* d = take<int>(count, s.stream, what);
+    check(cudaMemcpyAsync(d, list, count * sizeof(int), cudaMemcpyHostToDevice, s.stream), what);
+    return d;
+  };
+  s.relative = upload_list(layout.relative, layout.relative_count, "uploading the extend-add maps");
+  s.below = upload_list(layout.below, layout.below_count, "uploading the fronts' rows");
+  s.info = take<int>(s.fronts, s.stream, "allocating the pivot checks");
+  check(cudaMemsetAsync(s.info, 0, s.fronts * sizeof(int), s.stream), "zeroing the pivot checks");
+  s.x = take<T>(layout.equations, s.stream, "allocating the substitution's vector");
+  s.hold(static_cast<std::int64_t>((layout.panel_entries + layout.equations) * sizeof(T) +
+                                   (layout.relative_count + layout.below_count + s.fronts) * sizeof(int)));
+  s.equations = layout.equations;
+  // The caller's lists may go once the copies are done.
+  check(cudaStreamSynchronize(s.stream), "uploading the fronts' layout");
+}
+
+template <class T>
+DeviceFronts<T>::~DeviceFronts() {
+  State& s = *state_;
+  cudaStreamSynchronize(s.stream);
+  for (auto& [p, bytes] : s.sizes) cudaFreeAsync(p, s.stream);
+  cudaFreeAsync(s.panels, s.stream);
+  cudaFreeAsync(s.relative, s.stream);
+  cudaFreeAsync(s.below, s.stream);
+  cudaFreeAsync(s.x, s.stream);
+  cudaFreeAsync(s.t, s.stream);
+  cudaFreeAsync(s.info, s.stream);
+  cudaFreeAsync(s.workspace, s.stream);
+  cudaStreamSynchronize(s.stream);
+  // The pool keeps what it was given (see the constructor): hand it back for the rest of the program.
+  cudaMemPool_t pool = nullptr;
+  if (cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) cudaMemPoolTrimTo(pool, 0);
+  if (s.solver) cusolverDnDestroy(s.solver);
+  if (s.blas) cublasDestroy(s.blas);
+  cudaStreamDestroy(s.stream);
+}
+
+template <class T>
+void DeviceFronts<T>::add_to_panels(const std::int64_t* position, const T* value, std::int64_t count) {
+  State& s = *state_;
+  auto* p = take<std::int64_t>(count, s.stream, "allocating the entries' positions");
+  auto* v = take<T>(count, s.stream, "allocating the entries");
+  check(cudaMemcpyAsync(p, position, count * sizeof(std::int64_t), cudaMemcpyHostToDevice, s.stream),
+        "uploading the entries' positions");
+  check(cudaMemcpyAsync(v, value, count * sizeof(T), cudaMemcpyHostToDevice, s.stream), "uploading the entries");
+  scatter_add(s.panels, p, v, count, s.stream);
+  cudaFreeAsync(p, s.stream);
+  cudaFreeAsync(v, s.stream);
+  // The caller's arrays may go once the copies are done.
+  check(cudaStreamSynchronize(s.stream), "adding the original entries");
+}
+
+template <class T>
+T* DeviceFronts<T>::new_update(std::int64_t r) {
+  State& s = *state_;
+  const std::int64_t bytes = r * r * static_cast<std::int64_t>(sizeof(T));
+  T* u = take<T>(r * r, s.stream, "allocating an update matrix");
+  check(cudaMemsetAsync(u, 0, bytes, s.stream), "zeroing an update matrix");
+  s.sizes.push_back({u, bytes});
+  s.hold(bytes);
+  return u;
+}
+
+template <class T>
+T* DeviceFronts<T>::upload_update(const T* host, std::int64_t r) {
+  State& s = *state_;
+  const std::int64_t bytes = r * r * static_cast<std::int64_t>(sizeof(T));
+  T* u = take<T>(r * r, s.stream, "allocating an update matrix");
+  // From pageable memory the copy has left the host array when the call returns.
+  check(cudaMemcpyAsync(u, host, bytes, cudaMemcpyHostToDevice, s.stream), "uploading an update matrix");
+  s.sizes.push_back({u, bytes});
+  s.hold(bytes);
+  return u;
+}
+
+template <class T>
+void DeviceFronts<T>::release(T* update) {
+  State& s = *state_;
+  const auto it = std::find_if(s.sizes.begin(), s.sizes.end(), [&](const auto& e) { return e.first == update; });
+  if (it == s.sizes.end()) return;
+  check(cudaFreeAsync(update, s.stream), "freeing an update matrix");
+  s.held -= it->second;
+  *it = s.sizes.back();
+  s.sizes.pop_back();
+}
+
+template <class T>
+void DeviceFronts<T>::extend_add(const T* child, std::int64_t rc, std::int64_t map, std::int64_t into_panel,
+                                 std::int64_t panel, std::int64_t m, std::int64_t k, T* update) {
+  State& s = *state_;
+  cuda::extend_add(child, as_int(rc, "update rows"), s.relative + map, as_int(into_panel, "columns"), s.panels + panel,
+                   as_int(k, "pivots"), update, as_int(m - k, "update rows"), s.stream);
+}
+
+template <class T>
+void DeviceFronts<T>::eliminate(std::int64_t panel, std::int64_t m, std::int64_t k, T* update, std::int64_t front) {
+  State& s = *state_;
+  // cuBLAS and cuSOLVER are column-major: the row-major lower triangle L of the panel is their
+  // upper triangle U = Lᵀ, the row-major r x k block L21 their k x r block L21ᵀ.
+  const int kk = as_int(k, "pivots"), r = as_int(m - k, "update rows");
+  T* f11 = s.panels + panel;
+  T* f21 = f11 + k * k;
+  int lwork = 0;
+  check_solver(potrf_buffer_size(s.solver, kk, f11, &lwork), "POTRF buffer size");
+  if (lwork > s.workspace_entries || !s.workspace) {
+    cudaFreeAsync(s.workspace, s.stream);
+    s.held -= s.workspace_entries * static_cast<std::int64_t>(sizeof(T));
+    s.workspace = take<T>(lwork, s.stream, "allocating the POTRF workspace");
+    s.workspace_entries = lwork;
+    s.hold(lwork * static_cast<std::int64_t>(sizeof(T)));
+  }
+  check_solver(potrf(s.solver, kk, f11, s.workspace, lwork, s.info + front), "POTRF");
+  if (r == 0) return;
+  // L21ᵀ := U⁻ᵀ L21ᵀ, then the update's upper (column-major) triangle -= (L21ᵀ)ᵀ L21ᵀ.
+  const T one = 1, minus_one = -1;
+  check(trsm(s.blas, kk, r, &one, f11, f21), "TRSM");
+  check(syrk(s.blas, r, kk, &minus_one, f21, &one, update), "SYRK");
+}
+
+template <class T>
+typename DeviceFronts<T>::Failure DeviceFronts<T>::finish() {
+  State& s = *state_;
+  std::vector<int> info(s.fronts);
+  check(cudaMemcpyAsync(info.data(), s.info, info.size() * sizeof(int), cudaMemcpyDeviceToHost, s.stream),
+        "reading the pivot checks");
+  check(cudaStreamSynchronize(s.stream), "the device fronts");
+  for (std::int64_t f = 0; f < s.fronts; ++f)
+    if (info[f] < 0) throw std::logic_error("cuSOLVER POTRF: bad argument " + std::to_string(-info[f]));
+    else if (info[f] > 0) return {f, info[f] - 1};  // POTRF: the leading minor of order info is not positive
+  return {};
+}
+
+template <class T>
+void DeviceFronts<T>::gather_from_panels(const std::int64_t* position, std::int64_t count, T* host) const {
+  State& s = *state_;
+  auto* p = take<std::int64_t>(count, s.stream, "allocating the gather's positions");
+  T* v = take<T>(count, s.stream, "allocating the gathered entries");
+  check(cudaMemcpyAsync(p, position, count * sizeof(std::int64_t), cudaMemcpyHostToDevice, s.stream),
+        "uploading the gather's positions");
+  gather(s.panels, p, count, v, s.stream);
+  check(cudaMemcpyAsync(host, v, count * sizeof(T), cudaMemcpyDeviceToHost, s.stream), "downloading gathered entries");
+  cudaFreeAsync(p, s.stream);
+  cudaFreeAsync(v, s.stream);
+  check(cudaStreamSynchronize(s.stream), "gathering from the panels");
+}
+
+template <class T>
+void DeviceFronts<T>::upload_x(const T* host) {
+  State& s = *state_;
+  check(cudaMemcpyAsync(s.x, host, s.equations * sizeof(T), cudaMemcpyHostToDevice, s.stream), "uploading x");
+}
+
+template <class T>
+void DeviceFronts<T>::download_x(T* host) {
+  State& s = *state_;
+  check(cudaMemcpyAsync(host, s.x, s.equations * sizeof(T), cudaMemcpyDeviceToHost, s.stream), "downloading x");
+  check(cudaStreamSynchronize(s.stream), "the substitution");
+}
+
+template <class T>
+void DeviceFronts<T>::forward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first,
+                              std::int64_t below) {
+  State& s = *state_;
+  const int kk = as_int(k, "pivots"), r = as_int(m - k, "rows below the pivots");
+  const T* l11 = s.panels + panel;
+  T* own = s.x + first;
+  // Column-major, the panel's L11 is U = L11ᵀ and its L21 the k x r block L21ᵀ (see eliminate).
+  check(trsv(s.blas, CUBLAS_OP_T, kk, l11, own), "TRSV");
+  if (r == 0) return;
+  s.reserve_t(r);
+  const T one = 1, zero = 0;
+  check(gemv(s.blas, CUBLAS_OP_T, kk, r, &one, l11 + k * k, own, &zero, s.t), "GEMV");
+  scatter_subtract(s.x, s.below + below, s.t, r, s.stream);
+}
+
+template <class T>
+void DeviceFronts<T>::backward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first,
+                               std::int64_t below) {
+  State& s = *state_;
+  const int kk = as_int(k, "pivots"), r = as_int(m - k, "rows below the pivots");
+  const T* l11 = s.panels + panel;
+  T* own = s.x + first;
+  if (r > 0) {
+    s.reserve_t(r);
+    gather_rows(s.x, s.below + below, r, s.t, s.stream);
+    const T one = 1, minus_one = -1;
+    check(gemv(s.blas, CUBLAS_OP_N, kk, r, &minus_one, l11 + k * k, s.t, &one, own), "GEMV");
+  }
+  check(trsv(s.blas, CUBLAS_OP_N, kk, l11, own), "TRSV");
+}
+
+template <class T>
+std::int64_t DeviceFronts<T>::peak_bytes() const {
+  return state_->peak;
+}
+
+template class DeviceFronts<double>;
+template class DeviceFronts<float>;
+
+}  // namespace fem::kernels::cuda

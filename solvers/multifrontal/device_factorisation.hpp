@@ -1,0 +1,31 @@
+#pragma once
+// The device part of the multifrontal factorisation (method multifrontal on device cuda): the
+// supernodes of symbolic.schedule.device, the large fronts and every one above them, assembled
+// and eliminated on the GPU through kernels::cuda::DeviceFronts once the host has factorised the
+// subtrees below them. An update matrix made on the device stays there until its parent has
+// added it in; those of the host's subtrees go up once each. The original entries of all device
+// fronts go up in one transfer before the first front. The panels stay on the device, where the
+// substitution sweeps over them (factor.device); only their pivots come back, to be watched.
+#include <cstdint>
+
+#include "kernels/csr_matrix.hpp"
+#include "solvers/multifrontal/numeric_factorisation.hpp"
+#include "solvers/multifrontal/symbolic_analysis.hpp"
+
+namespace fem::multifrontal {
+
+struct DeviceFigures {
+  std::int64_t fronts = 0;
+  double flops = 0;
+  double seconds = 0;           // from the first upload until the last front is eliminated
+  std::int64_t peak_bytes = 0;  // device memory held at once
+  std::int64_t upload_bytes = 0;
+};
+
+// Finishes `factor` (whose host part factorise() has made, keeping the updates bound for the
+// device): its device part and its smallest pivot. Throws SolveFailure naming the equation whose
+// pivot is not positive. `symbolic` must outlive the factor.
+template <class T>
+DeviceFigures factorise_on_device(const SymbolicFactor& symbolic, const CsrMatrix& matrix, NumericFactor<T>& factor);
+
+}  // namespace fem::multifrontal
