@@ -153,6 +153,15 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   figures.seconds = seconds_since(start);
   figures.fronts = static_cast<std::int64_t>(order.size());
   figures.peak_bytes = fronts.peak_bytes();
+  const std::vector<double> elimination = fronts.elimination_seconds();
+  for (std::size_t index = 0; index < order.size(); ++index) {
+    const double flops = f.flops_of(order[index]);
+    figures.elimination_s += elimination[index];
+    if (flops < kLargeFrontFlops) continue;
+    ++figures.large_fronts;
+    figures.large_flops += flops;
+    figures.large_s += elimination[index];
+  }
   if (failure.front >= 0) {
     const std::int32_t equation = f.old_of_new[f.first[order[failure.front]] + failure.column];
     throw SolveFailure("multifrontal: the pivot of equation " + std::to_string(equation) +

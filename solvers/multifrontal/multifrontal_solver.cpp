@@ -143,6 +143,11 @@ class MultifrontalSolver final : public LinearSolver {
     f["device_flops"] = device.flops;
     f["time_device_s"] = device.seconds;
     f["device_gflops"] = device.seconds > 0 ? device.flops / device.seconds * 1e-9 : 0.0;
+    f["time_device_elimination_s"] = device.elimination_s;
+    f["device_elimination_gflops"] = device.elimination_s > 0 ? device.flops / device.elimination_s * 1e-9 : 0.0;
+    f["large_fronts"] = static_cast<double>(device.large_fronts);
+    f["large_front_flops"] = device.large_flops;
+    f["large_front_gflops"] = device.large_s > 0 ? device.large_flops / device.large_s * 1e-9 : 0.0;
     f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
     f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
 #else
