@@ -256,7 +256,8 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
          << ", the " << f.at("large_fronts") << " of 1e10 flops and more (" << 100 * f.at("large_front_flops") / f.at("flops")
          << " % of the flops) at " << of_dgemm(f.at("large_front_gflops")) << "; host part " << f.at("time_host_factor_s")
          << " s, device part " << f.at("time_device_s") << " s (" << of_dgemm(f.at("device_gflops")) << "), "
-         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6 << " MB held there";
+         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6 << " MB held there (estimate " << f.at("device_estimate_bytes") / 1e6
+         << " MB)";
   }
   r.note = note.str();
   return r;

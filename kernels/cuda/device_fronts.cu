@@ -356,6 +356,12 @@ std::int64_t DeviceFronts<T>::peak_bytes() const {
   return state_->peak;
 }
 
+std::int64_t free_device_bytes() {
+  std::size_t free = 0, total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return static_cast<std::int64_t>(free);
+}
+
 template class DeviceFronts<double>;
 template class DeviceFronts<float>;
 

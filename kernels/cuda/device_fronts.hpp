@@ -85,6 +85,9 @@ class DeviceFronts {
   std::unique_ptr<State> state_;
 };
 
+// Device memory free now, in bytes.
+std::int64_t free_device_bytes();
+
 extern template class DeviceFronts<double>;
 extern template class DeviceFronts<float>;
 

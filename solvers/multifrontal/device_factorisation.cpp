@@ -1,7 +1,9 @@
 #include "solvers/multifrontal/device_factorisation.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,26 @@ struct DevicePlan {
       }
     }
   }
+
+  // Device memory at the peak: the panels, x and the index lists throughout; then the original
+  // entries on their way into the panels, or later the update matrices alive at once (those of
+  // the host subtrees all go up first).
+  std::int64_t device_bytes(const SymbolicFactor& f) const {
+    const auto value = static_cast<std::int64_t>(sizeof(T));
+    std::int64_t updates = 0;
+    for (std::int32_t s : f.schedule.device)
+      for (std::int32_t c : children[s])
+        if (!f.on_device[c]) updates += f.update_entries(c);
+    std::int64_t peak = updates;
+    for (std::int32_t s : f.schedule.device) {
+      updates += f.update_entries(s);
+      peak = std::max(peak, updates);
+      for (std::int32_t c : children[s]) updates -= f.update_entries(c);
+    }
+    const auto entries = static_cast<std::int64_t>(position.size());
+    const auto lists = static_cast<std::int64_t>(relative.size() + below_rows.size() + f.schedule.device.size());
+    return (panel_entries + f.equations) * value + lists * 4 + std::max(entries * (8 + value), peak * value);
+  }
 };
 
 // The device's panels and the substitution's sweeps over them.
@@ -116,6 +138,12 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   if (order.empty()) return figures;
   const auto start = Clock::now();
   const DevicePlan<T> plan(f, a);
+  const std::int64_t need = plan.device_bytes(f), free = kernels::cuda::free_device_bytes();
+  if (need > free)
+    throw std::runtime_error("multifrontal on cuda: the device fronts need " + std::to_string(need / 1000000) +
+                             " MB of device memory, " + std::to_string(free / 1000000) +
+                             " MB are free (multifrontal on cpu keeps the factor in host memory)");
+  figures.estimate_bytes = need;
   auto part = std::make_unique<CudaPart<T>>(f, plan);
   auto& fronts = part->fronts();
   fronts.add_to_panels(plan.position.data(), plan.value.data(), static_cast<std::int64_t>(plan.position.size()));

@@ -26,6 +26,7 @@ struct DeviceFigures {
   std::int64_t large_fronts = 0;  // of kLargeFrontFlops and more: their count, flops and elimination time
   double large_flops = 0, large_s = 0;
   std::int64_t peak_bytes = 0;  // device memory held at once
+  std::int64_t estimate_bytes = 0;  // ... as predicted from the pattern before any allocation
   std::int64_t upload_bytes = 0;
 };
 

@@ -149,6 +149,7 @@ class MultifrontalSolver final : public LinearSolver {
     f["large_front_flops"] = device.large_flops;
     f["large_front_gflops"] = device.large_s > 0 ? device.large_flops / device.large_s * 1e-9 : 0.0;
     f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
+    f["device_estimate_bytes"] = static_cast<double>(device.estimate_bytes);
     f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
 #else
     throw SolverUnavailable("multifrontal: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
