@@ -191,8 +191,11 @@ void DeviceFronts<T>::add_to_panels(const std::int64_t* position, const T* value
         "uploading the entries' positions");
   check(cudaMemcpyAsync(v, value, count * sizeof(T), cudaMemcpyHostToDevice, s.stream), "uploading the entries");
   scatter_add(s.panels, p, v, count, s.stream);
+  const std::int64_t bytes = count * static_cast<std::int64_t>(sizeof(std::int64_t) + sizeof(T));
+  s.hold(bytes);
   cudaFreeAsync(p, s.stream);
   cudaFreeAsync(v, s.stream);
+  s.held -= bytes;
   // The caller's arrays may go once the copies are done.
   check(cudaStreamSynchronize(s.stream), "adding the original entries");
 }
