@@ -38,6 +38,10 @@ deps=${FEM_GPU_DEPS:-$root/gpu-deps}
 deps_lib=$deps/usr/lib/x86_64-linux-gnu
 if [ -e "$deps/usr/include/metis.h" ]; then
   export LD_LIBRARY_PATH=$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # OpenBLAS (threads) as libblas.so.3 and liblapack.so.3 for CHOLMOD, the system's if it has it.
+  openblas=/usr/lib/x86_64-linux-gnu/openblas-pthread
+  [ -e "$openblas/libblas.so.3" ] || openblas=$deps_lib/openblas-pthread
+  [ -e "$openblas/libblas.so.3" ] && export LD_LIBRARY_PATH=$openblas:$LD_LIBRARY_PATH
   cmake_args+=(-DFEM_WITH_METIS=ON -DFEM_METIS_INCLUDE_DIR="$deps/usr/include" -DFEM_METIS_LIBRARY="$deps_lib/libmetis.so.5")
   # CHOLMOD only where the loader finds everything it needs (BLAS and LAPACK come from the system).
   if [ -e "$deps/usr/include/suitesparse/cholmod.h" ] && ! ldd "$deps_lib/libcholmod.so.3" | grep -q "not found"; then

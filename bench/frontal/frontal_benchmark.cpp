@@ -1,5 +1,7 @@
 #include "bench/frontal/frontal_benchmark.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -316,6 +318,7 @@ int run_frontal_benchmark(int argc, char** argv) {
     if (device == "cuda") dgemm_gflops = cublas_dgemm_gflops();
   }
   if (dgemm_gflops > 0) std::printf("cuBLAS DGEMM on this device: %.0f GFLOP/s (n = 8192)\n", dgemm_gflops);
+  std::printf("host threads: %d (OpenMP; BLAS, CHOLMOD's included, at its default)\n", omp_get_max_threads());
   const bool cholmod_wanted = wanted("cholmod") && run_cholmod(CsrMatrix{}, {}).available;
   if (wanted("cholmod") && !cholmod_wanted) std::cout << "CHOLMOD left out: this build has none\n";
 
