@@ -382,7 +382,9 @@ int run_frontal_benchmark(int argc, char** argv) {
     for (auto& [device, solver] : multifrontal) {
       Row r = multifrontal_row(*b, solver, device, dgemm_gflops, u);
       r.max_rel_diff = max_rel_diff(u, truth);
+      const std::string note = r.note;
       add(r);
+      std::printf("  (%s)\n", note.c_str());  // where the time went
     }
     for (const auto& device : settings.devices) {
       if (!wanted("frontal")) break;
