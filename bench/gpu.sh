@@ -17,7 +17,7 @@ log=$results/gpu-run.log
 say() { echo "$*" | tee -a "$log"; }
 
 # Test programs run here; each must skip cleanly what it cannot run.
-GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda test_multifrontal_cuda)
+GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda test_amg test_multifrontal_cuda)
 # FEM_GPU_TESTS="a b" runs only those tests; FEM_GPU_BENCH="band" only those benchmarks (dense band
 # frontal spmv multifrontal).
 [ -n "${FEM_GPU_TESTS:-}" ] && read -r -a GPU_TESTS <<< "$FEM_GPU_TESTS"
@@ -79,6 +79,8 @@ icd_dir=$build/opencl-vendors
 mkdir -p "$icd_dir"
 echo "libnvidia-opencl.so.1" > "$icd_dir/nvidia.icd"
 export OCL_ICD_VENDORS=$icd_dir
+# The SpMV tuning cache of this build (a fresh machine's first run times, later runs read it).
+export FEM_CACHE_DIR=${FEM_CACHE_DIR:-$build/fem-cache}
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | tee -a "$log"
 

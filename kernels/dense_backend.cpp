@@ -1,8 +1,17 @@
 #include "kernels/dense_backend.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 namespace fem::kernels {
+
+double DenseBackend::seconds_for(const std::function<void()>& work) {
+  synchronize();
+  const auto start = std::chrono::steady_clock::now();
+  work();
+  synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 namespace {
 
@@ -38,6 +47,17 @@ std::shared_ptr<DeviceStorage> DenseBackend::wrap_host_bytes(void*, std::size_t)
                          "' does not compute in host memory; use upload()");
 }
 
+// Checks a copy between `m` and a host array of leading dimension `ld`; false when there is
+// nothing to copy.
+template <class T>
+bool DenseBackend::host_copy_needed(const DeviceMatrix<T>& m, index_t ld, const char* what, const char* operand) const {
+  check_owned(m, what, operand);
+  if (m.rows > 0 && ld < m.cols)
+    throw std::invalid_argument(std::string(what) + ": host leading dimension " + std::to_string(ld) + " is below the " +
+                                std::to_string(m.cols) + " columns");
+  return m.rows > 0 && m.cols > 0;
+}
+
 template <class T>
 DeviceMatrix<T> DenseBackend::allocate(index_t rows, index_t cols) {
   if (rows < 0 || cols < 0)
@@ -55,24 +75,14 @@ DeviceMatrix<T> DenseBackend::upload(const T* host, index_t rows, index_t cols, 
 
 template <class T>
 void DenseBackend::upload(const T* host, index_t ld, const DeviceMatrix<T>& dst) {
-  check_owned(dst, "DenseBackend::upload", "the destination");
-  if (dst.rows > 0 && ld < dst.cols)
-    throw std::invalid_argument("DenseBackend::upload: host leading dimension " +
-                                std::to_string(ld) + " is below the " +
-                                std::to_string(dst.cols) + " columns");
-  if (dst.rows == 0 || dst.cols == 0) return;
+  if (!host_copy_needed(dst, ld, "DenseBackend::upload", "the destination")) return;
   copy_to_device(host, ld * sizeof(T), *dst.storage, dst.offset * sizeof(T), dst.ld * sizeof(T),
                  dst.cols * sizeof(T), dst.rows);
 }
 
 template <class T>
 void DenseBackend::download(const DeviceMatrix<T>& src, T* host, index_t ld) {
-  check_owned(src, "DenseBackend::download", "the source");
-  if (src.rows > 0 && ld < src.cols)
-    throw std::invalid_argument("DenseBackend::download: host leading dimension " +
-                                std::to_string(ld) + " is below the " +
-                                std::to_string(src.cols) + " columns");
-  if (src.rows == 0 || src.cols == 0) return;
+  if (!host_copy_needed(src, ld, "DenseBackend::download", "the source")) return;
   copy_to_host(*src.storage, src.offset * sizeof(T), src.ld * sizeof(T), host, ld * sizeof(T),
                src.cols * sizeof(T), src.rows);
 }

@@ -7,6 +7,7 @@
 
 #include "kernels/device_matrix.hpp"
 
+#include <functional>
 #include <cstdint>
 #include <vector>
 #include <string>
@@ -26,6 +27,9 @@ public:
   virtual bool uses_host_memory() const = 0;
   // Waits until every operation issued so far has finished (GPU back-ends queue work).
   virtual void synchronize() = 0;
+  // Seconds `work` takes on this back-end, queued work included: wall clock between two
+  // synchronisations; the CUDA back-ends time it with events on the device.
+  virtual double seconds_for(const std::function<void()>& work);
 
   // --- memory --------------------------------------------------------------------------------
   template <class T>
@@ -126,6 +130,8 @@ private:
   void front_update_blocked(const DeviceMatrix<T>& f, index_t pivots);
   template <class T>
   void check_owned(const DeviceMatrix<T>& m, const char* what, const char* operand) const;
+  template <class T>
+  bool host_copy_needed(const DeviceMatrix<T>& m, index_t ld, const char* what, const char* operand) const;
 };
 
 }  // namespace fem::kernels

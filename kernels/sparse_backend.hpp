@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/block_matrix.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels {
@@ -63,6 +64,10 @@ class SparseBackend {
   // std::invalid_argument for a setting it does not know.
   virtual std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string& setting,
                                                std::map<std::string, double>& figures) const = 0;
+  // A block matrix, square or rectangular, for block_spmv: the levels of AMG (operators,
+  // prolongators, restrictions), in single precision with products accumulated in double.
+  // Blocks of 1..8 rows and columns. The host back-end keeps a reference: `a` must outlive it.
+  virtual std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const = 0;
   // Throws std::invalid_argument for a setting matrix() would refuse (checked before any work).
   virtual void check_setting(const std::string& setting) const = 0;
   // `inverse_blocks`: block * block values per block of equations, row-major; block 0 and no
@@ -71,6 +76,13 @@ class SparseBackend {
   virtual bool has_block_diagonal(int block) const = 0;  // whether block_diagonal() takes this block size
 
   virtual void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const = 0;  // y = A x
+  // y = alpha A x + beta y for a block_matrix() A (y is not read when beta = 0: it may be unset).
+  virtual void block_spmv(const SparseMatrix& a, double alpha, const SparseVector& x, double beta,
+                          SparseVector& y) const = 0;
+  // A smoothing step scaled by a diagonal s: d = a (s .* r) + b d, then x = c x + d (d is not
+  // read when b = 0, x not when c = 0). One pass: the Chebyshev and l1-Jacobi steps of AMG.
+  virtual void diagonal_step(double a, const SparseVector& s, const SparseVector& r, double b, SparseVector& d,
+                             double c, SparseVector& x) const = 0;
   virtual void apply(const BlockDiagonal& m, const SparseVector& r, SparseVector& z) const = 0;  // z = M^-1 r
   virtual double dot(const SparseVector& x, const SparseVector& y) const = 0;
   // y = a x + b y (y is not read when b = 0: it may be unset)

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Fails when a source file includes across the layering table of DESIGN.md.
 
-    kernels/   nothing above it
-    solvers/   kernels
-    fem/       solvers, kernels (not fem/app)
+    support/   nothing of ours (stopwatch, statistics, CSV tables, atomic files)
+    kernels/   support
+    solvers/   kernels, support
+    fem/       solvers, kernels, support (not fem/app)
     fem/app/   everything
     bench/     everything but fem/app
     tests/     everything
@@ -23,14 +24,15 @@ ANYWHERE = {"fem/config.hpp"}
 
 # Layer of a path (most specific prefix first) and the layers each may include.
 LAYERS = [("fem/app/", "app"), ("fem/", "fem"), ("solvers/", "solvers"), ("kernels/", "kernels"),
-          ("bench/", "bench"), ("tests/", "tests")]
+          ("bench/", "bench"), ("tests/", "tests"), ("support/", "support")]
 MAY_USE = {
-    "kernels": {"kernels"},
-    "solvers": {"solvers", "kernels"},
-    "fem": {"fem", "solvers", "kernels"},
-    "app": {"app", "fem", "solvers", "kernels", "bench"},
-    "bench": {"bench", "fem", "solvers", "kernels"},
-    "tests": {"tests", "app", "fem", "solvers", "kernels", "bench"},
+    "support": {"support"},
+    "kernels": {"kernels", "support"},
+    "solvers": {"solvers", "kernels", "support"},
+    "fem": {"fem", "solvers", "kernels", "support"},
+    "app": {"app", "fem", "solvers", "kernels", "bench", "support"},
+    "bench": {"bench", "fem", "solvers", "kernels", "support"},
+    "tests": {"tests", "app", "fem", "solvers", "kernels", "bench", "support"},
 }
 
 
@@ -43,7 +45,7 @@ def layer_of(path):
 
 def main():
     offences = []
-    for top in ("kernels", "solvers", "fem", "bench", "tests"):
+    for top in ("support", "kernels", "solvers", "fem", "bench", "tests"):
         for pattern in SOURCES:
             for file in sorted((ROOT / top).rglob(pattern)):
                 relative = file.relative_to(ROOT).as_posix()

@@ -1,6 +1,6 @@
 #pragma once
-// The one small interface every solver implements, and the registry that picks one by
-// method and device name.
+// The one small interface every solver implements, and make_solver, which picks one by method
+// and device name from the solver table (solvers/solver_table.hpp).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -23,13 +23,14 @@ struct AmgOptions {
 };
 
 struct SolverOptions {
-  std::string method = "cg";           // band-cholesky | frontal | cg
-  std::string device = "cpu";          // cpu | cuda | opencl
+  std::string method = "cg";           // a method of the solver table
+  std::string device = "cpu";          // one of its devices
   std::string preconditioner = "jacobi";
   std::string precision = "double";    // direct solvers: double | mixed (FP32 factor, FP64 refinement)
   double tolerance = 1e-10;            // iterative: relative residual
   int max_iterations = 0;              // iterative: 0 chooses from the size
   std::string spmv = "auto";           // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
+  std::string spmv_tuning = "cache";   // spmv auto: cache | fresh | model (kernels/cpu/spmv_autotune.hpp)
   AmgOptions amg;                      // preconditioner amg
   bool out_of_core = false;            // direct: keep the factor in a file (solver.out_of_core)
   std::string out_of_core_directory;   // where that file goes; empty: the system's temporary folder
@@ -76,10 +77,10 @@ class LinearSolver {
   virtual SolveReport solve(const ElementSystem& system, std::span<double> solution);
 };
 
-using SolverFactory = std::function<std::unique_ptr<LinearSolver>(const SolverOptions&)>;
-
-// Registry keyed by "method:device". Throws SolverUnavailable naming what is available.
+// The solver of options.method on options.device. Throws SolverUnavailable saying why not: an
+// unknown name, a device the method does not run on, a part this build lacks.
 std::unique_ptr<LinearSolver> make_solver(const SolverOptions& options);
+// "method:device" for every row of the solver table this build has.
 std::vector<std::string> available_solvers();
 
 }  // namespace fem

@@ -1,5 +1,7 @@
-#include <algorithm>
-
+// The rows of the solver table (solvers/solver_table.hpp): one per method, with the devices it
+// runs on. Adding a solver is its own folder and one row here; a device that needs optional parts
+// of the build names them ({kMetis, kCuda}), so that a build without one still lists the row and
+// says how to get it.
 #include "fem/config.hpp"
 
 #include "solvers/direct/band_cholesky_solver.hpp"
@@ -7,60 +9,63 @@
 #include "solvers/frontal/frontal_solver.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
-#include "solvers/linear_solver.hpp"
+#include "solvers/solver_table.hpp"
 #if FEM_WITH_METIS
 #include "solvers/multifrontal/multifrontal_solver.hpp"
 #endif
+#if FEM_WITH_PETSC
 #include "solvers/petsc/petsc_solver.hpp"
+#endif
 
 namespace fem {
 namespace {
 
-const std::map<std::string, SolverFactory>& registry() {
-  // One line per method:device; each solver family adds its own.
-  static const std::map<std::string, SolverFactory> solvers = {
-      {"cg:cpu", make_conjugate_gradient},
-      {"band-cholesky:cpu", make_band_cholesky_cpu},
-      {"band-cholesky:cuda", make_band_cholesky_cuda},
-      {"band-gauss:cpu", make_band_gauss_cpu},
-      {"band-ldlt:cpu", make_band_ldlt_cpu},
-      {"cg:cuda", make_conjugate_gradient},
-      {"cg:opencl", make_conjugate_gradient},
-      {"bicgstab:cpu", make_bicgstab},
-      {"bicgstab:cuda", make_bicgstab},
-      {"bicgstab:opencl", make_bicgstab},
-      {"frontal:cpu", make_cpu_frontal},
-      {"frontal:opencl", make_opencl_frontal},
-      {"frontal:cuda", make_cuda_frontal},
-#if FEM_WITH_METIS
-      {"multifrontal:cpu", make_multifrontal_cpu},
-      {"multifrontal:cuda", make_multifrontal_cuda},
+constexpr BuildOption kCuda{FEM_WITH_CUDA, "configure with -DFEM_WITH_CUDA=ON; needs the CUDA toolkit"};
+constexpr BuildOption kOpenCL{FEM_WITH_OPENCL, "configure with -DFEM_WITH_OPENCL=ON; Debian: ocl-icd-opencl-dev opencl-headers"};
+constexpr BuildOption kMetis{FEM_WITH_METIS, "configure with -DFEM_WITH_METIS=ON; Debian: libmetis-dev"};
+constexpr BuildOption kPetsc{FEM_WITH_PETSC, "configure with -DFEM_WITH_PETSC=ON; Debian: petsc-dev"};
+
+// The solver families a build leaves out have no factories to name.
+#if !FEM_WITH_METIS
+constexpr SolverFactory make_multifrontal_cpu = nullptr;
+constexpr SolverFactory make_multifrontal_cuda = nullptr;
 #endif
-      {"petsc:cpu", make_petsc_cpu},
-      {"mumps:cpu", make_mumps_cpu},
-  };
-  return solvers;
-}
+#if !FEM_WITH_PETSC
+constexpr SolverFactory make_petsc_cpu = nullptr;
+constexpr SolverFactory make_mumps_cpu = nullptr;
+#endif
+
+constexpr auto Direct = SolverKind::Direct;
+constexpr auto Iterative = SolverKind::Iterative;
+constexpr auto Bandwidth = OrderingGoal::Bandwidth;
+constexpr auto Front = OrderingGoal::Front;
+constexpr auto Locality = OrderingGoal::Locality;
 
 }  // namespace
 
-std::vector<std::string> available_solvers() {
-  std::vector<std::string> names;
-  for (const auto& [name, factory] : registry()) names.push_back(name);
-  return names;
-}
-
-std::unique_ptr<LinearSolver> make_solver(const SolverOptions& options) {
-  const std::string key = options.method + ":" + options.device;
-  const auto& solvers = registry();
-  const auto it = solvers.find(key);
-  if (it == solvers.end()) {
-    std::string list;
-    for (const auto& name : available_solvers()) list += (list.empty() ? "" : ", ") + name;
-    throw SolverUnavailable("solver '" + options.method + "' on device '" + options.device +
-                            "' is not available in this build (available: " + list + ")");
-  }
-  return it->second(options);
+const std::vector<SolverMethod>& solver_table() {
+  static const std::vector<SolverMethod> table = {
+      {"band-cholesky", Direct, Bandwidth, "banded Cholesky on BLAS tiles; precision mixed factors in FP32",
+       {{"cpu", make_band_cholesky_cpu}, {"cuda", make_band_cholesky_cuda, {kCuda}}}},
+      {"band-gauss", Direct, Bandwidth, "banded Gaussian elimination without pivoting, both triangles (a baseline)",
+       {{"cpu", make_band_gauss_cpu}}},
+      {"band-ldlt", Direct, Bandwidth, "banded LDL^T on the lower band, no square roots (a baseline)",
+       {{"cpu", make_band_ldlt_cpu}}},
+      {"frontal", Direct, Front, "frontal elimination of element matrices, never assembled; out_of_core keeps the factor in a file",
+       {{"cpu", make_cpu_frontal}, {"opencl", make_opencl_frontal, {kOpenCL}}, {"cuda", make_cuda_frontal, {kCuda}}}},
+      // Orders the equations itself (nested dissection): the numbering only serves locality.
+      {"multifrontal", Direct, Locality, "supernodal multifrontal Cholesky, nested dissection by METIS",
+       {{"cpu", make_multifrontal_cpu, {kMetis}}, {"cuda", make_multifrontal_cuda, {kMetis, kCuda}}}},
+      {"cg", Iterative, Locality, "preconditioned conjugate gradients (solver.preconditioner)",
+       {{"cpu", make_conjugate_gradient}, {"cuda", make_conjugate_gradient, {kCuda}}, {"opencl", make_conjugate_gradient, {kOpenCL}}}},
+      {"bicgstab", Iterative, Locality, "preconditioned BiCGSTAB",
+       {{"cpu", make_bicgstab}, {"cuda", make_bicgstab, {kCuda}}, {"opencl", make_bicgstab, {kOpenCL}}}},
+      {"petsc", Iterative, Locality, "PETSc KSP/PC, CG with GAMG unless solver.petsc_options says otherwise; runs under mpirun",
+       {{"cpu", make_petsc_cpu, {kPetsc}}}},
+      {"mumps", Direct, Locality, "MUMPS sparse Cholesky through PETSc; runs under mpirun",
+       {{"cpu", make_mumps_cpu, {kPetsc}}}},
+  };
+  return table;
 }
 
 }  // namespace fem

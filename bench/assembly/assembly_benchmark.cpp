@@ -2,35 +2,19 @@
 // meshes and threads. Prints a table and writes CSV.
 #include <omp.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/assembly/assembly_benchmark.hpp"
 
-#include "fem/output/atomic_output.hpp"
 #include "fem/assembly/assembler.hpp"
 #include "fem/mesh/box_mesh.hpp"
+#include "support/csv_table.hpp"
+#include "support/statistics.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::bench {
-namespace {
-
-double median_seconds(int repeats, const std::function<void()>& body) {
-  std::vector<double> t;
-  for (int r = 0; r < repeats; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    body();
-    t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
-}  // namespace
 
 int run_assembly_benchmark(int argc, char** argv) {
   std::string csv_path = "assembly.csv";
@@ -54,8 +38,7 @@ int run_assembly_benchmark(int argc, char** argv) {
       {"tet10 12^3", {{1, 1, 1}, {12, 12, 12}, ElementShape::Tetrahedron, 2, false}},
       {"quad9 300^2", {{1, 1}, {300, 300}, ElementShape::Quadrilateral, 2, false}},
   };
-  std::ostringstream csv;  // written at the end, all at once
-  csv << "mesh,elements,dofs,nnz,threads,strategy,colors,time_s\n";
+  CsvTable csv({"mesh", "elements", "dofs", "nnz", "threads", "strategy", "colors", "time_s"});
   std::printf("%-12s %9s %9s %11s %7s %10s %7s %9s %7s\n", "mesh", "elements", "dofs", "nnz", "threads", "strategy",
               "colors", "time_s", "ratio");
   for (const auto& size : sizes) {
@@ -71,18 +54,17 @@ int run_assembly_benchmark(int argc, char** argv) {
     double coloring_time = 0;
     for (auto strategy : {AssemblyStrategy::Coloring, AssemblyStrategy::ThreadBuffers}) {
       AssembledSystemData out;
-      const double t = median_seconds(3, [&] { out = assemble(p, dofs, graph, strategy); });
+      const double t = spread_of(time_each(3, [&] { out = assemble(p, dofs, graph, strategy); })).median;
       const bool coloring = strategy == AssemblyStrategy::Coloring;
       if (coloring) coloring_time = t;
       const char* name = coloring ? "coloring" : "buffers";
       std::printf("%-12s %9zu %9lld %11lld %7d %10s %7d %9.3f %7.2f\n", size.name, mesh.cells.size(),
                   static_cast<long long>(dofs.num_dofs()), static_cast<long long>(out.matrix.nnz()), omp_get_max_threads(),
                   name, out.colors, t, t / coloring_time);
-      csv << size.name << "," << mesh.cells.size() << "," << dofs.num_dofs() << "," << out.matrix.nnz() << ","
-          << omp_get_max_threads() << "," << name << "," << out.colors << "," << t << "\n";
+      csv.add({size.name, mesh.cells.size(), dofs.num_dofs(), out.matrix.nnz(), omp_get_max_threads(), name, out.colors, t});
     }
   }
-  write_file_atomically(csv_path, csv.str());
+  csv.write(csv_path);
   std::printf("ratio: time / colouring time, same mesh and threads; CSV: %s\n", csv_path.c_str());
   return 0;
 }

@@ -5,7 +5,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -17,16 +16,18 @@
 #include <string>
 #include <vector>
 
-#include "fem/output/atomic_output.hpp"
 #include "bench/band/band_test_matrix.hpp"
 #include "fem/config.hpp"
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
 #include "solvers/direct/band_cholesky.hpp"
 #include "solvers/direct/blas_backend.hpp"
+#include "support/csv_table.hpp"
+#include "support/statistics.hpp"
+#include "support/stopwatch.hpp"
 #if FEM_WITH_CUDA
 #include "bench/band/band_step_breakdown.hpp"
-#include "solvers/direct/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_cuda.hpp"
 #endif
 
 namespace fem::bench {
@@ -158,9 +159,6 @@ void fill_rows(index_t first, index_t last, index_t b, index_t window, T* out) {
   }
 }
 
-using Clock = std::chrono::steady_clock;
-double seconds(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
-
 // The band on a back-end: made on the device where it is a CUDA one and this build has CUDA,
 // else made on the host and uploaded in chunks.
 template <class T>
@@ -191,17 +189,17 @@ double time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
                  double device_gb, std::string& note) {
   auto a = make_band<T>(backend, layout);
   backend.synchronize();
-  const auto t0 = Clock::now();
+  const Stopwatch factoring;
 #if FEM_WITH_CUDA
   if (impl == "cublas") {
-    band::cuda::factor_on_device(a);
-    return seconds(t0);
+    kernels::cuda::factor_on_device(a.layout, a.rows());
+    return factoring.seconds();
   }
   if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : layout.elements() * sizeof(T) / 4;
-    const int chunks = band::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
-    const double t = seconds(t0);
+    const int chunks = kernels::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
+    const double t = factoring.seconds();
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
     return t;
   }
@@ -211,7 +209,7 @@ double time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
                                                                              : band::Schedule::in_order;
   band::factor(backend, a, schedule);
   backend.synchronize();
-  return seconds(t0);
+  return factoring.seconds();
 }
 
 double time_openblas(index_t n, index_t b) {
@@ -219,9 +217,9 @@ double time_openblas(index_t n, index_t b) {
                        "the LAPACK band", "the host");
   std::vector<double> ab(static_cast<std::size_t>(n * (b + 1)));
   fill_rows(0, n, b, b, ab.data());  // row i of the lower band = column i of LAPACK's upper band
-  const auto t0 = Clock::now();
+  const Stopwatch factoring;
   const int info = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, b, ab.data(), b + 1);
-  const double t = seconds(t0);
+  const double t = factoring.seconds();
   if (info != 0) throw std::runtime_error("LAPACKE_dpbtrf failed with info " + std::to_string(info));
   return t;
 }
@@ -236,15 +234,11 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
   const auto c = backend.allocate<double>(size, size);
   backend.gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);  // warm-up
   backend.synchronize();
-  std::vector<double> t;
-  for (int r = 0; r < 5; ++r) {
-    const auto t0 = Clock::now();
-    backend.gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);
-    backend.synchronize();
-    t.push_back(seconds(t0));
-  }
-  std::sort(t.begin(), t.end());
-  return 2.0 * std::pow(static_cast<double>(size), 3) / t[2] / 1e9;
+  const double t = spread_of(time_each(5, [&] {
+                     backend.gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);
+                     backend.synchronize();
+                   })).median;
+  return 2.0 * std::pow(static_cast<double>(size), 3) / t / 1e9;
 }
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
@@ -328,8 +322,8 @@ int run_band_benchmark(int argc, char** argv) {
 
   std::map<std::string, bool> over_limit, warmed;
   std::map<std::string, double> reference;  // (n, b, precision, impl) -> time of a reference
-  std::ostringstream csv;  // written at the end, all at once
-  csv << "n,bandwidth,block,impl,precision,threads,time_s,gflops,speedup,speedup_against,of_dgemm,note\n";
+  CsvTable csv({"n", "bandwidth", "block", "impl", "precision", "threads", "time_s", "gflops", "speedup",
+                "speedup_against", "of_dgemm", "note"});
   for (const index_t n : o.sizes)
     for (const index_t b0 : o.bandwidths)
       for (const auto& precision : o.precisions)
@@ -357,8 +351,7 @@ int run_band_benchmark(int argc, char** argv) {
                 warmed[impl + precision] = true;
               }
               for (int r = 0; r < repeats; ++r) t.push_back(impl == "openblas" ? time_openblas(n, b) : run(layout));
-              std::sort(t.begin(), t.end());
-              row.time_s = t[t.size() / 2];
+              row.time_s = spread_of(t).median;
               row.gflops = flops / row.time_s / 1e9;
               if (row.time_s > o.time_limit) over_limit[impl] = true;
             } catch (const std::exception& e) {
@@ -382,11 +375,10 @@ int run_band_benchmark(int argc, char** argv) {
                           row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
                           row.note.c_str());
             std::cout << line << std::endl;
-            csv << n << ',' << b << ',' << block << ',' << impl << ',' << precision << ',' << threads << ','
-                << row.time_s << ',' << row.gflops << ',' << row.speedup << ',' << (row.speedup > 0 ? against : "")
-                << ',' << row.of_dgemm << ",\"" << row.note << "\"\n";
+            csv.add({n, b, block, impl, precision, threads, row.time_s, row.gflops, row.speedup,
+                     row.speedup > 0 ? against : "", row.of_dgemm, row.note});
           }
-  write_file_atomically(o.csv, csv.str());
+  csv.write(o.csv);
   std::cout << "\nCSV: " << o.csv << "\n";
   if (o.breakdown) {
 #if FEM_WITH_CUDA

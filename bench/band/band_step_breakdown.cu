@@ -10,8 +10,8 @@
 #include "bench/band/band_test_matrix.hpp"
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
-#include "solvers/direct/band_cholesky_cuda.hpp"
-#include "solvers/direct/row_major_cublas.hpp"
+#include "kernels/cuda/band_cholesky_cuda.hpp"
+#include "kernels/cuda/row_major_cublas.hpp"
 
 namespace fem::bench {
 
@@ -60,12 +60,12 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
   int* info = nullptr;
   check(cudaMalloc(&info, sizeof(int)), "cudaMalloc");
   check(cudaMemset(info, 0, sizeof(int)), "cudaMemset");
-  band::BandLayout layout;
+  kernels::BandLayout layout;
   layout.n = rows;
   layout.bandwidth = b;
   layout.block = nb;
-  const bool fused = band::cuda::kernel_applies_previous_block(nb);
-  const auto column = [&](std::int64_t c) { return band::cuda::step_block_column(layout, at(nb + c, nb + c), nb, c); };
+  const bool fused = kernels::cuda::kernel_applies_previous_block(nb);
+  const auto column = [&](std::int64_t c) { return kernels::cuda::step_block_column(layout, at(nb + c, nb + c), nb, c); };
   const int ld = static_cast<int>(w), next = static_cast<int>(std::min(nb, b)), rest = static_cast<int>(b - next),
             k = static_cast<int>(nb);
   StepBreakdown t;
@@ -75,15 +75,15 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
       per_call_us(stream, 50, [&] { kernels::cuda::block_column_cholesky(column(0), info, 0, scratch, stream); });
   t.panel_us = per_call_us(stream, 20, [&] {
     if (!fused) {  // the look-ahead: this step's block column updated by the one before
-      check(band::cuda::syrk(blas, next, k, at(nb, 0), at(nb, nb), ld), "syrk");
-      if (rest > 0) check(band::cuda::gemm_nt(blas, rest, next, k, at(nb + next, 0), at(nb, 0), at(nb + next, nb), ld), "gemm");
+      check(kernels::cuda::syrk(blas, next, k, at(nb, 0), at(nb, nb), ld), "syrk");
+      if (rest > 0) check(kernels::cuda::gemm_nt(blas, rest, next, k, at(nb + next, 0), at(nb, 0), at(nb + next, nb), ld), "gemm");
     }
     for (std::int64_t c = 0; c < nb; c += kernels::cuda::block_column_width)
       kernels::cuda::block_column_cholesky(column(c), info, 0, scratch, stream);
   });
   if (rest > 0)
     t.trailing_us = per_call_us(stream, 20, [&] {
-      check(band::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
+      check(kernels::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
     });
   cublasDestroy(blas);
   cudaStreamDestroy(stream);

@@ -1,8 +1,9 @@
 #include "bench/dense/dense_benchmark.hpp"
 
-#include "bench/dense/device_timer.hpp"
-#include "fem/output/atomic_output.hpp"
 #include "kernels/dense_registry.hpp"
+#include "support/csv_table.hpp"
+#include "support/statistics.hpp"
+#include "support/stopwatch.hpp"
 
 #include <omp.h>
 
@@ -19,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
 #include <cblas.h>
 #endif
 
@@ -138,11 +139,6 @@ std::vector<T> random_square(index_t n, unsigned seed) {
   return m;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-}
-
 template <class T>
 double relative_error(const std::vector<T>& x, const std::vector<T>& ref) {
   double diff = 0, norm = 0;
@@ -163,12 +159,12 @@ std::vector<double> time_backend(DenseBackend& backend, index_t n, const std::ve
   const auto run = [&] { backend.gemm(Op::none, Op::none, T(1), da, db, T(0), dc); };
   run();
   std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) times.push_back(time_on(backend, run));
+  for (int r = 0; r < repeats; ++r) times.push_back(backend.seconds_for(run));
   backend.download(dc, c.data(), n);
   return times;
 }
 
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
 template <class T>
 std::vector<double> time_openblas(index_t n, const std::vector<T>& a, const std::vector<T>& b,
                                   std::vector<T>& c, int repeats) {
@@ -180,13 +176,7 @@ std::vector<double> time_openblas(index_t n, const std::vector<T>& a, const std:
       cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, nn, nn, nn, 1.0f, a.data(), nn, b.data(), nn, 0.0f, c.data(), nn);
   };
   run();
-  std::vector<double> times;
-  for (int r = 0; r < repeats; ++r) {
-    const double t0 = omp_get_wtime();
-    run();
-    times.push_back(omp_get_wtime() - t0);
-  }
-  return times;
+  return time_each(repeats, run);
 }
 #endif
 
@@ -197,7 +187,7 @@ public:
   void run() {
     if (o_.threads > 0) omp_set_num_threads(o_.threads);
     const int threads = omp_get_max_threads();
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
     openblas_set_num_threads(threads);
 #endif
     std::cout << "dense GEMM benchmark: " << threads << " CPU threads, " << o_.repeats
@@ -227,7 +217,7 @@ private:
     });
     for (const auto& name : wanted) {
       if (name == "openblas") {
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
         names_.push_back(name);
         descriptions_[name] = std::string("OpenBLAS ") + openblas_get_config();
 #else
@@ -277,7 +267,7 @@ private:
       // 40x at n = 128 on 2 cores).
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       try {
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
         if (name == "openblas") times = time_openblas(n, a, b, c, o_.repeats);
         else
 #endif
@@ -288,8 +278,9 @@ private:
         continue;
       }
       row.measured = true;
-      row.median_s = median(times);
-      row.min_s = *std::min_element(times.begin(), times.end());
+      const Spread spread = spread_of(times);
+      row.median_s = spread.median;
+      row.min_s = spread.min;
       row.gflops = flops / row.median_s * 1e-9;
       last_[key] = {n, row.median_s};
       if (reference.empty()) {
@@ -325,22 +316,14 @@ private:
   }
 
   void write_csv() const {
-    std::ostringstream out;
-    out << "precision,n,backend,threads,repeats,median_s,min_s,gflops,anchor,fraction_of_anchor,rel_err,note\n";
+    CsvTable csv({"precision", "n", "backend", "threads", "repeats", "median_s", "min_s", "gflops", "anchor",
+                  "fraction_of_anchor", "rel_err", "note"});
     for (const auto& r : rows_) {
-      std::string note = r.note;
-      std::replace(note.begin(), note.end(), ',', ';');
-      std::replace(note.begin(), note.end(), '"', '\'');
-      out << r.precision << ',' << r.n << ',' << r.backend << ',' << omp_get_max_threads() << ','
-          << o_.repeats << ',';
-      if (r.measured)
-        out << r.median_s << ',' << r.min_s << ',' << r.gflops << ',' << r.anchor << ','
-            << r.of_anchor << ',' << r.rel_err;
-      else
-        out << ",,," << r.anchor << ",,";
-      out << ",\"" << note << "\"\n";
+      const auto measured = [&](double value) { return r.measured ? CsvCell(value) : CsvCell(""); };
+      csv.add({r.precision, r.n, r.backend, omp_get_max_threads(), o_.repeats, measured(r.median_s), measured(r.min_s),
+               measured(r.gflops), r.anchor, measured(r.of_anchor), measured(r.rel_err), r.note});
     }
-    write_file_atomically(o_.csv, out.str());
+    csv.write(o_.csv);
     std::cout << "\nwrote " << o_.csv << "\n";
   }
 

@@ -1,22 +1,14 @@
 #include "bench/frontal/cholmod_reference.hpp"
 
-#include <chrono>
+#include "support/stopwatch.hpp"
 
-#if FEM_BENCH_WITH_CHOLMOD
+#if FEM_WITH_CHOLMOD
 #include <cholmod.h>
 #endif
 
 namespace fem::bench {
 
-#if FEM_BENCH_WITH_CHOLMOD
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-}  // namespace
+#if FEM_WITH_CHOLMOD
 
 // A symmetric matrix's CSR is its CSC: handed over as is, with stype 1 (CHOLMOD reads the
 // upper triangle of the CSC, i.e. our lower).
@@ -37,15 +29,13 @@ CholmodRun run_cholmod(const CsrMatrix& k, std::span<const double> rhs) {
   const std::size_t before = common.memory_inuse;
   common.memory_usage = common.memory_inuse;  // count the peak from here
 
-  auto t = std::chrono::steady_clock::now();
+  Stopwatch phase;
   cholmod_factor* l = cholmod_l_analyze(a, &common);
-  run.time_analyse_s = seconds_since(t);
-  t = std::chrono::steady_clock::now();
+  run.time_analyse_s = phase.restart();
   cholmod_l_factorize(a, l, &common);
-  run.time_factor_s = seconds_since(t);
-  t = std::chrono::steady_clock::now();
+  run.time_factor_s = phase.restart();
   cholmod_dense* u = cholmod_l_solve(CHOLMOD_A, l, b, &common);
-  run.time_solve_s = seconds_since(t);
+  run.time_solve_s = phase.seconds();
 
   run.flops = common.fl;
   run.factor_bytes = static_cast<std::size_t>(common.lnz) * (sizeof(double) + sizeof(SuiteSparse_long));

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -13,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "fem/output/atomic_output.hpp"
 #include "bench/frontal/cholmod_reference.hpp"
 #include "fem/assembly/assembler.hpp"
 #include "fem/assembly/dirichlet.hpp"
@@ -23,14 +21,12 @@
 #include "fem/renumber/renumber.hpp"
 #include "kernels/dense_registry.hpp"
 #include "solvers/frontal/frontal_solver.hpp"
+#include "support/csv_table.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::bench {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 struct Settings {
   std::vector<int> sizes_2d = {100, 200, 300};  // quad4 cells per side
@@ -144,10 +140,10 @@ std::unique_ptr<BoxProblem> make_problem(const BoxKind& kind, int cells) {
   b->constraints = collect_constraints(p, b->dofs);
   const auto cells_in_order = renumber::element_order_by_nodes(b->mesh.cells.offset, b->mesh.cells.node, numbering);
   b->elements = make_element_system(p, b->dofs, b->constraints, {cells_in_order.begin(), cells_in_order.end()});
-  const auto t = Clock::now();
+  const Stopwatch assembling;
   b->assembled = assemble(p, b->dofs, graph);
   apply_constraints(b->assembled.matrix, b->assembled.rhs, b->constraints);
-  b->assemble_s = seconds_since(t);
+  b->assemble_s = assembling.seconds();
   return b;
 }
 
@@ -177,10 +173,10 @@ Row frontal_row(const BoxProblem& b, const std::string& device, std::int64_t blo
   options.device = device;
   auto solver = make_frontal_solver(options, {backend, block});
   u.assign(b.dofs.num_dofs(), 0.0);
-  const auto t = Clock::now();
+  const Stopwatch solving;
   const auto report = solver->solve(b.elements.system, u);
   Row r;
-  r.time_s = seconds_since(t);
+  r.time_s = solving.seconds();
   r.solver = "frontal";
   r.device = device;
   r.block = block;
@@ -208,12 +204,11 @@ double cublas_dgemm_gflops() {
   constexpr kernels::index_t n = 8192;
   const auto a = dense->allocate<double>(n, n), b = dense->allocate<double>(n, n), c = dense->allocate<double>(n, n);
   dense->gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);  // warm-up
-  dense->synchronize();
-  const auto t = Clock::now();
   constexpr int repeats = 3;
-  for (int i = 0; i < repeats; ++i) dense->gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);
-  dense->synchronize();
-  return repeats * 2.0 * n * n * n / seconds_since(t) * 1e-9;
+  const double seconds = dense->seconds_for([&] {
+    for (int i = 0; i < repeats; ++i) dense->gemm(kernels::Op::none, kernels::Op::none, 1.0, a, b, 0.0, c);
+  });
+  return repeats * 2.0 * n * n * n / seconds * 1e-9;
 }
 
 // The registry's multifrontal on `device` on the assembled system, told the dofs per node.
@@ -223,10 +218,10 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
   u.assign(b.dofs.num_dofs(), 0.0);
   NodeLayout layout;
   layout.dofs_per_node = b.problem.physics.dofs_per_node();
-  const auto t = Clock::now();
+  const Stopwatch solving;
   const auto report = solver->solve(AssembledSystem{b.assembled.matrix, b.assembled.rhs, layout}, u);
   Row r;
-  r.time_s = seconds_since(t);
+  r.time_s = solving.seconds();
   r.solver = "multifrontal";
   r.device = device;
   r.factor_s = report.time_setup_s;
@@ -361,12 +356,12 @@ int run_frontal_benchmark(int argc, char** argv) {
     std::vector<double> u;
     if (band) {
       u.assign(dofs, 0.0);
-      const auto t = Clock::now();
+      const Stopwatch solving;
       const auto report = band->solve(AssembledSystem{b->assembled.matrix, b->assembled.rhs}, u);
       Row r;
       r.solver = "band-cholesky";
       r.device = "cpu";
-      r.time_s = seconds_since(t);
+      r.time_s = solving.seconds();
       r.factor_s = report.time_setup_s;
       r.solve_s = report.time_solve_s;
       r.assemble_s = b->assemble_s;
@@ -400,16 +395,14 @@ int run_frontal_benchmark(int argc, char** argv) {
     }
   }
 
-  std::ostringstream csv;
-  csv << "problem,dofs,solver,device,block,time_s,factor_s,solve_s,element_or_assembly_s,peak_bytes_without_factor,"
-         "factor_bytes,front_max,front_rms,front_bytes,flops,eliminate_s,eliminate_gflops,device_share,max_rel_diff,note\n";
+  CsvTable csv({"problem", "dofs", "solver", "device", "block", "time_s", "factor_s", "solve_s", "element_or_assembly_s",
+                "peak_bytes_without_factor", "factor_bytes", "front_max", "front_rms", "front_bytes", "flops",
+                "eliminate_s", "eliminate_gflops", "device_share", "max_rel_diff", "note"});
   for (const auto& r : rows)
-    csv << r.problem << "," << r.dofs << "," << r.solver << "," << r.device << "," << r.block << "," << r.time_s << ","
-        << r.factor_s << "," << r.solve_s << "," << r.assemble_s << "," << r.peak_bytes << "," << r.factor_bytes << ","
-        << r.front_max << "," << r.front_rms << "," << r.front_bytes << "," << r.flops << "," << r.eliminate_s << ","
-        << (r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0) << "," << r.device_share << ","
-        << r.max_rel_diff << ",\"" << r.note << "\"\n";
-  write_file_atomically(settings.csv, csv.str());
+    csv.add({r.problem, r.dofs, r.solver, r.device, r.block, r.time_s, r.factor_s, r.solve_s, r.assemble_s,
+             r.peak_bytes, r.factor_bytes, r.front_max, r.front_rms, r.front_bytes, r.flops, r.eliminate_s,
+             r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0, r.device_share, r.max_rel_diff, r.note});
+  csv.write(settings.csv);
   std::cout << "rows written to " << settings.csv << "\n";
   return 0;
 }

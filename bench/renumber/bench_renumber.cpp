@@ -9,7 +9,6 @@
 // --export  writes each graph (CSR) and our RCM numbering for bench/renumber/compare_scipy.py
 // --plot    writes a before/after sparsity PNG per graph (RCM)
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -23,22 +22,17 @@
 #include <vector>
 
 #include "fem/pipeline/run_case.hpp"
-#include "fem/output/atomic_output.hpp"
 #include "fem/case/case.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/element_order.hpp"
 #include "fem/renumber/renumber.hpp"
 #include "fem/renumber/sparsity_plot.hpp"
+#include "support/csv_table.hpp"
+#include "support/stopwatch.hpp"
 
 namespace {
 
 using namespace fem::renumber;
-using clock_type = std::chrono::steady_clock;
-
-double seconds_since(clock_type::time_point t0) {
-  return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
-
 struct BenchGraph {
   std::string name;
   int dofs_per_node;
@@ -142,9 +136,8 @@ int main(int argc, char** argv) try {
   const Options options = parse_options(argc, argv);
   for (const std::string& dir : {options.export_dir, options.plot_dir})
     if (!dir.empty()) std::filesystem::create_directories(dir);
-  std::ostringstream csv;  // written at the end, all at once
-  csv << "graph,nodes,elements,node_nnz,dofs_per_node,graph_s,method,bandwidth,profile,max_wavefront,rms_wavefront,"
-         "front_max,front_rms,time_s\n";
+  fem::CsvTable csv({"graph", "nodes", "elements", "node_nnz", "dofs_per_node", "graph_s", "method", "bandwidth",
+                     "profile", "max_wavefront", "rms_wavefront", "front_max", "front_rms", "time_s"});
   std::printf("%-24s %8s %5s %-6s %8s %13s %8s %9s %9s %9s %8s\n", "graph", "nodes", "graph_s", "method",
               "bandwidth", "profile", "max_wf", "rms_wf", "front_max", "front_rms", "time_s");
 
@@ -163,16 +156,16 @@ int main(int argc, char** argv) try {
     if (bg.shuffle) shuffle_nodes(mesh.cells, n, 2026);
     const auto& cells = mesh.cells;
 
-    const auto t_graph = clock_type::now();
+    const fem::Stopwatch graphing;
     const NodeGraph g = node_graph_from_elements(cells.offset, cells.node, n);
-    const double graph_s = seconds_since(t_graph);
+    const double graph_s = graphing.seconds();
 
     FrontWidth sloan_front;
     for (RenumberMethod method :
          {RenumberMethod::None, RenumberMethod::Rcm, RenumberMethod::Gps, RenumberMethod::Sloan}) {
-      const auto t0 = clock_type::now();
+      const fem::Stopwatch renumbering;
       const Permutation p = renumber(g, method);
-      const double time_s = seconds_since(t0);
+      const double time_s = renumbering.seconds();
       const OrderingMetrics m = ordering_metrics(g, p, bg.dofs_per_node);
       const FrontWidth front =
           front_width(cells.offset, cells.node, n, element_order_by_nodes(cells.offset, cells.node, p), bg.dofs_per_node);
@@ -180,10 +173,9 @@ int main(int argc, char** argv) try {
       std::printf("%-24s %8d %7.3f %-6s %9lld %13lld %8lld %9.1f %9lld %9.1f %8.3f\n", bg.name.c_str(), n, graph_s,
                   std::string(method_name(method)).c_str(), (long long)m.bandwidth, (long long)m.profile,
                   (long long)m.max_wavefront, m.rms_wavefront, (long long)front.max, front.rms, time_s);
-      csv << bg.name << ',' << n << ',' << cells.size() << ',' << g.num_edges_directed() + n << ','
-          << bg.dofs_per_node << ',' << graph_s << ',' << method_name(method) << ',' << m.bandwidth << ','
-          << m.profile << ',' << m.max_wavefront << ',' << m.rms_wavefront << ',' << front.max << ',' << front.rms
-          << ',' << time_s << '\n';
+      csv.add({bg.name, n, cells.size(), g.num_edges_directed() + n, bg.dofs_per_node, graph_s,
+               std::string(method_name(method)), m.bandwidth, m.profile, m.max_wavefront, m.rms_wavefront, front.max,
+               front.rms, time_s});
       if (method == RenumberMethod::Rcm && !options.export_dir.empty())
         export_graph(options.export_dir, bg.name, g, p);
       if (method == RenumberMethod::Rcm && !options.plot_dir.empty())
@@ -192,9 +184,9 @@ int main(int argc, char** argv) try {
     }
     std::fflush(stdout);
 
-    const auto t_elem = clock_type::now();
+    const fem::Stopwatch ordering_elements;
     const std::vector<int> element_sloan = element_order_sloan(cells.offset, cells.node, n);
-    const double element_sloan_s = seconds_since(t_elem);
+    const double element_sloan_s = ordering_elements.seconds();
     element_rows.push_back({bg.name, sloan_front,
                             front_width(cells.offset, cells.node, n, element_sloan, bg.dofs_per_node),
                             element_sloan_s});
@@ -205,7 +197,7 @@ int main(int argc, char** argv) try {
   for (const auto& r : element_rows)
     std::printf("%-24s %10lld %11.1f %10lld %11.1f %10.3f\n", r.graph.c_str(), (long long)r.by_sloan_nodes.max,
                 r.by_sloan_nodes.rms, (long long)r.by_element_sloan.max, r.by_element_sloan.rms, r.element_sloan_s);
-  fem::write_file_atomically(options.csv, csv.str());
+  csv.write(options.csv);
   std::printf("\nCSV: %s\n", options.csv.c_str());
   return 0;
 } catch (const std::exception& e) {

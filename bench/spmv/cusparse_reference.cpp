@@ -7,15 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/cuda_check.hpp"
+
 namespace fem::bench {
 namespace {
 
 void check(cusparseStatus_t s, const char* what) {
   if (s != CUSPARSE_STATUS_SUCCESS) throw std::runtime_error(std::string("cuSPARSE: ") + what + ": " + cusparseGetErrorString(s));
 }
-void check(cudaError_t s, const char* what) {
-  if (s != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(s));
-}
+using kernels::cuda::check;
 template <class T>
 T* upload(const std::vector<T>& host) {
   T* d = nullptr;

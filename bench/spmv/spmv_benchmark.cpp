@@ -1,7 +1,6 @@
 #include "bench/spmv/spmv_benchmark.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -16,13 +15,15 @@
 #include "bench/spmv/matrix_market.hpp"
 #include "bench/spmv/pcg_comparison.hpp"
 #include "fem/config.hpp"
-#include "fem/output/atomic_output.hpp"
 #include "kernels/cpu/sparse_formats.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
+#include "support/csv_table.hpp"
+#include "support/stopwatch.hpp"
 #if FEM_WITH_CUDA
 #include <cuda_runtime.h>
 
 #include "bench/spmv/cusparse_reference.hpp"
+#include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -36,9 +37,6 @@ namespace fem::bench {
 namespace {
 
 constexpr double kCopyCeilingGBs = 3017.0;  // H100 device-to-device copy, ANCHORS.md
-
-using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 struct Options {
   std::string set = "default";          // FE matrix set: small | default | large
@@ -71,10 +69,6 @@ struct Row {
 // run that fails on its input leaves an earlier CSV as it was.
 class Table {
  public:
-  Table() {
-    csv_ << "matrix,rows,nnz,backend,setting,ms,GB/s,GFLOP/s,copy_ceiling_fraction,W,J_per_spmv,GFLOP/s_per_W,"
-            "max_rel_error,note\n";
-  }
   void add(Row r, const CsrMatrix& a) {
     r.rows = a.rows;
     r.nnz = a.nnz();
@@ -89,19 +83,16 @@ class Table {
     if (r.error > 1e-10) std::printf(" WRONG (error %.1e)", r.error);
     std::printf("\n");
     std::fflush(stdout);
-    char line[512];
-    std::snprintf(line, sizeof line, "%s,%lld,%lld,%s,%s,%.6f,%.2f,%.2f,%.4f,%.2f,%.4e,%.3f,%.2e,\"%s\"\n",
-                  r.matrix.c_str(), static_cast<long long>(r.rows), static_cast<long long>(r.nnz), r.backend.c_str(),
-                  r.setting.c_str(), 1e3 * r.seconds, r.gbs, r.gflops, r.gbs / kCopyCeilingGBs, r.watts, r.joules,
-                  r.watts > 0 ? r.gflops / r.watts : 0.0, r.error, r.note.c_str());
-    csv_ << line;
+    csv_.add({r.matrix, r.rows, r.nnz, r.backend, r.setting, 1e3 * r.seconds, r.gbs, r.gflops, r.gbs / kCopyCeilingGBs,
+              r.watts, r.joules, r.watts > 0 ? r.gflops / r.watts : 0.0, r.error, r.note});
     rows_.push_back(r);
   }
   const std::vector<Row>& rows() const { return rows_; }
-  void save(const std::string& path) const { write_file_atomically(path, csv_.str()); }
+  void save(const std::string& path) const { csv_.write(path); }
 
  private:
-  std::ostringstream csv_;
+  CsvTable csv_{{"matrix", "rows", "nnz", "backend", "setting", "ms", "GB/s", "GFLOP/s", "copy_ceiling_fraction", "W",
+                 "J_per_spmv", "GFLOP/s_per_W", "max_rel_error", "note"}};
   std::vector<Row> rows_;
 };
 
@@ -123,9 +114,7 @@ std::vector<BoxPattern> fe_set(const std::string& set) {
 #if FEM_WITH_CUDA
 namespace gpu = kernels::cuda;
 
-void check(cudaError_t s, const char* what) {
-  if (s != cudaSuccess) throw std::runtime_error(std::string("CUDA: ") + what + ": " + cudaGetErrorString(s));
-}
+using kernels::cuda::check;
 
 // Seconds per call of `work` (CUDA events around repeats after a warm-up).
 double time_device(const std::function<void()>& work, int repeats) {
@@ -151,10 +140,10 @@ void measure_energy(gpu::EnergyMeter& meter, const std::function<void()>& work, 
   const int calls = std::max(10, static_cast<int>(window / seconds_per_call));
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   meter.start();
-  const auto t0 = Clock::now();
+  const Stopwatch window_watch;
   for (int i = 0; i < calls; ++i) work();
   check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
-  const double elapsed = since(t0), joules = meter.stop_joules();
+  const double elapsed = window_watch.seconds(), joules = meter.stop_joules();
   if (joules <= 0) return;
   row.watts = joules / elapsed;
   row.joules = joules / calls;
@@ -216,7 +205,7 @@ CudaOutcome run_cuda_formats(GpuMatrixRun& run, const kernels::RowStats& stats) 
     s.format = format;
     s.threads_per_row = 1;
     std::optional<gpu::DeviceSpmv> spmv;
-    const auto t_convert = Clock::now();
+    const Stopwatch converting;
     try {
       spmv.emplace(run.a, s);
     } catch (const kernels::FormatRefused& e) {
@@ -225,7 +214,7 @@ CudaOutcome run_cuda_formats(GpuMatrixRun& run, const kernels::RowStats& stats) 
     }
     const std::string moved = "moves " + std::to_string(static_cast<long long>(spmv->bytes_moved() / 1e6)) +
                               " MB (" + std::to_string(spmv->bytes_moved() / csr_bytes(run.a)).substr(0, 4) +
-                              " x CSR), converted in " + std::to_string(since(t_convert)).substr(0, 5) + " s";
+                              " x CSR), converted in " + std::to_string(converting.seconds()).substr(0, 5) + " s";
     bytes_moved = spmv->bytes_moved();
     auto work = [&] { spmv->apply(run.x.data(), run.y.data()); };
     // Lanes per row (vector CSR) or per block row (BCSR).
@@ -351,13 +340,13 @@ void run_cpu(const CsrMatrix& a, const std::string& name, const std::vector<doub
     auto work = [&] { serial ? kernels::spmv_serial(a, x, y) : kernels::spmv_openmp(a, x, y); };
     work();
     const int repeats = std::clamp(static_cast<int>(2e8 / (12.0 * a.nnz() + 1)), 2, 50);
-    const auto t0 = Clock::now();
+    const Stopwatch watch;
     for (int i = 0; i < repeats; ++i) work();
     Row r;
     r.matrix = name;
     r.backend = "cpu";
     r.setting = std::string("csr-") + which;
-    r.seconds = since(t0) / repeats;
+    r.seconds = watch.seconds() / repeats;
     table.add(r, a);
   }
 }
@@ -474,14 +463,14 @@ int run_spmv_benchmark(int argc, char** argv) {
     for (const auto& path : options.mtx) matrices.emplace_back(path, [path] { return read_matrix_market(path); });
 
     for (const auto& [name, build] : matrices) {
-      const auto t0 = Clock::now();
+      const Stopwatch building;
       const CsrMatrix a = build();
       kernels::check_csr(a);
       const kernels::RowStats stats = kernels::row_statistics(a);
       std::printf("\n== %s: %lld rows, %lld nonzeros, %.1f per row (sd %.1f, max %lld), %lld diagonals%s (built in %.1f s)\n",
                   name.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.nnz()), stats.mean,
                   stats.stddev, static_cast<long long>(stats.max), static_cast<long long>(stats.diagonals),
-                  stats.block3 ? ", 3x3 blocks" : "", since(t0));
+                  stats.block3 ? ", 3x3 blocks" : "", building.seconds());
       std::vector<double> x(static_cast<std::size_t>(a.rows)), reference(x.size());
       for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + 0.5 * std::sin(0.37 * static_cast<double>(i));
       kernels::spmv_openmp(a, x, reference);

@@ -1,6 +1,5 @@
 #include "fem/app/check_command.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
@@ -9,12 +8,15 @@
 #include "fem/pipeline/number_format.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/resources/case_fit.hpp"
+#include "support/stopwatch.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem {
 
 int check_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
   using resources::bytes_text;
   Case c = load_case_with(case_file, overrides);
+  require_available_solver(c.solver.method, c.solver.device);
   const std::size_t available = resources::available_host_bytes();
   log << "fem: case     " << c.file.string() << ": " << c.title << " (valid)\n"
       << "fem: memory   " << bytes_text(static_cast<double>(available)) << " available\n";
@@ -22,9 +24,9 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
     log << "fem: box      mesh, node graph and matrix about " << bytes_text(static_cast<double>(box)) << "\n";
   resources::require_mesh_fits(c, available);
 
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch meshing;
   const Mesh mesh = make_mesh(c.mesh);
-  const double mesh_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double mesh_seconds = meshing.seconds();
   build_problem(c, mesh);  // the groups, materials and conditions resolve against the mesh
   const int d = c.physics.type == PhysicsType::Heat ? 1 : mesh.dimension;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
@@ -40,11 +42,12 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   char line[200];
   std::snprintf(line, sizeof line, "  %-14s %12s %12s  %s\n", "method", "memory", "time (rough)", "what it counts");
   log << line;
-  for (const char* method : kSolverMethods) {
-    const auto e = resources::estimate_solver(method, system);
-    const std::size_t bytes = resources::solve_bytes(method, system);
-    std::snprintf(line, sizeof line, "  %-14s %12s %10.3g s  %s%s\n", method, bytes_text(static_cast<double>(bytes)).c_str(),
-                  e.seconds, e.basis.c_str(), bytes > available ? "  (does not fit)" : "");
+  for (const auto& method : solver_table()) {
+    const auto e = resources::estimate_solver(method.name, system);
+    const std::size_t bytes = resources::solve_bytes(method.name, system);
+    std::snprintf(line, sizeof line, "  %-14s %12s %10.3g s  %s%s\n", method.name, bytes_text(static_cast<double>(bytes)).c_str(),
+                  e.seconds, e.basis.c_str(),
+                  !method.built() ? "  (not in this build)" : bytes > available ? "  (does not fit)" : "");
     log << line;
   }
   log << "\n  memory: the matrix (" << bytes_text(static_cast<double>(resources::matrix_bytes(system.dofs, system.nnz)))

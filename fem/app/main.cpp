@@ -19,6 +19,7 @@
 #include "fem/app/check_command.hpp"
 #include "fem/app/render_command.hpp"
 #include "fem/app/renumber_command.hpp"
+#include "fem/app/solvers_command.hpp"
 #include "fem/pipeline/run_case.hpp"
 #include "fem/case/case_settings.hpp"
 #include "fem/config.hpp"
@@ -30,6 +31,7 @@
 #include "fem/study/sweep.hpp"
 #include "solvers/iterative/preconditioner.hpp"
 #include "solvers/linear_solver.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace {
 
@@ -72,12 +74,14 @@ void add_set_and_quiet(CLI::App* command, fem::RunOverrides& overrides) {
   command->add_flag("--quiet,-q", overrides.quiet, "no progress lines during long phases");
 }
 
-// The options shared by `fem run` and `fem renumber`: the case file and what replaces its keys.
+// The options shared by `fem run`, `fem check` and `fem renumber`: the case file and what replaces
+// its keys; the help ends with the solvers.
 void add_case_options(CLI::App* command, std::string& case_file, fem::RunOverrides& overrides) {
+  command->footer(command->get_footer() + "\n\n" + fem::solver_lines());
   command->add_option("case", case_file, "the case file (cases/README.md)")->required()->check(CLI::ExistingFile);
   command->add_option("--solver", overrides.method, "solver method (case: solver.method)")
-      ->check(CLI::IsMember(names(fem::kSolverMethods)));
-  command->add_option("--device", overrides.device, "device (case: solver.device)")->check(CLI::IsMember(names(fem::kSolverDevices)));
+      ->check(CLI::IsMember(names(fem::solver_methods())));
+  command->add_option("--device", overrides.device, "device (case: solver.device)")->check(CLI::IsMember(names(fem::solver_devices())));
   command->add_option("--renumber", overrides.renumber, "node renumbering (case: solver.renumber)")
       ->check(CLI::IsMember(names(fem::kRenumberMethods)));
   command->add_option("--preconditioner", overrides.preconditioner, "preconditioner of iterative solvers (case: solver.preconditioner)")
@@ -136,7 +140,7 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
                                      "per renumbering): times, memory, factor size, iterations, residual and agreement with "
                                      "the first solver; writes compare.csv, compare.json, report.md and PNG plots");
   command->footer("A solver that is not in this build, has no device here or fails on the system is a row with its status "
-                  "(unavailable, failed), and the study goes on.");
+                  "(unavailable, failed), and the study goes on.\n\n" + fem::solver_lines());
   auto case_file = std::make_shared<std::string>();
   auto overrides = std::make_shared<fem::RunOverrides>();
   auto settings = std::make_shared<fem::study::CompareSettings>();
@@ -144,7 +148,7 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
   command->add_option("case", *case_file, "the case file")->required()->check(CLI::ExistingFile);
   command->add_option("--solvers", *solvers,
                       "method:device pairs, comma-separated; the first is the reference, e.g. "
-                      "band-cholesky:cpu,frontal:cpu,cg:cpu (methods and devices as for fem run --solver/--device)")
+                      "band-cholesky:cpu,frontal:cpu,cg:cpu (the solvers listed below)")
       ->required()
       ->type_name("LIST")
       ->check(checked_by([](const std::string& t) { fem::study::parse_combinations(t); }, ""));
@@ -277,8 +281,14 @@ void add_bench_command(CLI::App& app) {
 std::string version_text() {
   std::string text = std::string("fem ") + FEM_VERSION + "\n  gmsh " + (FEM_WITH_GMSH ? "yes" : "no") + ", vtk " +
                      (FEM_WITH_VTK ? "yes" : "no") + ", cuda " + (FEM_WITH_CUDA ? "yes" : "no") + ", opencl " +
-                     (FEM_WITH_OPENCL ? "yes" : "no") + ", petsc " + (FEM_WITH_PETSC ? "yes" : "no") + "\n  solvers:";
+                     (FEM_WITH_OPENCL ? "yes" : "no") + ", metis " + (FEM_WITH_METIS ? "yes" : "no") + ", petsc " +
+                     (FEM_WITH_PETSC ? "yes" : "no") + "\n  solvers:";
   for (const auto& s : fem::available_solvers()) text += " " + s;
+  std::string unbuilt;
+  for (const auto& method : fem::solver_table())
+    for (const auto& device : method.devices)
+      if (!device.built()) unbuilt += " " + std::string(method.name) + ":" + device.name;
+  if (!unbuilt.empty()) text += "\n  not in this build (fem solvers says how to add them):" + unbuilt;
   return text;
 }
 
@@ -305,6 +315,8 @@ int main(int argc, char** argv) {
   add_report_command(app);
   add_render_command(app);
   add_bench_command(app);
+  app.add_subcommand("solvers", "list the solver methods, their devices and how to configure those this build lacks")
+      ->callback([] { fem::list_solvers(std::cout); });
   app.add_subcommand("version", "print the version and what this build includes")->callback([] {
     std::cout << version_text() << "\n";
   });

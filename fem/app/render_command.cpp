@@ -7,7 +7,7 @@
 
 #include <unistd.h>
 
-#include "fem/output/atomic_output.hpp"
+#include "support/atomic_output.hpp"
 #include "fem/output/external_command.hpp"
 #include "fem/output/scratch_directory.hpp"
 

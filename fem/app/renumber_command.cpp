@@ -1,6 +1,5 @@
 #include "fem/app/renumber_command.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -8,12 +7,13 @@
 
 #include "fem/config.hpp"
 #include "fem/pipeline/node_ordering.hpp"
+#include "support/atomic_output.hpp"
 #include "fem/pipeline/number_format.hpp"
-#include "fem/output/atomic_output.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/element_order.hpp"
 #include "fem/renumber/renumber.hpp"
 #include "fem/renumber/sparsity_plot.hpp"
+#include "support/stopwatch.hpp"
 #if FEM_WITH_METIS
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 #endif
@@ -62,9 +62,9 @@ fs::path renumber_report(const fs::path& case_file, const RunOverrides& override
   // One row per method, and `auto` as the row of what it picks for the case's solver.
   NodeOrdering chosen;
   for (const std::string name : {"none", "rcm", "gps", "sloan", "auto"}) {
-    const auto t0 = std::chrono::steady_clock::now();
+    const Stopwatch ordering;
     NodeOrdering o = order_nodes(graph, name, c.solver.method, d);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double seconds = ordering.seconds();
     const auto& m = o.after;
     const auto order = element_order_by_nodes(mesh.cells.offset, mesh.cells.node, o.permutation);
     const auto front = front_width(mesh.cells.offset, mesh.cells.node, nodes, order, d);

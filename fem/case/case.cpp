@@ -11,6 +11,7 @@
 
 #include "fem/case/case_settings.hpp"
 #include "fem/case/yaml_section.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem {
 namespace {
@@ -236,9 +237,9 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   SolverSpec sv;
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
-                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "petsc_options", "amg"});
-  sv.method = choose_word(s, "method", kSolverMethods, sv.method);
-  sv.device = choose_word(s, "device", kSolverDevices, sv.device);
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "spmv_tuning", "petsc_options", "amg"});
+  sv.method = choose_word(s, "method", solver_methods(), sv.method);
+  sv.device = choose_word(s, "device", solver_devices(), sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
   sv.preconditioner = s.value_or<std::string>("preconditioner", "a string", sv.preconditioner);
   sv.precision = choose_word(s, "precision", {"double", "mixed"}, sv.precision);
@@ -250,6 +251,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
+  sv.spmv_tuning = choose_word(s, "spmv_tuning", {"cache", "fresh", "model"}, sv.spmv_tuning);
   sv.petsc_options = s.value_or<std::string>("petsc_options", "a string", sv.petsc_options);
   sv.amg = read_amg(s, file);
   return sv;

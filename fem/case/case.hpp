@@ -54,9 +54,8 @@ struct BoundarySpec {
   int line = 0;
 };
 
-// The names solver.method, solver.device and solver.renumber accept (what a build has: fem --version).
-inline const std::vector<const char*> kSolverMethods = {"band-cholesky", "band-gauss", "band-ldlt", "frontal", "multifrontal", "cg", "bicgstab", "petsc", "mumps"};
-inline const std::vector<const char*> kSolverDevices = {"cpu", "cuda", "opencl"};
+// The names solver.renumber accepts; solver.method and solver.device take the solver table's
+// (solvers/solver_table.hpp: solver_methods(), solver_devices()).
 inline const std::vector<const char*> kRenumberMethods = {"none", "rcm", "gps", "sloan", "auto"};
 
 // The smallest relative residual a solver is asked for: double precision cannot promise less.
@@ -64,18 +63,11 @@ inline constexpr double kSmallestTolerance = 1e-15;
 // A bound on box divisions per direction that keeps every count in an int (memory is checked later).
 inline constexpr int kMaxBoxDivisions = 1000000;
 
-struct SolverSpec {
-  std::string method = "cg";
-  std::string device = "cpu";
+// The 'solver' section: the solver's own settings as make_solver takes them (method, device,
+// preconditioner, precision, tolerance, max_iterations, out_of_core, spmv, petsc_options, amg),
+// and the node numbering the case asks for.
+struct SolverSpec : SolverOptions {
   std::string renumber = "rcm";
-  std::string preconditioner = "jacobi";
-  std::string precision = "double";    // direct solvers: double | mixed (FP32 factor, FP64 refinement)
-  double tolerance = 1e-10;
-  int max_iterations = 0;              // 0: the solver's default
-  bool out_of_core = false;            // frontal: factors in a temporary file
-  std::string spmv = "auto";           // GPU iterative: SpMV format and setting, or auto
-  std::string petsc_options;           // petsc, mumps: PETSc options-database text over their defaults
-  AmgOptions amg;                      // solver.amg: strength_threshold, smoother, smoother_degree, coarse_size
 };
 
 struct OutputSpec {

@@ -1,6 +1,5 @@
 #include "fem/pipeline/discrete_system.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <stdexcept>
 
@@ -8,16 +7,9 @@
 #include "fem/physics/element_matrices.hpp"
 #include "fem/renumber/element_order.hpp"
 #include "kernels/cpu/vector_ops.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem {
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
-
 DiscreteSystem::DiscreteSystem(const Problem& problem, const renumber::NodeGraph& graph, const NodeOrdering& ordering)
     : problem_(problem),
       graph_(graph),
@@ -34,7 +26,7 @@ DiscreteSystem::DiscreteSystem(const Problem& problem, const renumber::NodeGraph
 
 double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
   if (by_elements ? element_system_built_ : assembled_) return 0.0;
-  const auto t0 = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   const Mesh& mesh = *problem_.mesh;
   try {
     if (by_elements) {
@@ -53,7 +45,7 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
   } catch (const InvertedElement& e) {
     throw CaseError(mesh.source + ": " + e.what());
   }
-  return seconds_since(t0);
+  return watch.seconds();
 }
 
 SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) const {

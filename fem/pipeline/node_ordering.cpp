@@ -1,15 +1,18 @@
 #include "fem/pipeline/node_ordering.hpp"
 
+#include "solvers/solver_table.hpp"
+
 namespace fem {
 
 renumber::RenumberGoal renumber_goal(const std::string& solver) {
   using renumber::RenumberGoal;
-  // The rest ask for locality: iterative methods, and the multifrontal solver, which orders the
-  // equations itself (nested dissection), so the numbering it is handed only matters for the
-  // locality of assembly and of its residual products, not for its fill.
-  return solver.rfind("band-", 0) == 0 ? RenumberGoal::Bandwidth
-         : solver == "frontal"         ? RenumberGoal::Front
-                                       : RenumberGoal::Locality;
+  const SolverMethod* method = find_solver_method(solver);
+  switch (method ? method->ordering : OrderingGoal::Locality) {
+    case OrderingGoal::Bandwidth: return RenumberGoal::Bandwidth;
+    case OrderingGoal::Front: return RenumberGoal::Front;
+    case OrderingGoal::Locality: return RenumberGoal::Locality;
+  }
+  return RenumberGoal::Locality;
 }
 
 NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& name, const std::string& solver, int d) {

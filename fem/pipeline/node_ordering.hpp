@@ -16,9 +16,8 @@ struct NodeOrdering {
   renumber::OrderingMetrics before, after;
 };
 
-// What a solver pays for, and so what `auto` optimises: band solvers the bandwidth, the
-// frontal method the front, iterative methods locality; the multifrontal solver reorders by
-// nested dissection itself, so it too asks only for locality.
+// What a solver pays for, and so what `auto` optimises: the ordering goal of its row in the
+// solver table (band solvers the bandwidth, the frontal method the front, the rest locality).
 renumber::RenumberGoal renumber_goal(const std::string& solver_method);
 
 // `name`: none | rcm | gps | sloan | auto; auto picks by renumber_goal(solver_method).

@@ -1,26 +1,18 @@
 #include "fem/pipeline/phase_log.hpp"
 
-#include <chrono>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
 
 namespace fem {
-namespace {
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-}  // namespace
 
 void PhaseLog::start(const char* name) {
   current_ = name;
-  started_ = now_seconds();
+  watch_.restart();
 }
 
 double PhaseLog::finish(const char* name, const std::string& detail) {
-  const double s = now_seconds() - started_;
+  const double s = watch_.seconds();
   times_[name] = s;
   progress_.clear();
   log_ << "fem: " << std::left << std::setw(9) << name << detail << " (" << std::fixed << std::setprecision(2) << s

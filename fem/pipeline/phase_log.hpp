@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fem/pipeline/progress_line.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem {
 
@@ -34,7 +35,7 @@ class PhaseLog {
   std::ostream& log_;
   ProgressLine progress_;
   std::string current_;
-  double started_ = 0;
+  Stopwatch watch_;  // of the current phase
   nlohmann::json times_ = nlohmann::json::object();
 };
 

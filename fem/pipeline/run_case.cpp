@@ -16,9 +16,8 @@
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/phase_log.hpp"
-#include "fem/pipeline/solver_options.hpp"
 #include "fem/config.hpp"
-#include "fem/output/atomic_output.hpp"
+#include "support/atomic_output.hpp"
 #include "fem/output/matrix_market.hpp"
 #include "fem/parallel/mpi_launch.hpp"
 #include "fem/post/nodal_results.hpp"
@@ -26,6 +25,7 @@
 #include "fem/resources/case_fit.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/progress_meter.hpp"
+#include "solvers/solver_table.hpp"
 #if FEM_WITH_PETSC
 #include "fem/parallel/collective.hpp"
 #include "fem/parallel/distributed_system.hpp"
@@ -50,6 +50,12 @@ constexpr double kDirectResidualLimit = 1e-6;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 using nlohmann::json;
+
+// Where a GPU's SpMV setting came from (kernels/cpu/spmv_autotune.hpp): the tuning cache, timing or the model alone.
+std::string spmv_tuning_source(const std::map<std::string, double>& figures) {
+  if (figures.count("spmv_tuning_cached") && figures.at("spmv_tuning_cached") > 0) return "cache";
+  return figures.count("spmv_tuning_timed") && figures.at("spmv_tuning_timed") > 0 ? "timed" : "model";
+}
 
 std::string choose_override(const std::string& key, const std::string& value, const std::vector<const char*>& allowed) {
   std::string list;
@@ -93,8 +99,8 @@ ParaviewView first_view(const Case& c, const Mesh& mesh, const Problem& problem,
 }  // namespace
 
 void apply_overrides(Case& c, const RunOverrides& o) {
-  if (o.method) c.solver.method = choose_override("solver", *o.method, kSolverMethods);
-  if (o.device) c.solver.device = choose_override("device", *o.device, kSolverDevices);
+  if (o.method) c.solver.method = choose_override("solver", *o.method, solver_methods());
+  if (o.device) c.solver.device = choose_override("device", *o.device, solver_devices());
   if (o.renumber) c.solver.renumber = choose_override("renumber", *o.renumber, kRenumberMethods);
   if (o.preconditioner) c.solver.preconditioner = *o.preconditioner;
   if (o.precision) c.solver.precision = choose_override("precision", *o.precision, {"double", "mixed"});
@@ -129,6 +135,8 @@ Mesh make_mesh(const MeshSpec& spec) {
 
 json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ostream& console) {
   Case c = load_case_with(case_file, overrides);
+  // A solver this build lacks is said before the mesh is made.
+  require_available_solver(c.solver.method, c.solver.device);
   resources::require_mesh_fits(c, resources::available_host_bytes());
   // Under mpirun every rank runs this pipeline on its part of the mesh; rank 0 alone speaks and
   // writes the summary.
@@ -179,7 +187,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   });
   resources::require_system_fits(c, resources::system_size(graph, order.after, d), resources::available_host_bytes());
 
-  SolverOptions options = solver_options(c.solver);
+  SolverOptions options = c.solver;
   if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
   options.progress_interval_s = overrides.progress_interval_s;
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
@@ -229,6 +237,9 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
     s << ", setup " << std::fixed << std::setprecision(2) << report.time_setup_s << " s + solve " << report.time_solve_s
       << " s" << std::defaultfloat;
     if (report.iterations > 0) s << ", " << report.iterations << " iterations";
+    if (report.figures.count("spmv_tuning_s"))
+      s << ", SpMV tuning " << std::fixed << std::setprecision(2) << report.figures.at("spmv_tuning_s") << " s ("
+        << spmv_tuning_source(report.figures) << ")" << std::defaultfloat;
     s << ", residual " << std::scientific << std::setprecision(2) << residual;
     return s.str();
   });
@@ -268,6 +279,10 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   summary["residual_history"] = report.residual_history;
   summary["solver_figures"] = report.figures;
   summary["solver_time_s"] = {{"setup", report.time_setup_s}, {"solve", report.time_solve_s}};
+  if (report.figures.count("spmv_tuning_s")) {  // of the setup: choosing the GPU's SpMV format
+    summary["spmv_tuning_s"] = report.figures.at("spmv_tuning_s");
+    summary["spmv_tuning_source"] = spmv_tuning_source(report.figures);
+  }
 #if FEM_WITH_PETSC
   if (is_distributed_method(c.solver.method)) {
     summary["ranks"] = ranks;

@@ -2,7 +2,8 @@
 
 #include <cmath>
 
-#include "solvers/direct/available_memory.hpp"
+#include "kernels/device_queries.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem::resources {
 namespace {
@@ -56,15 +57,15 @@ void require_system_fits(const Case& c, const SystemSize& system, std::size_t av
   const std::string what = c.file.string() + ": " + c.solver.method + " on " + std::to_string(system.dofs) + " equations (bandwidth " +
                            std::to_string(system.bandwidth) + ", " + std::to_string(system.nnz) + " nonzeros)";
   const bool on_host = c.solver.device != "cuda";
-  if (const std::size_t on_gpu = band::cuda_available_memory(); !on_host && on_gpu > 0)
+  if (const std::size_t on_gpu = kernels::cuda_free_memory(); !on_host && on_gpu > 0)
     require_memory(solve_bytes(c.solver.method, system), on_gpu, what + " on the GPU",
                    "a coarser mesh, or the same solver on the cpu device");
   const std::size_t bytes = on_host ? solve_bytes(c.solver.method, system) : matrix_bytes(system.dofs, system.nnz);
   if (bytes <= available) return;
   std::string smaller = "a coarser mesh (mesh.size, or fewer box divisions) would fit";
-  for (const char* method : kSolverMethods)
-    if (const std::size_t other = solve_bytes(method, system); other <= available) {
-      smaller = "solver.method " + std::string(method) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
+  for (const auto& method : solver_table())
+    if (const std::size_t other = solve_bytes(method.name, system); method.built() && other <= available) {
+      smaller = "solver.method " + std::string(method.name) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
       break;
     }
   require_memory(bytes, available, what, smaller);

@@ -3,32 +3,17 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "fem/case/case.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem::study {
-namespace {
-
-std::string one_of(const std::vector<const char*>& names) {
-  std::string list;
-  for (const char* n : names) list += std::string(list.empty() ? "" : ", ") + n;
-  return list;
-}
-
-bool listed(const std::vector<const char*>& names, const std::string& word) {
-  return std::any_of(names.begin(), names.end(), [&](const char* n) { return word == n; });
-}
-
-}  // namespace
 
 Combination parse_combination(const std::string& text) {
   const auto colon = text.find(':');
   if (colon == std::string::npos)
     throw std::invalid_argument("'" + text + "': a solver is written method:device, e.g. band-cholesky:cpu");
   Combination c{text.substr(0, colon), text.substr(colon + 1)};
-  if (!listed(kSolverMethods, c.method))
-    throw std::invalid_argument("'" + text + "': unknown method '" + c.method + "' (expected one of: " + one_of(kSolverMethods) + ")");
-  if (!listed(kSolverDevices, c.device))
-    throw std::invalid_argument("'" + text + "': unknown device '" + c.device + "' (expected one of: " + one_of(kSolverDevices) + ")");
+  if (const auto unknown = unknown_solver_name(c.method, c.device); !unknown.empty())
+    throw std::invalid_argument("'" + text + "': " + unknown);
   return c;
 }
 

@@ -12,8 +12,9 @@ struct Combination {
   std::string name() const { return method + ":" + device; }
 };
 
-// "method:device" with names from the case file's lists (solver.method, solver.device);
-// throws std::invalid_argument naming the bad entry and what is accepted.
+// "method:device" with names from the solver table, built here or not (a solver this build lacks
+// is a study row marked unavailable); throws std::invalid_argument naming the bad entry and what
+// is accepted.
 Combination parse_combination(const std::string& text);
 
 // A comma-separated list of them, in the order given (the first is the reference); duplicates

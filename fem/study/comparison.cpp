@@ -13,7 +13,6 @@
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/progress_line.hpp"
-#include "fem/pipeline/solver_options.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/study/energy_probe.hpp"
 #include "solvers/linear_solver.hpp"
@@ -160,7 +159,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         continue;
       }
 
-      SolverOptions options = solver_options(c.solver);
+      SolverOptions options = c.solver;
       options.method = combination.method;
       options.device = combination.device;
       // The progress callback shows lines every 2 s and stops a solve that runs past the time

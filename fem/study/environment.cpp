@@ -13,19 +13,13 @@
 
 #include "fem/config.hpp"
 #include "fem/output/external_command.hpp"
+#include "kernels/device_queries.hpp"
 #include "solvers/linear_solver.hpp"
 #if FEM_WITH_VTK
 #include <vtkVersionMacros.h>
 #endif
 #if FEM_WITH_GMSH
 #include <gmsh.h>
-#endif
-#if FEM_WITH_CUDA
-#include <cuda_runtime_api.h>
-#endif
-#if FEM_WITH_OPENCL
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
 #endif
 
 namespace fem::study {
@@ -58,26 +52,9 @@ json nvidia_gpus() {
 
 // The device fem's OpenCL solvers pick: the first GPU of any platform, else the first device.
 json opencl_device() {
-#if FEM_WITH_OPENCL
-  cl_uint platforms = 0;
-  if (clGetPlatformIDs(0, nullptr, &platforms) != CL_SUCCESS || platforms == 0) return nullptr;
-  std::vector<cl_platform_id> ids(platforms);
-  clGetPlatformIDs(platforms, ids.data(), nullptr);
-  const auto describe = [](cl_platform_id platform, cl_device_id device) {
-    char name[256] = {}, vendor[256] = {}, version[256] = {};
-    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof vendor, vendor, nullptr);
-    clGetDeviceInfo(device, CL_DEVICE_NAME, sizeof name, name, nullptr);
-    clGetDeviceInfo(device, CL_DRIVER_VERSION, sizeof version, version, nullptr);
-    return json{{"platform", vendor}, {"device", name}, {"driver", version}};
-  };
-  for (const cl_device_type type : {cl_device_type(CL_DEVICE_TYPE_GPU), cl_device_type(CL_DEVICE_TYPE_ALL)})
-    for (cl_platform_id platform : ids) {
-      cl_device_id device;
-      cl_uint count = 0;
-      if (clGetDeviceIDs(platform, type, 1, &device, &count) == CL_SUCCESS && count > 0) return describe(platform, device);
-    }
-#endif
-  return nullptr;
+  const auto device = kernels::opencl_device_description();
+  if (!device) return nullptr;
+  return {{"platform", device->platform}, {"device", device->device}, {"driver", device->driver}};
 }
 
 json libraries() {
@@ -92,11 +69,7 @@ json libraries() {
 #if FEM_WITH_GMSH
   lib["gmsh"] = GMSH_API_VERSION;
 #endif
-#if FEM_WITH_CUDA
-  int runtime = 0;
-  cudaRuntimeGetVersion(&runtime);
-  lib["cuda_runtime"] = std::to_string(runtime / 1000) + "." + std::to_string(runtime % 1000 / 10);
-#endif
+  if (const std::string cuda = kernels::cuda_runtime_version(); !cuda.empty()) lib["cuda_runtime"] = cuda;
   return lib;
 }
 

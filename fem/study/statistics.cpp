@@ -2,16 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
 
 namespace fem::study {
-
-Spread spread_of(std::vector<double> v) {
-  if (v.empty()) throw std::invalid_argument("spread_of: no values");
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return {n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]), v.front(), v.back()};
-}
 
 PowerFit fit_power_law(const std::vector<double>& x, const std::vector<double>& y) {
   std::vector<double> lx, ly;

@@ -1,16 +1,11 @@
 #pragma once
-// The few statistics a study reports: the spread of repeated timings, and the exponent of a
-// power law y = c * x^p fitted on log-log axes.
+// The few statistics a study reports: the spread of repeated timings (support/statistics.hpp),
+// and the exponent of a power law y = c * x^p fitted on log-log axes.
 #include <vector>
 
+#include "support/statistics.hpp"
+
 namespace fem::study {
-
-struct Spread {
-  double median = 0, min = 0, max = 0;
-};
-
-// Of a non-empty list (the median of an even count is the mean of the middle two).
-Spread spread_of(std::vector<double> values);
 
 struct PowerFit {
   double exponent = 0;      // p

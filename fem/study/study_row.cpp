@@ -1,7 +1,8 @@
 #include "fem/study/study_row.hpp"
 
-#include <cstdio>
 #include <stdexcept>
+
+#include "support/csv_table.hpp"
 
 namespace fem::study {
 namespace {
@@ -27,16 +28,8 @@ std::string csv_cell(const json& v) {
   if (v.is_null()) return "";
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
-  if (v.is_number()) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.6g", v.get<double>());
-    return text;
-  }
-  const std::string s = v.get<std::string>();
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string quoted = "\"";
-  for (char c : s) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
+  if (v.is_number()) return csv_number(v.get<double>());
+  return csv_field(v.get<std::string>());
 }
 
 RowStatus parse_status(const std::string& s) {

@@ -3,7 +3,7 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "fem/output/atomic_output.hpp"
+#include "support/atomic_output.hpp"
 #include "fem/output/scratch_directory.hpp"
 #include "fem/study/study_plots.hpp"
 #include "fem/study/study_report.hpp"

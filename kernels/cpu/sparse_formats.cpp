@@ -1,6 +1,7 @@
 #include "kernels/cpu/sparse_formats.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace fem::kernels {
@@ -267,51 +268,81 @@ HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit) {
   return h;
 }
 
+namespace {
+
+// Marks `flag` set; reports whether this call set it. Many threads may mark the same flag.
+bool mark(char& flag) {
+  std::atomic_ref<char> f(flag);
+  return f.load(std::memory_order_relaxed) == 0 && f.exchange(1, std::memory_order_relaxed) == 0;
+}
+
+// Sum over slices of 32 consecutive items of 32 x the slice's largest length_of(item).
+template <class Length>
+std::int64_t slice_slots(std::int64_t items, Length length_of) {
+  constexpr std::int64_t kSlice = 32;
+  std::int64_t slots = 0;
+#pragma omp parallel for schedule(static) reduction(+ : slots)
+  for (std::int64_t first = 0; first < items; first += kSlice) {
+    std::int64_t longest = 0;
+    for (std::int64_t i = first; i < std::min(items, first + kSlice); ++i) longest = std::max(longest, length_of(i));
+    slots += kSlice * longest;
+  }
+  return slots;
+}
+
+}  // namespace
+
 RowStats row_statistics(const CsrMatrix& a) {
   RowStats s;
   s.rows = a.rows;
   s.nnz = a.nnz();
   if (a.rows == 0) return s;
-  s.min = row_length(a, 0);
+  std::int64_t longest = 0, shortest = row_length(a, 0), empty = 0, diagonals = 0, block_diagonals = 0;
   double sum2 = 0;
   std::vector<char> occupied(static_cast<std::size_t>(2 * a.rows + 1), 0);  // by offset j - i
   const std::int64_t block_rows = a.rows / 3;
   std::vector<char> block_occupied(static_cast<std::size_t>(2 * block_rows + 1), 0);  // by block offset
   bool block3 = a.rows % 3 == 0;
+#pragma omp parallel for schedule(static) reduction(max : longest) reduction(min : shortest) \
+    reduction(+ : empty, sum2, diagonals, block_diagonals) reduction(&& : block3)
   for (std::int64_t i = 0; i < a.rows; ++i) {
     const std::int64_t len = row_length(a, i);
-    s.max = std::max(s.max, len);
-    s.min = std::min(s.min, len);
-    s.empty_rows += len == 0;
+    longest = std::max(longest, len);
+    shortest = std::min(shortest, len);
+    empty += len == 0;
     sum2 += static_cast<double>(len) * static_cast<double>(len);
     // A 3x3-blocked row has the length of its block row's first row and columns in aligned triples.
     if (block3 && len != row_length(a, i - i % 3)) block3 = false;
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      if (!occupied[a.col[k] - i + a.rows]) occupied[a.col[k] - i + a.rows] = 1, ++s.diagonals;
+      diagonals += mark(occupied[a.col[k] - i + a.rows]);
       if (block3 && (k - a.row_ptr[i]) % 3 == 0) {
-        if (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2) {
+        if (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2)
           block3 = false;
-        } else if (auto& o = block_occupied[a.col[k] / 3 - i / 3 + block_rows]; !o) {
-          o = 1;
-          ++s.block_diagonals;
-        }
+        else
+          block_diagonals += mark(block_occupied[a.col[k] / 3 - i / 3 + block_rows]);
       }
     }
   }
+  s.max = longest, s.min = shortest, s.empty_rows = empty, s.diagonals = diagonals;
   s.mean = static_cast<double>(s.nnz) / static_cast<double>(a.rows);
   s.stddev = std::sqrt(std::max(0.0, sum2 / static_cast<double>(a.rows) - s.mean * s.mean));
+  s.rows_of_length.assign(static_cast<std::size_t>(s.max + 1), 0);
+  for (std::int64_t i = 0; i < a.rows; ++i) ++s.rows_of_length[row_length(a, i)];
+  s.slice_slots = slice_slots(a.rows, [&](std::int64_t i) { return row_length(a, i); });
   s.block3 = block3;
-  if (!block3) {
-    s.block_diagonals = 0;
-    return s;
-  }
+  if (!block3) return s;
+  s.block_diagonals = block_diagonals;
   // Blocks per block row: a block row's first row has one aligned triple per block.
+  auto blocks_of = [&](std::int64_t br) { return row_length(a, 3 * br) / 3; };
   double block_sum2 = 0;
   for (std::int64_t br = 0; br < block_rows; ++br) {
-    const std::int64_t blocks = row_length(a, 3 * br) / 3;
+    const std::int64_t blocks = blocks_of(br);
     s.block_max = std::max(s.block_max, blocks);
     block_sum2 += static_cast<double>(blocks) * static_cast<double>(blocks);
   }
+  s.block_rows_of_length.assign(static_cast<std::size_t>(s.block_max + 1), 0);
+  for (std::int64_t br = 0; br < block_rows; ++br) ++s.block_rows_of_length[blocks_of(br)];
+  s.block_slice_slots = slice_slots(block_rows, blocks_of);
   s.block_mean = s.mean / 3;
   s.block_stddev = std::sqrt(std::max(0.0, block_sum2 / static_cast<double>(block_rows) - s.block_mean * s.block_mean));
   return s;

@@ -100,7 +100,7 @@ HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit = {});
 // Throws std::invalid_argument naming the first inconsistency (sizes, pointers, column range).
 void check_csr(const CsrMatrix& a);
 
-// Row-length statistics, the input of the format/parameter model.
+// Row-length statistics, the input of the format/parameter model (kernels/cpu/spmv_model.hpp).
 struct RowStats {
   std::int64_t rows = 0, nnz = 0;
   double mean = 0, stddev = 0;
@@ -110,7 +110,14 @@ struct RowStats {
   std::int64_t block_diagonals = 0;  // with block3: distinct occupied diagonals of 3x3 blocks
   double block_mean = 0, block_stddev = 0;  // with block3: blocks per block row
   std::int64_t block_max = 0;
+  std::vector<std::int64_t> rows_of_length;        // rows_of_length[L]: rows with L entries (0..max)
+  std::vector<std::int64_t> block_rows_of_length;  // with block3: block rows with L blocks (0..block_max)
+  // Entries a warp of 32 consecutive rows touches when each runs to its own end: the sum over
+  // slices of 32 rows of 32 x the slice's longest row (SELL-32's storage; ELL's traffic).
+  std::int64_t slice_slots = 0;
+  std::int64_t block_slice_slots = 0;  // with block3: the same over slices of 32 block rows, in blocks
 };
+// One pass over the entries, in parallel.
 RowStats row_statistics(const CsrMatrix& a);
 
 }  // namespace fem::kernels

@@ -10,6 +10,9 @@
 // are factored in registers, not through shared memory.
 #include <cuda_runtime.h>
 
+#include "kernels/band_layout.hpp"
+#include "kernels/device_matrix.hpp"
+
 namespace fem::kernels::cuda {
 
 constexpr int block_column_width = 64;
@@ -45,5 +48,18 @@ class BlockColumnScratch {
 template <class T>
 void block_column_cholesky(const BlockColumn<T>& column, int* info, int info_base, const BlockColumnScratch& scratch,
                            cudaStream_t stream);
+
+// The block columns of the band factorisation (band_cholesky_cuda.hpp), as it launches them.
+// Whether the block column kernel applies the update of the block column before its own (blocks
+// of one kernel's width); wider blocks get it from a cuBLAS SYRK and GEMM, which cost less than
+// the kernels applying it 64 columns at a time.
+bool kernel_applies_previous_block(index_t block);
+
+// The block column kernel's work for the columns from c on (c a multiple of
+// block_column_width) of the step whose block column starts at column j, with
+// `diagonal` pointing at the entry (j + c, j + c) of a band in `layout` (leading dimension
+// layout.window()): as the factorisation launches it.
+template <class T>
+BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c);
 
 }  // namespace fem::kernels::cuda

@@ -2,6 +2,9 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_kernels.hpp"
+#include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/stream_event.hpp"
+#include "kernels/typed_dense_backend.hpp"
 
 #include <climits>
 
@@ -39,7 +42,7 @@ Operand<T> operand(const DeviceMatrix<T>& m, Op op) {
   return op == Op::none ? Operand<T>{device_data(m), m.ld, 1} : Operand<T>{device_data(m), 1, m.ld};
 }
 
-class CudaBackend final : public DenseBackend {
+class CudaBackend final : public TypedDenseBackend<CudaBackend> {
 public:
   explicit CudaBackend(GemmKernel kernel) : kernel_(kernel) {
     const std::string reason = unavailable_reason();
@@ -75,6 +78,13 @@ public:
   }
   bool uses_host_memory() const override { return false; }
   void synchronize() override { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+  double seconds_for(const std::function<void()>& work) override {
+    Event start(Event::Timing::on), stop(Event::Timing::on);
+    start.record(nullptr);
+    work();
+    stop.record(nullptr);
+    return stop.seconds_since(start);
+  }
 
 protected:
   std::shared_ptr<DeviceStorage> allocate_bytes(std::size_t bytes) override {
@@ -95,26 +105,6 @@ protected:
           "copy to the host");
   }
 
-  void gemm_kernel(Op op_a, Op op_b, double alpha, const DeviceMatrix<double>& a,
-                   const DeviceMatrix<double>& b, double beta, const DeviceMatrix<double>& c,
-                   Fill fill) override {
-    gemm_any(op_a, op_b, alpha, a, b, beta, c, fill);
-  }
-  void gemm_kernel(Op op_a, Op op_b, float alpha, const DeviceMatrix<float>& a,
-                   const DeviceMatrix<float>& b, float beta, const DeviceMatrix<float>& c,
-                   Fill fill) override {
-    gemm_any(op_a, op_b, alpha, a, b, beta, c, fill);
-  }
-  index_t potrf_tile(const DeviceMatrix<double>& a) override { return potrf_any(a); }
-  index_t potrf_tile(const DeviceMatrix<float>& a) override { return potrf_any(a); }
-  void trsm_tile(Side side, Op op_l, const DeviceMatrix<double>& l,
-                 const DeviceMatrix<double>& b) override {
-    trsm_any(side, op_l, l, b);
-  }
-  void trsm_tile(Side side, Op op_l, const DeviceMatrix<float>& l,
-                 const DeviceMatrix<float>& b) override {
-    trsm_any(side, op_l, l, b);
-  }
   index_t tile_size() const override { return max_tile; }
 
   void front_assemble_kernel(const DeviceMatrix<double>& from,
@@ -139,6 +129,8 @@ protected:
   }
 
 private:
+  friend class TypedDenseBackend<CudaBackend>;
+
   template <class T>
   void gemm_any(Op op_a, Op op_b, T alpha, const DeviceMatrix<T>& a, const DeviceMatrix<T>& b,
                 T beta, const DeviceMatrix<T>& c, Fill fill) {
@@ -171,25 +163,13 @@ private:
     }
     const T* pa = device_data(a);
     const T* pb = device_data(b);
-    if constexpr (std::is_same_v<T, double>) {
-      if (fill == Fill::lower)
-        check(cublasDsyrk(cublas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, g.n, g.k, &g.alpha, pa,
-                          lda, &g.beta, g.c, ldc),
-              "cublasDsyrk");
-      else
-        check(cublasDgemm(cublas_, cublas_op(op_b), cublas_op(op_a), g.n, g.m, g.k, &g.alpha, pb,
-                          ldb, pa, lda, &g.beta, g.c, ldc),
-              "cublasDgemm");
-    } else {
-      if (fill == Fill::lower)
-        check(cublasSsyrk(cublas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, g.n, g.k, &g.alpha, pa,
-                          lda, &g.beta, g.c, ldc),
-              "cublasSsyrk");
-      else
-        check(cublasSgemm(cublas_, cublas_op(op_b), cublas_op(op_a), g.n, g.m, g.k, &g.alpha, pb,
-                          ldb, pa, lda, &g.beta, g.c, ldc),
-              "cublasSgemm");
-    }
+    if (fill == Fill::lower)
+      check(cublas_syrk(cublas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, g.n, g.k, &g.alpha, pa, lda, &g.beta, g.c, ldc),
+            "cuBLAS SYRK");
+    else
+      check(cublas_gemm(cublas_, cublas_op(op_b), cublas_op(op_a), g.n, g.m, g.k, &g.alpha, pb, ldb, pa, lda, &g.beta,
+                        g.c, ldc),
+            "cuBLAS GEMM");
   }
 
   template <class T>

@@ -2,15 +2,13 @@
 
 #include <stdexcept>
 
+#include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
 namespace {
-
-// What "auto" may spend timing formats before the first product.
-constexpr double kTuningBudgetSeconds = 1.0;
 
 class CudaVector final : public SparseVector {
  public:
@@ -34,6 +32,33 @@ class CudaMatrix final : public SparseMatrix {
 
  private:
   std::shared_ptr<const DeviceSpmv> spmv_;
+};
+
+// A block matrix for block_spmv: its arrays on the device.
+class CudaBlockMatrix final : public SparseMatrix {
+ public:
+  explicit CudaBlockMatrix(const BlockMatrix<float>& a)
+      : row_ptr_(a.row_ptr.data(), a.row_ptr.size() * sizeof(std::int64_t)),
+        col_(a.col.data(), a.col.size() * sizeof(std::int32_t)),
+        val_(a.val.data(), a.val.size() * sizeof(float)) {
+    form_.row_block = a.row_block;
+    form_.col_block = a.col_block;
+    form_.lanes = lanes_per_block_row(a);
+    form_.block_rows = a.block_rows;
+    form_.row_ptr = static_cast<const std::int64_t*>(row_ptr_.data());
+    form_.col = static_cast<const std::int32_t*>(col_.data());
+    form_.val = static_cast<const float*>(val_.data());
+  }
+  std::size_t device_bytes() const override { return row_ptr_.bytes() + col_.bytes() + val_.bytes(); }
+  std::string setting() const override {
+    return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) + " fp32/t" +
+           std::to_string(form_.lanes);
+  }
+  const DeviceBlockMatrix& form() const { return form_; }
+
+ private:
+  DeviceBytes row_ptr_, col_, val_;
+  DeviceBlockMatrix form_;
 };
 
 class CudaBlockDiagonal final : public BlockDiagonal {
@@ -71,15 +96,15 @@ class CudaSparseBackend final : public SparseBackend {
   std::unique_ptr<SparseVector> vector(std::size_t n) const override { return std::make_unique<CudaVector>(n); }
   std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string& setting,
                                        std::map<std::string, double>& figures) const override {
-    if (setting != "auto") return std::make_unique<CudaMatrix>(std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting)));
-    const auto tuning = tune_spmv(a, kTuningBudgetSeconds);
-    figures["spmv_tuned_seconds"] = tuning.best_seconds;
-    figures["spmv_model_seconds"] = tuning.model_seconds;
-    figures["spmv_tuning_time_s"] = tuning.elapsed_seconds;
-    return std::make_unique<CudaMatrix>(tuning.best_matrix);
+    const auto tuning = auto_spmv_tuning(setting);
+    if (!tuning) return std::make_unique<CudaMatrix>(std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting)));
+    const auto tuned = tune_spmv(a, *tuning);
+    tuned.choice.record(figures);
+    figures["spmv_format_s"] = tuned.convert_seconds;
+    return std::make_unique<CudaMatrix>(tuned.matrix);
   }
   void check_setting(const std::string& setting) const override {
-    if (setting != "auto") parse_spmv_setting(setting);
+    if (!auto_spmv_tuning(setting)) parse_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
     if (!has_block_diagonal(block))
@@ -88,9 +113,23 @@ class CudaSparseBackend final : public SparseBackend {
     return std::make_unique<CudaBlockDiagonal>(inverse_blocks, block);
   }
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1 || block == 3; }
+  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override {
+    if (a.row_block < 1 || a.row_block > 8 || a.col_block < 1 || a.col_block > 8)
+      throw std::invalid_argument("block matrix on cuda with " + std::to_string(a.row_block) + " x " +
+                                  std::to_string(a.col_block) + " blocks (at most 8 x 8)");
+    return std::make_unique<CudaBlockMatrix>(a);
+  }
 
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     static_cast<const CudaMatrix&>(a).spmv().apply(in(x), out(y));
+  }
+  void block_spmv(const SparseMatrix& a, double alpha, const SparseVector& x, double beta,
+                  SparseVector& y) const override {
+    cuda::block_spmv(static_cast<const CudaBlockMatrix&>(a).form(), alpha, in(x), beta, out(y));
+  }
+  void diagonal_step(double a, const SparseVector& s, const SparseVector& r, double b, SparseVector& d, double c,
+                     SparseVector& x) const override {
+    cuda::diagonal_step(length(r), a, in(s), in(r), b, out(d), c, out(x));
   }
   void apply(const BlockDiagonal& m, const SparseVector& r, SparseVector& z) const override {
     cuda::cg_direction(length(r), 0.0, in(r), form(m), out(z));

@@ -1,10 +1,14 @@
-// Device vectors and the fused vector kernels of the CUDA Krylov solvers (declared in spmv_cuda.hpp).
+// Device vectors and the fused vector kernels of the CUDA Krylov solvers (declared in spmv_cuda.hpp),
+// and the block SpMV and smoothing step of AMG (declared in sparse_backend_kernels.hpp).
 #include <cuda_runtime.h>
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 
 namespace fem::kernels::cuda {
@@ -12,11 +16,6 @@ namespace {
 
 constexpr int kBlock = 256;
 constexpr int kMaxBlocks = 132 * 8;  // a few waves over the SMs; the loops stride over the rest
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
-}
 
 unsigned blocks_for(std::int64_t n) {
   const std::int64_t b = (n + kBlock - 1) / kBlock;
@@ -103,25 +102,106 @@ __global__ void axpby_kernel(std::int64_t n, double a, const double* x, double b
     y[i] = a * x[i] + (b != 0 ? b * y[i] : 0.0);  // y may be unset when b = 0
 }
 
+__global__ void diagonal_step_kernel(std::int64_t n, double a, const double* s, const double* r, double b, double* d,
+                                     double c, double* x) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(kBlock) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * kBlock) {
+    const double di = a * s[i] * r[i] + (b != 0 ? b * d[i] : 0.0);
+    d[i] = di;
+    x[i] = (c != 0 ? c * x[i] : 0.0) + di;
+  }
+}
+
+// y = alpha A x + beta y over float blocks: T threads per block row stride over its blocks and
+// meet by warp shuffles. R, C: the block shape at compile time (0: the run-time rows, cols).
+template <int R, int C, int T>
+__global__ void block_spmv_kernel(std::int64_t block_rows, int rows, int cols, const std::int64_t* __restrict__ row_ptr,
+                                  const std::int32_t* __restrict__ col, const float* __restrict__ val, double alpha,
+                                  const double* __restrict__ x, double beta, double* __restrict__ y) {
+  constexpr int kMaxRows = R > 0 ? R : 8;
+  const int br = R > 0 ? R : rows, bc = C > 0 ? C : cols;
+  const std::int64_t row = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) / T;
+  const int lane = threadIdx.x % T;
+  double s[kMaxRows] = {};
+  if (row < block_rows) {
+    const std::int64_t end = row_ptr[row + 1];
+    for (std::int64_t k = row_ptr[row] + lane; k < end; k += T) {
+      const float* b = val + k * br * bc;
+      const double* xc = x + std::int64_t(col[k]) * bc;
+#pragma unroll
+      for (int c = 0; c < (C > 0 ? C : 8); ++c) {
+        if (C == 0 && c >= bc) break;
+        const double xv = __ldg(xc + c);
+#pragma unroll
+        for (int r = 0; r < kMaxRows; ++r)
+          if (R > 0 || r < br) s[r] += double(__ldg(b + r * bc + c)) * xv;
+      }
+    }
+  }
+  // Every lane of the warp takes part in the shuffles (rows past the end add zeros).
+#pragma unroll
+  for (int r = 0; r < kMaxRows; ++r)
+#pragma unroll
+    for (int offset = T / 2; offset > 0; offset /= 2) s[r] += __shfl_down_sync(0xffffffffu, s[r], offset, T);
+  if (row < block_rows && lane == 0)
+#pragma unroll
+    for (int r = 0; r < kMaxRows; ++r)
+      if (R > 0 || r < br) {
+        double* yi = y + row * br + r;
+        *yi = alpha * s[r] + (beta != 0 ? beta * *yi : 0.0);
+      }
+}
+
+template <int R, int C>
+void launch_block_spmv(const DeviceBlockMatrix& a, double alpha, const double* x, double beta, double* y) {
+  const std::int64_t threads = a.block_rows * a.lanes;
+  const auto blocks = static_cast<unsigned>((threads + kBlock - 1) / kBlock);
+  const auto run = [&](auto lanes) {
+    block_spmv_kernel<R, C, decltype(lanes)::value><<<blocks, kBlock>>>(a.block_rows, a.row_block, a.col_block,
+                                                                        a.row_ptr, a.col, a.val, alpha, x, beta, y);
+  };
+  switch (a.lanes) {
+    case 1: return run(std::integral_constant<int, 1>{});
+    case 2: return run(std::integral_constant<int, 2>{});
+    case 4: return run(std::integral_constant<int, 4>{});
+    case 8: return run(std::integral_constant<int, 8>{});
+    case 16: return run(std::integral_constant<int, 16>{});
+    case 32: return run(std::integral_constant<int, 32>{});
+  }
+  throw std::invalid_argument("block_spmv: " + std::to_string(a.lanes) + " lanes per block row (1, 2, 4 .. 32)");
+}
+
 }  // namespace
 
-DeviceVector::DeviceVector(std::size_t n) : size_(n) {
-  if (n > 0) check(cudaMalloc(&data_, n * sizeof(double)), "cudaMalloc (vector)");
+DeviceBytes::DeviceBytes(const void* host, std::size_t bytes) : bytes_(bytes) {
+  if (bytes == 0) return;
+  check(cudaMalloc(&data_, bytes), "cudaMalloc (block matrix)");
+  check(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (block matrix upload)");
 }
-DeviceVector::~DeviceVector() { cudaFree(data_); }
-DeviceVector::DeviceVector(DeviceVector&& o) noexcept : data_(o.data_), size_(o.size_) {
-  o.data_ = nullptr, o.size_ = 0;
+DeviceBytes::~DeviceBytes() { cudaFree(data_); }
+
+void block_spmv(const DeviceBlockMatrix& a, double alpha, const double* x, double beta, double* y) {
+  if (a.block_rows == 0) return;
+  const int r = a.row_block, c = a.col_block;
+  if (r < 1 || r > 8 || c < 1 || c > 8)
+    throw std::invalid_argument("block_spmv: " + std::to_string(r) + " x " + std::to_string(c) + " blocks (at most 8 x 8)");
+  // The shapes of 3D and 2D elasticity and of heat on the first levels; any other at run time.
+  if (r == 1 && c == 1) launch_block_spmv<1, 1>(a, alpha, x, beta, y);
+  else if (r == 3 && c == 3) launch_block_spmv<3, 3>(a, alpha, x, beta, y);
+  else if (r == 6 && c == 6) launch_block_spmv<6, 6>(a, alpha, x, beta, y);
+  else if (r == 3 && c == 6) launch_block_spmv<3, 6>(a, alpha, x, beta, y);
+  else if (r == 6 && c == 3) launch_block_spmv<6, 3>(a, alpha, x, beta, y);
+  else if (r == 2 && c == 2) launch_block_spmv<2, 2>(a, alpha, x, beta, y);
+  else if (r == 2 && c == 3) launch_block_spmv<2, 3>(a, alpha, x, beta, y);
+  else if (r == 3 && c == 2) launch_block_spmv<3, 2>(a, alpha, x, beta, y);
+  else launch_block_spmv<0, 0>(a, alpha, x, beta, y);
+  check(cudaGetLastError(), "block_spmv kernel");
 }
-DeviceVector& DeviceVector::operator=(DeviceVector&& o) noexcept {
-  std::swap(data_, o.data_);
-  std::swap(size_, o.size_);
-  return *this;
-}
-void DeviceVector::upload(const double* host) {
-  check(cudaMemcpy(data_, host, size_ * sizeof(double), cudaMemcpyHostToDevice), "cudaMemcpy (vector upload)");
-}
-void DeviceVector::download(double* host) const {
-  check(cudaMemcpy(host, data_, size_ * sizeof(double), cudaMemcpyDeviceToHost), "cudaMemcpy (vector download)");
+
+void diagonal_step(std::int64_t n, double a, const double* s, const double* r, double b, double* d, double c,
+                   double* x) {
+  diagonal_step_kernel<<<blocks_for(n), kBlock>>>(n, a, s, r, b, d, c, x);
+  check(cudaGetLastError(), "diagonal_step kernel");
 }
 
 void zero_sums(double* sums) { check(cudaMemsetAsync(sums, 0, 2 * sizeof(double)), "cudaMemsetAsync"); }

@@ -1,18 +1,18 @@
 #include "kernels/cuda/spmv_cuda.hpp"
 
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+
 #include <cuda_runtime.h>
 
 #include <limits>
+#include <type_traits>
 #include <sstream>
 #include <stdexcept>
 
 namespace fem::kernels::cuda {
 namespace {
-
-void check(cudaError_t status, const char* what) {
-  if (status != cudaSuccess)
-    throw std::runtime_error(std::string("CUDA: ") + what + " failed: " + cudaGetErrorString(status));
-}
 
 // Register caps as launch bounds: the cap follows from the threads that must fit per SM.
 template <int Cap> struct Bounds;
@@ -183,30 +183,6 @@ __global__ void coo_accumulate(std::int64_t entries, const int* row, const int* 
   if (k < entries) atomicAdd(y + row[k], val[k] * __ldg(x + col[k]));
 }
 
-template <class T>
-class Array {
- public:
-  Array() = default;
-  explicit Array(const std::vector<T>& host) : size_(host.size()) {
-    if (size_ == 0) return;
-    check(cudaMalloc(&data_, size_ * sizeof(T)), "cudaMalloc (sparse matrix)");
-    check(cudaMemcpy(data_, host.data(), size_ * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy (sparse matrix)");
-  }
-  ~Array() { cudaFree(data_); }
-  Array(Array&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr, o.size_ = 0; }
-  Array& operator=(Array&& o) noexcept {
-    std::swap(data_, o.data_);
-    std::swap(size_, o.size_);
-    return *this;
-  }
-  const T* get() const { return data_; }
-  std::size_t bytes() const { return size_ * sizeof(T); }
-
- private:
-  T* data_ = nullptr;
-  std::size_t size_ = 0;
-};
-
 std::vector<int> narrow(const std::vector<std::int64_t>& v) { return std::vector<int>(v.begin(), v.end()); }
 
 // BCSR values with each block row's blocks as nine planes: entry e of block k of a block row
@@ -244,101 +220,88 @@ struct DeviceSpmv::Impl {
   SpmvSetting setting;
   std::int64_t rows = 0, width = 0, entries = 0;
   int height = 0, diagonals = 0;
-  Array<int> a_ptr, a_col, a_aux, coo_row, coo_col;
-  Array<std::int64_t> slice_ptr;
-  Array<double> a_val, coo_val;
+  DeviceBuffer<int> a_ptr, a_col, a_aux, coo_row, coo_col;
+  DeviceBuffer<std::int64_t> slice_ptr;
+  DeviceBuffer<double> a_val, coo_val;
 
   std::size_t bytes() const {
     return a_ptr.bytes() + a_col.bytes() + a_aux.bytes() + coo_row.bytes() + coo_col.bytes() + slice_ptr.bytes() +
            a_val.bytes() + coo_val.bytes();
   }
 
-  template <int Cap> void launch(const double* x, double* y) const;
-  template <int Cap> void set_carveout() const;
-  void apply_carveout() const {
+  // Calls use(kernel, threads, arguments...) for each kernel the setting launches, in order, with
+  // the threads it needs: the one place that maps a format, its threads per row and the register
+  // cap to kernels. Launching and setting the carve-out both go through it.
+  template <class Use> void for_each_kernel(const double* x, double* y, const Use& use) const {
     switch (setting.register_cap) {
-      case 32: set_carveout<32>(); break;
-      case 64: set_carveout<64>(); break;
-      default: set_carveout<255>(); break;
+      case 32: kernels_with_cap<32>(x, y, use); break;
+      case 64: kernels_with_cap<64>(x, y, use); break;
+      default: kernels_with_cap<255>(x, y, use); break;
     }
+  }
+  template <int Cap, class Use> void kernels_with_cap(const double* x, double* y, const Use& use) const;
+
+  void launch(const double* x, double* y) const {
+    const int b = setting.block_size;
+    for_each_kernel(x, y, [b](auto kernel, std::int64_t threads, auto... arguments) {
+      kernel<<<static_cast<unsigned>((threads + b - 1) / b), b>>>(arguments...);
+    });
+    check(cudaGetLastError(), "SpMV kernel launch");
+  }
+
+  void apply_carveout() const {
+    // -1 is cudaSharedmemCarveoutDefault: setting it undoes an earlier preference.
+    for_each_kernel(nullptr, nullptr, [percent = setting.carveout](auto kernel, auto...) {
+      check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 percent),
+            "cudaFuncSetAttribute (carve-out)");
+    });
   }
 };
 
-template <int Cap>
-void DeviceSpmv::Impl::set_carveout() const {
-  // -1 is cudaSharedmemCarveoutDefault: setting it undoes an earlier preference.
-  const int percent = setting.carveout;
-  auto set = [percent](auto kernel) {
-    check(cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), cudaFuncAttributePreferredSharedMemoryCarveout,
-                               percent),
-          "cudaFuncSetAttribute (carve-out)");
-  };
-  switch (setting.format) {
-    case SpmvFormat::CsrScalar: set(&csr_scalar<Cap>); break;
-    case SpmvFormat::CsrVector:
-      set(&csr_scalar<Cap>), set(&csr_vector<Cap, 2>), set(&csr_vector<Cap, 4>), set(&csr_vector<Cap, 8>),
-          set(&csr_vector<Cap, 16>), set(&csr_vector<Cap, 32>);
-      break;
-    case SpmvFormat::Ell: case SpmvFormat::Hyb: set(&ell<Cap>); break;
-    case SpmvFormat::Sell: set(&sell<Cap>); break;
-    case SpmvFormat::Bcsr:
-      set(&bcsr3<Cap, 1>), set(&bcsr3<Cap, 2>), set(&bcsr3<Cap, 4>), set(&bcsr3<Cap, 8>), set(&bcsr3<Cap, 16>),
-          set(&bcsr3<Cap, 32>);
-      break;
-    case SpmvFormat::Bell: set(&bell3<Cap>); break;
-    case SpmvFormat::Dia: set(&dia<Cap>); break;
-    case SpmvFormat::Cds: set(&cds3<Cap>); break;
+// Calls f with std::integral_constant<int, t> for the threads per row t (a power of two up to 32).
+template <class F>
+void with_threads_per_row(int t, const F& f) {
+  switch (t) {
+    case 1: f(std::integral_constant<int, 1>{}); break;
+    case 2: f(std::integral_constant<int, 2>{}); break;
+    case 4: f(std::integral_constant<int, 4>{}); break;
+    case 8: f(std::integral_constant<int, 8>{}); break;
+    case 16: f(std::integral_constant<int, 16>{}); break;
+    default: f(std::integral_constant<int, 32>{}); break;
   }
 }
 
-template <int Cap>
-void DeviceSpmv::Impl::launch(const double* x, double* y) const {
-  const int b = setting.block_size;
-  auto grid = [&](std::int64_t threads) { return static_cast<unsigned>((threads + b - 1) / b); };
-  const int t = setting.threads_per_row;
+template <int Cap, class Use>
+void DeviceSpmv::Impl::kernels_with_cap(const double* x, double* y, const Use& use) const {
   const std::int64_t block_rows = rows / 3;
   const int *rp = a_ptr.get(), *ci = a_col.get();
   const double* v = a_val.get();
   switch (setting.format) {
-    case SpmvFormat::CsrScalar: csr_scalar<Cap><<<grid(rows), b>>>(rows, rp, ci, v, x, y); break;
-    case SpmvFormat::CsrVector: {
-      const unsigned g = grid(rows * t);
-      switch (t) {
-        case 1: csr_scalar<Cap><<<g, b>>>(rows, rp, ci, v, x, y); break;
-        case 2: csr_vector<Cap, 2><<<g, b>>>(rows, rp, ci, v, x, y); break;
-        case 4: csr_vector<Cap, 4><<<g, b>>>(rows, rp, ci, v, x, y); break;
-        case 8: csr_vector<Cap, 8><<<g, b>>>(rows, rp, ci, v, x, y); break;
-        case 16: csr_vector<Cap, 16><<<g, b>>>(rows, rp, ci, v, x, y); break;
-        default: csr_vector<Cap, 32><<<g, b>>>(rows, rp, ci, v, x, y); break;
-      }
+    case SpmvFormat::CsrScalar: use(csr_scalar<Cap>, rows, rows, rp, ci, v, x, y); break;
+    case SpmvFormat::CsrVector:
+      with_threads_per_row(setting.threads_per_row, [&](auto per_row) {
+        constexpr int t = decltype(per_row)::value;
+        if constexpr (t == 1) use(csr_scalar<Cap>, rows, rows, rp, ci, v, x, y);
+        else use(csr_vector<Cap, t>, rows * t, rows, rp, ci, v, x, y);
+      });
       break;
-    }
-    case SpmvFormat::Ell: ell<Cap><<<grid(rows), b>>>(rows, width, ci, v, x, y, false); break;
-    case SpmvFormat::Sell:
-      sell<Cap><<<grid(rows), b>>>(rows, height, slice_ptr.get(), a_aux.get(), ci, v, x, y);
-      break;
+    case SpmvFormat::Ell: use(ell<Cap>, rows, rows, width, ci, v, x, y, false); break;
+    case SpmvFormat::Sell: use(sell<Cap>, rows, rows, height, slice_ptr.get(), a_aux.get(), ci, v, x, y); break;
     case SpmvFormat::Hyb:
-      ell<Cap><<<grid(rows), b>>>(rows, width, ci, v, x, y, false);
-      if (entries > 0)
-        coo_accumulate<<<grid(entries), b>>>(entries, coo_row.get(), coo_col.get(), coo_val.get(), x, y);
+      use(ell<Cap>, rows, rows, width, ci, v, x, y, false);
+      if (entries > 0) use(coo_accumulate, entries, entries, coo_row.get(), coo_col.get(), coo_val.get(), x, y);
       break;
-    case SpmvFormat::Bcsr: {
-      const unsigned g = grid(block_rows * t);
-      switch (t) {
-        case 1: bcsr3<Cap, 1><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
-        case 2: bcsr3<Cap, 2><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
-        case 4: bcsr3<Cap, 4><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
-        case 8: bcsr3<Cap, 8><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
-        case 16: bcsr3<Cap, 16><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
-        default: bcsr3<Cap, 32><<<g, b>>>(block_rows, rp, ci, v, x, y); break;
-      }
+    case SpmvFormat::Bcsr:
+      with_threads_per_row(setting.threads_per_row, [&](auto per_row) {
+        constexpr int t = decltype(per_row)::value;
+        use(bcsr3<Cap, t>, block_rows * t, block_rows, rp, ci, v, x, y);
+      });
       break;
-    }
-    case SpmvFormat::Bell: bell3<Cap><<<grid(block_rows), b>>>(block_rows, width, ci, v, x, y); break;
-    case SpmvFormat::Dia: dia<Cap><<<grid(rows), b>>>(rows, diagonals, a_aux.get(), v, x, y); break;
-    case SpmvFormat::Cds: cds3<Cap><<<grid(block_rows), b>>>(block_rows, diagonals, a_aux.get(), v, x, y); break;
+    case SpmvFormat::Bell: use(bell3<Cap>, block_rows, block_rows, width, ci, v, x, y); break;
+    case SpmvFormat::Dia: use(dia<Cap>, rows, rows, diagonals, a_aux.get(), v, x, y); break;
+    case SpmvFormat::Cds: use(cds3<Cap>, block_rows, block_rows, diagonals, a_aux.get(), v, x, y); break;
   }
-  check(cudaGetLastError(), "SpMV kernel launch");
 }
 
 DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const PaddingLimit& limit)
@@ -355,8 +318,7 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
   m.rows = a.rows;
   // The host copy of the format decides the device bytes; check them against free memory first.
   auto fits = [&](std::size_t bytes) {
-    std::size_t free = 0, total = 0;
-    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    const std::size_t free = free_memory();
     if (bytes > free * 9 / 10)
       throw FormatRefused(format_name(setting.format) + " refused: needs " + std::to_string(bytes >> 20) +
                           " MiB on the device, which has " + std::to_string(free >> 20) + " MiB free");
@@ -365,27 +327,27 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
     case SpmvFormat::CsrScalar:
     case SpmvFormat::CsrVector: {
       fits(a.col.size() * 12 + a.row_ptr.size() * 4);
-      m.a_ptr = Array<int>(narrow(a.row_ptr));
-      m.a_col = Array<int>(a.col);
-      m.a_val = Array<double>(a.val);
+      m.a_ptr = DeviceBuffer<int>(narrow(a.row_ptr));
+      m.a_col = DeviceBuffer<int>(a.col);
+      m.a_val = DeviceBuffer<double>(a.val);
       break;
     }
     case SpmvFormat::Ell: {
       const EllMatrix e = to_ell(a, limit);
       fits(e.col.size() * 12);
       m.width = e.width;
-      m.a_col = Array<int>(e.col);
-      m.a_val = Array<double>(e.val);
+      m.a_col = DeviceBuffer<int>(e.col);
+      m.a_val = DeviceBuffer<double>(e.val);
       break;
     }
     case SpmvFormat::Sell: {
       const SellMatrix s = to_sell(a, 32, limit);
       fits(s.col.size() * 12);
       m.height = s.slice_height;
-      m.slice_ptr = Array<std::int64_t>(s.slice_ptr);
-      m.a_aux = Array<int>(s.slice_width);
-      m.a_col = Array<int>(s.col);
-      m.a_val = Array<double>(s.val);
+      m.slice_ptr = DeviceBuffer<std::int64_t>(s.slice_ptr);
+      m.a_aux = DeviceBuffer<int>(s.slice_width);
+      m.a_col = DeviceBuffer<int>(s.col);
+      m.a_val = DeviceBuffer<double>(s.val);
       break;
     }
     case SpmvFormat::Hyb: {
@@ -393,43 +355,43 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
       fits(h.ell.col.size() * 12 + h.coo_val.size() * 16);
       m.width = h.ell.width;
       m.entries = static_cast<std::int64_t>(h.coo_val.size());
-      m.a_col = Array<int>(h.ell.col);
-      m.a_val = Array<double>(h.ell.val);
-      m.coo_row = Array<int>(h.coo_row);
-      m.coo_col = Array<int>(h.coo_col);
-      m.coo_val = Array<double>(h.coo_val);
+      m.a_col = DeviceBuffer<int>(h.ell.col);
+      m.a_val = DeviceBuffer<double>(h.ell.val);
+      m.coo_row = DeviceBuffer<int>(h.coo_row);
+      m.coo_col = DeviceBuffer<int>(h.coo_col);
+      m.coo_val = DeviceBuffer<double>(h.coo_val);
       break;
     }
     case SpmvFormat::Bcsr: {
       const BcsrMatrix b = to_bcsr(a, 3, limit);
       fits(b.val.size() * 8 + b.block_col.size() * 4);
-      m.a_ptr = Array<int>(narrow(b.block_row_ptr));
-      m.a_col = Array<int>(b.block_col);
-      m.a_val = Array<double>(interleave_blocks(b));
+      m.a_ptr = DeviceBuffer<int>(narrow(b.block_row_ptr));
+      m.a_col = DeviceBuffer<int>(b.block_col);
+      m.a_val = DeviceBuffer<double>(interleave_blocks(b));
       break;
     }
     case SpmvFormat::Bell: {
       const BellMatrix b = to_bell(a, 3, limit);
       fits(b.val.size() * 8 + b.col.size() * 4);
       m.width = b.width;
-      m.a_col = Array<int>(b.col);
-      m.a_val = Array<double>(b.val);
+      m.a_col = DeviceBuffer<int>(b.col);
+      m.a_val = DeviceBuffer<double>(b.val);
       break;
     }
     case SpmvFormat::Dia: {
       const DiaMatrix d = to_dia(a, limit);
       fits(d.val.size() * 8);
       m.diagonals = static_cast<int>(d.offset.size());
-      m.a_aux = Array<int>(d.offset);
-      m.a_val = Array<double>(d.val);
+      m.a_aux = DeviceBuffer<int>(d.offset);
+      m.a_val = DeviceBuffer<double>(d.val);
       break;
     }
     case SpmvFormat::Cds: {
       const CdsMatrix d = to_cds(a, 3, limit);
       fits(d.val.size() * 8);
       m.diagonals = static_cast<int>(d.offset.size());
-      m.a_aux = Array<int>(d.offset);
-      m.a_val = Array<double>(d.val);
+      m.a_aux = DeviceBuffer<int>(d.offset);
+      m.a_val = DeviceBuffer<double>(d.val);
       break;
     }
   }
@@ -451,11 +413,7 @@ DeviceSpmv& DeviceSpmv::operator=(DeviceSpmv&&) noexcept = default;
 
 void DeviceSpmv::apply(const double* x, double* y) const {
   if (impl_->rows == 0) return;
-  switch (impl_->setting.register_cap) {
-    case 32: impl_->launch<32>(x, y); break;
-    case 64: impl_->launch<64>(x, y); break;
-    default: impl_->launch<255>(x, y); break;
-  }
+  impl_->launch(x, y);
 }
 std::size_t DeviceSpmv::device_bytes() const { return impl_->bytes(); }
 double DeviceSpmv::bytes_moved() const { return static_cast<double>(impl_->bytes()) + 16.0 * impl_->rows; }

@@ -10,6 +10,7 @@
 
 #include "kernels/cpu/sparse_formats.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels::cuda {
@@ -69,19 +70,15 @@ class DeviceSpmv {
 // A vector of doubles on the device.
 class DeviceVector {
  public:
-  explicit DeviceVector(std::size_t n = 0);
-  ~DeviceVector();
-  DeviceVector(DeviceVector&&) noexcept;
-  DeviceVector& operator=(DeviceVector&&) noexcept;
-  void upload(const double* host);
-  void download(double* host) const;
-  double* data() { return data_; }
-  const double* data() const { return data_; }
-  std::size_t size() const { return size_; }
+  explicit DeviceVector(std::size_t n = 0) : buffer_(n) {}
+  void upload(const double* host) { buffer_.upload(host); }
+  void download(double* host) const { buffer_.download(host); }
+  double* data() { return buffer_.get(); }
+  const double* data() const { return buffer_.get(); }
+  std::size_t size() const { return buffer_.size(); }
 
  private:
-  double* data_ = nullptr;
-  std::size_t size_ = 0;
+  DeviceBuffer<double> buffer_;
 };
 
 // CG's preconditioner M^-1 on the device: none (data null), Jacobi (block 1: the inverse

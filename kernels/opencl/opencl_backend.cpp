@@ -2,8 +2,8 @@
 
 #include "kernels/opencl/dense_sources.hpp"  // generated: the .cl files as strings
 
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "kernels/opencl/cl_device.hpp"
+#include "kernels/typed_dense_backend.hpp"
 
 #include <vector>
 
@@ -15,42 +15,6 @@ constexpr int max_tile = 64;        // diagonal tile of POTRF/TRSM
 constexpr int per_item = 4;         // WPT: elements per work-item and direction in the tiled GEMM
 constexpr int potrf_group = 256;
 constexpr int trsm_group = 64;
-
-void check(cl_int status, const char* what) {
-  if (status != CL_SUCCESS)
-    throw std::runtime_error(std::string("OpenCL: ") + what + " failed with error " +
-                             std::to_string(status));
-}
-
-std::string device_string(cl_device_id device, cl_device_info what) {
-  std::size_t size = 0;
-  check(clGetDeviceInfo(device, what, 0, nullptr, &size), "clGetDeviceInfo");
-  std::string s(size, '\0');
-  check(clGetDeviceInfo(device, what, size, s.data(), nullptr), "clGetDeviceInfo");
-  while (!s.empty() && s.back() == '\0') s.pop_back();
-  return s;
-}
-
-// The first GPU of any platform, else the first device; null when there is none.
-cl_device_id pick_device(std::string& why_not) {
-  cl_uint platforms = 0;
-  const cl_int status = clGetPlatformIDs(0, nullptr, &platforms);
-  if (status != CL_SUCCESS || platforms == 0) {
-    why_not = "no OpenCL platform found (clGetPlatformIDs returned " + std::to_string(status) +
-              "; is an ICD such as PoCL installed?)";
-    return nullptr;
-  }
-  std::vector<cl_platform_id> ids(platforms);
-  check(clGetPlatformIDs(platforms, ids.data(), nullptr), "clGetPlatformIDs");
-  for (const cl_device_type type : {cl_device_type{CL_DEVICE_TYPE_GPU}, cl_device_type{CL_DEVICE_TYPE_ALL}})
-    for (cl_platform_id platform : ids) {
-      cl_device_id device = nullptr;
-      cl_uint found = 0;
-      if (clGetDeviceIDs(platform, type, 1, &device, &found) == CL_SUCCESS && found > 0) return device;
-    }
-  why_not = "the OpenCL platforms have no device";
-  return nullptr;
-}
 
 class ClStorage final : public DeviceStorage {
 public:
@@ -89,7 +53,7 @@ void set_args(cl_kernel kernel, const Args&... args) {
   (check(clSetKernelArg(kernel, index++, sizeof(Args), &args), "clSetKernelArg"), ...);
 }
 
-class OpenCLBackend final : public DenseBackend {
+class OpenCLBackend final : public TypedDenseBackend<OpenCLBackend> {
 public:
   OpenCLBackend(GemmKernel kernel, int tile) : kernel_(kernel), tile_(tile) {
     if (tile < 1 || tile * tile > 1024)
@@ -139,46 +103,16 @@ protected:
   void copy_to_device(const void* host, std::size_t host_pitch, DeviceStorage& dst,
                       std::size_t dst_offset, std::size_t dst_pitch, std::size_t row_bytes,
                       std::size_t rows) override {
-    const std::size_t buffer_origin[3] = {dst_offset, 0, 0};
-    const std::size_t host_origin[3] = {0, 0, 0};
-    const std::size_t region[3] = {row_bytes, rows, 1};
-    check(clEnqueueWriteBufferRect(queue_, static_cast<cl_mem>(dst.handle()), CL_TRUE,
-                                   buffer_origin, host_origin, region, dst_pitch, 0, host_pitch, 0,
-                                   host, 0, nullptr, nullptr),
-          "clEnqueueWriteBufferRect");
+    copy_rect(clEnqueueWriteBufferRect, "clEnqueueWriteBufferRect", static_cast<cl_mem>(dst.handle()), dst_offset,
+              dst_pitch, host, host_pitch, row_bytes, rows);
   }
   void copy_to_host(const DeviceStorage& src, std::size_t src_offset, std::size_t src_pitch,
                     void* host, std::size_t host_pitch, std::size_t row_bytes,
                     std::size_t rows) override {
-    const std::size_t buffer_origin[3] = {src_offset, 0, 0};
-    const std::size_t host_origin[3] = {0, 0, 0};
-    const std::size_t region[3] = {row_bytes, rows, 1};
-    check(clEnqueueReadBufferRect(queue_, static_cast<cl_mem>(src.handle()), CL_TRUE,
-                                  buffer_origin, host_origin, region, src_pitch, 0, host_pitch, 0,
-                                  host, 0, nullptr, nullptr),
-          "clEnqueueReadBufferRect");
+    copy_rect(clEnqueueReadBufferRect, "clEnqueueReadBufferRect", static_cast<cl_mem>(src.handle()), src_offset,
+              src_pitch, host, host_pitch, row_bytes, rows);
   }
 
-  void gemm_kernel(Op op_a, Op op_b, double alpha, const DeviceMatrix<double>& a,
-                   const DeviceMatrix<double>& b, double beta, const DeviceMatrix<double>& c,
-                   Fill fill) override {
-    gemm_any(op_a, op_b, alpha, a, b, beta, c, fill);
-  }
-  void gemm_kernel(Op op_a, Op op_b, float alpha, const DeviceMatrix<float>& a,
-                   const DeviceMatrix<float>& b, float beta, const DeviceMatrix<float>& c,
-                   Fill fill) override {
-    gemm_any(op_a, op_b, alpha, a, b, beta, c, fill);
-  }
-  index_t potrf_tile(const DeviceMatrix<double>& a) override { return potrf_any(a); }
-  index_t potrf_tile(const DeviceMatrix<float>& a) override { return potrf_any(a); }
-  void trsm_tile(Side side, Op op_l, const DeviceMatrix<double>& l,
-                 const DeviceMatrix<double>& b) override {
-    trsm_any(side, op_l, l, b);
-  }
-  void trsm_tile(Side side, Op op_l, const DeviceMatrix<float>& l,
-                 const DeviceMatrix<float>& b) override {
-    trsm_any(side, op_l, l, b);
-  }
   index_t tile_size() const override { return max_tile; }
 
   void front_assemble_kernel(const DeviceMatrix<double>& from,
@@ -211,6 +145,21 @@ protected:
   }
 
 private:
+  friend class TypedDenseBackend<OpenCLBackend>;
+
+  // A blocking copy of `rows` rows of `row_bytes` between `buffer` (from byte `offset`) and host
+  // memory; `enqueue` is clEnqueueWriteBufferRect or clEnqueueReadBufferRect.
+  template <class Enqueue, class HostPointer>
+  void copy_rect(Enqueue enqueue, const char* what, cl_mem buffer, std::size_t offset, std::size_t buffer_pitch,
+                 HostPointer host, std::size_t host_pitch, std::size_t row_bytes, std::size_t rows) {
+    const std::size_t buffer_origin[3] = {offset, 0, 0};
+    const std::size_t host_origin[3] = {0, 0, 0};
+    const std::size_t region[3] = {row_bytes, rows, 1};
+    check(enqueue(queue_, buffer, CL_TRUE, buffer_origin, host_origin, region, buffer_pitch, 0, host_pitch, 0, host, 0,
+                  nullptr, nullptr),
+          what);
+  }
+
   template <class T>
   Program& program() {
     constexpr bool is_double = std::is_same_v<T, double>;

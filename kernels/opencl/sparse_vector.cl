@@ -72,3 +72,52 @@ void finish_sums(const int groups, const int count, __global const double* parti
     barrier(CLK_LOCAL_MEM_FENCE);
   }
 }
+
+// The smoothing step of AMG scaled by a diagonal s: d = a (s .* r) + b d; x = c x + d (d is not
+// read when b = 0, x not when c = 0).
+__kernel void diagonal_step(const long n, const double a, __global const double* s, __global const double* r,
+                            const double b, __global double* d, const double c, __global double* x) {
+  const long i = get_global_id(0);
+  if (i >= n) return;
+  const double di = a * s[i] * r[i] + (b != 0.0 ? b * d[i] : 0.0);
+  d[i] = di;
+  x[i] = (c != 0.0 ? c * x[i] : 0.0) + di;
+}
+
+#ifdef BLOCK_R
+// y = alpha A x + beta y (y not read when beta = 0) for a block matrix of BLOCK_R x BLOCK_C
+// single-precision blocks (row-major) on double vectors: LANES work-items share a block row,
+// striding over its blocks, and their partial sums meet in local memory. BLOCK_GROUP work-items
+// per work-group (a multiple of LANES, both powers of two).
+__kernel __attribute__((reqd_work_group_size(BLOCK_GROUP, 1, 1)))
+void block_spmv(const long block_rows, __global const long* row_ptr, __global const int* col,
+                __global const float* val, const double alpha, __global const double* x, const double beta,
+                __global double* y) {
+  __local double partial[BLOCK_R * BLOCK_GROUP];
+  const int l = get_local_id(0), lane = l % LANES;
+  const long row = get_global_id(0) / LANES;
+  double s[BLOCK_R];
+  for (int r = 0; r < BLOCK_R; ++r) s[r] = 0.0;
+  if (row < block_rows)
+    for (long k = row_ptr[row] + lane; k < row_ptr[row + 1]; k += LANES) {
+      __global const float* b = val + k * (BLOCK_R * BLOCK_C);
+      __global const double* xc = x + (long)col[k] * BLOCK_C;
+      for (int c = 0; c < BLOCK_C; ++c) {
+        const double xv = xc[c];
+        for (int r = 0; r < BLOCK_R; ++r) s[r] += b[r * BLOCK_C + c] * xv;
+      }
+    }
+  for (int r = 0; r < BLOCK_R; ++r) partial[r * BLOCK_GROUP + l] = s[r];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int w = LANES / 2; w > 0; w >>= 1) {
+    if (lane < w)
+      for (int r = 0; r < BLOCK_R; ++r) partial[r * BLOCK_GROUP + l] += partial[r * BLOCK_GROUP + l + w];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lane == 0 && row < block_rows)
+    for (int r = 0; r < BLOCK_R; ++r) {
+      const long i = row * BLOCK_R + r;
+      y[i] = alpha * partial[r * BLOCK_GROUP + l] + (beta != 0.0 ? beta * y[i] : 0.0);
+    }
+}
+#endif

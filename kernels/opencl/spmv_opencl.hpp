@@ -1,13 +1,15 @@
 #pragma once
 // OpenCL SpMV: the tunable CSR kernel (work-group size and rows per work-group as compile-time
-// definitions), ELL and SELL; the vector kernels of CG; the tuner over the CSR parameters and its
-// row-statistics model. Plain C++: no OpenCL header needed to use it.
+// definitions), ELL and SELL; the vector kernels of CG; the device's candidates for the shared
+// tuner (kernels/cpu/spmv_autotune.hpp). Plain C++: no OpenCL header needed to use it.
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/cpu/spmv_autotune.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels::opencl {
@@ -22,6 +24,12 @@ struct ClSpmvSetting {
 std::string to_string(const ClSpmvSetting& s);          // "csr/wg128/r8", "ell/wg128"
 ClSpmvSetting parse_cl_spmv_setting(const std::string& text);  // throws std::invalid_argument
 
+// An argument of a kernel launched by ClSparseDevice::run: its bytes (a scalar, or a cl_mem handle).
+struct ClKernelArg {
+  const void* value;
+  std::size_t bytes;
+};
+
 // One OpenCL device (the first GPU, else the first device): its context, queue and the programs
 // built so far, one per set of definitions. Throws BackendUnavailable when there is none.
 class ClSparseDevice {
@@ -29,11 +37,31 @@ class ClSparseDevice {
   ClSparseDevice();
   ~ClSparseDevice();
   std::string name() const;
+  // Queues the kernel `entry` of sparse_vector.cl built with `definitions` (built once per set):
+  // `global` work-items (a multiple of `local`) in work-groups of `local`, with `args` in order.
+  void run(const std::string& definitions, const char* entry, std::initializer_list<ClKernelArg> args,
+           std::size_t global, std::size_t local) const;
+  std::string identity() const;  // "<name>, <driver version>": the device in the tuning cache
   struct Impl;
   Impl& impl() const { return *impl_; }
 
  private:
   std::unique_ptr<Impl> impl_;
+};
+
+// Device memory holding a copy of host bytes: the index and value arrays of a block matrix.
+class ClBuffer {
+ public:
+  ClBuffer(const ClSparseDevice& device, const void* host, std::size_t bytes);
+  ~ClBuffer();
+  ClBuffer(const ClBuffer&) = delete;
+  ClBuffer& operator=(const ClBuffer&) = delete;
+  void* handle() const { return buffer_; }  // the cl_mem
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* buffer_ = nullptr;
+  std::size_t bytes_ = 0;
 };
 
 class ClVector {
@@ -92,20 +120,19 @@ class ClKrylovOps {
 // warm-up (the paper's method: launches included).
 double time_spmv(const ClSparseDevice& device, const ClSpmv& spmv, const ClVector& x, ClVector& y, int repeats);
 
-// The model: T = WG / R from the mean row length (a quarter of it, 1..32), WG = 128.
+// Every setting the tuner may pick, as the model sees it: CSR with WG = 128 and teams of 1..32
+// work-items per row (R = 128 / team), ELL and SELL.
+std::vector<SpmvCandidate> opencl_candidates();
+// The model's best CSR setting for these statistics: no timing.
 ClSpmvSetting model_cl_setting(const RowStats& stats);
 
-struct ClTimedSetting {
-  ClSpmvSetting setting;
-  double seconds = 0;
+struct ClTuning {
+  SpmvAutotuneResult choice;
+  std::unique_ptr<ClSpmv> matrix;  // the whole matrix on the device in the chosen setting
+  double convert_seconds = 0;      // converting and uploading it (as any fixed setting would)
 };
-struct ClTuningReport {
-  ClSpmvSetting best, model;
-  double best_seconds = 0, model_seconds = 0;
-  std::vector<ClTimedSetting> grid;  // every (WG, R) pair timed, the paper's sensitivity table
-};
-// Times the CSR kernel for WG in 32..256 and R in 1..WG (powers of two) until `budget_seconds`
-// are spent (the model's pick first), on one copy of the matrix on the device.
-ClTuningReport tune_cl_csr(const ClSparseDevice& device, const CsrMatrix& a, double budget_seconds);
+// Picks the setting for `a` (`tuning`: the cache, fresh timing or the model alone) and puts `a`
+// on the device in it; a format that refuses the whole matrix gives way to the next in rank.
+ClTuning tune_cl_spmv(const ClSparseDevice& device, const CsrMatrix& a, SpmvTuning tuning);
 
 }  // namespace fem::kernels::opencl

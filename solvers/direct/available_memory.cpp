@@ -4,18 +4,10 @@
 #include <limits>
 #include <sstream>
 
-#include "fem/config.hpp"
+#include "kernels/device_queries.hpp"
 #include "solvers/linear_solver.hpp"
 
-#if FEM_WITH_CUDA
-#include <cuda_runtime.h>
-#endif
-
 namespace fem::band {
-
-namespace {
-
-}  // namespace
 
 std::size_t host_available_memory() {
   std::ifstream meminfo("/proc/meminfo");
@@ -38,19 +30,11 @@ std::string gib(std::size_t bytes) {
 
 }  // namespace
 
-std::size_t cuda_available_memory() {
-#if FEM_WITH_CUDA
-  std::size_t free = 0, total = 0;
-  if (cudaMemGetInfo(&free, &total) == cudaSuccess) return free;
-#endif
-  return 0;
-}
-
 std::size_t available_memory(const kernels::DenseBackend& backend) {
   if (backend.uses_host_memory()) return host_available_memory();
   const std::string name = backend.name();
   if (name.rfind("cuda", 0) == 0 || name == "cublas") {
-    if (const std::size_t free = cuda_available_memory(); free > 0) return free;
+    if (const std::size_t free = kernels::cuda_free_memory(); free > 0) return free;
   }
   return std::numeric_limits<std::size_t>::max();
 }

@@ -1,6 +1,6 @@
 #pragma once
 // How many bytes a solver may still allocate where a back-end computes: MemAvailable from
-// /proc/meminfo for host back-ends, cudaMemGetInfo's free memory for the CUDA ones.
+// /proc/meminfo for host back-ends, the CUDA device's free memory (kernels/device_queries.hpp) for the CUDA ones.
 #include <cstddef>
 #include <string>
 
@@ -9,8 +9,6 @@
 namespace fem::band {
 
 std::size_t host_available_memory();
-// Free memory of the current CUDA device; 0 without one (or in a build without CUDA).
-std::size_t cuda_available_memory();
 std::size_t available_memory(const kernels::DenseBackend& backend);
 
 // Throws SolveFailure naming what was asked, where, and what is available when `bytes` is

@@ -15,8 +15,9 @@
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/progress_meter.hpp"
 #include "fem/config.hpp"
+#include "kernels/device_queries.hpp"
 #if FEM_WITH_CUDA
-#include "solvers/direct/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_cuda.hpp"
 #endif
 
 namespace fem::band {
@@ -175,19 +176,18 @@ class BandCholeskySolver final : public LinearSolver {
 #if FEM_WITH_CUDA
     const std::size_t bytes = layout.elements() * sizeof(T);
     const std::size_t allowed =
-        device_bytes_ > 0 ? device_bytes_ : band::cuda::free_device_memory() / 10 * 9;
+        device_bytes_ > 0 ? device_bytes_ : kernels::cuda_free_memory() / 10 * 9;
     if (bytes <= allowed) {
       Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout)};
-      band::pivot_or_fail<T>([&] { band::cuda::factor_on_device(f.band); });
+      band::pivot_or_fail<T>([&] { kernels::cuda::factor_on_device(layout, f.band.rows()); });
       return f;
     }
-    if (allowed < band::cuda::min_streaming_bytes(layout, sizeof(T)))
-      band::require_memory(band::cuda::min_streaming_bytes(layout, sizeof(T)), allowed,
+    if (allowed < kernels::cuda::min_streaming_bytes(layout, sizeof(T)))
+      band::require_memory(kernels::cuda::min_streaming_bytes(layout, sizeof(T)), allowed,
                            "streaming the band (two chunks of half-bandwidth + block rows)", gpu_->description());
     Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
-    T* rows = static_cast<T*>(f.band.storage.storage->handle()) + f.band.storage.offset;
     int chunks = 0;
-    band::pivot_or_fail<T>([&] { chunks = band::cuda::factor_streamed(layout, rows, allowed); });
+    band::pivot_or_fail<T>([&] { chunks = kernels::cuda::factor_streamed(layout, f.band.rows(), allowed); });
     report.figures["device_chunks"] = chunks;
     return f;
 #else

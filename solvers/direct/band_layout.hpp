@@ -1,28 +1,17 @@
 #pragma once
-// Where the lower band of a symmetric matrix lives: row by row, each row holding its
-// `window` entries left of the diagonal and the diagonal. The window is the half-bandwidth
-// plus one block of zero padding, so that every tile the blocked factorisation touches (the
-// panel below a diagonal block reaches one block past the bandwidth) is a plain row-major
-// matrix with leading dimension `window`: element (i, j) sits at i * window + j + window.
+// The band layout (kernels/band_layout.hpp) of a CSR matrix: its bandwidth, the block size, the
+// band rows filled from the matrix, and the work of factoring it.
 #include <cstddef>
 #include <cstdint>
 
+#include "kernels/band_layout.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem::band {
 
 using index_t = std::int64_t;
 
-struct BandLayout {
-  index_t n = 0;          // equations
-  index_t bandwidth = 0;  // half-bandwidth kd: A(i, j) = 0 when |i - j| > kd
-  index_t block = 1;      // the block size nb of the factorisation
-
-  index_t window() const { return bandwidth + block; }
-  index_t pitch() const { return window() + 1; }  // stored entries per row
-  index_t offset(index_t i, index_t j) const { return i * window() + j + window(); }
-  std::size_t elements() const { return static_cast<std::size_t>(n) * static_cast<std::size_t>(pitch()); }
-};
+using kernels::BandLayout;
 
 // max |i - j| over the stored entries of the matrix.
 index_t bandwidth_of(const CsrMatrix& matrix);

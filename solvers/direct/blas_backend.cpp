@@ -36,6 +36,30 @@ void require_syrk(Op op_a, Op op_b, const DeviceMatrix<T>& a, const DeviceMatrix
     throw std::logic_error("BLAS back-end: a lower-triangle product must be A Aᵀ (SYRK)");
 }
 
+// The BLAS and LAPACK calls, one name for both precisions (row-major, lower triangles).
+void blas_syrk(int n, int k, double alpha, const double* a, int lda, double beta, double* c, int ldc) {
+  cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, alpha, a, lda, beta, c, ldc);
+}
+void blas_syrk(int n, int k, float alpha, const float* a, int lda, float beta, float* c, int ldc) {
+  cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, alpha, a, lda, beta, c, ldc);
+}
+void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, double alpha, const double* a, int lda,
+          const double* b, int ldb, double beta, double* c, int ldc) {
+  cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha, const float* a, int lda,
+          const float* b, int ldb, float beta, float* c, int ldc) {
+  cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+lapack_int potrf_upper(int n, double* a, int lda) { return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
+lapack_int potrf_upper(int n, float* a, int lda) { return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
+void blas_trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const double* l, int ldl, double* b, int ldb) {
+  cblas_dtrsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0, l, ldl, b, ldb);
+}
+void blas_trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const float* l, int ldl, float* b, int ldb) {
+  cblas_strsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0f, l, ldl, b, ldb);
+}
+
 }  // namespace
 
 std::string BlasBackend::description() const {
@@ -43,54 +67,41 @@ std::string BlasBackend::description() const {
          std::to_string(openblas_get_num_threads()) + " threads a call (one inside the band tasks)";
 }
 
-void BlasBackend::gemm_kernel(Op op_a, Op op_b, double alpha, const DeviceMatrix<double>& a,
-                              const DeviceMatrix<double>& b, double beta, const DeviceMatrix<double>& c, Fill fill) {
+template <class T>
+void BlasBackend::gemm_any(Op op_a, Op op_b, T alpha, const DeviceMatrix<T>& a, const DeviceMatrix<T>& b, T beta,
+                           const DeviceMatrix<T>& c, Fill fill) {
   const int k = as_int(a.cols_of(op_a));
   if (fill == Fill::lower) {
     require_syrk(op_a, op_b, a, b);
-    cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, as_int(c.rows), k, alpha, data(a), as_int(a.ld), beta,
-                data(c), as_int(c.ld));
+    blas_syrk(as_int(c.rows), k, alpha, data(a), as_int(a.ld), beta, data(c), as_int(c.ld));
   } else {
-    cblas_dgemm(CblasRowMajor, trans(op_a), trans(op_b), as_int(c.rows), as_int(c.cols), k, alpha, data(a),
-                as_int(a.ld), data(b), as_int(b.ld), beta, data(c), as_int(c.ld));
-  }
-}
-
-void BlasBackend::gemm_kernel(Op op_a, Op op_b, float alpha, const DeviceMatrix<float>& a,
-                              const DeviceMatrix<float>& b, float beta, const DeviceMatrix<float>& c, Fill fill) {
-  const int k = as_int(a.cols_of(op_a));
-  if (fill == Fill::lower) {
-    require_syrk(op_a, op_b, a, b);
-    cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, as_int(c.rows), k, alpha, data(a), as_int(a.ld), beta,
-                data(c), as_int(c.ld));
-  } else {
-    cblas_sgemm(CblasRowMajor, trans(op_a), trans(op_b), as_int(c.rows), as_int(c.cols), k, alpha, data(a),
-                as_int(a.ld), data(b), as_int(b.ld), beta, data(c), as_int(c.ld));
+    blas_gemm(trans(op_a), trans(op_b), as_int(c.rows), as_int(c.cols), k, alpha, data(a), as_int(a.ld), data(b),
+         as_int(b.ld), beta, data(c), as_int(c.ld));
   }
 }
 
 // A row-major lower triangle is LAPACK's column-major upper one: no transposed copy.
-index_t BlasBackend::potrf_tile(const DeviceMatrix<double>& a) {
-  const lapack_int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', as_int(a.rows), data(a), as_int(a.ld));
-  if (info < 0) throw std::logic_error("LAPACKE_dpotrf: argument " + std::to_string(-info) + " is invalid");
+template <class T>
+index_t BlasBackend::potrf_any(const DeviceMatrix<T>& a) {
+  const lapack_int info = potrf_upper(as_int(a.rows), data(a), as_int(a.ld));
+  if (info < 0) throw std::logic_error("LAPACKE potrf: argument " + std::to_string(-info) + " is invalid");
   return info > 0 ? info - 1 : -1;
 }
 
-index_t BlasBackend::potrf_tile(const DeviceMatrix<float>& a) {
-  const lapack_int info = LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', as_int(a.rows), data(a), as_int(a.ld));
-  if (info < 0) throw std::logic_error("LAPACKE_spotrf: argument " + std::to_string(-info) + " is invalid");
-  return info > 0 ? info - 1 : -1;
+template <class T>
+void BlasBackend::trsm_any(Side side, Op op_l, const DeviceMatrix<T>& l, const DeviceMatrix<T>& b) {
+  blas_trsm(side == Side::left ? CblasLeft : CblasRight, trans(op_l), as_int(b.rows), as_int(b.cols), data(l), as_int(l.ld),
+       data(b), as_int(b.ld));
 }
 
-void BlasBackend::trsm_tile(Side side, Op op_l, const DeviceMatrix<double>& l, const DeviceMatrix<double>& b) {
-  cblas_dtrsm(CblasRowMajor, side == Side::left ? CblasLeft : CblasRight, CblasLower, trans(op_l), CblasNonUnit,
-              as_int(b.rows), as_int(b.cols), 1.0, data(l), as_int(l.ld), data(b), as_int(b.ld));
-}
-
-void BlasBackend::trsm_tile(Side side, Op op_l, const DeviceMatrix<float>& l, const DeviceMatrix<float>& b) {
-  cblas_strsm(CblasRowMajor, side == Side::left ? CblasLeft : CblasRight, CblasLower, trans(op_l), CblasNonUnit,
-              as_int(b.rows), as_int(b.cols), 1.0f, data(l), as_int(l.ld), data(b), as_int(b.ld));
-}
+template void BlasBackend::gemm_any(Op, Op, double, const DeviceMatrix<double>&, const DeviceMatrix<double>&, double,
+                                    const DeviceMatrix<double>&, Fill);
+template void BlasBackend::gemm_any(Op, Op, float, const DeviceMatrix<float>&, const DeviceMatrix<float>&, float,
+                                    const DeviceMatrix<float>&, Fill);
+template index_t BlasBackend::potrf_any(const DeviceMatrix<double>&);
+template index_t BlasBackend::potrf_any(const DeviceMatrix<float>&);
+template void BlasBackend::trsm_any(Side, Op, const DeviceMatrix<double>&, const DeviceMatrix<double>&);
+template void BlasBackend::trsm_any(Side, Op, const DeviceMatrix<float>&, const DeviceMatrix<float>&);
 
 OneBlasThreadPerCall::OneBlasThreadPerCall() : previous_(openblas_get_num_threads()) { openblas_set_num_threads(1); }
 OneBlasThreadPerCall::~OneBlasThreadPerCall() { openblas_set_num_threads(previous_); }

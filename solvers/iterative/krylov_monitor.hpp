@@ -2,7 +2,6 @@
 // What every Krylov solver (CPU or GPU) shares: the iteration limit, the residual history,
 // the progress line (with the time left) every two seconds, and the failure message when it
 // does not converge.
-#include <chrono>
 #include <string>
 
 #include "solvers/linear_solver.hpp"
@@ -26,10 +25,5 @@ class KrylovMonitor {
   int max_iterations_;
   ProgressMeter progress_;
 };
-
-using KrylovClock = std::chrono::steady_clock;
-inline double seconds_since(KrylovClock::time_point t0) {
-  return std::chrono::duration<double>(KrylovClock::now() - t0).count();
-}
 
 }  // namespace fem

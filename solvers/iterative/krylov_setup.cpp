@@ -2,10 +2,20 @@
 
 #include <cmath>
 
+#include "kernels/cpu/spmv_autotune.hpp"
 #include "kernels/cpu/vector_ops.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem {
+namespace {
+
+// What the back-end's matrix() gets: `auto` carries the tuning mode ("auto", "auto/fresh",
+// "auto/model"); any other setting is the device's own.
+std::string spmv_setting(const SolverOptions& options) {
+  return options.spmv == "auto" ? kernels::auto_spmv_setting(options.spmv_tuning) : options.spmv;
+}
+
+}  // namespace
 
 std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& method, const SolverOptions& options,
                                                             const std::vector<std::string>& preconditioners) {
@@ -16,33 +26,43 @@ std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& m
   } catch (const kernels::BackendUnavailable& e) {
     throw SolverUnavailable(solver + ": " + e.what());
   }
-  // A device applies block-diagonal preconditioners of the blocks it has; the host applies any.
+  // A device applies block-diagonal preconditioners of the blocks it has and AMG (written against
+  // the back-end); the host applies any.
   std::vector<std::string> supported;
   for (const auto& name : preconditioners) {
     const auto block = diagonal_block(name);
-    if (backend->on_host() || (block && backend->has_block_diagonal(*block))) supported.push_back(name);
+    if (backend->on_host() || name == "amg" || (block && backend->has_block_diagonal(*block)))
+      supported.push_back(name);
   }
   require_preconditioner(options.preconditioner, supported, solver);
-  backend->check_setting(options.spmv);
+  backend->check_setting(spmv_setting(options));
   return backend;
 }
 
 KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledSystem& system,
                          const SolverOptions& options, SolveReport& report)
-    : backend_(backend), system_(system), n_(static_cast<std::size_t>(system.matrix.rows)) {
-  matrix_ = backend.matrix(system.matrix, options.spmv, report.figures);
+    : backend_(backend), system_(system), n_(static_cast<std::size_t>(system.matrix.rows)),
+      rhs_norm_(std::sqrt(cpu::dot(system.rhs, system.rhs))) {
+  matrix_ = backend.matrix(system.matrix, spmv_setting(options), report.figures);
   if (matrix_->device_bytes() > 0) report.figures["spmv_bytes"] = static_cast<double>(matrix_->device_bytes());
   if (options.progress && !backend.on_host())
     options.progress(options.method + " on " + backend.name() + ": SpMV " + matrix_->setting());
-  host_preconditioner_ = make_preconditioner(options.preconditioner, system, options);
-  for (const auto& [name, value] : host_preconditioner_->figures()) report.figures[name] = value;
+  if (options.preconditioner == "amg") {
+    if (system.nodes.coordinates.empty() && options.progress)
+      options.progress("amg: no node coordinates: the near-null space is the constant of each of the " +
+                       std::to_string(system.nodes.dofs_per_node) + " components (no rotations)");
+    amg_ = std::make_unique<amg::VCycle>(backend, system.matrix, system.nodes, options.amg);
+    for (const auto& [name, value] : amg_->figures()) report.figures[name] = value;
+    z_ = vector();
+    return;
+  }
+  host_preconditioner_ = make_preconditioner(options.preconditioner, system.matrix);
   if (const auto blocks = host_preconditioner_->inverse_blocks()) {
     block_diagonal_ = backend.block_diagonal(blocks->values, blocks->block);
     host_preconditioner_.reset();  // the back-end's copy of the blocks is the one used
   } else {
     z_ = vector();
   }
-  rhs_norm_ = std::sqrt(cpu::dot(system.rhs, system.rhs));
 }
 
 KrylovSetup::Vector KrylovSetup::rhs() const {
@@ -53,13 +73,15 @@ KrylovSetup::Vector KrylovSetup::rhs() const {
 
 std::size_t KrylovSetup::bytes() const {
   return matrix_->device_bytes() + (block_diagonal_ ? block_diagonal_->device_bytes() : 0) +
-         (host_preconditioner_ ? host_preconditioner_->bytes() : 0) +
+         (host_preconditioner_ ? host_preconditioner_->bytes() : 0) + (amg_ ? amg_->bytes() : 0) +
          (z_ ? n_ * sizeof(double) : 0);
 }
 
 void KrylovSetup::precondition(const kernels::SparseVector& r, kernels::SparseVector& z) const {
   if (block_diagonal_)
     backend_.apply(*block_diagonal_, r, z);
+  else if (amg_)
+    amg_->apply(r, z);
   else
     host_preconditioner_->apply(r.host(), z.host());
 }

@@ -1,13 +1,14 @@
 #pragma once
 // What a Krylov method needs on one sparse back-end, set up once per solve: the matrix in the
-// back-end's format, the preconditioner where the back-end applies it (on the device when M^-1
-// is block-diagonal, on the host otherwise), the right-hand side and its norm. CG and BiCGSTAB
+// back-end's format, the preconditioner where the back-end applies it (fused into CG's steps when
+// M^-1 is block-diagonal, AMG's V-cycle through the back-end's kernels, SSOR on the host), the right-hand side and its norm. CG and BiCGSTAB
 // are written once against this, whatever the device.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "kernels/sparse_backend.hpp"
+#include "solvers/iterative/amg/v_cycle.hpp"
 #include "solvers/iterative/preconditioner.hpp"
 #include "solvers/linear_solver.hpp"
 
@@ -35,7 +36,7 @@ class KrylovSetup {
   void spmv(const kernels::SparseVector& x, kernels::SparseVector& y) const { backend_.spmv(*matrix_, x, y); }
   void precondition(const kernels::SparseVector& r, kernels::SparseVector& z) const;  // z = M^-1 r
   // CG's steps: u += alpha p, r -= alpha q, returning r.(M^-1 r) and r.r; then p = M^-1 r + beta p.
-  // One fused pass each where M^-1 is block-diagonal, through a host z otherwise.
+  // One fused pass each where M^-1 is block-diagonal, through a z vector otherwise.
   kernels::CgSums cg_update(double alpha, const kernels::SparseVector& p, const kernels::SparseVector& q,
                             kernels::SparseVector& u, kernels::SparseVector& r) const;
   void cg_direction(double beta, const kernels::SparseVector& r, kernels::SparseVector& p) const;
@@ -45,9 +46,10 @@ class KrylovSetup {
   const AssembledSystem& system_;
   std::size_t n_;
   std::unique_ptr<kernels::SparseMatrix> matrix_;
-  std::unique_ptr<Preconditioner> host_preconditioner_;   // when it is not block-diagonal (SSOR, AMG)
+  std::unique_ptr<Preconditioner> host_preconditioner_;   // SSOR, on the host
   std::unique_ptr<kernels::BlockDiagonal> block_diagonal_;  // when M^-1 is block-diagonal
-  Vector z_;                                                // host-applied M^-1 r otherwise
+  std::unique_ptr<amg::VCycle> amg_;                        // AMG, on the back-end
+  Vector z_;                                                // M^-1 r when it is not block-diagonal
   // The r whose M^-1 r z_ holds since cg_update, so cg_direction need not apply M again (SSOR
   // and AMG cost as much as a product); null when z_ may be stale.
   mutable const kernels::SparseVector* z_is_of_ = nullptr;

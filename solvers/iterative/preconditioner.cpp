@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <stdexcept>
 
-#include "solvers/iterative/amg/v_cycle.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem {
@@ -185,17 +184,9 @@ void require_preconditioner(const std::string& name, const std::vector<std::stri
                           comma_list(supported) + ")");
 }
 
-std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const AssembledSystem& system,
-                                                    const SolverOptions& options) {
-  if (name != "amg") return make_preconditioner(name, system.matrix);
-  if (system.nodes.coordinates.empty() && options.progress)
-    options.progress("amg: no node coordinates: the near-null space is the constant of each of the " +
-                     std::to_string(system.nodes.dofs_per_node) + " components (no rotations)");
-  return amg::make_amg_preconditioner(system.matrix, system.nodes, options.amg);
-}
-
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const CsrMatrix& a) {
-  if (name == "amg") return amg::make_amg_preconditioner(a, {}, {});
+  if (name == "amg")
+    throw std::invalid_argument("the amg preconditioner runs on a sparse back-end: it is made by the Krylov setup");
   if (name == "none") return std::make_unique<Identity>();
   if (name == "jacobi") return std::make_unique<Jacobi>(a);
   if (name == "block-jacobi") return std::make_unique<NodalBlockJacobi>(a);

@@ -1,13 +1,11 @@
 #pragma once
 // Preconditioners for the CPU Krylov solvers: z = M^-1 r for an M that is cheap to invert.
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "kernels/csr_matrix.hpp"
 #include "kernels/csr_matrix.hpp"
 #include "solvers/linear_solver.hpp"
 
@@ -27,11 +25,9 @@ class Preconditioner {
   // Its inverse blocks when M^-1 is block-diagonal (none, jacobi, block-jacobi), so that a device
   // applies it inside the Krylov methods' fused steps; nullopt for those that run on the host.
   virtual std::optional<InverseBlocks> inverse_blocks() const { return std::nullopt; }
-  // What the solver report should show of it (AMG: levels, operator complexity ...).
-  virtual std::map<std::string, double> figures() const { return {}; }
 };
 
-// The names make_preconditioner accepts.
+// The preconditioners of the Krylov methods (make_preconditioner makes all but amg).
 std::vector<std::string> preconditioner_names();  // none, jacobi, block-jacobi, ssor, amg
 
 // The block a preconditioner's inverse_blocks() will have (none 0, jacobi 1, block-jacobi 3),
@@ -46,12 +42,8 @@ void require_preconditioner(const std::string& name, const std::vector<std::stri
 // none: z = r. jacobi: the diagonal. block-jacobi: the 3x3 diagonal blocks of the nodes (rows
 // 3i..3i+2; elasticity in 3D), each inverted by Cholesky. ssor: symmetric Gauss-Seidel
 // (omega = 1.2), a forward and a backward sweep. Throws SolveFailure naming the equation of a
-// non-positive diagonal or block, std::invalid_argument for an unknown name. amg: smoothed
-// aggregation (solvers/iterative/amg) with options.amg, its near-null space from system.nodes;
-// without coordinates it falls back to constants and says so through options.progress.
-std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const AssembledSystem& system,
-                                                    const SolverOptions& options);
-// The same for a matrix alone (amg then sees one dof per node and no coordinates).
+// non-positive diagonal or block, std::invalid_argument for an unknown name and for amg, which
+// runs on a sparse back-end (amg/v_cycle.hpp, made by the Krylov setup).
 std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const CsrMatrix& a);
 
 }  // namespace fem

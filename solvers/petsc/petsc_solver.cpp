@@ -1,7 +1,5 @@
 #include "solvers/petsc/petsc_solver.hpp"
 
-#include "fem/config.hpp"
-#if FEM_WITH_PETSC
 #include <algorithm>
 #include <chrono>
 #include <limits>
@@ -10,10 +8,8 @@
 #include "solvers/petsc/petsc_handle.hpp"
 #include "solvers/petsc/petsc_ksp.hpp"
 #include "solvers/petsc/petsc_session.hpp"
-#endif
 
 namespace fem {
-#if FEM_WITH_PETSC
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -80,14 +76,4 @@ std::unique_ptr<LinearSolver> make_mumps_cpu(const SolverOptions& options) {
   return std::make_unique<PetscSolver>(options, petsc::Method::Mumps);
 }
 
-#else
-
-std::unique_ptr<LinearSolver> make_petsc_cpu(const SolverOptions&) {
-  throw SolverUnavailable("petsc: this build has no PETSc (FEM_WITH_PETSC=OFF; Debian: petsc-dev)");
-}
-std::unique_ptr<LinearSolver> make_mumps_cpu(const SolverOptions&) {
-  throw SolverUnavailable("mumps: this build has no PETSc (FEM_WITH_PETSC=OFF; Debian: petsc-dev)");
-}
-
-#endif
 }  // namespace fem

@@ -9,7 +9,7 @@ namespace fem {
 
 // `petsc`: KSP/PC from options.petsc_options over the default CG + GAMG with the rigid-body
 // near-null space (constants for heat) built from AssembledSystem::nodes; rtol = options.tolerance.
-// Throws SolverUnavailable in a build without PETSc, SolveFailure naming PETSc's reason.
+// Throws SolveFailure naming PETSc's reason.
 std::unique_ptr<LinearSolver> make_petsc_cpu(const SolverOptions& options);
 
 // `mumps`: PETSc's MUMPS Cholesky (direct); options.petsc_options can tune it (-mat_mumps_icntl_...).

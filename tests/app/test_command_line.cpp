@@ -12,6 +12,7 @@
 #include "bench/spmv/matrix_market.hpp"
 #include "fem/config.hpp"
 #include "fem/pipeline/run_case.hpp"
+#include "solvers/solver_table.hpp"
 #include "tests/app/app_test_support.hpp"
 
 using namespace fem;
@@ -46,6 +47,12 @@ Outcome fem_command(const TempDir& dir, const std::string& arguments) {
                                " 2> " + (dir.path / "err.txt").string())
                                   .c_str());
   return {WEXITSTATUS(raw), slurp(dir.path / "out.txt"), slurp(dir.path / "err.txt")};
+}
+
+// A command that fails with `status` and says `message`.
+void check_refused(const Outcome& outcome, int status, const std::string& message) {
+  CHECK(outcome.status == status);
+  CHECK(outcome.err.find(message) != std::string::npos);
 }
 
 nlohmann::json run_with(const fs::path& file, std::vector<std::string> settings) {
@@ -103,7 +110,7 @@ TEST_CASE("--set values are checked like the file's, and say they came from --se
 TEST_CASE("every fem command has its own --help; usage errors exit 2 and name the fault") {
   TempDir dir;
   const auto file = dir.write("box.yaml", kBoxCase);
-  for (const char* command : {"run", "renumber", "compare", "sweep", "report", "render", "bench"}) {
+  for (const char* command : {"run", "check", "renumber", "compare", "sweep", "report", "render", "bench", "solvers"}) {
     CAPTURE(command);
     const auto help = fem_command(dir, std::string(command) + " --help");
     CHECK(help.status == 0);
@@ -111,17 +118,54 @@ TEST_CASE("every fem command has its own --help; usage errors exit 2 and name th
   }
   CHECK(fem_command(dir, "renumber --help").out.find("--plot") != std::string::npos);
   CHECK(fem_command(dir, "").status == 2);
-  const auto bad_solver = fem_command(dir, "run " + file.string() + " --solver lu");
-  CHECK(bad_solver.status == 2);
-  CHECK(bad_solver.err.find("lu") != std::string::npos);
-  const auto bad_set = fem_command(dir, "run " + file.string() + " --set mesh.size");
-  CHECK(bad_set.status == 2);
-  CHECK(bad_set.err.find("key.path=value") != std::string::npos);
-  const auto bad_value = fem_command(dir, "run " + file.string() + " --set mesh.order=3");
-  CHECK(bad_value.status == 1);
-  CHECK(bad_value.err.find("(--set)") != std::string::npos);
+  check_refused(fem_command(dir, "run " + file.string() + " --set mesh.size"), 2, "key.path=value");
+  check_refused(fem_command(dir, "run " + file.string() + " --set mesh.order=3"), 1, "(--set)");
   CHECK(fem_command(dir, "run " + file.string() + " --set mesh.order=1 --quiet --output " + (dir.path / "r").string()).status == 0);
   CHECK(fs::exists(dir.path / "r/box.json"));
+}
+
+TEST_CASE("the solver choices and their help come from the solver table") {
+  TempDir dir;
+  const auto run_help = fem_command(dir, "run --help").out;
+  const auto compare_help = fem_command(dir, "compare --help").out;
+  const auto listing = fem_command(dir, "solvers");
+  CHECK(listing.status == 0);
+  std::string choices;
+  for (const auto& method : solver_table()) {
+    CAPTURE(std::string(method.name));
+    choices += (choices.empty() ? "" : ",") + std::string(method.name);
+    for (const auto& text : {run_help, compare_help, listing.out}) CHECK(text.find(method.help) != std::string::npos);
+    for (const auto& device : method.devices)
+      if (!device.built()) CHECK(listing.out.find(std::string(method.name) + ":" + device.name) != std::string::npos);
+  }
+  CHECK(run_help.find("--solver TEXT:{" + choices + "}") != std::string::npos);
+  CHECK(run_help.find("--device TEXT:{cpu,cuda,opencl}") != std::string::npos);
+}
+
+TEST_CASE("an unknown solver method and one this build lacks each have their own message") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  std::string lu = kBoxCase;
+  lu.replace(lu.find("method: cg"), 10, "method: lu");
+  const auto unknown = dir.write("unknown.yaml", lu);
+  check_refused(fem_command(dir, "run " + unknown.string()), 1, "unknown.yaml:13: 'method' is 'lu'; expected one of: band-cholesky, band-gauss");
+  check_refused(fem_command(dir, "run " + file.string() + " --solver lu"), 2, "--solver: lu not in {band-cholesky,");
+  check_refused(fem_command(dir, "run " + file.string() + " --solver band-ldlt --device opencl"), 1,
+                "band-ldlt is not available on opencl (band-ldlt runs on: cpu)");
+
+  for (const auto& method : solver_table())
+    for (const auto& device : method.devices) {
+      if (device.built()) continue;
+      CAPTURE(std::string(method.name) + ":" + device.name);
+      const std::string expected = std::string(method.name) + " on " + device.name + " is not available in this build (configure with -DFEM_WITH_";
+      for (const char* command : {"run", "check"}) {
+        const auto unbuilt = fem_command(dir, std::string(command) + " " + file.string() + " --solver " + method.name + " --device " +
+                                                  device.name + " --output " + (dir.path / "r").string());
+        check_refused(unbuilt, 1, expected);
+        CHECK(unbuilt.out.find("fem: mesh") == std::string::npos);  // said before the mesh is made
+      }
+      CHECK_FALSE(fs::exists(dir.path / "r"));
+    }
 }
 
 TEST_CASE("fem renumber --plot writes the table with the auto row and the picture of what auto picked") {

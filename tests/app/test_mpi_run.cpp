@@ -8,7 +8,6 @@
 #include <sys/wait.h>
 
 #include <array>
-#include <chrono>
 #include <cmath>
 #include <map>
 #include <string>
@@ -24,6 +23,7 @@
 
 #include "fem/config.hpp"
 #include "tests/app/app_test_support.hpp"
+#include "support/stopwatch.hpp"
 
 using fem::test::slurp;
 using fem::test::TempDir;
@@ -68,10 +68,10 @@ struct Command {
 };
 
 Command run(const std::string& command, const fs::path& log) {
-  const auto t0 = std::chrono::steady_clock::now();
+  const fem::Stopwatch running;
   const int status = std::system((command + " > " + log.string() + " 2>&1").c_str());
   Command c;
-  c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  c.seconds = running.seconds();
   c.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   c.output = slurp(log);
   return c;

@@ -4,7 +4,6 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <map>
 #include <sstream>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "fem/study/study_writer.hpp"
 #include "fem/study/sweep.hpp"
 #include "tests/app/app_test_support.hpp"
+#include "support/stopwatch.hpp"
 
 using namespace fem;
 using namespace fem::study;
@@ -262,9 +262,9 @@ budget: {time_s: )" + budget_s + R"(}
 solver: {preconditioner: none, tolerance: 1e-14}
 output: out
 )");
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch sweep;
   StudyResult result = run_sweep(load_study(file), "fem sweep budget.yaml", log);
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  seconds = sweep.seconds();
   return result;
 }
 

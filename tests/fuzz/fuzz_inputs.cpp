@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,6 +27,7 @@
 #include "fem/resources/case_fit.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
+#include "support/stopwatch.hpp"
 #endif
 
 namespace fs = std::filesystem;
@@ -209,11 +209,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "fuzz_inputs: no corpus in %s\n", (corpus / target.name).c_str());
       return 2;
     }
-    const auto start = std::chrono::steady_clock::now();
+    const fem::Stopwatch fuzzing;
     long long iterations = 0, failed = 0;
-    const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     const long long limit = corpus_only ? static_cast<long long>(inputs.size()) : max_iterations;
-    while (iterations < limit && (corpus_only || elapsed() < seconds)) {
+    while (iterations < limit && (corpus_only || fuzzing.seconds() < seconds)) {
       const std::string& original = inputs[static_cast<std::size_t>(iterations) % inputs.size()];
       const std::string text = corpus_only ? original : mutator.mutate(original);
       const fs::path file = work / target.extension;
@@ -227,7 +226,7 @@ int main(int argc, char** argv) {
       std::ofstream(kept, std::ios::binary) << text;
       std::printf("  %s: %s on input %lld, kept as %s\n", target.name.c_str(), problem.c_str(), iterations, kept.c_str());
     }
-    std::printf("fuzz %-5s %8lld inputs in %6.1f s, %lld failures (seed %llu)\n", target.name.c_str(), iterations, elapsed(),
+    std::printf("fuzz %-5s %8lld inputs in %6.1f s, %lld failures (seed %llu)\n", target.name.c_str(), iterations, fuzzing.seconds(),
                 failed, static_cast<unsigned long long>(seed));
     total += iterations;
     failures += failed;

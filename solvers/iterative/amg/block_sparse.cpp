@@ -5,6 +5,11 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <utility>
+
+#include <omp.h>
+
+#include "kernels/cpu/sparse_backend_cpu.hpp"
 
 namespace fem::amg {
 namespace {
@@ -30,40 +35,10 @@ struct Runtime {
   int inner() const { return k; }
 };
 
-template <class Value, class Dims>
-void multiply_rows(const BlockMatrix<Value>& a, const double* x, double* y, double alpha, bool add, Dims dims) {
-  const int R = dims.rows(), C = dims.cols();
-#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
-  for (std::int64_t br = 0; br < a.block_rows; ++br) {
-    double s[kMaxBlock] = {};
-    for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
-      const Value* b = &a.val[k * R * C];
-      const double* xc = x + static_cast<std::int64_t>(a.col[k]) * C;
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) s[r] += b[r * C + c] * xc[c];
-    }
-    double* yr = y + br * R;
-    for (int r = 0; r < R; ++r) yr[r] = add ? yr[r] + alpha * s[r] : s[r];
-  }
-}
-
-template <class Value>
-void multiply_any(const BlockMatrix<Value>& a, std::span<const double> x, std::span<double> y, double alpha, bool add) {
-  if (static_cast<std::int64_t>(x.size()) != a.cols() || static_cast<std::int64_t>(y.size()) != a.rows())
-    throw std::invalid_argument("amg multiply: vector sizes " + std::to_string(x.size()) + ", " +
-                                std::to_string(y.size()) + " do not fit a " + std::to_string(a.rows()) + " x " +
-                                std::to_string(a.cols()) + " matrix");
-  const int r = a.row_block, c = a.col_block;
-  const auto run = [&](auto dims) { multiply_rows(a, x.data(), y.data(), alpha, add, dims); };
-  if (r == 1 && c == 1) return run(Fixed<1, 1>{});
-  if (r == 2 && c == 2) return run(Fixed<2, 2>{});
-  if (r == 3 && c == 3) return run(Fixed<3, 3>{});
-  if (r == 6 && c == 6) return run(Fixed<6, 6>{});
-  if (r == 3 && c == 6) return run(Fixed<3, 6>{});
-  if (r == 6 && c == 3) return run(Fixed<6, 3>{});
-  if (r == 2 && c == 3) return run(Fixed<2, 3>{});
-  if (r == 3 && c == 2) return run(Fixed<3, 2>{});
-  run(Runtime{r, c});
+// The first entry of row `row` of b to visit: its start, or with `upper` the first column >= from.
+inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t from, bool upper) {
+  const auto begin = b.col.begin() + b.row_ptr[row], end = b.col.begin() + b.row_ptr[row + 1];
+  return upper ? std::lower_bound(begin, end, from) - b.col.begin() : b.row_ptr[row];
 }
 
 // acc (R x C) += a (R x K) b (K x C), all row-major.
@@ -79,9 +54,10 @@ inline void block_multiply_add(const double* a, const double* b, double* acc, Di
 
 // Gustavson's product in two passes over the rows, so that the result is written once, in
 // place: the symbolic pass counts each row's distinct block columns, the numeric one
-// accumulates the row in encounter order and writes it out sorted.
+// accumulates the row in encounter order and writes it out sorted. `upper`: only the blocks
+// on and above the diagonal (the columns of each row of B from the row's own index on).
 template <class Dims>
-BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) {
+BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, bool upper) {
   BlockSparse c;
   c.row_block = a.row_block;
   c.col_block = b.col_block;
@@ -97,7 +73,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       std::int64_t count = 0;
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
-        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+        for (auto kb = first_column(b, a.col[ka], i, upper); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
           if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
       row_length[i] = count;
     }
@@ -117,7 +93,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
       acc.assign(static_cast<std::size_t>(row_length[i] * bs), 0.0);
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
         const double* ab = a.block(ka);
-        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb) {
+        for (auto kb = first_column(b, a.col[ka], i, upper); kb < b.row_ptr[a.col[ka] + 1]; ++kb) {
           const std::int32_t j = b.col[kb];
           if (slot[j] < 0) slot[j] = static_cast<std::int32_t>(cols.size()), cols.push_back(j);
           block_multiply_add(ab, b.block(kb), &acc[slot[j] * bs], dims);
@@ -145,15 +121,17 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
   // The block columns of a block row: the union of its rows' columns divided by the block,
-  // gathered with a marker per block column (`seen` holds the last block row that met it).
-  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen) {
+  // gathered with a marker per block column (`seen` holds the last block row that met it); sorted
+  // when asked (the counting pass needs only how many).
+  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen,
+                                 bool sorted) {
     cols.clear();
     for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
       for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const std::int32_t c = a.col[k] / block;
         if (seen[c] != br) seen[c] = br, cols.push_back(c);
       }
-    std::sort(cols.begin(), cols.end());
+    if (sorted) std::sort(cols.begin(), cols.end());
   };
   std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
 #pragma omp parallel if (a.nnz() > kParallelFrom)
@@ -162,7 +140,7 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
     std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
-      block_columns(br, cols, seen);
+      block_columns(br, cols, seen, false);
       count[br] = static_cast<std::int64_t>(cols.size());
     }
   }
@@ -170,15 +148,16 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   m.row_ptr[0] = 0;
   std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
   m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
-  m.val.assign(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()), 0.0);
+  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()));  // zeroed row by row below
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
     std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
-      block_columns(br, cols, seen);
+      block_columns(br, cols, seen, true);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
+      std::fill(m.block(m.row_ptr[br]), m.block(m.row_ptr[br]) + cols.size() * m.block_size(), 0.0);
       for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
         auto slot = m.row_ptr[br];
         for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
@@ -191,15 +170,8 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   return m;
 }
 
-void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) { multiply_any(a, x, y, 1.0, false); }
-void multiply(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y) {
-  multiply_any(a, x, y, 1.0, false);
-}
-void multiply_add(const BlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
-  multiply_any(a, x, y, alpha, true);
-}
-void multiply_add(const SingleBlockSparse& a, std::span<const double> x, std::span<double> y, double alpha) {
-  multiply_any(a, x, y, alpha, true);
+void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
+  kernels::cpu::block_spmv(a, 1.0, x, 0.0, y);
 }
 
 SingleBlockSparse to_single(const BlockSparse& a) {
@@ -223,33 +195,62 @@ BlockSparse transpose(const BlockSparse& a) {
   t.col_block = a.row_block;
   t.block_rows = a.block_cols;
   t.block_cols = a.block_rows;
-  t.row_ptr.assign(static_cast<std::size_t>(t.block_rows) + 1, 0);
-  for (const auto c : a.col) ++t.row_ptr[c + 1];
-  std::partial_sum(t.row_ptr.begin(), t.row_ptr.end(), t.row_ptr.begin());
   t.col.resize(a.col.size());
   t.val.resize(a.val.size());
-  std::vector<std::int64_t> next(t.row_ptr.begin(), t.row_ptr.end() - 1);
   const int R = a.row_block, C = a.col_block;
-  // Block rows in order: every row of the transpose receives its columns sorted.
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const auto slot = next[a.col[k]]++;
-      t.col[slot] = static_cast<std::int32_t>(i);
-      const double* from = a.block(k);
-      double* to = t.block(slot);
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
+  const std::int64_t columns = a.block_cols;
+  // Each thread takes a fixed range of block rows; per-thread counts of each column give every
+  // thread its own slots, in the order of the rows, so each row of the transpose comes out sorted
+  // whatever the threads.
+  const bool parallel = a.nnz() > kParallelFrom;
+  const int threads = parallel ? omp_get_max_threads() : 1;
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(columns), 0);
+  const auto rows_of = [&](int thread) {
+    return std::pair{a.block_rows * thread / threads, a.block_rows * (thread + 1) / threads};
+  };
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    const int thread = omp_get_thread_num();
+    const auto [first, last] = rows_of(thread);
+    std::int64_t* count = &slot[static_cast<std::size_t>(thread) * columns];
+    for (auto k = a.row_ptr[first]; k < a.row_ptr[last]; ++k) ++count[a.col[k]];
+#pragma omp barrier
+#pragma omp single
+    {
+      t.row_ptr.assign(static_cast<std::size_t>(columns) + 1, 0);
+      std::int64_t next = 0;
+      for (std::int64_t c = 0; c < columns; ++c) {
+        for (int th = 0; th < threads; ++th) {
+          std::int64_t& s = slot[static_cast<std::size_t>(th) * columns + c];
+          const std::int64_t n = s;
+          s = next;
+          next += n;
+        }
+        t.row_ptr[c + 1] = next;
+      }
     }
+    for (std::int64_t i = first; i < last; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+        const auto to_slot = count[a.col[k]]++;
+        t.col[to_slot] = static_cast<std::int32_t>(i);
+        const double* from = a.block(k);
+        double* to = t.block(to_slot);
+        for (int r = 0; r < R; ++r)
+          for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
+      }
+  }
   return t;
 }
 
-BlockSparse product(const BlockSparse& a, const BlockSparse& b) {
+namespace {
+
+BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, bool upper) {
   if (a.col_block != b.row_block || a.block_cols != b.block_rows)
     throw std::invalid_argument("amg product: a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
                                 " matrix cannot multiply a " + std::to_string(b.rows()) + " x " +
                                 std::to_string(b.cols()) + " one in these blocks");
   const int r = a.row_block, k = a.col_block, c = b.col_block;
-  const auto run = [&](auto dims) { return product_rows(a, b, dims); };
+  const auto run = [&](auto dims) { return product_rows(a, b, dims, upper); };
   // The shapes of 3D and 2D elasticity and of heat: A T and P^T (A P) on the first two levels.
   if (r == 1 && k == 1 && c == 1) return run(Fixed<1, 1, 1>{});
   if (r == 3 && k == 3 && c == 6) return run(Fixed<3, 6, 3>{});
@@ -259,6 +260,42 @@ BlockSparse product(const BlockSparse& a, const BlockSparse& b) {
   if (r == 3 && k == 2 && c == 3) return run(Fixed<3, 3, 2>{});
   if (r == 3 && k == 3 && c == 3) return run(Fixed<3, 3, 3>{});
   return run(Runtime{r, c, k});
+}
+
+}  // namespace
+
+BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b, false); }
+
+BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
+  if (a.row_block != b.col_block || a.block_rows != b.block_cols)
+    throw std::invalid_argument("amg symmetric_product: the product is not square in square blocks");
+  const BlockSparse upper = any_product(a, b, true);
+  const BlockSparse lower = transpose(upper);  // row i: the blocks (j, i)^T of `upper`, j <= i, sorted
+  BlockSparse m;
+  m.row_block = m.col_block = upper.row_block;
+  m.block_rows = m.block_cols = upper.block_rows;
+  const std::int64_t bs = m.block_size();
+  // Row i: the blocks of `lower` left of the diagonal, then those of `upper` from the diagonal on.
+  const auto below = [&](std::int64_t i) {
+    const auto begin = lower.col.begin() + lower.row_ptr[i], end = lower.col.begin() + lower.row_ptr[i + 1];
+    return std::lower_bound(begin, end, static_cast<std::int32_t>(i)) - begin;
+  };
+  m.row_ptr.resize(static_cast<std::size_t>(m.block_rows) + 1);
+  m.row_ptr[0] = 0;
+  for (std::int64_t i = 0; i < m.block_rows; ++i)
+    m.row_ptr[i + 1] = m.row_ptr[i] + below(i) + (upper.row_ptr[i + 1] - upper.row_ptr[i]);
+  m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
+  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * bs));
+#pragma omp parallel for schedule(static) if (upper.nnz() > kParallelFrom)
+  for (std::int64_t i = 0; i < m.block_rows; ++i) {
+    const auto left = below(i), right = upper.row_ptr[i + 1] - upper.row_ptr[i];
+    const auto to = m.row_ptr[i];
+    std::copy_n(lower.col.begin() + lower.row_ptr[i], left, m.col.begin() + to);
+    std::copy_n(lower.block(lower.row_ptr[i]), left * bs, m.block(to));
+    std::copy_n(upper.col.begin() + upper.row_ptr[i], right, m.col.begin() + to + left);
+    std::copy_n(upper.block(upper.row_ptr[i]), right * bs, m.block(to + left));
+  }
+  return m;
 }
 
 std::vector<double> diagonal(const BlockSparse& a) {

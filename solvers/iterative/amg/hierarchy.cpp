@@ -56,17 +56,18 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
     levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
-    const std::vector<double> inv_diag = inverse_diagonal(a, levels_.size() - 1);
+    std::vector<double> inv_diag = inverse_diagonal(a, levels_.size() - 1);
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
+    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
+    level.a = timed(seconds_.convert, [&] { return to_single(a); });
     if (coarsest && rows <= kMaxDenseCoarse) {
-      level.a = timed(seconds_.convert, [&] { return to_single(a); });
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(a, inv_diag); });
+    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(level.a, inv_diag); });
     BlockSparse coarse;
     if (!coarsest) {
       TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
@@ -84,9 +85,8 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
       });
       b = std::move(tentative.coarse);
     }
-    // The single copy only now, so that it never sits beside the Galerkin product's temporaries.
-    level.a = timed(seconds_.convert, [&] { return to_single(a); });
-    level.smoother = std::make_unique<Smoother>(level.a, inv_diag, lambda_max, options.smoother, options.smoother_degree);
+    level.inv_diag = std::move(inv_diag);
+    level.lambda_max = lambda_max;
     if (coarsest) break;
     a = std::move(coarse);
   }
@@ -113,7 +113,7 @@ std::map<std::string, double> Hierarchy::figures() const {
 std::size_t Hierarchy::bytes() const {
   std::size_t total = coarse_ ? coarse_->bytes() : 0;
   for (const auto& level : levels_)
-    total += level->a.bytes() + level->p.bytes() + level->r.bytes() + (level->smoother ? level->smoother->bytes() : 0);
+    total += level->a.bytes() + level->p.bytes() + level->r.bytes() + level->inv_diag.size() * sizeof(double);
   return total;
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// The AMG setup: the levels of smoothed aggregation from the fine matrix down to a coarsest
-// operator small enough for a dense Cholesky factor. Every level holds block-sparse matrices
-// and vectors only, so the cycle is SpMVs and vector updates (what a device port needs).
+// The AMG setup on the host: the levels of smoothed aggregation from the fine matrix down to a
+// coarsest operator small enough for a dense Cholesky factor. Every level holds block-sparse
+// matrices and the smoother's diagonal only, so the cycle (v_cycle.hpp) is block SpMVs and
+// vector steps that any sparse back-end runs.
 #include <map>
 #include <memory>
 #include <string>
@@ -10,7 +11,6 @@
 #include "kernels/csr_matrix.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "solvers/iterative/amg/coarse_solver.hpp"
-#include "solvers/iterative/amg/smoother.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem::amg {
@@ -19,7 +19,11 @@ namespace fem::amg {
 struct Level {
   SingleBlockSparse a;                  // the operator of this level
   SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T)
-  std::unique_ptr<Smoother> smoother;   // every level but a coarsest solved by Cholesky
+  // The smoother's D^-1 and the largest eigenvalue of D^-1 A; empty on a coarsest level solved
+  // by Cholesky.
+  std::vector<double> inv_diag;
+  double lambda_max = 0;
+  bool smoothed() const { return !inv_diag.empty(); }
 };
 
 class Hierarchy {

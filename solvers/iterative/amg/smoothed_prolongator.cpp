@@ -24,7 +24,7 @@ BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std
 }
 
 BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
-  BlockSparse coarse = product(r, product(a, p));
+  BlockSparse coarse = symmetric_product(r, product(a, p));
   const int b = coarse.row_block;
   for (std::int64_t i = 0; i < coarse.block_rows; ++i) {
     auto k = coarse.row_ptr[i];

@@ -1,67 +1,63 @@
 #include "solvers/iterative/amg/smoother.hpp"
 
 #include <stdexcept>
+#include <vector>
 
 namespace fem::amg {
-namespace {
-constexpr std::int64_t kParallelFrom = 50000;
-}  // namespace
 
-Smoother::Smoother(const SingleBlockSparse& a, std::span<const double> inv_diag, double lambda_max, const std::string& kind,
-                   int degree)
-    : a_(a), chebyshev_(kind == "chebyshev"), degree_(degree), step_(static_cast<std::size_t>(a.rows())) {
+void check_smoother(const std::string& kind, int degree) {
   if (kind != "chebyshev" && kind != "l1-jacobi")
     throw std::invalid_argument("amg smoother '" + kind + "' is not one of: chebyshev, l1-jacobi");
   if (degree < 1) throw std::invalid_argument("amg smoother degree must be at least 1");
+}
+
+Smoother::Smoother(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a,
+                   const SingleBlockSparse& host_a, std::span<const double> inv_diag, double lambda_max,
+                   const std::string& kind, int degree)
+    : backend_(backend), a_(a), chebyshev_(kind == "chebyshev"), degree_(degree),
+      scale_(backend.vector(inv_diag.size())), step_(backend.vector(inv_diag.size())) {
+  check_smoother(kind, degree);
   if (chebyshev_) {
     const double upper = 1.1 * lambda_max, lower = upper / 10;
     theta_ = 0.5 * (upper + lower);
     delta_ = 0.5 * (upper - lower);
-    scale_.assign(inv_diag.begin(), inv_diag.end());
+    scale_->upload(inv_diag);
     return;
   }
-  scale_ = absolute_row_sums(a);
-  for (double& s : scale_) s = 1.0 / s;
+  std::vector<double> scale = absolute_row_sums(host_a);
+  for (double& s : scale) s = 1.0 / s;
+  scale_->upload(scale);
 }
 
-void Smoother::steps(std::span<double> x, std::span<double> r, bool residual_after) const {
-  const auto n = static_cast<std::int64_t>(x.size());
-  double* d = step_.data();
-  const double* s = scale_.data();
+void Smoother::steps(kernels::SparseVector& x, kernels::SparseVector& r, bool x_zero, bool residual_after) const {
   // Chebyshev (Saad, Iterative Methods, Alg. 12.1): rho_k = 1 / (2 sigma - rho_{k-1}).
   const double sigma = chebyshev_ ? theta_ / delta_ : 0.0;
   double rho = chebyshev_ ? 1.0 / sigma : 0.0;
   for (int k = 0; k < degree_; ++k) {
+    const double keep_x = k == 0 && x_zero ? 0.0 : 1.0;
     if (!chebyshev_) {
-#pragma omp parallel for schedule(static) if (n > kParallelFrom)
-      for (std::int64_t i = 0; i < n; ++i) d[i] = s[i] * r[i], x[i] += d[i];
+      backend_.diagonal_step(1.0, *scale_, r, 0.0, *step_, keep_x, x);
     } else if (k == 0) {
-      const double c = 1.0 / theta_;
-#pragma omp parallel for schedule(static) if (n > kParallelFrom)
-      for (std::int64_t i = 0; i < n; ++i) d[i] = c * s[i] * r[i], x[i] += d[i];
+      backend_.diagonal_step(1.0 / theta_, *scale_, r, 0.0, *step_, keep_x, x);
     } else {
       const double rho_next = 1.0 / (2 * sigma - rho);
       const double keep = rho_next * rho, c = 2 * rho_next / delta_;
       rho = rho_next;
-#pragma omp parallel for schedule(static) if (n > kParallelFrom)
-      for (std::int64_t i = 0; i < n; ++i) d[i] = keep * d[i] + c * s[i] * r[i], x[i] += d[i];
+      backend_.diagonal_step(c, *scale_, r, keep, *step_, 1.0, x);
     }
-    if (k + 1 < degree_ || residual_after) multiply_add(a_, step_, r, -1.0);
+    if (k + 1 < degree_ || residual_after) backend_.block_spmv(a_, -1.0, *step_, 1.0, r);
   }
 }
 
-void Smoother::from_zero(std::span<const double> b, std::span<double> x, std::span<double> r) const {
-  std::copy(b.begin(), b.end(), r.begin());
-  std::fill(x.begin(), x.end(), 0.0);
-  steps(x, r, true);
+void Smoother::from_zero(const kernels::SparseVector& b, kernels::SparseVector& x, kernels::SparseVector& r) const {
+  backend_.axpby(1.0, b, 0.0, r);
+  steps(x, r, true, true);
 }
 
-void Smoother::improve(std::span<const double> b, std::span<double> x, std::span<double> r) const {
-  multiply(a_, x, r);
-  const auto n = static_cast<std::int64_t>(r.size());
-#pragma omp parallel for schedule(static) if (n > kParallelFrom)
-  for (std::int64_t i = 0; i < n; ++i) r[i] = b[i] - r[i];
-  steps(x, r, false);
+void Smoother::improve(const kernels::SparseVector& b, kernels::SparseVector& x, kernels::SparseVector& r) const {
+  backend_.axpby(1.0, b, 0.0, r);
+  backend_.block_spmv(a_, -1.0, x, 1.0, r);
+  steps(x, r, false, false);
 }
 
 }  // namespace fem::amg

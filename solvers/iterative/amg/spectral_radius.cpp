@@ -5,6 +5,8 @@
 #include <random>
 #include <vector>
 
+#include "kernels/cpu/sparse_backend_cpu.hpp"
+
 namespace fem::amg {
 namespace {
 
@@ -39,7 +41,7 @@ double largest_tridiagonal_eigenvalue(const std::vector<double>& alpha, const st
 
 }  // namespace
 
-double largest_eigenvalue(const BlockSparse& a, std::span<const double> inv_diag, int steps) {
+double largest_eigenvalue(const SingleBlockSparse& a, std::span<const double> inv_diag, int steps) {
   const auto n = static_cast<std::size_t>(a.rows());
   steps = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(steps), n));
   std::vector<double> v(n), v_prev(n, 0.0), w(n);
@@ -58,7 +60,7 @@ double largest_eigenvalue(const BlockSparse& a, std::span<const double> inv_diag
   std::vector<double> alpha, beta;
   double beta_prev = 0;
   for (int j = 0; j < steps; ++j) {
-    multiply(a, v, w);  // w = A v; alpha = <D^-1 A v, v>_D = (A v) . v
+    kernels::cpu::block_spmv(a, 1.0, v, 0.0, w);  // w = A v; alpha = <D^-1 A v, v>_D = (A v) . v
     double aj = 0;
 #pragma omp parallel for reduction(+ : aj) schedule(static) if (n > 50000)
     for (std::size_t i = 0; i < n; ++i) aj += w[i] * v[i];
@@ -70,6 +72,7 @@ double largest_eigenvalue(const BlockSparse& a, std::span<const double> inv_diag
     beta.push_back(bj);
     beta_prev = bj;
     v_prev.swap(v);
+#pragma omp parallel for schedule(static) if (n > 50000)
     for (std::size_t i = 0; i < n; ++i) v[i] = w[i] / bj;
   }
   beta.resize(alpha.size() - 1);

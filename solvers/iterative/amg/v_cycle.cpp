@@ -1,63 +1,96 @@
 #include "solvers/iterative/amg/v_cycle.hpp"
 
-#include <vector>
+#include <chrono>
 
-#include "solvers/iterative/amg/hierarchy.hpp"
+#include "solvers/iterative/amg/smoother.hpp"
 
 namespace fem::amg {
+
+// A level on the back-end: its matrices, smoother and work vectors (level 0 uses the caller's
+// b and x as its right side and solution).
+struct VCycle::BackendLevel {
+  std::unique_ptr<kernels::SparseMatrix> a, p, r;
+  std::unique_ptr<Smoother> smoother;
+  std::unique_ptr<kernels::SparseVector> residual, rhs, solution;
+};
+
 namespace {
 
-class VCycle final : public Preconditioner {
- public:
-  VCycle(const CsrMatrix& a, const NodeLayout& nodes, const AmgOptions& options) : hierarchy_(a, nodes, options) {
-    for (const auto& level : hierarchy_.levels()) {
-      const auto n = static_cast<std::size_t>(level->a.rows());
-      residual_.emplace_back(n);
-      rhs_.emplace_back(n);
-      solution_.emplace_back(n);
-    }
-  }
+// The options checked before the setup's work.
+const AmgOptions& checked(const AmgOptions& options) {
+  check_smoother(options.smoother, options.smoother_degree);
+  return options;
+}
 
-  void apply(std::span<const double> r, std::span<double> z) const override { cycle(0, r, z); }
-
-  std::size_t bytes() const override {
-    std::size_t total = hierarchy_.bytes();
-    for (std::size_t l = 0; l < residual_.size(); ++l)
-      total += (residual_[l].size() + rhs_[l].size() + solution_[l].size()) * sizeof(double);
-    return total;
-  }
-
-  std::map<std::string, double> figures() const override { return hierarchy_.figures(); }
-
- private:
-  // x = V-cycle(b) on level l.
-  void cycle(std::size_t l, std::span<const double> b, std::span<double> x) const {
-    const Level& level = *hierarchy_.levels()[l];
-    std::vector<double>& r = residual_[l];
-    if (l + 1 == hierarchy_.levels().size()) {
-      if (hierarchy_.coarse_solver())
-        hierarchy_.coarse_solver()->solve(b, x);
-      else
-        level.smoother->from_zero(b, x, r);
-      return;
-    }
-    level.smoother->from_zero(b, x, r);
-    multiply(level.r, r, rhs_[l + 1]);
-    cycle(l + 1, rhs_[l + 1], solution_[l + 1]);
-    multiply_add(level.p, solution_[l + 1], x);
-    level.smoother->improve(b, x, r);
-  }
-
-  Hierarchy hierarchy_;
-  // Work vectors of each level (level 0 uses the caller's r and z as its right side and solution).
-  mutable std::vector<std::vector<double>> residual_, rhs_, solution_;
-};
+std::unique_ptr<kernels::SparseMatrix> on(const kernels::SparseBackend& backend, const SingleBlockSparse& m) {
+  return m.block_rows > 0 ? backend.block_matrix(m) : nullptr;
+}
 
 }  // namespace
 
-std::unique_ptr<Preconditioner> make_amg_preconditioner(const CsrMatrix& a, const NodeLayout& nodes,
-                                                        const AmgOptions& options) {
-  return std::make_unique<VCycle>(a, nodes, options);
+VCycle::VCycle(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
+               const AmgOptions& options)
+    : backend_(backend), hierarchy_(a, nodes, checked(options)) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto& levels = hierarchy_.levels();
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const Level& level = *levels[l];
+    auto& on_backend = *levels_.emplace_back(std::make_unique<BackendLevel>());
+    const auto n = static_cast<std::size_t>(level.a.rows());
+    if (level.smoothed()) {
+      on_backend.a = on(backend, level.a);
+      on_backend.smoother = std::make_unique<Smoother>(backend, *on_backend.a, level.a, level.inv_diag,
+                                                       level.lambda_max, options.smoother, options.smoother_degree);
+      on_backend.residual = backend.vector(n);
+    }
+    on_backend.p = on(backend, level.p);
+    on_backend.r = on(backend, level.r);
+    if (l > 0) on_backend.rhs = backend.vector(n), on_backend.solution = backend.vector(n);
+  }
+  if (hierarchy_.coarse_solver()) {
+    coarse_b_.resize(static_cast<std::size_t>(levels.back()->a.rows()));
+    coarse_x_.resize(coarse_b_.size());
+  }
+  upload_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+VCycle::~VCycle() = default;
+
+void VCycle::apply(const kernels::SparseVector& b, kernels::SparseVector& x) const { cycle(0, b, x); }
+
+void VCycle::cycle(std::size_t l, const kernels::SparseVector& b, kernels::SparseVector& x) const {
+  const BackendLevel& level = *levels_[l];
+  if (l + 1 == levels_.size()) {
+    if (!hierarchy_.coarse_solver()) return level.smoother->from_zero(b, x, *level.residual);
+    b.download(coarse_b_);
+    hierarchy_.coarse_solver()->solve(coarse_b_, coarse_x_);
+    x.upload(coarse_x_);
+    return;
+  }
+  const BackendLevel& next = *levels_[l + 1];
+  level.smoother->from_zero(b, x, *level.residual);
+  backend_.block_spmv(*level.r, 1.0, *level.residual, 0.0, *next.rhs);
+  cycle(l + 1, *next.rhs, *next.solution);
+  backend_.block_spmv(*level.p, 1.0, *next.solution, 1.0, x);
+  level.smoother->improve(b, x, *level.residual);
+}
+
+std::size_t VCycle::bytes() const {
+  std::size_t total = hierarchy_.bytes() + (coarse_b_.size() + coarse_x_.size()) * sizeof(double);
+  for (const auto& level : levels_) {
+    for (const auto* m : {level->a.get(), level->p.get(), level->r.get()})
+      if (m) total += m->device_bytes();
+    for (const auto* v : {level->residual.get(), level->rhs.get(), level->solution.get()})
+      if (v) total += v->size() * sizeof(double);
+    if (level->smoother) total += level->smoother->bytes();
+  }
+  return total;
+}
+
+std::map<std::string, double> VCycle::figures() const {
+  auto figures = hierarchy_.figures();
+  figures["amg_upload_s"] = upload_seconds_;
+  return figures;
 }
 
 }  // namespace fem::amg

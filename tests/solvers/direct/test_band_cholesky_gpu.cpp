@@ -16,7 +16,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
-#include "solvers/direct/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_cuda.hpp"
 #endif
 
 using namespace fem;
@@ -179,22 +179,22 @@ TEST_CASE("the CUDA band factorisation matches the CPU one on awkward sizes, on 
     const auto expected = lower_band(cpu, reference);
 
     auto on_device = band::load_band<double>(*gpu, csr, layout);
-    band::cuda::factor_on_device(on_device);
+    kernels::cuda::factor_on_device(on_device.layout, on_device.rows());
     CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
 
     // The smallest budget (one block column a chunk) and a few block columns a chunk.
-    for (const std::size_t budget : {band::cuda::min_streaming_bytes(layout, sizeof(double)),
-                                     band::cuda::min_streaming_bytes(layout, sizeof(double)) * 3}) {
+    for (const std::size_t budget : {kernels::cuda::min_streaming_bytes(layout, sizeof(double)),
+                                     kernels::cuda::min_streaming_bytes(layout, sizeof(double)) * 3}) {
       CAPTURE(budget);
       auto streamed = band::load_band<double>(cpu, csr, layout);
       double* rows = static_cast<double*>(streamed.storage.storage->handle()) + streamed.storage.offset;
-      const int chunks = band::cuda::factor_streamed(layout, rows, budget);
-      const index_t per_chunk = band::cuda::chunk_rows(layout, budget, sizeof(double));
+      const int chunks = kernels::cuda::factor_streamed(layout, rows, budget);
+      const index_t per_chunk = kernels::cuda::chunk_rows(layout, budget, sizeof(double));
       CHECK(chunks == (n + per_chunk - 1) / per_chunk);
       CHECK(max_rel_diff(lower_band(cpu, streamed), expected) < 1e-12);
     }
-    CHECK_THROWS_AS(band::cuda::factor_streamed(layout, static_cast<double*>(nullptr),
-                                                band::cuda::min_streaming_bytes(layout, sizeof(double)) - 1),
+    CHECK_THROWS_AS(kernels::cuda::factor_streamed(layout, static_cast<double*>(nullptr),
+                                                kernels::cuda::min_streaming_bytes(layout, sizeof(double)) - 1),
                     std::invalid_argument);
   }
 }
@@ -210,15 +210,15 @@ TEST_CASE("the CUDA band factorisation names the first failing pivot, on the dev
   const band::BandLayout layout = band::make_layout(csr, 32);
   auto on_device = band::load_band<double>(*gpu, csr, layout);
   try {
-    band::cuda::factor_on_device(on_device);
+    kernels::cuda::factor_on_device(on_device.layout, on_device.rows());
     FAIL("no failure reported");
   } catch (const kernels::NotPositiveDefinite& e) {
     CHECK(e.column() == bad);
   }
   auto streamed = band::load_band<double>(cpu, csr, layout);
   try {
-    band::cuda::factor_streamed(layout, static_cast<double*>(streamed.storage.storage->handle()),
-                                band::cuda::min_streaming_bytes(layout, sizeof(double)) * 2);
+    kernels::cuda::factor_streamed(layout, static_cast<double*>(streamed.storage.storage->handle()),
+                                kernels::cuda::min_streaming_bytes(layout, sizeof(double)) * 2);
     FAIL("no failure reported");
   } catch (const kernels::NotPositiveDefinite& e) {
     CHECK(e.column() == bad);

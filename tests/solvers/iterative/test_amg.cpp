@@ -1,12 +1,18 @@
 // Smoothed-aggregation AMG: its pieces against plain references (block products against dense
-// ones, the tentative prolongator against the near-null space it must reproduce), then AMG-PCG on
-// FE systems against the band Cholesky solver, with the iteration counts that make it worth it.
+// ones, the tentative prolongator against the near-null space it must reproduce, each sparse
+// back-end's V-cycle kernels against serial loops), then AMG-PCG on FE systems against the band
+// Cholesky solver, with the iteration counts that make it worth it, and on every back-end of this
+// machine against the CPU (OpenCL on PoCL in CI; CUDA skips without a device).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <tuple>
 
+#include "kernels/cpu/sparse_backend_cpu.hpp"
+#include "kernels/device_matrix.hpp"
+#include "kernels/sparse_backend.hpp"
 #include "solvers/iterative/amg/aggregation.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "solvers/iterative/amg/near_null_space.hpp"
@@ -75,8 +81,10 @@ struct AmgRun {
   std::vector<double> u;
 };
 
-AmgRun solve_amg(const std::string& method, const testing::FeSystem& fe, double tolerance, bool with_nodes = true) {
+AmgRun solve_amg(const std::string& method, const testing::FeSystem& fe, double tolerance, bool with_nodes = true,
+                 const std::string& device = "cpu") {
   SolverOptions o;
+  o.device = device;
   o.preconditioner = "amg";
   o.tolerance = tolerance;
   o.amg.coarse_size = 200;  // small systems: still several levels
@@ -93,6 +101,32 @@ std::vector<double> band_cholesky(const testing::FeSystem& fe) {
   std::vector<double> u(fe.rhs.size(), 0.0);
   make_solver(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u);
   return u;
+}
+
+// The back-ends this build and machine have, each with a MESSAGE for one it lacks.
+std::vector<std::unique_ptr<kernels::SparseBackend>> available_backends() {
+  std::vector<std::unique_ptr<kernels::SparseBackend>> backends;
+  for (const auto& name : kernels::sparse_backend_names()) {
+    try {
+      backends.push_back(kernels::make_sparse_backend(name));
+    } catch (const kernels::BackendUnavailable& e) {
+      const std::string why = name + " skipped: " + e.what();
+      MESSAGE(why);
+    }
+  }
+  return backends;
+}
+
+std::vector<double> on_host(const kernels::SparseVector& v) {
+  std::vector<double> h(v.size());
+  v.download(h);
+  return h;
+}
+
+std::unique_ptr<kernels::SparseVector> uploaded(const kernels::SparseBackend& backend, const std::vector<double>& h) {
+  auto v = backend.vector(h.size());
+  v->upload(h);
+  return v;
 }
 
 }  // namespace
@@ -118,12 +152,38 @@ TEST_CASE("block products, transposes and SpMV match dense references") {
       for (std::int64_t j = 0; j < a.cols(); ++j) expected[i] += da[i * a.cols() + j] * x[j];
     amg::multiply(a, x, y);
     CHECK(testing::relative_difference(y, expected) < 1e-14);
-    amg::multiply_add(a, x, y, -1.0);
+    kernels::cpu::block_spmv(a, -1.0, x, 1.0, y);  // y -= A x
     CHECK(*std::max_element(y.begin(), y.end()) < 1e-14);
     // The V-cycle's single-precision copy: the same product to float rounding.
-    amg::multiply(amg::to_single(a), x, y);
+    kernels::cpu::block_spmv(amg::to_single(a), 1.0, x, 0.0, y);
     CHECK(testing::relative_difference(y, expected) < 1e-6);
   }
+}
+
+TEST_CASE("the transpose of a matrix large enough for threads: every block in place, rows sorted") {
+  // 3x6 blocks, 1.3 M stored entries (above the size where the transpose runs on all threads).
+  const auto a = random_blocks(1500, 700, 3, 6, 0.07, 5);
+  REQUIRE(a.nnz() > 1000000);
+  const auto t = amg::transpose(a);
+  REQUIRE(t.row_block == 6);
+  REQUIRE(t.nnz() == a.nnz());
+  std::int64_t mismatches = 0;
+  for (std::int64_t j = 0; j < t.block_rows; ++j) {
+    CHECK(std::is_sorted(t.col.begin() + t.row_ptr[j], t.col.begin() + t.row_ptr[j + 1]));
+    for (auto k = t.row_ptr[j]; k < t.row_ptr[j + 1]; ++k) {
+      const std::int64_t i = t.col[k];
+      const auto first = a.col.begin() + a.row_ptr[i], last = a.col.begin() + a.row_ptr[i + 1];
+      const auto at = std::lower_bound(first, last, static_cast<std::int32_t>(j));
+      if (at == last || *at != j) {
+        ++mismatches;
+        continue;
+      }
+      const double* from = a.block(at - a.col.begin());
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 6; ++c) mismatches += t.block(k)[c * 3 + r] != from[r * 6 + c];
+    }
+  }
+  CHECK(mismatches == 0);
 }
 
 TEST_CASE("P^T A P is symmetric and matches the dense triple product") {
@@ -256,4 +316,77 @@ TEST_CASE("AMG where coarsening stalls, and on a matrix that is not positive def
   for (auto k = bad.matrix.row_ptr[40]; k < bad.matrix.row_ptr[41]; ++k)
     if (bad.matrix.col[k] == 40) bad.matrix.val[k] = -bad.matrix.val[k];
   CHECK_THROWS_WITH_AS(solve_amg("cg", bad, 1e-8), doctest::Contains("equation 40"), SolveFailure);
+}
+
+TEST_CASE("each back-end's block SpMV and diagonal step match serial loops") {
+  // Square and rectangular shapes with compiled kernels, and one run-time shape (2x5); rows of
+  // 0 to ~30 blocks; y = alpha A x + beta y with beta 0 on a vector of NaN (it must not be read).
+  const double nan = std::nan("");
+  for (const auto& backend : available_backends()) {
+    CAPTURE(backend->name());
+    for (const auto& [r, c, rows, cols, fill] : {std::tuple{3, 3, 60, 60, 0.4}, std::tuple{3, 6, 70, 13, 0.3},
+                                               std::tuple{6, 3, 13, 70, 0.3}, std::tuple{6, 6, 40, 40, 0.5},
+                                               std::tuple{1, 1, 300, 300, 0.1}, std::tuple{2, 5, 31, 17, 0.2}}) {
+      CAPTURE(r);
+      CAPTURE(c);
+      const auto single = amg::to_single(random_blocks(rows, cols, r, c, fill, 100u + r * 10 + c));
+      const auto x = testing::random_vector(single.cols(), 7), y0 = testing::random_vector(single.rows(), 8);
+      std::vector<double> plain(y0.size(), 0.0);
+      for (std::int64_t i = 0; i < single.block_rows; ++i)
+        for (auto k = single.row_ptr[i]; k < single.row_ptr[i + 1]; ++k)
+          for (int br = 0; br < r; ++br)
+            for (int bc = 0; bc < c; ++bc)
+              plain[i * r + br] += double(single.block(k)[br * c + bc]) * x[single.col[k] * c + bc];
+      const auto matrix = backend->block_matrix(single);
+      const auto dx = uploaded(*backend, x);
+      auto dy = uploaded(*backend, std::vector<double>(y0.size(), nan));
+      backend->block_spmv(*matrix, 1.0, *dx, 0.0, *dy);
+      CHECK(testing::relative_difference(on_host(*dy), plain) < 1e-13);
+      dy->upload(y0);
+      backend->block_spmv(*matrix, -0.5, *dx, 2.0, *dy);
+      std::vector<double> expected(y0.size());
+      for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = -0.5 * plain[i] + 2.0 * y0[i];
+      CHECK(testing::relative_difference(on_host(*dy), expected) < 1e-13);
+    }
+    const std::int64_t n = 1001;
+    const auto s = testing::random_vector(n, 11), r = testing::random_vector(n, 12), d0 = testing::random_vector(n, 13),
+               x0 = testing::random_vector(n, 14);
+    const auto ds = uploaded(*backend, s), dr = uploaded(*backend, r);
+    auto dd = uploaded(*backend, d0), dx = uploaded(*backend, x0);
+    backend->diagonal_step(0.7, *ds, *dr, -0.3, *dd, 1.5, *dx);
+    std::vector<double> d(n), x(n);
+    for (std::int64_t i = 0; i < n; ++i) d[i] = 0.7 * s[i] * r[i] - 0.3 * d0[i], x[i] = 1.5 * x0[i] + d[i];
+    CHECK(testing::relative_difference(on_host(*dd), d) < 1e-15);
+    CHECK(testing::relative_difference(on_host(*dx), x) < 1e-15);
+    dd->upload(std::vector<double>(n, nan));
+    dx->upload(std::vector<double>(n, nan));
+    backend->diagonal_step(0.7, *ds, *dr, 0.0, *dd, 0.0, *dx);
+    for (std::int64_t i = 0; i < n; ++i) d[i] = 0.7 * s[i] * r[i];
+    CHECK(testing::relative_difference(on_host(*dd), d) < 1e-15);
+    CHECK(testing::relative_difference(on_host(*dx), d) < 1e-15);
+  }
+}
+
+TEST_CASE("AMG on every back-end agrees with the CPU AMG: iterations within 2, the same answer") {
+  // 3D elasticity (3x3, 3x6, 6x6 blocks on the levels) with CG and BiCGSTAB, 2D heat (1x1) with CG.
+  const auto box = testing::elasticity_box(16, 8, 8);
+  const auto square = testing::heat_square(60, 50);
+  for (const auto& [fe, method] : {std::pair{&box, std::string("cg")}, std::pair{&box, std::string("bicgstab")},
+                                   std::pair{&square, std::string("cg")}}) {
+    CAPTURE(method);
+    CAPTURE(fe->dofs_per_node);
+    const auto cpu = solve_amg(method, *fe, 1e-10);
+    for (const auto& backend : available_backends()) {
+      const std::string device = backend->name().substr(0, backend->name().find(' '));
+      if (device == "cpu") continue;
+      CAPTURE(device);
+      const auto run = solve_amg(method, *fe, 1e-10, true, device);
+      CHECK(std::abs(run.report.iterations - cpu.report.iterations) <= 2);
+      CHECK(testing::relative_difference(run.u, cpu.u) < 1e-6);
+      CHECK(run.report.figures.at("amg_levels") == cpu.report.figures.at("amg_levels"));
+      const std::string line = method + " AMG on " + device + ": " + std::to_string(run.report.iterations) +
+                               " iterations (cpu " + std::to_string(cpu.report.iterations) + ")";
+      MESSAGE(line);
+    }
+  }
 }

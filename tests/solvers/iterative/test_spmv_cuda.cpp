@@ -6,6 +6,7 @@
 #include "kernels/cpu/spmv_cpu.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
+#include "tests/solvers/iterative/scoped_cache_directory.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 #if FEM_WITH_CUDA
 #include "kernels/cuda/spmv_cuda.hpp"
@@ -101,26 +102,30 @@ TEST_CASE("CUDA SpMV refuses bad settings and blown-up padding") {
   CHECK_THROWS_AS(gpu::parse_spmv_setting("csr/b512/r255"), std::invalid_argument);
 }
 
-TEST_CASE("the tuner's best is no slower than the model's pick, and the matrix it hands back is right") {
+TEST_CASE("the tuner times the model's first few, the cache skips that, and the matrix it hands back is right") {
   if (skip()) return;
   const auto fe = testing::elasticity_box(12, 8, 8);
-  const auto report = gpu::tune_spmv(fe.matrix, 2.0);
-  CHECK(report.best_seconds > 0);
-  CHECK(report.best_seconds <= report.model_seconds);
+  const testing::ScopedCacheDirectory cache;
+  const auto timed = gpu::tune_spmv(fe.matrix, kernels::SpmvTuning::Cache);
+  CHECK(timed.choice.source == "timed");
+  CHECK(timed.choice.timed.size() == 3);
   // Elasticity renumbered by RCM: whole 3x3 blocks without diagonal structure.
-  const auto model = report.model.format;
+  const auto model = gpu::model_setting(kernels::row_statistics(fe.matrix)).format;
   CHECK((model == gpu::SpmvFormat::Bcsr || model == gpu::SpmvFormat::Bell));
-  CHECK(report.tried.size() > 5);
+  const auto cached = gpu::tune_spmv(fe.matrix, kernels::SpmvTuning::Cache);
+  CHECK(cached.choice.source == "cache");
+  CHECK(cached.choice.timed.empty());
+  CHECK(cached.choice.setting == timed.choice.setting);
   const auto x = testing::random_vector(fe.matrix.rows, 5);
   std::vector<double> y(x.size()), z(x.size(), 99.0);
   kernels::spmv_serial(fe.matrix, x, y);
   gpu::DeviceVector dx(x.size()), dz(x.size());
   dx.upload(x.data());
   dz.upload(z.data());
-  report.best_matrix->apply(dx.data(), dz.data());
+  cached.matrix->apply(dx.data(), dz.data());
   dz.download(z.data());
   CHECK(testing::relative_difference(z, y) < 1e-12);
-  CHECK(gpu::to_string(report.best_matrix->setting()) == gpu::to_string(report.best));
+  CHECK(gpu::to_string(cached.matrix->setting()) == cached.choice.setting);
 }
 
 TEST_CASE("CG on CUDA matches the CPU CG") {

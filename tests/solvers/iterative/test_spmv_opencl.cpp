@@ -10,6 +10,7 @@
 #include "kernels/opencl/spmv_opencl.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
+#include "tests/solvers/iterative/scoped_cache_directory.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 
 using namespace fem;
@@ -27,6 +28,16 @@ std::vector<double> on_device(const ClSparseDevice& device, const CsrMatrix& a, 
   spmv.apply(dx, dy);
   dy.download(y.data());
   return y;
+}
+
+// CG with these options (on OpenCL), or nothing (and why, as a message) where OpenCL is missing.
+std::unique_ptr<LinearSolver> opencl_cg(const SolverOptions& o) {
+  try {
+    return make_conjugate_gradient(o);
+  } catch (const SolverUnavailable& e) {
+    MESSAGE("skipped: " << e.what());
+    return nullptr;
+  }
 }
 
 }  // namespace
@@ -53,13 +64,41 @@ TEST_CASE("OpenCL SpMV in every format and several (WG, R) matches the serial CS
   }
   CHECK_THROWS_AS(parse_cl_spmv_setting("csr/wg64/r128"), std::invalid_argument);
   CHECK_THROWS_AS(parse_cl_spmv_setting("dia"), std::invalid_argument);
-  kernels::RowStats stats;
-  stats.mean = 81;  // trilinear elasticity: the paper found teams of 8-32 best near 72 per row
-  const ClSpmvSetting wide = model_cl_setting(stats);
-  CHECK(wide.group_size / wide.rows_per_group == 16);
-  stats.mean = 5;   // short rows: one work-item per row
-  const ClSpmvSetting narrow = model_cl_setting(stats);
-  CHECK(narrow.group_size == narrow.rows_per_group);
+  // Trilinear elasticity (81 per row): the paper found teams of 8-32 best near 72 per row.
+  const ClSpmvSetting wide = model_cl_setting(kernels::row_statistics(testing::elasticity_box(6, 6, 6).matrix));
+  CHECK(wide.group_size / wide.rows_per_group >= 8);
+  // Short rows (at most 5): teams of one or two work-items.
+  const ClSpmvSetting narrow = model_cl_setting(kernels::row_statistics(testing::heat_square(20, 20).matrix));
+  CHECK(narrow.group_size / narrow.rows_per_group <= 2);
+}
+
+TEST_CASE("CG on OpenCL with spmv auto: the second solve takes the setting from the cache and gives the same answer") {
+  const testing::ScopedCacheDirectory cache;
+  SolverOptions o;
+  o.tolerance = 1e-10;
+  o.device = "opencl";
+  const auto gpu = opencl_cg(o);
+  if (!gpu) return;
+  const auto fe = testing::elasticity_box(5, 3, 3);
+  std::vector<double> first(fe.rhs.size(), 0.0), second(fe.rhs.size(), 0.0);
+  const auto timed = gpu->solve(AssembledSystem{fe.matrix, fe.rhs}, first);
+  CHECK(timed.figures.at("spmv_tuning_cached") == 0.0);
+  // At most three timed; fewer when building the kernels (PoCL compiles each) spends the budget.
+  CHECK(timed.figures.at("spmv_tuning_timed") >= 1.0);
+  CHECK(timed.figures.at("spmv_tuning_timed") <= 3.0);
+  CHECK(timed.figures.at("spmv_tuning_s") > 0.0);
+  const auto cached = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, second);
+  CHECK(cached.figures.at("spmv_tuning_cached") == 1.0);
+  CHECK(cached.figures.at("spmv_tuning_timed") == 0.0);
+  CHECK(cached.iterations == timed.iterations);
+  CHECK(testing::relative_difference(second, first) < 1e-14);
+  // The model alone: no timing, no cache.
+  o.spmv = kernels::auto_spmv_setting("model");
+  std::fill(second.begin(), second.end(), 0.0);
+  const auto model = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, second);
+  CHECK(model.figures.at("spmv_tuning_timed") == 0.0);
+  CHECK(model.figures.at("spmv_tuning_cached") == 0.0);
+  CHECK(testing::relative_difference(second, first) < 1e-8);
 }
 
 TEST_CASE("CG on OpenCL matches the CPU CG") {
@@ -67,13 +106,8 @@ TEST_CASE("CG on OpenCL matches the CPU CG") {
   o.tolerance = 1e-11;
   o.spmv = "csr/wg64/r8";
   o.device = "opencl";
-  std::unique_ptr<LinearSolver> gpu;
-  try {
-    gpu = make_conjugate_gradient(o);
-  } catch (const SolverUnavailable& e) {
-    MESSAGE("skipped: " << e.what());
-    return;
-  }
+  const auto gpu = opencl_cg(o);
+  if (!gpu) return;
   const auto fe = testing::elasticity_box(4, 2, 2);
   std::vector<double> u_cpu(fe.rhs.size(), 0.0), u_gpu(fe.rhs.size(), 0.0);
   SolverOptions on_cpu = o;

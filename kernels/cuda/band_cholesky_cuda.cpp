@@ -1,4 +1,4 @@
-#include "solvers/direct/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_cuda.hpp"
 
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
@@ -11,58 +11,19 @@
 
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
-#include "solvers/direct/row_major_cublas.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/stream_event.hpp"
+#include "kernels/device_matrix.hpp"
 
-namespace fem::band::cuda {
+namespace fem::kernels::cuda {
 
 namespace {
-
-using kernels::cuda::check;
 
 int as_int(index_t v) {
   if (v > index_t{0x7fffffff}) throw std::invalid_argument("band Cholesky on CUDA: dimension " + std::to_string(v) + " exceeds 32 bits");
   return static_cast<int>(v);
 }
-
-class Stream {
- public:
-  explicit Stream(int priority) { check(cudaStreamCreateWithPriority(&s_, cudaStreamDefault, priority), "cudaStreamCreateWithPriority"); }
-  ~Stream() { cudaStreamDestroy(s_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  operator cudaStream_t() const { return s_; }
-
- private:
-  cudaStream_t s_ = nullptr;
-};
-
-class Event {
- public:
-  Event() { check(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming), "cudaEventCreate"); }
-  ~Event() { cudaEventDestroy(e_); }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  void record(cudaStream_t s) { check(cudaEventRecord(e_, s), "cudaEventRecord"); }
-  void wait_in(cudaStream_t s) const { check(cudaStreamWaitEvent(s, e_, 0), "cudaStreamWaitEvent"); }
-
- private:
-  cudaEvent_t e_ = nullptr;
-};
-
-template <class T>
-class DeviceArray {
- public:
-  explicit DeviceArray(std::size_t count) {
-    check(cudaMalloc(&p_, std::max<std::size_t>(count, 1) * sizeof(T)), "cudaMalloc");
-  }
-  ~DeviceArray() { cudaFree(p_); }
-  DeviceArray(const DeviceArray&) = delete;
-  DeviceArray& operator=(const DeviceArray&) = delete;
-  T* get() const { return p_; }
-
- private:
-  T* p_ = nullptr;
-};
 
 class BlasHandle {
  public:
@@ -76,12 +37,6 @@ class BlasHandle {
   cublasHandle_t h_ = nullptr;
 };
 
-int greatest_priority() {
-  int least = 0, greatest = 0;
-  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-  return greatest;
-}
-
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
 // queues there ends after all of its work.
@@ -90,7 +45,7 @@ class Factorizer {
  public:
   explicit Factorizer(const BandLayout& layout)
       : layout_(layout),
-        panel_(greatest_priority()),
+        panel_(Stream::greatest_priority()),
         update_(0),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
     check(cublasSetStream(panel_blas_, panel_), "cublasSetStream");
@@ -148,7 +103,7 @@ class Factorizer {
     std::vector<int> info(steps());
     check(cudaMemcpy(info.data(), info_.get(), info.size() * sizeof(int), cudaMemcpyDeviceToHost), "reading the pivot flags");
     for (std::size_t k = 0; k < info.size(); ++k) {
-      if (info[k] > 0) throw kernels::NotPositiveDefinite(static_cast<index_t>(k) * layout_.block + info[k] - 1);
+      if (info[k] > 0) throw NotPositiveDefinite(static_cast<index_t>(k) * layout_.block + info[k] - 1);
     }
   }
 
@@ -163,8 +118,8 @@ class Factorizer {
   void factor_panel(const At& at, index_t j) {
     const index_t size = std::min(layout_.block, layout_.n - j);
     int* info = info_.get() + j / layout_.block;
-    for (index_t c = 0; c < size; c += kernels::cuda::block_column_width)
-      kernels::cuda::block_column_cholesky(step_block_column(layout_, at(j + c, j + c), j, c), info,
+    for (index_t c = 0; c < size; c += block_column_width)
+      block_column_cholesky(step_block_column(layout_, at(j + c, j + c), j, c), info,
                                            static_cast<int>(c), scratch_, panel_);
   }
 
@@ -172,8 +127,8 @@ class Factorizer {
   BlasHandle panel_blas_, update_blas_;
   Stream panel_, update_;
   Event panel_done_, rest_done_;
-  DeviceArray<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
-  kernels::cuda::BlockColumnScratch scratch_;
+  DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
+  BlockColumnScratch scratch_;
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:
@@ -197,27 +152,21 @@ class PinnedRange {
 
 }  // namespace
 
-bool kernel_applies_previous_block(index_t block) { return block <= kernels::cuda::block_column_width; }
+bool kernel_applies_previous_block(index_t block) { return block <= block_column_width; }
 
 template <class T>
-kernels::cuda::BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c) {
+BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c) {
   const index_t size = std::min(layout.block, layout.n - j);
   const index_t below = std::min(layout.bandwidth, layout.n - j - size);
   const index_t previous = j > 0 && kernel_applies_previous_block(layout.block) ? layout.block : 0;
-  kernels::cuda::BlockColumn<T> column;
+  BlockColumn<T> column;
   column.diagonal = diagonal;
   column.ld = layout.window();
-  column.width = static_cast<int>(std::min<index_t>(kernels::cuda::block_column_width, size - c));
+  column.width = static_cast<int>(std::min<index_t>(block_column_width, size - c));
   column.below = size - c - column.width + below;
   column.left = as_int(previous + c);
   column.bandwidth = layout.bandwidth;
   return column;
-}
-
-std::size_t free_device_memory() {
-  std::size_t free = 0, total = 0;
-  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
-  return free;
 }
 
 // A chunk's steps touch rows up to the bandwidth past its last column.
@@ -233,11 +182,10 @@ std::size_t min_streaming_bytes(const BandLayout& layout, std::size_t element_by
 }
 
 template <class T>
-void factor_on_device(const BandOnBackend<T>& band) {
-  if (band.layout.n == 0) return;
-  Factorizer<T> f(band.layout);
-  T* rows = static_cast<T*>(band.storage.storage->handle()) + band.storage.offset;
-  f.factor_steps(rows, 0, 0, band.layout.n);
+void factor_on_device(const BandLayout& layout, T* rows) {
+  if (layout.n == 0) return;
+  Factorizer<T> f(layout);
+  f.factor_steps(rows, 0, 0, layout.n);
   f.check_pivots();
 }
 
@@ -254,9 +202,8 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
   const index_t buffer_rows = std::min(n, c + kd);
   const std::size_t row_bytes = static_cast<std::size_t>(pitch) * sizeof(T);
   const PinnedRange pinned(host_rows, static_cast<std::size_t>(n) * row_bytes);
-  const std::array<std::unique_ptr<DeviceArray<T>>, 2> buffer{
-      std::make_unique<DeviceArray<T>>(static_cast<std::size_t>(buffer_rows * pitch)),
-      std::make_unique<DeviceArray<T>>(static_cast<std::size_t>(buffer_rows * pitch))};
+  const std::array<DeviceBuffer<T>, 2> buffer{DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch)),
+                                               DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch))};
   Factorizer<T> f(layout);
   const cudaStream_t main = f.update();
   Stream copy_in(0), copy_out(0);
@@ -264,8 +211,8 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
   std::array<Event, 2> downloaded;  // buffer b's finished rows are back on the host
   int chunks = 0;
   for (index_t base = 0; base < n; base += c, ++chunks) {
-    T* x = buffer[chunks % 2]->get();
-    const T* y = buffer[(chunks + 1) % 2]->get();
+    T* x = buffer[chunks % 2].get();
+    const T* y = buffer[(chunks + 1) % 2].get();
     const index_t held = std::min(buffer_rows, n - base);       // rows [base, base + held) on the device
     const index_t carried = chunks == 0 ? 0 : std::min(kd, held);  // still being updated, from the other buffer
     if (chunks >= 2) {
@@ -298,11 +245,11 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
   return chunks;
 }
 
-template kernels::cuda::BlockColumn<double> step_block_column(const BandLayout&, double*, index_t, index_t);
-template kernels::cuda::BlockColumn<float> step_block_column(const BandLayout&, float*, index_t, index_t);
-template void factor_on_device<double>(const BandOnBackend<double>&);
-template void factor_on_device<float>(const BandOnBackend<float>&);
+template BlockColumn<double> step_block_column(const BandLayout&, double*, index_t, index_t);
+template BlockColumn<float> step_block_column(const BandLayout&, float*, index_t, index_t);
+template void factor_on_device<double>(const BandLayout&, double*);
+template void factor_on_device<float>(const BandLayout&, float*);
 template int factor_streamed<double>(const BandLayout&, double*, std::size_t);
 template int factor_streamed<float>(const BandLayout&, float*, std::size_t);
 
-}  // namespace fem::band::cuda
+}  // namespace fem::kernels::cuda

@@ -12,22 +12,24 @@
 // the kd rows still being updated move from one to the other on the device, new rows come in
 // and finished rows go back to the host on copy streams while the other buffer computes.
 //
-// Compiled only with FEM_WITH_CUDA.
+// Plain C++ (the band's block columns as the kernel sees them: block_column_cholesky.hpp).
+// The solver glue (load, substitution, refinement) is solvers/direct/band_cholesky_solver.cpp.
 #include <cstddef>
 
-#include "kernels/cuda/block_column_cholesky.hpp"
-#include "solvers/direct/band_cholesky.hpp"
+#include "kernels/band_layout.hpp"
+#include "kernels/device_matrix.hpp"
 
-namespace fem::band::cuda {
+namespace fem::kernels::cuda {
 
-// Factors in place the band held on the `cublas` back-end (BandOnBackend from load_band).
-// Throws kernels::NotPositiveDefinite naming the first equation whose pivot is not positive.
+// Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
+// `rows`, as the `cublas` dense back-end holds it). Throws NotPositiveDefinite naming the first
+// equation whose pivot is not positive.
 template <class T>
-void factor_on_device(const BandOnBackend<T>& band);
+void factor_on_device(const BandLayout& layout, T* rows);
 
 // Factors in place the band in host memory (layout.n rows of layout.pitch() entries), using at
 // most `device_bytes` of device memory for the band's rows. Returns the number of chunks the
-// band went through the device in. Throws kernels::NotPositiveDefinite as above, and
+// band went through the device in. Throws NotPositiveDefinite as above, and
 // std::invalid_argument when `device_bytes` is below min_streaming_bytes.
 template <class T>
 int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_bytes);
@@ -41,19 +43,4 @@ index_t chunk_rows(const BandLayout& layout, std::size_t device_bytes, std::size
 // elements of `element_bytes` (one block column a chunk).
 std::size_t min_streaming_bytes(const BandLayout& layout, std::size_t element_bytes);
 
-// Whether the block column kernel applies the update of the block column before its own (blocks
-// of one kernel's width); wider blocks get it from a cuBLAS SYRK and GEMM, which cost less than
-// the kernels applying it 64 columns at a time.
-bool kernel_applies_previous_block(index_t block);
-
-// The block column kernel's work for the columns from c on (c a multiple of
-// kernels::cuda::block_column_width) of the step whose block column starts at column j, with
-// `diagonal` pointing at the entry (j + c, j + c) of a band in `layout` (leading dimension
-// layout.window()): as the factorisation launches it.
-template <class T>
-kernels::cuda::BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c);
-
-// Free device memory now (cudaMemGetInfo).
-std::size_t free_device_memory();
-
-}  // namespace fem::band::cuda
+}  // namespace fem::kernels::cuda

@@ -1,4 +1,4 @@
-#include "fem/output/atomic_output.hpp"
+#include "support/atomic_output.hpp"
 
 #include <unistd.h>
 

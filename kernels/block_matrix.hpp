@@ -1,0 +1,65 @@
+#pragma once
+// Block compressed sparse rows with rectangular blocks: the storage of every AMG level. A fine
+// operator has d x d blocks (d dofs per node), a prolongator d x k blocks (k near-null vectors
+// per aggregate), a coarse operator k x k. The sparse back-ends multiply it in single precision
+// (SparseBackend::block_matrix) on double vectors.
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <utility>
+#include <vector>
+
+namespace fem::kernels {
+
+// An allocator whose resize() leaves new elements uninitialised: a level's arrays (gigabytes at
+// millions of equations) are then first written, and so placed in memory, by the parallel loops
+// that fill them, not zeroed by one thread beforehand.
+template <class T>
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
+  UninitializedAllocator() = default;
+  template <class U>
+  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;  // default-initialised: no zeroing
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+template <class Value>
+struct BlockMatrix {
+  int row_block = 1, col_block = 1;       // each block is row_block x col_block, row-major
+  std::int64_t block_rows = 0, block_cols = 0;
+  std::vector<std::int64_t> row_ptr{0};   // size block_rows + 1
+  std::vector<std::int32_t, UninitializedAllocator<std::int32_t>> col;  // block columns, sorted within a block row
+  std::vector<Value, UninitializedAllocator<Value>> val;                // col.size() blocks, each contiguous
+
+  std::int64_t rows() const { return block_rows * row_block; }
+  std::int64_t cols() const { return block_cols * col_block; }
+  std::int64_t block_size() const { return std::int64_t(row_block) * col_block; }
+  std::int64_t nnz() const { return static_cast<std::int64_t>(val.size()); }  // stored scalars
+  const Value* block(std::int64_t k) const { return &val[k * block_size()]; }
+  Value* block(std::int64_t k) { return &val[k * block_size()]; }
+  std::size_t bytes() const {
+    return row_ptr.size() * sizeof(std::int64_t) + col.size() * sizeof(std::int32_t) + val.size() * sizeof(Value);
+  }
+};
+
+// The threads (work-items) a device's block SpMV gives one block row: a power of two near a
+// quarter of the mean blocks per row, 1..32, so each strides over a few blocks.
+template <class Value>
+int lanes_per_block_row(const BlockMatrix<Value>& a) {
+  const double mean = a.block_rows > 0 ? static_cast<double>(a.col.size()) / static_cast<double>(a.block_rows) : 0.0;
+  int lanes = 1;
+  while (lanes < 32 && 4.0 * lanes < mean) lanes *= 2;
+  return lanes;
+}
+
+}  // namespace fem::kernels

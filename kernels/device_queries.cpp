@@ -1,0 +1,26 @@
+// Each query asks its back-end folder only when the build has it: a call in a discarded
+// `if constexpr` branch is left out of the binary.
+#include "kernels/device_queries.hpp"
+
+#include "fem/config.hpp"
+#include "kernels/cuda/cuda_device.hpp"
+#include "kernels/opencl/opencl_device.hpp"
+
+namespace fem::kernels {
+
+std::size_t cuda_free_memory() {
+  if constexpr (FEM_WITH_CUDA) return cuda::free_memory();
+  else return 0;
+}
+
+std::string cuda_runtime_version() {
+  if constexpr (FEM_WITH_CUDA) return cuda::runtime_version();
+  else return {};
+}
+
+std::optional<OpenclDeviceDescription> opencl_device_description() {
+  if constexpr (FEM_WITH_OPENCL) return opencl::describe_device();
+  else return std::nullopt;
+}
+
+}  // namespace fem::kernels

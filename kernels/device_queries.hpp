@@ -1,0 +1,23 @@
+#pragma once
+// What the rest of fem asks of the devices (memory checks, a study's environment record) without
+// a device API of its own. Each answer is "none" in a build without that back-end or on a
+// machine without the device.
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace fem::kernels {
+
+// Bytes free on the current CUDA device; 0 without one.
+std::size_t cuda_free_memory();
+
+// The CUDA runtime this binary was built with, as "12.4"; empty in a build without CUDA.
+std::string cuda_runtime_version();
+
+struct OpenclDeviceDescription {
+  std::string platform, device, driver;
+};
+// The device fem's OpenCL back-ends pick (the first GPU of any platform, else the first device).
+std::optional<OpenclDeviceDescription> opencl_device_description();
+
+}  // namespace fem::kernels

@@ -1,0 +1,91 @@
+#include "solvers/solver_table.hpp"
+
+#include <algorithm>
+
+namespace fem {
+namespace {
+
+std::string comma_separated(const std::vector<const char*>& names) {
+  std::string list;
+  for (const char* name : names) list += (list.empty() ? "" : ", ") + std::string(name);
+  return list;
+}
+
+const SolverDevice* find_device(const SolverMethod& method, const std::string& device) {
+  const auto it = std::find_if(method.devices.begin(), method.devices.end(), [&](const SolverDevice& d) { return device == d.name; });
+  return it == method.devices.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+bool SolverDevice::built() const {
+  return factory != nullptr && std::all_of(needs.begin(), needs.end(), [](const BuildOption& o) { return o.built; });
+}
+
+std::string SolverDevice::missing() const {
+  std::string how;
+  for (const auto& option : needs)
+    if (!option.built) how += (how.empty() ? "" : ", and ") + std::string(option.how);
+  return how;
+}
+
+std::vector<const char*> solver_methods() {
+  std::vector<const char*> names;
+  for (const auto& method : solver_table()) names.push_back(method.name);
+  return names;
+}
+
+std::vector<const char*> solver_devices() {
+  std::vector<const char*> names;  // in the order the table first names them
+  for (const auto& method : solver_table())
+    for (const auto& device : method.devices)
+      if (std::none_of(names.begin(), names.end(), [&](const char* n) { return std::string(n) == device.name; }))
+        names.push_back(device.name);
+  return names;
+}
+
+const SolverMethod* find_solver_method(const std::string& name) {
+  const auto& table = solver_table();
+  const auto it = std::find_if(table.begin(), table.end(), [&](const SolverMethod& m) { return name == m.name; });
+  return it == table.end() ? nullptr : &*it;
+}
+
+std::string unknown_solver_name(const std::string& method, const std::string& device) {
+  if (!find_solver_method(method)) return "unknown method '" + method + "' (expected one of: " + comma_separated(solver_methods()) + ")";
+  const auto devices = solver_devices();
+  if (std::none_of(devices.begin(), devices.end(), [&](const char* d) { return device == d; }))
+    return "unknown device '" + device + "' (expected one of: " + comma_separated(devices) + ")";
+  return "";
+}
+
+std::string solver_unavailable_reason(const std::string& method, const std::string& device) {
+  if (auto unknown = unknown_solver_name(method, device); !unknown.empty()) return unknown;
+  const SolverMethod& m = *find_solver_method(method);
+  const SolverDevice* d = find_device(m, device);
+  if (!d) {
+    std::vector<const char*> devices;
+    for (const auto& on : m.devices) devices.push_back(on.name);
+    return method + " is not available on " + device + " (" + method + " runs on: " + comma_separated(devices) + ")";
+  }
+  if (!d->built()) return method + " on " + device + " is not available in this build (" + d->missing() + ")";
+  return "";
+}
+
+void require_available_solver(const std::string& method, const std::string& device) {
+  if (auto why = solver_unavailable_reason(method, device); !why.empty()) throw SolverUnavailable(why);
+}
+
+std::vector<std::string> available_solvers() {
+  std::vector<std::string> names;
+  for (const auto& method : solver_table())
+    for (const auto& device : method.devices)
+      if (device.built()) names.push_back(std::string(method.name) + ":" + device.name);
+  return names;
+}
+
+std::unique_ptr<LinearSolver> make_solver(const SolverOptions& options) {
+  require_available_solver(options.method, options.device);
+  return find_device(*find_solver_method(options.method), options.device)->factory(options);
+}
+
+}  // namespace fem

@@ -1,0 +1,67 @@
+#pragma once
+// The solver table: every method fem knows, the devices it runs on and what the rest of fem needs
+// to know about it. The case validator, the command line's choices and help, `fem check`, the
+// studies and the renumbering all read this one table; its rows are in solvers/registry.cpp,
+// and make_solver (solvers/linear_solver.hpp) builds from it.
+#include <string>
+#include <vector>
+
+#include "solvers/linear_solver.hpp"
+
+namespace fem {
+
+using SolverFactory = std::unique_ptr<LinearSolver> (*)(const SolverOptions&);
+
+enum class SolverKind { Direct, Iterative };
+
+// What the numbering of the unknowns should make small for a method (solver.renumber: auto).
+enum class OrderingGoal { Bandwidth, Front, Locality };
+
+// A configure-time part of fem that a method needs on a device.
+struct BuildOption {
+  bool built;
+  const char* how;  // how to get it: "configure with -DFEM_WITH_METIS=ON (Debian: libmetis-dev)"
+};
+
+struct SolverDevice {
+  const char* name;                // cpu | cuda | opencl
+  SolverFactory factory;           // null where this build lacks one of `needs`
+  std::vector<BuildOption> needs = {};  // none: every build has it
+  bool built() const;
+  std::string missing() const;     // how to get the parts this build lacks ("" when built)
+};
+
+struct SolverMethod {
+  const char* name;       // solver.method, --solver
+  SolverKind kind;
+  OrderingGoal ordering;
+  const char* help;       // one line for --help and `fem solvers`
+  std::vector<SolverDevice> devices;
+  bool built() const {  // on some device
+    for (const auto& device : devices)
+      if (device.built()) return true;
+    return false;
+  }
+};
+
+// The table, in the order usage text lists it.
+const std::vector<SolverMethod>& solver_table();
+
+// Every method and every device of the table, built here or not: what a case file may name.
+std::vector<const char*> solver_methods();
+std::vector<const char*> solver_devices();
+
+// The method named so, or null.
+const SolverMethod* find_solver_method(const std::string& name);
+
+// "unknown method 'lu' (expected one of: ...)" or the same for the device; empty when the table
+// has both names.
+std::string unknown_solver_name(const std::string& method, const std::string& device);
+
+// Why `method` on `device` cannot be made here: an unknown name, a device the method does not
+// run on, or a part this build lacks (saying how to configure it); empty when it can.
+std::string solver_unavailable_reason(const std::string& method, const std::string& device);
+// Throws SolverUnavailable with that reason (fem run and fem check, before they mesh).
+void require_available_solver(const std::string& method, const std::string& device);
+
+}  // namespace fem
