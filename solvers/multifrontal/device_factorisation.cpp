@@ -1,7 +1,6 @@
 #include "solvers/multifrontal/device_factorisation.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -9,14 +8,11 @@
 
 #include "kernels/cuda/device_fronts.hpp"
 #include "solvers/linear_solver.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::multifrontal {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // What the device needs to know before the first front, all computed from the pattern: where each
 // device front's panel sits in the device store, the maps of its children's update rows onto its
@@ -136,7 +132,7 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   DeviceFigures figures;
   const auto& order = f.schedule.device;
   if (order.empty()) return figures;
-  const auto start = Clock::now();
+  const Stopwatch start;
   const DevicePlan<T> plan(f, a);
   const std::int64_t need = plan.device_bytes(f), free = kernels::cuda::free_device_bytes();
   if (need > free)
@@ -178,7 +174,7 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
     figures.flops += f.flops_of(s);
   }
   const auto failure = fronts.finish();
-  figures.seconds = seconds_since(start);
+  figures.seconds = start.seconds();
   figures.fronts = static_cast<std::int64_t>(order.size());
   figures.peak_bytes = fronts.peak_bytes();
   const std::vector<double> elimination = fronts.elimination_seconds();
