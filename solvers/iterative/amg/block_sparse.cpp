@@ -181,11 +181,15 @@ SingleBlockSparse to_single(const BlockSparse& a) {
   s.block_rows = a.block_rows;
   s.block_cols = a.block_cols;
   s.row_ptr = a.row_ptr;
-  s.col = a.col;
+  s.col.resize(a.col.size());
   s.val.resize(a.val.size());
-  const auto n = static_cast<std::int64_t>(a.val.size());
-#pragma omp parallel for schedule(static) if (n > kParallelFrom)
-  for (std::int64_t k = 0; k < n; ++k) s.val[k] = static_cast<float>(a.val[k]);
+  const auto blocks = static_cast<std::int64_t>(a.col.size());
+  const std::int64_t bs = a.block_size();
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
+  for (std::int64_t k = 0; k < blocks; ++k) {
+    s.col[k] = a.col[k];
+    for (std::int64_t e = k * bs; e < (k + 1) * bs; ++e) s.val[e] = static_cast<float>(a.val[e]);
+  }
   return s;
 }
 
@@ -301,6 +305,7 @@ BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
 std::vector<double> diagonal(const BlockSparse& a) {
   std::vector<double> d(static_cast<std::size_t>(a.rows()), 0.0);
   const int b = a.row_block;
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i)
