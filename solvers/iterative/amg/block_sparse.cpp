@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <omp.h>
@@ -111,12 +112,10 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
   return c;
 }
 
-}  // namespace
-
-BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
-  if (block < 1 || block > kMaxBlock || a.rows % block != 0)
-    throw std::invalid_argument("amg: " + std::to_string(a.rows) + " equations are not whole blocks of " +
-                                std::to_string(block));
+// `Block`: the block side as a compile-time constant where it is a common one (the divisions by
+// it in the loops over every entry become multiplications), or an int.
+template <class Block>
+BlockSparse blocks_of(const CsrMatrix& a, Block block) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
@@ -168,6 +167,18 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
     }
   }
   return m;
+}
+
+}  // namespace
+
+BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
+  if (block < 1 || block > kMaxBlock || a.rows % block != 0)
+    throw std::invalid_argument("amg: " + std::to_string(a.rows) + " equations are not whole blocks of " +
+                                std::to_string(block));
+  if (block == 3) return blocks_of(a, std::integral_constant<int, 3>{});
+  if (block == 2) return blocks_of(a, std::integral_constant<int, 2>{});
+  if (block == 1) return blocks_of(a, std::integral_constant<int, 1>{});
+  return blocks_of(a, block);
 }
 
 void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
