@@ -10,27 +10,13 @@
 
 #include "solvers/linear_solver.hpp"
 #include "sparse_test_matrices.hpp"
+#include "tests/support/vectors.hpp"
 
 using namespace fem;
+using testing::max_rel_diff;
+using testing::random_vector;
 
 namespace {
-
-std::vector<double> random_rhs(std::int64_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> b(n);
-  for (auto& x : b) x = u(rng);
-  return b;
-}
-
-double max_rel_diff(const std::vector<double>& x, const std::vector<double>& truth) {
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - truth[i]));
-    scale = std::max(scale, std::abs(truth[i]));
-  }
-  return diff / scale;
-}
 
 SolveReport solve(const CsrMatrix& a, const std::vector<double>& b, std::vector<double>& x, int dofs_per_node,
                   const std::string& precision = "double") {
@@ -62,7 +48,7 @@ TEST_CASE("multifrontal agrees with a dense solve on FE-like SPD matrices") {
     CAPTURE(c.block);
     CAPTURE(c.layout);
     const CsrMatrix a = test::random_fe_like_matrix(c.nx, c.ny, c.nz, c.block, 5, c.constrained);
-    const auto b = random_rhs(a.rows, 9);
+    const auto b = random_vector(a.rows, 9);
     std::vector<double> x;
     const SolveReport report = solve(a, b, x, c.layout);
     CHECK(max_rel_diff(x, test::dense_solve(a, b)) < 1e-10);
@@ -79,7 +65,7 @@ TEST_CASE("multifrontal agrees with a dense solve on FE-like SPD matrices") {
 
 TEST_CASE("mixed precision: an FP32 factor refined in FP64 reaches the FP64 answer") {
   const CsrMatrix a = test::random_fe_like_matrix(8, 7, 6, 3, 21, {0, 1, 2});
-  const auto b = random_rhs(a.rows, 4);
+  const auto b = random_vector(a.rows, 4);
   std::vector<double> x;
   const SolveReport report = solve(a, b, x, 3, "mixed");
   CHECK(report.figures.at("factor_precision_bits") == 32);
@@ -106,7 +92,7 @@ TEST_CASE("an indefinite matrix fails naming the equation whose pivot is not pos
     CsrMatrix a = test::random_fe_like_matrix(7, 6, 5, 3, 8);
     for (auto e = a.row_ptr[bad]; e < a.row_ptr[bad + 1]; ++e)
       if (a.col[e] == bad) a.val[e] = -1.0;  // no earlier pivot sees this entry: the failure is here
-    const auto b = random_rhs(a.rows, 2);
+    const auto b = random_vector(a.rows, 2);
     std::vector<double> x;
     try {
       solve(a, b, x, 3);
