@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
 #include <cblas.h>
 #endif
 
@@ -116,7 +116,7 @@ std::vector<double> time_backend(DenseBackend& backend, index_t n, const std::ve
   return times;
 }
 
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
 template <class T>
 std::vector<double> time_openblas(index_t n, const std::vector<T>& a, const std::vector<T>& b,
                                   std::vector<T>& c, int repeats) {
@@ -139,7 +139,7 @@ public:
   void run() {
     if (o_.threads > 0) omp_set_num_threads(o_.threads);
     const int threads = omp_get_max_threads();
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
     openblas_set_num_threads(threads);
 #endif
     std::cout << "dense GEMM benchmark: " << threads << " CPU threads, " << o_.repeats
@@ -170,7 +170,7 @@ private:
     });
     for (const auto& name : wanted) {
       if (name == "openblas") {
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
         names_.push_back(name);
         descriptions_[name] = std::string("OpenBLAS ") + openblas_get_config();
 #else
@@ -220,7 +220,7 @@ private:
       // 40x at n = 128 on 2 cores).
       std::this_thread::sleep_for(std::chrono::milliseconds(300));
       try {
-#if FEM_BENCH_WITH_OPENBLAS
+#if FEM_WITH_OPENBLAS
         if (name == "openblas") times = time_openblas(n, a, b, c, o_.repeats);
         else
 #endif

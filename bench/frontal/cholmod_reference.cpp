@@ -2,13 +2,13 @@
 
 #include "support/stopwatch.hpp"
 
-#if FEM_BENCH_WITH_CHOLMOD
+#if FEM_WITH_CHOLMOD
 #include <cholmod.h>
 #endif
 
 namespace fem::bench {
 
-#if FEM_BENCH_WITH_CHOLMOD
+#if FEM_WITH_CHOLMOD
 
 // A symmetric matrix's CSR is its CSC: handed over as is, with stype 1 (CHOLMOD reads the
 // upper triangle of the CSC, i.e. our lower).
