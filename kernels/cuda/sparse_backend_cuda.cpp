@@ -1,9 +1,9 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
-#include "kernels/block_diagonal_check.hpp"
-
 #include <stdexcept>
 
+#include "kernels/block_diagonal_check.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -40,16 +40,14 @@ class CudaMatrix final : public SparseMatrix {
 class CudaBlockMatrix final : public SparseMatrix {
  public:
   explicit CudaBlockMatrix(const BlockMatrix<float>& a)
-      : row_ptr_(a.row_ptr.data(), a.row_ptr.size() * sizeof(std::int64_t)),
-        col_(a.col.data(), a.col.size() * sizeof(std::int32_t)),
-        val_(a.val.data(), a.val.size() * sizeof(float)) {
+      : row_ptr_(a.row_ptr.data(), a.row_ptr.size()), col_(a.col.data(), a.col.size()), val_(a.val.data(), a.val.size()) {
     form_.row_block = a.row_block;
     form_.col_block = a.col_block;
     form_.lanes = lanes_per_block_row(a);
     form_.block_rows = a.block_rows;
-    form_.row_ptr = static_cast<const std::int64_t*>(row_ptr_.data());
-    form_.col = static_cast<const std::int32_t*>(col_.data());
-    form_.val = static_cast<const float*>(val_.data());
+    form_.row_ptr = row_ptr_.get();
+    form_.col = col_.get();
+    form_.val = val_.get();
   }
   std::size_t device_bytes() const override { return row_ptr_.bytes() + col_.bytes() + val_.bytes(); }
   std::string setting() const override {
@@ -59,7 +57,9 @@ class CudaBlockMatrix final : public SparseMatrix {
   const DeviceBlockMatrix& form() const { return form_; }
 
  private:
-  DeviceBytes row_ptr_, col_, val_;
+  DeviceBuffer<std::int64_t> row_ptr_;
+  DeviceBuffer<std::int32_t> col_;
+  DeviceBuffer<float> val_;
   DeviceBlockMatrix form_;
 };
 

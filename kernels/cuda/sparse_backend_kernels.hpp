@@ -7,21 +7,6 @@
 
 namespace fem::kernels::cuda {
 
-// Device memory holding a copy of host bytes: the index and value arrays of a block matrix.
-class DeviceBytes {
- public:
-  DeviceBytes(const void* host, std::size_t bytes);
-  ~DeviceBytes();
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-  const void* data() const { return data_; }
-  std::size_t bytes() const { return bytes_; }
-
- private:
-  void* data_ = nullptr;
-  std::size_t bytes_ = 0;
-};
-
 // A block matrix on the device: block_rows rows of row_block x col_block float blocks
 // (row-major), `lanes` threads per block row (a power of two, 1..32).
 struct DeviceBlockMatrix {

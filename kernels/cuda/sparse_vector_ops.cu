@@ -173,13 +173,6 @@ void launch_block_spmv(const DeviceBlockMatrix& a, double alpha, const double* x
 
 }  // namespace
 
-DeviceBytes::DeviceBytes(const void* host, std::size_t bytes) : bytes_(bytes) {
-  if (bytes == 0) return;
-  check(cudaMalloc(&data_, bytes), "cudaMalloc (block matrix)");
-  check(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (block matrix upload)");
-}
-DeviceBytes::~DeviceBytes() { cudaFree(data_); }
-
 void block_spmv(const DeviceBlockMatrix& a, double alpha, const double* x, double beta, double* y) {
   if (a.block_rows == 0) return;
   const int r = a.row_block, c = a.col_block;
