@@ -1,5 +1,7 @@
 #include "bench/frontal/frontal_benchmark.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -238,14 +240,21 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
        << f.at("estimate_bytes") / 1e6 << " MB, used " << f.at("factorisation_bytes") / 1e6 << " MB (update matrices " << f.at("update_peak_bytes") / 1e6
        << " MB at most, stacks " << f.at("update_stack_bytes") / 1e6 << " MB); "
        << f.at("supernodes") << " supernodes";
-  if (f.count("device_fronts")) {  // the large fronts on the GPU: their own rate, against DGEMM's
-    const double gflops = f.at("device_gflops");
+  if (f.count("device_fronts")) {  // the fronts on the GPU: their eliminations' rate, against DGEMM's
     r.device_share = f.at("device_flops") / f.at("flops");
-    note << "; device: " << f.at("device_fronts") << " fronts, " << gflops << " GFLOP/s";
-    if (dgemm_gflops > 0) note << " = " << 100 * gflops / dgemm_gflops << " % of DGEMM (" << dgemm_gflops << " GFLOP/s)";
-    note << ", host part " << f.at("time_host_factor_s") << " s, device part " << f.at("time_device_s") << " s, "
-         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6
-         << " MB held on the device";
+    const auto of_dgemm = [&](double gflops) {
+      std::ostringstream s;
+      s.precision(3);
+      s << gflops << " GFLOP/s";
+      if (dgemm_gflops > 0) s << " = " << 100 * gflops / dgemm_gflops << " % of DGEMM";
+      return s.str();
+    };
+    note << "; device: " << f.at("device_fronts") << " fronts eliminated at " << of_dgemm(f.at("device_elimination_gflops"))
+         << ", the " << f.at("large_fronts") << " of 1e10 flops and more (" << 100 * f.at("large_front_flops") / f.at("flops")
+         << " % of the flops) at " << of_dgemm(f.at("large_front_gflops")) << "; host part " << f.at("time_host_factor_s")
+         << " s, device part " << f.at("time_device_s") << " s (" << of_dgemm(f.at("device_gflops")) << "), "
+         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6 << " MB held there (estimate " << f.at("device_estimate_bytes") / 1e6
+         << " MB)";
   }
   r.note = note.str();
   return r;
@@ -304,6 +313,7 @@ int run_frontal_benchmark(int argc, char** argv) {
     if (device == "cuda") dgemm_gflops = cublas_dgemm_gflops();
   }
   if (dgemm_gflops > 0) std::printf("cuBLAS DGEMM on this device: %.0f GFLOP/s (n = 8192)\n", dgemm_gflops);
+  std::printf("host threads: %d (OpenMP; BLAS, CHOLMOD's included, at its default)\n", omp_get_max_threads());
   const bool cholmod_wanted = wanted("cholmod") && run_cholmod(CsrMatrix{}, {}).available;
   if (wanted("cholmod") && !cholmod_wanted) std::cout << "CHOLMOD left out: this build has none\n";
 
@@ -367,7 +377,9 @@ int run_frontal_benchmark(int argc, char** argv) {
     for (auto& [device, solver] : multifrontal) {
       Row r = multifrontal_row(*b, solver, device, dgemm_gflops, u);
       r.max_rel_diff = max_rel_diff(u, truth);
+      const std::string note = r.note;
       add(r);
+      std::printf("  (%s)\n", note.c_str());  // where the time went
     }
     for (const auto& device : settings.devices) {
       if (!wanted("frontal")) break;

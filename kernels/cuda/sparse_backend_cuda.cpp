@@ -3,7 +3,6 @@
 #include <stdexcept>
 
 #include "kernels/block_diagonal_check.hpp"
-#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -39,29 +38,37 @@ class CudaMatrix final : public SparseMatrix {
 // A block matrix for block_spmv: its arrays on the device.
 class CudaBlockMatrix final : public SparseMatrix {
  public:
-  explicit CudaBlockMatrix(const BlockMatrix<float>& a)
-      : row_ptr_(a.row_ptr.data(), a.row_ptr.size()), col_(a.col.data(), a.col.size()), val_(a.val.data(), a.val.size()) {
+  template <class Value>
+  explicit CudaBlockMatrix(const BlockMatrix<Value>& a)
+      : row_ptr_(a.row_ptr.data(), a.row_ptr.size() * sizeof(std::int64_t)),
+        col_(a.col.data(), a.col.size() * sizeof(std::int32_t)),
+        val_(a.val.data(), a.val.size() * sizeof(Value)) {
     form_.row_block = a.row_block;
     form_.col_block = a.col_block;
     form_.lanes = lanes_per_block_row(a);
+    form_.double_values = sizeof(Value) == sizeof(double);
     form_.block_rows = a.block_rows;
-    form_.row_ptr = row_ptr_.get();
-    form_.col = col_.get();
-    form_.val = val_.get();
+    form_.row_ptr = static_cast<const std::int64_t*>(row_ptr_.data());
+    form_.col = static_cast<const std::int32_t*>(col_.data());
+    form_.val = val_.data();
   }
   std::size_t device_bytes() const override { return row_ptr_.bytes() + col_.bytes() + val_.bytes(); }
   std::string setting() const override {
-    return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) + " fp32/t" +
-           std::to_string(form_.lanes);
+    return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) +
+           (form_.double_values ? " fp64" : " fp32") + "/t" + std::to_string(form_.lanes);
   }
   const DeviceBlockMatrix& form() const { return form_; }
 
  private:
-  DeviceBuffer<std::int64_t> row_ptr_;
-  DeviceBuffer<std::int32_t> col_;
-  DeviceBuffer<float> val_;
+  DeviceBytes row_ptr_, col_, val_;
   DeviceBlockMatrix form_;
 };
+
+template <class Value>
+std::unique_ptr<SparseMatrix> checked_block_matrix(const BlockMatrix<Value>& a) {
+  check_block_shape(a, "cuda");
+  return std::make_unique<CudaBlockMatrix>(a);
+}
 
 class CudaBlockDiagonal final : public BlockDiagonal {
  public:
@@ -114,10 +121,10 @@ class CudaSparseBackend final : public SparseBackend {
   }
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1 || block == 3; }
   std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override {
-    if (a.row_block < 1 || a.row_block > 8 || a.col_block < 1 || a.col_block > 8)
-      throw std::invalid_argument("block matrix on cuda with " + std::to_string(a.row_block) + " x " +
-                                  std::to_string(a.col_block) + " blocks (at most 8 x 8)");
-    return std::make_unique<CudaBlockMatrix>(a);
+    return checked_block_matrix(a);
+  }
+  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const override {
+    return checked_block_matrix(a);
   }
 
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {

@@ -104,7 +104,7 @@ __device__ __forceinline__ void store3(double* y, std::int64_t br, const Sums3& 
 }
 
 // 3x3 blocks, T lanes per block row. A block row's values are stored as nine planes, one per
-// position in the block (see interleave_blocks), so lane k reads entry e of block k next to lane
+// position in the block (BcsrMatrix::planes), so lane k reads entry e of block k next to lane
 // k + 1's: every load of the team is coalesced.
 template <int Cap, int T>
 __global__ void FEM_BOUNDS bcsr3(std::int64_t block_rows, const int* brp, const int* bcol, const double* val,
@@ -180,18 +180,6 @@ __global__ void coo_accumulate(std::int64_t entries, const int* row, const int* 
 }
 
 std::vector<int> narrow(const std::vector<std::int64_t>& v) { return std::vector<int>(v.begin(), v.end()); }
-
-// BCSR values with each block row's blocks as nine planes: entry e of block k of a block row
-// holding `count` blocks from block `first` goes to 9 first + e count + k (bcsr3 reads them so).
-std::vector<double> interleave_blocks(const BcsrMatrix& b) {
-  std::vector<double> out(b.val.size());
-  for (std::int64_t br = 0; br < b.block_rows; ++br) {
-    const std::int64_t first = b.block_row_ptr[br], count = b.block_row_ptr[br + 1] - first;
-    for (std::int64_t k = 0; k < count; ++k)
-      for (int e = 0; e < 9; ++e) out[9 * first + e * count + k] = b.val[9 * (first + k) + e];
-  }
-  return out;
-}
 
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -359,11 +347,11 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
       break;
     }
     case SpmvFormat::Bcsr: {
-      const BcsrMatrix b = to_bcsr(a, 3, limit);
+      const BcsrMatrix b = to_bcsr(a, 3, limit, /*planes=*/true);  // the order bcsr3 reads
       fits(b.val.size() * 8 + b.block_col.size() * 4);
       m.a_ptr = DeviceBuffer<int>(narrow(b.block_row_ptr));
       m.a_col = DeviceBuffer<int>(b.block_col);
-      m.a_val = DeviceBuffer<double>(interleave_blocks(b));
+      m.a_val = DeviceBuffer<double>(b.val);
       break;
     }
     case SpmvFormat::Bell: {
