@@ -22,9 +22,7 @@
 
 using namespace fem;
 using band::index_t;
-using band_tests::dense_to_csr;
-using band_tests::max_rel_diff;
-using band_tests::random_spd_band;
+using namespace band_tests;  // the random SPD band matrices and their comparison
 
 namespace {
 
@@ -45,6 +43,16 @@ CsrMatrix grid_laplacian(index_t n, index_t m, unsigned seed) {
     }
     a.row_ptr.push_back(static_cast<std::int64_t>(a.col.size()));
   }
+  return a;
+}
+
+// The grid Laplacian of the failure tests (5000 equations, bandwidth 70) with the diagonal of
+// equation kIndefinite negated: no longer positive definite there.
+constexpr index_t kIndefinite = 3001;
+CsrMatrix indefinite_laplacian() {
+  CsrMatrix a = grid_laplacian(5000, 70, 9);
+  for (auto k = a.row_ptr[kIndefinite]; k < a.row_ptr[kIndefinite + 1]; ++k)
+    if (a.col[k] == kIndefinite) a.val[k] = -a.val[k];
   return a;
 }
 
@@ -86,17 +94,14 @@ TEST_CASE("band-cholesky:cuda names the failing equation") {
   } catch (const SolverUnavailable&) {
     return;
   }
-  CsrMatrix a = grid_laplacian(5000, 70, 9);
-  const index_t bad = 3001;
-  for (auto k = a.row_ptr[bad]; k < a.row_ptr[bad + 1]; ++k)
-    if (a.col[k] == bad) a.val[k] = -a.val[k];
+  const CsrMatrix a = indefinite_laplacian();
   const std::vector<double> rhs(5000, 1.0);
   std::vector<double> u(5000);
   try {
     gpu->solve(AssembledSystem{a, rhs}, u);
     FAIL("no failure reported");
   } catch (const SolveFailure& e) {
-    CHECK(e.equation() == bad);
+    CHECK(e.equation() == kIndefinite);
   }
 }
 
@@ -129,17 +134,14 @@ TEST_CASE("band-cholesky:cuda streams a band larger than its device memory") {
 
 TEST_CASE("band-cholesky:cuda names the failing equation when streaming") {
   if (!kernels::dense_backend_status("cublas").available) return;
-  CsrMatrix a = grid_laplacian(5000, 70, 9);
-  const index_t bad = 3001;
-  for (auto k = a.row_ptr[bad]; k < a.row_ptr[bad + 1]; ++k)
-    if (a.col[k] == bad) a.val[k] = -a.val[k];
+  const CsrMatrix a = indefinite_laplacian();
   const std::vector<double> rhs(5000, 1.0);
   std::vector<double> u(5000);
   try {
     make_band_cholesky_cuda_within({}, 5000 * 140 * sizeof(double) / 8)->solve(AssembledSystem{a, rhs}, u);
     FAIL("no failure reported");
   } catch (const SolveFailure& e) {
-    CHECK(e.equation() == bad);
+    CHECK(e.equation() == kIndefinite);
     CHECK(std::string(e.what()).find("equation 3001") != std::string::npos);
   }
 }
