@@ -1,11 +1,10 @@
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 
-#include "kernels/block_diagonal_check.hpp"
-
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
 
+#include "kernels/block_diagonal_check.hpp"
 #include "kernels/cpu/vector_ops.hpp"
 
 namespace fem::kernels::cpu {

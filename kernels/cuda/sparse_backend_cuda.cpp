@@ -1,9 +1,8 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
-#include "kernels/block_diagonal_check.hpp"
-
 #include <stdexcept>
 
+#include "kernels/block_diagonal_check.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"

@@ -3,7 +3,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <exception>
 #include <optional>
@@ -14,6 +13,7 @@
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/progress_meter.hpp"
+#include "support/stopwatch.hpp"
 #include "fem/config.hpp"
 #include "kernels/device_queries.hpp"
 #if FEM_WITH_CUDA
@@ -102,12 +102,6 @@ namespace fem {
 namespace {
 
 using band::index_t;
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
 // A factor and the back-end that holds it (and substitutes with it).
 template <class T>
 struct Factor {
@@ -199,10 +193,10 @@ class BandCholeskySolver final : public LinearSolver {
   // Factors in T; times and sizes go to the report.
   template <class T>
   Factor<T> factor_in(const AssembledSystem& system, const band::BandLayout& layout, SolveReport& report) {
-    const auto start = Clock::now();
+    const Stopwatch watch;
     auto factor = load_and_factor<T>(system.matrix, layout, report);
     factor.backend->synchronize();
-    report.time_setup_s += seconds_since(start);
+    report.time_setup_s += watch.seconds();
     const std::size_t bytes = layout.elements() * sizeof(T);
     report.figures["factor_bytes"] = static_cast<double>(bytes);
     report.figures["factor_precision_bits"] = sizeof(T) * 8;
@@ -214,10 +208,10 @@ class BandCholeskySolver final : public LinearSolver {
   void solve_in(const AssembledSystem& system, const band::BandLayout& layout, std::span<double> solution,
                 SolveReport& report) {
     const auto factor = factor_in<T>(system, layout, report);
-    const auto start = Clock::now();
+    const Stopwatch watch;
     const auto x = band::solve_factored(*factor.backend, factor.band, system.rhs, 1);
     std::copy(x.begin(), x.end(), solution.begin());
-    report.time_solve_s += seconds_since(start);
+    report.time_solve_s += watch.seconds();
   }
 
   // FP32 factor, FP64 residuals (iterative_refinement). Returns false (the caller falls back to
@@ -230,11 +224,11 @@ class BandCholeskySolver final : public LinearSolver {
     } catch (const SolveFailure&) {
       return false;  // not positive definite in FP32: FP64 decides
     }
-    const auto start = Clock::now();
+    const Stopwatch watch;
     const bool converged = refine(
         system.matrix, system.rhs, solution,
         [&](std::vector<double>& r) { r = band::solve_factored(*factor->backend, factor->band, r, 1); }, options_, report);
-    report.time_solve_s += seconds_since(start);
+    report.time_solve_s += watch.seconds();
     return converged;
   }
 

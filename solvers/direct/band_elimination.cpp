@@ -4,7 +4,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -13,13 +12,13 @@
 #include "solvers/direct/band_layout.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/progress_meter.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem {
 
 namespace {
 
 using band::index_t;
-using Clock = std::chrono::steady_clock;
 
 // Columns per block: the trailing update is a product of this depth.
 constexpr index_t block_columns = 64;
@@ -149,10 +148,10 @@ class BandEliminationSolver final : public LinearSolver {
     if (options_.precision == "mixed") {
       try {
         auto factor = factor_in<float>(a, report);
-        const auto start = Clock::now();
+        const Stopwatch watch;
         const bool converged = refine(a, system.rhs, solution, [&](std::vector<double>& r) { substitute(factor, method_, r); },
                                       options_, report);
-        report.time_solve_s += std::chrono::duration<double>(Clock::now() - start).count();
+        report.time_solve_s += watch.seconds();
         if (converged) return report;
       } catch (const SolveFailure&) {
         // not positive definite in FP32: FP64 decides
@@ -161,10 +160,10 @@ class BandEliminationSolver final : public LinearSolver {
       if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
     }
     auto factor = factor_in<double>(a, report);
-    const auto start = Clock::now();
+    const Stopwatch watch;
     std::copy(system.rhs.begin(), system.rhs.end(), solution.begin());
     substitute(factor, method_, solution);
-    report.time_solve_s += std::chrono::duration<double>(Clock::now() - start).count();
+    report.time_solve_s += watch.seconds();
     std::vector<double> r;
     report.residual = relative_residual(a, system.rhs, solution, r);
     report.residual_history.push_back(report.residual);
@@ -177,7 +176,7 @@ class BandEliminationSolver final : public LinearSolver {
   // The band of `a` in T, factored; sizes and the setup time go to the report.
   template <class T>
   RowBand<T> factor_in(const CsrMatrix& a, SolveReport& report) {
-    const auto start = Clock::now();
+    const Stopwatch watch;
     RowBand<T> m;
     m.n = a.rows;
     m.kd = band::bandwidth_of(a);
@@ -195,7 +194,7 @@ class BandEliminationSolver final : public LinearSolver {
         if (a.col[k] <= i + (method_ == Method::gauss ? m.kd : 0)) *m.at(i, a.col[k]) = static_cast<T>(a.val[k]);
     ProgressMeter progress(options_);
     factor(m, method_, progress);
-    report.time_setup_s += std::chrono::duration<double>(Clock::now() - start).count();
+    report.time_setup_s += watch.seconds();
     const double kd = static_cast<double>(m.kd), n = static_cast<double>(m.n);
     report.memory_bytes = std::max(report.memory_bytes, bytes);
     report.figures["bandwidth"] = kd;
