@@ -47,7 +47,7 @@ constexpr const char* usage = R"(usage: fem bench band [options]
   --impl a,b,...         implementations (default: openblas,blas and, with a device, cublas):
                          openblas       LAPACKE_dpbtrf on OpenBLAS (the reference on the host)
                          blas           ours on OpenBLAS tiles, scheduled as the CPU solver does
-                                        (tasks for b <= 500, in order above)
+                                        (host_schedule: in order)
                          blas-tasks     ours, OpenMP tasks over block columns, OpenBLAS on one thread each
                          blas-in-order  ours, one OpenBLAS call per operation on all threads
                          openmp         ours, OpenMP tasks on the project's packed GEMM kernels
