@@ -38,8 +38,20 @@ deps=${FEM_GPU_DEPS:-$root/gpu-deps}
 deps_lib=$deps/usr/lib/x86_64-linux-gnu
 if [ -e "$deps/usr/include/metis.h" ]; then
   export LD_LIBRARY_PATH=$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  # OpenBLAS (threads) as CHOLMOD's libblas.so.3 and liblapack.so.3 (the system's if it has it),
+  # through a folder of just those two: our programs keep the libopenblas.so.0 they link, which
+  # the two then share.
+  openblas=/usr/lib/x86_64-linux-gnu/openblas-pthread
+  [ -e "$openblas/libblas.so.3" ] || openblas=$deps_lib/openblas-pthread
+  if [ -e "$openblas/libblas.so.3" ]; then
+    mkdir -p "$build/cholmod-blas"
+    ln -sf "$openblas/libblas.so.3" "$openblas/liblapack.so.3" "$build/cholmod-blas/"
+    export LD_LIBRARY_PATH=$build/cholmod-blas:$LD_LIBRARY_PATH
+    # No libopenblas.so.0 on the system: the carried one, behind the system's folders' order.
+    ldd "$deps_lib/libcholmod.so.3" | grep -q "libopenblas.so.0 => not found" && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$openblas
+  fi
   cmake_args+=(-DFEM_WITH_METIS=ON -DFEM_METIS_INCLUDE_DIR="$deps/usr/include" -DFEM_METIS_LIBRARY="$deps_lib/libmetis.so.5")
-  # CHOLMOD only where the loader finds everything it needs (BLAS and LAPACK come from the system).
+  # CHOLMOD only where the loader finds everything it needs (BLAS and LAPACK as above).
   if [ -e "$deps/usr/include/suitesparse/cholmod.h" ] && ! ldd "$deps_lib/libcholmod.so.3" | grep -q "not found"; then
     cmake_args+=(-DFEM_CHOLMOD_INCLUDE_DIR="$deps/usr/include/suitesparse" -DFEM_CHOLMOD_LIBRARY="$deps_lib/libcholmod.so.3")
   else

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -51,6 +53,15 @@ struct BlockMatrix {
     return row_ptr.size() * sizeof(std::int64_t) + col.size() * sizeof(std::int32_t) + val.size() * sizeof(Value);
   }
 };
+
+// Throws std::invalid_argument unless the blocks are 1..8 by 1..8, what the back-ends' block
+// kernels hold; `where` names the back-end.
+template <class Value>
+void check_block_shape(const BlockMatrix<Value>& a, const std::string& where) {
+  if (a.row_block < 1 || a.row_block > 8 || a.col_block < 1 || a.col_block > 8)
+    throw std::invalid_argument("block matrix on " + where + " with " + std::to_string(a.row_block) + " x " +
+                                std::to_string(a.col_block) + " blocks (at most 8 x 8)");
+}
 
 // The threads (work-items) a device's block SpMV gives one block row: a power of two near a
 // quarter of the mean blocks per row, 1..32, so each strides over a few blocks.

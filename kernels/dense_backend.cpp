@@ -1,16 +1,17 @@
 #include "kernels/dense_backend.hpp"
 
 #include <algorithm>
-#include <chrono>
+
+#include "support/stopwatch.hpp"
 
 namespace fem::kernels {
 
 double DenseBackend::seconds_for(const std::function<void()>& work) {
   synchronize();
-  const auto start = std::chrono::steady_clock::now();
+  const Stopwatch watch;
   work();
   synchronize();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return watch.seconds();
 }
 
 namespace {

@@ -65,9 +65,11 @@ class SparseBackend {
   virtual std::unique_ptr<SparseMatrix> matrix(const CsrMatrix& a, const std::string& setting,
                                                std::map<std::string, double>& figures) const = 0;
   // A block matrix, square or rectangular, for block_spmv: the levels of AMG (operators,
-  // prolongators, restrictions), in single precision with products accumulated in double.
+  // prolongators, restrictions) in single precision, or a Krylov method's own operator in double
+  // (AMG's fine level in its 3x3 blocks, no second conversion); products accumulated in double.
   // Blocks of 1..8 rows and columns. The host back-end keeps a reference: `a` must outlive it.
   virtual std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const = 0;
+  virtual std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const = 0;
   // Throws std::invalid_argument for a setting matrix() would refuse (checked before any work).
   virtual void check_setting(const std::string& setting) const = 0;
   // `inverse_blocks`: block * block values per block of equations, row-major; block 0 and no

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Fetches Debian 12's METIS and CHOLMOD (with the SuiteSparse pieces CHOLMOD loads) into gpu-deps/,
-# unpacked, not installed: the GPU machine has neither package and no network, so the folder
-# travels with the tree (the device tool's carry, about 6 MB) and bench/gpu.sh points CMake and
-# the loader at it. Run on a Debian 12 machine with apt sources; safe to run again.
+# Fetches Debian 12's METIS and CHOLMOD (with the SuiteSparse pieces CHOLMOD loads) and OpenBLAS's
+# BLAS and LAPACK into gpu-deps/, unpacked, not installed: the GPU machine has neither METIS nor
+# CHOLMOD, its libblas.so.3 is the reference BLAS (one thread: CHOLMOD ran at 10-50 GFLOP/s on 16
+# cores), and it has no network, so the folder travels with the tree (the device tool's carry,
+# about 50 MB) and bench/gpu.sh points CMake and the loader at it. Run on a Debian 12 machine with
+# apt sources; safe to run again.
 #
 #   scripts/fetch-gpu-deps.sh [folder]      # default: gpu-deps/ at the repository root
 set -euo pipefail
@@ -12,6 +14,7 @@ packages=(
   libmetis5 libmetis-dev
   libcholmod3 libamd2 libcamd2 libccolamd2 libcolamd2 libsuitesparseconfig5
   libsuitesparse-dev       # cholmod.h and the libcholmod.so link
+  libopenblas0-pthread libgfortran5  # openblas-pthread/libblas.so.3 and liblapack.so.3 for CHOLMOD
 )
 downloads=$(mktemp -d)
 trap 'rm -rf "$downloads"' EXIT

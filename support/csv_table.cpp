@@ -20,8 +20,11 @@ std::string csv_number(double value) {
 }
 
 CsvTable::CsvTable(const std::vector<std::string>& columns) : columns_(columns.size()) {
-  for (std::size_t i = 0; i < columns.size(); ++i) text_ += (i ? "," : "") + csv_field(columns[i]);
-  text_ += "\n";
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (i > 0) text_ += ',';
+    text_ += csv_field(columns[i]);
+  }
+  text_ += '\n';
 }
 
 void CsvTable::add(std::initializer_list<CsvCell> cells) {
@@ -30,10 +33,11 @@ void CsvTable::add(std::initializer_list<CsvCell> cells) {
                            std::to_string(columns_) + " columns");
   bool first = true;
   for (const CsvCell& cell : cells) {
-    text_ += (first ? "" : ",") + cell.text;
+    if (!first) text_ += ',';
+    text_ += cell.text;
     first = false;
   }
-  text_ += "\n";
+  text_ += '\n';
 }
 
 void CsvTable::write(const std::filesystem::path& path) const { write_file_atomically(path, text_); }

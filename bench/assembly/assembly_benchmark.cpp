@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "bench/assembly/assembly_benchmark.hpp"
+#include "bench/benchmark_command.hpp"
 
 #include "fem/assembly/assembler.hpp"
 #include "fem/mesh/box_mesh.hpp"
@@ -16,18 +17,18 @@
 
 namespace fem::bench {
 
-int run_assembly_benchmark(int argc, char** argv) {
-  std::string csv_path = "assembly.csv";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--csv" && i + 1 < argc) {
-      csv_path = argv[++i];
-    } else {
-      std::printf("usage: fem bench assembly [--csv FILE]\n  times colouring and per-thread buffers on box meshes "
-                  "(threads: OMP_NUM_THREADS)\n");
-      return a == "--help" ? 0 : 2;
-    }
-  }
+namespace {
+
+struct Options {
+  std::string csv = "assembly.csv";
+};
+
+void add_options(CLI::App& app, Options& o) {
+  app.description("Times colouring and per-thread buffers on box meshes (threads: OMP_NUM_THREADS)");
+  app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
+}
+
+void run(const Options& options) {
   struct Size {
     const char* name;
     BoxSpec spec;
@@ -64,9 +65,12 @@ int run_assembly_benchmark(int argc, char** argv) {
       csv.add({size.name, mesh.cells.size(), dofs.num_dofs(), out.matrix.nnz(), omp_get_max_threads(), name, out.colors, t});
     }
   }
-  csv.write(csv_path);
-  std::printf("ratio: time / colouring time, same mesh and threads; CSV: %s\n", csv_path.c_str());
-  return 0;
+  std::printf("ratio: time / colouring time, same mesh and threads\n");
+  write_rows(csv, options.csv);
 }
+
+}  // namespace
+
+int run_assembly_benchmark(int argc, char** argv) { return run_benchmark<Options>("assembly", argc, argv, add_options, run); }
 
 }  // namespace fem::bench

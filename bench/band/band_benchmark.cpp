@@ -8,15 +8,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/band/band_test_matrix.hpp"
+#include "bench/benchmark_command.hpp"
 #include "fem/config.hpp"
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
@@ -37,44 +36,29 @@ namespace {
 
 using band::index_t;
 
-constexpr const char* usage = R"(usage: fem bench band [options]
-  Band Cholesky factorisation and solve (one right-hand side) of a random SPD band matrix, n
-  equations, half-bandwidth b.
-  --n 20000,...          sizes (default 20000)
-  --bandwidths 50,...    half-bandwidths (default 50,100,200,500,1000,1160,1333,2000,4000:
-                         n/b from 400 down to 5; 1160 is a hex27 cantilever's, 1333 is n/15)
-  --blocks 0,64,...      block sizes to try (0: the solver's choice from b; default 0)
-  --impl a,b,...         implementations (default: openblas,blas and, with a device, cublas):
-                         openblas       LAPACKE_dpbtrf on OpenBLAS (the reference on the host)
-                         blas           ours on OpenBLAS tiles, scheduled as the CPU solver does
-                                        (host_schedule: in order)
-                         blas-tasks     ours, OpenMP tasks over block columns, OpenBLAS on one thread each
-                         blas-in-order  ours, one OpenBLAS call per operation on all threads
-                         openmp         ours, OpenMP tasks on the project's packed GEMM kernels
-                         serial         ours, one thread, the project's reference kernels
-                         cublas         ours on CUDA (the CUDA solver): the block column kernel and
-                                        cuBLAS SYRK/GEMM on two streams with look-ahead, the band
-                                        made on the device
-                         cublas-streamed  the same with the band in host memory streamed through
-                                        --device-memory of the device
-                         cuda           ours in order on the project's tiled DGEMM on the GPU
-  --device-memory GB     device memory for cublas-streamed (default: a quarter of the band)
-  --precision p          double | float | both (default double; openblas runs in double only)
-  --threads T            OpenMP and OpenBLAS threads (default: OpenMP's default)
-  --repeats R            timed runs, interleaved between the implementations, the median is
-                         reported (default 3; 1 above 1e11 flops)
-  --time-limit S         skip an implementation at larger sizes once one run took over S s (default 30)
-  --dgemm N              measure cuBLAS DGEMM at N x N as the GPU ceiling (default 8192; 0: skip)
-  --breakdown            also time the two chains of one GPU step (block column kernels with
-                         their look-ahead; trailing SYRK) per b and block, alone
-  --csv PATH             CSV output (default band_benchmark.csv)
-time_s = factor_s + solve_s (median of the sums); GFLOP/s counts the factorisation alone.
+const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order",
+                                           "openmp",   "serial", "cublas", "cublas-streamed", "cuda"};
+
+constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side; time_s = factor_s + solve_s
+(median of the sums, the repeats interleaved between the implementations); GFLOP/s counts the
+factorisation alone. Default half-bandwidths: n/b from 400 down to 5 at n = 20000 (1160 is a
+hex27 cantilever's, 1333 is n/15).
+Implementations (--impl; default: openblas,blas and, with a device, cublas):
+  openblas         LAPACKE_dpbtrf + dpbtrs on OpenBLAS (the reference on the host)
+  blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (host_schedule: in order)
+  blas-tasks       ours, OpenMP tasks over block columns, OpenBLAS on one thread each
+  blas-in-order    ours, one OpenBLAS call per operation on all threads
+  openmp           ours, OpenMP tasks on the project's packed GEMM kernels
+  serial           ours, one thread, the project's reference kernels
+  cublas           ours on CUDA (the CUDA solver): the block column kernel and cuBLAS SYRK/GEMM on two
+                   streams with look-ahead, the band made on the device
+  cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
+  cuda             ours in order on the project's tiled DGEMM on the GPU
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
 ratio: a host implementation's time over openblas's (DPBTRF + DPBTRS); the last lines give the
 worst ratio over the grid of each.
 GPU runs are preceded by an untimed warm-up factorisation; their time includes creating the
-cuBLAS handles and streams, as the solver does.
-)";
+cuBLAS handles and streams, as the solver does.)";
 
 struct Options {
   std::vector<index_t> sizes{20000};
@@ -91,70 +75,35 @@ struct Options {
   std::string csv = "band_benchmark.csv";
 };
 
-const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order",
-                                           "openmp",   "serial", "cublas", "cublas-streamed", "cuda"};
+void add_options(CLI::App& app, Options& o) {
+  app.description(
+      "Band Cholesky factorisation and solve of a random SPD band matrix, n equations, half-bandwidth b, against "
+      "DPBTRF + DPBTRS");
+  add_list_option(app, "--n", o.sizes, "sizes", positive_number());
+  add_list_option(app, "--bandwidths", o.bandwidths, "half-bandwidths", positive_number());
+  add_list_option(app, "--blocks", o.blocks, "block sizes to try (0: the solver's choice from b)",
+                  non_negative_number());
+  add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
+  app.add_option("--device-memory", o.device_gb,
+                 "GB of device memory for cublas-streamed (default: a quarter of the band)")
+      ->check(positive_number());
+  add_precision_option(app, o.precisions, "double, float or both (openblas runs in double only)");
+  app.add_option("--threads", o.threads, "OpenMP and OpenBLAS threads (default: OpenMP's default)")
+      ->check(positive_number());
+  add_checked_option(app, "--repeats", o.repeats, "timed runs, interleaved, the median is reported (1 above 1e11 flops)",
+                     positive_number());
+  add_checked_option(app, "--time-limit", o.time_limit,
+                     "skip an implementation at larger sizes once one run took over S s", positive_number());
+  add_checked_option(app, "--dgemm", o.dgemm, "measure cuBLAS DGEMM at N x N as the GPU ceiling (0: skip)",
+                     non_negative_number());
+  app.add_flag("--breakdown", o.breakdown,
+               "also time the two chains of one GPU step (block column kernels with their look-ahead; trailing SYRK) "
+               "per b and block, alone");
+  app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
+  app.footer(kImplementations);
+}
 
 bool on_device(const std::string& impl) { return impl == "cublas" || impl == "cublas-streamed" || impl == "cuda"; }
-
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
-
-double number(const std::string& option, const std::string& text, bool zero_ok = false) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size() && (v > 0 || (zero_ok && v == 0))) return v;
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument(option + " needs a " + (zero_ok ? "non-negative" : "positive") + " number, not '" +
-                              text + "'");
-}
-
-std::vector<index_t> numbers(const std::string& option, const std::string& list, bool zero_ok = false) {
-  std::vector<index_t> out;
-  for (const auto& s : split(list)) out.push_back(static_cast<index_t>(number(option, s, zero_ok)));
-  if (out.empty()) throw std::invalid_argument(option + " needs at least one number");
-  return out;
-}
-
-Options parse(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") throw std::runtime_error("help");
-    if (arg == "--breakdown") {
-      o.breakdown = true;
-      continue;
-    }
-    if (i + 1 >= argc) throw std::invalid_argument("option " + arg + " needs a value (see --help)");
-    const std::string value = argv[++i];
-    if (arg == "--n") o.sizes = numbers(arg, value);
-    else if (arg == "--bandwidths") o.bandwidths = numbers(arg, value);
-    else if (arg == "--blocks") o.blocks = numbers(arg, value, true);
-    else if (arg == "--impl") {
-      o.impls = split(value);
-      for (const auto& impl : o.impls)
-        if (std::find(known_impls.begin(), known_impls.end(), impl) == known_impls.end())
-          throw std::invalid_argument("--impl: unknown implementation '" + impl + "'");
-    } else if (arg == "--precision") {
-      if (value == "both") o.precisions = {"double", "float"};
-      else if (value == "double" || value == "float") o.precisions = {value};
-      else throw std::invalid_argument("--precision is double, float or both, not '" + value + "'");
-    } else if (arg == "--device-memory") o.device_gb = number(arg, value);
-    else if (arg == "--threads") o.threads = static_cast<int>(number(arg, value));
-    else if (arg == "--repeats") o.repeats = static_cast<int>(number(arg, value));
-    else if (arg == "--time-limit") o.time_limit = number(arg, value);
-    else if (arg == "--dgemm") o.dgemm = static_cast<index_t>(number(arg, value, true));
-    else if (arg == "--csv") o.csv = value;
-    else throw std::invalid_argument("unknown option " + arg + " (see --help)");
-  }
-  return o;
-}
 
 // Rows [first, last) of the lower band, `window` entries left of the diagonal, pitch window + 1.
 template <class T>
@@ -314,17 +263,7 @@ struct Row {
   std::string note;
 };
 
-}  // namespace
-
-int run_band_benchmark(int argc, char** argv) {
-  Options o;
-  try {
-    o = parse(argc, argv);
-  } catch (const std::exception& e) {
-    const bool help = std::string(e.what()) == "help";
-    (help ? std::cout : std::cerr) << (help ? "" : std::string(e.what()) + "\n") << usage;
-    return help ? 0 : 2;
-  }
+void run(Options o) {
   if (o.threads > 0) omp_set_num_threads(o.threads);
   const int threads = omp_get_max_threads();
   openblas_set_num_threads(threads);
@@ -445,8 +384,7 @@ int run_band_benchmark(int argc, char** argv) {
   for (const auto& [impl, worst] : worst_ratio)
     std::cout << "worst ratio over the grid (" << impl << " time / DPBTRF+DPBTRS time, 1.0 or less is parity): "
               << worst << "\n";
-  csv.write(o.csv);
-  std::cout << "\nCSV: " << o.csv << "\n";
+  write_rows(csv, o.csv);
   if (o.breakdown) {
 #if FEM_WITH_CUDA
     const auto cublas = kernels::dense_backend_status("cublas");
@@ -456,7 +394,10 @@ int run_band_benchmark(int argc, char** argv) {
     std::cout << "--breakdown skipped: this build has no CUDA\n";
 #endif
   }
-  return 0;
 }
+
+}  // namespace
+
+int run_band_benchmark(int argc, char** argv) { return run_benchmark<Options>("band", argc, argv, add_options, run); }
 
 }  // namespace fem::bench

@@ -1,9 +1,7 @@
 // The benchmark's band made where it is factored: filling 36 GB through PCIe would cost more
 // than the factorisation it is made for.
-#include <stdexcept>
-#include <string>
-
 #include "bench/band/band_test_matrix.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 
 namespace fem::bench {
 
@@ -22,8 +20,7 @@ __global__ void fill_kernel(T* rows, std::int64_t first, std::int64_t count, std
 template <class T>
 void fill_band_on_device(T* rows, std::int64_t first, std::int64_t last, std::int64_t b, std::int64_t window) {
   fill_kernel<<<4096, 256>>>(rows, first, last - first, b, window);
-  const cudaError_t status = cudaDeviceSynchronize();
-  if (status != cudaSuccess) throw std::runtime_error(std::string("filling the band on the device: ") + cudaGetErrorString(status));
+  kernels::cuda::synchronize();
 }
 
 template void fill_band_on_device<double>(double*, std::int64_t, std::int64_t, std::int64_t, std::int64_t);

@@ -8,10 +8,13 @@
 #include <vector>
 
 #include "bench/band/band_test_matrix.hpp"
+#include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
-#include "kernels/cuda/band_cholesky_cuda.hpp"
+#include "kernels/cuda/blas_handle.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/stream_event.hpp"
 
 namespace fem::bench {
 
@@ -22,24 +25,18 @@ using kernels::cuda::check;
 // Microseconds per call of `op`: the median over 5 rounds of `calls` calls between two events.
 template <class Op>
 double per_call_us(cudaStream_t stream, int calls, const Op& op) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
+  using kernels::cuda::Event;
+  Event start(Event::Timing::on), stop(Event::Timing::on);
   op();  // warm-up
-  std::vector<float> ms;
+  std::vector<double> us;
   for (int round = 0; round < 5; ++round) {
-    check(cudaEventRecord(start, stream), "cudaEventRecord");
+    start.record(stream);
     for (int c = 0; c < calls; ++c) op();
-    check(cudaEventRecord(stop, stream), "cudaEventRecord");
-    check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-    float t = 0;
-    check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-    ms.push_back(t);
+    stop.record(stream);
+    us.push_back(1e6 * stop.seconds_since(start) / calls);
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  std::sort(ms.begin(), ms.end());
-  return 1000.0 * ms[2] / calls;
+  std::sort(us.begin(), us.end());
+  return us[2];
 }
 
 }  // namespace
@@ -47,19 +44,16 @@ double per_call_us(cudaStream_t stream, int calls, const Op& op) {
 StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
   // The second step of a band: its block column applies the first one's update.
   const std::int64_t w = b + nb, rows = 2 * nb + b + 1;
-  double* band = nullptr;
-  check(cudaMalloc(&band, static_cast<std::size_t>(rows * (w + 1)) * sizeof(double)), "cudaMalloc");
+  const kernels::cuda::DeviceBuffer<double> storage(static_cast<std::size_t>(rows * (w + 1)));
+  double* band = storage.get();
   fill_band_on_device(band, 0, rows, b, w);
   const auto at = [&](std::int64_t i, std::int64_t j) { return band + i * w + j + w; };
-  cudaStream_t stream;
-  check(cudaStreamCreate(&stream), "cudaStreamCreate");
-  cublasHandle_t blas;
-  check(cublasCreate(&blas), "cublasCreate");
-  check(cublasSetStream(blas, stream), "cublasSetStream");
+  const kernels::cuda::Stream stream;
+  const kernels::cuda::BlasHandle blas(stream);
   const kernels::cuda::BlockColumnScratch scratch;
-  int* info = nullptr;
-  check(cudaMalloc(&info, sizeof(int)), "cudaMalloc");
-  check(cudaMemset(info, 0, sizeof(int)), "cudaMemset");
+  kernels::cuda::DeviceBuffer<int> pivot_flag(1);
+  pivot_flag.zero();
+  int* info = pivot_flag.get();
   kernels::BandLayout layout;
   layout.n = rows;
   layout.bandwidth = b;
@@ -85,10 +79,6 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     t.trailing_us = per_call_us(stream, 20, [&] {
       check(kernels::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
     });
-  cublasDestroy(blas);
-  cudaStreamDestroy(stream);
-  cudaFree(info);
-  cudaFree(band);
   return t;
 }
 

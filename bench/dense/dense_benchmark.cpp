@@ -1,5 +1,6 @@
 #include "bench/dense/dense_benchmark.hpp"
 
+#include "bench/benchmark_command.hpp"
 #include "kernels/dense_registry.hpp"
 #include "support/csv_table.hpp"
 #include "support/statistics.hpp"
@@ -11,11 +12,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -32,22 +31,9 @@ using fem::kernels::DenseBackend;
 using fem::kernels::index_t;
 using fem::kernels::Op;
 
-constexpr const char* usage = R"(usage: fem bench dense [options]
-  GEMM C = A B (n x n, row-major) on every dense back-end, OpenBLAS and cuBLAS, side by side.
-  --sizes 64,128,...     sizes to run (default 64,128,...,8192)
-  --max-size N           drop sizes above N
-  --backends a,b,...     back-ends to run (default: every available one, and openblas);
-                         known: serial openmp cuda cuda-naive cublas opencl opencl-naive openblas
-  --precision p          double | float | both (default double)
-  --repeats R            timed runs after one warm-up; the median is reported (default 5)
-  --threads T            OpenMP and OpenBLAS threads (default: OpenMP's default)
-  --time-limit S         skip a back-end at sizes where one run would take over S s (default 5)
-  --csv PATH             CSV output (default dense_benchmark.csv)
-Device back-ends are timed with the operands already on the device (CUDA with events).
-)";
-
 struct Options {
   std::vector<index_t> sizes{64, 128, 256, 512, 1024, 2048, 4096, 8192};
+  index_t max_size = 0;               // 0: no limit
   std::vector<std::string> backends;  // empty: all available
   std::vector<std::string> precisions{"double"};
   int repeats = 5;
@@ -56,58 +42,23 @@ struct Options {
   std::string csv = "dense_benchmark.csv";
 };
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> items;
-  std::stringstream in(list);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) items.push_back(item);
-  return items;
-}
-
-double number(const std::string& option, const std::string& text) {
-  try {
-    std::size_t used = 0;
-    const double v = std::stod(text, &used);
-    if (used == text.size() && v > 0) return v;
-  } catch (const std::exception&) {
-  }
-  throw std::invalid_argument(option + " needs a positive number, not '" + text + "'");
-}
-
-// argv[0] is the program (or sub-command) name.
-Options parse(int argc, char** argv) {
-  Options o;
-  index_t max_size = 0;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--help" || arg == "-h") throw std::runtime_error("help");
-    if (i + 1 >= argc) throw std::invalid_argument("option " + arg + " needs a value (see --help)");
-    const std::string value = argv[++i];
-    if (arg == "--sizes") {
-      o.sizes.clear();
-      for (const auto& s : split(value)) o.sizes.push_back(static_cast<index_t>(number(arg, s)));
-    } else if (arg == "--max-size") {
-      max_size = static_cast<index_t>(number(arg, value));
-    } else if (arg == "--backends") {
-      o.backends = split(value);
-    } else if (arg == "--precision") {
-      if (value == "both") o.precisions = {"double", "float"};
-      else if (value == "double" || value == "float") o.precisions = {value};
-      else throw std::invalid_argument("--precision is double, float or both, not '" + value + "'");
-    } else if (arg == "--repeats") {
-      o.repeats = static_cast<int>(number(arg, value));
-    } else if (arg == "--threads") {
-      o.threads = static_cast<int>(number(arg, value));
-    } else if (arg == "--time-limit") {
-      o.time_limit = number(arg, value);
-    } else if (arg == "--csv") {
-      o.csv = value;
-    } else {
-      throw std::invalid_argument("unknown option " + arg + " (see --help)");
-    }
-  }
-  if (max_size > 0) std::erase_if(o.sizes, [&](index_t n) { return n > max_size; });
-  return o;
+void add_options(CLI::App& app, Options& o) {
+  app.description("GEMM C = A B (n x n, row-major) on every dense back-end, OpenBLAS and cuBLAS, side by side");
+  std::vector<std::string> known = fem::kernels::dense_backend_names();
+  known.push_back("openblas");
+  add_list_option(app, "--sizes", o.sizes, "sizes to run", positive_number());
+  app.add_option("--max-size", o.max_size, "drop sizes above N")->check(positive_number());
+  add_list_option(app, "--backends", o.backends, "back-ends to run (default: every available one, and openblas)",
+                  CLI::IsMember(known));
+  add_precision_option(app, o.precisions, "double, float or both");
+  add_checked_option(app, "--repeats", o.repeats, "timed runs after one warm-up; the median is reported",
+                     positive_number());
+  app.add_option("--threads", o.threads, "OpenMP and OpenBLAS threads (default: OpenMP's default)")
+      ->check(positive_number());
+  add_checked_option(app, "--time-limit", o.time_limit, "skip a back-end at sizes where one run would take over S s",
+                     positive_number());
+  app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
+  app.footer("Device back-ends are timed with the operands already on the device (CUDA with events).");
 }
 
 struct Row {
@@ -195,6 +146,7 @@ public:
     choose_backends();
     for (const auto& precision : o_.precisions)
       for (index_t n : o_.sizes) {
+        if (o_.max_size > 0 && n > o_.max_size) continue;
         if (precision == "double") run_size<double>(precision, n);
         else run_size<float>(precision, n);
       }
@@ -323,8 +275,7 @@ private:
       csv.add({r.precision, r.n, r.backend, omp_get_max_threads(), o_.repeats, measured(r.median_s), measured(r.min_s),
                measured(r.gflops), r.anchor, measured(r.of_anchor), measured(r.rel_err), r.note});
     }
-    csv.write(o_.csv);
-    std::cout << "\nwrote " << o_.csv << "\n";
+    write_rows(csv, o_.csv);
   }
 
   // The issue's targets: at the largest size where both ran, tiled CUDA against cuBLAS and
@@ -352,23 +303,8 @@ private:
 }  // namespace
 
 int run_dense_benchmark(int argc, char** argv) {
-  Options options;
-  try {
-    options = parse(argc, argv);
-  } catch (const std::invalid_argument& e) {
-    std::cerr << "fem bench dense: " << e.what() << "\n" << usage;
-    return 2;
-  } catch (const std::runtime_error&) {  // --help
-    std::cout << usage;
-    return 0;
-  }
-  try {
-    Benchmark(options).run();
-  } catch (const std::exception& e) {
-    std::cerr << "fem bench dense: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
+  return run_benchmark<Options>("dense", argc, argv, add_options,
+                                [](const Options& options) { Benchmark(options).run(); });
 }
 
 }  // namespace fem::bench

@@ -1,9 +1,10 @@
 #include "bench/frontal/frontal_benchmark.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "bench/frontal/cholmod_reference.hpp"
+#include "bench/benchmark_command.hpp"
 #include "fem/assembly/assembler.hpp"
 #include "fem/assembly/dirichlet.hpp"
 #include "fem/assembly/element_system.hpp"
@@ -37,53 +39,21 @@ struct Settings {
   std::string csv = "frontal_benchmark.csv";
 };
 
-const char* usage =
-    "fem bench frontal [options]\n"
-    "  The frontal and multifrontal solvers on elasticity boxes (quad4 in 2D, hex8 and tet10 in 3D,\n"
-    "  RCM numbering, one end fixed, gravity) against the band Cholesky (registry band-cholesky:cpu,\n"
-    "  when built) and CHOLMOD, all on the same system in one run.\n"
-    "  --sizes-2d A,B,...   cells per side of the 2D boxes (default 100,200,300)\n"
-    "  --sizes-3d A,B,...   cells per side of the 3D hex8 boxes (default 8,12,16)\n"
-    "  --sizes-tet10 A,...  cells per side of the 3D tet10 boxes (default none)\n"
-    "  --solvers L          rows to run: cholmod, band-cholesky, frontal, multifrontal (default all)\n"
-    "  --devices L          frontal devices: cpu, opencl, cuda; multifrontal: cpu, cuda (default cpu)\n"
-    "  --cpu-block N        pivots per elimination step on the CPU (default 32)\n"
-    "  --gpu-block N        pivots per elimination step on a GPU (default 64)\n"
-    "  --csv FILE           where the rows go (default frontal_benchmark.csv)\n";
-
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream in(s);
-  for (std::string item; std::getline(in, item, ',');)
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
-std::vector<int> split_ints(const std::string& s) {
-  std::vector<int> out;
-  for (const auto& item : split(s)) out.push_back(std::stoi(item));
-  return out;
-}
-
-Settings parse(int argc, char** argv) {
-  Settings s;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    const auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--sizes-2d") s.sizes_2d = split_ints(value());
-    else if (arg == "--sizes-3d") s.sizes_3d = split_ints(value());
-    else if (arg == "--sizes-tet10") s.sizes_tet10 = split_ints(value());
-    else if (arg == "--solvers") s.solvers = split(value());
-    else if (arg == "--devices") s.devices = split(value());
-    else if (arg == "--cpu-block") s.cpu_block = std::stoll(value());
-    else if (arg == "--gpu-block") s.gpu_block = std::stoll(value());
-    else if (arg == "--csv") s.csv = value();
-    else throw std::invalid_argument("unknown option " + arg + "\n" + usage);
-  }
-  return s;
+void add_options(CLI::App& app, Settings& s) {
+  app.description(
+      "The frontal and multifrontal solvers on elasticity boxes (quad4 in 2D, hex8 and tet10 in 3D, RCM "
+      "numbering, one end fixed, gravity) against the band Cholesky (registry band-cholesky:cpu, when "
+      "built) and CHOLMOD, all on the same system in one run");
+  add_list_option(app, "--sizes-2d", s.sizes_2d, "cells per side of the 2D quad4 boxes", positive_number());
+  add_list_option(app, "--sizes-3d", s.sizes_3d, "cells per side of the 3D hex8 boxes", positive_number());
+  add_list_option(app, "--sizes-tet10", s.sizes_tet10, "cells per side of the 3D tet10 boxes (default none)",
+                  positive_number());
+  add_list_option(app, "--solvers", s.solvers, "rows to run",
+                  CLI::IsMember({"cholmod", "band-cholesky", "frontal", "multifrontal"}));
+  add_list_option(app, "--devices", s.devices, "devices: the frontal's cpu, opencl, cuda; the multifrontal's cpu, cuda", CLI::IsMember({"cpu", "opencl", "cuda"}));
+  add_checked_option(app, "--cpu-block", s.cpu_block, "pivots per elimination step on the CPU", positive_number());
+  add_checked_option(app, "--gpu-block", s.gpu_block, "pivots per elimination step on a GPU", positive_number());
+  app.add_option("--csv", s.csv, "where the rows go")->capture_default_str();
 }
 
 // One box problem with both forms of its system: element by element and assembled.
@@ -238,14 +208,21 @@ Row multifrontal_row(const BoxProblem& b, std::unique_ptr<LinearSolver>& solver,
        << f.at("estimate_bytes") / 1e6 << " MB, used " << f.at("factorisation_bytes") / 1e6 << " MB (update matrices " << f.at("update_peak_bytes") / 1e6
        << " MB at most, stacks " << f.at("update_stack_bytes") / 1e6 << " MB); "
        << f.at("supernodes") << " supernodes";
-  if (f.count("device_fronts")) {  // the large fronts on the GPU: their own rate, against DGEMM's
-    const double gflops = f.at("device_gflops");
+  if (f.count("device_fronts")) {  // the fronts on the GPU: their eliminations' rate, against DGEMM's
     r.device_share = f.at("device_flops") / f.at("flops");
-    note << "; device: " << f.at("device_fronts") << " fronts, " << gflops << " GFLOP/s";
-    if (dgemm_gflops > 0) note << " = " << 100 * gflops / dgemm_gflops << " % of DGEMM (" << dgemm_gflops << " GFLOP/s)";
-    note << ", host part " << f.at("time_host_factor_s") << " s, device part " << f.at("time_device_s") << " s, "
-         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6
-         << " MB held on the device";
+    const auto of_dgemm = [&](double gflops) {
+      std::ostringstream s;
+      s.precision(3);
+      s << gflops << " GFLOP/s";
+      if (dgemm_gflops > 0) s << " = " << 100 * gflops / dgemm_gflops << " % of DGEMM";
+      return s.str();
+    };
+    note << "; device: " << f.at("device_fronts") << " fronts eliminated at " << of_dgemm(f.at("device_elimination_gflops"))
+         << ", the " << f.at("large_fronts") << " of 1e10 flops and more (" << 100 * f.at("large_front_flops") / f.at("flops")
+         << " % of the flops) at " << of_dgemm(f.at("large_front_gflops")) << "; host part " << f.at("time_host_factor_s")
+         << " s, device part " << f.at("time_device_s") << " s (" << of_dgemm(f.at("device_gflops")) << "), "
+         << f.at("device_upload_bytes") / 1e6 << " MB up, " << f.at("device_peak_bytes") / 1e6 << " MB held there (estimate " << f.at("device_estimate_bytes") / 1e6
+         << " MB)";
   }
   r.note = note.str();
   return r;
@@ -260,22 +237,7 @@ void print_row(const Row& r) {
   std::fflush(stdout);
 }
 
-}  // namespace
-
-int run_frontal_benchmark(int argc, char** argv) {
-  Settings settings;
-  try {
-    for (int i = 1; i < argc; ++i)
-      if (std::string(argv[i]) == "--help") {
-        std::cout << usage;
-        return 0;
-      }
-    settings = parse(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "fem bench frontal: " << e.what() << "\n";
-    return 2;
-  }
-
+void run(const Settings& settings) {
   std::vector<Row> rows;
   const auto wanted = [&](const std::string& solver) {
     return std::find(settings.solvers.begin(), settings.solvers.end(), solver) != settings.solvers.end();
@@ -304,6 +266,7 @@ int run_frontal_benchmark(int argc, char** argv) {
     if (device == "cuda") dgemm_gflops = cublas_dgemm_gflops();
   }
   if (dgemm_gflops > 0) std::printf("cuBLAS DGEMM on this device: %.0f GFLOP/s (n = 8192)\n", dgemm_gflops);
+  std::printf("host threads: %d (OpenMP; BLAS, CHOLMOD's included, at its default)\n", omp_get_max_threads());
   const bool cholmod_wanted = wanted("cholmod") && run_cholmod(CsrMatrix{}, {}).available;
   if (wanted("cholmod") && !cholmod_wanted) std::cout << "CHOLMOD left out: this build has none\n";
 
@@ -367,7 +330,9 @@ int run_frontal_benchmark(int argc, char** argv) {
     for (auto& [device, solver] : multifrontal) {
       Row r = multifrontal_row(*b, solver, device, dgemm_gflops, u);
       r.max_rel_diff = max_rel_diff(u, truth);
+      const std::string note = r.note;
       add(r);
+      std::printf("  (%s)\n", note.c_str());  // where the time went
     }
     for (const auto& device : settings.devices) {
       if (!wanted("frontal")) break;
@@ -390,9 +355,11 @@ int run_frontal_benchmark(int argc, char** argv) {
     csv.add({r.problem, r.dofs, r.solver, r.device, r.block, r.time_s, r.factor_s, r.solve_s, r.assemble_s,
              r.peak_bytes, r.factor_bytes, r.front_max, r.front_rms, r.front_bytes, r.flops, r.eliminate_s,
              r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0, r.device_share, r.max_rel_diff, r.note});
-  csv.write(settings.csv);
-  std::cout << "rows written to " << settings.csv << "\n";
-  return 0;
+  write_rows(csv, settings.csv);
 }
+
+}  // namespace
+
+int run_frontal_benchmark(int argc, char** argv) { return run_benchmark<Settings>("frontal", argc, argv, add_options, run); }
 
 }  // namespace fem::bench

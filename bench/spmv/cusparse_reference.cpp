@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 
 namespace fem::bench {
 namespace {
@@ -16,13 +17,6 @@ void check(cusparseStatus_t s, const char* what) {
   if (s != CUSPARSE_STATUS_SUCCESS) throw std::runtime_error(std::string("cuSPARSE: ") + what + ": " + cusparseGetErrorString(s));
 }
 using kernels::cuda::check;
-template <class T>
-T* upload(const std::vector<T>& host) {
-  T* d = nullptr;
-  check(cudaMalloc(&d, std::max<std::size_t>(1, host.size()) * sizeof(T)), "cudaMalloc");
-  check(cudaMemcpy(d, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy");
-  return d;
-}
 
 }  // namespace
 
@@ -30,9 +24,9 @@ struct CusparseCsr::Impl {
   cusparseHandle_t handle = nullptr;
   cusparseSpMatDescr_t matrix = nullptr;
   cusparseDnVecDescr_t x = nullptr, y = nullptr;
-  int *row_ptr = nullptr, *col = nullptr;
-  double* val = nullptr;
-  void* buffer = nullptr;
+  kernels::cuda::DeviceBuffer<int> row_ptr, col;
+  kernels::cuda::DeviceBuffer<double> val;
+  kernels::cuda::DeviceBuffer<char> buffer;
   std::int64_t rows = 0;
   cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_CSR_ALG1;
 };
@@ -41,11 +35,11 @@ CusparseCsr::CusparseCsr(const CsrMatrix& a, Algorithm algorithm) : impl_(std::m
   Impl& m = *impl_;
   m.rows = a.rows;
   m.algorithm = algorithm == Algorithm::Alg1 ? CUSPARSE_SPMV_CSR_ALG1 : CUSPARSE_SPMV_CSR_ALG2;
-  m.row_ptr = upload(std::vector<int>(a.row_ptr.begin(), a.row_ptr.end()));
-  m.col = upload(a.col);
-  m.val = upload(a.val);
+  m.row_ptr = kernels::cuda::DeviceBuffer<int>(std::vector<int>(a.row_ptr.begin(), a.row_ptr.end()));
+  m.col = kernels::cuda::DeviceBuffer<int>(a.col);
+  m.val = kernels::cuda::DeviceBuffer<double>(a.val);
   check(cusparseCreate(&m.handle), "cusparseCreate");
-  check(cusparseCreateCsr(&m.matrix, a.rows, a.rows, a.nnz(), m.row_ptr, m.col, m.val, CUSPARSE_INDEX_32I,
+  check(cusparseCreateCsr(&m.matrix, a.rows, a.rows, a.nnz(), m.row_ptr.get(), m.col.get(), m.val.get(), CUSPARSE_INDEX_32I,
                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F),
         "cusparseCreateCsr");
 }
@@ -56,10 +50,6 @@ CusparseCsr::~CusparseCsr() {
   if (m.y) cusparseDestroyDnVec(m.y);
   cusparseDestroySpMat(m.matrix);
   cusparseDestroy(m.handle);
-  cudaFree(m.buffer);
-  cudaFree(m.row_ptr);
-  cudaFree(m.col);
-  cudaFree(m.val);
 }
 
 void CusparseCsr::apply(const double* x, double* y) {
@@ -72,13 +62,13 @@ void CusparseCsr::apply(const double* x, double* y) {
     check(cusparseSpMV_bufferSize(m.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m.matrix, m.x, &zero, m.y,
                                   CUDA_R_64F, m.algorithm, &bytes),
           "cusparseSpMV_bufferSize");
-    check(cudaMalloc(&m.buffer, std::max<std::size_t>(bytes, 8)), "cudaMalloc (cuSPARSE buffer)");
+    m.buffer = kernels::cuda::DeviceBuffer<char>(std::max<std::size_t>(bytes, 8));
   } else {
     check(cusparseDnVecSetValues(m.x, const_cast<double*>(x)), "cusparseDnVecSetValues");
     check(cusparseDnVecSetValues(m.y, y), "cusparseDnVecSetValues");
   }
   check(cusparseSpMV(m.handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &one, m.matrix, m.x, &zero, m.y, CUDA_R_64F,
-                     m.algorithm, m.buffer),
+                     m.algorithm, m.buffer.get()),
         "cusparseSpMV");
 }
 

@@ -86,9 +86,8 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
     row.levels = std::to_string(static_cast<int>(report.figures.at("amg_levels"))) + " levels, complexity " +
                  std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4) + "; setup s:";
     // Where the AMG setup goes, step by step (the host's part, then the copy to the back-end).
-    for (const char* step : {"convert", "aggregate", "eigenvalue", "prolongator", "galerkin", "coarse"})
+    for (const char* step : {"convert", "aggregate", "eigenvalue", "prolongator", "galerkin", "coarse", "upload"})
       row.levels += std::string(" ") + step + " " + seconds(report.figures.at(std::string("amg_setup_") + step + "_s"));
-    row.levels += " upload " + seconds(report.figures.at("amg_upload_s"));
   }
   return row;
 }

@@ -3,27 +3,25 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench/spmv/fe_patterns.hpp"
 #include "bench/spmv/matrix_market.hpp"
 #include "bench/spmv/pcg_comparison.hpp"
+#include "bench/benchmark_command.hpp"
 #include "fem/config.hpp"
 #include "kernels/cpu/sparse_formats.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
+#include "solvers/iterative/preconditioner.hpp"
 #include "support/csv_table.hpp"
 #include "support/stopwatch.hpp"
 #if FEM_WITH_CUDA
-#include <cuda_runtime.h>
-
 #include "bench/spmv/cusparse_reference.hpp"
-#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -48,7 +46,8 @@ struct Options {
   bool cpu = false;                     // serial and OpenMP CSR on the host too
   int solve_cells = 0;                  // > 0: PCG solve of an elasticity box of cells^3 hex8 (GPU)
   int cpu_iterations = 0;               // > 0: CPU PCG iterations timed on the same system
-  std::vector<BoxPattern> fe;           // --fe: these boxes instead of the set
+  std::vector<std::string> fe;          // --fe: these boxes (BoxPattern names) instead of the set
+  bool with_fe = true;                  // false: only the Matrix Market files
   std::vector<std::string> preconditioners{"jacobi", "amg"};  // of the --solve PCG, side by side
 };
 
@@ -65,7 +64,7 @@ struct Row {
   std::string note;
 };
 
-// Rows go to the terminal as they come and to the CSV at the end, all at once (save), so that a
+// Rows go to the terminal as they come and to the CSV at the end, all at once (write_rows), so that a
 // run that fails on its input leaves an earlier CSV as it was.
 class Table {
  public:
@@ -88,7 +87,7 @@ class Table {
     rows_.push_back(r);
   }
   const std::vector<Row>& rows() const { return rows_; }
-  void save(const std::string& path) const { csv_.write(path); }
+  const CsvTable& csv() const { return csv_; }
 
  private:
   CsvTable csv_{{"matrix", "rows", "nnz", "backend", "setting", "ms", "GB/s", "GFLOP/s", "copy_ceiling_fraction", "W",
@@ -114,35 +113,16 @@ std::vector<BoxPattern> fe_set(const std::string& set) {
 #if FEM_WITH_CUDA
 namespace gpu = kernels::cuda;
 
-using kernels::cuda::check;
-
-// Seconds per call of `work` (CUDA events around repeats after a warm-up).
-double time_device(const std::function<void()>& work, int repeats) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  work();
-  check(cudaEventRecord(start), "cudaEventRecord");
-  for (int i = 0; i < repeats; ++i) work();
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return 1e-3 * ms / repeats;
-}
-
 // Average watts and joules per call over a window of back-to-back calls (NVML counter).
 void measure_energy(gpu::EnergyMeter& meter, const std::function<void()>& work, double seconds_per_call, double window,
                     Row& row) {
   if (!meter.available() || window <= 0 || seconds_per_call <= 0) return;
   const int calls = std::max(10, static_cast<int>(window / seconds_per_call));
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  gpu::synchronize();
   meter.start();
   const Stopwatch window_watch;
   for (int i = 0; i < calls; ++i) work();
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+  gpu::synchronize();
   const double elapsed = window_watch.seconds(), joules = meter.stop_joules();
   if (joules <= 0) return;
   row.watts = joules / elapsed;
@@ -172,7 +152,7 @@ Row timed_row(GpuMatrixRun& run, const std::string& backend, const std::string& 
   work();
   run.y.download(y.data());
   r.error = max_relative_error(y, run.reference);
-  r.seconds = time_device(work, run.repeats);
+  r.seconds = gpu::seconds_per_call(work, run.repeats);
   if (energy) measure_energy(run.meter, work, r.seconds, run.options.energy_window, r);
   return r;
 }
@@ -382,144 +362,128 @@ void print_summary(const std::vector<MatrixSummary>& summaries) {
   }
 }
 
-int usage() {
-  std::printf(
-      "fem bench spmv [options] [file.mtx ...]\n"
-      "  --set small|default|large  FE box matrices (2D/3D, linear/quadratic; large adds 3D-q1-d3-110, 326M nnz)\n"
-      "  --fe NAME                  this FE box matrix instead of the set, e.g. 3D-q1-d3-110 (repeatable)\n"
-      "  --no-fe                    only the Matrix Market files\n"
-      "  --csv FILE                 CSV output (default spmv.csv)\n"
-      "  --energy-window S          seconds of back-to-back SpMVs per NVML energy reading (default 0.5; 0 = off)\n"
-      "  --no-sweep                 skip the block-size/register-cap/carve-out sweeps\n"
-      "  --no-opencl                skip the OpenCL kernels\n"
-      "  --cpu                      also time serial and OpenMP CSR on the host\n"
-      "  --solve CELLS              PCG on the GPU (and CPU) of an elasticity box of CELLS^3 hex8 (3(CELLS+1)^3 dofs)\n"
-      "  --preconditioner NAME      with --solve: only this one (none, jacobi, block-jacobi, amg; default\n"
-      "                             jacobi and amg side by side)\n"
-      "  --cpu-iterations K         with --solve: also solve on the CPU, at most K iterations\n");
-  return 0;
+void add_options(CLI::App& app, Options& o) {
+  app.description(
+      "SpMV of FE box matrices and Matrix Market files on every back-end (CUDA formats and launch settings,"
+      " cuSPARSE, OpenCL, the CPU); with --solve, PCG side by side on the GPU and the CPU");
+  add_checked_option(app, "--set", o.set,
+                     "FE box matrices (2D/3D, linear/quadratic; large adds 3D-q1-d3-110, 326M nnz)",
+                     CLI::IsMember({"small", "default", "large"}));
+  app.add_option("--fe", o.fe, "this FE box matrix instead of the set, e.g. 3D-q1-d3-110 (repeatable)")
+      ->allow_extra_args(false)  // one name per --fe: what follows is a Matrix Market file
+      ->check(checked_by([](const std::string& name) { parse_box_pattern(name); }, "BOX"));
+  app.add_flag_callback(
+      "--no-fe", [&o] { o.with_fe = false; }, "only the Matrix Market files");
+  app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
+  add_checked_option(app, "--energy-window", o.energy_window,
+                     "seconds of back-to-back SpMVs per NVML energy reading (0: off)", non_negative_number());
+  app.add_flag_callback(
+      "--no-sweep", [&o] { o.sweep = false; }, "skip the block-size/register-cap/carve-out sweeps");
+  app.add_flag_callback(
+      "--no-opencl", [&o] { o.opencl = false; }, "skip the OpenCL kernels");
+  app.add_flag("--cpu", o.cpu, "also time serial and OpenMP CSR on the host");
+  app.add_option("--solve", o.solve_cells,
+                 "PCG on the GPU (and CPU) of an elasticity box of CELLS^3 hex8 (3(CELLS+1)^3 dofs)")
+      ->type_name("CELLS")
+      ->check(positive_number());
+  app.add_option_function<std::string>(
+         "--preconditioner", [&o](const std::string& name) { o.preconditioners = {name}; },
+         "with --solve: only this one (default: jacobi and amg side by side)")
+      ->check(CLI::IsMember(preconditioner_names()));
+  app.add_option("--cpu-iterations", o.cpu_iterations, "with --solve: also solve on the CPU, at most K iterations")
+      ->type_name("K")
+      ->check(positive_number());
+  app.add_option("files", o.mtx, "Matrix Market files")->type_name("FILE.mtx");
+}
+
+void run(const Options& options) {
+  if (options.solve_cells > 0) {
+    run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioners);
+    return;
+  }
+  Table table;
+#if FEM_WITH_CUDA
+  const bool have_cuda = gpu::unavailable_reason().empty();
+  gpu::EnergyMeter meter;
+  if (have_cuda && !meter.available()) std::printf("energy: %s\n", meter.why_not().c_str());
+  if (!have_cuda) std::printf("CUDA: %s\n", gpu::unavailable_reason().c_str());
+#endif
+#if FEM_WITH_OPENCL
+  std::optional<kernels::opencl::ClSparseDevice> cl_device;
+  if (options.opencl) try {
+      cl_device.emplace();
+      std::printf("OpenCL device: %s\n", cl_device->name().c_str());
+    } catch (const kernels::BackendUnavailable& e) {
+      std::printf("OpenCL: %s\n", e.what());
+    }
+  bool grid_done = false;
+#endif
+  std::vector<MatrixSummary> summaries;
+  std::vector<std::pair<std::string, std::function<CsrMatrix()>>> matrices;
+  std::vector<BoxPattern> boxes;
+  if (!options.fe.empty())
+    for (const auto& name : options.fe) boxes.push_back(parse_box_pattern(name));
+  else if (options.with_fe)
+    boxes = fe_set(options.set);
+  for (const auto& box : boxes) matrices.emplace_back(box.name(), [box] { return make_box_pattern_matrix(box); });
+  for (const auto& path : options.mtx) matrices.emplace_back(path, [path] { return read_matrix_market(path); });
+
+  for (const auto& [name, build] : matrices) {
+    const Stopwatch building;
+    const CsrMatrix a = build();
+    kernels::check_csr(a);
+    const kernels::RowStats stats = kernels::row_statistics(a);
+    std::printf("\n== %s: %lld rows, %lld nonzeros, %.1f per row (sd %.1f, max %lld), %lld diagonals%s (built in %.1f s)\n",
+                name.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.nnz()), stats.mean,
+                stats.stddev, static_cast<long long>(stats.max), static_cast<long long>(stats.diagonals),
+                stats.block3 ? ", 3x3 blocks" : "", building.seconds());
+    std::vector<double> x(static_cast<std::size_t>(a.rows)), reference(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + 0.5 * std::sin(0.37 * static_cast<double>(i));
+    kernels::spmv_openmp(a, x, reference);
+    const int repeats = std::clamp(static_cast<int>(2e9 / (12.0 * a.nnz() + 1)), 10, 200);
+    if (options.cpu) run_cpu(a, name, x, table);
+    MatrixSummary summary;
+    summary.name = name;
+    summary.nnz = a.nnz();
+    summary.csr_bytes = csr_bytes(a);
+#if FEM_WITH_CUDA
+    if (have_cuda) {
+      gpu::DeviceVector dx(x.size()), dy(x.size());
+      dx.upload(x.data());
+      GpuMatrixRun run{a, name, reference, dx, dy, table, meter, options, repeats};
+      double alg1 = 0;
+      for (auto alg : {CusparseCsr::Algorithm::Alg1, CusparseCsr::Algorithm::Alg2}) {
+        CusparseCsr cusparse(a, alg);
+        const bool one = alg == CusparseCsr::Algorithm::Alg1;
+        Row r = timed_row(run, "cusparse", one ? "csr-alg1" : "csr-alg2",
+                          [&] { cusparse.apply(dx.data(), dy.data()); }, true);
+        if (one) alg1 = r.seconds;
+        table.add(r, a);
+      }
+      const CudaOutcome cuda = run_cuda_formats(run, stats);
+      summary.alg1 = alg1;
+      summary.cuda = cuda;
+      std::printf("  best CUDA kernel vs cuSPARSE ALG1: %.2fx, %.0f%% of the %.0f GB/s copy ceiling (CSR bytes), "
+                  "%.0f%% in the bytes it moves\n",
+                  alg1 / cuda.best, 100.0 * csr_bytes(a) / cuda.best * 1e-9 / kCopyCeilingGBs, kCopyCeilingGBs,
+                  100.0 * cuda.best_bytes / cuda.best * 1e-9 / kCopyCeilingGBs);
+    }
+#endif
+#if FEM_WITH_OPENCL
+    if (cl_device) {
+      const bool grid = !grid_done && stats.block3 && a.nnz() > 10'000'000;
+      grid_done = grid_done || grid;
+      summary.opencl = run_opencl(*cl_device, a, name, x, reference, table, grid, repeats);
+    }
+#endif
+    summaries.push_back(summary);
+  }
+  print_summary(summaries);
+  write_rows(table.csv(), options.csv);
 }
 
 }  // namespace
 
-int run_spmv_benchmark(int argc, char** argv) {
-  Options options;
-  bool fe = true;
-  try {
-    for (int i = 1; i < argc; ++i) {
-      const std::string arg = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-        return argv[++i];
-      };
-      if (arg == "--help" || arg == "-h") return usage();
-      else if (arg == "--set") options.set = value();
-      else if (arg == "--no-fe") fe = false;
-      else if (arg == "--fe") options.fe.push_back(parse_box_pattern(value()));
-      else if (arg == "--csv") options.csv = value();
-      else if (arg == "--energy-window") options.energy_window = std::stod(value());
-      else if (arg == "--no-sweep") options.sweep = false;
-      else if (arg == "--no-opencl") options.opencl = false;
-      else if (arg == "--cpu") options.cpu = true;
-      else if (arg == "--solve") options.solve_cells = std::stoi(value());
-      else if (arg == "--cpu-iterations") options.cpu_iterations = std::stoi(value());
-      else if (arg == "--preconditioner") options.preconditioners = {value()};
-      else if (!arg.empty() && arg[0] == '-') throw std::invalid_argument("unknown option " + arg);
-      else options.mtx.push_back(arg);
-    }
-    if (options.set != "small" && options.set != "default" && options.set != "large")
-      throw std::invalid_argument("--set must be small, default or large");
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "fem bench spmv: %s (see --help)\n", e.what());
-    return 2;
-  }
-  try {
-    if (options.solve_cells > 0) return run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioners);
-    Table table;
-#if FEM_WITH_CUDA
-    const bool have_cuda = gpu::unavailable_reason().empty();
-    gpu::EnergyMeter meter;
-    if (have_cuda && !meter.available()) std::printf("energy: %s\n", meter.why_not().c_str());
-    if (!have_cuda) std::printf("CUDA: %s\n", gpu::unavailable_reason().c_str());
-#endif
-#if FEM_WITH_OPENCL
-    std::optional<kernels::opencl::ClSparseDevice> cl_device;
-    if (options.opencl) try {
-        cl_device.emplace();
-        std::printf("OpenCL device: %s\n", cl_device->name().c_str());
-      } catch (const kernels::BackendUnavailable& e) {
-        std::printf("OpenCL: %s\n", e.what());
-      }
-    bool grid_done = false;
-#endif
-    std::vector<MatrixSummary> summaries;
-    std::vector<std::pair<std::string, std::function<CsrMatrix()>>> matrices;
-    if (!options.fe.empty())
-      for (const auto& box : options.fe)
-        matrices.emplace_back(box.name(), [box] { return make_box_pattern_matrix(box); });
-    else if (fe)
-      for (const auto& box : fe_set(options.set))
-        matrices.emplace_back(box.name(), [box] { return make_box_pattern_matrix(box); });
-    for (const auto& path : options.mtx) matrices.emplace_back(path, [path] { return read_matrix_market(path); });
-
-    for (const auto& [name, build] : matrices) {
-      const Stopwatch building;
-      const CsrMatrix a = build();
-      kernels::check_csr(a);
-      const kernels::RowStats stats = kernels::row_statistics(a);
-      std::printf("\n== %s: %lld rows, %lld nonzeros, %.1f per row (sd %.1f, max %lld), %lld diagonals%s (built in %.1f s)\n",
-                  name.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.nnz()), stats.mean,
-                  stats.stddev, static_cast<long long>(stats.max), static_cast<long long>(stats.diagonals),
-                  stats.block3 ? ", 3x3 blocks" : "", building.seconds());
-      std::vector<double> x(static_cast<std::size_t>(a.rows)), reference(x.size());
-      for (std::size_t i = 0; i < x.size(); ++i) x[i] = 1.0 + 0.5 * std::sin(0.37 * static_cast<double>(i));
-      kernels::spmv_openmp(a, x, reference);
-      const int repeats = std::clamp(static_cast<int>(2e9 / (12.0 * a.nnz() + 1)), 10, 200);
-      if (options.cpu) run_cpu(a, name, x, table);
-      MatrixSummary summary;
-      summary.name = name;
-      summary.nnz = a.nnz();
-      summary.csr_bytes = csr_bytes(a);
-#if FEM_WITH_CUDA
-      if (have_cuda) {
-        gpu::DeviceVector dx(x.size()), dy(x.size());
-        dx.upload(x.data());
-        GpuMatrixRun run{a, name, reference, dx, dy, table, meter, options, repeats};
-        double alg1 = 0;
-        for (auto alg : {CusparseCsr::Algorithm::Alg1, CusparseCsr::Algorithm::Alg2}) {
-          CusparseCsr cusparse(a, alg);
-          const bool one = alg == CusparseCsr::Algorithm::Alg1;
-          Row r = timed_row(run, "cusparse", one ? "csr-alg1" : "csr-alg2",
-                            [&] { cusparse.apply(dx.data(), dy.data()); }, true);
-          if (one) alg1 = r.seconds;
-          table.add(r, a);
-        }
-        const CudaOutcome cuda = run_cuda_formats(run, stats);
-        summary.alg1 = alg1;
-        summary.cuda = cuda;
-        std::printf("  best CUDA kernel vs cuSPARSE ALG1: %.2fx, %.0f%% of the %.0f GB/s copy ceiling (CSR bytes), "
-                    "%.0f%% in the bytes it moves\n",
-                    alg1 / cuda.best, 100.0 * csr_bytes(a) / cuda.best * 1e-9 / kCopyCeilingGBs, kCopyCeilingGBs,
-                    100.0 * cuda.best_bytes / cuda.best * 1e-9 / kCopyCeilingGBs);
-      }
-#endif
-#if FEM_WITH_OPENCL
-      if (cl_device) {
-        const bool grid = !grid_done && stats.block3 && a.nnz() > 10'000'000;
-        grid_done = grid_done || grid;
-        summary.opencl = run_opencl(*cl_device, a, name, x, reference, table, grid, repeats);
-      }
-#endif
-      summaries.push_back(summary);
-    }
-    print_summary(summaries);
-    table.save(options.csv);
-    std::printf("\nCSV written to %s\n", options.csv.c_str());
-    return 0;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "fem bench spmv: %s\n", e.what());
-    return 1;
-  }
-}
+int run_spmv_benchmark(int argc, char** argv) { return run_benchmark<Options>("spmv", argc, argv, add_options, run); }
 
 }  // namespace fem::bench

@@ -15,6 +15,7 @@
 #include "bench/band/band_benchmark.hpp"
 #include "bench/dense/dense_benchmark.hpp"
 #include "bench/frontal/frontal_benchmark.hpp"
+#include "bench/renumber/renumber_benchmark.hpp"
 #include "bench/spmv/spmv_benchmark.hpp"
 #include "fem/app/check_command.hpp"
 #include "fem/app/render_command.hpp"
@@ -32,6 +33,7 @@
 #include "solvers/iterative/preconditioner.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/solver_table.hpp"
+#include "support/command_line.hpp"
 
 namespace {
 
@@ -44,21 +46,6 @@ The case-file keys are described in cases/README.md; `fem COMMAND --help` gives 
 
 std::vector<std::string> names(const std::vector<const char*>& list) { return {list.begin(), list.end()}; }
 
-// A CLI11 check from a parser that throws std::invalid_argument with the message to show.
-template <class Parse>
-CLI::Validator checked_by(Parse parse, const std::string& description) {
-  return CLI::Validator(
-      [parse](std::string& text) {
-        try {
-          parse(text);
-          return std::string();
-        } catch (const std::invalid_argument& e) {
-          return std::string(e.what());
-        }
-      },
-      description);
-}
-
 // "fem compare case.yaml --solvers ...": how the report says to rerun it.
 std::string command_line(int argc, char** argv) {
   std::string line = "fem";
@@ -70,7 +57,7 @@ void add_set_and_quiet(CLI::App* command, fem::RunOverrides& overrides) {
   command->add_option("--set", overrides.settings, "a case key, key.path=value (mesh.size=0.01, solver.tolerance=1e-8); "
                                                    "checked as if written in the file; repeatable")
       ->type_name("KEY=VALUE")
-      ->check(checked_by([](const std::string& t) { fem::parse_case_setting(t); }, ""));
+      ->check(fem::checked_by([](const std::string& t) { fem::parse_case_setting(t); }, ""));
   command->add_flag("--quiet,-q", overrides.quiet, "no progress lines during long phases");
 }
 
@@ -151,7 +138,7 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
                       "band-cholesky:cpu,frontal:cpu,cg:cpu (the solvers listed below)")
       ->required()
       ->type_name("LIST")
-      ->check(checked_by([](const std::string& t) { fem::study::parse_combinations(t); }, ""));
+      ->check(fem::checked_by([](const std::string& t) { fem::study::parse_combinations(t); }, ""));
   command->add_option("--renumber", settings->renumberings, "renumberings, comma-separated: every solver under each (default: the case's)")
       ->delimiter(',')
       ->check(CLI::IsMember(names(fem::kRenumberMethods)));
@@ -249,6 +236,7 @@ void add_bench_command(CLI::App& app) {
       {"band", fem::bench::run_band_benchmark},
       {"dense", fem::bench::run_dense_benchmark},
       {"frontal", fem::bench::run_frontal_benchmark},
+      {"renumber", fem::bench::run_renumber_benchmark},
       {"spmv", fem::bench::run_spmv_benchmark},
   };
   std::vector<std::string> known;

@@ -1,7 +1,6 @@
 #include "kernels/cpu/cpu_factories.hpp"
 
-#include "kernels/cpu/openmp_backend.hpp"
-#include "kernels/cpu/serial_backend.hpp"
+#include "kernels/cpu/loop_backends.hpp"
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 
 namespace fem::kernels::cpu {

@@ -1,5 +1,7 @@
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 
+#include "kernels/block_diagonal_check.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -32,17 +34,27 @@ class HostMatrix final : public SparseMatrix {
   const CsrMatrix& a_;
 };
 
-class HostBlockMatrix final : public SparseMatrix {
+// A block matrix in float or double, used in place.
+class HostBlockOperator : public SparseMatrix {
  public:
-  explicit HostBlockMatrix(const BlockMatrix<float>& a) : a_(a) {}
   std::size_t device_bytes() const override { return 0; }  // the caller's arrays, used in place
+  virtual void multiply(double alpha, std::span<const double> x, double beta, std::span<double> y) const = 0;
+};
+
+template <class Value>
+class HostBlockMatrix final : public HostBlockOperator {
+ public:
+  explicit HostBlockMatrix(const BlockMatrix<Value>& a) : a_(a) {}
   std::string setting() const override {
-    return "block " + std::to_string(a_.row_block) + "x" + std::to_string(a_.col_block) + " fp32";
+    return "block " + std::to_string(a_.row_block) + "x" + std::to_string(a_.col_block) +
+           (sizeof(Value) == 4 ? " fp32" : " fp64");
   }
-  const BlockMatrix<float>& blocks() const { return a_; }
+  void multiply(double alpha, std::span<const double> x, double beta, std::span<double> y) const override {
+    cpu::block_spmv(a_, alpha, x, beta, y);
+  }
 
  private:
-  const BlockMatrix<float>& a_;
+  const BlockMatrix<Value>& a_;
 };
 
 class HostBlockDiagonal final : public BlockDiagonal {
@@ -128,26 +140,20 @@ class HostSparseBackend final : public SparseBackend {
   // for it, and one case file serves every device, so any setting means CSR here.
   void check_setting(const std::string&) const override {}
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
-    if (!has_block_diagonal(block))
-      throw std::invalid_argument("block-diagonal preconditioner with blocks of " + std::to_string(block) +
-                                  " (expected 0, 1 or 3)");
+    require_block_diagonal(*this, "cpu", block);
     return std::make_unique<HostBlockDiagonal>(inverse_blocks, block);
   }
 
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1 || block == 3; }
-  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override {
-    if (a.row_block < 1 || a.row_block > kMaxBlock || a.col_block < 1 || a.col_block > kMaxBlock)
-      throw std::invalid_argument("block matrix with " + std::to_string(a.row_block) + " x " +
-                                  std::to_string(a.col_block) + " blocks (at most 8 x 8)");
-    return std::make_unique<HostBlockMatrix>(a);
-  }
+  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override { return checked(a); }
+  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const override { return checked(a); }
 
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     fem::cpu::spmv(static_cast<const HostMatrix&>(a).csr(), in(x), out(y));
   }
   void block_spmv(const SparseMatrix& a, double alpha, const SparseVector& x, double beta,
                   SparseVector& y) const override {
-    cpu::block_spmv(static_cast<const HostBlockMatrix&>(a).blocks(), alpha, in(x), beta, out(y));
+    static_cast<const HostBlockOperator&>(a).multiply(alpha, in(x), beta, out(y));
   }
   void diagonal_step(double a, const SparseVector& s, const SparseVector& r, double b, SparseVector& d, double c,
                      SparseVector& x) const override {
@@ -183,6 +189,12 @@ class HostSparseBackend final : public SparseBackend {
   }
 
  private:
+  template <class Value>
+  static std::unique_ptr<SparseMatrix> checked(const BlockMatrix<Value>& a) {
+    check_block_shape(a, "cpu");
+    return std::make_unique<HostBlockMatrix<Value>>(a);
+  }
+
   mutable std::vector<double> scratch_;
 };
 

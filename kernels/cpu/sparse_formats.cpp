@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <iterator>
 
 namespace fem::kernels {
 namespace {
@@ -21,6 +22,32 @@ void check_padding(const char* format, std::size_t stored, std::size_t entry_byt
 }
 
 std::int64_t row_length(const CsrMatrix& a, std::int64_t i) { return a.row_ptr[i + 1] - a.row_ptr[i]; }
+
+// Marks `flag` set; reports whether this call set it. Many threads may mark the same flag.
+bool mark(char& flag) {
+  std::atomic_ref<char> f(flag);
+  return f.load(std::memory_order_relaxed) == 0 && f.exchange(1, std::memory_order_relaxed) == 0;
+}
+
+// The occupied diagonals of `a`, offset_of(i, j) in [-half, half] for entry (i, j), increasing
+// (so a row's entries are read left to right); index_of_offset[offset + half] becomes a
+// diagonal's position, -1 where none. Marked in parallel.
+template <class Offset>
+std::vector<std::int32_t> occupied_diagonals(const CsrMatrix& a, std::int64_t half, Offset offset_of,
+                                             std::vector<std::int32_t>& index_of_offset) {
+  std::vector<char> occupied(static_cast<std::size_t>(2 * half + 1), 0);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < a.rows; ++i)
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) mark(occupied[offset_of(i, a.col[k]) + half]);
+  std::vector<std::int32_t> offsets;
+  index_of_offset.assign(occupied.size(), -1);
+  for (std::size_t o = 0; o < occupied.size(); ++o)
+    if (occupied[o]) {
+      index_of_offset[o] = static_cast<std::int32_t>(offsets.size());
+      offsets.push_back(static_cast<std::int32_t>(static_cast<std::int64_t>(o) - half));
+    }
+  return offsets;
+}
 
 EllMatrix ell_of_rows(const CsrMatrix& a, std::int64_t width) {
   EllMatrix e;
@@ -49,20 +76,26 @@ BcsrMatrix block_pattern(const char* format, const CsrMatrix& a, int block) {
   b.block = block;
   b.block_rows = a.rows / block;
   b.block_row_ptr.assign(static_cast<std::size_t>(b.block_rows + 1), 0);
-  // Two parallel passes over the block rows: count their block columns, then write them.
-  auto columns_of = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
+  // Two parallel passes over the block rows: count their block columns, then write them. Each
+  // row's block columns are sorted already: the rows' lists are merged, not sorted.
+  auto columns_of = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int32_t>& row,
+                        std::vector<std::int32_t>& merged) {
     cols.clear();
-    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
+      row.clear();
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+        if (row.empty() || row.back() != a.col[k] / block) row.push_back(a.col[k] / block);
+      merged.clear();
+      std::set_union(cols.begin(), cols.end(), row.begin(), row.end(), std::back_inserter(merged));
+      cols.swap(merged);
+    }
   };
 #pragma omp parallel
   {
-    std::vector<std::int32_t> cols;
+    std::vector<std::int32_t> cols, row, merged;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < b.block_rows; ++br) {
-      columns_of(br, cols);
+      columns_of(br, cols, row, merged);
       b.block_row_ptr[br + 1] = static_cast<std::int64_t>(cols.size());
     }
   }
@@ -70,21 +103,30 @@ BcsrMatrix block_pattern(const char* format, const CsrMatrix& a, int block) {
   b.block_col.resize(static_cast<std::size_t>(b.block_row_ptr.back()));
 #pragma omp parallel
   {
-    std::vector<std::int32_t> cols;
+    std::vector<std::int32_t> cols, row, merged;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < b.block_rows; ++br) {
-      columns_of(br, cols);
+      columns_of(br, cols, row, merged);
       std::copy(cols.begin(), cols.end(), b.block_col.begin() + b.block_row_ptr[br]);
     }
   }
   return b;
 }
 
-// Position of block column `column` among block row br's blocks.
-std::int64_t block_slot(const BcsrMatrix& b, std::int64_t br, std::int32_t column) {
-  const auto first = b.block_col.begin() + b.block_row_ptr[br];
-  const auto last = b.block_col.begin() + b.block_row_ptr[br + 1];
-  return std::lower_bound(first, last, column) - first;
+// Calls visit(k, r, slot) for each entry k of block row br: r its row within the block row, slot
+// its block's position among the block row's blocks. Both are sorted by column, so the slot
+// only moves forward along a row.
+template <class Visit>
+void for_each_entry_in_blocks(const CsrMatrix& a, const BcsrMatrix& b, std::int64_t br, Visit visit) {
+  const std::int32_t* blocks = b.block_col.data() + b.block_row_ptr[br];
+  for (int r = 0; r < b.block; ++r) {
+    const std::int64_t i = br * b.block + r;
+    std::int64_t slot = 0;
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      while (blocks[slot] != a.col[k] / b.block) ++slot;
+      visit(k, r, slot);
+    }
+  }
 }
 
 }  // namespace
@@ -100,10 +142,15 @@ void check_csr(const CsrMatrix& a) {
   for (std::int64_t i = 0; i < a.rows; ++i)
     if (a.row_ptr[i + 1] < a.row_ptr[i])
       throw std::invalid_argument("CSR matrix: row_ptr decreases at row " + std::to_string(i));
-  for (std::size_t k = 0; k < a.col.size(); ++k)
-    if (a.col[k] < 0 || a.col[k] >= a.rows)
-      throw std::invalid_argument("CSR matrix: column index " + std::to_string(a.col[k]) + " at entry " +
-                                  std::to_string(k) + " is outside 0.." + std::to_string(a.rows - 1));
+  // The first column out of range, found in parallel (the matrices reach 10^9 entries).
+  const auto entries = static_cast<std::int64_t>(a.col.size());
+  std::int64_t first_bad = entries;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+  for (std::int64_t k = 0; k < entries; ++k)
+    if (a.col[k] < 0 || a.col[k] >= a.rows) first_bad = std::min(first_bad, k);
+  if (first_bad < entries)
+    throw std::invalid_argument("CSR matrix: column index " + std::to_string(a.col[first_bad]) + " at entry " +
+                                std::to_string(first_bad) + " is outside 0.." + std::to_string(a.rows - 1));
 }
 
 EllMatrix to_ell(const CsrMatrix& a, const PaddingLimit& limit) {
@@ -143,40 +190,31 @@ SellMatrix to_sell(const CsrMatrix& a, int slice_height, const PaddingLimit& lim
   return s;
 }
 
-BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit) {
+BcsrMatrix to_bcsr(const CsrMatrix& a, int block, const PaddingLimit& limit, bool planes) {
   BcsrMatrix b = block_pattern("BCSR", a, block);
+  b.planes = planes;
   const std::size_t bb = static_cast<std::size_t>(block) * block;
   check_padding("BCSR", b.block_col.size() * bb, 8, a.nnz(), limit);
   b.val.assign(b.block_col.size() * bb, 0.0);
 #pragma omp parallel for schedule(static)
-  for (std::int64_t br = 0; br < b.block_rows; ++br)
-    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const auto at = block_slot(b, br, a.col[k] / block) + b.block_row_ptr[br];
-        b.val[at * bb + (i % block) * block + a.col[k] % block] = a.val[k];
-      }
+  for (std::int64_t br = 0; br < b.block_rows; ++br) {
+    const auto first = static_cast<std::size_t>(b.block_row_ptr[br]);
+    const auto count = static_cast<std::size_t>(b.block_row_ptr[br + 1]) - first;
+    for_each_entry_in_blocks(a, b, br, [&](std::int64_t k, int r, std::int64_t slot) {
+      const auto e = static_cast<std::size_t>(r * block + a.col[k] % block), s = static_cast<std::size_t>(slot);
+      b.val[planes ? bb * first + e * count + s : (first + s) * bb + e] = a.val[k];
+    });
+  }
   return b;
 }
 
 DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit) {
-  // Offsets j - i lie in (-rows, rows): index them directly, -1 = not occupied.
-  std::vector<std::int32_t> index_of_offset(static_cast<std::size_t>(2 * a.rows + 1), -1);
+  // Offsets j - i lie in (-rows, rows): index them directly.
+  std::vector<std::int32_t> index_of_offset;
   DiaMatrix d;
   d.rows = a.rows;
-  for (std::int64_t i = 0; i < a.rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      auto& index = index_of_offset[a.col[k] - i + a.rows];
-      if (index >= 0) continue;
-      index = static_cast<std::int32_t>(d.offset.size());
-      d.offset.push_back(static_cast<std::int32_t>(a.col[k] - i));
-      // Refuse as soon as the diagonals found so far are too many.
-      check_padding("DIA", d.offset.size() * static_cast<std::size_t>(a.rows), 8, a.nnz(), limit);
-    }
-  // Diagonals in increasing offset, so a row's entries are read left to right.
-  std::vector<std::int32_t> sorted = d.offset;
-  std::sort(sorted.begin(), sorted.end());
-  for (std::size_t k = 0; k < sorted.size(); ++k) index_of_offset[sorted[k] + a.rows] = static_cast<std::int32_t>(k);
-  d.offset = sorted;
+  d.offset = occupied_diagonals(a, a.rows, [](std::int64_t i, std::int64_t j) { return j - i; }, index_of_offset);
+  check_padding("DIA", d.offset.size() * static_cast<std::size_t>(a.rows), 8, a.nnz(), limit);
   d.val.assign(d.offset.size() * static_cast<std::size_t>(a.rows), 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < a.rows; ++i)
@@ -202,11 +240,9 @@ BellMatrix to_bell(const CsrMatrix& a, int block, const PaddingLimit& limit) {
   for (std::int64_t br = 0; br < n; ++br) {
     for (auto k = pattern.block_row_ptr[br]; k < pattern.block_row_ptr[br + 1]; ++k)
       e.col[(k - pattern.block_row_ptr[br]) * n + br] = pattern.block_col[k];
-    for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const std::int64_t slot = block_slot(pattern, br, a.col[k] / block);
-        e.val[(slot * bb + (i % block) * block + a.col[k] % block) * n + br] = a.val[k];
-      }
+    for_each_entry_in_blocks(a, pattern, br, [&](std::int64_t k, int r, std::int64_t slot) {
+      e.val[(slot * bb + r * block + a.col[k] % block) * n + br] = a.val[k];
+    });
   }
   return e;
 }
@@ -219,18 +255,11 @@ CdsMatrix to_cds(const CsrMatrix& a, int block, const PaddingLimit& limit) {
   d.block = block;
   d.block_rows = a.rows / block;
   const std::int64_t n = d.block_rows, bb = std::int64_t(block) * block;
-  // Block offsets lie in (-n, n): index them directly, -1 = not occupied.
-  std::vector<std::int32_t> index_of_offset(static_cast<std::size_t>(2 * n + 1), -1);
-  for (std::int64_t i = 0; i < a.rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      auto& index = index_of_offset[a.col[k] / block - i / block + n];
-      if (index >= 0) continue;
-      index = static_cast<std::int32_t>(d.offset.size());
-      d.offset.push_back(static_cast<std::int32_t>(a.col[k] / block - i / block));
-      check_padding("CDS", d.offset.size() * static_cast<std::size_t>(n * bb), 8, a.nnz(), limit);
-    }
-  std::sort(d.offset.begin(), d.offset.end());
-  for (std::size_t k = 0; k < d.offset.size(); ++k) index_of_offset[d.offset[k] + n] = static_cast<std::int32_t>(k);
+  // Block offsets lie in (-n, n): index them directly.
+  std::vector<std::int32_t> index_of_offset;
+  d.offset = occupied_diagonals(
+      a, n, [block](std::int64_t i, std::int64_t j) { return j / block - i / block; }, index_of_offset);
+  check_padding("CDS", d.offset.size() * static_cast<std::size_t>(n * bb), 8, a.nnz(), limit);
   d.val.assign(d.offset.size() * static_cast<std::size_t>(n * bb), 0.0);
 #pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < a.rows; ++i) {
@@ -270,12 +299,6 @@ HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit) {
 
 namespace {
 
-// Marks `flag` set; reports whether this call set it. Many threads may mark the same flag.
-bool mark(char& flag) {
-  std::atomic_ref<char> f(flag);
-  return f.load(std::memory_order_relaxed) == 0 && f.exchange(1, std::memory_order_relaxed) == 0;
-}
-
 // Sum over slices of 32 consecutive items of 32 x the slice's largest length_of(item).
 template <class Length>
 std::int64_t slice_slots(std::int64_t items, Length length_of) {
@@ -311,16 +334,15 @@ RowStats row_statistics(const CsrMatrix& a) {
     shortest = std::min(shortest, len);
     empty += len == 0;
     sum2 += static_cast<double>(len) * static_cast<double>(len);
+    const std::int32_t* col = a.col.data();
+    char* diagonal = occupied.data() + (a.rows - i);  // entry j: offset j - i
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) diagonals += mark(diagonal[col[k]]);
     // A 3x3-blocked row has the length of its block row's first row and columns in aligned triples.
-    if (block3 && len != row_length(a, i - i % 3)) block3 = false;
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      diagonals += mark(occupied[a.col[k] - i + a.rows]);
-      if (block3 && (k - a.row_ptr[i]) % 3 == 0) {
-        if (a.col[k] % 3 != 0 || k + 2 >= a.row_ptr[i + 1] || a.col[k + 2] != a.col[k] + 2)
-          block3 = false;
-        else
-          block_diagonals += mark(block_occupied[a.col[k] / 3 - i / 3 + block_rows]);
-      }
+    if (block3 && (len % 3 != 0 || len != row_length(a, i - i % 3))) block3 = false;
+    char* block_diagonal = block_occupied.data() + (block_rows - i / 3);  // block column c: offset c - i / 3
+    for (auto k = a.row_ptr[i]; block3 && k < a.row_ptr[i + 1]; k += 3) {
+      if (col[k] % 3 != 0 || col[k + 2] != col[k] + 2) block3 = false;
+      else block_diagonals += mark(block_diagonal[col[k] / 3]);
     }
   }
   s.max = longest, s.min = shortest, s.empty_rows = empty, s.diagonals = diagonals;

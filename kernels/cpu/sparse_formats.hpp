@@ -45,9 +45,13 @@ struct SellMatrix {
 };
 
 // Block CSR with square b x b blocks (b = 3 for nodal elasticity dofs), values of a block
-// row-major and blocks contiguous. Needs rows divisible by b.
+// row-major and blocks contiguous. Needs rows divisible by b. With `planes`, each block row's
+// blocks are b * b planes instead: entry e (= r * b + c) of block k of a block row whose `count`
+// blocks start at block `first` is at val[b * b * first + e * count + k] (the CUDA kernel's order:
+// lanes reading neighbouring blocks read neighbouring addresses).
 struct BcsrMatrix {
   int block = 3;
+  bool planes = false;
   std::int64_t block_rows = 0;
   std::vector<std::int64_t> block_row_ptr{0};
   std::vector<std::int32_t> block_col;
@@ -91,7 +95,7 @@ struct HybMatrix {
 
 EllMatrix to_ell(const CsrMatrix& a, const PaddingLimit& limit = {});
 SellMatrix to_sell(const CsrMatrix& a, int slice_height = 32, const PaddingLimit& limit = {});
-BcsrMatrix to_bcsr(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {});
+BcsrMatrix to_bcsr(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {}, bool planes = false);
 BellMatrix to_bell(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {});
 DiaMatrix to_dia(const CsrMatrix& a, const PaddingLimit& limit = {});
 CdsMatrix to_cds(const CsrMatrix& a, int block = 3, const PaddingLimit& limit = {});

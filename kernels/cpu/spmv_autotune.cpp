@@ -64,11 +64,6 @@ CsrMatrix window(const CsrMatrix& a, std::int64_t first, std::int64_t m, bool wr
 
 }  // namespace
 
-const std::vector<std::string>& spmv_tuning_names() {
-  static const std::vector<std::string> names = {"cache", "fresh", "model"};
-  return names;
-}
-
 std::string auto_spmv_setting(const std::string& tuning_name) {
   return tuning_name == "cache" ? "auto" : "auto/" + tuning_name;
 }
@@ -92,7 +87,8 @@ void SpmvAutotuneResult::record(std::map<std::string, double>& figures) const {
 std::optional<CsrMatrix> timing_sample(const CsrMatrix& a, std::int64_t max_nonzeros) {
   if (a.nnz() <= max_nonzeros || a.rows <= 2 * kSampleAlign) return std::nullopt;
   const double share = static_cast<double>(max_nonzeros) / static_cast<double>(a.nnz());
-  const std::int64_t m = std::max<std::int64_t>(kSampleAlign, static_cast<std::int64_t>(share * a.rows) / kSampleAlign * kSampleAlign);
+  const std::int64_t m =
+      std::max<std::int64_t>(kSampleAlign, static_cast<std::int64_t>(share * a.rows) / kSampleAlign * kSampleAlign);
   const std::int64_t first = (a.rows - m) / 2 / kSampleAlign * kSampleAlign;
   CsrMatrix kept = window(a, first, m, false);
   const std::int64_t entries = a.row_ptr[first + m] - a.row_ptr[first];
@@ -106,7 +102,8 @@ SpmvAutotuneResult autotune_spmv(const CsrMatrix& a, const std::vector<SpmvCandi
   auto elapsed = [&] { return watch.seconds(); };
   const RowStats stats = row_statistics(a);
   SpmvAutotuneResult result;
-  const auto ranked = rank_by_model(stats, candidates, options.bandwidth > 0 ? options.bandwidth : 1.0);
+  const auto ranked =
+      rank_by_model(stats, candidates, options.bandwidth > 0 ? options.bandwidth : 1.0, options.saturating_threads);
   for (const auto& r : ranked)
     if (std::isfinite(r.seconds)) result.ranked.push_back(r.candidate.setting);
   if (result.ranked.empty()) throw FormatRefused("SpMV: none of the device's formats fits this matrix");
@@ -130,7 +127,8 @@ SpmvAutotuneResult autotune_spmv(const CsrMatrix& a, const std::vector<SpmvCandi
   std::string best;
   double best_seconds = 0;
   for (const auto& setting : result.ranked) {
-    if (static_cast<int>(result.timed.size()) >= options.timed || (!best.empty() && elapsed() > options.budget_seconds)) break;
+    const bool enough = static_cast<int>(result.timed.size()) >= options.timed;
+    if (enough || (!best.empty() && elapsed() > options.budget_seconds)) break;
     double seconds = 0;
     try {
       const double once = time(on, setting, 1);

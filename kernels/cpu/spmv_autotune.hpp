@@ -20,7 +20,6 @@ namespace fem::kernels {
 // solver.spmv_tuning: cache (reuse a similar matrix's setting, else time and keep the result),
 // fresh (time now and keep the result), model (the model's first pick; no timing, no cache).
 enum class SpmvTuning { Cache, Fresh, Model };
-const std::vector<std::string>& spmv_tuning_names();  // cache, fresh, model
 // What a back-end's matrix() gets for `spmv: auto` under a mode: "auto", "auto/fresh", "auto/model".
 std::string auto_spmv_setting(const std::string& tuning_name);
 // The mode of an "auto..." setting, nullopt for a device's own setting; throws
@@ -35,6 +34,7 @@ struct SpmvAutotuneOptions {
   double seconds_per_candidate = 0.02;  // products repeated for about this long each
   std::int64_t sample_nonzeros = std::int64_t(1) << 23;  // larger matrices are timed on a sample of rows
   double bandwidth = 0;              // bytes/s the device streams; 0: unknown, no prediction reported
+  double saturating_threads = 0;     // work-items the device needs to reach it (rank_by_model); 0: ignored
   SpmvTuningCache cache;
 };
 

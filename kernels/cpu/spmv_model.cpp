@@ -92,12 +92,25 @@ double team_use(const RowStats& s, SpmvLayout layout, int lanes) {
   return cost > 0 ? std::max(loaded, 1.0) / cost : 1.0;
 }
 
+double spmv_threads(const RowStats& s, SpmvLayout layout, int lanes) {
+  const double rows = static_cast<double>(s.rows), block_rows = static_cast<double>(s.rows / 3);
+  switch (layout) {
+    case SpmvLayout::Csr: return rows * std::max(1, lanes);
+    case SpmvLayout::Bcsr: return block_rows * std::max(1, lanes);
+    case SpmvLayout::Bell:
+    case SpmvLayout::Cds: return block_rows;
+    default: return rows;
+  }
+}
+
 std::vector<ModelEstimate> rank_by_model(const RowStats& s, const std::vector<SpmvCandidate>& candidates,
-                                         double bandwidth) {
+                                         double bandwidth, double saturating_threads) {
   std::vector<ModelEstimate> ranked;
   for (const auto& c : candidates) {
     const double bytes = spmv_bytes(s, c.layout);
-    const double rate = bandwidth * c.efficiency * team_use(s, c.layout, c.lanes);
+    const double threads = spmv_threads(s, c.layout, c.lanes);
+    const double busy = saturating_threads > 0 ? std::min(1.0, threads / saturating_threads) : 1.0;
+    const double rate = bandwidth * c.efficiency * team_use(s, c.layout, c.lanes) * busy;
     ranked.push_back({c, bytes, std::isfinite(bytes) && rate > 0 ? bytes / rate : kInfinite});
   }
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.seconds < b.seconds; });

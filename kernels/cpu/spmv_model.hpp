@@ -37,9 +37,16 @@ double spmv_bytes(const RowStats& stats, SpmvLayout layout, const PaddingLimit& 
 // with steps slowed where one lane reads many values of a row in sequence (long rows, small teams).
 double team_use(const RowStats& stats, SpmvLayout layout, int lanes);
 
+// Work-items one product runs in `layout`: a team of `lanes` per row (Csr) or block row (Bcsr),
+// one per block row (Bell, Cds), one per row otherwise.
+double spmv_threads(const RowStats& stats, SpmvLayout layout, int lanes);
+
 // The candidates with their predicted times, fastest first (ties keep the given order); those
-// whose layout does not apply come last with +inf. `bandwidth` in bytes per second.
+// whose layout does not apply come last with +inf. `bandwidth` in bytes per second;
+// `saturating_threads`: the work-items a device needs in flight to reach it (0: not limiting).
+// With fewer, a kernel reaches a proportional share: one thread per block row of a small matrix
+// leaves most of a large GPU idle.
 std::vector<ModelEstimate> rank_by_model(const RowStats& stats, const std::vector<SpmvCandidate>& candidates,
-                                         double bandwidth);
+                                         double bandwidth, double saturating_threads = 0);
 
 }  // namespace fem::kernels

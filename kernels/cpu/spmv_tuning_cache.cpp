@@ -58,7 +58,8 @@ std::string spmv_shape_key(const RowStats& s) {
   const double nnz = std::max<double>(1.0, static_cast<double>(s.nnz));
   const double mean = std::max(s.mean, 1e-9);
   std::ostringstream key;
-  key << "rows " << octave(rows, 4) << " per-row " << octave(s.mean, 8) << " spread " << bucket(s.stddev / mean, {0.1, 0.3, 1.0})
+  key << "rows " << octave(rows, 4) << " per-row " << octave(s.mean, 8) << " spread "
+      << bucket(s.stddev / mean, {0.1, 0.3, 1.0})
       << " longest " << bucket(static_cast<double>(s.max) / mean, {1.25, 2, 4, 16}) << " sell "
       << bucket(static_cast<double>(s.slice_slots) / nnz, {1.25, 1.8, 3}) << " dia "
       << bucket(static_cast<double>(s.diagonals) * rows / nnz, {1.25, 1.8, 3});

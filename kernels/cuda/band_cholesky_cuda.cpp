@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/blas_handle.hpp"
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
@@ -25,18 +26,6 @@ int as_int(index_t v) {
   return static_cast<int>(v);
 }
 
-class BlasHandle {
- public:
-  BlasHandle() { check(cublasCreate(&h_), "cublasCreate"); }
-  ~BlasHandle() { cublasDestroy(h_); }
-  BlasHandle(const BlasHandle&) = delete;
-  BlasHandle& operator=(const BlasHandle&) = delete;
-  operator cublasHandle_t() const { return h_; }
-
- private:
-  cublasHandle_t h_ = nullptr;
-};
-
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
 // queues there ends after all of its work.
@@ -47,9 +36,9 @@ class Factorizer {
       : layout_(layout),
         panel_(Stream::greatest_priority()),
         update_(0),
+        panel_blas_(panel_),
+        update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
-    check(cublasSetStream(panel_blas_, panel_), "cublasSetStream");
-    check(cublasSetStream(update_blas_, update_), "cublasSetStream");
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
   }
 
@@ -101,7 +90,7 @@ class Factorizer {
   void check_pivots() {
     check(cudaStreamSynchronize(update_), "the band factorisation");
     std::vector<int> info(steps());
-    check(cudaMemcpy(info.data(), info_.get(), info.size() * sizeof(int), cudaMemcpyDeviceToHost), "reading the pivot flags");
+    info_.download(info.data());
     for (std::size_t k = 0; k < info.size(); ++k) {
       if (info[k] > 0) throw NotPositiveDefinite(static_cast<index_t>(k) * layout_.block + info[k] - 1);
     }
@@ -119,13 +108,13 @@ class Factorizer {
     const index_t size = std::min(layout_.block, layout_.n - j);
     int* info = info_.get() + j / layout_.block;
     for (index_t c = 0; c < size; c += block_column_width)
-      block_column_cholesky(step_block_column(layout_, at(j + c, j + c), j, c), info,
-                                           static_cast<int>(c), scratch_, panel_);
+      block_column_cholesky(step_block_column(layout_, at(j + c, j + c), j, c), info, static_cast<int>(c), scratch_,
+                            panel_);
   }
 
   BandLayout layout_;
-  BlasHandle panel_blas_, update_blas_;
   Stream panel_, update_;
+  BlasHandle panel_blas_, update_blas_;
   Event panel_done_, rest_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;

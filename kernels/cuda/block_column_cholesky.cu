@@ -238,12 +238,7 @@ std::size_t shared_size(int left_buffers) {
 
 }  // namespace
 
-BlockColumnScratch::BlockColumnScratch() {
-  check(cudaMalloc(&arrivals_, sizeof(unsigned)), "cudaMalloc of the block column counter");
-  check(cudaMemset(arrivals_, 0, sizeof(unsigned)), "cudaMemset of the block column counter");
-}
-
-BlockColumnScratch::~BlockColumnScratch() { cudaFree(arrivals_); }
+BlockColumnScratch::BlockColumnScratch() : arrivals_(1) { arrivals_.zero(); }
 
 template <class T>
 void block_column_cholesky(const BlockColumn<T>& column, int* info, int info_base, const BlockColumnScratch& scratch,

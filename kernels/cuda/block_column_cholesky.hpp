@@ -11,6 +11,7 @@
 #include <cuda_runtime.h>
 
 #include "kernels/band_layout.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
@@ -34,13 +35,10 @@ struct BlockColumn {
 class BlockColumnScratch {
  public:
   BlockColumnScratch();
-  ~BlockColumnScratch();
-  BlockColumnScratch(const BlockColumnScratch&) = delete;
-  BlockColumnScratch& operator=(const BlockColumnScratch&) = delete;
-  unsigned* arrivals() const { return arrivals_; }
+  unsigned* arrivals() const { return arrivals_.get(); }
 
  private:
-  unsigned* arrivals_ = nullptr;
+  DeviceBuffer<unsigned> arrivals_;
 };
 
 // Asynchronously on `stream`. The first pivot that is not positive sets *info, if it is still

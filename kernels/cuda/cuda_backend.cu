@@ -1,6 +1,8 @@
 #include "kernels/cuda/cuda_backend.hpp"
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_kernels.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/stream_event.hpp"
@@ -14,15 +16,13 @@ namespace {
 
 class CudaStorage final : public DeviceStorage {
 public:
-  CudaStorage(const DenseBackend* owner, std::size_t bytes) : DeviceStorage(owner, bytes) {
-    check(cudaMalloc(&data_, bytes), "cudaMalloc");
-    check(cudaMemset(data_, 0, bytes), "cudaMemset");
+  CudaStorage(const DenseBackend* owner, std::size_t bytes) : DeviceStorage(owner, bytes), data_(bytes) {
+    data_.zero();
   }
-  ~CudaStorage() override { cudaFree(data_); }
-  void* handle() const override { return data_; }
+  void* handle() const override { return data_.get(); }
 
 private:
-  void* data_ = nullptr;
+  DeviceBuffer<unsigned char> data_;
 };
 
 int as_int(index_t v, const char* what) {
@@ -50,13 +50,11 @@ public:
     cudaDeviceProp prop{};
     check(cudaGetDeviceProperties(&prop, 0), "cudaGetDeviceProperties");
     device_ = prop.name;
-    check(cudaMalloc(&info_, sizeof(int)), "cudaMalloc");
+    info_ = DeviceBuffer<int>(1);
     if (kernel_ == GemmKernel::cublas) check(cublasCreate(&cublas_), "cublasCreate");
   }
   ~CudaBackend() override {
     if (cublas_) cublasDestroy(cublas_);
-    cudaFree(indices_);
-    cudaFree(info_);
   }
 
   std::string name() const override {
@@ -77,7 +75,7 @@ public:
     return device_;
   }
   bool uses_host_memory() const override { return false; }
-  void synchronize() override { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
+  void synchronize() override { cuda::synchronize(); }
   double seconds_for(const std::function<void()>& work) override {
     Event start(Event::Timing::on), stop(Event::Timing::on);
     start.record(nullptr);
@@ -113,19 +111,12 @@ protected:
                              const std::int32_t* batch_index,
                              const DeviceMatrix<double>& to) override {
     const int n = as_int(to.rows, "front size");
-    if (2 * static_cast<std::size_t>(n) > index_capacity_) {
-      // The copy below is synchronous, so no queued kernel still reads the old array.
-      cudaFree(indices_);
-      indices_ = nullptr;
-      index_capacity_ = 2 * static_cast<std::size_t>(n);
-      check(cudaMalloc(&indices_, index_capacity_ * sizeof(int)), "cudaMalloc");
-    }
-    check(cudaMemcpy(indices_, from_index, n * sizeof(int), cudaMemcpyHostToDevice),
-          "copy of the front indices");
-    check(cudaMemcpy(indices_ + n, batch_index, n * sizeof(int), cudaMemcpyHostToDevice),
-          "copy of the batch indices");
-    cuda::front_assemble(device_data(from), from.ld, indices_, device_data(batch), batch.ld,
-                         indices_ + n, device_data(to), to.ld, n);
+    // The copies are synchronous, so no queued kernel still reads an array being replaced.
+    if (2 * static_cast<std::size_t>(n) > indices_.size()) indices_ = DeviceBuffer<int>(2 * static_cast<std::size_t>(n));
+    copy_bytes_to_device(indices_.get(), from_index, n * sizeof(int));
+    copy_bytes_to_device(indices_.get() + n, batch_index, n * sizeof(int));
+    cuda::front_assemble(device_data(from), from.ld, indices_.get(), device_data(batch), batch.ld,
+                         indices_.get() + n, device_data(to), to.ld, n);
   }
 
 private:
@@ -174,9 +165,9 @@ private:
 
   template <class T>
   index_t potrf_any(const DeviceMatrix<T>& a) {
-    cuda::potrf_tile(device_data(a), a.ld, as_int(a.rows, "tile size"), info_);
+    cuda::potrf_tile(device_data(a), a.ld, as_int(a.rows, "tile size"), info_.get());
     int info = -1;
-    check(cudaMemcpy(&info, info_, sizeof(int), cudaMemcpyDeviceToHost), "reading the pivot check");
+    info_.download(&info);
     return info;
   }
 
@@ -193,9 +184,8 @@ private:
 
   GemmKernel kernel_;
   std::string device_;
-  int* info_ = nullptr;
-  int* indices_ = nullptr;  // front_assemble's index lists
-  std::size_t index_capacity_ = 0;
+  DeviceBuffer<int> info_;     // potrf_tile's pivot check
+  DeviceBuffer<int> indices_;  // front_assemble's index lists
   cublasHandle_t cublas_ = nullptr;
 };
 

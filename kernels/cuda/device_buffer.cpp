@@ -22,4 +22,6 @@ void copy_bytes_to_host(void* host, const void* device, std::size_t bytes) {
   check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to the host");
 }
 
+void zero_device_bytes(void* device, std::size_t bytes) { check(cudaMemset(device, 0, bytes), "cudaMemset"); }
+
 }  // namespace fem::kernels::cuda

@@ -13,6 +13,7 @@ void* allocate_device_bytes(std::size_t bytes);
 void free_device_bytes(void* p) noexcept;
 void copy_bytes_to_device(void* device, const void* host, std::size_t bytes);
 void copy_bytes_to_host(void* host, const void* device, std::size_t bytes);
+void zero_device_bytes(void* device, std::size_t bytes);
 
 template <class T>
 class DeviceBuffer {
@@ -32,6 +33,7 @@ class DeviceBuffer {
   }
 
   void upload(const T* host) { copy_bytes_to_device(data_, host, bytes()); }
+  void zero() { zero_device_bytes(data_, bytes()); }
   void download(T* host) const { copy_bytes_to_host(host, data_, bytes()); }
   T* get() const { return data_; }
   std::size_t size() const { return size_; }

@@ -101,6 +101,7 @@ struct DeviceFronts<T>::State {
   std::int64_t fronts = 0, equations = 0;
   std::int64_t held = 0, peak = 0;  // bytes
   std::vector<std::pair<T*, std::int64_t>> sizes;  // update matrices alive, and their bytes
+  std::vector<cudaEvent_t> began, ended;  // per front: around its elimination
 
   void hold(std::int64_t bytes) {
     held += bytes;
@@ -145,6 +146,12 @@ DeviceFronts<T>::DeviceFronts(const FrontLayout& layout) : state_(std::make_uniq
   s.info = take<int>(s.fronts, s.stream, "allocating the pivot checks");
   check(cudaMemsetAsync(s.info, 0, s.fronts * sizeof(int), s.stream), "zeroing the pivot checks");
   s.x = take<T>(layout.equations, s.stream, "allocating the substitution's vector");
+  s.began.resize(s.fronts);
+  s.ended.resize(s.fronts);
+  for (std::int64_t f = 0; f < s.fronts; ++f) {
+    check(cudaEventCreate(&s.began[f]), "cudaEventCreate");
+    check(cudaEventCreate(&s.ended[f]), "cudaEventCreate");
+  }
   s.hold(static_cast<std::int64_t>((layout.panel_entries + layout.equations) * sizeof(T) +
                                    (layout.relative_count + layout.below_count + s.fronts) * sizeof(int)));
   s.equations = layout.equations;
@@ -168,6 +175,8 @@ DeviceFronts<T>::~DeviceFronts() {
   // The pool keeps what it was given (see the constructor): hand it back for the rest of the program.
   cudaMemPool_t pool = nullptr;
   if (cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) cudaMemPoolTrimTo(pool, 0);
+  for (auto e : s.began) cudaEventDestroy(e);
+  for (auto e : s.ended) cudaEventDestroy(e);
   if (s.solver) cusolverDnDestroy(s.solver);
   if (s.blas) cublasDestroy(s.blas);
   cudaStreamDestroy(s.stream);
@@ -182,8 +191,11 @@ void DeviceFronts<T>::add_to_panels(const std::int64_t* position, const T* value
         "uploading the entries' positions");
   check(cudaMemcpyAsync(v, value, count * sizeof(T), cudaMemcpyHostToDevice, s.stream), "uploading the entries");
   scatter_add(s.panels, p, v, count, s.stream);
+  const std::int64_t bytes = count * static_cast<std::int64_t>(sizeof(std::int64_t) + sizeof(T));
+  s.hold(bytes);
   cudaFreeAsync(p, s.stream);
   cudaFreeAsync(v, s.stream);
+  s.held -= bytes;
   // The caller's arrays may go once the copies are done.
   check(cudaStreamSynchronize(s.stream), "adding the original entries");
 }
@@ -247,12 +259,27 @@ void DeviceFronts<T>::eliminate(std::int64_t panel, std::int64_t m, std::int64_t
     s.workspace_entries = lwork;
     s.hold(lwork * static_cast<std::int64_t>(sizeof(T)));
   }
+  check(cudaEventRecord(s.began[front], s.stream), "cudaEventRecord");
   check_solver(potrf(s.solver, kk, f11, s.workspace, lwork, s.info + front), "POTRF");
-  if (r == 0) return;
-  // L21ᵀ := U⁻ᵀ L21ᵀ, then the update's upper (column-major) triangle -= (L21ᵀ)ᵀ L21ᵀ.
-  const T one = 1, minus_one = -1;
-  check(trsm(s.blas, kk, r, &one, f11, f21), "TRSM");
-  check(syrk(s.blas, r, kk, &minus_one, f21, &one, update), "SYRK");
+  if (r > 0) {
+    // L21ᵀ := U⁻ᵀ L21ᵀ, then the update's upper (column-major) triangle -= (L21ᵀ)ᵀ L21ᵀ.
+    const T one = 1, minus_one = -1;
+    check(trsm(s.blas, kk, r, &one, f11, f21), "TRSM");
+    check(syrk(s.blas, r, kk, &minus_one, f21, &one, update), "SYRK");
+  }
+  check(cudaEventRecord(s.ended[front], s.stream), "cudaEventRecord");
+}
+
+template <class T>
+std::vector<double> DeviceFronts<T>::elimination_seconds() const {
+  const State& s = *state_;
+  std::vector<double> seconds(s.fronts);
+  for (std::int64_t f = 0; f < s.fronts; ++f) {
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, s.began[f], s.ended[f]), "cudaEventElapsedTime");
+    seconds[f] = ms * 1e-3;
+  }
+  return seconds;
 }
 
 template <class T>
@@ -330,6 +357,12 @@ void DeviceFronts<T>::backward(std::int64_t panel, std::int64_t m, std::int64_t 
 template <class T>
 std::int64_t DeviceFronts<T>::peak_bytes() const {
   return state_->peak;
+}
+
+std::int64_t free_device_bytes() {
+  std::size_t free = 0, total = 0;
+  check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+  return static_cast<std::int64_t>(free);
 }
 
 template class DeviceFronts<double>;

@@ -9,6 +9,7 @@
 // Plain C++17 (the .cu files are compiled as such): no CUDA header needed to use it.
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace fem::kernels::cuda {
 
@@ -72,6 +73,10 @@ class DeviceFronts {
   void forward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first, std::int64_t below);
   void backward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first, std::int64_t below);
 
+  // Per front, after finish(): the device's time for its elimination (POTRF, TRSM, SYRK), the
+  // assembly left out.
+  std::vector<double> elimination_seconds() const;
+
   // The most device memory held at once: the store, the update matrices and the workspaces.
   std::int64_t peak_bytes() const;
 
@@ -79,6 +84,9 @@ class DeviceFronts {
   struct State;
   std::unique_ptr<State> state_;
 };
+
+// Device memory free now, in bytes.
+std::int64_t free_device_bytes();
 
 extern template class DeviceFronts<double>;
 extern template class DeviceFronts<float>;

@@ -1,5 +1,7 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
+#include "kernels/block_diagonal_check.hpp"
+
 #include <stdexcept>
 
 #include "kernels/cuda/sparse_backend_kernels.hpp"
@@ -37,22 +39,24 @@ class CudaMatrix final : public SparseMatrix {
 // A block matrix for block_spmv: its arrays on the device.
 class CudaBlockMatrix final : public SparseMatrix {
  public:
-  explicit CudaBlockMatrix(const BlockMatrix<float>& a)
+  template <class Value>
+  explicit CudaBlockMatrix(const BlockMatrix<Value>& a)
       : row_ptr_(a.row_ptr.data(), a.row_ptr.size() * sizeof(std::int64_t)),
         col_(a.col.data(), a.col.size() * sizeof(std::int32_t)),
-        val_(a.val.data(), a.val.size() * sizeof(float)) {
+        val_(a.val.data(), a.val.size() * sizeof(Value)) {
     form_.row_block = a.row_block;
     form_.col_block = a.col_block;
     form_.lanes = lanes_per_block_row(a);
+    form_.double_values = sizeof(Value) == sizeof(double);
     form_.block_rows = a.block_rows;
     form_.row_ptr = static_cast<const std::int64_t*>(row_ptr_.data());
     form_.col = static_cast<const std::int32_t*>(col_.data());
-    form_.val = static_cast<const float*>(val_.data());
+    form_.val = val_.data();
   }
   std::size_t device_bytes() const override { return row_ptr_.bytes() + col_.bytes() + val_.bytes(); }
   std::string setting() const override {
-    return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) + " fp32/t" +
-           std::to_string(form_.lanes);
+    return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) +
+           (form_.double_values ? " fp64" : " fp32") + "/t" + std::to_string(form_.lanes);
   }
   const DeviceBlockMatrix& form() const { return form_; }
 
@@ -60,6 +64,12 @@ class CudaBlockMatrix final : public SparseMatrix {
   DeviceBytes row_ptr_, col_, val_;
   DeviceBlockMatrix form_;
 };
+
+template <class Value>
+std::unique_ptr<SparseMatrix> checked_block_matrix(const BlockMatrix<Value>& a) {
+  check_block_shape(a, "cuda");
+  return std::make_unique<CudaBlockMatrix>(a);
+}
 
 class CudaBlockDiagonal final : public BlockDiagonal {
  public:
@@ -107,17 +117,15 @@ class CudaSparseBackend final : public SparseBackend {
     if (!auto_spmv_tuning(setting)) parse_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
-    if (!has_block_diagonal(block))
-      throw std::invalid_argument("block-diagonal preconditioner on cuda with blocks of " + std::to_string(block) +
-                                  " (expected 0, 1 or 3)");
+    require_block_diagonal(*this, "cuda", block);
     return std::make_unique<CudaBlockDiagonal>(inverse_blocks, block);
   }
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1 || block == 3; }
   std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override {
-    if (a.row_block < 1 || a.row_block > 8 || a.col_block < 1 || a.col_block > 8)
-      throw std::invalid_argument("block matrix on cuda with " + std::to_string(a.row_block) + " x " +
-                                  std::to_string(a.col_block) + " blocks (at most 8 x 8)");
-    return std::make_unique<CudaBlockMatrix>(a);
+    return checked_block_matrix(a);
+  }
+  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const override {
+    return checked_block_matrix(a);
   }
 
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {

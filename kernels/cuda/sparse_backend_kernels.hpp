@@ -1,7 +1,7 @@
 #pragma once
 // The kernels the CUDA sparse back-end adds for AMG's V-cycle (in sparse_vector_ops.cu): block
-// matrices in single precision multiplied on double vectors, and the diagonal-scaled smoothing
-// step. Plain C++: pointers are device pointers.
+// matrices in single (the levels) or double precision (the Krylov operator) multiplied on double
+// vectors, and the diagonal-scaled smoothing step. Plain C++: pointers are device pointers.
 #include <cstddef>
 #include <cstdint>
 
@@ -22,14 +22,15 @@ class DeviceBytes {
   std::size_t bytes_ = 0;
 };
 
-// A block matrix on the device: block_rows rows of row_block x col_block float blocks
-// (row-major), `lanes` threads per block row (a power of two, 1..32).
+// A block matrix on the device: block_rows rows of row_block x col_block blocks (row-major) of
+// float or double values, `lanes` threads per block row (a power of two, 1..32).
 struct DeviceBlockMatrix {
   int row_block = 1, col_block = 1, lanes = 1;
+  bool double_values = false;
   std::int64_t block_rows = 0;
   const std::int64_t* row_ptr = nullptr;
   const std::int32_t* col = nullptr;
-  const float* val = nullptr;
+  const void* val = nullptr;  // float or double
 };
 
 // y = alpha A x + beta y (y is not read when beta = 0). Blocks of 1..8 rows and columns.

@@ -112,11 +112,11 @@ __global__ void diagonal_step_kernel(std::int64_t n, double a, const double* s, 
   }
 }
 
-// y = alpha A x + beta y over float blocks: T threads per block row stride over its blocks and
-// meet by warp shuffles. R, C: the block shape at compile time (0: the run-time rows, cols).
-template <int R, int C, int T>
+// y = alpha A x + beta y over float or double blocks: T threads per block row stride over its
+// blocks and meet by warp shuffles. R, C: the block shape at compile time (0: the run-time rows, cols).
+template <class Value, int R, int C, int T>
 __global__ void block_spmv_kernel(std::int64_t block_rows, int rows, int cols, const std::int64_t* __restrict__ row_ptr,
-                                  const std::int32_t* __restrict__ col, const float* __restrict__ val, double alpha,
+                                  const std::int32_t* __restrict__ col, const Value* __restrict__ val, double alpha,
                                   const double* __restrict__ x, double beta, double* __restrict__ y) {
   constexpr int kMaxRows = R > 0 ? R : 8;
   const int br = R > 0 ? R : rows, bc = C > 0 ? C : cols;
@@ -126,7 +126,7 @@ __global__ void block_spmv_kernel(std::int64_t block_rows, int rows, int cols, c
   if (row < block_rows) {
     const std::int64_t end = row_ptr[row + 1];
     for (std::int64_t k = row_ptr[row] + lane; k < end; k += T) {
-      const float* b = val + k * br * bc;
+      const Value* b = val + k * br * bc;
       const double* xc = x + std::int64_t(col[k]) * bc;
 #pragma unroll
       for (int c = 0; c < (C > 0 ? C : 8); ++c) {
@@ -152,13 +152,14 @@ __global__ void block_spmv_kernel(std::int64_t block_rows, int rows, int cols, c
       }
 }
 
-template <int R, int C>
+template <class Value, int R, int C>
 void launch_block_spmv(const DeviceBlockMatrix& a, double alpha, const double* x, double beta, double* y) {
   const std::int64_t threads = a.block_rows * a.lanes;
   const auto blocks = static_cast<unsigned>((threads + kBlock - 1) / kBlock);
+  const auto* val = static_cast<const Value*>(a.val);
   const auto run = [&](auto lanes) {
-    block_spmv_kernel<R, C, decltype(lanes)::value><<<blocks, kBlock>>>(a.block_rows, a.row_block, a.col_block,
-                                                                        a.row_ptr, a.col, a.val, alpha, x, beta, y);
+    block_spmv_kernel<Value, R, C, decltype(lanes)::value><<<blocks, kBlock>>>(
+        a.block_rows, a.row_block, a.col_block, a.row_ptr, a.col, val, alpha, x, beta, y);
   };
   switch (a.lanes) {
     case 1: return run(std::integral_constant<int, 1>{});
@@ -186,15 +187,22 @@ void block_spmv(const DeviceBlockMatrix& a, double alpha, const double* x, doubl
   if (r < 1 || r > 8 || c < 1 || c > 8)
     throw std::invalid_argument("block_spmv: " + std::to_string(r) + " x " + std::to_string(c) + " blocks (at most 8 x 8)");
   // The shapes of 3D and 2D elasticity and of heat on the first levels; any other at run time.
-  if (r == 1 && c == 1) launch_block_spmv<1, 1>(a, alpha, x, beta, y);
-  else if (r == 3 && c == 3) launch_block_spmv<3, 3>(a, alpha, x, beta, y);
-  else if (r == 6 && c == 6) launch_block_spmv<6, 6>(a, alpha, x, beta, y);
-  else if (r == 3 && c == 6) launch_block_spmv<3, 6>(a, alpha, x, beta, y);
-  else if (r == 6 && c == 3) launch_block_spmv<6, 3>(a, alpha, x, beta, y);
-  else if (r == 2 && c == 2) launch_block_spmv<2, 2>(a, alpha, x, beta, y);
-  else if (r == 2 && c == 3) launch_block_spmv<2, 3>(a, alpha, x, beta, y);
-  else if (r == 3 && c == 2) launch_block_spmv<3, 2>(a, alpha, x, beta, y);
-  else launch_block_spmv<0, 0>(a, alpha, x, beta, y);
+  // Double blocks are a Krylov method's fine operator: square nodal blocks.
+  if (a.double_values) {
+    if (r == 3 && c == 3) launch_block_spmv<double, 3, 3>(a, alpha, x, beta, y);
+    else if (r == 2 && c == 2) launch_block_spmv<double, 2, 2>(a, alpha, x, beta, y);
+    else if (r == 1 && c == 1) launch_block_spmv<double, 1, 1>(a, alpha, x, beta, y);
+    else launch_block_spmv<double, 0, 0>(a, alpha, x, beta, y);
+  }
+  else if (r == 1 && c == 1) launch_block_spmv<float, 1, 1>(a, alpha, x, beta, y);
+  else if (r == 3 && c == 3) launch_block_spmv<float, 3, 3>(a, alpha, x, beta, y);
+  else if (r == 6 && c == 6) launch_block_spmv<float, 6, 6>(a, alpha, x, beta, y);
+  else if (r == 3 && c == 6) launch_block_spmv<float, 3, 6>(a, alpha, x, beta, y);
+  else if (r == 6 && c == 3) launch_block_spmv<float, 6, 3>(a, alpha, x, beta, y);
+  else if (r == 2 && c == 2) launch_block_spmv<float, 2, 2>(a, alpha, x, beta, y);
+  else if (r == 2 && c == 3) launch_block_spmv<float, 2, 3>(a, alpha, x, beta, y);
+  else if (r == 3 && c == 2) launch_block_spmv<float, 3, 2>(a, alpha, x, beta, y);
+  else launch_block_spmv<float, 0, 0>(a, alpha, x, beta, y);
   check(cudaGetLastError(), "block_spmv kernel");
 }
 

@@ -85,37 +85,45 @@ __global__ void FEM_BOUNDS sell(std::int64_t n, int height, const std::int64_t* 
   y[i] = sum;
 }
 
+// s += B x_c for the 3x3 block B whose entry e sits at b[e * stride] (the nine planes of the
+// blocked formats) and the three entries of x from 3 c.
+struct Sums3 {
+  double s0 = 0, s1 = 0, s2 = 0;
+};
+__device__ __forceinline__ void add_block3(Sums3& s, const double* b, std::int64_t stride, const double* x,
+                                           std::int64_t c) {
+  const double x0 = __ldg(x + 3 * c), x1 = __ldg(x + 3 * c + 1), x2 = __ldg(x + 3 * c + 2);
+  s.s0 += stream(b) * x0 + stream(b + stride) * x1 + stream(b + 2 * stride) * x2;
+  s.s1 += stream(b + 3 * stride) * x0 + stream(b + 4 * stride) * x1 + stream(b + 5 * stride) * x2;
+  s.s2 += stream(b + 6 * stride) * x0 + stream(b + 7 * stride) * x1 + stream(b + 8 * stride) * x2;
+}
+__device__ __forceinline__ void store3(double* y, std::int64_t br, const Sums3& s) {
+  y[3 * br] = s.s0;
+  y[3 * br + 1] = s.s1;
+  y[3 * br + 2] = s.s2;
+}
+
 // 3x3 blocks, T lanes per block row. A block row's values are stored as nine planes, one per
-// position in the block (see interleave_blocks), so lane k reads entry e of block k next to lane
+// position in the block (BcsrMatrix::planes), so lane k reads entry e of block k next to lane
 // k + 1's: every load of the team is coalesced.
 template <int Cap, int T>
 __global__ void FEM_BOUNDS bcsr3(std::int64_t block_rows, const int* brp, const int* bcol, const double* val,
                                  const double* __restrict__ x, double* __restrict__ y) {
   const std::int64_t br = global_thread() / T;
   const int lane = threadIdx.x & (T - 1);
-  double s0 = 0, s1 = 0, s2 = 0;
+  Sums3 s;
   if (br < block_rows) {
     const int first = brp[br], count = brp[br + 1] - first;
     const double* v = val + 9 * static_cast<std::int64_t>(first);
-    for (int k = lane; k < count; k += T) {
-      const int c = 3 * stream(bcol + first + k);
-      const double x0 = __ldg(x + c), x1 = __ldg(x + c + 1), x2 = __ldg(x + c + 2);
-      s0 += stream(v + k) * x0 + stream(v + count + k) * x1 + stream(v + 2 * count + k) * x2;
-      s1 += stream(v + 3 * count + k) * x0 + stream(v + 4 * count + k) * x1 + stream(v + 5 * count + k) * x2;
-      s2 += stream(v + 6 * count + k) * x0 + stream(v + 7 * count + k) * x1 + stream(v + 8 * count + k) * x2;
-    }
+    for (int k = lane; k < count; k += T) add_block3(s, v + k, count, x, stream(bcol + first + k));
   }
 #pragma unroll
-  for (int s = T / 2; s > 0; s /= 2) {
-    s0 += __shfl_down_sync(0xffffffffu, s0, s, T);
-    s1 += __shfl_down_sync(0xffffffffu, s1, s, T);
-    s2 += __shfl_down_sync(0xffffffffu, s2, s, T);
+  for (int d = T / 2; d > 0; d /= 2) {
+    s.s0 += __shfl_down_sync(0xffffffffu, s.s0, d, T);
+    s.s1 += __shfl_down_sync(0xffffffffu, s.s1, d, T);
+    s.s2 += __shfl_down_sync(0xffffffffu, s.s2, d, T);
   }
-  if (br < block_rows && lane == 0) {
-    y[3 * br] = s0;
-    y[3 * br + 1] = s1;
-    y[3 * br + 2] = s2;
-  }
+  if (br < block_rows && lane == 0) store3(y, br, s);
 }
 
 // Blocked ELL of 3x3 blocks, one thread per block row; block rows are the fastest index, so a
@@ -126,19 +134,13 @@ __global__ void FEM_BOUNDS bell3(std::int64_t block_rows, std::int64_t width, co
   const std::int64_t br = global_thread();
   if (br >= block_rows) return;
   const std::int64_t n = block_rows;
-  double s0 = 0, s1 = 0, s2 = 0;
+  Sums3 s;
   for (std::int64_t k = 0; k < width; ++k) {
     const int c = stream(bcol + k * n + br);
     if (c < 0) break;  // block rows are left-packed: padding only at the end
-    const double* b = val + 9 * k * n + br;
-    const double x0 = __ldg(x + 3 * c), x1 = __ldg(x + 3 * c + 1), x2 = __ldg(x + 3 * c + 2);
-    s0 += stream(b) * x0 + stream(b + n) * x1 + stream(b + 2 * n) * x2;
-    s1 += stream(b + 3 * n) * x0 + stream(b + 4 * n) * x1 + stream(b + 5 * n) * x2;
-    s2 += stream(b + 6 * n) * x0 + stream(b + 7 * n) * x1 + stream(b + 8 * n) * x2;
+    add_block3(s, val + 9 * k * n + br, n, x, c);
   }
-  y[3 * br] = s0;
-  y[3 * br + 1] = s1;
-  y[3 * br + 2] = s2;
+  store3(y, br, s);
 }
 
 // Block diagonals of 3x3 blocks, one thread per block row: no column indices at all, and both the
@@ -149,19 +151,13 @@ __global__ void FEM_BOUNDS cds3(std::int64_t block_rows, int diagonals, const in
   const std::int64_t br = global_thread();
   if (br >= block_rows) return;
   const std::int64_t n = block_rows;
-  double s0 = 0, s1 = 0, s2 = 0;
+  Sums3 s;
   for (int d = 0; d < diagonals; ++d) {
     const std::int64_t bc = br + __ldg(offset + d);
     if (bc < 0 || bc >= n) continue;
-    const double* b = val + 9 * d * n + br;
-    const double x0 = __ldg(x + 3 * bc), x1 = __ldg(x + 3 * bc + 1), x2 = __ldg(x + 3 * bc + 2);
-    s0 += stream(b) * x0 + stream(b + n) * x1 + stream(b + 2 * n) * x2;
-    s1 += stream(b + 3 * n) * x0 + stream(b + 4 * n) * x1 + stream(b + 5 * n) * x2;
-    s2 += stream(b + 6 * n) * x0 + stream(b + 7 * n) * x1 + stream(b + 8 * n) * x2;
+    add_block3(s, val + 9 * d * n + br, n, x, bc);
   }
-  y[3 * br] = s0;
-  y[3 * br + 1] = s1;
-  y[3 * br + 2] = s2;
+  store3(y, br, s);
 }
 
 template <int Cap>
@@ -184,18 +180,6 @@ __global__ void coo_accumulate(std::int64_t entries, const int* row, const int* 
 }
 
 std::vector<int> narrow(const std::vector<std::int64_t>& v) { return std::vector<int>(v.begin(), v.end()); }
-
-// BCSR values with each block row's blocks as nine planes: entry e of block k of a block row
-// holding `count` blocks from block `first` goes to 9 first + e count + k (bcsr3 reads them so).
-std::vector<double> interleave_blocks(const BcsrMatrix& b) {
-  std::vector<double> out(b.val.size());
-  for (std::int64_t br = 0; br < b.block_rows; ++br) {
-    const std::int64_t first = b.block_row_ptr[br], count = b.block_row_ptr[br + 1] - first;
-    for (std::int64_t k = 0; k < count; ++k)
-      for (int e = 0; e < 9; ++e) out[9 * first + e * count + k] = b.val[9 * (first + k) + e];
-  }
-  return out;
-}
 
 bool power_of_two(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
@@ -363,11 +347,11 @@ DeviceSpmv::DeviceSpmv(const CsrMatrix& a, const SpmvSetting& setting, const Pad
       break;
     }
     case SpmvFormat::Bcsr: {
-      const BcsrMatrix b = to_bcsr(a, 3, limit);
+      const BcsrMatrix b = to_bcsr(a, 3, limit, /*planes=*/true);  // the order bcsr3 reads
       fits(b.val.size() * 8 + b.block_col.size() * 4);
       m.a_ptr = DeviceBuffer<int>(narrow(b.block_row_ptr));
       m.a_col = DeviceBuffer<int>(b.block_col);
-      m.a_val = DeviceBuffer<double>(interleave_blocks(b));
+      m.a_val = DeviceBuffer<double>(b.val);
       break;
     }
     case SpmvFormat::Bell: {
@@ -479,22 +463,8 @@ SpmvSetting parse_spmv_setting(const std::string& text) {
   return s;
 }
 
-void synchronize() { check(cudaDeviceSynchronize(), "cudaDeviceSynchronize"); }
-
 double time_spmv(const DeviceSpmv& spmv, const double* x, double* y, int repeats) {
-  cudaEvent_t start, stop;
-  check(cudaEventCreate(&start), "cudaEventCreate");
-  check(cudaEventCreate(&stop), "cudaEventCreate");
-  spmv.apply(x, y);
-  check(cudaEventRecord(start), "cudaEventRecord");
-  for (int i = 0; i < repeats; ++i) spmv.apply(x, y);
-  check(cudaEventRecord(stop), "cudaEventRecord");
-  check(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0;
-  check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  return 1e-3 * ms / repeats;
+  return seconds_per_call([&] { spmv.apply(x, y); }, repeats);
 }
 
 }  // namespace fem::kernels::cuda

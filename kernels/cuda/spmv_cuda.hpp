@@ -10,6 +10,7 @@
 
 #include "kernels/cpu/sparse_formats.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/csr_matrix.hpp"
 
@@ -37,8 +38,8 @@ std::string to_string(const SpmvSetting& setting);
 // std::invalid_argument naming the bad part.
 SpmvSetting parse_spmv_setting(const std::string& text);
 
-// unavailable_reason() (empty when a CUDA device can be used) is declared in cuda_backend.hpp.
-void synchronize();
+// unavailable_reason() (empty when a CUDA device can be used) is declared in cuda_backend.hpp,
+// synchronize() in cuda_device.hpp.
 
 // A matrix resident on the device in one format. Throws FormatRefused when the format's padding
 // is over `limit` or the device has too little free memory, std::invalid_argument for a bad

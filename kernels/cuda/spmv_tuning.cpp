@@ -3,8 +3,18 @@
 
 #include <cuda_runtime_api.h>
 
-
 namespace fem::kernels::cuda {
+namespace {
+
+// An attribute of the current device (clock in kHz, bus width in bits, ...); 0 when it cannot be read.
+double device_attribute(cudaDeviceAttr attribute) {
+  int device = 0, value = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&value, attribute, device) != cudaSuccess)
+    return 0;
+  return value;
+}
+
+}  // namespace
 
 std::vector<SpmvCandidate> cuda_candidates() {
   std::vector<SpmvCandidate> c;
@@ -29,25 +39,29 @@ std::vector<SpmvCandidate> cuda_candidates() {
 }
 
 SpmvSetting model_setting(const RowStats& stats) {
-  return parse_spmv_setting(rank_by_model(stats, cuda_candidates(), 1.0).front().candidate.setting);
+  return parse_spmv_setting(
+      rank_by_model(stats, cuda_candidates(), 1.0, device_saturating_threads()).front().candidate.setting);
 }
 
 std::string device_identity() {
   int device = 0, driver = 0;
   cudaDeviceProp properties{};
-  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess) return "CUDA device";
+  if (cudaGetDevice(&device) != cudaSuccess || cudaGetDeviceProperties(&properties, device) != cudaSuccess)
+    return "CUDA device";
   cudaDriverGetVersion(&driver);
   return std::string(properties.name) + ", CUDA driver " + std::to_string(driver / 1000) + "." +
          std::to_string(driver % 1000 / 10);
 }
 
 double device_bandwidth() {
-  int device = 0, clock_khz = 0, bus_bits = 0;
-  if (cudaGetDevice(&device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device) != cudaSuccess ||
-      cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device) != cudaSuccess)
-    return 0;
-  return 2.0 * clock_khz * 1e3 * bus_bits / 8;  // double data rate
+  // Double data rate: two transfers of the bus width per memory clock.
+  return 2.0 * device_attribute(cudaDevAttrMemoryClockRate) * 1e3 *
+         device_attribute(cudaDevAttrGlobalMemoryBusWidth) / 8;
+}
+
+double device_saturating_threads() {
+  return 0.5 * device_attribute(cudaDevAttrMultiProcessorCount) *
+         device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
 }
 
 TuningReport tune_spmv(const CsrMatrix& a, SpmvTuning tuning) {
@@ -76,11 +90,13 @@ TuningReport tune_spmv(const CsrMatrix& a, SpmvTuning tuning) {
   options.tuning = tuning;
   options.device = device_identity();
   options.bandwidth = device_bandwidth();
+  options.saturating_threads = device_saturating_threads();
   report.choice = autotune_spmv(a, cuda_candidates(), time, options);
   on_device.reset();  // the sample's memory back before the whole matrix goes up
   const Stopwatch converting;
-  report.matrix = make_in_chosen_setting(
-      report.choice, [&](const std::string& setting) { return std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting)); });
+  report.matrix = make_in_chosen_setting(report.choice, [&](const std::string& setting) {
+    return std::make_shared<DeviceSpmv>(a, parse_spmv_setting(setting));
+  });
   report.convert_seconds = converting.seconds();
   return report;
 }

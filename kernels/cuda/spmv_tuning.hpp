@@ -15,13 +15,16 @@ namespace fem::kernels::cuda {
 // Every setting the tuner may pick (default launch parameters), each with the share of the
 // stream bandwidth its kernel reached on the H100 in the bytes it moves (bench/RESULTS.md).
 std::vector<SpmvCandidate> cuda_candidates();
-// The model's first pick for these statistics: no timing.
+// The model's first pick for these statistics on the current device: no timing.
 SpmvSetting model_setting(const RowStats& stats);
 
 // The current device as the tuning cache knows it: "<name>, CUDA driver <version>".
 std::string device_identity();
 // The current device's peak memory bandwidth (bytes/s) from its memory clock and bus width; 0 when unknown.
 double device_bandwidth();
+// Threads the current device needs in flight to stream at that rate: half of what its
+// multiprocessors hold (135,168 on an H100); 0 when unknown.
+double device_saturating_threads();
 
 struct TuningReport {
   SpmvAutotuneResult choice;

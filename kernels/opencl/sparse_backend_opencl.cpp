@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "kernels/block_diagonal_check.hpp"
 #include "kernels/opencl/spmv_opencl.hpp"
 
 namespace fem::kernels::opencl {
@@ -48,15 +49,19 @@ class OpenClMatrix final : public SparseMatrix {
 // A block matrix for block_spmv: its arrays on the device and the kernel built for its block shape.
 class OpenClBlockMatrix final : public SparseMatrix {
  public:
-  OpenClBlockMatrix(const ClSparseDevice& device, const BlockMatrix<float>& a)
+  template <class Value>
+  OpenClBlockMatrix(const ClSparseDevice& device, const BlockMatrix<Value>& a)
       : block_rows_(a.block_rows), lanes_(lanes_per_block_row(a)),
         row_ptr_(device, a.row_ptr.data(), a.row_ptr.size() * sizeof(std::int64_t)),
         col_(device, a.col.data(), a.col.size() * sizeof(std::int32_t)),
-        val_(device, a.val.data(), a.val.size() * sizeof(float)),
+        val_(device, a.val.data(), a.val.size() * sizeof(Value)),
         definitions_("-D BLOCK_R=" + std::to_string(a.row_block) + " -D BLOCK_C=" + std::to_string(a.col_block) +
-                     " -D LANES=" + std::to_string(lanes_) + " -D BLOCK_GROUP=" + std::to_string(kBlockGroup)) {}
+                     " -D BLOCK_VALUE=" + (sizeof(Value) == sizeof(float) ? "float" : "double") +
+                     " -D LANES=" + std::to_string(lanes_) + " -D BLOCK_GROUP=" + std::to_string(kBlockGroup)),
+        setting_("block " + std::to_string(a.row_block) + "x" + std::to_string(a.col_block) +
+                 (sizeof(Value) == sizeof(float) ? " fp32" : " fp64") + "/t" + std::to_string(lanes_)) {}
   std::size_t device_bytes() const override { return row_ptr_.bytes() + col_.bytes() + val_.bytes(); }
-  std::string setting() const override { return "block fp32 " + definitions_; }
+  std::string setting() const override { return setting_; }
 
   void multiply(const ClSparseDevice& device, double alpha, const ClVector& x, double beta, ClVector& y) const {
     void* const handles[] = {row_ptr_.handle(), col_.handle(), val_.handle(), x.handle(), y.handle()};
@@ -71,7 +76,7 @@ class OpenClBlockMatrix final : public SparseMatrix {
   std::int64_t block_rows_;
   int lanes_;
   ClBuffer row_ptr_, col_, val_;
-  std::string definitions_;
+  std::string definitions_, setting_;
 };
 
 // The inverse diagonal (block 1) or nothing (block 0: the identity).
@@ -112,18 +117,12 @@ class OpenClSparseBackend final : public SparseBackend {
     if (!auto_spmv_tuning(setting)) parse_cl_spmv_setting(setting);
   }
   std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const override {
-    if (!has_block_diagonal(block))
-      throw std::invalid_argument("block-diagonal preconditioner on opencl with blocks of " + std::to_string(block) +
-                                  " (expected 0 or 1)");
+    require_block_diagonal(*this, "opencl", block);
     return std::make_unique<OpenClBlockDiagonal>(device_, inverse_blocks, block);
   }
   bool has_block_diagonal(int block) const override { return block == 0 || block == 1; }
-  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override {
-    if (a.row_block < 1 || a.row_block > 8 || a.col_block < 1 || a.col_block > 8)
-      throw std::invalid_argument("block matrix on opencl with " + std::to_string(a.row_block) + " x " +
-                                  std::to_string(a.col_block) + " blocks (at most 8 x 8)");
-    return std::make_unique<OpenClBlockMatrix>(device_, a);
-  }
+  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override { return checked(a); }
+  std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const override { return checked(a); }
 
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     static_cast<const OpenClMatrix&>(a).spmv().apply(in(x), out(y));
@@ -161,6 +160,12 @@ class OpenClSparseBackend final : public SparseBackend {
   }
 
  private:
+  template <class Value>
+  std::unique_ptr<SparseMatrix> checked(const BlockMatrix<Value>& a) const {
+    check_block_shape(a, "opencl");
+    return std::make_unique<OpenClBlockMatrix>(device_, a);
+  }
+
   // The vector kernels are built for one length; a solve uses one, so they are remade only when it changes.
   ClKrylovOps& ops(const SparseVector& v) const {
     if (!ops_ || ops_length_ != v.size()) {

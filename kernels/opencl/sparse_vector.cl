@@ -86,12 +86,12 @@ __kernel void diagonal_step(const long n, const double a, __global const double*
 
 #ifdef BLOCK_R
 // y = alpha A x + beta y (y not read when beta = 0) for a block matrix of BLOCK_R x BLOCK_C
-// single-precision blocks (row-major) on double vectors: LANES work-items share a block row,
+// blocks of BLOCK_VALUE (float or double; row-major) on double vectors: LANES work-items share a block row,
 // striding over its blocks, and their partial sums meet in local memory. BLOCK_GROUP work-items
 // per work-group (a multiple of LANES, both powers of two).
 __kernel __attribute__((reqd_work_group_size(BLOCK_GROUP, 1, 1)))
 void block_spmv(const long block_rows, __global const long* row_ptr, __global const int* col,
-                __global const float* val, const double alpha, __global const double* x, const double beta,
+                __global const BLOCK_VALUE* val, const double alpha, __global const double* x, const double beta,
                 __global double* y) {
   __local double partial[BLOCK_R * BLOCK_GROUP];
   const int l = get_local_id(0), lane = l % LANES;
@@ -100,7 +100,7 @@ void block_spmv(const long block_rows, __global const long* row_ptr, __global co
   for (int r = 0; r < BLOCK_R; ++r) s[r] = 0.0;
   if (row < block_rows)
     for (long k = row_ptr[row] + lane; k < row_ptr[row + 1]; k += LANES) {
-      __global const float* b = val + k * (BLOCK_R * BLOCK_C);
+      __global const BLOCK_VALUE* b = val + k * (BLOCK_R * BLOCK_C);
       __global const double* xc = x + (long)col[k] * BLOCK_C;
       for (int c = 0; c < BLOCK_C; ++c) {
         const double xv = xc[c];

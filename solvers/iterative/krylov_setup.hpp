@@ -33,7 +33,7 @@ class KrylovSetup {
   double rhs_norm() const { return rhs_norm_; }
   std::size_t bytes() const;           // matrix and preconditioner on the back-end
 
-  void spmv(const kernels::SparseVector& x, kernels::SparseVector& y) const { backend_.spmv(*matrix_, x, y); }
+  void spmv(const kernels::SparseVector& x, kernels::SparseVector& y) const;  // y = A x
   void precondition(const kernels::SparseVector& r, kernels::SparseVector& z) const;  // z = M^-1 r
   // CG's steps: u += alpha p, r -= alpha q, returning r.(M^-1 r) and r.r; then p = M^-1 r + beta p.
   // One fused pass each where M^-1 is block-diagonal, through a z vector otherwise.
@@ -46,6 +46,7 @@ class KrylovSetup {
   const AssembledSystem& system_;
   std::size_t n_;
   std::unique_ptr<kernels::SparseMatrix> matrix_;
+  bool block_operator_ = false;  // matrix_ is a block_matrix() (AMG's fine operator), not a matrix()
   std::unique_ptr<Preconditioner> host_preconditioner_;   // SSOR, on the host
   std::unique_ptr<kernels::BlockDiagonal> block_diagonal_;  // when M^-1 is block-diagonal
   std::unique_ptr<amg::VCycle> amg_;                        // AMG, on the back-end

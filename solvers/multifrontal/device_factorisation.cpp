@@ -1,20 +1,18 @@
 #include "solvers/multifrontal/device_factorisation.hpp"
 
-#include <chrono>
+#include <algorithm>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "kernels/cuda/device_fronts.hpp"
 #include "solvers/linear_solver.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::multifrontal {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // What the device needs to know before the first front, all computed from the pattern: where each
 // device front's panel sits in the device store, the maps of its children's update rows onto its
@@ -75,6 +73,26 @@ struct DevicePlan {
       }
     }
   }
+
+  // Device memory at the peak: the panels, x and the index lists throughout; then the original
+  // entries on their way into the panels, or later the update matrices alive at once (those of
+  // the host subtrees all go up first).
+  std::int64_t device_bytes(const SymbolicFactor& f) const {
+    const auto value = static_cast<std::int64_t>(sizeof(T));
+    std::int64_t updates = 0;
+    for (std::int32_t s : f.schedule.device)
+      for (std::int32_t c : children[s])
+        if (!f.on_device[c]) updates += f.update_entries(c);
+    std::int64_t peak = updates;
+    for (std::int32_t s : f.schedule.device) {
+      updates += f.update_entries(s);
+      peak = std::max(peak, updates);
+      for (std::int32_t c : children[s]) updates -= f.update_entries(c);
+    }
+    const auto entries = static_cast<std::int64_t>(position.size());
+    const auto lists = static_cast<std::int64_t>(relative.size() + below_rows.size() + f.schedule.device.size());
+    return (panel_entries + f.equations) * value + lists * 4 + std::max(entries * (8 + value), peak * value);
+  }
 };
 
 // The device's panels and the substitution's sweeps over them.
@@ -114,8 +132,14 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   DeviceFigures figures;
   const auto& order = f.schedule.device;
   if (order.empty()) return figures;
-  const auto start = Clock::now();
+  const Stopwatch start;
   const DevicePlan<T> plan(f, a);
+  const std::int64_t need = plan.device_bytes(f), free = kernels::cuda::free_device_bytes();
+  if (need > free)
+    throw std::runtime_error("multifrontal on cuda: the device fronts need " + std::to_string(need / 1000000) +
+                             " MB of device memory, " + std::to_string(free / 1000000) +
+                             " MB are free (multifrontal on cpu keeps the factor in host memory)");
+  figures.estimate_bytes = need;
   auto part = std::make_unique<CudaPart<T>>(f, plan);
   auto& fronts = part->fronts();
   fronts.add_to_panels(plan.position.data(), plan.value.data(), static_cast<std::int64_t>(plan.position.size()));
@@ -150,9 +174,18 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
     figures.flops += f.flops_of(s);
   }
   const auto failure = fronts.finish();
-  figures.seconds = seconds_since(start);
+  figures.seconds = start.seconds();
   figures.fronts = static_cast<std::int64_t>(order.size());
   figures.peak_bytes = fronts.peak_bytes();
+  const std::vector<double> elimination = fronts.elimination_seconds();
+  for (std::size_t index = 0; index < order.size(); ++index) {
+    const double flops = f.flops_of(order[index]);
+    figures.elimination_s += elimination[index];
+    if (flops < kLargeFrontFlops) continue;
+    ++figures.large_fronts;
+    figures.large_flops += flops;
+    figures.large_s += elimination[index];
+  }
   if (failure.front >= 0) {
     const std::int32_t equation = f.old_of_new[f.first[order[failure.front]] + failure.column];
     throw SolveFailure("multifrontal: the pivot of equation " + std::to_string(equation) +

@@ -14,11 +14,19 @@
 
 namespace fem::multifrontal {
 
+// The fronts the breakdown calls large: of 1e10 flops and more (some 3,000 rows and more), those
+// whose rate is the device's dense rate, which the issue measures against DGEMM.
+constexpr double kLargeFrontFlops = 1e10;
+
 struct DeviceFigures {
   std::int64_t fronts = 0;
   double flops = 0;
   double seconds = 0;           // from the first upload until the last front is eliminated
+  double elimination_s = 0;     // the device's time in the fronts' POTRF, TRSM and SYRK
+  std::int64_t large_fronts = 0;  // of kLargeFrontFlops and more: their count, flops and elimination time
+  double large_flops = 0, large_s = 0;
   std::int64_t peak_bytes = 0;  // device memory held at once
+  std::int64_t estimate_bytes = 0;  // ... as predicted from the pattern before any allocation
   std::int64_t upload_bytes = 0;
 };
 

@@ -2,7 +2,6 @@
 
 #include <omp.h>
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -17,6 +16,7 @@
 #include "solvers/multifrontal/supernodal_solve.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 #include "solvers/progress_meter.hpp"
+#include "support/stopwatch.hpp"
 #if FEM_WITH_CUDA
 #include "kernels/cuda/cuda_backend.hpp"
 #include "solvers/multifrontal/device_factorisation.hpp"
@@ -25,10 +25,6 @@
 namespace fem {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // r := b - A x; returns ||r|| / ||b|| (||r|| when b = 0).
 double residual(const CsrMatrix& a, std::span<const double> b, std::span<const double> x, std::vector<double>& r) {
@@ -62,10 +58,10 @@ class MultifrontalSolver final : public LinearSolver {
                                   std::to_string(system.rhs.size()) + " and the solution " +
                                   std::to_string(solution.size()) + " entries");
     SolveReport report;
-    const auto start = Clock::now();
+    const Stopwatch start;
     const auto symbolic =
         multifrontal::analyse(a, system.nodes.dofs_per_node, omp_get_max_threads(), device_min_flops_);
-    report.time_setup_s = seconds_since(start);
+    report.time_setup_s = start.seconds();
     auto& f = report.figures;
     f["time_order_s"] = symbolic.time_order_s;
     f["time_symbolic_s"] = symbolic.time_symbolic_s;
@@ -109,11 +105,11 @@ class MultifrontalSolver final : public LinearSolver {
   template <class T>
   multifrontal::NumericFactor<T> factor_in(const CsrMatrix& a, const multifrontal::SymbolicFactor& symbolic,
                                            SolveReport& report) {
-    const auto start = Clock::now();
+    const Stopwatch start;
     ProgressMeter progress(options_);
     auto factor = multifrontal::factorise<T>(symbolic, a, blas_, &progress);
-    if (!symbolic.schedule.device.empty()) factor_on_device(a, symbolic, factor, seconds_since(start), report);
-    const double seconds = seconds_since(start);
+    if (!symbolic.schedule.device.empty()) factor_on_device(a, symbolic, factor, start.seconds(), report);
+    const double seconds = start.seconds();
     report.time_setup_s += seconds;
     auto& f = report.figures;
     const std::size_t used = symbolic.factor_bytes(sizeof(T)) + symbolic.workspace_bytes() +
@@ -143,7 +139,13 @@ class MultifrontalSolver final : public LinearSolver {
     f["device_flops"] = device.flops;
     f["time_device_s"] = device.seconds;
     f["device_gflops"] = device.seconds > 0 ? device.flops / device.seconds * 1e-9 : 0.0;
+    f["time_device_elimination_s"] = device.elimination_s;
+    f["device_elimination_gflops"] = device.elimination_s > 0 ? device.flops / device.elimination_s * 1e-9 : 0.0;
+    f["large_fronts"] = static_cast<double>(device.large_fronts);
+    f["large_front_flops"] = device.large_flops;
+    f["large_front_gflops"] = device.large_s > 0 ? device.large_flops / device.large_s * 1e-9 : 0.0;
     f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
+    f["device_estimate_bytes"] = static_cast<double>(device.estimate_bytes);
     f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
 #else
     throw SolverUnavailable("multifrontal: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
@@ -154,12 +156,12 @@ class MultifrontalSolver final : public LinearSolver {
   template <class T>
   void substitute_in(const multifrontal::SymbolicFactor& symbolic, const multifrontal::NumericFactor<T>& factor,
                      std::span<const double> b, std::span<double> x, SolveReport& report) {
-    const auto start = Clock::now();
+    const Stopwatch start;
     std::vector<T> y(b.size());
     for (std::size_t i = 0; i < b.size(); ++i) y[symbolic.new_of_old[i]] = static_cast<T>(b[i]);
     multifrontal::substitute<T>(symbolic, factor.panels.get(), factor.device.get(), y);
     for (std::size_t i = 0; i < b.size(); ++i) x[i] = y[symbolic.new_of_old[i]];
-    const double seconds = seconds_since(start);
+    const double seconds = start.seconds();
     report.time_solve_s += seconds;
     report.figures["time_substitute_s"] = seconds;
   }
@@ -181,9 +183,9 @@ class MultifrontalSolver final : public LinearSolver {
     for (int step = 1; step <= max_steps; ++step) {
       substitute_in(symbolic, *factor, r, d, report);
       for (std::size_t i = 0; i < d.size(); ++i) solution[i] += d[i];
-      const auto start = Clock::now();
+      const Stopwatch start;
       const double rel = residual(system.matrix, system.rhs, solution, r);
-      report.time_solve_s += seconds_since(start);
+      report.time_solve_s += start.seconds();
       report.residual_history.push_back(rel);
       report.residual = rel;
       report.figures["refinement_steps"] = step;

@@ -1,5 +1,11 @@
 #pragma once
-// The fill-reducing ordering: nested dissection of the node graph by METIS (METIS_NodeND).
+// The fill-reducing ordering: nested dissection of the node graph by METIS. The top levels of
+// separators (METIS_ComputeVertexSeparator) are found in parallel, one OpenMP task per side, down
+// to two parts per thread, which METIS_NodeND orders, each in its own task; on one thread that is
+// one METIS_NodeND call. Debian's METIS keeps its per-call state in thread-local storage but
+// draws its random numbers from the C library's one generator, so on several threads the calls'
+// draws interleave: the order, and the fill with it, vary by a fraction of a percent from run to
+// run (the solution by rounding).
 #include <cstdint>
 #include <vector>
 

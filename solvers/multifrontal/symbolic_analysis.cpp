@@ -1,21 +1,17 @@
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <stdexcept>
 
 #include "solvers/multifrontal/elimination_tree.hpp"
 #include "solvers/multifrontal/nested_dissection.hpp"
 #include "solvers/multifrontal/node_blocks.hpp"
 #include "solvers/multifrontal/supernodes.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::multifrontal {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Rows of each supernode's front in nodes: its own nodes, then (ascending) the nodes below it
 // that its columns of A or its children's fronts reach.
@@ -99,9 +95,9 @@ std::size_t SymbolicFactor::estimate_bytes(std::size_t value_bytes) const {
 }
 
 SymbolicFactor analyse(const CsrMatrix& matrix, int block, int threads, double device_min_flops) {
-  const auto t = Clock::now();
+  const Stopwatch t;
   const BlockGraph graph = block_graph(matrix, choose_block_size(matrix, block));
-  const double seconds = seconds_since(t);
+  const double seconds = t.seconds();
   SymbolicFactor f = analyse(graph, threads, device_min_flops);
   f.time_order_s += seconds;
   return f;
@@ -115,11 +111,10 @@ SymbolicFactor analyse(const BlockGraph& original, int threads, double device_mi
   f.equations = std::int64_t{original.nodes} * b;
   f.block = b;
   f.threads = std::max(threads, 1);
-  auto t = Clock::now();
+  Stopwatch t;
   const std::vector<std::int32_t> dissected = nested_dissection(original);
-  f.time_order_s = seconds_since(t);
+  f.time_order_s = t.restart();
 
-  t = Clock::now();
   // Postorder the elimination tree of the dissected graph, so that subtrees and supernodes are
   // contiguous; node_order[v] is where original node v is eliminated.
   const std::vector<std::int32_t> tree = elimination_tree(renumbered(original, dissected));
@@ -171,7 +166,7 @@ SymbolicFactor analyse(const BlockGraph& original, int threads, double device_mi
   }
   f.schedule = schedule_tree(f.parent, work, f.threads, f.on_device);
   plan_update_memory(f);
-  f.time_symbolic_s = seconds_since(t);
+  f.time_symbolic_s = t.seconds();
   return f;
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// What the app tests share: a scratch directory per test, and reading a file whole.
+// What the app tests share: a scratch directory per test, reading a file whole, and the
+// cantilever case.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -28,6 +29,26 @@ struct TempDir {
 inline std::string slurp(const std::filesystem::path& p) {
   std::ifstream in(p);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A case file: a steel box (`box`: its size and divisions) fixed at xmin and pulled down at xmax
+// by `traction` Pa; `solver` holds the solver block's lines ("  method: cg\n").
+inline std::string cantilever_case(const std::string& title, const std::string& box, const std::string& traction,
+                                   const std::string& solver) {
+  return "title: " + title + R"(
+mesh:
+  box: )" + box + R"(
+  element: hex
+physics:
+  type: elasticity
+  model: 3d
+materials:
+  - {group: box, E: 200e9, nu: 0.3}
+boundary:
+  - {group: xmin, fix: all}
+  - {group: xmax, traction: [0, 0, )" + traction + R"(]}
+solver:
+)" + solver;
 }
 
 }  // namespace fem::test

@@ -255,3 +255,32 @@ TEST_CASE("fem run --export-matrix writes K and f in Matrix Market, and fem benc
   CHECK(slurp(dir.path / "spmv.csv").find("box-K.mtx," + std::to_string(k.rows) + "," + std::to_string(k.row_ptr[k.rows]) + ",cpu") !=
         std::string::npos);
 }
+
+TEST_CASE("every benchmark answers fem bench NAME --help, and refuses a bad option value with exit 2, naming it, before it runs") {
+  TempDir dir;
+  const std::string csv = " --csv " + (dir.path / "rows.csv").string();
+  struct Refusal {
+    std::string benchmark, arguments, named;
+  };
+  const std::vector<Refusal> refusals = {
+      {"assembly", "--threads 2", "--threads"},
+      {"band", "--impl blas,lapack", "lapack"},
+      {"dense", "--precision half", "--precision"},
+      {"frontal", "--sizes-2d 10,-4", "--sizes-2d"},
+      {"renumber", "missing-case.yaml", "missing-case.yaml"},
+      {"spmv", "--set huge", "--set"},
+  };
+  for (const auto& r : refusals) {
+    CAPTURE(r.benchmark);
+    const auto help = fem_command(dir, "bench " + r.benchmark + " --help");
+    CHECK(help.status == 0);
+    CHECK(help.out.find("Usage: fem bench " + r.benchmark) != std::string::npos);
+    CHECK(help.out.find("--csv") != std::string::npos);
+    const auto refused = fem_command(dir, "bench " + r.benchmark + " " + r.arguments + csv);
+    CAPTURE(refused.err);
+    CHECK(refused.status == 2);
+    CHECK(refused.err.find("fem bench " + r.benchmark + ": ") != std::string::npos);
+    CHECK(refused.err.find(r.named) != std::string::npos);
+    CHECK_FALSE(fs::exists(dir.path / "rows.csv"));
+  }
+}

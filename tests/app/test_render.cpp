@@ -30,21 +30,8 @@ namespace fs = std::filesystem;
 #if FEM_WITH_VTK
 namespace {
 
-const char* kBeam = R"(title: beam for the picture
-mesh:
-  box: {size: [4, 1, 1], divisions: [8, 2, 2]}
-  element: hex
-physics:
-  type: elasticity
-  model: 3d
-materials:
-  - {group: box, E: 200e9, nu: 0.3}
-boundary:
-  - {group: xmin, fix: all}
-  - {group: xmax, traction: [0, 0, -1e7]}
-solver:
-  method: band-cholesky
-)";
+const std::string kBeam = fem::test::cantilever_case("beam for the picture", "{size: [4, 1, 1], divisions: [8, 2, 2]}",
+                                                     "-1e7", "  method: band-cholesky\n");
 
 }  // namespace
 

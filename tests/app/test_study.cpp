@@ -29,22 +29,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const char* kSmallBox = R"(title: small box for studies
-mesh:
-  box: {size: [2, 1, 1], divisions: [6, 3, 3]}
-  element: hex
-physics:
-  type: elasticity
-  model: 3d
-materials:
-  - {group: box, E: 200e9, nu: 0.3}
-boundary:
-  - {group: xmin, fix: all}
-  - {group: xmax, traction: [0, 0, -1e6]}
-solver:
-  renumber: rcm
-  tolerance: 1e-12
-)";
+const std::string kSmallBox = fem::test::cantilever_case(
+    "small box for studies", "{size: [2, 1, 1], divisions: [6, 3, 3]}", "-1e6", "  renumber: rcm\n  tolerance: 1e-12\n");
 
 const std::vector<const char*> kCsvColumns = {"solver", "device", "renumber", "dofs", "nnz", "bandwidth", "time_setup_s",
                                               "time_solve_s", "peak_memory_bytes", "iterations", "residual",
@@ -250,9 +236,16 @@ TEST_CASE("the budget ledger predicts from the growth so far and refuses what wo
 namespace {
 
 // A sweep of CG without a preconditioner over `sizes` (a box of 144k dofs takes 1 to 15 s of CG on
-// today's machines, by load and cores), with `budget_s` seconds per solve (as a study file writes it).
-StudyResult budget_sweep(const TempDir& dir, const std::string& sizes, const std::string& budget_s, double& seconds,
-                         std::ostringstream& log) {
+// today's machines, by load and cores), with `budget_s` seconds per solve (as a study file writes
+// it): its rows, how long it took and its log.
+struct BudgetSweep {
+  StudyResult result;
+  double seconds = 0;
+  std::string log;
+};
+
+BudgetSweep budget_sweep(const std::string& sizes, const std::string& budget_s) {
+  TempDir dir;
   dir.write("box.yaml", kSmallBox);
   const auto file = dir.write("budget.yaml", R"(title: budget sweep
 case: box.yaml
@@ -262,20 +255,20 @@ budget: {time_s: )" + budget_s + R"(}
 solver: {preconditioner: none, tolerance: 1e-14}
 output: out
 )");
+  std::ostringstream log;
   const Stopwatch sweep;
-  StudyResult result = run_sweep(load_study(file), "fem sweep budget.yaml", log);
-  seconds = sweep.seconds();
-  return result;
+  BudgetSweep done;
+  done.result = run_sweep(load_study(file), "fem sweep budget.yaml", log);
+  done.seconds = sweep.seconds();
+  done.log = log.str();
+  return done;
 }
 
 }  // namespace
 
 TEST_CASE("a sweep with a 5 s budget finishes within about twice its budget") {
-  TempDir dir;
-  std::ostringstream log;
-  double seconds = 0;
-  const StudyResult result = budget_sweep(dir, "[[6, 3, 3], [56, 28, 28]]", "5", seconds, log);
-  CAPTURE(log.str());
+  const auto [result, seconds, log] = budget_sweep("[[6, 3, 3], [56, 28, 28]]", "5");
+  CAPTURE(log);
   CHECK(seconds < 10);
   REQUIRE(result.rows.size() == 2);
   CHECK(result.rows[0].status == RowStatus::Ok);
@@ -288,12 +281,9 @@ TEST_CASE("a sweep with a 5 s budget finishes within about twice its budget") {
 }
 
 TEST_CASE("a solve that runs past its budget is stopped and recorded as over budget") {
-  TempDir dir;
-  std::ostringstream log;
-  double seconds = 0;
   // One size: no growth to predict from, so the solve starts; it takes several times the budget.
-  const StudyResult result = budget_sweep(dir, "[[56, 28, 28]]", "1", seconds, log);
-  CAPTURE(log.str());
+  const auto [result, seconds, log] = budget_sweep("[[56, 28, 28]]", "1");
+  CAPTURE(log);
   CHECK(seconds < 8);
   REQUIRE(result.rows.size() == 1);
   CHECK(result.rows[0].status == RowStatus::OverBudget);

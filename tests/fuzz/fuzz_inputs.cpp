@@ -25,9 +25,9 @@
 #include "fem/case/case.hpp"
 #include "fem/config.hpp"
 #include "fem/resources/case_fit.hpp"
+#include "support/stopwatch.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
-#include "support/stopwatch.hpp"
 #endif
 
 namespace fs = std::filesystem;

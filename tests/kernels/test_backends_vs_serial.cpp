@@ -138,34 +138,31 @@ void compare_potrf_and_front(const std::string& name) {
   }
 }
 
+// `compare.template operator()<T>(name)` in double and in float on every compared back-end.
+template <class Compare>
+void in_both_precisions_on_every_backend(Compare compare) {
+  for (const auto& name : compared_backends()) {
+    compare.template operator()<double>(name);
+    compare.template operator()<float>(name);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("GEMM of every back-end equals the serial reference") {
-  for (const auto& name : compared_backends()) {
-    compare_gemm<double>(name);
-    compare_gemm<float>(name);
-  }
+  in_both_precisions_on_every_backend([]<class T>(const std::string& name) { compare_gemm<T>(name); });
 }
 
 TEST_CASE("SYRK of every back-end equals the serial reference and keeps the upper triangle") {
-  for (const auto& name : compared_backends()) {
-    compare_syrk<double>(name);
-    compare_syrk<float>(name);
-  }
+  in_both_precisions_on_every_backend([]<class T>(const std::string& name) { compare_syrk<T>(name); });
 }
 
 TEST_CASE("TRSM of every back-end equals the serial reference for every side and op") {
-  for (const auto& name : compared_backends()) {
-    compare_trsm<double>(name);
-    compare_trsm<float>(name);
-  }
+  in_both_precisions_on_every_backend([]<class T>(const std::string& name) { compare_trsm<T>(name); });
 }
 
 TEST_CASE("POTRF and front_update of every back-end equal the serial reference") {
-  for (const auto& name : compared_backends()) {
-    compare_potrf_and_front<double>(name);
-    compare_potrf_and_front<float>(name);
-  }
+  in_both_precisions_on_every_backend([]<class T>(const std::string& name) { compare_potrf_and_front<T>(name); });
 }
 
 TEST_CASE("device back-ends refuse to wrap host arrays; host back-ends compute in place") {

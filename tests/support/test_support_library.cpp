@@ -1,15 +1,18 @@
-// support/: the spread of timings, CSV tables (quoting, numbers, the column count) and the
-// stopwatch.
+// support/: the spread of timings, CSV tables (quoting, numbers, the column count), the
+// stopwatch, and the exit codes and checks of our command lines.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 #include <thread>
+#include <vector>
 
+#include "support/command_line.hpp"
 #include "support/csv_table.hpp"
 #include "support/statistics.hpp"
 #include "support/stopwatch.hpp"
@@ -70,4 +73,43 @@ TEST_CASE("Stopwatch: seconds grow, restart starts again; time_each times every 
   CHECK(calls == 3);
   REQUIRE(times.size() == 3);
   for (double t : times) CHECK(t >= 0.0049);
+}
+
+namespace {
+
+// run_command on `arguments` (argv[0] added) with one option, --count N (above 0); `body` runs
+// when they parse.
+int run_with(std::vector<std::string> arguments, const std::function<void(int)>& body) {
+  CLI::App app("a command under test", "tool");
+  int count = 1;
+  app.add_option("--count", count, "how many")->check(positive_number());
+  arguments.insert(arguments.begin(), "tool");
+  std::vector<char*> argv;
+  for (auto& a : arguments) argv.push_back(a.data());
+  return run_command(app, static_cast<int>(argv.size()), argv.data(), [&] { body(count); });
+}
+
+}  // namespace
+
+TEST_CASE("run_command: 0 when done or after --help, 2 for a bad option or value (body not run), 1 when the body throws") {
+  int seen = 0;
+  const auto remember = [&](int count) { seen = count; };
+  CHECK(run_with({"--count", "3"}, remember) == 0);
+  CHECK(seen == 3);
+  seen = 0;
+  CHECK(run_with({"--help"}, remember) == 0);
+  CHECK(run_with({"--count", "0"}, remember) == 2);
+  CHECK(run_with({"--count", "many"}, remember) == 2);
+  CHECK(run_with({"--colour", "red"}, remember) == 2);
+  CHECK(seen == 0);
+  CHECK(run_with({}, [](int) { throw std::runtime_error("disk full"); }) == 1);
+}
+
+TEST_CASE("positive_number and non_negative_number name the rule and the value") {
+  std::string zero = "0", negative = "-2.5", word = "ten", small = "1e-300";
+  CHECK(positive_number()(zero) == "needs a number above 0, not 0");
+  CHECK(positive_number()(small).empty());
+  CHECK(non_negative_number()(zero).empty());
+  CHECK(non_negative_number()(negative) == "needs a number of at least 0, not -2.5");
+  CHECK(non_negative_number()(word) == "needs a number of at least 0, not ten");
 }

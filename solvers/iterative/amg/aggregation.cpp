@@ -16,6 +16,7 @@ double frobenius(const double* block, std::int64_t size) {
 std::vector<double> strength(const BlockSparse& a, double threshold) {
   const std::int64_t bs = a.block_size();
   std::vector<double> diag_norm(static_cast<std::size_t>(a.block_rows), 0.0);
+#pragma omp parallel for schedule(static) if (a.block_rows > 20000)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i) diag_norm[i] = frobenius(a.block(k), bs);

@@ -5,6 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include <omp.h>
@@ -111,12 +112,10 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
   return c;
 }
 
-}  // namespace
-
-BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
-  if (block < 1 || block > kMaxBlock || a.rows % block != 0)
-    throw std::invalid_argument("amg: " + std::to_string(a.rows) + " equations are not whole blocks of " +
-                                std::to_string(block));
+// `Block`: the block side as a compile-time constant where it is a common one (the divisions by
+// it in the loops over every entry become multiplications), or an int.
+template <class Block>
+BlockSparse blocks_of(const CsrMatrix& a, Block block) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
@@ -170,6 +169,18 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
   return m;
 }
 
+}  // namespace
+
+BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
+  if (block < 1 || block > kMaxBlock || a.rows % block != 0)
+    throw std::invalid_argument("amg: " + std::to_string(a.rows) + " equations are not whole blocks of " +
+                                std::to_string(block));
+  if (block == 3) return blocks_of(a, std::integral_constant<int, 3>{});
+  if (block == 2) return blocks_of(a, std::integral_constant<int, 2>{});
+  if (block == 1) return blocks_of(a, std::integral_constant<int, 1>{});
+  return blocks_of(a, block);
+}
+
 void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
   kernels::cpu::block_spmv(a, 1.0, x, 0.0, y);
 }
@@ -181,11 +192,15 @@ SingleBlockSparse to_single(const BlockSparse& a) {
   s.block_rows = a.block_rows;
   s.block_cols = a.block_cols;
   s.row_ptr = a.row_ptr;
-  s.col = a.col;
+  s.col.resize(a.col.size());
   s.val.resize(a.val.size());
-  const auto n = static_cast<std::int64_t>(a.val.size());
-#pragma omp parallel for schedule(static) if (n > kParallelFrom)
-  for (std::int64_t k = 0; k < n; ++k) s.val[k] = static_cast<float>(a.val[k]);
+  const auto blocks = static_cast<std::int64_t>(a.col.size());
+  const std::int64_t bs = a.block_size();
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
+  for (std::int64_t k = 0; k < blocks; ++k) {
+    s.col[k] = a.col[k];
+    for (std::int64_t e = k * bs; e < (k + 1) * bs; ++e) s.val[e] = static_cast<float>(a.val[e]);
+  }
   return s;
 }
 
@@ -301,6 +316,7 @@ BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
 std::vector<double> diagonal(const BlockSparse& a) {
   std::vector<double> d(static_cast<std::size_t>(a.rows()), 0.0);
   const int b = a.row_block;
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i)

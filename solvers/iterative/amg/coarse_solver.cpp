@@ -3,8 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "kernels/cpu/openmp_backend.hpp"
-#include "kernels/cpu/serial_backend.hpp"
+#include "kernels/cpu/loop_backends.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem::amg {

@@ -46,13 +46,20 @@ std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
 
 }  // namespace
 
-Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOptions& options) {
+Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
+                     const AmgOptions& options, bool keep_fine_operator) {
+  const auto upload = [&](const SingleBlockSparse& m) {
+    return timed(seconds_.upload, [&] { return backend.block_matrix(m); });
+  };
   NearNullSpace b = near_null_space(nodes, fine.rows);
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
-  BlockSparse a = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
+  fine_ = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
+  const BlockSparse* current = &fine_;
+  BlockSparse coarser;  // the operator of a level below the fine one
   for (;;) {
+    const BlockSparse& a = *current;
     levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
@@ -67,7 +74,9 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    const double lambda_max = timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(level.a, inv_diag); });
+    level.a_on_backend = upload(level.a);
+    const double lambda_max =
+        timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(backend, *level.a_on_backend, inv_diag); });
     BlockSparse coarse;
     if (!coarsest) {
       TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
@@ -83,13 +92,17 @@ Hierarchy::Hierarchy(const CsrMatrix& fine, const NodeLayout& nodes, const AmgOp
         level.r = to_single(r);
         return 0;
       });
+      level.p_on_backend = upload(level.p);
+      level.r_on_backend = upload(level.r);
       b = std::move(tentative.coarse);
     }
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
-    a = std::move(coarse);
+    coarser = std::move(coarse);  // the level's own operator is no longer needed: its single copy is kept
+    current = &coarser;
   }
+  if (!keep_fine_operator) fine_ = {};
 }
 
 std::map<std::string, double> Hierarchy::figures() const {
@@ -107,13 +120,19 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_setup_eigenvalue_s", seconds_.eigenvalue},
           {"amg_setup_prolongator_s", seconds_.prolongator},
           {"amg_setup_galerkin_s", seconds_.galerkin},
-          {"amg_setup_coarse_s", seconds_.coarse}};
+          {"amg_setup_coarse_s", seconds_.coarse},
+          {"amg_setup_upload_s", seconds_.upload}};
 }
 
+BlockSparse Hierarchy::take_fine_operator() { return std::move(fine_); }
+
 std::size_t Hierarchy::bytes() const {
-  std::size_t total = coarse_ ? coarse_->bytes() : 0;
-  for (const auto& level : levels_)
+  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes();
+  for (const auto& level : levels_) {
     total += level->a.bytes() + level->p.bytes() + level->r.bytes() + level->inv_diag.size() * sizeof(double);
+    for (const auto* m : {level->a_on_backend.get(), level->p_on_backend.get(), level->r_on_backend.get()})
+      if (m) total += m->device_bytes();
+  }
   return total;
 }
 

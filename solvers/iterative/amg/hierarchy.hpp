@@ -2,13 +2,15 @@
 // The AMG setup on the host: the levels of smoothed aggregation from the fine matrix down to a
 // coarsest operator small enough for a dense Cholesky factor. Every level holds block-sparse
 // matrices and the smoother's diagonal only, so the cycle (v_cycle.hpp) is block SpMVs and
-// vector steps that any sparse back-end runs.
+// vector steps that any sparse back-end runs. Each level's matrices go to the back-end as soon as
+// they are made, and the Lanczos steps of the next level's setup run there.
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "kernels/csr_matrix.hpp"
+#include "kernels/sparse_backend.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "solvers/iterative/amg/coarse_solver.hpp"
 #include "solvers/linear_solver.hpp"
@@ -19,6 +21,9 @@ namespace fem::amg {
 struct Level {
   SingleBlockSparse a;                  // the operator of this level
   SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T)
+  // The same on the back-end (the host one multiplies the copies above in place); null where
+  // absent (no P, R on the coarsest level, no A where the Cholesky factor solves it).
+  std::unique_ptr<kernels::SparseMatrix> a_on_backend, p_on_backend, r_on_backend;
   // The smoother's D^-1 and the largest eigenvalue of D^-1 A; empty on a coarsest level solved
   // by Cholesky.
   std::vector<double> inv_diag;
@@ -30,7 +35,14 @@ class Hierarchy {
  public:
   // Throws SolveFailure naming the equation of a non-positive diagonal entry, or when the
   // coarsest operator is not positive definite.
-  Hierarchy(const CsrMatrix& a, const NodeLayout& nodes, const AmgOptions& options);
+  // `keep_fine_operator`: keep the fine operator's double blocks for take_fine_operator().
+  // `backend` must outlive the hierarchy.
+  Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
+            const AmgOptions& options, bool keep_fine_operator = false);
+
+  // The fine operator in double-precision blocks, moved out (a device's Krylov operator: the
+  // conversion is made once); empty unless kept.
+  BlockSparse take_fine_operator();
 
   const std::vector<std::unique_ptr<Level>>& levels() const { return levels_; }
   // The exact solve of the coarsest level; null when coarsening stalled above the size a dense
@@ -39,17 +51,18 @@ class Hierarchy {
   bool rigid_body_modes() const { return rigid_body_modes_; }
 
   // levels, operator and grid complexity, coarsest size, near-null vectors, the setup's seconds
-  // by step.
+  // by step (amg_setup_upload_s: the copies to the back-end).
   std::map<std::string, double> figures() const;
-  std::size_t bytes() const;
+  std::size_t bytes() const;  // on the host and on the back-end
 
  private:
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
+  BlockSparse fine_;
   int near_null_vectors_ = 0;
   bool rigid_body_modes_ = false;
   struct {
-    double convert = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0, coarse = 0;
+    double convert = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0, coarse = 0, upload = 0;
   } seconds_;
 };
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
-#include "kernels/cpu/sparse_backend_cpu.hpp"
 
 namespace fem::amg {
 namespace {
@@ -41,39 +41,36 @@ double largest_tridiagonal_eigenvalue(const std::vector<double>& alpha, const st
 
 }  // namespace
 
-double largest_eigenvalue(const SingleBlockSparse& a, std::span<const double> inv_diag, int steps) {
-  const auto n = static_cast<std::size_t>(a.rows());
+double largest_eigenvalue(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a,
+                          std::span<const double> inv_diag, int steps) {
+  const std::size_t n = inv_diag.size();
   steps = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(steps), n));
-  std::vector<double> v(n), v_prev(n, 0.0), w(n);
+  // q_0 = D^1/2 v for a random v, so that the Ritz values are those of D^-1 A from v.
+  std::vector<double> host(n), root(n);
   std::mt19937 rng(2718);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (double& x : v) x = uniform(rng);
-  // <x, y>_D = sum x_i y_i / inv_diag_i
-  const auto d_norm = [&](const std::vector<double>& x) {
-    double s = 0;
-#pragma omp parallel for reduction(+ : s) schedule(static) if (n > 50000)
-    for (std::size_t i = 0; i < n; ++i) s += x[i] * x[i] / inv_diag[i];
-    return std::sqrt(s);
-  };
-  const double v_norm = d_norm(v);
-  for (double& x : v) x /= v_norm;
+  for (std::size_t i = 0; i < n; ++i) root[i] = std::sqrt(inv_diag[i]), host[i] = uniform(rng) / root[i];
+  const auto scale = backend.block_diagonal(root, 1);  // D^-1/2
+  auto q = backend.vector(n), q_prev = backend.vector(n), t = backend.vector(n), w = backend.vector(n);
+  q->upload(host);
+  backend.axpby(1.0 / std::sqrt(backend.dot(*q, *q)), *q, 0.0, *q);
   std::vector<double> alpha, beta;
   double beta_prev = 0;
   for (int j = 0; j < steps; ++j) {
-    kernels::cpu::block_spmv(a, 1.0, v, 0.0, w);  // w = A v; alpha = <D^-1 A v, v>_D = (A v) . v
-    double aj = 0;
-#pragma omp parallel for reduction(+ : aj) schedule(static) if (n > 50000)
-    for (std::size_t i = 0; i < n; ++i) aj += w[i] * v[i];
+    backend.apply(*scale, *q, *t);  // w = D^-1/2 A D^-1/2 q
+    backend.block_spmv(a, 1.0, *t, 0.0, *w);
+    backend.apply(*scale, *w, *t);
+    std::swap(t, w);
+    const double aj = backend.dot(*w, *q);
     alpha.push_back(aj);
-#pragma omp parallel for schedule(static) if (n > 50000)
-    for (std::size_t i = 0; i < n; ++i) w[i] = inv_diag[i] * w[i] - aj * v[i] - beta_prev * v_prev[i];
-    const double bj = d_norm(w);
+    backend.axpby(-aj, *q, 1.0, *w);
+    if (j > 0) backend.axpby(-beta_prev, *q_prev, 1.0, *w);
+    const double bj = std::sqrt(backend.dot(*w, *w));
     if (!(bj > 1e-10 * std::abs(aj))) break;  // an invariant subspace: the Ritz values are exact
     beta.push_back(bj);
     beta_prev = bj;
-    v_prev.swap(v);
-#pragma omp parallel for schedule(static) if (n > 50000)
-    for (std::size_t i = 0; i < n; ++i) v[i] = w[i] / bj;
+    std::swap(q_prev, q);
+    backend.axpby(1.0 / bj, *w, 0.0, *q);
   }
   beta.resize(alpha.size() - 1);
   return largest_tridiagonal_eigenvalue(alpha, beta);

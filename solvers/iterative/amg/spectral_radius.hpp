@@ -3,16 +3,16 @@
 // and the upper end of the Chebyshev smoother's interval.
 #include <span>
 
-#include "solvers/iterative/amg/block_sparse.hpp"
+#include "kernels/sparse_backend.hpp"
 
 namespace fem::amg {
 
-// A few Lanczos steps on D^-1 A in the D inner product (A symmetric positive semi-definite, D its
-// positive diagonal given as its inverse), from a fixed pseudo-random start; returns the largest
-// Ritz value, a lower bound that the steps make close (callers add a margin where an
-// underestimate would hurt).
-// `a` is the single-precision copy the V-cycle multiplies with: half the bytes of each product,
-// and the spectrum the Chebyshev smoother meets.
-double largest_eigenvalue(const SingleBlockSparse& a, std::span<const double> inv_diag, int steps = 10);
+// A few Lanczos steps on D^-1/2 A D^-1/2 (similar to D^-1 A; A symmetric positive
+// semi-definite, D its positive diagonal given as its inverse) from a fixed pseudo-random start,
+// on the sparse back-end that holds `a` (the level's single-precision copy the V-cycle multiplies
+// with: the spectrum the Chebyshev smoother meets); returns the largest Ritz value, a lower bound
+// that the steps make close (callers add a margin where an underestimate would hurt).
+double largest_eigenvalue(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a,
+                          std::span<const double> inv_diag, int steps = 10);
 
 }  // namespace fem::amg

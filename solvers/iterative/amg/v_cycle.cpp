@@ -1,15 +1,14 @@
 #include "solvers/iterative/amg/v_cycle.hpp"
 
-#include <chrono>
-
 #include "solvers/iterative/amg/smoother.hpp"
 
 namespace fem::amg {
 
-// A level on the back-end: its matrices, smoother and work vectors (level 0 uses the caller's
-// b and x as its right side and solution).
+// A level's smoother and work vectors on the back-end (level 0 uses the caller's b and x as its
+// right side and solution); its matrices are the hierarchy's.
 struct VCycle::BackendLevel {
-  std::unique_ptr<kernels::SparseMatrix> a, p, r;
+  const kernels::SparseMatrix* p = nullptr;
+  const kernels::SparseMatrix* r = nullptr;
   std::unique_ptr<Smoother> smoother;
   std::unique_ptr<kernels::SparseVector> residual, rhs, solution;
 };
@@ -22,36 +21,29 @@ const AmgOptions& checked(const AmgOptions& options) {
   return options;
 }
 
-std::unique_ptr<kernels::SparseMatrix> on(const kernels::SparseBackend& backend, const SingleBlockSparse& m) {
-  return m.block_rows > 0 ? backend.block_matrix(m) : nullptr;
-}
-
 }  // namespace
 
 VCycle::VCycle(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
-               const AmgOptions& options)
-    : backend_(backend), hierarchy_(a, nodes, checked(options)) {
-  const auto t0 = std::chrono::steady_clock::now();
+               const AmgOptions& options, bool keep_fine_operator)
+    : backend_(backend), hierarchy_(backend, a, nodes, checked(options), keep_fine_operator) {
   const auto& levels = hierarchy_.levels();
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const Level& level = *levels[l];
     auto& on_backend = *levels_.emplace_back(std::make_unique<BackendLevel>());
     const auto n = static_cast<std::size_t>(level.a.rows());
     if (level.smoothed()) {
-      on_backend.a = on(backend, level.a);
-      on_backend.smoother = std::make_unique<Smoother>(backend, *on_backend.a, level.a, level.inv_diag,
+      on_backend.smoother = std::make_unique<Smoother>(backend, *level.a_on_backend, level.a, level.inv_diag,
                                                        level.lambda_max, options.smoother, options.smoother_degree);
       on_backend.residual = backend.vector(n);
     }
-    on_backend.p = on(backend, level.p);
-    on_backend.r = on(backend, level.r);
+    on_backend.p = level.p_on_backend.get();
+    on_backend.r = level.r_on_backend.get();
     if (l > 0) on_backend.rhs = backend.vector(n), on_backend.solution = backend.vector(n);
   }
   if (hierarchy_.coarse_solver()) {
     coarse_b_.resize(static_cast<std::size_t>(levels.back()->a.rows()));
     coarse_x_.resize(coarse_b_.size());
   }
-  upload_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
 VCycle::~VCycle() = default;
@@ -78,8 +70,6 @@ void VCycle::cycle(std::size_t l, const kernels::SparseVector& b, kernels::Spars
 std::size_t VCycle::bytes() const {
   std::size_t total = hierarchy_.bytes() + (coarse_b_.size() + coarse_x_.size()) * sizeof(double);
   for (const auto& level : levels_) {
-    for (const auto* m : {level->a.get(), level->p.get(), level->r.get()})
-      if (m) total += m->device_bytes();
     for (const auto* v : {level->residual.get(), level->rhs.get(), level->solution.get()})
       if (v) total += v->size() * sizeof(double);
     if (level->smoother) total += level->smoother->bytes();
@@ -87,10 +77,6 @@ std::size_t VCycle::bytes() const {
   return total;
 }
 
-std::map<std::string, double> VCycle::figures() const {
-  auto figures = hierarchy_.figures();
-  figures["amg_upload_s"] = upload_seconds_;
-  return figures;
-}
+std::map<std::string, double> VCycle::figures() const { return hierarchy_.figures(); }
 
 }  // namespace fem::amg

@@ -1,7 +1,7 @@
 #pragma once
 // The AMG preconditioner: one V-cycle over the hierarchy per application, from a zero guess,
 // written once against the sparse back-end (kernels/sparse_backend.hpp). The setup runs on the
-// host (hierarchy.hpp); each level's A, P and R = P^T then live on the back-end as single-precision
+// host (hierarchy.hpp); each level's A, P and R = P^T live on the back-end as single-precision
 // block matrices, and smoothing, restriction and prolongation run there. The coarsest level is
 // solved on the host by its dense Cholesky factor: its small right-hand side is downloaded and
 // the solution uploaded, the only host round trip of a cycle. Pre- and post-smoothing are the
@@ -24,15 +24,17 @@ class VCycle {
   // onto `backend`, which must outlive the cycle. Throws std::invalid_argument for bad options,
   // SolveFailure as Hierarchy does.
   VCycle(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
-         const AmgOptions& options);
+         const AmgOptions& options, bool keep_fine_operator = false);
   ~VCycle();
+
+  // Hierarchy::take_fine_operator (kept when asked above).
+  BlockSparse take_fine_operator() { return hierarchy_.take_fine_operator(); }
 
   // x = M^-1 b (b and x vectors of `backend`, of the fine size).
   void apply(const kernels::SparseVector& b, kernels::SparseVector& x) const;
 
   std::size_t bytes() const;  // the host hierarchy and what the back-end holds
-  // The hierarchy's figures and amg_upload_s, the seconds spent moving the levels onto the back-end.
-  std::map<std::string, double> figures() const;
+  std::map<std::string, double> figures() const;  // the hierarchy's
 
  private:
   struct BackendLevel;
@@ -42,7 +44,6 @@ class VCycle {
   Hierarchy hierarchy_;
   std::vector<std::unique_ptr<BackendLevel>> levels_;
   mutable std::vector<double> coarse_b_, coarse_x_;  // the coarsest level's vectors on the host
-  double upload_seconds_ = 0;
 };
 
 }  // namespace fem::amg

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/csr_matrix.hpp"
+#include "tests/support/vectors.hpp"
 
 namespace fem::band_tests {
 
@@ -46,14 +47,6 @@ inline CsrMatrix dense_to_csr(const std::vector<double>& a, std::int64_t n) {
   return m;
 }
 
-// Largest |x - y| relative to the largest |y|.
-inline double max_rel_diff(const std::vector<double>& x, const std::vector<double>& y) {
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - y[i]));
-    scale = std::max(scale, std::abs(y[i]));
-  }
-  return scale > 0 ? diff / scale : diff;
-}
+using testing::max_rel_diff;
 
 }  // namespace fem::band_tests

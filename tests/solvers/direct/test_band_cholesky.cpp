@@ -15,9 +15,7 @@
 
 using namespace fem;
 using band::index_t;
-using band_tests::dense_to_csr;
-using band_tests::max_rel_diff;
-using band_tests::random_spd_band;
+using namespace band_tests;  // the random SPD band matrices and their comparison
 
 namespace {
 

@@ -16,14 +16,13 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #endif
 
 using namespace fem;
 using band::index_t;
-using band_tests::dense_to_csr;
-using band_tests::max_rel_diff;
-using band_tests::random_spd_band;
+using namespace band_tests;  // the random SPD band matrices and their comparison
 
 namespace {
 
@@ -44,6 +43,16 @@ CsrMatrix grid_laplacian(index_t n, index_t m, unsigned seed) {
     }
     a.row_ptr.push_back(static_cast<std::int64_t>(a.col.size()));
   }
+  return a;
+}
+
+// The grid Laplacian of the failure tests (5000 equations, bandwidth 70) with the diagonal of
+// equation kIndefinite negated: no longer positive definite there.
+constexpr index_t kIndefinite = 3001;
+CsrMatrix indefinite_laplacian() {
+  CsrMatrix a = grid_laplacian(5000, 70, 9);
+  for (auto k = a.row_ptr[kIndefinite]; k < a.row_ptr[kIndefinite + 1]; ++k)
+    if (a.col[k] == kIndefinite) a.val[k] = -a.val[k];
   return a;
 }
 
@@ -85,17 +94,14 @@ TEST_CASE("band-cholesky:cuda names the failing equation") {
   } catch (const SolverUnavailable&) {
     return;
   }
-  CsrMatrix a = grid_laplacian(5000, 70, 9);
-  const index_t bad = 3001;
-  for (auto k = a.row_ptr[bad]; k < a.row_ptr[bad + 1]; ++k)
-    if (a.col[k] == bad) a.val[k] = -a.val[k];
+  const CsrMatrix a = indefinite_laplacian();
   const std::vector<double> rhs(5000, 1.0);
   std::vector<double> u(5000);
   try {
     gpu->solve(AssembledSystem{a, rhs}, u);
     FAIL("no failure reported");
   } catch (const SolveFailure& e) {
-    CHECK(e.equation() == bad);
+    CHECK(e.equation() == kIndefinite);
   }
 }
 
@@ -128,17 +134,14 @@ TEST_CASE("band-cholesky:cuda streams a band larger than its device memory") {
 
 TEST_CASE("band-cholesky:cuda names the failing equation when streaming") {
   if (!kernels::dense_backend_status("cublas").available) return;
-  CsrMatrix a = grid_laplacian(5000, 70, 9);
-  const index_t bad = 3001;
-  for (auto k = a.row_ptr[bad]; k < a.row_ptr[bad + 1]; ++k)
-    if (a.col[k] == bad) a.val[k] = -a.val[k];
+  const CsrMatrix a = indefinite_laplacian();
   const std::vector<double> rhs(5000, 1.0);
   std::vector<double> u(5000);
   try {
     make_band_cholesky_cuda_within({}, 5000 * 140 * sizeof(double) / 8)->solve(AssembledSystem{a, rhs}, u);
     FAIL("no failure reported");
   } catch (const SolveFailure& e) {
-    CHECK(e.equation() == bad);
+    CHECK(e.equation() == kIndefinite);
     CHECK(std::string(e.what()).find("equation 3001") != std::string::npos);
   }
 }
@@ -261,12 +264,6 @@ std::vector<double> factor_block_column_on_host(std::vector<double> m, int w, lo
   return m;
 }
 
-struct DeviceBuffer {
-  void* p = nullptr;
-  explicit DeviceBuffer(std::size_t bytes) { REQUIRE(cudaMalloc(&p, bytes) == cudaSuccess); }
-  ~DeviceBuffer() { cudaFree(p); }
-};
-
 kernels::cuda::BlockColumn<double> block_column(long long ld, int w, long long below) {
   kernels::cuda::BlockColumn<double> c;
   c.ld = ld;
@@ -284,14 +281,14 @@ struct KernelRun {
 };
 KernelRun run_kernel(const std::vector<double>& m, kernels::cuda::BlockColumn<double> column, std::size_t diagonal,
                      int info_base, const kernels::cuda::BlockColumnScratch& scratch) {
-  DeviceBuffer d(m.size() * sizeof(double)), info(sizeof(int));
-  REQUIRE(cudaMemcpy(d.p, m.data(), m.size() * sizeof(double), cudaMemcpyHostToDevice) == cudaSuccess);
-  REQUIRE(cudaMemset(info.p, 0, sizeof(int)) == cudaSuccess);
-  column.diagonal = static_cast<double*>(d.p) + diagonal;
-  kernels::cuda::block_column_cholesky(column, static_cast<int*>(info.p), info_base, scratch, nullptr);
+  kernels::cuda::DeviceBuffer<double> d(m);
+  kernels::cuda::DeviceBuffer<int> info(1);
+  info.zero();
+  column.diagonal = d.get() + diagonal;
+  kernels::cuda::block_column_cholesky(column, info.get(), info_base, scratch, nullptr);
   KernelRun run{std::vector<double>(m.size())};
-  REQUIRE(cudaMemcpy(run.m.data(), d.p, m.size() * sizeof(double), cudaMemcpyDeviceToHost) == cudaSuccess);
-  REQUIRE(cudaMemcpy(&run.info, info.p, sizeof(int), cudaMemcpyDeviceToHost) == cudaSuccess);
+  d.download(run.m.data());
+  info.download(&run.info);
   return run;
 }
 

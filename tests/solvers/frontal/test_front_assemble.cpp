@@ -6,18 +6,12 @@
 #include <random>
 
 #include "kernels/dense_registry.hpp"
+#include "tests/support/vectors.hpp"
 
 using namespace fem::kernels;
+using fem::testing::random_vector;
 
 namespace {
-
-std::vector<double> random_values(std::size_t count, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> dist(-1.0, 1.0);
-  std::vector<double> v(count);
-  for (auto& x : v) x = dist(gen);
-  return v;
-}
 
 // n indices into a matrix of `size`: a shuffled selection with about a third left out (-1).
 std::vector<std::int32_t> random_indices(index_t n, index_t size, unsigned seed) {
@@ -46,8 +40,8 @@ TEST_CASE("front_assemble gathers the old front and the batch into the new front
     for (const index_t n : {1, 37, 131}) {
       CAPTURE(n);
       const index_t old_size = n / 2 + 5, batch_size = n / 3 + 2, old_ld = old_size + 3;
-      const auto old_values = random_values(static_cast<std::size_t>(old_size * old_ld), 1 + n);
-      const auto batch_values = random_values(static_cast<std::size_t>(batch_size * batch_size), 2 + n);
+      const auto old_values = random_vector(static_cast<std::size_t>(old_size * old_ld), 1 + n);
+      const auto batch_values = random_vector(static_cast<std::size_t>(batch_size * batch_size), 2 + n);
       const auto from_index = random_indices(n, old_size, 3 + n);
       const auto batch_index = random_indices(n, batch_size, 4 + n);
       // The old front as a block of a wider matrix, the new one in a matrix with junk above.

@@ -166,6 +166,24 @@ TEST_CASE("blocked formats of an irregular matrix of whole block rows: BELL pads
   CHECK(!row_statistics(a).block3);
 }
 
+TEST_CASE("BCSR in planes holds each block row's blocks entry by entry, the same values") {
+  // Irregular block rows (one dense, some empty) and an FE matrix.
+  for (const CsrMatrix& a : {testing::random_irregular(999, 20, 8), testing::elasticity_box(4, 3, 3).matrix}) {
+    const BcsrMatrix blocks = to_bcsr(a, 3, {1000.0}), planes = to_bcsr(a, 3, {1000.0}, true);
+    REQUIRE(planes.planes);
+    REQUIRE(planes.val.size() == blocks.val.size());
+    CHECK(planes.block_col == blocks.block_col);
+    std::size_t differ = 0;
+    for (std::int64_t br = 0; br < blocks.block_rows; ++br) {
+      const auto first = static_cast<std::size_t>(blocks.block_row_ptr[br]);
+      const auto count = static_cast<std::size_t>(blocks.block_row_ptr[br + 1]) - first;
+      for (std::size_t k = 0; k < count; ++k)
+        for (std::size_t e = 0; e < 9; ++e) differ += planes.val[9 * first + e * count + k] != blocks.val[9 * (first + k) + e];
+    }
+    CHECK(differ == 0);
+  }
+}
+
 TEST_CASE("bad CSR input is named") {
   CsrMatrix a = testing::random_irregular(50, 5, 3);
   a.col[3] = 50;

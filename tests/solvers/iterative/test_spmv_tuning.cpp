@@ -46,7 +46,8 @@ CsrMatrix power_law_rows(std::int64_t n, unsigned seed) {
   a.rows = n;
   std::set<std::int32_t> cols;
   for (std::int64_t i = 0; i < n; ++i) {
-    const auto length = std::min<std::int64_t>(2000, static_cast<std::int64_t>(8 * std::pow(1.0 - uniform(rng), -1.0 / 1.5)));
+    const auto pareto = 8 * std::pow(1.0 - uniform(rng), -1.0 / 1.5);
+    const auto length = std::min<std::int64_t>(2000, static_cast<std::int64_t>(pareto));
     cols.clear();
     while (static_cast<std::int64_t>(cols.size()) < length) cols.insert(column(rng));
     for (auto c : cols) a.col.push_back(c), a.val.push_back(uniform(rng));
@@ -65,7 +66,9 @@ std::vector<SpmvCandidate> every_layout() {
           {"hyb", SpmvLayout::Hyb, 1, 0.70},        {"csr", SpmvLayout::Csr, 1, 0.30}};
 }
 
-SpmvLayout first_layout(const CsrMatrix& a) { return rank_by_model(row_statistics(a), every_layout(), 1e12).front().candidate.layout; }
+SpmvLayout first_layout(const CsrMatrix& a) {
+  return rank_by_model(row_statistics(a), every_layout(), 1e12).front().candidate.layout;
+}
 
 // Options for a tuner run against a cache in `directory`, warnings collected.
 SpmvAutotuneOptions options_in(const std::filesystem::path& directory, std::vector<std::string>* warnings = nullptr) {
@@ -97,6 +100,13 @@ TEST_CASE("the model ranks the layouts where the answer is known") {
   // Nodal elasticity: whole 3x3 blocks, one index per 9 values.
   const SpmvLayout blocks = first_layout(testing::elasticity_box(8, 6, 6).matrix);
   CHECK((blocks == SpmvLayout::Bell || blocks == SpmvLayout::Bcsr || blocks == SpmvLayout::Cds));
+  // A small blocked matrix on a large GPU: one thread per block row (BELL, CDS) leaves it idle;
+  // wide teams per row or block row fill it.
+  const RowStats small_box = row_statistics(testing::elasticity_box(12, 8, 8).matrix);
+  const auto small = rank_by_model(small_box, every_layout(), 1e12, 135168);
+  CHECK(small.front().candidate.lanes >= 8);
+  for (std::size_t k = 0; k < 3; ++k)
+    CHECK((small[k].candidate.layout != SpmvLayout::Bell && small[k].candidate.layout != SpmvLayout::Cds));
   // One lane per block row reads 27 blocks in sequence: far behind a team of 16.
   const RowStats box = row_statistics(testing::elasticity_box(8, 6, 6).matrix);
   CHECK(team_use(box, SpmvLayout::Bcsr, 16) > 2 * team_use(box, SpmvLayout::Bcsr, 1));
@@ -181,7 +191,8 @@ TEST_CASE("the cache folder comes from FEM_CACHE_DIR, else XDG_CACHE_HOME, else 
   ::setenv("XDG_CACHE_HOME", "/somewhere", 1);
   CHECK(spmv_cache_directory() == std::filesystem::path("/somewhere/fem"));
   ::unsetenv("XDG_CACHE_HOME");
-  if (const char* home = std::getenv("HOME")) CHECK(spmv_cache_directory() == std::filesystem::path(home) / ".cache" / "fem");
+  if (const char* home = std::getenv("HOME"))
+    CHECK(spmv_cache_directory() == std::filesystem::path(home) / ".cache" / "fem");
   if (!saved_xdg.empty()) ::setenv("XDG_CACHE_HOME", saved_xdg.c_str(), 1);
 }
 
@@ -214,7 +225,8 @@ TEST_CASE("the tuner times only the model's first few, keeps the fastest, and th
   const auto ranked = rank_by_model(row_statistics(a), candidates, 1e12);
   // The stand-in device: the model's third choice is really the fastest; "bell" does not fit.
   std::map<std::string, double> device_seconds;
-  for (std::size_t k = 0; k < ranked.size(); ++k) device_seconds[ranked[k].candidate.setting] = 1e-3 * static_cast<double>(k + 1);
+  for (std::size_t k = 0; k < ranked.size(); ++k)
+    device_seconds[ranked[k].candidate.setting] = 1e-3 * static_cast<double>(k + 1);
   device_seconds[ranked[2].candidate.setting] = 1e-4;
   std::set<std::string> timed;
   const SpmvTimer timer = [&](const CsrMatrix& m, const std::string& setting, int repeats) {

@@ -75,25 +75,6 @@ inline CsrMatrix random_fe_like_matrix(int nx, int ny, int nz, int block, unsign
   return csr_from(n, entries);
 }
 
-// n values uniform in [-1, 1].
-inline std::vector<double> random_rhs(std::int64_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-1.0, 1.0);
-  std::vector<double> b(n);
-  for (auto& x : b) x = u(rng);
-  return b;
-}
-
-// max |x_i - truth_i| / max |truth_i|.
-inline double max_rel_diff(const std::vector<double>& x, const std::vector<double>& truth) {
-  double diff = 0, scale = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    diff = std::max(diff, std::abs(x[i] - truth[i]));
-    scale = std::max(scale, std::abs(truth[i]));
-  }
-  return diff / scale;
-}
-
 // Solves A x = b densely (Gaussian elimination with partial pivoting): the reference.
 inline std::vector<double> dense_solve(const CsrMatrix& a, const std::vector<double>& b) {
   const auto n = static_cast<std::size_t>(a.rows);

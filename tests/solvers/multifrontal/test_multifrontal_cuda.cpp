@@ -18,11 +18,12 @@
 #include "solvers/linear_solver.hpp"
 #include "solvers/multifrontal/multifrontal_solver.hpp"
 #include "sparse_test_matrices.hpp"
+#include "tests/support/vectors.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 
 using namespace fem;
-using test::max_rel_diff;
-using test::random_rhs;
+using testing::max_rel_diff;
+using testing::random_vector;
 
 namespace {
 
@@ -61,7 +62,7 @@ SolveReport solve(LinearSolver& solver, const CsrMatrix& a, const std::vector<do
 
 TEST_CASE("multifrontal:cuda agrees with band Cholesky with every front, or the large ones, on the device") {
   const CsrMatrix a = test::random_fe_like_matrix(9, 8, 7, 3, 5, {0, 1, 2, 3, 5, 77, 400});
-  const auto b = random_rhs(a.rows, 9);
+  const auto b = random_vector(a.rows, 9);
   const auto truth = band_cholesky(a, b);
   for (const double min_flops : {0.0, 1e5}) {
     CAPTURE(min_flops);
@@ -94,7 +95,7 @@ TEST_CASE("multifrontal:cuda agrees with band Cholesky on a 3D elasticity box wi
 
 TEST_CASE("multifrontal:cuda in mixed precision: an FP32 factor on the device refined in FP64") {
   const CsrMatrix a = test::random_fe_like_matrix(8, 7, 6, 3, 21, {0, 1, 2});
-  const auto b = random_rhs(a.rows, 4);
+  const auto b = random_vector(a.rows, 4);
   auto solver = device_solver(0, "mixed");
   if (!solver) return;
   std::vector<double> x;
@@ -115,7 +116,7 @@ TEST_CASE("multifrontal:cuda names the equation whose pivot is not positive in a
     if (!solver) return;
     std::vector<double> x;
     try {
-      solve(*solver, a, random_rhs(a.rows, 2), x, 3);
+      solve(*solver, a, random_vector(a.rows, 2), x, 3);
       FAIL("no failure");
     } catch (const SolveFailure& e) {
       CHECK(e.equation() == bad);

@@ -10,10 +10,11 @@
 
 #include "solvers/linear_solver.hpp"
 #include "sparse_test_matrices.hpp"
+#include "tests/support/vectors.hpp"
 
 using namespace fem;
-using test::max_rel_diff;
-using test::random_rhs;
+using testing::max_rel_diff;
+using testing::random_vector;
 
 namespace {
 
@@ -47,7 +48,7 @@ TEST_CASE("multifrontal agrees with a dense solve on FE-like SPD matrices") {
     CAPTURE(c.block);
     CAPTURE(c.layout);
     const CsrMatrix a = test::random_fe_like_matrix(c.nx, c.ny, c.nz, c.block, 5, c.constrained);
-    const auto b = random_rhs(a.rows, 9);
+    const auto b = random_vector(a.rows, 9);
     std::vector<double> x;
     const SolveReport report = solve(a, b, x, c.layout);
     CHECK(max_rel_diff(x, test::dense_solve(a, b)) < 1e-10);
@@ -64,7 +65,7 @@ TEST_CASE("multifrontal agrees with a dense solve on FE-like SPD matrices") {
 
 TEST_CASE("mixed precision: an FP32 factor refined in FP64 reaches the FP64 answer") {
   const CsrMatrix a = test::random_fe_like_matrix(8, 7, 6, 3, 21, {0, 1, 2});
-  const auto b = random_rhs(a.rows, 4);
+  const auto b = random_vector(a.rows, 4);
   std::vector<double> x;
   const SolveReport report = solve(a, b, x, 3, "mixed");
   CHECK(report.figures.at("factor_precision_bits") == 32);
@@ -91,7 +92,7 @@ TEST_CASE("an indefinite matrix fails naming the equation whose pivot is not pos
     CsrMatrix a = test::random_fe_like_matrix(7, 6, 5, 3, 8);
     for (auto e = a.row_ptr[bad]; e < a.row_ptr[bad + 1]; ++e)
       if (a.col[e] == bad) a.val[e] = -1.0;  // no earlier pivot sees this entry: the failure is here
-    const auto b = random_rhs(a.rows, 2);
+    const auto b = random_vector(a.rows, 2);
     std::vector<double> x;
     try {
       solve(a, b, x, 3);

@@ -2,12 +2,15 @@
 // elimination tree, the column counts, and fronts that hold every entry of L.
 #include <doctest/doctest.h>
 
+#include <omp.h>
+
 #include <algorithm>
 #include <numeric>
 #include <set>
 #include <vector>
 
 #include "solvers/multifrontal/elimination_tree.hpp"
+#include "solvers/multifrontal/nested_dissection.hpp"
 #include "solvers/multifrontal/node_blocks.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 #include "sparse_test_matrices.hpp"
@@ -94,4 +97,39 @@ TEST_CASE("a block size from the caller is used as given; 1 means guess") {
   CHECK(choose_block_size(a, 2) == 2);
   CHECK(choose_block_size(a, 1) == 2);
   CHECK(choose_block_size(test::random_fe_like_matrix(5, 4, 1, 1, 3), 1) == 1);
+}
+
+TEST_CASE("nested dissection split over threads orders a large graph about as well as one METIS call") {
+  // A 32 x 32 x 32 grid of nodes with the 26 neighbours of a hex8 mesh: above the size that is
+  // split into parallel parts.
+  const int n = 32;
+  BlockGraph g;
+  g.nodes = n * n * n;
+  const auto id = [&](int x, int y, int z) { return (z * n + y) * n + x; };
+  for (int z = 0; z < n; ++z)
+    for (int y = 0; y < n; ++y)
+      for (int x = 0; x < n; ++x) {
+        for (int dz = -1; dz <= 1; ++dz)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dx = -1; dx <= 1; ++dx) {
+              const int a = x + dx, b = y + dy, c = z + dz;
+              if ((dx || dy || dz) && a >= 0 && b >= 0 && c >= 0 && a < n && b < n && c < n)
+                g.neighbour.push_back(id(a, b, c));
+            }
+        g.offset.push_back(static_cast<std::int64_t>(g.neighbour.size()));
+      }
+  const int threads = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const SymbolicFactor one = analyse(g, 1);
+  omp_set_num_threads(4);
+  const std::vector<std::int32_t> order = nested_dissection(g);
+  const SymbolicFactor split = analyse(g, 4);
+  omp_set_num_threads(threads);
+  std::vector<std::int32_t> sorted(order);
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::int32_t> all(g.nodes);
+  std::iota(all.begin(), all.end(), 0);
+  CHECK(sorted == all);
+  CHECK(split.flops < 1.1 * one.flops);
+  CHECK(split.factor_entries() < 1.1 * one.factor_entries());
 }

@@ -15,8 +15,10 @@
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/node_graph.hpp"
+#include "tests/support/vectors.hpp"
 
 using namespace fem;
+using testing::max_rel_diff;
 
 namespace {
 
@@ -69,15 +71,6 @@ std::vector<double> solve(const BoxCase& b, const std::string& method, const std
   const SolveReport r = b.system->solve(*solver, u);
   if (report) *report = r;
   return u;
-}
-
-double max_rel_diff(const std::vector<double>& a, const std::vector<double>& reference) {
-  double diff = 0, largest = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - reference[i]));
-    largest = std::max(largest, std::abs(reference[i]));
-  }
-  return diff / largest;
 }
 
 // Solves with `method` and checks the answer against band Cholesky's.

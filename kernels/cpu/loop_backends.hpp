@@ -1,7 +1,8 @@
 #pragma once
 // The host back-ends whose tiles are the project's own loops: the serial reference (textbook
-// loops) and OpenMP (the packed cache-blocked GEMM, tile solves sharing their right-hand sides
-// among threads). They differ in nothing else.
+// loops on one thread, the truth for the tests) and OpenMP (the packed cache-blocked GEMM on all
+// threads, tile solves sharing their right-hand sides among threads; POTRF and TRSM blocked over
+// tiles so that their bulk is that GEMM). They differ in nothing else.
 
 #include "kernels/cpu/host_backend.hpp"
 #include "kernels/cpu/packed_gemm.hpp"
@@ -40,6 +41,27 @@ private:
   }
 
   Loops loops_;
+};
+
+class SerialBackend final : public LoopBackend {
+public:
+  SerialBackend() : LoopBackend(Loops::serial_reference) {}
+  std::string name() const override { return "serial"; }
+  std::string description() const override { return "serial textbook loops (reference)"; }
+
+protected:
+  // One tile covers any matrix: POTRF and TRSM run unblocked, exactly as the textbook.
+  index_t tile_size() const override { return index_t{1} << 40; }
+};
+
+class OpenMPBackend final : public LoopBackend {
+public:
+  OpenMPBackend() : LoopBackend(Loops::openmp) {}
+  std::string name() const override { return "openmp"; }
+  std::string description() const override;
+
+protected:
+  index_t tile_size() const override { return 96; }
 };
 
 }  // namespace fem::kernels::cpu

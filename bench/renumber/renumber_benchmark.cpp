@@ -1,13 +1,9 @@
-// fem-bench-renumber: bandwidth, profile, wavefront, frontal-solver front and time of every
+// `fem bench renumber`: bandwidth, profile, wavefront, frontal-solver front and time of every
 // renumbering method on the meshes of case files and on structured boxes (as meshed, and with the
 // nodes shuffled, as an unstructured mesher might leave them), printed as a table and written as CSV.
-//
-//   fem-bench-renumber [--quick] [--csv FILE] [--export DIR] [--plot DIR] [CASE.yaml ...]
-//
-// CASE.yaml are meshed as `fem run` would (Gmsh for .geo/.msh, the built-in box otherwise)
-// --quick   leaves out the 1e6-node box
-// --export  writes each graph (CSR) and our RCM numbering for bench/renumber/compare_scipy.py
-// --plot    writes a before/after sparsity PNG per graph (RCM)
+// Case files are meshed as `fem run` would (Gmsh for .geo/.msh, the built-in box otherwise).
+#include "bench/renumber/renumber_benchmark.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -17,7 +13,6 @@
 #include <numeric>
 #include <random>
 #include <stdexcept>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -27,12 +22,15 @@
 #include "fem/renumber/element_order.hpp"
 #include "fem/renumber/renumber.hpp"
 #include "fem/renumber/sparsity_plot.hpp"
+#include "bench/benchmark_command.hpp"
 #include "support/csv_table.hpp"
 #include "support/stopwatch.hpp"
 
+namespace fem::bench {
 namespace {
 
 using namespace fem::renumber;
+
 struct BenchGraph {
   std::string name;
   int dofs_per_node;
@@ -111,29 +109,22 @@ struct Options {
   std::vector<std::string> cases;
 };
 
-Options parse_options(int argc, char** argv) {
-  Options o;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--quick") o.quick = true;
-    else if (arg == "--csv") o.csv = value();
-    else if (arg == "--export") o.export_dir = value();
-    else if (arg == "--plot") o.plot_dir = value();
-    else if (!arg.empty() && arg[0] == '-')
-      throw std::invalid_argument("unknown option " + arg + " (expected --quick, --csv FILE, --export DIR, --plot DIR, CASE.yaml ...)");
-    else o.cases.push_back(arg);
-  }
-  return o;
+void add_options(CLI::App& app, Options& o) {
+  app.description(
+      "Bandwidth, profile, wavefront, front and time of none/rcm/gps/sloan on case meshes and boxes (as "
+      "meshed and shuffled)");
+  app.add_flag("--quick", o.quick, "leave out the 1e6-node box");
+  app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
+  app.add_option("--export", o.export_dir,
+                 "write each graph (CSR) and our RCM numbering for bench/renumber/compare_scipy.py")
+      ->type_name("DIR");
+  app.add_option("--plot", o.plot_dir, "write a before/after sparsity PNG per graph (RCM)")->type_name("DIR");
+  app.add_option("cases", o.cases, "case files whose meshes join the boxes")
+      ->type_name("CASE.yaml")
+      ->check(CLI::ExistingFile);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) try {
-  const Options options = parse_options(argc, argv);
+void run(const Options& options) {
   for (const std::string& dir : {options.export_dir, options.plot_dir})
     if (!dir.empty()) std::filesystem::create_directories(dir);
   fem::CsvTable csv({"graph", "nodes", "elements", "node_nnz", "dofs_per_node", "graph_s", "method", "bandwidth",
@@ -164,7 +155,7 @@ int main(int argc, char** argv) try {
     for (RenumberMethod method :
          {RenumberMethod::None, RenumberMethod::Rcm, RenumberMethod::Gps, RenumberMethod::Sloan}) {
       const fem::Stopwatch renumbering;
-      const Permutation p = renumber(g, method);
+      const Permutation p = fem::renumber::renumber(g, method);
       const double time_s = renumbering.seconds();
       const OrderingMetrics m = ordering_metrics(g, p, bg.dofs_per_node);
       const FrontWidth front =
@@ -197,10 +188,11 @@ int main(int argc, char** argv) try {
   for (const auto& r : element_rows)
     std::printf("%-24s %10lld %11.1f %10lld %11.1f %10.3f\n", r.graph.c_str(), (long long)r.by_sloan_nodes.max,
                 r.by_sloan_nodes.rms, (long long)r.by_element_sloan.max, r.by_element_sloan.rms, r.element_sloan_s);
-  csv.write(options.csv);
-  std::printf("\nCSV: %s\n", options.csv.c_str());
-  return 0;
-} catch (const std::exception& e) {
-  std::fprintf(stderr, "fem-bench-renumber: %s\n", e.what());
-  return 1;
+  write_rows(csv, options.csv);
 }
+
+}  // namespace
+
+int run_renumber_benchmark(int argc, char** argv) { return run_benchmark<Options>("renumber", argc, argv, add_options, run); }
+
+}  // namespace fem::bench

@@ -1,4 +1,4 @@
-#include "kernels/cpu/openmp_backend.hpp"
+#include "kernels/cpu/loop_backends.hpp"
 
 #include <omp.h>
 
