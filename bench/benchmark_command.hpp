@@ -17,7 +17,22 @@ namespace fem::bench {
 template <class T>
 CLI::Option* add_list_option(CLI::App& app, const std::string& name, std::vector<T>& values,
                              const std::string& description, const CLI::Validator& check) {
-  return app.add_option(name, values, description)->delimiter(',')->check(check)->capture_default_str();
+  // `none` empties the list (e.g. --sizes-2d none: no 2D rows).
+  std::string shown;
+  for (const auto& v : values) shown += (shown.empty() ? "" : ",") + CLI::detail::to_string(v);
+  const auto assign = [&values](const std::vector<std::string>& given) {
+    values.clear();
+    for (const auto& item : given) {
+      if (item == "none") continue;
+      T value{};
+      CLI::detail::lexical_cast(item, value);  // the check has accepted it
+      values.push_back(value);
+    }
+  };
+  return app.add_option_function<std::vector<std::string>>(name, assign, description + " (or none)")
+      ->delimiter(',')
+      ->check(check | CLI::IsMember({"none"}))
+      ->default_str(shown);
 }
 
 // NAME VALUE: into `value`, checked; --help shows the default.

@@ -121,7 +121,7 @@ run_benchmarks() {
     # threads against multifrontal with its large fronts on the GPU, all in one run.
     # shellcheck disable=SC2086
     timeout 500 "$frontal" --csv "$results/multifrontal.csv" \
-      ${FEM_GPU_MULTIFRONTAL_ARGS:---sizes-2d , --sizes-3d 24,40,56 --solvers cholmod,multifrontal --devices cpu,cuda} \
+      ${FEM_GPU_MULTIFRONTAL_ARGS:---sizes-2d none --sizes-3d 24,40,56 --solvers cholmod,multifrontal --devices cpu,cuda} \
       > "$results/multifrontal.txt" 2>&1
     cat "$results/multifrontal.txt"
   fi

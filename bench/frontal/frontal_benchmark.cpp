@@ -46,7 +46,7 @@ void add_options(CLI::App& app, Settings& s) {
       "built) and CHOLMOD, all on the same system in one run");
   add_list_option(app, "--sizes-2d", s.sizes_2d, "cells per side of the 2D quad4 boxes", positive_number());
   add_list_option(app, "--sizes-3d", s.sizes_3d, "cells per side of the 3D hex8 boxes", positive_number());
-  add_list_option(app, "--sizes-tet10", s.sizes_tet10, "cells per side of the 3D tet10 boxes (default none)",
+  add_list_option(app, "--sizes-tet10", s.sizes_tet10, "cells per side of the 3D tet10 boxes",
                   positive_number());
   add_list_option(app, "--solvers", s.solvers, "rows to run",
                   CLI::IsMember({"cholmod", "band-cholesky", "frontal", "multifrontal"}));
