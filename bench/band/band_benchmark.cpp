@@ -20,6 +20,7 @@
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
 #include "solvers/direct/band_cholesky.hpp"
+#include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "support/csv_table.hpp"
 #include "support/statistics.hpp"
@@ -38,9 +39,13 @@ using band::index_t;
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order",
                                            "openmp",   "serial", "cublas", "cublas-streamed", "cuda"};
 
-constexpr const char* kImplementations = R"(Implementations (--impl; default: openblas,blas and, with a device, cublas):
-  openblas         LAPACKE_dpbtrf on OpenBLAS (the reference on the host)
-  blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (tasks for b <= 500, in order above)
+constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
+(median of the sums, the repeats interleaved between the implementations); GFLOP/s counts the
+factorisation alone. Default half-bandwidths: n/b from 400 down to 5 at n = 20000 (1160 is a
+hex27 cantilever's, 1333 is n/15).
+Implementations (--impl; default: openblas,blas and, with a device, cublas):
+  openblas         LAPACKE_dpbtrf + dpbtrs on OpenBLAS (the reference on the host)
+  blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (host_schedule: in order)
   blas-tasks       ours, OpenMP tasks over block columns, OpenBLAS on one thread each
   blas-in-order    ours, one OpenBLAS call per operation on all threads
   openmp           ours, OpenMP tasks on the project's packed GEMM kernels
@@ -50,12 +55,14 @@ constexpr const char* kImplementations = R"(Implementations (--impl; default: op
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
+ratio: a host implementation's time over openblas's (DPBTRF + DPBTRS); the last lines give the
+worst ratio over the grid of each.
 GPU runs are preceded by an untimed warm-up factorisation; their time includes creating the
 cuBLAS handles and streams, as the solver does.)";
 
 struct Options {
   std::vector<index_t> sizes{20000};
-  std::vector<index_t> bandwidths{50, 100, 200, 500, 1000, 2000, 4000};
+  std::vector<index_t> bandwidths{50, 100, 200, 500, 1000, 1160, 1333, 2000, 4000};
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<std::string> precisions{"double"};
@@ -69,7 +76,9 @@ struct Options {
 };
 
 void add_options(CLI::App& app, Options& o) {
-  app.description("Band Cholesky factorisation of a random SPD band matrix, n equations, half-bandwidth b");
+  app.description(
+      "Band Cholesky factorisation and solve of a random SPD band matrix, n equations, half-bandwidth b, against "
+      "DPBTRF + DPBTRS");
   add_list_option(app, "--n", o.sizes, "sizes", positive_number());
   add_list_option(app, "--bandwidths", o.bandwidths, "half-bandwidths", positive_number());
   add_list_option(app, "--blocks", o.blocks, "block sizes to try (0: the solver's choice from b)",
@@ -81,7 +90,7 @@ void add_options(CLI::App& app, Options& o) {
   add_precision_option(app, o.precisions, "double, float or both (openblas runs in double only)");
   app.add_option("--threads", o.threads, "OpenMP and OpenBLAS threads (default: OpenMP's default)")
       ->check(positive_number());
-  add_checked_option(app, "--repeats", o.repeats, "timed runs, the median is reported (1 above 1e11 flops)",
+  add_checked_option(app, "--repeats", o.repeats, "timed runs, interleaved, the median is reported (1 above 1e11 flops)",
                      positive_number());
   add_checked_option(app, "--time-limit", o.time_limit,
                      "skip an implementation at larger sizes once one run took over S s", positive_number());
@@ -129,45 +138,73 @@ band::BandOnBackend<T> make_band(kernels::DenseBackend& backend, const band::Ban
   return a;
 }
 
-// One factorisation of ours, timed alone (the band already in place). `note` gets what the
+// The times of one factor-and-solve: the factorisation (the band already in place) and the
+// substitution of one right-hand side.
+struct Timing {
+  double factor_s = 0, solve_s = 0;
+  double total() const { return factor_s + solve_s; }
+};
+
+// The benchmark's right-hand side, the same for every implementation.
+std::vector<double> benchmark_rhs(index_t n) {
+  std::vector<double> rhs(static_cast<std::size_t>(n));
+  for (index_t i = 0; i < n; ++i) rhs[static_cast<std::size_t>(i)] = band_entry(i, n + i, 1);
+  return rhs;
+}
+
+// One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
+// side; on a device the factorisation alone, as the GPU figures have been). `note` gets what the
 // reader should know of the run (the chunks of a streamed one).
 template <class T>
-double time_ours(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
+Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
                  double device_gb, std::string& note) {
   auto a = make_band<T>(backend, layout);
   backend.synchronize();
+  Timing t;
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
   if (impl == "cublas") {
     kernels::cuda::factor_on_device(a.layout, a.rows());
-    return factoring.seconds();
-  }
-  if (impl == "cublas-streamed") {
+  } else if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : layout.elements() * sizeof(T) / 4;
     const int chunks = kernels::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
-    const double t = factoring.seconds();
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
-    return t;
-  }
+  } else
 #endif
-  const band::Schedule schedule = impl == "blas"                          ? band::host_schedule(layout.bandwidth)
-                                  : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
-                                                                             : band::Schedule::in_order;
-  band::factor(backend, a, schedule);
+  {
+    (void)device_gb, (void)note;
+    const band::Schedule schedule = impl == "blas"                            ? band::host_schedule(layout.bandwidth)
+                                    : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
+                                                                               : band::Schedule::in_order;
+    band::factor(backend, a, schedule);
+  }
   backend.synchronize();
-  return factoring.seconds();
+  t.factor_s = factoring.seconds();
+  if (on_device(impl)) return t;
+  const auto rhs = benchmark_rhs(layout.n);
+  const Stopwatch solving;
+  band::solve_factored(backend, a, rhs, 1);  // as the solver substitutes
+  t.solve_s = solving.seconds();
+  return t;
 }
 
-double time_openblas(index_t n, index_t b) {
+// LAPACKE_dpbtrf and LAPACKE_dpbtrs (one right-hand side) on OpenBLAS.
+Timing time_openblas(index_t n, index_t b) {
   band::require_memory(static_cast<std::size_t>(n * (b + 1)) * sizeof(double), band::host_available_memory(),
                        "the LAPACK band", "the host");
   std::vector<double> ab(static_cast<std::size_t>(n * (b + 1)));
   fill_rows(0, n, b, b, ab.data());  // row i of the lower band = column i of LAPACK's upper band
+  auto x = benchmark_rhs(n);
+  Timing t;
   const Stopwatch factoring;
-  const int info = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, b, ab.data(), b + 1);
-  const double t = factoring.seconds();
+  int info = LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, b, ab.data(), b + 1);
+  t.factor_s = factoring.seconds();
   if (info != 0) throw std::runtime_error("LAPACKE_dpbtrf failed with info " + std::to_string(info));
+  const Stopwatch solving;
+  info = LAPACKE_dpbtrs(LAPACK_COL_MAJOR, 'U', n, b, 1, ab.data(), b + 1, x.data(), n);
+  t.solve_s = solving.seconds();
+  if (info != 0) throw std::runtime_error("LAPACKE_dpbtrs failed with info " + std::to_string(info));
   return t;
 }
 
@@ -216,10 +253,15 @@ void print_step_breakdown(const Options& o) {
 }
 #endif
 
+// One implementation at one block size, at one (n, b, precision) of the grid.
 struct Row {
-  index_t n, b, block;
-  std::string impl, precision;
-  double time_s = 0, gflops = 0, speedup = 0, of_dgemm = 0;
+  index_t block = 0;
+  std::string impl;
+  std::vector<double> factor_s, solve_s, total_s;  // one a repeat
+  Timing median;
+  double time_s = 0;  // median of total_s
+  std::string against;  // the reference of the speed-up
+  double gflops = 0, speedup = 0, ratio = 0, of_dgemm = 0;
   std::string note;
 };
 
@@ -255,66 +297,95 @@ void run(Options o) {
   for (const auto& [name, be] : backends) std::cout << "; " << name << ": " << be->description();
   if (dgemm > 0) std::cout << "; cuBLAS DGEMM " << o.dgemm << ": " << dgemm << " GFLOP/s";
   std::cout << "\nflops counted exactly (sum over columns of (r + 1)^2, about n (b + 1)^2)\n\n";
-  std::cout << "        n      b    nb  impl             prec     time_s    GFLOP/s  speed-up  %DGEMM\n";
+  std::cout << "        n      b    nb  impl             prec   factor_s   solve_s    time_s    GFLOP/s  "
+               "speed-up  %DGEMM  ratio\n";
 
   std::map<std::string, bool> over_limit, warmed;
-  std::map<std::string, double> reference;  // (n, b, precision, impl) -> time of a reference
-  CsvTable csv({"n", "bandwidth", "block", "impl", "precision", "threads", "time_s", "gflops", "speedup",
-                "speedup_against", "of_dgemm", "note"});
+  std::map<std::string, double> worst_ratio;  // host impl -> largest time / DPBTRF+DPBTRS time
+  CsvTable csv({"n", "bandwidth", "block", "impl", "precision", "threads", "factor_s", "solve_s", "time_s", "gflops",
+                "speedup", "speedup_against", "of_dgemm", "ratio_to_dpbtrf", "note"});
   for (const index_t n : o.sizes)
     for (const index_t b0 : o.bandwidths)
-      for (const auto& precision : o.precisions)
+      for (const auto& precision : o.precisions) {
+        const index_t b = std::min(b0, n - 1);
+        const double flops = band::cholesky_flops(n, b);
+        std::vector<Row> rows;
         for (const auto& impl : o.impls)
           for (const index_t block0 : impl == "openblas" ? std::vector<index_t>{0} : o.blocks) {
-            const index_t b = std::min(b0, n - 1);
             if (impl == "openblas" && precision != "double") continue;
-            const index_t block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
-                                                          : band::default_block_size(b, on_device(impl));
-            Row row{n, b, block, impl, precision, 0, 0, 0, 0, ""};
-            const double flops = band::cholesky_flops(n, b);
-            const int repeats = flops > 1e11 ? 1 : o.repeats;
+            Row row;
+            row.impl = impl;
+            row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
+                                            : band::default_block_size(b, on_device(impl));
+            if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
+            else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
+            rows.push_back(row);
+          }
+        // The repeats interleave the implementations, so that a busy spell of the machine
+        // slows all of them alike rather than one.
+        const int repeats = flops > 1e11 ? 1 : o.repeats;
+        for (int r = 0; r < repeats; ++r)
+          for (auto& row : rows) {
+            if (!row.note.empty() && row.factor_s.empty()) continue;  // unavailable, skipped or failed
             try {
-              if (over_limit[impl]) throw std::runtime_error("skipped: an earlier size exceeded --time-limit");
-              std::vector<double> t;
-              const band::BandLayout layout{n, b, block};
-              if (impl != "openblas" && !backends.count(impl)) throw std::runtime_error("not available");
+              const band::BandLayout layout{n, b, row.block};
               const auto run = [&](const band::BandLayout& l) {
-                auto& be = *backends[impl];
-                return precision == "double" ? time_ours<double>(impl, be, l, o.device_gb, row.note)
-                                             : time_ours<float>(impl, be, l, o.device_gb, row.note);
+                auto& be = *backends[row.impl];
+                return precision == "double" ? time_ours<double>(row.impl, be, l, o.device_gb, row.note)
+                                             : time_ours<float>(row.impl, be, l, o.device_gb, row.note);
               };
-              if (on_device(impl) && !warmed[impl + precision]) {  // module loading, first handles
-                run(band::BandLayout{std::min<index_t>(n, 4 * (b + block)), b, block});
-                warmed[impl + precision] = true;
+              if (on_device(row.impl) && !warmed[row.impl + precision]) {  // module loading, first handles
+                run(band::BandLayout{std::min<index_t>(n, 4 * (b + row.block)), b, row.block});
+                warmed[row.impl + precision] = true;
               }
-              for (int r = 0; r < repeats; ++r) t.push_back(impl == "openblas" ? time_openblas(n, b) : run(layout));
-              row.time_s = spread_of(t).median;
-              row.gflops = flops / row.time_s / 1e9;
-              if (row.time_s > o.time_limit) over_limit[impl] = true;
+              const Timing t = row.impl == "openblas" ? time_openblas(n, b) : run(layout);
+              row.factor_s.push_back(t.factor_s);
+              row.solve_s.push_back(t.solve_s);
+              row.total_s.push_back(t.total());
             } catch (const std::exception& e) {
               row.note = e.what();
+              row.factor_s.clear(), row.solve_s.clear(), row.total_s.clear();
             }
-            const std::string key = std::to_string(n) + "/" + std::to_string(b) + "/" + precision + "/";
-            // The first block size measured of a reference stands for it.
-            if (row.time_s > 0 && (impl == "openblas" || impl == "blas" || impl == "openmp") &&
-                !reference.count(key + impl))
-              reference[key + impl] = row.time_s;
-            std::string against = "openblas";
-            if (on_device(impl)) against = reference.count(key + "blas") ? "blas" : "openmp";
-            const auto ref = reference.find(key + against);
-            if (row.time_s > 0 && impl != against && ref != reference.end()) row.speedup = ref->second / row.time_s;
-            if (on_device(impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
-            char line[512];
-            std::snprintf(line, sizeof line, "%9lld %6lld %5lld  %-15s  %-6s %9.4f %10.1f %9s %7s  %s",
-                          static_cast<long long>(n), static_cast<long long>(b), static_cast<long long>(block),
-                          impl.c_str(), precision.c_str(), row.time_s, row.gflops,
-                          row.speedup > 0 ? (std::to_string(row.speedup).substr(0, 5) + "x").c_str() : "",
-                          row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
-                          row.note.c_str());
-            std::cout << line << std::endl;
-            csv.add({n, b, block, impl, precision, threads, row.time_s, row.gflops, row.speedup,
-                     row.speedup > 0 ? against : "", row.of_dgemm, row.note});
           }
+        // The first block size measured of a reference stands for it.
+        const auto reference = [&](const std::string& impl) {
+          for (const auto& row : rows)
+            if (row.impl == impl && !row.total_s.empty()) return spread_of(row.total_s).median;
+          return 0.0;
+        };
+        const double dpbtrf = reference("openblas");
+        for (auto& row : rows) {
+          if (!row.factor_s.empty()) {
+            row.median = {spread_of(row.factor_s).median, spread_of(row.solve_s).median};
+            row.time_s = spread_of(row.total_s).median;
+            row.gflops = flops / row.median.factor_s / 1e9;
+            if (row.time_s > o.time_limit) over_limit[row.impl] = true;
+            const std::string against = !on_device(row.impl) ? "openblas" : reference("blas") > 0 ? "blas" : "openmp";
+            if (row.impl != against && reference(against) > 0) {
+              row.speedup = reference(against) / row.time_s;
+              row.against = against;
+            }
+            if (!on_device(row.impl) && row.impl != "openblas" && dpbtrf > 0) {
+              row.ratio = row.time_s / dpbtrf;
+              worst_ratio[row.impl] = std::max(worst_ratio[row.impl], row.ratio);
+            }
+            if (on_device(row.impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
+          }
+          char line[640];
+          std::snprintf(line, sizeof line, "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %10.1f %9s %7s %6s  %s",
+                        static_cast<long long>(n), static_cast<long long>(b), static_cast<long long>(row.block),
+                        row.impl.c_str(), precision.c_str(), row.median.factor_s, row.median.solve_s, row.time_s,
+                        row.gflops, row.speedup > 0 ? (std::to_string(row.speedup).substr(0, 5) + "x").c_str() : "",
+                        row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
+                        row.ratio > 0 ? std::to_string(row.ratio).substr(0, 5).c_str() : "", row.note.c_str());
+          std::cout << line << std::endl;
+          csv.add({n, b, row.block, row.impl, precision, threads, row.median.factor_s, row.median.solve_s, row.time_s,
+                   row.gflops, row.speedup, row.against, row.of_dgemm, row.ratio, row.note});
+        }
+      }
+  for (const auto& [impl, worst] : worst_ratio)
+    std::cout << "worst ratio over the grid (" << impl << " time / DPBTRF+DPBTRS time, 1.0 or less is parity): "
+              << worst << "\n";
   write_rows(csv, o.csv);
   if (o.breakdown) {
 #if FEM_WITH_CUDA

@@ -126,7 +126,7 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
 
 }  // namespace
 
-Schedule host_schedule(index_t bandwidth) { return bandwidth < 250 ? Schedule::tasks : Schedule::in_order; }
+Schedule host_schedule(index_t /*bandwidth*/) { return Schedule::in_order; }
 
 template <class T>
 void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule, const ColumnsDone& columns_done) {
@@ -135,13 +135,14 @@ void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedu
   else factor_in_order(backend, band, columns_done);
 }
 
+namespace {
+
 // Forward: X1 := L11^-1 X1, then the rows the panel reaches lose P X1. Backward, in reverse:
 // X1 -= Pᵀ X2, then X1 := L11^-T X1. The panel's entries past the bandwidth are zero padding.
 template <class T>
-void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
+void substitute_by_blocks(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
   const BandLayout& layout = factor.layout;
   const index_t r = x.cols;
-  if (layout.n == 0 || r == 0) return;
   const auto rows = [&](index_t first, index_t count) { return x.block(first, 0, count, r); };
   for (index_t j = 0; j < layout.n; j += layout.block) {
     const Step s = step_at(layout, j);
@@ -159,6 +160,53 @@ void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, 
       backend.gemm(Op::transpose, Op::none, T(-1), factor.tile(s.j + s.size, s.j, s.below, s.size),
                    rows(s.j + s.size, s.below), T(1), x1);
     backend.trsm(Side::left, Op::transpose, factor.tile(s.j, s.j, s.size, s.size), x1);
+  }
+}
+
+// The same on the host, row by row as LAPACK's DTBSV: each row of L is contiguous in the band,
+// so forward is one dot product a row and backward one AXPY a row, with no call per block
+// (which dominates on narrow bands).
+template <class T>
+void substitute_by_rows(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
+  const BandLayout& layout = factor.layout;
+  const T* band = factor.rows();
+  T* values = static_cast<T*>(x.storage->handle()) + x.offset;
+  std::vector<T> v(static_cast<std::size_t>(layout.n));  // one column, contiguous for the vector loops
+  for (index_t c = 0; c < x.cols; ++c) {
+    for (index_t i = 0; i < layout.n; ++i) v[i] = values[i * x.ld + c];
+    for (index_t i = 0; i < layout.n; ++i) {
+      const index_t first = std::max<index_t>(0, i - layout.bandwidth);
+      const T* l = band + layout.offset(i, first);
+      const T* vf = v.data() + first;
+      T sum = v[i];
+#pragma omp simd reduction(- : sum)
+      for (index_t k = 0; k < i - first; ++k) sum -= l[k] * vf[k];
+      v[i] = sum / l[i - first];
+    }
+    for (index_t i = layout.n - 1; i >= 0; --i) {
+      const index_t first = std::max<index_t>(0, i - layout.bandwidth);
+      const T* l = band + layout.offset(i, first);
+      T* vf = v.data() + first;
+      const T xi = v[i] / l[i - first];
+      v[i] = xi;
+#pragma omp simd
+      for (index_t k = 0; k < i - first; ++k) vf[k] -= l[k] * xi;
+    }
+    for (index_t i = 0; i < layout.n; ++i) values[i * x.ld + c] = v[i];
+  }
+}
+
+}  // namespace
+
+template <class T>
+void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
+  if (factor.layout.n == 0 || x.cols == 0) return;
+  // A few right-hand sides on the host: memory-bound, the row loops stream the band once a pass.
+  if (backend.uses_host_memory() && x.cols < 8) {
+    backend.synchronize();
+    substitute_by_rows(factor, x);
+  } else {
+    substitute_by_blocks(backend, factor, x);
   }
 }
 

@@ -16,12 +16,11 @@ index_t bandwidth_of(const CsrMatrix& matrix) {
 }
 
 index_t default_block_size(index_t bandwidth, bool gpu) {
-  // CPU (OpenBLAS tiles, 2 threads): a quarter of the bandwidth under tasks (b < 250), 64 in
-  // order above (host_schedule). GPU (H100, n = 1e6): one block column kernel a step while its
+  // CPU (OpenBLAS tiles in order, 2 threads): 48 (32 to 64 within the noise from b = 100 to
+  // 1160, smaller blocks slower), 64 on the widest bands. GPU (H100, n = 1e6): one block column kernel a step while its
   // chain sets the pace (b < 1500); wider blocks, fewer and larger trailing SYRKs, above.
   const index_t target = gpu ? bandwidth < 1500 ? 64 : bandwidth < 2500 ? 128 : 256
-                         : bandwidth < 250 ? std::clamp<index_t>(bandwidth / 4, 16, 128)
-                                            : 64;
+                         : bandwidth < 1500 ? 48 : 64;
   return std::max<index_t>(1, std::min(target, bandwidth));
 }
 

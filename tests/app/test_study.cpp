@@ -210,9 +210,11 @@ output: out
   dir.write("strict.yaml", slurp(file) + "budget: {time_s: 1e-9}\n");
   const StudyResult strict = run_sweep(load_study(dir.path / "strict.yaml"), "fem sweep strict.yaml", log);
   REQUIRE(strict.rows.size() == 6);
-  CHECK(strict.rows[0].status == RowStatus::Ok);
-  CHECK(strict.rows[0].note.find("time budget") != std::string::npos);
-  CHECK(strict.rows[0].repeats == 1);  // no repeats past the budget
+  // The smallest size runs once; band-cholesky reports progress a block column, so the budget may
+  // stop it there already.
+  CHECK((strict.rows[0].status == RowStatus::Ok || strict.rows[0].status == RowStatus::OverBudget));
+  CHECK((strict.rows[0].note + strict.rows[0].message).find("time budget") != std::string::npos);
+  CHECK(strict.rows[0].repeats <= 1);  // no repeats past the budget
   for (std::size_t i = 2; i < 6; ++i) {
     CHECK(strict.rows[i].status == RowStatus::Skipped);
     CHECK(strict.rows[i].message.find("time budget") != std::string::npos);

@@ -106,6 +106,60 @@ TEST_CASE("band Cholesky matches LAPACK DPBTRF/DPBTRS and a dense solve on awkwa
         }
 }
 
+namespace {
+
+// A x = b by a plain dense Cholesky (row-major, all n x n), the reference of the wide-band test.
+std::vector<double> dense_cholesky_solve(std::vector<double> a, index_t n, std::vector<double> x, index_t r) {
+  for (index_t j = 0; j < n; ++j) {
+    for (index_t k = 0; k < j; ++k) a[j * n + j] -= a[j * n + k] * a[j * n + k];
+    a[j * n + j] = std::sqrt(a[j * n + j]);
+    for (index_t i = j + 1; i < n; ++i) {
+      for (index_t k = 0; k < j; ++k) a[i * n + j] -= a[i * n + k] * a[j * n + k];
+      a[i * n + j] /= a[j * n + j];
+    }
+  }
+  for (index_t c = 0; c < r; ++c) {
+    for (index_t i = 0; i < n; ++i) {
+      for (index_t k = 0; k < i; ++k) x[i * r + c] -= a[i * n + k] * x[k * r + c];
+      x[i * r + c] /= a[i * n + i];
+    }
+    for (index_t i = n - 1; i >= 0; --i) {
+      for (index_t k = i + 1; k < n; ++k) x[i * r + c] -= a[k * n + i] * x[k * r + c];
+      x[i * r + c] /= a[i * n + i];
+    }
+  }
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("band Cholesky at the CPU solver's block sizes and schedules matches a dense Cholesky on wide bands") {
+  // n/kd from 3 to 15, kd not a multiple of the block and n not a multiple of either; one
+  // right-hand side (the row-by-row substitution) and nine (the blocked one).
+  unsigned seed = 500;
+  for (const auto& [n, kd] : {std::pair<index_t, index_t>{451, 150}, {733, 49}, {599, 263}, {1003, 67}}) {
+    const auto a = random_spd_band(n, kd, ++seed);
+    const CsrMatrix csr = dense_to_csr(a, n);
+    const index_t r = 9;
+    const auto b9 = random_rhs(n, r, seed + 1000);
+    const auto x9 = dense_cholesky_solve(a, n, b9, r);
+    std::vector<double> b1(n), x1(n);  // the first column alone
+    for (index_t i = 0; i < n; ++i) b1[i] = b9[r * i], x1[i] = x9[r * i];
+    for (const index_t block : {index_t{0}, index_t{64}, index_t{48}})
+      for (const auto schedule : {band::Schedule::tasks, band::Schedule::in_order}) {
+        CAPTURE(n);
+        CAPTURE(kd);
+        CAPTURE(block);
+        band::BlasBackend backend;
+        const band::BandLayout layout = band::make_layout(csr, block);
+        auto factor = band::load_band<double>(backend, csr, layout);
+        band::factor_or_fail(backend, factor, schedule);
+        CHECK(max_rel_diff(band::solve_factored(backend, factor, b1, 1), x1) < 1e-12);
+        CHECK(max_rel_diff(band::solve_factored(backend, factor, b9, r), x9) < 1e-12);
+      }
+  }
+}
+
 TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop count is exact") {
   const index_t n = 50, kd = 9;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 7), n);
