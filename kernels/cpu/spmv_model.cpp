@@ -109,7 +109,8 @@ std::vector<ModelEstimate> rank_by_model(const RowStats& s, const std::vector<Sp
   for (const auto& c : candidates) {
     const double bytes = spmv_bytes(s, c.layout);
     const double threads = spmv_threads(s, c.layout, c.lanes);
-    const double busy = saturating_threads > 0 ? std::min(1.0, threads / saturating_threads) : 1.0;
+    // Below saturation a kernel keeps more loads in flight per thread: the share falls as a square root.
+    const double busy = saturating_threads > 0 ? std::sqrt(std::min(1.0, threads / saturating_threads)) : 1.0;
     const double rate = bandwidth * c.efficiency * team_use(s, c.layout, c.lanes) * busy;
     ranked.push_back({c, bytes, std::isfinite(bytes) && rate > 0 ? bytes / rate : kInfinite});
   }

@@ -44,8 +44,8 @@ double spmv_threads(const RowStats& stats, SpmvLayout layout, int lanes);
 // The candidates with their predicted times, fastest first (ties keep the given order); those
 // whose layout does not apply come last with +inf. `bandwidth` in bytes per second;
 // `saturating_threads`: the work-items a device needs in flight to reach it (0: not limiting).
-// With fewer, a kernel reaches a proportional share: one thread per block row of a small matrix
-// leaves most of a large GPU idle.
+// With fewer, a kernel reaches the square root of their share: one thread per block row of a
+// small matrix leaves most of a large GPU idle.
 std::vector<ModelEstimate> rank_by_model(const RowStats& stats, const std::vector<SpmvCandidate>& candidates,
                                          double bandwidth, double saturating_threads = 0);
 

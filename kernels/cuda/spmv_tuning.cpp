@@ -60,7 +60,7 @@ double device_bandwidth() {
 }
 
 double device_saturating_threads() {
-  return 0.5 * device_attribute(cudaDevAttrMultiProcessorCount) *
+  return 0.25 * device_attribute(cudaDevAttrMultiProcessorCount) *
          device_attribute(cudaDevAttrMaxThreadsPerMultiProcessor);
 }
 

@@ -22,8 +22,8 @@ SpmvSetting model_setting(const RowStats& stats);
 std::string device_identity();
 // The current device's peak memory bandwidth (bytes/s) from its memory clock and bus width; 0 when unknown.
 double device_bandwidth();
-// Threads the current device needs in flight to stream at that rate: half of what its
-// multiprocessors hold (135,168 on an H100); 0 when unknown.
+// Threads the current device needs in flight to stream at that rate: a quarter of what its
+// multiprocessors hold (67,584 on an H100); 0 when unknown.
 double device_saturating_threads();
 
 struct TuningReport {

@@ -415,10 +415,10 @@ ClTuning tune_cl_spmv(const ClSparseDevice& device, const CsrMatrix& a, SpmvTuni
   SpmvAutotuneOptions options;
   options.tuning = tuning;
   options.device = device.identity();
-  // As on CUDA: half of the work-items its compute units hold (1024 of 2048 on NVIDIA SMs).
+  // As on CUDA: a quarter of the work-items its compute units hold (512 of 2048 on NVIDIA SMs).
   cl_uint units = 0;
   if (clGetDeviceInfo(device.impl().device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr) == CL_SUCCESS)
-    options.saturating_threads = 1024.0 * units;
+    options.saturating_threads = 512.0 * units;
   result.choice = autotune_spmv(a, opencl_candidates(), time, options);
   on_device.reset();
   const Stopwatch converting;
