@@ -55,8 +55,10 @@ fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, c
   const char* display = std::getenv("DISPLAY");
   const bool virtual_display = !(display && *display) && on_path("xvfb-run");
   // xvfb-run -a looks for a free display from :99 up; two renders started at once could both pick
-  // the same one, so each process starts its search at a display of its own.
-  if (virtual_display) command += "xvfb-run -a -n " + std::to_string(100 + getpid() % 900) + " ";
+  // the same one, so each process starts its search at a display of its own. pvbatch connects to
+  // the display more than once, and a loaded Xvfb that resets between two connections refuses the
+  // second ("bad X server connection"), hence -noreset.
+  if (virtual_display) command += "xvfb-run -a -n " + std::to_string(100 + getpid() % 900) + " -s " + shell_quoted(kXvfbArguments) + " ";
   command += shell_quoted(paraview_runner());
   if (!virtual_display) command += " --force-offscreen-rendering";
 

@@ -8,6 +8,10 @@
 
 namespace fem {
 
+// The virtual display's server options (xvfb-run -s): a 24-bit screen, and no server reset when a
+// client disconnects (pvbatch reconnects, and a reset in between refuses it under load).
+inline constexpr const char* kXvfbArguments = "-screen 0 1280x1024x24 -noreset";
+
 // Renders DIR/<case>-view.py to `png` (default DIR/<case>.png, DIR the case's results
 // directory); returns the PNG's path. Throws naming what is missing: the results (run the case
 // first), pvbatch/pvpython (Debian: paraview), ParaView's Python modules, a display (xvfb-run).

@@ -94,7 +94,7 @@ TEST_CASE("fem render draws the results offscreen, and the picture is not blank"
   if (on_path("pvbatch") && on_path("xvfb-run")) {
     const fs::path plain = dir.path / "plain.png";
     const std::string command = "cd " + (dir.path / "results").string() + " && env -u PYTHONPATH xvfb-run -a -n " + std::to_string(1000 + getpid() % 900) +
-                                " pvbatch beam-view.py --png " +
+                                " -s '" + kXvfbArguments + "' pvbatch beam-view.py --png " +
                                 plain.string() + " > " + (dir.path / "pvbatch.txt").string() + " 2>&1";
     CHECK_MESSAGE(std::system(command.c_str()) == 0, slurp(dir.path / "pvbatch.txt"));
     CHECK(fs::exists(plain));
