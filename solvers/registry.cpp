@@ -40,29 +40,32 @@ constexpr auto Iterative = SolverKind::Iterative;
 constexpr auto Bandwidth = OrderingGoal::Bandwidth;
 constexpr auto Front = OrderingGoal::Front;
 constexpr auto Locality = OrderingGoal::Locality;
+constexpr auto One = Processes::One;
+constexpr auto Many = Processes::Many;
+using F = Footprint;
 
 }  // namespace
 
 const std::vector<SolverMethod>& solver_table() {
   static const std::vector<SolverMethod> table = {
-      {"band-cholesky", Direct, Bandwidth, "banded Cholesky on BLAS tiles; precision mixed factors in FP32",
+      {"band-cholesky", Direct, Bandwidth, {F::Band}, One, "banded Cholesky on BLAS tiles; precision mixed factors in FP32",
        {{"cpu", make_band_cholesky_cpu}, {"cuda", make_band_cholesky_cuda, {kCuda}}}},
-      {"band-gauss", Direct, Bandwidth, "banded Gaussian elimination without pivoting, both triangles (a baseline)",
+      {"band-gauss", Direct, Bandwidth, {F::BandBothTriangles}, One, "banded Gaussian elimination without pivoting, both triangles (a baseline)",
        {{"cpu", make_band_gauss_cpu}}},
-      {"band-ldlt", Direct, Bandwidth, "banded LDL^T on the lower band, no square roots (a baseline)",
+      {"band-ldlt", Direct, Bandwidth, {F::Band}, One, "banded LDL^T on the lower band, no square roots (a baseline)",
        {{"cpu", make_band_ldlt_cpu}}},
-      {"frontal", Direct, Front, "frontal elimination of element matrices, never assembled; out_of_core keeps the factor in a file",
+      {"frontal", Direct, Front, {F::ProfileAndFront}, One, "frontal elimination of element matrices, never assembled; out_of_core keeps the factor in a file",
        {{"cpu", make_cpu_frontal}, {"opencl", make_opencl_frontal, {kOpenCL}}, {"cuda", make_cuda_frontal, {kCuda}}}},
       // Orders the equations itself (nested dissection): the numbering only serves locality.
-      {"multifrontal", Direct, Locality, "supernodal multifrontal Cholesky, nested dissection by METIS",
+      {"multifrontal", Direct, Locality, {F::NestedDissectionFactor}, One, "supernodal multifrontal Cholesky, nested dissection by METIS",
        {{"cpu", make_multifrontal_cpu, {kMetis}}, {"cuda", make_multifrontal_cuda, {kMetis, kCuda}}}},
-      {"cg", Iterative, Locality, "preconditioned conjugate gradients (solver.preconditioner)",
+      {"cg", Iterative, Locality, {F::KrylovVectors, 6, 1}, One, "preconditioned conjugate gradients (solver.preconditioner)",
        {{"cpu", make_conjugate_gradient}, {"cuda", make_conjugate_gradient, {kCuda}}, {"opencl", make_conjugate_gradient, {kOpenCL}}}},
-      {"bicgstab", Iterative, Locality, "preconditioned BiCGSTAB",
+      {"bicgstab", Iterative, Locality, {F::KrylovVectors, 9, 2}, One, "preconditioned BiCGSTAB",
        {{"cpu", make_bicgstab}, {"cuda", make_bicgstab, {kCuda}}, {"opencl", make_bicgstab, {kOpenCL}}}},
-      {"petsc", Iterative, Locality, "PETSc KSP/PC, CG with GAMG unless solver.petsc_options says otherwise; runs under mpirun",
+      {"petsc", Iterative, Locality, {F::KrylovVectors, 6, 1, 1.5}, Many, "PETSc KSP/PC, CG with GAMG unless solver.petsc_options says otherwise; runs under mpirun",
        {{"cpu", make_petsc_cpu, {kPetsc}}}},
-      {"mumps", Direct, Locality, "MUMPS sparse Cholesky through PETSc; runs under mpirun",
+      {"mumps", Direct, Locality, {F::NestedDissectionFactor, 0, 0, 2}, Many, "MUMPS sparse Cholesky through PETSc; runs under mpirun",
        {{"cpu", make_mumps_cpu, {kPetsc}}}},
   };
   return table;

@@ -17,6 +17,24 @@ enum class SolverKind { Direct, Iterative };
 // What the numbering of the unknowns should make small for a method (solver.renumber: auto).
 enum class OrderingGoal { Bandwidth, Front, Locality };
 
+// What a method holds beside the matrix it is given, for the estimates made before assembly
+// (fem/resources/memory_estimate.cpp, `fem check`): the shape of its factor, or the work vectors
+// of an iterative method and the matrix products per iteration.
+struct Footprint {
+  enum Shape {
+    Band,                    // b+1 columns (Cholesky, LDL^T)
+    BandBothTriangles,       // 3b+1 columns (LU: the row exchanges fill 2b above the diagonal)
+    ProfileAndFront,         // the factor's profile and one dense front; never assembles
+    NestedDissectionFactor,  // a sparse factor of nested-dissection fill
+    KrylovVectors,           // `vectors` of n and `products` SpMVs per iteration
+  } shape;
+  int vectors = 0, products = 0;
+  double matrix_copies = 0;  // copies of the matrix the method makes (PETSc's, MUMPS's, GAMG's levels)
+};
+
+// Whether a method can run as several processes under mpirun (each rank its part of the mesh).
+enum class Processes { One, Many };
+
 // A configure-time part of fem that a method needs on a device.
 struct BuildOption {
   bool built;
@@ -35,6 +53,8 @@ struct SolverMethod {
   const char* name;       // solver.method, --solver
   SolverKind kind;
   OrderingGoal ordering;
+  Footprint footprint;
+  Processes processes;
   const char* help;       // one line for --help and `fem solvers`
   std::vector<SolverDevice> devices;
   bool built() const {  // on some device

@@ -31,7 +31,7 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   const int d = c.physics.type == PhysicsType::Heat ? 1 : mesh.dimension;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   const NodeOrdering order = order_nodes(graph, c.solver.renumber, c.solver.method, d);
-  const resources::SystemSize system = resources::system_size(graph, order.after, d);
+  const resources::SystemSize system = resources::system_size(graph, order.after, mesh.dimension, d);
   log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements (meshed in " << std::setprecision(2) << mesh_seconds << std::setprecision(6) << " s)\n"
       << "fem: system   " << with_commas(system.dofs) << " equations, about " << with_commas(system.nnz) << " nonzeros\n"

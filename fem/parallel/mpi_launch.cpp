@@ -4,6 +4,7 @@
 
 #include "fem/case/case.hpp"
 #include "fem/config.hpp"
+#include "solvers/solver_table.hpp"
 
 namespace fem {
 
@@ -16,16 +17,22 @@ int launched_ranks() {
   return 1;
 }
 
-bool is_distributed_method(const std::string& method) { return method == "petsc" || method == "mumps"; }
+bool is_distributed_method(const std::string& method) {
+  const SolverMethod* row = find_solver_method(method);
+  return row && row->processes == Processes::Many;
+}
 
 void require_solver_for_ranks(const std::string& method, int ranks) {
   if (ranks <= 1) return;
   const std::string started = "fem was started as " + std::to_string(ranks) + " processes (mpirun/srun)";
   if (!FEM_WITH_PETSC)
     throw CaseError(started + ", but this build has no PETSc (FEM_WITH_PETSC=OFF): run it as one process");
-  if (!is_distributed_method(method))
-    throw CaseError(started + ": solver '" + method +
-                    "' runs in one process only; use --solver petsc or --solver mumps under mpirun");
+  if (!is_distributed_method(method)) {
+    std::string choices;
+    for (const auto& row : solver_table())
+      if (row.processes == Processes::Many) choices += std::string(choices.empty() ? "--solver " : " or --solver ") + row.name;
+    throw CaseError(started + ": solver '" + method + "' runs in one process only; use " + choices + " under mpirun");
+  }
 }
 
 }  // namespace fem

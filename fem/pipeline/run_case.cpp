@@ -185,7 +185,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
       << ", profile " << with_commas(order.before.profile) << " -> " << with_commas(order.after.profile);
     return s.str();
   });
-  resources::require_system_fits(c, resources::system_size(graph, order.after, d), resources::available_host_bytes());
+  resources::require_system_fits(c, resources::system_size(graph, order.after, mesh.dimension, d), resources::available_host_bytes());
 
   SolverOptions options = c.solver;
   if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };

@@ -17,7 +17,7 @@ std::size_t box_case_bytes(const Case& c) {
   const MeshSize mesh = box_mesh_size(c.mesh.box);
   const std::int64_t couplings = estimated_node_couplings(mesh);
   const double d = dofs_per_node(c, mesh.dimension);
-  const bool assembles = c.solver.method != "frontal";
+  const bool assembles = assembles_matrix(c.solver.method);
   return mesh_bytes(mesh) + graph_bytes(mesh.nodes, couplings) +
          (assembles ? matrix_bytes(static_cast<std::int64_t>(d * mesh.nodes), static_cast<std::int64_t>(d * d * couplings)) : 0);
 }
@@ -30,12 +30,14 @@ void require_mesh_fits(const Case& c, std::size_t available) {
   const double factor = std::pow(0.7 * static_cast<double>(available) / static_cast<double>(bytes), 1.0 / mesh.dimension);
   require_memory(bytes, available,
                  c.file.string() + ": the box mesh of " + std::to_string(mesh.cells) + " cells and " + std::to_string(mesh.nodes) +
-                     " nodes (mesh, node graph" + (c.solver.method != "frontal" ? ", matrix" : "") + ")",
+                     " nodes (mesh, node graph" + (assembles_matrix(c.solver.method) ? ", matrix" : "") + ")",
                  "a box that fits: " + scaled_box_divisions(c.mesh.box, factor));
 }
 
-SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dofs_per_node) {
+SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dimension, int dofs_per_node) {
   SystemSize s;
+  s.dimension = dimension;
+  s.dofs_per_node = dofs_per_node;
   const std::int64_t d = dofs_per_node;
   s.dofs = static_cast<std::int64_t>(graph.num_nodes()) * d;
   s.nnz = (static_cast<std::int64_t>(graph.num_edges_directed()) + graph.num_nodes()) * d * d;

@@ -20,7 +20,7 @@ std::size_t box_case_bytes(const Case& c);
 // that fit, when a box case would not fit in `available` bytes.
 void require_mesh_fits(const Case& c, std::size_t available);
 
-SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dofs_per_node);
+SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dimension, int dofs_per_node);
 
 // What `method` needs beyond what is allocated by now: the matrix (when it assembles) and its own.
 std::size_t solve_bytes(const std::string& method, const SystemSize& system);

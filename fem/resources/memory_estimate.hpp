@@ -45,11 +45,12 @@ struct SystemSize {
   std::int64_t dofs = 0, nnz = 0;
   std::int64_t bandwidth = 0, profile = 0, max_wavefront = 0;
   double rms_wavefront = 0;
+  int dimension = 3, dofs_per_node = 1;  // of the mesh; the sparse factors' fill depends on both
 };
 
 // What one solver adds to the assembled system (a direct solver's factor, the Krylov vectors)
-// and a rough time on this machine's CPU; `uses_matrix`: false for the frontal method, which
-// never assembles.
+// and a rough time on this machine's CPU, from the method's footprint in the solver table;
+// `uses_matrix`: false for the frontal method, which never assembles.
 struct SolverEstimate {
   std::string method;
   std::size_t bytes = 0;
@@ -58,6 +59,8 @@ struct SolverEstimate {
   std::string basis;  // what the estimate counts, for `fem check`
 };
 SolverEstimate estimate_solver(const std::string& method, const SystemSize& system);
+// Whether `method` works on the assembled matrix (all but the frontal method, which never assembles).
+bool assembles_matrix(const std::string& method);
 
 // "1.2 GiB", "340 MiB".
 std::string bytes_text(double bytes);

@@ -2,13 +2,16 @@
 // the box a refusal proposes must itself fit.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <regex>
 #include <string>
 
+#include "fem/config.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "fem/resources/memory_estimate.hpp"
+#include "solvers/linear_solver.hpp"
 
 using namespace fem;
 using namespace fem::resources;
@@ -96,3 +99,64 @@ TEST_CASE("a box too large for the memory is refused with divisions that fit") {
     CHECK_NOTHROW(require_mesh_fits(box_case(smaller), available));
   }
 }
+
+#if FEM_WITH_METIS
+namespace {
+
+// A diagonally dominant matrix on the box's node graph, `d` equations per node: the pattern of
+// the FE system, which is all the fill depends on.
+CsrMatrix matrix_on_graph(const renumber::NodeGraph& graph, int d) {
+  CsrMatrix a;
+  a.rows = static_cast<std::int64_t>(graph.num_nodes()) * d;
+  a.row_ptr.assign(1, 0);
+  for (int i = 0; i < graph.num_nodes(); ++i) {
+    std::vector<int> nodes(graph.neighbours_of(i).begin(), graph.neighbours_of(i).end());
+    nodes.push_back(i);
+    std::sort(nodes.begin(), nodes.end());
+    for (int r = 0; r < d; ++r) {
+      for (int j : nodes)
+        for (int c = 0; c < d; ++c) {
+          a.col.push_back(j * d + c);
+          a.val.push_back(j != i ? -0.1 : r == c ? 0.1 * d * static_cast<double>(nodes.size()) + 1 : 0.0);
+        }
+      a.row_ptr.push_back(static_cast<std::int64_t>(a.col.size()));
+    }
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("the multifrontal estimate before assembly is within a factor 2 of what the factorisation holds") {
+  struct Box {
+    BoxSpec spec;
+    int dofs_per_node;
+  };
+  const std::vector<Box> boxes = {{box({14, 12, 10}, ElementShape::Hexahedron, 1), 3}, {box({6, 5, 5}, ElementShape::Tetrahedron, 2), 3},
+                                  {box({22, 20, 18}, ElementShape::Hexahedron, 1), 1}, {box({90, 80}, ElementShape::Quadrilateral, 1), 2},
+                                  {box({40, 50}, ElementShape::Triangle, 2), 1}};
+  for (const auto& [spec, d] : boxes) {
+    const Mesh mesh = make_box_mesh(spec);
+    const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+    const auto identity = renumber::Permutation::identity(graph.num_nodes());
+    const SystemSize system = system_size(graph, renumber::ordering_metrics(graph, identity, d), mesh.dimension, d);
+    const CsrMatrix a = matrix_on_graph(graph, d);
+    const std::vector<double> b(static_cast<std::size_t>(a.rows), 1.0);
+    std::vector<double> x(b.size());
+    SolverOptions options;
+    options.method = "multifrontal";
+    const SolveReport report = make_solver(options)->solve(AssembledSystem{a, b, {d, mesh.dimension, {}}}, x);
+    const double used = report.figures.at("factorisation_bytes"), flops = report.figures.at("flops");
+    const SolverEstimate e = estimate_solver("multifrontal", system);
+    CAPTURE(system.dofs);
+    CAPTURE(mesh.dimension);
+    CAPTURE(d);
+    CAPTURE(used);
+    CAPTURE(e.bytes);
+    CHECK(static_cast<double>(e.bytes) > used / 2);
+    CHECK(static_cast<double>(e.bytes) < used * 2);
+    CHECK(e.seconds * 10e9 > flops / 3);  // the flops, at the estimate's 10 GFLOP/s
+    CHECK(e.seconds * 10e9 < flops * 3);
+  }
+}
+#endif
