@@ -7,15 +7,12 @@
 namespace fem {
 
 ProgressMeter::ProgressMeter(const SolverOptions& options)
-    : report_(options.progress), interval_s_(options.progress_interval_s), start_(Clock::now()), last_line_(start_) {}
-
-double ProgressMeter::elapsed_s() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+    : report_(options.progress), interval_s_(options.progress_interval_s) {}
 
 bool ProgressMeter::due() {
   if (!report_) return false;
-  const auto now = Clock::now();
-  if (std::chrono::duration<double>(now - last_line_).count() < interval_s_) return false;
-  last_line_ = now;
+  if (since_last_line_.seconds() < interval_s_) return false;
+  since_last_line_.restart();
   return true;
 }
 
@@ -30,7 +27,7 @@ void ProgressMeter::steps(const char* unit, std::int64_t done, std::int64_t tota
 void ProgressMeter::steps_line(const char* unit, std::int64_t done, std::int64_t total, double fraction,
                                const char* of_what) {
   if (done <= 0 || total <= 0 || !(fraction > 0) || !due()) return;
-  const double elapsed = elapsed_s();
+  const double elapsed = since_start_.seconds();
   char line[192];
   std::snprintf(line, sizeof line, "%s %lld of %lld (%.0f%%%s), about %s left", unit, static_cast<long long>(done),
                 static_cast<long long>(total), 100 * fraction, of_what,
@@ -40,7 +37,7 @@ void ProgressMeter::steps_line(const char* unit, std::int64_t done, std::int64_t
 
 void ProgressMeter::iteration(int iteration, double residual, double tolerance) {
   if (iteration <= last_iteration_ || !due()) return;
-  const double elapsed = elapsed_s();
+  const double elapsed = since_start_.seconds();
   // The rate since the last line: log10 of the residual per iteration, and seconds per iteration.
   const double decades_per_iteration =
       residual > 0 && last_residual_ > 0 ? (std::log10(last_residual_) - std::log10(residual)) / (iteration - last_iteration_) : 0;

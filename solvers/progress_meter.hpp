@@ -3,12 +3,12 @@
 // with the time left estimated from what was observed so far. Direct solvers count steps
 // (columns, fronts); Krylov solvers give their residual, and the time left follows from the
 // convergence rate since the last line.
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <string>
 
 #include "solvers/linear_solver.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem {
 
@@ -28,14 +28,12 @@ class ProgressMeter {
   void iteration(int iteration, double residual, double tolerance);
 
  private:
-  using Clock = std::chrono::steady_clock;
   bool due();  // true once the interval has passed since the last line (or the start)
   void steps_line(const char* unit, std::int64_t done, std::int64_t total, double fraction, const char* of_what);
-  double elapsed_s() const;
 
   std::function<void(const std::string&)> report_;
   double interval_s_;
-  Clock::time_point start_, last_line_;
+  Stopwatch since_start_, since_last_line_;
   int last_iteration_ = 0;      // where the previous line's rate estimate starts
   double last_residual_ = 1;
   double last_elapsed_s_ = 0;

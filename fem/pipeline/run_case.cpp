@@ -1,6 +1,5 @@
 #include "fem/pipeline/run_case.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -26,6 +25,7 @@
 #include "solvers/linear_solver.hpp"
 #include "solvers/progress_meter.hpp"
 #include "solvers/solver_table.hpp"
+#include "support/stopwatch.hpp"
 #if FEM_WITH_PETSC
 #include "fem/parallel/collective.hpp"
 #include "fem/parallel/distributed_system.hpp"
@@ -48,7 +48,6 @@ namespace {
 constexpr double kDirectResidualLimit = 1e-6;
 
 namespace fs = std::filesystem;
-using Clock = std::chrono::steady_clock;
 using nlohmann::json;
 
 // Where a GPU's SpMV setting came from (kernels/cpu/spmv_autotune.hpp): the tuning cache, timing or the model alone.
@@ -332,7 +331,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
       add("reaction", problem.physics.type == PhysicsType::Heat ? 1 : 3, results.reaction);
       CellArray material{"material", {}};
       for (int m : problem.cell_material) material.values.push_back(m);
-      const auto t_vtu = Clock::now();
+      const Stopwatch writing;
       ParaviewView view = first_view(c, mesh, problem, summary.value("max_displacement", 0.0));
 #if FEM_WITH_PETSC
       if (distributed) {  // a piece per rank (its own cells) and the .pvtu index that joins them
@@ -347,7 +346,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
 #endif
         write_vtu(output.stage(c.name + ".vtu"), mesh, points, {material});
       if (rank == 0) write_paraview_script(output.stage(c.name + "-view.py"), view);
-      phases.set_time("write", std::chrono::duration<double>(Clock::now() - t_vtu).count());
+      phases.set_time("write", writing.seconds());
 #else
       (void)wanted;
       log << "(no .vtu: this build has no VTK) ";

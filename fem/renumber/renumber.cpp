@@ -1,6 +1,5 @@
 #include "fem/renumber/renumber.hpp"
 
-#include <chrono>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -8,6 +7,7 @@
 #include "fem/renumber/gibbs_poole_stockmeyer.hpp"
 #include "fem/renumber/reverse_cuthill_mckee.hpp"
 #include "fem/renumber/sloan.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::renumber {
 namespace {
@@ -62,16 +62,14 @@ Permutation renumber(const NodeGraph& graph, RenumberMethod method) {
 }
 
 AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per_node, double budget_seconds) {
-  using clock = std::chrono::steady_clock;
-  const auto started = clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - started).count(); };
+  const Stopwatch choosing;
 
   AutoChoice best{RenumberMethod::None, {}, {}, {}};
   double rcm_seconds = 0;
   auto consider = [&](RenumberMethod method) {
-    const auto t0 = clock::now();
+    const Stopwatch renumbering;
     Permutation p = renumber(graph, method);
-    const double seconds = std::chrono::duration<double>(clock::now() - t0).count();
+    const double seconds = renumbering.seconds();
     const OrderingMetrics m = ordering_metrics(graph, p, dofs_per_node);
     best.trials.push_back({method, m, seconds});
     if (method == RenumberMethod::Rcm) rcm_seconds = seconds;
@@ -87,7 +85,7 @@ AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per
   const bool sloan_first = goal == RenumberGoal::Front;
   for (RenumberMethod method : {sloan_first ? RenumberMethod::Sloan : RenumberMethod::Gps,
                                 sloan_first ? RenumberMethod::Gps : RenumberMethod::Sloan})
-    if (elapsed() + expected_cost_relative_to_rcm(method) * rcm_seconds <= budget_seconds) consider(method);
+    if (choosing.seconds() + expected_cost_relative_to_rcm(method) * rcm_seconds <= budget_seconds) consider(method);
   return best;
 }
 

@@ -1,7 +1,6 @@
 #include "fem/study/comparison.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -16,11 +15,11 @@
 #include "fem/physics/problem.hpp"
 #include "fem/study/energy_probe.hpp"
 #include "solvers/linear_solver.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::study {
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 std::string seconds_text(double s) {
   char text[32];
@@ -166,15 +165,15 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       // budget, so it is asked more often when there is a budget.
       ProgressLine progress_line(log);
       const double time_budget = settings.budget.time_s;
-      auto solve_start = Clock::now(), last_shown = Clock::now();
+      Stopwatch solving, since_shown;
       if (time_budget > 0) options.progress_interval_s = std::min(options.progress_interval_s, time_budget / 20);
       if (settings.progress || time_budget > 0)
         options.progress = [&](const std::string& line) {
-          const double running = std::chrono::duration<double>(Clock::now() - solve_start).count();
+          const double running = solving.seconds();
           if (time_budget > 0 && running > time_budget)
             throw OverBudget("stopped after " + seconds_text(running) + ", over the time budget of " + seconds_text(time_budget));
-          if (settings.progress && std::chrono::duration<double>(Clock::now() - last_shown).count() >= 2) {
-            last_shown = Clock::now();
+          if (settings.progress && since_shown.seconds() >= 2) {
+            since_shown.restart();
             progress_line.show(label + " ... " + line);
           }
         };
@@ -194,9 +193,9 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
           reset_peak_memory();
           const auto resident_before = static_cast<double>(resident_memory_bytes());
           probe.start();
-          solve_start = Clock::now();
+          solving.restart();
           report = system.solve(*solver, u);
-          wall.push_back(std::chrono::duration<double>(Clock::now() - solve_start).count());
+          wall.push_back(solving.seconds());
           if (const auto joules = probe.stop_joules()) energy.push_back(*joules);
           const auto peak = static_cast<double>(peak_memory_bytes());
           row.process_peak_bytes = std::max(row.process_peak_bytes, peak);
@@ -211,7 +210,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       } catch (const OverBudget& e) {
         row.status = RowStatus::OverBudget;
         row.message = e.what();
-        ledger.record_stopped(key, row.dofs, std::chrono::duration<double>(Clock::now() - solve_start).count());
+        ledger.record_stopped(key, row.dofs, solving.seconds());
       } catch (const SolverUnavailable& e) {
         row.status = RowStatus::Unavailable;
         row.message = e.what();

@@ -2,24 +2,19 @@
 #include "solvers/progress_meter.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <vector>
 
 #include "kernels/dense_registry.hpp"
 #include "solvers/frontal/factor_store.hpp"
 #include "solvers/frontal/frontal_plan.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 using kernels::DeviceMatrix;
-
-double seconds_since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // The elements of one elimination step summed into a dense matrix over the step's free
 // equations (lower triangle), with the load as its last row; prescribed columns already moved
@@ -124,9 +119,9 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
     throw std::invalid_argument("frontal solver: the solution has " + std::to_string(u.size()) + " entries for " +
                                 std::to_string(n) + " equations");
   SolveReport report;
-  const auto t_start = Clock::now();
+  const Stopwatch factoring;
   const frontal::FrontalPlan plan = frontal::make_frontal_plan(system, settings_.min_pivots);
-  const double t_prefront = seconds_since(t_start);
+  const double t_prefront = factoring.seconds();
 
   for (std::int64_t v = 0; v < n; ++v) u[v] = std::isnan(system.prescribed[v]) ? 0.0 : system.prescribed[v];
   auto store = options_.out_of_core ? frontal::make_file_factor_store(options_.out_of_core_directory)
@@ -154,7 +149,7 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
   std::int64_t begin = 0;
   for (std::size_t step = 0; step < plan.step_end.size(); ++step) {
     const std::int64_t end = plan.step_end[step] + 1;
-    auto t0 = Clock::now();
+    Stopwatch phase;  // assembling, eliminating, storing: one after another
     sum_elements(system, begin, end, batch);
     // The new front: fully summed equations first (old ones, then new ones), then the others.
     next_equations.clear();
@@ -181,9 +176,8 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
     }
     from_index[m] = static_cast<std::int32_t>(front.rows - 1);
     to_batch[m] = static_cast<std::int32_t>(batch.size());
-    t_assemble += seconds_since(t0);
+    t_assemble += phase.restart();
 
-    t0 = Clock::now();
     const std::int64_t bs = batch.size() + 1;
     DeviceMatrix<double> summed;
     if (dense.uses_host_memory()) {
@@ -206,13 +200,12 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
     }
     block.panel.resize(static_cast<std::size_t>((m + 1) * p));
     dense.download(next.block(0, 0, m + 1, p), block.panel.data(), p);
-    t_eliminate += seconds_since(t0);
+    t_eliminate += phase.restart();
 
-    t0 = Clock::now();
     block.pivots.assign(next_equations.begin(), next_equations.begin() + p);
     block.rest.assign(next_equations.begin() + p, next_equations.end());
     store->append(block);
-    t_store += seconds_since(t0);
+    t_store += phase.restart();
 
     for (auto v : block.pivots) front_position[v] = -1;
     for (std::int64_t i = p; i < m; ++i) front_position[next_equations[i]] = static_cast<std::int32_t>(i - p);
@@ -222,11 +215,11 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
     begin = end;
     progress.steps("elements", end, static_cast<std::int64_t>(system.order.size()));
   }
-  const double t_factor = seconds_since(t_start);
+  const double t_factor = factoring.seconds();
 
-  const auto t_back = Clock::now();
+  const Stopwatch substituting;
   back_substitute(*store, u);
-  const double t_solve = seconds_since(t_back);
+  const double t_solve = substituting.seconds();
 
   report.time_setup_s = t_factor;
   report.time_solve_s = t_solve;

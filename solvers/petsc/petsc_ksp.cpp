@@ -2,19 +2,16 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "solvers/petsc/petsc_handle.hpp"
 #include "solvers/petsc/petsc_session.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::petsc {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // Each solve reads its options under a prefix of its own ("fem3_ksp_type"), so that the options
 // of one row of a comparison never leak into the next.
@@ -147,12 +144,12 @@ SolveReport solve_with_ksp(Mat a, Vec b, Vec x, Method method, const SolverOptio
   check(VecNorm(x, NORM_INFINITY, &norm_x), "VecNorm");
   check(KSPSetInitialGuessNonzero(ksp, norm_x > 0 ? PETSC_TRUE : PETSC_FALSE), "KSPSetInitialGuessNonzero");
 
-  const auto t_setup = Clock::now();
+  const Stopwatch setting_up;
   check(KSPSetUp(ksp), "KSPSetUp");  // PCSetUp: the AMG hierarchy, or the MUMPS factorisation
-  report.time_setup_s = seconds_since(t_setup);
-  const auto t_solve = Clock::now();
+  report.time_setup_s = setting_up.seconds();
+  const Stopwatch solving;
   check(KSPSolve(ksp, b, x), "KSPSolve");
-  report.time_solve_s = seconds_since(t_solve);
+  report.time_solve_s = solving.seconds();
   report.memory_bytes = static_cast<std::size_t>(std::max(0.0, resident_bytes() - resident_before));
   report.figures["pc_setup_s"] = report.time_setup_s;
   report.figures["ksp_solve_s"] = report.time_solve_s;

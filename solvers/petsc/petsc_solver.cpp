@@ -1,18 +1,16 @@
 #include "solvers/petsc/petsc_solver.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <limits>
 #include <vector>
 
 #include "solvers/petsc/petsc_handle.hpp"
 #include "solvers/petsc/petsc_ksp.hpp"
 #include "solvers/petsc/petsc_session.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // A sequential AIJ copy of `matrix`, told its node block size (GAMG aggregates whole nodes) and
 // that it is symmetric positive definite (MUMPS then factors without pivoting).
@@ -40,7 +38,7 @@ class PetscSolver final : public LinearSolver {
   SolveReport solve(const AssembledSystem& system, std::span<double> u) override {
     using petsc::check;
     const double resident_before = petsc::resident_bytes();
-    const auto t_copy = Clock::now();
+    const Stopwatch copying;
     petsc::OwnedMat a;
     copy_matrix(system.matrix, system.nodes.dofs_per_node, a);
     if (method_ == petsc::Method::Krylov)
@@ -53,7 +51,7 @@ class PetscSolver final : public LinearSolver {
     std::copy(system.rhs.begin(), system.rhs.end(), rhs);
     check(VecRestoreArray(b, &rhs), "VecRestoreArray");
     check(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, u.data(), x.out()), "VecCreateSeqWithArray");  // solves into u
-    const double copy_s = std::chrono::duration<double>(Clock::now() - t_copy).count();
+    const double copy_s = copying.seconds();
     const double copy_bytes = std::max(0.0, petsc::resident_bytes() - resident_before);
 
     SolveReport report = petsc::solve_with_ksp(a, b, x, method_, options_);
