@@ -36,7 +36,7 @@ namespace {
 
 using band::index_t;
 
-const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order",
+const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-streamed", "cuda"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
@@ -45,9 +45,11 @@ factorisation alone. Default half-bandwidths: n/b from 400 down to 5 at n = 2000
 hex27 cantilever's, 1333 is n/15).
 Implementations (--impl; default: openblas,blas and, with a device, cublas):
   openblas         LAPACKE_dpbtrf + dpbtrs on OpenBLAS (the reference on the host)
-  blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (host_schedule: in order)
+  blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (host_schedule)
   blas-tasks       ours, OpenMP tasks over block columns, OpenBLAS on one thread each
   blas-in-order    ours, one OpenBLAS call per operation on all threads
+  blas-look-ahead  ours, a team of threads with OpenBLAS on one thread each, the next block column
+                   factored while the team updates the rest of the window
   openmp           ours, OpenMP tasks on the project's packed GEMM kernels
   serial           ours, one thread, the project's reference kernels
   cublas           ours on CUDA (the CUDA solver): the block column kernel and cuBLAS SYRK/GEMM on two
@@ -176,6 +178,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     (void)device_gb, (void)note;
     const band::Schedule schedule = impl == "blas"                            ? band::host_schedule(layout.bandwidth)
                                     : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
+                                    : impl == "blas-look-ahead"                ? band::Schedule::look_ahead
                                                                                : band::Schedule::in_order;
     band::factor(backend, a, schedule);
   }

@@ -4,8 +4,10 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
 #include <vector>
 
+#include "solvers/direct/band_look_ahead.hpp"
 #include "solvers/direct/blas_backend.hpp"
 
 namespace fem::band {
@@ -126,13 +128,20 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
 
 }  // namespace
 
-Schedule host_schedule(index_t /*bandwidth*/) { return Schedule::in_order; }
+Schedule host_schedule(index_t /*bandwidth*/) { return Schedule::look_ahead; }
 
 template <class T>
 void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule, const ColumnsDone& columns_done) {
   if (band.layout.n == 0) return;
-  if (schedule == Schedule::tasks) factor_with_tasks(backend, band);
-  else factor_in_order(backend, band, columns_done);
+  if (schedule == Schedule::look_ahead) {
+    if (!backend.uses_host_memory()) throw std::logic_error("band Cholesky: look-ahead needs the band in host memory");
+    backend.synchronize();
+    factor_look_ahead(band.rows(), band.layout, columns_done);
+  } else if (schedule == Schedule::tasks) {
+    factor_with_tasks(backend, band);
+  } else {
+    factor_in_order(backend, band, columns_done);
+  }
 }
 
 namespace {

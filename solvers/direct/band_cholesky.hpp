@@ -25,16 +25,15 @@ struct BandOnBackend {
 // How the steps are issued. `tasks`: OpenMP tasks over block columns with dependencies, so the
 // next diagonal block is factored while the rest of the trailing window is still updated (for
 // host back-ends). `in_order`: one call per operation, each as wide as the step allows (for
-// devices that queue work and parallelise inside each call).
-enum class Schedule { tasks, in_order };
+// devices that queue work and parallelise inside each call). `look_ahead`: on the host's BLAS
+// whatever the back-end (host memory only), a team of threads with one BLAS thread each, the
+// next block column factored while the team updates the rest (band_look_ahead.hpp).
+enum class Schedule { tasks, in_order, look_ahead };
 
-// The schedule the CPU solver uses for a half-bandwidth: in order at every one measured with
-// `fem bench band` against OpenBLAS DPBTRF + DPBTRS (2 threads, n = 20000, b = 50 to 1160 at
-// blocks 12 to 96, interleaved repeats, 2026-11-23): OpenBLAS's two threads inside each call
-// beat tasks on one thread each by 1.3-2x, at every block size.
+// The schedule the CPU solver uses for a half-bandwidth.
 Schedule host_schedule(index_t bandwidth);
 
-// Called with the number of columns factored so far (in order: after each block column; tasks:
+// Called with the number of columns factored so far (in order and look-ahead: once a step; tasks:
 // not called): progress, and a place where a caller may stop a long factorisation by throwing.
 using ColumnsDone = std::function<void(index_t)>;
 

@@ -1,10 +1,9 @@
 #include "solvers/direct/blas_backend.hpp"
 
-#include <cblas.h>
-#include <lapacke.h>
-
 #include <stdexcept>
 #include <string>
+
+#include "solvers/direct/blas_calls.hpp"
 
 namespace fem::band {
 
@@ -36,30 +35,6 @@ void require_syrk(Op op_a, Op op_b, const DeviceMatrix<T>& a, const DeviceMatrix
     throw std::logic_error("BLAS back-end: a lower-triangle product must be A Aᵀ (SYRK)");
 }
 
-// The BLAS and LAPACK calls, one name for both precisions (row-major, lower triangles).
-void blas_syrk(int n, int k, double alpha, const double* a, int lda, double beta, double* c, int ldc) {
-  cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, alpha, a, lda, beta, c, ldc);
-}
-void blas_syrk(int n, int k, float alpha, const float* a, int lda, float beta, float* c, int ldc) {
-  cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, alpha, a, lda, beta, c, ldc);
-}
-void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, double alpha, const double* a, int lda,
-          const double* b, int ldb, double beta, double* c, int ldc) {
-  cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-void blas_gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha, const float* a, int lda,
-          const float* b, int ldb, float beta, float* c, int ldc) {
-  cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-}
-lapack_int potrf_upper(int n, double* a, int lda) { return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
-lapack_int potrf_upper(int n, float* a, int lda) { return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
-void blas_trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const double* l, int ldl, double* b, int ldb) {
-  cblas_dtrsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0, l, ldl, b, ldb);
-}
-void blas_trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const float* l, int ldl, float* b, int ldb) {
-  cblas_strsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0f, l, ldl, b, ldb);
-}
-
 }  // namespace
 
 std::string BlasBackend::description() const {
@@ -73,9 +48,9 @@ void BlasBackend::gemm_any(Op op_a, Op op_b, T alpha, const DeviceMatrix<T>& a, 
   const int k = as_int(a.cols_of(op_a));
   if (fill == Fill::lower) {
     require_syrk(op_a, op_b, a, b);
-    blas_syrk(as_int(c.rows), k, alpha, data(a), as_int(a.ld), beta, data(c), as_int(c.ld));
+    blas::syrk(as_int(c.rows), k, alpha, data(a), as_int(a.ld), beta, data(c), as_int(c.ld));
   } else {
-    blas_gemm(trans(op_a), trans(op_b), as_int(c.rows), as_int(c.cols), k, alpha, data(a), as_int(a.ld), data(b),
+    blas::gemm(trans(op_a), trans(op_b), as_int(c.rows), as_int(c.cols), k, alpha, data(a), as_int(a.ld), data(b),
          as_int(b.ld), beta, data(c), as_int(c.ld));
   }
 }
@@ -83,14 +58,14 @@ void BlasBackend::gemm_any(Op op_a, Op op_b, T alpha, const DeviceMatrix<T>& a, 
 // A row-major lower triangle is LAPACK's column-major upper one: no transposed copy.
 template <class T>
 index_t BlasBackend::potrf_any(const DeviceMatrix<T>& a) {
-  const lapack_int info = potrf_upper(as_int(a.rows), data(a), as_int(a.ld));
+  const lapack_int info = blas::potrf_lower(as_int(a.rows), data(a), as_int(a.ld));
   if (info < 0) throw std::logic_error("LAPACKE potrf: argument " + std::to_string(-info) + " is invalid");
   return info > 0 ? info - 1 : -1;
 }
 
 template <class T>
 void BlasBackend::trsm_any(Side side, Op op_l, const DeviceMatrix<T>& l, const DeviceMatrix<T>& b) {
-  blas_trsm(side == Side::left ? CblasLeft : CblasRight, trans(op_l), as_int(b.rows), as_int(b.cols), data(l), as_int(l.ld),
+  blas::trsm(side == Side::left ? CblasLeft : CblasRight, trans(op_l), as_int(b.rows), as_int(b.cols), data(l), as_int(l.ld),
        data(b), as_int(b.ld));
 }
 

@@ -93,6 +93,7 @@ TEST_CASE("band Cholesky matches LAPACK DPBTRF/DPBTRS and a dense solve on awkwa
       for (const index_t block : {index_t{0}, index_t{3}, index_t{17}})
         for (const auto& [backend, schedule] : {std::pair{"blas", band::Schedule::tasks},
                                                std::pair{"blas", band::Schedule::in_order},
+                                               std::pair{"blas", band::Schedule::look_ahead},
                                                std::pair{"openmp", band::Schedule::tasks},
                                                std::pair{"serial", band::Schedule::in_order}}) {
           CAPTURE(n);
@@ -146,7 +147,7 @@ TEST_CASE("band Cholesky at the CPU solver's block sizes and schedules matches a
     std::vector<double> b1(n), x1(n);  // the first column alone
     for (index_t i = 0; i < n; ++i) b1[i] = b9[r * i], x1[i] = x9[r * i];
     for (const index_t block : {index_t{0}, index_t{64}, index_t{48}})
-      for (const auto schedule : {band::Schedule::tasks, band::Schedule::in_order}) {
+      for (const auto schedule : {band::Schedule::tasks, band::Schedule::in_order, band::Schedule::look_ahead}) {
         CAPTURE(n);
         CAPTURE(kd);
         CAPTURE(block);

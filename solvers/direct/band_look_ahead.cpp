@@ -1,0 +1,211 @@
+#include "solvers/direct/band_look_ahead.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernels/device_matrix.hpp"
+#include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/blas_calls.hpp"
+
+namespace fem::band {
+
+namespace {
+
+// Rows of a chunk of the panel's tail (its rows that start with zeros): each chunk skips the
+// zeros its first row has, so the zero triangle is multiplied at this granularity only.
+index_t tail_rows(index_t block) {
+  if (const char* e = std::getenv("FEM_BAND_TAIL")) return std::atoi(e);
+  return std::max<index_t>(8, block / 4);
+}
+// The fewest rows of a piece of the trailing update (below, the pieces shrink as guided
+// scheduling's do): each BLAS call packs its whole right operand, so pieces stay large.
+index_t piece_rows(index_t block) {
+  if (const char* e = std::getenv("FEM_BAND_PIECE")) return std::atoi(e);
+  return std::max<index_t>(block, 64);
+}
+
+// The band as a row-major matrix: element (i, j) at a[i * ld + j].
+template <class T>
+struct Band {
+  T* a;
+  int ld;
+  T* at(index_t i, index_t j) const { return a + i * ld + j; }
+};
+
+// One step: the block column [j, j + size), its panel the rows [j + size, end).
+struct Step {
+  index_t j, size, end, bandwidth;
+  // The panel's row r is zero left of column j + first_nonzero(r) (past the bandwidth).
+  index_t first_nonzero(index_t r) const { return std::clamp<index_t>(r - j - bandwidth, 0, size); }
+  index_t tail() const { return j + bandwidth + 1; }  // the first row that starts with a zero
+};
+
+Step step_at(const BandLayout& layout, index_t j) {
+  const index_t size = std::min(layout.block, layout.n - j);
+  return {j, size, j + size + std::min(layout.bandwidth, layout.n - j - size), layout.bandwidth};
+}
+
+// Calls chunk(a, z, skip) for rows [r0, r1) cut into [a, z): the rows above the panel's tail in
+// one, the tail in `tail_chunk` rows; `skip` leading panel columns are zero in all of [a, z).
+template <class Chunk>
+void for_each_chunk(const Step& s, index_t r0, index_t r1, index_t tail_chunk, Chunk&& chunk) {
+  for (index_t a = r0; a < r1;) {
+    const index_t z = a < s.tail() ? std::min(r1, s.tail()) : std::min(r1, a + tail_chunk);
+    if (s.first_nonzero(a) < s.size) chunk(a, z, s.first_nonzero(a));
+    a = z;
+  }
+}
+
+// C(r0:r1, c0:c1) -= P(r0:r1, :) P(c0:c1, :)ᵀ left of the diagonal (c1 <= r0), P the panel of
+// step s.
+template <class T>
+void subtract_product(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_t c0, index_t c1,
+                      index_t tail_chunk) {
+  if (c1 > c0)
+    for_each_chunk(s, r0, r1, tail_chunk, [&](index_t a, index_t z, index_t skip) {
+      blas::gemm(CblasNoTrans, CblasTrans, static_cast<int>(z - a), static_cast<int>(c1 - c0),
+                 static_cast<int>(s.size - skip), T(-1), b.at(a, s.j + skip), b.ld, b.at(c0, s.j + skip), b.ld, T(1),
+                 b.at(a, c0), b.ld);
+    });
+}
+
+// The rows [r0, r1) of the lower trailing window from column c0 on: C(r, c0:r+1) -= P(r, :)
+// P(c0:r+1, :)ᵀ, a GEMM left of each chunk's diagonal block and a SYRK on it.
+template <class T>
+void update_rows(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_t c0, index_t tail_chunk) {
+  for_each_chunk(s, r0, r1, tail_chunk, [&](index_t a, index_t z, index_t skip) {
+    const int k = static_cast<int>(s.size - skip);
+    if (a > c0)
+      blas::gemm(CblasNoTrans, CblasTrans, static_cast<int>(z - a), static_cast<int>(a - c0), k, T(-1),
+                 b.at(a, s.j + skip), b.ld, b.at(c0, s.j + skip), b.ld, T(1), b.at(a, c0), b.ld);
+    blas::syrk(static_cast<int>(z - a), k, T(-1), b.at(a, s.j + skip), b.ld, T(1), b.at(a, a), b.ld);
+  });
+}
+
+// POTRF on the diagonal block of step s, then its panel := panel L^-T in one call.
+template <class T>
+void factor_block_column(const Band<T>& b, const Step& s) {
+  const lapack_int info = blas::potrf_lower(static_cast<int>(s.size), b.at(s.j, s.j), b.ld);
+  if (info < 0) throw std::logic_error("LAPACKE potrf: argument " + std::to_string(-info) + " is invalid");
+  if (info > 0) throw kernels::NotPositiveDefinite(s.j + info - 1);
+  const index_t below = s.end - s.j - s.size;
+  if (below > 0)
+    blas::trsm(CblasRight, CblasTrans, static_cast<int>(below), static_cast<int>(s.size), b.at(s.j, s.j), b.ld,
+               b.at(s.j + s.size, s.j), b.ld);
+}
+
+// The trailing update of step s right of its look-ahead columns (rows and columns [trailing,
+// end)) in pieces of rows for a team of `threads`, as guided scheduling cuts a loop: each piece
+// a 1/threads share of the work left, the widest rows first (the work of rows [r, end) grows as
+// (end - trailing)^2 - (r - trailing)^2), down to `min_rows`. Piece k is rows [bounds[k],
+// bounds[k - 1]) with bounds[-1] = s.end.
+void piece_bounds(const Step& s, index_t trailing, int threads, index_t min_rows, std::vector<index_t>& bounds) {
+  bounds.clear();
+  const double width = static_cast<double>(s.end - trailing);
+  double left = 1;  // the fraction of the work in rows [trailing, bounds.back())
+  for (index_t r = s.end; r > trailing;) {
+    const double guide = std::getenv("FEM_BAND_GUIDE") ? std::atof(std::getenv("FEM_BAND_GUIDE")) : 1.0;
+    left *= 1 - 1.0 / (guide * threads);
+    const index_t cut = trailing + static_cast<index_t>(width * std::sqrt(left));
+    r = r - cut < min_rows ? trailing : cut;
+    bounds.push_back(r);
+  }
+}
+
+// A barrier whose waiters spin briefly, then yield the core: on a loaded machine (more runnable
+// threads than cores) a spinning waiter would keep the thread it waits for off the core, as
+// OpenMP's own barriers do (measured: 15x slower at load 5 on 2 cores); OpenBLAS yields likewise.
+class YieldingBarrier {
+ public:
+  explicit YieldingBarrier(int threads) : threads_(threads) {}
+  // Waits for the team; returns `stop` as the last thread to arrive saw it, the same for all.
+  bool wait(const std::atomic<bool>& stop) {
+    const unsigned generation = generation_.load(std::memory_order_acquire);
+    if (arrived_.fetch_add(1, std::memory_order_acq_rel) == threads_ - 1) {
+      arrived_.store(0, std::memory_order_relaxed);
+      stopped_ = stop.load();
+      generation_.fetch_add(1, std::memory_order_release);
+      return stopped_;
+    }
+    for (int spin = 0; generation_.load(std::memory_order_acquire) == generation; ++spin)
+      if (spin > 64) std::this_thread::yield();
+    return stopped_;  // written again only once every thread has arrived at the next barrier
+  }
+
+ private:
+  const int threads_;
+  std::atomic<int> arrived_{0};
+  std::atomic<unsigned> generation_{0};
+  bool stopped_ = false;
+};
+
+}  // namespace
+
+template <class T>
+void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<void(index_t)>& columns_done) {
+  if (layout.n == 0) return;
+  const Band<T> b{rows + layout.window(), static_cast<int>(layout.window())};
+  const index_t min_rows = piece_rows(layout.block), tail_chunk = tail_rows(layout.block);
+  const OneBlasThreadPerCall one_thread_per_call;  // the team is the parallelism
+  std::atomic<bool> failed{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  const auto guarded = [&](auto&& work) {
+    try {
+      work();
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      failed = true;
+    }
+  };
+  guarded([&] { factor_block_column(b, step_at(layout, 0)); });
+  if (error) std::rethrow_exception(error);
+  const int threads = omp_get_max_threads();
+  YieldingBarrier barrier(threads);
+  std::atomic<index_t> taken[2] = {0, 0};  // pieces handed out in even and odd steps
+#pragma omp parallel num_threads(threads)
+  {
+    const bool leader = omp_get_thread_num() == 0;
+    std::vector<index_t> bounds;
+    for (index_t j = 0, step = 0; j < layout.n; j += layout.block, ++step) {
+      const Step s = step_at(layout, j);
+      const index_t next = s.j + s.size;  // the next block column: [next, trailing)
+      const index_t trailing = std::min(s.end, next + layout.block);
+      piece_bounds(s, trailing, threads, min_rows, bounds);
+      if (leader) {
+        taken[(step + 1) % 2].store(0, std::memory_order_relaxed);  // unused until after this step's barrier
+        guarded([&] {
+          if (columns_done) columns_done(next);
+          if (next == layout.n) return;
+          update_rows(b, s, next, trailing, next, tail_chunk);
+          subtract_product(b, s, trailing, s.end, next, trailing, tail_chunk);
+          factor_block_column(b, step_at(layout, next));
+        });
+      }
+      auto& counter = taken[step % 2];
+      for (index_t k; !failed.load(std::memory_order_relaxed) &&
+                      (k = counter.fetch_add(1, std::memory_order_relaxed)) < static_cast<index_t>(bounds.size());) {
+        const index_t r0 = bounds[k], r1 = k == 0 ? s.end : bounds[k - 1];
+        guarded([&] { update_rows(b, s, r0, r1, trailing, tail_chunk); });
+      }
+      if (barrier.wait(failed)) break;
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+template void factor_look_ahead<double>(double*, const BandLayout&, const std::function<void(index_t)>&);
+template void factor_look_ahead<float>(float*, const BandLayout&, const std::function<void(index_t)>&);
+
+}  // namespace fem::band

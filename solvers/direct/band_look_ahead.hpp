@@ -1,0 +1,20 @@
+#pragma once
+// The band Cholesky on the host with look-ahead: a team of OpenMP threads, each BLAS call on one
+// thread. At each step one thread brings the next block column up to date and factors it (POTRF,
+// then one TRSM over its whole panel) while the others update the rest of the trailing window in
+// row strips, so that the small serial operations leave the critical path; one barrier a step.
+// The panel's last rows start with zeros (the entries past the bandwidth): the update of those
+// rows skips them, in chunks, instead of multiplying the zero triangle.
+#include <functional>
+
+#include "solvers/direct/band_layout.hpp"
+
+namespace fem::band {
+
+// Factors the band in place: `rows` holds layout.n rows of layout.pitch() entries in host
+// memory (element (i, j) at rows[layout.offset(i, j)]). Calls `columns_done` with the columns
+// whose factor is final, once a step. Throws kernels::NotPositiveDefinite naming the equation.
+template <class T>
+void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<void(index_t)>& columns_done);
+
+}  // namespace fem::band

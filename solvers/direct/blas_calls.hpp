@@ -1,0 +1,35 @@
+#pragma once
+// The host BLAS and LAPACK calls the band solvers make, one name for both precisions
+// (row-major, lower triangles): OpenBLAS's dsyrk/dgemm/dtrsm and LAPACK's dpotrf and their
+// single-precision twins. Include only where OpenBLAS's headers are on the include path.
+#include <cblas.h>
+#include <lapacke.h>
+
+namespace fem::band::blas {
+
+inline void syrk(int n, int k, double alpha, const double* a, int lda, double beta, double* c, int ldc) {
+  cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, alpha, a, lda, beta, c, ldc);
+}
+inline void syrk(int n, int k, float alpha, const float* a, int lda, float beta, float* c, int ldc) {
+  cblas_ssyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, alpha, a, lda, beta, c, ldc);
+}
+inline void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, double alpha, const double* a, int lda,
+                 const double* b, int ldb, double beta, double* c, int ldc) {
+  cblas_dgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+inline void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, float alpha, const float* a, int lda,
+                 const float* b, int ldb, float beta, float* c, int ldc) {
+  cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+// A row-major lower triangle is LAPACK's column-major upper one: no transposed copy. Returns
+// LAPACK's info (k > 0: the pivot of column k - 1 is not positive).
+inline lapack_int potrf_lower(int n, double* a, int lda) { return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
+inline lapack_int potrf_lower(int n, float* a, int lda) { return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
+inline void trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const double* l, int ldl, double* b, int ldb) {
+  cblas_dtrsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0, l, ldl, b, ldb);
+}
+inline void trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const float* l, int ldl, float* b, int ldb) {
+  cblas_strsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0f, l, ldl, b, ldb);
+}
+
+}  // namespace fem::band::blas
