@@ -9,6 +9,7 @@
 
 #include "solvers/direct/band_look_ahead.hpp"
 #include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/blas_calls.hpp"
 
 namespace fem::band {
 
@@ -172,35 +173,22 @@ void substitute_by_blocks(kernels::DenseBackend& backend, const BandOnBackend<T>
   }
 }
 
-// The same on the host, row by row as LAPACK's DTBSV: each row of L is contiguous in the band,
-// so forward is one dot product a row and backward one AXPY a row, with no call per block
-// (which dominates on narrow bands).
+// The same on the host's BLAS for a few right-hand sides, as DPBTRS: our rows are LAPACK's
+// upper band storage (row i of L is column i of U = Lᵀ, ldab = pitch), so one DTBSV with Uᵀ
+// (forward) and one with U (backward) a right-hand side, the rows' padding left of the band
+// skipped by starting each column kd above its diagonal.
 template <class T>
-void substitute_by_rows(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
+void substitute_on_host(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
   const BandLayout& layout = factor.layout;
-  const T* band = factor.rows();
+  const T* ab = factor.rows() + (layout.window() - layout.bandwidth);
+  const auto n = static_cast<int>(layout.n), kd = static_cast<int>(layout.bandwidth);
+  const auto ldab = static_cast<int>(layout.pitch());
   T* values = static_cast<T*>(x.storage->handle()) + x.offset;
-  std::vector<T> v(static_cast<std::size_t>(layout.n));  // one column, contiguous for the vector loops
+  std::vector<T> v(static_cast<std::size_t>(layout.n));  // one column, contiguous
   for (index_t c = 0; c < x.cols; ++c) {
     for (index_t i = 0; i < layout.n; ++i) v[i] = values[i * x.ld + c];
-    for (index_t i = 0; i < layout.n; ++i) {
-      const index_t first = std::max<index_t>(0, i - layout.bandwidth);
-      const T* l = band + layout.offset(i, first);
-      const T* vf = v.data() + first;
-      T sum = v[i];
-#pragma omp simd reduction(- : sum)
-      for (index_t k = 0; k < i - first; ++k) sum -= l[k] * vf[k];
-      v[i] = sum / l[i - first];
-    }
-    for (index_t i = layout.n - 1; i >= 0; --i) {
-      const index_t first = std::max<index_t>(0, i - layout.bandwidth);
-      const T* l = band + layout.offset(i, first);
-      T* vf = v.data() + first;
-      const T xi = v[i] / l[i - first];
-      v[i] = xi;
-#pragma omp simd
-      for (index_t k = 0; k < i - first; ++k) vf[k] -= l[k] * xi;
-    }
+    blas::tbsv(CblasTrans, n, kd, ab, ldab, v.data());
+    blas::tbsv(CblasNoTrans, n, kd, ab, ldab, v.data());
     for (index_t i = 0; i < layout.n; ++i) values[i * x.ld + c] = v[i];
   }
 }
@@ -210,10 +198,10 @@ void substitute_by_rows(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x
 template <class T>
 void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
   if (factor.layout.n == 0 || x.cols == 0) return;
-  // A few right-hand sides on the host: memory-bound, the row loops stream the band once a pass.
+  // A few right-hand sides on the host: memory-bound, each pass streams the band once.
   if (backend.uses_host_memory() && x.cols < 8) {
     backend.synchronize();
-    substitute_by_rows(factor, x);
+    substitute_on_host(factor, x);
   } else {
     substitute_by_blocks(backend, factor, x);
   }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -21,12 +22,6 @@ namespace fem::band {
 
 namespace {
 
-// Rows of a chunk of the panel's tail (its rows that start with zeros): each chunk skips the
-// zeros its first row has, so the zero triangle is multiplied at this granularity only.
-index_t tail_rows(index_t block) {
-  if (const char* e = std::getenv("FEM_BAND_TAIL")) return std::atoi(e);
-  return std::max<index_t>(8, block / 4);
-}
 // The fewest rows of a piece of the trailing update (below, the pieces shrink as guided
 // scheduling's do): each BLAS call packs its whole right operand, so pieces stay large.
 index_t piece_rows(index_t block) {
@@ -47,7 +42,6 @@ struct Step {
   index_t j, size, end, bandwidth;
   // The panel's row r is zero left of column j + first_nonzero(r) (past the bandwidth).
   index_t first_nonzero(index_t r) const { return std::clamp<index_t>(r - j - bandwidth, 0, size); }
-  index_t tail() const { return j + bandwidth + 1; }  // the first row that starts with a zero
 };
 
 Step step_at(const BandLayout& layout, index_t j) {
@@ -55,41 +49,28 @@ Step step_at(const BandLayout& layout, index_t j) {
   return {j, size, j + size + std::min(layout.bandwidth, layout.n - j - size), layout.bandwidth};
 }
 
-// Calls chunk(a, z, skip) for rows [r0, r1) cut into [a, z): the rows above the panel's tail in
-// one, the tail in `tail_chunk` rows; `skip` leading panel columns are zero in all of [a, z).
-template <class Chunk>
-void for_each_chunk(const Step& s, index_t r0, index_t r1, index_t tail_chunk, Chunk&& chunk) {
-  for (index_t a = r0; a < r1;) {
-    const index_t z = a < s.tail() ? std::min(r1, s.tail()) : std::min(r1, a + tail_chunk);
-    if (s.first_nonzero(a) < s.size) chunk(a, z, s.first_nonzero(a));
-    a = z;
-  }
-}
-
 // C(r0:r1, c0:c1) -= P(r0:r1, :) P(c0:c1, :)ᵀ left of the diagonal (c1 <= r0), P the panel of
-// step s.
+// step s. The panel's columns that are zero in all rows from r0 on are skipped; the rest of the
+// zero triangle is multiplied (as DPBTRF does in its A32 update): cutting it out would take a
+// GEMM a few rows, each packing the whole right operand again.
 template <class T>
-void subtract_product(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_t c0, index_t c1,
-                      index_t tail_chunk) {
-  if (c1 > c0)
-    for_each_chunk(s, r0, r1, tail_chunk, [&](index_t a, index_t z, index_t skip) {
-      blas::gemm(CblasNoTrans, CblasTrans, static_cast<int>(z - a), static_cast<int>(c1 - c0),
-                 static_cast<int>(s.size - skip), T(-1), b.at(a, s.j + skip), b.ld, b.at(c0, s.j + skip), b.ld, T(1),
-                 b.at(a, c0), b.ld);
-    });
+void subtract_product(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_t c0, index_t c1) {
+  const index_t skip = s.first_nonzero(r0);
+  if (c1 > c0 && r1 > r0 && skip < s.size)
+    blas::gemm(CblasNoTrans, CblasTrans, static_cast<int>(r1 - r0), static_cast<int>(c1 - c0),
+               static_cast<int>(s.size - skip), T(-1), b.at(r0, s.j + skip), b.ld, b.at(c0, s.j + skip), b.ld, T(1),
+               b.at(r0, c0), b.ld);
 }
 
 // The rows [r0, r1) of the lower trailing window from column c0 on: C(r, c0:r+1) -= P(r, :)
-// P(c0:r+1, :)ᵀ, a GEMM left of each chunk's diagonal block and a SYRK on it.
+// P(c0:r+1, :)ᵀ, a GEMM left of the diagonal block and a SYRK on it.
 template <class T>
-void update_rows(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_t c0, index_t tail_chunk) {
-  for_each_chunk(s, r0, r1, tail_chunk, [&](index_t a, index_t z, index_t skip) {
-    const int k = static_cast<int>(s.size - skip);
-    if (a > c0)
-      blas::gemm(CblasNoTrans, CblasTrans, static_cast<int>(z - a), static_cast<int>(a - c0), k, T(-1),
-                 b.at(a, s.j + skip), b.ld, b.at(c0, s.j + skip), b.ld, T(1), b.at(a, c0), b.ld);
-    blas::syrk(static_cast<int>(z - a), k, T(-1), b.at(a, s.j + skip), b.ld, T(1), b.at(a, a), b.ld);
-  });
+void update_rows(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_t c0) {
+  subtract_product(b, s, r0, r1, c0, r0);
+  const index_t skip = s.first_nonzero(r0);
+  if (r1 > r0 && skip < s.size)
+    blas::syrk(static_cast<int>(r1 - r0), static_cast<int>(s.size - skip), T(-1), b.at(r0, s.j + skip), b.ld, T(1),
+               b.at(r0, r0), b.ld);
 }
 
 // POTRF on the diagonal block of step s, then its panel := panel L^-T in one call.
@@ -155,8 +136,10 @@ template <class T>
 void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<void(index_t)>& columns_done) {
   if (layout.n == 0) return;
   const Band<T> b{rows + layout.window(), static_cast<int>(layout.window())};
-  const index_t min_rows = piece_rows(layout.block), tail_chunk = tail_rows(layout.block);
-  const OneBlasThreadPerCall one_thread_per_call;  // the team is the parallelism
+  const index_t min_rows = piece_rows(layout.block);
+  const int threads = std::getenv("FEM_BAND_TEAM") ? std::atoi(std::getenv("FEM_BAND_TEAM")) : omp_get_max_threads();
+  std::optional<OneBlasThreadPerCall> one_thread_per_call;  // the team is the parallelism
+  if (threads > 1) one_thread_per_call.emplace();
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -171,7 +154,6 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
   };
   guarded([&] { factor_block_column(b, step_at(layout, 0)); });
   if (error) std::rethrow_exception(error);
-  const int threads = omp_get_max_threads();
   YieldingBarrier barrier(threads);
   std::atomic<index_t> taken[2] = {0, 0};  // pieces handed out in even and odd steps
 #pragma omp parallel num_threads(threads)
@@ -188,8 +170,8 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
         guarded([&] {
           if (columns_done) columns_done(next);
           if (next == layout.n) return;
-          update_rows(b, s, next, trailing, next, tail_chunk);
-          subtract_product(b, s, trailing, s.end, next, trailing, tail_chunk);
+          update_rows(b, s, next, trailing, next);
+          subtract_product(b, s, trailing, s.end, next, trailing);
           factor_block_column(b, step_at(layout, next));
         });
       }
@@ -197,7 +179,7 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
       for (index_t k; !failed.load(std::memory_order_relaxed) &&
                       (k = counter.fetch_add(1, std::memory_order_relaxed)) < static_cast<index_t>(bounds.size());) {
         const index_t r0 = bounds[k], r1 = k == 0 ? s.end : bounds[k - 1];
-        guarded([&] { update_rows(b, s, r0, r1, trailing, tail_chunk); });
+        guarded([&] { update_rows(b, s, r0, r1, trailing); });
       }
       if (barrier.wait(failed)) break;
     }

@@ -32,4 +32,13 @@ inline void trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const float*
   cblas_strsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0f, l, ldl, b, ldb);
 }
 
+// Solves op(U) x = x for the upper band U in LAPACK's column-major band storage (kd
+// superdiagonals, column j's diagonal at ab[kd + j * ldab]), as DTBSV.
+inline void tbsv(CBLAS_TRANSPOSE tu, int n, int kd, const double* ab, int ldab, double* x) {
+  cblas_dtbsv(CblasColMajor, CblasUpper, tu, CblasNonUnit, n, kd, ab, ldab, x, 1);
+}
+inline void tbsv(CBLAS_TRANSPOSE tu, int n, int kd, const float* ab, int ldab, float* x) {
+  cblas_stbsv(CblasColMajor, CblasUpper, tu, CblasNonUnit, n, kd, ab, ldab, x, 1);
+}
+
 }  // namespace fem::band::blas
