@@ -3,12 +3,10 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
-#include <cstdlib>
+#include <cmath>
 #include <exception>
 #include <mutex>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -23,11 +21,8 @@ namespace fem::band {
 namespace {
 
 // The fewest rows of a piece of the trailing update (below, the pieces shrink as guided
-// scheduling's do): each BLAS call packs its whole right operand, so pieces stay large.
-index_t piece_rows(index_t block) {
-  if (const char* e = std::getenv("FEM_BAND_PIECE")) return std::atoi(e);
-  return std::max<index_t>(block, 64);
-}
+// scheduling's do): each BLAS call packs its whole right operand again, so pieces stay large.
+index_t piece_rows(index_t block) { return std::max<index_t>(block, 64); }
 
 // The band as a row-major matrix: element (i, j) at a[i * ld + j].
 template <class T>
@@ -95,8 +90,7 @@ void piece_bounds(const Step& s, index_t trailing, int threads, index_t min_rows
   const double width = static_cast<double>(s.end - trailing);
   double left = 1;  // the fraction of the work in rows [trailing, bounds.back())
   for (index_t r = s.end; r > trailing;) {
-    const double guide = std::getenv("FEM_BAND_GUIDE") ? std::atof(std::getenv("FEM_BAND_GUIDE")) : 1.0;
-    left *= 1 - 1.0 / (guide * threads);
+    left *= 1 - 1.0 / threads;
     const index_t cut = trailing + static_cast<index_t>(width * std::sqrt(left));
     r = r - cut < min_rows ? trailing : cut;
     bounds.push_back(r);
@@ -137,9 +131,8 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
   if (layout.n == 0) return;
   const Band<T> b{rows + layout.window(), static_cast<int>(layout.window())};
   const index_t min_rows = piece_rows(layout.block);
-  const int threads = std::getenv("FEM_BAND_TEAM") ? std::atoi(std::getenv("FEM_BAND_TEAM")) : omp_get_max_threads();
-  std::optional<OneBlasThreadPerCall> one_thread_per_call;  // the team is the parallelism
-  if (threads > 1) one_thread_per_call.emplace();
+  const int threads = omp_get_max_threads();
+  const OneBlasThreadPerCall one_thread_per_call;  // the team is the parallelism
   std::atomic<bool> failed{false};
   std::exception_ptr error;
   std::mutex error_mutex;

@@ -3,9 +3,11 @@
 // schedules; and the solvers' failure messages.
 #include <doctest/doctest.h>
 #include <lapacke.h>
+#include <omp.h>
 
 #include <cmath>
 #include <string>
+#include <tuple>
 
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
@@ -159,6 +161,47 @@ TEST_CASE("band Cholesky at the CPU solver's block sizes and schedules matches a
         CHECK(max_rel_diff(band::solve_factored(backend, factor, b9, r), x9) < 1e-12);
       }
   }
+}
+
+TEST_CASE("band Cholesky with look-ahead: teams of 1 to 3 threads match a dense Cholesky and name a failing pivot") {
+  // Several pieces a step (b = 300), blocks not dividing n or b, n below the block, a diagonal
+  // matrix and a band wider than the matrix; a pivot failing in a block column factored ahead.
+  const int threads_before = omp_get_max_threads();
+  unsigned seed = 900;
+  for (const int threads : {1, 2, 3}) {
+    omp_set_num_threads(threads);
+    for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{700, 300, 48}, {257, 64, 17}, {50, 120, 8},
+                                       {40, 0, 7}, {5, 3, 16}, {333, 40, 40}}) {
+      CAPTURE(threads);
+      CAPTURE(n);
+      CAPTURE(kd);
+      CAPTURE(block);
+      const auto a = random_spd_band(n, kd, ++seed);
+      const CsrMatrix csr = dense_to_csr(a, n);
+      const index_t r = 2;
+      const auto b = random_rhs(n, r, seed + 1);
+      band::BlasBackend backend;
+      auto factor = band::load_band<double>(backend, csr, band::make_layout(csr, block));
+      std::vector<index_t> reported;
+      band::factor_or_fail(backend, factor, band::Schedule::look_ahead, [&](index_t done) { reported.push_back(done); });
+      CHECK(max_rel_diff(band::solve_factored(backend, factor, b, r), dense_cholesky_solve(a, n, b, r)) < 1e-12);
+      CHECK(!reported.empty());
+      CHECK(reported.back() == n);
+    }
+    const index_t n = 400, kd = 100, bad = 250;
+    auto a = random_spd_band(n, kd, 77);
+    a[bad * n + bad] = -1.0;
+    const CsrMatrix csr = dense_to_csr(a, n);
+    band::BlasBackend backend;
+    auto factor = band::load_band<double>(backend, csr, band::make_layout(csr, 32));
+    try {
+      band::factor(backend, factor, band::Schedule::look_ahead);
+      FAIL("no failure reported");
+    } catch (const kernels::NotPositiveDefinite& e) {
+      CHECK(e.column() == bad);
+    }
+  }
+  omp_set_num_threads(threads_before);
 }
 
 TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop count is exact") {
