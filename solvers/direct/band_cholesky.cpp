@@ -129,7 +129,7 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
 
 }  // namespace
 
-Schedule host_schedule(index_t /*bandwidth*/) { return Schedule::in_order; }
+Schedule host_schedule(index_t /*bandwidth*/) { return Schedule::look_ahead; }
 
 template <class T>
 void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule, const ColumnsDone& columns_done) {

@@ -30,11 +30,10 @@ struct BandOnBackend {
 // next block column factored while the team updates the rest (band_look_ahead.hpp).
 enum class Schedule { tasks, in_order, look_ahead };
 
-// The schedule the CPU solver uses for a half-bandwidth: in order at every one. Measured with
+// The schedule the CPU solver uses for a half-bandwidth: look-ahead at every one. Measured with
 // `fem bench band` (2 threads, n = 20000, b = 50 to 4000, interleaved repeats, 2026-11-26, on
-// 2 cores shared with other builds): look-ahead was 1.2-1.6x faster than in order at b = 100,
-// 500 and 1000 while both cores were free, but up to 10 % slower at the same points under
-// load, where in order kept within 1.01x of DPBTRF + DPBTRS (bench/RESULTS.md).
+// 2 cores shared with other builds): 0.70-0.86x DPBTRF + DPBTRS while both cores were free (in
+// order 0.84-0.98x), within 0.96-1.08x of it under load (in order 0.94-1.07x; bench/RESULTS.md).
 Schedule host_schedule(index_t bandwidth);
 
 // Called with the number of columns factored so far (in order and look-ahead: once a step; tasks:
