@@ -9,6 +9,7 @@
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -102,7 +103,7 @@ void piece_bounds(const Step& s, index_t trailing, int threads, index_t min_rows
 // OpenMP's own barriers do (measured: 15x slower at load 5 on 2 cores); OpenBLAS yields likewise.
 class YieldingBarrier {
  public:
-  explicit YieldingBarrier(int threads) : threads_(threads) {}
+  void set_threads(int threads) { threads_ = threads; }
   // Waits for the team; returns `stop` as the last thread to arrive saw it, the same for all.
   bool wait(const std::atomic<bool>& stop) {
     const unsigned generation = generation_.load(std::memory_order_acquire);
@@ -118,11 +119,35 @@ class YieldingBarrier {
   }
 
  private:
-  const int threads_;
+  int threads_ = 1;
   std::atomic<int> arrived_{0};
   std::atomic<unsigned> generation_{0};
   bool stopped_ = false;
 };
+
+// Runs work(id, size) on a team of up to `threads` threads, the caller as id 0; fewer where the
+// system starts fewer. Plain threads rather than an OpenMP team: libgomp's idle threads spin
+// after a region (GOMP_SPINCOUNT, 300,000 by default), taking a core from whatever runs next
+// (the substitution, OpenBLAS's threads) where there are as many cores as threads.
+template <class Work>
+void run_team(int threads, YieldingBarrier& barrier, Work&& work) {
+  std::atomic<int> size{0};  // 0 until the team is complete
+  const auto member = [&](int id) {
+    for (int spin = 0; size.load(std::memory_order_acquire) == 0; ++spin)
+      if (spin > 64) std::this_thread::yield();
+    work(id, size.load(std::memory_order_relaxed));
+  };
+  std::vector<std::thread> team;
+  for (int id = 1; id < threads; ++id) try {
+      team.emplace_back(member, id);
+    } catch (const std::system_error&) {
+      break;
+    }
+  barrier.set_threads(static_cast<int>(team.size()) + 1);
+  size.store(static_cast<int>(team.size()) + 1, std::memory_order_release);
+  member(0);
+  for (auto& t : team) t.join();
+}
 
 }  // namespace
 
@@ -131,7 +156,6 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
   if (layout.n == 0) return;
   const Band<T> b{rows + layout.window(), static_cast<int>(layout.window())};
   const index_t min_rows = piece_rows(layout.block);
-  const int threads = omp_get_max_threads();
   const OneBlasThreadPerCall one_thread_per_call;  // the team is the parallelism
   std::atomic<bool> failed{false};
   std::exception_ptr error;
@@ -147,18 +171,16 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
   };
   guarded([&] { factor_block_column(b, step_at(layout, 0)); });
   if (error) std::rethrow_exception(error);
-  YieldingBarrier barrier(threads);
+  YieldingBarrier barrier;
   std::atomic<index_t> taken[2] = {0, 0};  // pieces handed out in even and odd steps
-#pragma omp parallel num_threads(threads)
-  {
-    const bool leader = omp_get_thread_num() == 0;
+  run_team(omp_get_max_threads(), barrier, [&](int id, int threads) {
     std::vector<index_t> bounds;
     for (index_t j = 0, step = 0; j < layout.n; j += layout.block, ++step) {
       const Step s = step_at(layout, j);
       const index_t next = s.j + s.size;  // the next block column: [next, trailing)
       const index_t trailing = std::min(s.end, next + layout.block);
-      piece_bounds(s, trailing, threads, min_rows, bounds);
-      if (leader) {
+      guarded([&] { piece_bounds(s, trailing, threads, min_rows, bounds); });
+      if (id == 0) {  // the look-ahead
         taken[(step + 1) % 2].store(0, std::memory_order_relaxed);  // unused until after this step's barrier
         guarded([&] {
           if (columns_done) columns_done(next);
@@ -176,7 +198,7 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
       }
       if (barrier.wait(failed)) break;
     }
-  }
+  });
   if (error) std::rethrow_exception(error);
 }
 
