@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "fem/physics/element_matrices.hpp"
+#include "support/first_failure.hpp"
 
 namespace fem {
 
@@ -117,16 +118,8 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
   double* values = out.matrix.val.data();
   double* rhs = out.rhs.data();
 
-  // An exception must not escape an OpenMP region: keep the first and rethrow after it.
-  std::exception_ptr failure;
-  auto guarded = [&](auto&& body) {
-    try {
-      body();
-    } catch (...) {
-#pragma omp critical(fem_assembly_failure)
-      if (!failure) failure = std::current_exception();
-    }
-  };
+  FirstFailure failure;
+  auto guarded = [&](auto&& body) { failure.run(body); };
   // Elements done, counted by every thread; only thread 0 reports them, so one at a time.
   std::atomic<std::int64_t> elements_done{0};
   const auto elements = static_cast<std::int64_t>(mesh.cells.size());
@@ -177,7 +170,7 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
         for (int s = 0; s < threads; ++s) rhs[k] += private_rhs[s][k];
     }
   }
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow_if_failed();
 
   // Boundary loads touch few elements: serial.
   ElementBuffers buffers;

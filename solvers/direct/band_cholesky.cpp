@@ -1,15 +1,13 @@
 #include "solvers/direct/band_cholesky.hpp"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <mutex>
 #include <stdexcept>
 #include <vector>
 
 #include "solvers/direct/band_look_ahead.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/blas_calls.hpp"
+#include "support/first_failure.hpp"
 
 namespace fem::band {
 
@@ -98,19 +96,10 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
   const index_t columns = (layout.n + nb - 1) / nb;
   std::vector<char> column_token(static_cast<std::size_t>(columns));
   char* token = column_token.data();
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
+  FirstFailure failure;
   const OneBlasThreadPerCall one_thread_per_call;  // the tasks are the parallelism
   const auto guarded = [&](auto&& work) {
-    if (failed.load(std::memory_order_relaxed)) return;
-    try {
-      work();
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
-    }
+    if (!failure.failed()) failure.run(work);
   };
 #pragma omp parallel
 #pragma omp single
@@ -124,7 +113,7 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
       guarded([&] { update_columns(backend, band, s, c, width); });
     }
   }
-  if (error) std::rethrow_exception(error);
+  failure.rethrow_if_failed();
 }
 
 }  // namespace

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <exception>
 #include <optional>
 #include <string>
 
@@ -13,6 +12,7 @@
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/progress_meter.hpp"
+#include "support/first_failure.hpp"
 #include "support/stopwatch.hpp"
 #include "fem/config.hpp"
 #include "kernels/device_queries.hpp"
@@ -48,14 +48,10 @@ std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnB
   if (backend.uses_host_memory() && r < 8) {
     // A few right-hand sides: the substitution is memory-bound and made of many small tile
     // solves; one thread does it without a fork/join per tile (nested regions run inline).
-    std::exception_ptr error;
+    FirstFailure failure;
 #pragma omp parallel num_threads(1)
-    try {
-      substitute(backend, factor, x);
-    } catch (...) {
-      error = std::current_exception();
-    }
-    if (error) std::rethrow_exception(error);
+    failure.run([&] { substitute(backend, factor, x); });
+    failure.rethrow_if_failed();
   } else {
     substitute(backend, factor, x);
   }

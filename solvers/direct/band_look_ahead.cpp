@@ -6,7 +6,6 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <system_error>
@@ -16,6 +15,7 @@
 #include "kernels/device_matrix.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/blas_calls.hpp"
+#include "support/first_failure.hpp"
 
 namespace fem::band {
 
@@ -157,20 +157,10 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
   const Band<T> b{rows + layout.window(), static_cast<int>(layout.window())};
   const index_t min_rows = piece_rows(layout.block);
   const OneBlasThreadPerCall one_thread_per_call;  // the team is the parallelism
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex error_mutex;
-  const auto guarded = [&](auto&& work) {
-    try {
-      work();
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
-    }
-  };
+  FirstFailure failure;
+  const auto guarded = [&](auto&& work) { failure.run(work); };
   guarded([&] { factor_block_column(b, step_at(layout, 0)); });
-  if (error) std::rethrow_exception(error);
+  failure.rethrow_if_failed();
   YieldingBarrier barrier;
   std::atomic<index_t> taken[2] = {0, 0};  // pieces handed out in even and odd steps
   run_team(omp_get_max_threads(), barrier, [&](int id, int threads) {
@@ -191,15 +181,15 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
         });
       }
       auto& counter = taken[step % 2];
-      for (index_t k; !failed.load(std::memory_order_relaxed) &&
+      for (index_t k; !failure.failed() &&
                       (k = counter.fetch_add(1, std::memory_order_relaxed)) < static_cast<index_t>(bounds.size());) {
         const index_t r0 = bounds[k], r1 = k == 0 ? s.end : bounds[k - 1];
         guarded([&] { update_rows(b, s, r0, r1, trailing); });
       }
-      if (barrier.wait(failed)) break;
+      if (barrier.wait(failure.flag())) break;
     }
   });
-  if (error) std::rethrow_exception(error);
+  failure.rethrow_if_failed();
 }
 
 template void factor_look_ahead<double>(double*, const BandLayout&, const std::function<void(index_t)>&);

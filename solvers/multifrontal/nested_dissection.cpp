@@ -3,10 +3,11 @@
 #include <metis.h>
 #include <omp.h>
 
-#include <exception>
 #include <numeric>
 #include <stdexcept>
 #include <string>
+
+#include "support/first_failure.hpp"
 
 namespace fem::multifrontal {
 
@@ -73,16 +74,12 @@ std::vector<std::int32_t> dissect(const Part& part, int levels) {
   check(METIS_ComputeVertexSeparator(&n, xadj.data(), adjncy.data(), nullptr, options, &separator, where.data()),
         "METIS_ComputeVertexSeparator");
   std::vector<std::int32_t> left, right;
-  std::exception_ptr failure;  // an exception must not leave a task
+  FirstFailure failure;
 #pragma omp task shared(left, part, where, failure)
-  try {
-    left = dissect(induced(part, where, 0), levels - 1);
-  } catch (...) {
-    failure = std::current_exception();
-  }
+  failure.run([&] { left = dissect(induced(part, where, 0), levels - 1); });
   right = dissect(induced(part, where, 1), levels - 1);
 #pragma omp taskwait
-  if (failure) std::rethrow_exception(failure);
+  failure.rethrow_if_failed();
   std::vector<std::int32_t> order = std::move(left);
   order.insert(order.end(), right.begin(), right.end());
   for (idx_t v = 0; v < n; ++v)
@@ -104,15 +101,11 @@ std::vector<std::int32_t> nested_dissection(const BlockGraph& graph) {
   int levels = 0;
   while ((1 << levels) < 2 * omp_get_max_threads() && omp_get_max_threads() > 1) ++levels;
   std::vector<std::int32_t> order;
-  std::exception_ptr failure;
+  FirstFailure failure;
 #pragma omp parallel
 #pragma omp single
-  try {
-    order = dissect(whole, levels);
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  if (failure) std::rethrow_exception(failure);
+  failure.run([&] { order = dissect(whole, levels); });
+  failure.rethrow_if_failed();
   std::vector<std::int32_t> new_of_old(graph.nodes);
   for (std::int32_t i = 0; i < graph.nodes; ++i) new_of_old[order[i]] = i;
   return new_of_old;

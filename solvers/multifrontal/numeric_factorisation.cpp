@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
-#include <exception>
 #include <limits>
 #include <mutex>
 #include <string>
@@ -13,6 +12,7 @@
 
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/linear_solver.hpp"
+#include "support/first_failure.hpp"
 
 namespace fem::multifrontal {
 
@@ -85,8 +85,7 @@ class Factorisation {
  private:
   // The subtrees as OpenMP tasks, each on one thread's stack with one-thread BLAS.
   void run_subtrees() {
-    std::exception_ptr failure;
-    std::atomic<bool> failed{false};
+    FirstFailure failure;
     const band::OneBlasThreadPerCall one_thread;
     const auto& schedule = f_.schedule;
     for (auto& s : scratch_) s.stack.reset(new T[f_.stack_entries]);
@@ -94,33 +93,27 @@ class Factorisation {
 #pragma omp parallel num_threads(f_.threads)
 #pragma omp single
     for (std::size_t t = 0; t < schedule.subtree_root.size(); ++t) {
-#pragma omp task firstprivate(t) shared(failure, failed, schedule)
-      {
-        try {
-          Scratch<T>& scratch = scratch_[omp_get_thread_num()];
-          const std::int32_t root = schedule.subtree_root[t];
-          for (std::int32_t s = schedule.subtree_first[t]; s <= root && !failed; ++s) {
-            if (s == root) {  // its update waits for the top of the tree in an array of its own
-              update_[s] = own(s, f_.update_entries(s));
-            } else {
-              update_[s] = scratch.stack.get() + scratch.height;
-              on_stack_[s] = 1;
-              scratch.height += f_.update_entries(s);
-            }
-            eliminate(s, scratch);
-            count_done(s);
+#pragma omp task firstprivate(t) shared(failure, schedule)
+      failure.run([&] {
+        Scratch<T>& scratch = scratch_[omp_get_thread_num()];
+        const std::int32_t root = schedule.subtree_root[t];
+        for (std::int32_t s = schedule.subtree_first[t]; s <= root && !failure.failed(); ++s) {
+          if (s == root) {  // its update waits for the top of the tree in an array of its own
+            update_[s] = own(s, f_.update_entries(s));
+          } else {
+            update_[s] = scratch.stack.get() + scratch.height;
+            on_stack_[s] = 1;
+            scratch.height += f_.update_entries(s);
           }
-          scratch.height = 0;
-        } catch (...) {
-#pragma omp critical(multifrontal_failure)
-          if (!failure) failure = std::current_exception();
-          failed = true;
+          eliminate(s, scratch);
+          count_done(s);
         }
-      }
+        scratch.height = 0;
+      });
     }
     for (auto& s : scratch_) s.stack.reset();
     track(-f_.threads * f_.stack_entries);
-    if (failure) std::rethrow_exception(failure);
+    failure.rethrow_if_failed();
   }
 
   // Assembles supernode s's front (its panel and its update matrix, already placed at

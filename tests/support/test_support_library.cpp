@@ -1,5 +1,5 @@
 // support/: the spread of timings, CSV tables (quoting, numbers, the column count), the
-// stopwatch, and the exit codes and checks of our command lines.
+// stopwatch, the first failure of threaded work, and the exit codes and checks of our command lines.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -9,11 +9,13 @@
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "support/command_line.hpp"
 #include "support/csv_table.hpp"
+#include "support/first_failure.hpp"
 #include "support/statistics.hpp"
 #include "support/stopwatch.hpp"
 
@@ -112,4 +114,24 @@ TEST_CASE("positive_number and non_negative_number name the rule and the value")
   CHECK(non_negative_number()(zero).empty());
   CHECK(non_negative_number()(negative) == "needs a number of at least 0, not -2.5");
   CHECK(non_negative_number()(word) == "needs a number of at least 0, not ten");
+}
+
+TEST_CASE("FirstFailure: keeps the first of several threads' exceptions, rethrows it after they join") {
+  FirstFailure failure;
+  failure.run([] {});
+  CHECK_FALSE(failure.failed());
+  CHECK_NOTHROW(failure.rethrow_if_failed());
+
+  // Thread 0 throws first; the others wait for it, then throw their own.
+  std::vector<std::thread> threads;
+  for (int id = 0; id < 4; ++id)
+    threads.emplace_back([&failure, id] {
+      if (id != 0)
+        while (!failure.failed()) std::this_thread::yield();
+      failure.run([id] { throw std::runtime_error("thread " + std::to_string(id)); });
+    });
+  for (auto& t : threads) t.join();
+  CHECK(failure.failed());
+  CHECK(failure.flag().load());
+  CHECK_THROWS_WITH_AS(failure.rethrow_if_failed(), "thread 0", std::runtime_error);
 }
