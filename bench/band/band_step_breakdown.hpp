@@ -15,4 +15,16 @@ struct StepBreakdown {
 
 StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
 
+// The persistent kernel's critical path: per 64-column step, medians over the steps of a band
+// of 600 steps (its first and last reach steps left out), from the kernel's own time stamps.
+struct PersistentStepBreakdown {
+  double step_us = 0;       // from one step's first strip ready to the next one's
+  double strip_us = 0;      // the strip under the diagonal block: factor and solve
+  double to_update_us = 0;  // its flag until the update of the next diagonal block starts
+  double update_us = 0;     // that update
+  double to_next_us = 0;    // its flag until the next step's first strip starts
+};
+
+PersistentStepBreakdown time_persistent_steps(std::int64_t bandwidth);
+
 }  // namespace fem::bench

@@ -1,0 +1,264 @@
+// The persistent band Cholesky kernel (band_cholesky_persistent.hpp).
+//
+// Tiles: T(i, j) holds rows [64 i, 64 i + 64) and columns [64 j, 64 j + 64) of the band; block
+// column k updates the tiles T(i, j) with k < j <= i <= k + reach (reach = ceil(kd / 64)), and the
+// strips under its diagonal block T(k, k) are 32 rows each. The tasks, in ticket order, go by
+// groups, group g being:
+//   - the updates of block column g by block column g - 1 (T(i, g) -= L(i, g-1) L(g, g-1)ᵀ),
+//   - the strips of block column g (factor T(g, g), solve the strip),
+//   - the rest of block column g - 1's updates (block columns g + 1 ... g - 1 + reach).
+// Every task reads only what tasks with smaller tickets write, so a block that waits always
+// waits for a task that a running block holds: the order cannot deadlock, whatever the grid.
+// What a task waits for: a strip, the update count of its diagonal block and of its own tile
+// (all block columns before g applied); an update of T(i, j) by block column k, the strips of
+// L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "kernels/cuda/band_cholesky_persistent.hpp"
+#include "kernels/cuda/block_column_strip.cuh"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/device_matrix.hpp"
+
+namespace fem::kernels::cuda {
+
+namespace {
+
+using block_column_device::threads;
+constexpr int tile = block_column_width;  // 64
+constexpr int strip_rows = block_column_device::strip_rows;
+constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
+constexpr std::size_t update_shared_bytes = 2 * tile * tile_pitch * sizeof(double);
+constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(0));
+
+static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
+
+struct Band {
+  double* rows = nullptr;
+  long long n = 0, kd = 0, ld = 0;
+  long long columns = 0;    // block columns: ceil(n / 64)
+  long long reach = 0;      // tile rows under a diagonal block that its block column updates
+  long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
+  long long per_group = 0;  // tickets a group
+  unsigned long long* next_ticket = nullptr;
+  int* updates = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
+  int* solved = nullptr;     // per strip (k, s): 1 once solved
+  unsigned* arrivals = nullptr;  // per block column: its strips that have read its diagonal block
+  int* info = nullptr;       // per block column: 0, or 1 + the column in it whose pivot failed
+  PersistentStepTimes* times = nullptr;
+  long long timed_steps = 0;
+
+  __device__ double* at(long long i, long long j) const { return rows + i * ld + j + ld; }
+  __device__ int* updates_of(long long i, long long j) const { return updates + i * (reach + 1) + (i - j); }
+  // The block columns that update T(i, j) before block column k: max(0, i - reach) ... k - 1.
+  __device__ int updates_before(long long i, long long k) const { return static_cast<int>(k - max(0LL, i - reach)); }
+  __device__ long long width(long long k) const { return min(static_cast<long long>(tile), n - k * tile); }
+  __device__ long long below(long long k) const { return min(kd, n - k * tile - width(k)); }
+  __device__ long long strips_of(long long k) const { return below(k) > 0 ? (below(k) + strip_rows - 1) / strip_rows : 1; }
+};
+
+__device__ int load_acquire(const int* p) {
+  int v;
+  asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+
+// By one thread; the acquire makes what the writer wrote before its release visible to the block
+// after the barrier that follows.
+__device__ void wait_until_at_least(const int* flag, int value) {
+  while (load_acquire(flag) < value) {
+  }
+}
+
+// After a barrier, by one thread: what the block wrote is visible before the flag moves.
+__device__ void release_add(int* flag, int value) {
+  __threadfence();
+  atomicAdd(flag, value);
+}
+
+__device__ std::int64_t now_ns() {
+  std::int64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// D := A B + D for one 16 x 8 x 16 step. Thread (g = lane / 4, t = lane % 4) holds
+// a[q] = A(g + 8 (q % 2), t + 4 (q / 2)), b[q] = B(t + 4 q, g) and d[q] = D(g + 8 (q / 2), 2 t + q % 2).
+__device__ void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+      "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+        "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+// T(i, j) -= L(i, k) L(j, k)ᵀ: the two L tiles through shared memory (zero outside the band and
+// past n), the product on the tensor cores (each warp 16 x 32 entries), T read and written in
+// place where it is stored (lower triangle, band, rows < n).
+__device__ void update_tile(const Band& b, long long i, long long j, long long k, unsigned char* shared) {
+  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);
+  if (threadIdx.x == 0) {
+    const long long first = 2 * (i - k - 1), second = 2 * (j - k - 1), strips = b.strips_of(k);
+    for (const long long s : {first, first + 1, second, second + 1})
+      if (s < strips) wait_until_at_least(b.solved + k * b.strips + s, 1);
+    wait_until_at_least(b.updates_of(i, j), b.updates_before(i, k));
+    if (i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_ready = now_ns();
+  }
+  __syncthreads();
+  for (int e = threadIdx.x; e < 2 * tile * tile; e += threads) {
+    const int which = e / (tile * tile), r = e / tile % tile, c = e % tile;
+    const long long row = (which == 0 ? i : j) * tile + r, column = k * tile + c;
+    l[which][r][c] = row < b.n && row - column <= b.kd ? __ldcg(b.at(row, column)) : 0.0;
+  }
+  __syncthreads();
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
+  double acc[4][4] = {};
+#pragma unroll
+  for (int k0 = 0; k0 < tile; k0 += 16) {
+    double a[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q) a[q] = l[0][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt) {
+      double bf[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) bf[q] = l[1][c0 + nt * 8 + g][k0 + t + 4 * q];
+      mma_16x8x16(acc[nt], a, bf);
+    }
+  }
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      const long long row = i * tile + r0 + g + 8 * (q / 2), column = j * tile + c0 + nt * 8 + 2 * t + q % 2;
+      if (row < b.n && column <= row && row - column <= b.kd) {
+        double* p = b.at(row, column);
+        *p = __ldcg(p) - acc[nt][q];
+      }
+    }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    release_add(b.updates_of(i, j), 1);
+    if (i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_done = now_ns();
+  }
+}
+
+// Strip s of block column k: factor T(k, k), solve the strip (block_column_strip.cuh).
+__device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
+  const long long strips = b.strips_of(k), below = b.below(k);
+  if (s >= strips) return;
+  if (threadIdx.x == 0) {
+    wait_until_at_least(b.updates_of(k, k), b.updates_before(k, k));
+    if (below > 0) {
+      const long long i = k + 1 + s / 2;  // the tile row of the strip
+      wait_until_at_least(b.updates_of(i, k), b.updates_before(i, k));
+    }
+    if (s == 0 && k < b.timed_steps) b.times[k].strip_ready = now_ns();
+  }
+  __syncthreads();
+  BlockColumn<double> column;
+  column.diagonal = b.at(k * tile, k * tile);
+  column.ld = b.ld;
+  column.width = static_cast<int>(b.width(k));
+  column.below = below;
+  column.bandwidth = b.kd;
+  block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    release_add(b.solved + k * b.strips + s, 1);
+    if (s == 0 && k < b.timed_steps) b.times[k].strip_done = now_ns();
+  }
+}
+
+__global__ void __launch_bounds__(threads) band_kernel(Band b) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  __shared__ long long ticket;
+  const long long tickets = b.columns * b.per_group;
+  for (;;) {
+    __syncthreads();  // the last task is done with the shared memory
+    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(b.next_ticket, 1ULL));
+    __syncthreads();
+    const long long g = ticket / b.per_group;
+    long long r = ticket % b.per_group;
+    if (ticket >= tickets) return;
+    if (r < b.reach) {  // block column g updated by g - 1
+      if (g > 0 && g + r < b.columns) update_tile(b, g + r, g, g - 1, shared);
+      continue;
+    }
+    r -= b.reach;
+    if (r < b.strips) {
+      factor_strip(b, r, g, shared);
+      continue;
+    }
+    r -= b.strips;  // the rest of block column g - 1's updates, block column by block column
+    if (g == 0) continue;
+    long long column = 0;
+    while (r >= b.reach - 1 - column) r -= b.reach - 1 - column++;
+    const long long j = g + 1 + column, i = j + r;
+    if (i < b.columns) update_tile(b, i, j, g - 1, shared);
+  }
+}
+
+}  // namespace
+
+void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times) {
+  if (layout.n == 0) return;
+  if (layout.block < tile)
+    throw std::invalid_argument("persistent band Cholesky: block " + std::to_string(layout.block) +
+                                " leaves too little padding for its 64-column tiles");
+  Band b;
+  b.rows = rows;
+  b.n = layout.n;
+  b.kd = layout.bandwidth;
+  b.ld = layout.window();
+  b.columns = (b.n + tile - 1) / tile;
+  b.reach = (b.kd + tile - 1) / tile;
+  b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
+  b.per_group = b.reach + b.strips + b.reach * (b.reach - 1) / 2;
+  // Counters and flags, zero: the ticket (two ints), the update counts, the strip flags, the
+  // arrivals and the pivot flags.
+  const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
+                    flags = static_cast<std::size_t>(b.columns * b.strips), columns = static_cast<std::size_t>(b.columns);
+  DeviceBuffer<int> state(2 + counts + flags + 2 * columns);
+  state.zero();
+  b.next_ticket = reinterpret_cast<unsigned long long*>(state.get());
+  b.updates = state.get() + 2;
+  b.solved = b.updates + counts;
+  b.arrivals = reinterpret_cast<unsigned*>(b.solved + flags);
+  b.info = b.solved + flags + columns;
+  DeviceBuffer<PersistentStepTimes> step_times(times ? std::max<std::size_t>(1, times->size()) : 1);
+  if (times) {
+    b.times = step_times.get();
+    b.timed_steps = static_cast<long long>(times->size());
+  }
+
+  static const int blocks_per_sm = [] {
+    check(cudaFuncSetAttribute(band_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
+          "cudaFuncSetAttribute (persistent band kernel)");
+    int blocks = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, band_kernel, threads, shared_bytes),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return std::max(1, blocks);
+  }();
+  int device = 0, sms = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  band_kernel<<<static_cast<unsigned>(blocks_per_sm * sms), threads, shared_bytes>>>(b);
+  check(cudaGetLastError(), "launch of the persistent band kernel");
+  check(cudaDeviceSynchronize(), "the persistent band factorisation");
+
+  std::vector<int> info(columns);
+  check(cudaMemcpy(info.data(), b.info, columns * sizeof(int), cudaMemcpyDeviceToHost), "download of the pivot flags");
+  if (times && !times->empty()) step_times.download(times->data());
+  for (std::size_t k = 0; k < columns; ++k)
+    if (info[k] > 0) throw NotPositiveDefinite(static_cast<index_t>(k) * tile + info[k] - 1);
+}
+
+}  // namespace fem::kernels::cuda
