@@ -50,6 +50,7 @@ struct Band {
   int* solved = nullptr;     // per strip (k, s): 1 once solved
   unsigned* arrivals = nullptr;  // per block column: its strips that have read its diagonal block
   int* info = nullptr;       // per block column: 0, or 1 + the column in it whose pivot failed
+  int* stalled = nullptr;    // 1 once a wait took over a second: every wait gives up, the host throws
   PersistentStepTimes* times = nullptr;
   long long timed_steps = 0;
 
@@ -68,10 +69,23 @@ __device__ int load_acquire(const int* p) {
   return v;
 }
 
+__device__ std::int64_t now_ns() {
+  std::int64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 // By one thread; the acquire makes what the writer wrote before its release visible to the block
-// after the barrier that follows.
-__device__ void wait_until_at_least(const int* flag, int value) {
+// after the barrier that follows. A wait of over a second means a bug, not a slow device: it
+// stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
+__device__ void wait_until_at_least(const Band& b, const int* flag, int value) {
+  const std::int64_t start = now_ns();
   while (load_acquire(flag) < value) {
+    if (*static_cast<volatile int*>(b.stalled) != 0) return;
+    if (now_ns() - start > 1000000000) {
+      atomicExch(b.stalled, 1);
+      return;
+    }
   }
 }
 
@@ -79,12 +93,6 @@ __device__ void wait_until_at_least(const int* flag, int value) {
 __device__ void release_add(int* flag, int value) {
   __threadfence();
   atomicAdd(flag, value);
-}
-
-__device__ std::int64_t now_ns() {
-  std::int64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
 }
 
 // D := A B + D for one 16 x 8 x 16 step. Thread (g = lane / 4, t = lane % 4) holds
@@ -106,8 +114,8 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
   if (threadIdx.x == 0) {
     const long long first = 2 * (i - k - 1), second = 2 * (j - k - 1), strips = b.strips_of(k);
     for (const long long s : {first, first + 1, second, second + 1})
-      if (s < strips) wait_until_at_least(b.solved + k * b.strips + s, 1);
-    wait_until_at_least(b.updates_of(i, j), b.updates_before(i, k));
+      if (s < strips) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
+    wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
     if (i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_ready = now_ns();
   }
   __syncthreads();
@@ -155,10 +163,10 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
   if (threadIdx.x == 0) {
-    wait_until_at_least(b.updates_of(k, k), b.updates_before(k, k));
+    wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k));
     if (below > 0) {
       const long long i = k + 1 + s / 2;  // the tile row of the strip
-      wait_until_at_least(b.updates_of(i, k), b.updates_before(i, k));
+      wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k));
     }
     if (s == 0 && k < b.timed_steps) b.times[k].strip_ready = now_ns();
   }
@@ -223,16 +231,17 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.per_group = b.reach + b.strips + b.reach * (b.reach - 1) / 2;
   // Counters and flags, zero: the ticket (two ints), the update counts, the strip flags, the
-  // arrivals and the pivot flags.
+  // arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
                     flags = static_cast<std::size_t>(b.columns * b.strips), columns = static_cast<std::size_t>(b.columns);
-  DeviceBuffer<int> state(2 + counts + flags + 2 * columns);
+  DeviceBuffer<int> state(3 + counts + flags + 2 * columns);
   state.zero();
   b.next_ticket = reinterpret_cast<unsigned long long*>(state.get());
   b.updates = state.get() + 2;
   b.solved = b.updates + counts;
   b.arrivals = reinterpret_cast<unsigned*>(b.solved + flags);
   b.info = b.solved + flags + columns;
+  b.stalled = b.info + columns;
   DeviceBuffer<PersistentStepTimes> step_times(times ? std::max<std::size_t>(1, times->size()) : 1);
   if (times) {
     b.times = step_times.get();
@@ -254,8 +263,10 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaDeviceSynchronize(), "the persistent band factorisation");
 
-  std::vector<int> info(columns);
-  check(cudaMemcpy(info.data(), b.info, columns * sizeof(int), cudaMemcpyDeviceToHost), "download of the pivot flags");
+  std::vector<int> info(columns + 1);  // and the stall flag
+  check(cudaMemcpy(info.data(), b.info, (columns + 1) * sizeof(int), cudaMemcpyDeviceToHost),
+        "download of the pivot flags");
+  if (info[columns] != 0) throw std::runtime_error("persistent band kernel: a task waited over a second (a bug)");
   if (times && !times->empty()) step_times.download(times->data());
   for (std::size_t k = 0; k < columns; ++k)
     if (info[k] > 0) throw NotPositiveDefinite(static_cast<index_t>(k) * tile + info[k] - 1);
