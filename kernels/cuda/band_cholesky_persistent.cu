@@ -4,11 +4,14 @@
 // column k updates the tiles T(i, j) with k < j <= i <= k + reach (reach = ceil(kd / 64)), and the
 // strips under its diagonal block T(k, k) are 32 rows each. The tasks, in ticket order, go by
 // groups, group g being:
-//   - the updates of block column g by block column g - 1 (T(i, g) -= L(i, g-1) L(g, g-1)ᵀ),
 //   - the strips of block column g (factor T(g, g), solve the strip),
-//   - the rest of block column g - 1's updates (block columns g + 1 ... g - 1 + reach).
+//   - the updates of block column g + 1: by block column g - 1 (the last it needs before), then
+//     by g (T(i, g + 1) -= L(i, g) L(g + 1, g)ᵀ): what the next group's strips wait for,
+//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach).
 // Every task reads only what tasks with smaller tickets write, so a block that waits always
 // waits for a task that a running block holds: the order cannot deadlock, whatever the grid.
+// The tasks of the critical path (strips, then the next block column's updates) come first in
+// their group, so that they find blocks free to take them however many tasks a group has.
 // What a task waits for: a strip, the update count of its diagonal block and of its own tile
 // (all block columns before g applied); an update of T(i, j) by block column k, the strips of
 // L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
@@ -44,6 +47,7 @@ struct Band {
   long long columns = 0;    // block columns: ceil(n / 64)
   long long reach = 0;      // tile rows under a diagonal block that its block column updates
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
+  long long before = 0;     // updates of the next block column by the one before: reach - 1
   long long per_group = 0;  // tickets a group
   unsigned long long* next_ticket = nullptr;
   int* updates = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
@@ -196,20 +200,25 @@ __global__ void __launch_bounds__(threads) band_kernel(Band b) {
     const long long g = ticket / b.per_group;
     long long r = ticket % b.per_group;
     if (ticket >= tickets) return;
-    if (r < b.reach) {  // block column g updated by g - 1
-      if (g > 0 && g + r < b.columns) update_tile(b, g + r, g, g - 1, shared);
-      continue;
-    }
-    r -= b.reach;
     if (r < b.strips) {
       factor_strip(b, r, g, shared);
       continue;
     }
-    r -= b.strips;  // the rest of block column g - 1's updates, block column by block column
+    r -= b.strips;
+    if (r < b.before) {  // block column g + 1 by g - 1
+      if (g > 0 && g + 1 + r < b.columns) update_tile(b, g + 1 + r, g + 1, g - 1, shared);
+      continue;
+    }
+    r -= b.before;
+    if (r < b.reach) {  // block column g + 1 by g
+      if (g + 1 + r < b.columns) update_tile(b, g + 1 + r, g + 1, g, shared);
+      continue;
+    }
+    r -= b.reach;  // the rest of block column g - 1's updates, block column by block column
     if (g == 0) continue;
     long long column = 0;
-    while (r >= b.reach - 1 - column) r -= b.reach - 1 - column++;
-    const long long j = g + 1 + column, i = j + r;
+    while (r >= b.reach - 2 - column) r -= b.reach - 2 - column++;
+    const long long j = g + 2 + column, i = j + r;
     if (i < b.columns) update_tile(b, i, j, g - 1, shared);
   }
 }
@@ -229,7 +238,8 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.columns = (b.n + tile - 1) / tile;
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
-  b.per_group = b.reach + b.strips + b.reach * (b.reach - 1) / 2;
+  b.before = std::max<long long>(0, b.reach - 1);
+  b.per_group = b.strips + b.before + b.reach + (b.reach >= 2 ? (b.reach - 1) * (b.reach - 2) / 2 : 0);
   // Counters and flags, zero: the ticket (two ints), the update counts, the strip flags, the
   // arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),

@@ -10,7 +10,7 @@
 //
 // D is factored 32 columns (a slab) at a time by the first three warps, a thread a row. Each
 // keeps the slab's 32 x 32 diagonal block in registers (lane i holds its row i) and factors it
-// column by column, broadcasting the pivot column with shuffles, while applying each column to
+// column by column, broadcasting each column of L through shared memory, while applying it to
 // its own row (also in registers): the triangular solve of the rows under the slab costs no
 // extra pass and no barrier. The columns right of the slab are then updated in tiles, as the
 // left update is.
@@ -110,6 +110,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
   __shared__ int failed;     // D's first column with a pivot that is not positive, or -1
+  __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
   __shared__ bool writes_d;  // this block is the last to have read D
   const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const long long strip = w + strip_index * strip_rows;  // its first row
@@ -185,6 +186,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       // warps alone, number 1; __syncthreads is number 0).
       asm volatile("bar.sync 1, %0;" ::"n"(rows));
 
+      // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
+      // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
+      // pivots waits for. Only L(j + 1, j), which the next pivot needs, is shuffled.
+      T(*column)[slab] = column_buffers[warp];
 #pragma unroll
       for (int j = 0; j < slab; ++j) {
         const T pivot = __shfl_sync(all_lanes, dr[j], j);
@@ -192,10 +197,16 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
         const T inv = reciprocal_sqrt(pivot);
         dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
         ar[j] *= inv;
+        if (j + 1 == slab) break;
+        column[j % 2][lane] = dr[j];
+        const T next = __shfl_sync(all_lanes, dr[j], j + 1);  // L(j + 1, j)
+        dr[j + 1] -= dr[j] * next;
+        ar[j + 1] -= ar[j] * next;
+        __syncwarp();
         // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
 #pragma unroll
-        for (int c = j + 1; c < slab; ++c) {
-          const T l = __shfl_sync(all_lanes, dr[j], c);  // L(c, j)
+        for (int c = j + 2; c < slab; ++c) {
+          const T l = column[j % 2][c];  // L(c, j)
           dr[c] -= dr[j] * l;
           ar[c] -= ar[j] * l;
         }
