@@ -123,14 +123,35 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
     if (i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_ready = now_ns();
   }
   __syncthreads();
-  for (int e = threadIdx.x; e < 2 * tile * tile; e += threads) {
-    const int which = e / (tile * tile), r = e / tile % tile, c = e % tile;
-    const long long row = (which == 0 ? i : j) * tile + r, column = k * tile + c;
-    l[which][r][c] = row < b.n && row - column <= b.kd ? __ldcg(b.at(row, column)) : 0.0;
-  }
-  __syncthreads();
+  // Every load first (the L tiles a column of each a thread, T's entries of this thread's
+  // accumulators), all in flight together; then the product; then the stores.
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
+  const auto entry = [&](int nt, int q, long long& row, long long& column) {  // of accumulator acc[nt][q]
+    row = i * tile + r0 + g + 8 * (q / 2);
+    column = j * tile + c0 + nt * 8 + 2 * t + q % 2;
+    return row < b.n && column <= row && row - column <= b.kd;
+  };
+  {
+    const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
+    const long long column = k * tile + c;
+#pragma unroll
+    for (int which = 0; which < 2; ++which)
+#pragma unroll
+      for (int r = first_row; r < tile; r += threads / tile) {
+        const long long row = (which == 0 ? i : j) * tile + r;
+        l[which][r][c] = row < b.n && row - column <= b.kd ? __ldcg(b.at(row, column)) : 0.0;
+      }
+  }
+  double old[4][4];
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      long long row, column;
+      old[nt][q] = entry(nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
+    }
+  __syncthreads();
   double acc[4][4] = {};
 #pragma unroll
   for (int k0 = 0; k0 < tile; k0 += 16) {
@@ -149,11 +170,8 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
   for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
     for (int q = 0; q < 4; ++q) {
-      const long long row = i * tile + r0 + g + 8 * (q / 2), column = j * tile + c0 + nt * 8 + 2 * t + q % 2;
-      if (row < b.n && column <= row && row - column <= b.kd) {
-        double* p = b.at(row, column);
-        *p = __ldcg(p) - acc[nt][q];
-      }
+      long long row, column;
+      if (entry(nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
     }
   __syncthreads();
   if (threadIdx.x == 0) {
