@@ -79,7 +79,8 @@ __device__ std::int64_t now_ns() {
   return t;
 }
 
-// By one thread; the acquire makes what the writer wrote before its release visible to the block
+// By a lane of the first warp, each lane its own flag (the flags' loads go together, one trip to
+// L2 for all); the acquire makes what the writer wrote before its release visible to the block
 // after the barrier that follows. A wait of over a second means a bug, not a slow device: it
 // stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
 __device__ void wait_until_at_least(const Band& b, const int* flag, int value) {
@@ -115,12 +116,13 @@ __device__ void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (
 // place where it is stored (lower triangle, band, rows < n).
 __device__ void update_tile(const Band& b, long long i, long long j, long long k, unsigned char* shared) {
   double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);
-  if (threadIdx.x == 0) {
-    const long long first = 2 * (i - k - 1), second = 2 * (j - k - 1), strips = b.strips_of(k);
-    for (const long long s : {first, first + 1, second, second + 1})
-      if (s < strips) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
-    wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
-    if (i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_ready = now_ns();
+  if (threadIdx.x < 32) {  // lanes 0-3: the strips of L(i, k) and L(j, k); lane 4: T(i, j)'s count
+    const int lane = threadIdx.x;
+    const long long s = 2 * ((lane < 2 ? i : j) - k - 1) + lane % 2;
+    if (lane < 4 && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
+    if (lane == 4) wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
+    __syncwarp();
+    if (lane == 0 && i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_ready = now_ns();
   }
   __syncthreads();
   // Every load first (the L tiles a column of each a thread, T's entries of this thread's
@@ -184,13 +186,13 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
 __device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
-  if (threadIdx.x == 0) {
-    wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k));
-    if (below > 0) {
-      const long long i = k + 1 + s / 2;  // the tile row of the strip
-      wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k));
-    }
-    if (s == 0 && k < b.timed_steps) b.times[k].strip_ready = now_ns();
+  if (threadIdx.x < 32) {  // lane 0: the diagonal block's update count; lane 1: the strip's tile's
+    const int lane = threadIdx.x;
+    const long long i = k + 1 + s / 2;  // the tile row of the strip
+    if (lane == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k));
+    if (lane == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k));
+    __syncwarp();
+    if (lane == 0 && s == 0 && k < b.timed_steps) b.times[k].strip_ready = now_ns();
   }
   __syncthreads();
   BlockColumn<double> column;
