@@ -7,7 +7,8 @@
 //   - the strips of block column g (factor T(g, g), solve the strip),
 //   - the updates of block column g + 1: by block column g - 1 (the last it needs before), then
 //     by g (T(i, g + 1) -= L(i, g) L(g + 1, g)ᵀ): what the next group's strips wait for,
-//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach).
+//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), 2 x 2
+//     tiles a task: more work for each task's fixed costs (waits, flags, the ticket).
 // Every task reads only what tasks with smaller tickets write, so a block that waits always
 // waits for a task that a running block holds: the order cannot deadlock, whatever the grid.
 // The tasks of the critical path (strips, then the next block column's updates) come first in
@@ -36,7 +37,7 @@ using block_column_device::threads;
 constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
-constexpr std::size_t update_shared_bytes = 2 * tile * tile_pitch * sizeof(double);
+constexpr std::size_t update_shared_bytes = 4 * tile * tile_pitch * sizeof(double);
 constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(0));
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
@@ -111,74 +112,93 @@ __device__ void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (
         "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 
-// T(i, j) -= L(i, k) L(j, k)ᵀ: the two L tiles through shared memory (zero outside the band and
-// past n), the product on the tensor cores (each warp 16 x 32 entries), T read and written in
-// place where it is stored (lower triangle, band, rows < n).
-__device__ void update_tile(const Band& b, long long i, long long j, long long k, unsigned char* shared) {
-  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);
-  if (threadIdx.x < 32) {  // lanes 0-3: the strips of L(i, k) and L(j, k); lane 4: T(i, j)'s count
+// The tiles T(i + a, j + c), a, c < span, that block column k updates (those with
+// k < j + c <= i + a <= k + reach and i + a < columns): T -= L(i + a, k) L(j + c, k)ᵀ. The L tiles
+// through shared memory (zero outside the band and past n), the products on the tensor cores
+// (each warp 16 x 32 entries of a tile), T read and written in place where it is stored (lower
+// triangle, band, rows < n). Tiles of one task share its waits, loads of L and flags' trips.
+__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int span, unsigned char* shared) {
+  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // rows' L, then columns'
+  const auto updated = [&](int a, int c) {
+    return a < span && c < span && j + c <= i + a && i + a <= k + b.reach && i + a < b.columns;
+  };
+  const auto l_row = [&](int which) { return which < span ? i + which : j + which - span; };  // of L tile `which`
+  const bool timed = span == 1 && i == k + 1 && j == k + 1 && k < b.timed_steps;  // the next diagonal block
+  if (threadIdx.x < 32) {  // lanes 0 .. 4 span - 1: the strips of the L tiles; lanes 8 .. 11: the tiles' counts
     const int lane = threadIdx.x;
-    const long long s = 2 * ((lane < 2 ? i : j) - k - 1) + lane % 2;
-    if (lane < 4 && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
-    if (lane == 4) wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
+    const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
+    if (lane < 4 * span && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
+    const int a = (lane - 8) / 2, c = (lane - 8) % 2;
+    if (lane >= 8 && lane < 12 && updated(a, c))
+      wait_until_at_least(b, b.updates_of(i + a, j + c), b.updates_before(i + a, k));
     __syncwarp();
-    if (lane == 0 && i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_ready = now_ns();
+    if (lane == 0 && timed) b.times[k].update_ready = now_ns();
   }
   __syncthreads();
-  // Every load first (the L tiles a column of each a thread, T's entries of this thread's
-  // accumulators), all in flight together; then the product; then the stores.
+  // Loads go out together (the L tiles a column of each a thread, then the first tile's entries
+  // of this thread's accumulators); each next tile's entries are loaded during this one's product.
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
-  const auto entry = [&](int nt, int q, long long& row, long long& column) {  // of accumulator acc[nt][q]
-    row = i * tile + r0 + g + 8 * (q / 2);
-    column = j * tile + c0 + nt * 8 + 2 * t + q % 2;
-    return row < b.n && column <= row && row - column <= b.kd;
+  const auto entry = [&](int p, int nt, int q, long long& row, long long& column) {  // of acc[nt][q], tile p
+    row = (i + p / 2) * tile + r0 + g + 8 * (q / 2);
+    column = (j + p % 2) * tile + c0 + nt * 8 + 2 * t + q % 2;
+    return updated(p / 2, p % 2) && row < b.n && column <= row && row - column <= b.kd;
+  };
+  const auto load_entries = [&](int p, double(&old)[4][4]) {
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        long long row, column;
+        old[nt][q] = entry(p, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
+      }
   };
   {
     const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
     const long long column = k * tile + c;
 #pragma unroll
-    for (int which = 0; which < 2; ++which)
+    for (int which = 0; which < 4; ++which) {
+      if (which >= 2 * span) break;
 #pragma unroll
       for (int r = first_row; r < tile; r += threads / tile) {
-        const long long row = (which == 0 ? i : j) * tile + r;
+        const long long row = l_row(which) * tile + r;
         l[which][r][c] = row < b.n && row - column <= b.kd ? __ldcg(b.at(row, column)) : 0.0;
       }
-  }
-  double old[4][4];
-#pragma unroll
-  for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      long long row, column;
-      old[nt][q] = entry(nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
-    }
-  __syncthreads();
-  double acc[4][4] = {};
-#pragma unroll
-  for (int k0 = 0; k0 < tile; k0 += 16) {
-    double a[8];
-#pragma unroll
-    for (int q = 0; q < 8; ++q) a[q] = l[0][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
-      double bf[4];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) bf[q] = l[1][c0 + nt * 8 + g][k0 + t + 4 * q];
-      mma_16x8x16(acc[nt], a, bf);
     }
   }
-#pragma unroll
-  for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      long long row, column;
-      if (entry(nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
-    }
+  double old[2][4][4];
+  load_entries(0, old[0]);
   __syncthreads();
-  if (threadIdx.x == 0) {
-    release_add(b.updates_of(i, j), 1);
-    if (i == k + 1 && j == k + 1 && k < b.timed_steps) b.times[k].update_done = now_ns();
+#pragma unroll
+  for (int p = 0; p < 4; ++p) {  // tile (a, c) = (p / 2, p % 2)
+    if (p + 1 < 4) load_entries(p + 1, old[(p + 1) % 2]);
+    if (!updated(p / 2, p % 2)) continue;
+    double acc[4][4] = {};
+#pragma unroll
+    for (int k0 = 0; k0 < tile; k0 += 16) {
+      double a[8];
+#pragma unroll
+      for (int q = 0; q < 8; ++q) a[q] = l[p / 2][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        double bf[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) bf[q] = l[span + p % 2][c0 + nt * 8 + g][k0 + t + 4 * q];
+        mma_16x8x16(acc[nt], a, bf);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        long long row, column;
+        if (entry(p, nt, q, row, column)) *b.at(row, column) = old[p % 2][nt][q] - acc[nt][q];
+      }
+  }
+  __syncthreads();
+  if (threadIdx.x < 4 && updated(threadIdx.x / 2, threadIdx.x % 2)) {
+    release_add(b.updates_of(i + threadIdx.x / 2, j + threadIdx.x % 2), 1);
+    if (timed) b.times[k].update_done = now_ns();
   }
 }
 
@@ -226,20 +246,20 @@ __global__ void __launch_bounds__(threads) band_kernel(Band b) {
     }
     r -= b.strips;
     if (r < b.before) {  // block column g + 1 by g - 1
-      if (g > 0 && g + 1 + r < b.columns) update_tile(b, g + 1 + r, g + 1, g - 1, shared);
+      if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
       continue;
     }
     r -= b.before;
     if (r < b.reach) {  // block column g + 1 by g
-      if (g + 1 + r < b.columns) update_tile(b, g + 1 + r, g + 1, g, shared);
+      if (g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g, 1, shared);
       continue;
     }
-    r -= b.reach;  // the rest of block column g - 1's updates, block column by block column
+    r -= b.reach;  // the rest of block column g - 1's updates: 2 x 2 tiles, by pairs of block columns
     if (g == 0) continue;
-    long long column = 0;
-    while (r >= b.reach - 2 - column) r -= b.reach - 2 - column++;
-    const long long j = g + 2 + column, i = j + r;
-    if (i < b.columns) update_tile(b, i, j, g - 1, shared);
+    long long pair = 0;  // block columns g + 2 + 2 pair and the next, tiles from row j on: (reach - 1 - 2 pair) / 2 blocks
+    while (r >= (b.reach - 1 - 2 * pair) / 2) r -= (b.reach - 1 - 2 * pair++) / 2;
+    const long long j = g + 2 + 2 * pair, i = j + 2 * r;
+    if (i < b.columns) update_tiles(b, i, j, g - 1, 2, shared);
   }
 }
 
@@ -259,7 +279,9 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.before = std::max<long long>(0, b.reach - 1);
-  b.per_group = b.strips + b.before + b.reach + (b.reach >= 2 ? (b.reach - 1) * (b.reach - 2) / 2 : 0);
+  long long rest = 0;  // 2 x 2 blocks of the rest of a block column's updates (update_tiles)
+  for (long long pair = 0; b.reach - 1 - 2 * pair >= 2; ++pair) rest += (b.reach - 1 - 2 * pair) / 2;
+  b.per_group = b.strips + b.before + b.reach + rest;
   // Counters and flags, zero: the ticket (two ints), the update counts, the strip flags, the
   // arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
