@@ -86,6 +86,52 @@ __device__ void subtract_tile_product(T (*out)[pitch], const T (*a)[P], int r0, 
   o[1] -= c1;
 }
 
+#if __CUDA_ARCH__ >= 900
+constexpr bool has_16x8x16_steps = true;
+#else
+constexpr bool has_16x8x16_steps = false;
+#endif
+
+// D := A B + D for one 16 x 8 x 16 step of the FP64 tensor cores (sm_90). Lane (g = lane / 4,
+// t = lane % 4) holds a[q] = A(g + 8 (q % 2), t + 4 (q / 2)), b[q] = B(t + 4 q, g) and
+// d[q] = D(g + 8 (q / 2), 2 t + q % 2).
+__device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+      "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+        "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+// After the first slab, in double on sm_90: A(r, c) -= sum over k < slab of A(r, k) A(c, k) for
+// all the rows under the slab and D's columns right of it, in one go, a warp 16 x 16 entries
+// (32 steps of 16 x 8 x 16 for the block, against 208 of 8 x 8 x 4 by tiles). Entries that are
+// not stored get the update too: their factors are zero, or nobody reads them.
+__device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
+  static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int row0 = slab + warp / 2 * 16, col0 = slab + warp % 2 * 16;
+  double acc[2][4] = {};
+#pragma unroll
+  for (int k = 0; k < slab; k += 16) {
+    double a[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q) a[q] = s[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+      double b[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) b[q] = s[col0 + nt * 8 + g][k + t + 4 * q];
+      mma_16x8x16(acc[nt], a, b);
+    }
+  }
+#pragma unroll
+  for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
+}
+
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
 // columns [first_column, w) changes in rows [first_row, rows): those in D's lower triangle and
 // in the strip's stored rows.
@@ -224,8 +270,11 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
 
     // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
     if (k0 + slab < w) {
-      for_each_update_tile(k0 + slab, k0 + slab, w, stored,
-                           [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
+      if constexpr (std::is_same_v<T, double> && has_16x8x16_steps)
+        subtract_first_slab_product(s);
+      else
+        for_each_update_tile(k0 + slab, k0 + slab, w, stored,
+                             [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
       __syncthreads();
     }
   }
