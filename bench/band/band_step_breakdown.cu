@@ -94,7 +94,7 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   std::vector<kernels::cuda::PersistentStepTimes> times(steps);
   kernels::cuda::factor_persistent(layout, storage.get(), &times);
   const std::int64_t reach = (b + 63) / 64;
-  std::vector<double> step, strip, to_update, update, to_next;
+  std::vector<double> step, strip, to_update, update, loads, product, flag, to_next;
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
     const auto& t = times[static_cast<std::size_t>(k)];
     const auto& next = times[static_cast<std::size_t>(k + 1)];
@@ -102,6 +102,9 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     strip.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_ready));
     to_update.push_back(1e-3 * static_cast<double>(t.update_ready - t.strip_done));
     update.push_back(1e-3 * static_cast<double>(t.update_done - t.update_ready));
+    loads.push_back(1e-3 * static_cast<double>(t.update_loaded - t.update_ready));
+    product.push_back(1e-3 * static_cast<double>(t.update_stored - t.update_loaded));
+    flag.push_back(1e-3 * static_cast<double>(t.update_done - t.update_stored));
     to_next.push_back(1e-3 * static_cast<double>(next.strip_ready - t.update_done));
   }
   const auto median = [](std::vector<double> v) {
@@ -109,7 +112,16 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
   };
-  return {median(step), median(strip), median(to_update), median(update), median(to_next)};
+  PersistentStepBreakdown out;
+  out.step_us = median(step);
+  out.strip_us = median(strip);
+  out.to_update_us = median(to_update);
+  out.update_us = median(update);
+  out.update_loads_us = median(loads);
+  out.update_product_us = median(product);
+  out.update_flag_us = median(flag);
+  out.to_next_us = median(to_next);
+  return out;
 }
 
 }  // namespace fem::bench

@@ -21,7 +21,8 @@ struct PersistentStepBreakdown {
   double step_us = 0;       // from one step's first strip ready to the next one's
   double strip_us = 0;      // the strip under the diagonal block: factor and solve
   double to_update_us = 0;  // its flag until the update of the next diagonal block starts
-  double update_us = 0;     // that update
+  double update_us = 0;     // that update: its loads, product and stores, flag
+  double update_loads_us = 0, update_product_us = 0, update_flag_us = 0;
   double to_next_us = 0;    // its flag until the next step's first strip starts
 };
 

@@ -86,20 +86,23 @@ __device__ std::int64_t now_ns() {
 // after the barrier that follows. A wait of over a second means a bug, not a slow device: it
 // stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
 __device__ void wait_until_at_least(const Band& b, const int* flag, int value) {
-  const std::int64_t start = now_ns();
-  while (load_acquire(flag) < value) {
+  std::int64_t start = 0;
+  for (unsigned polls = 1; load_acquire(flag) < value; ++polls) {
+    if (polls % 4096 != 0) continue;  // the clock and the stall flag now and then: polls stay cheap
     if (*static_cast<volatile int*>(b.stalled) != 0) return;
-    if (now_ns() - start > 1000000000) {
+    if (start == 0) {
+      start = now_ns();
+    } else if (now_ns() - start > 1000000000) {
       atomicExch(b.stalled, 1);
       return;
     }
   }
 }
 
-// After a barrier, by one thread: what the block wrote is visible before the flag moves.
+// After a barrier, by one thread: what the block wrote is visible before the flag moves (a
+// release, cumulative over the block's writes ordered before it by the barrier).
 __device__ void release_add(int* flag, int value) {
-  __threadfence();
-  atomicAdd(flag, value);
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
 // The tiles T(i + a, j + c), a, c < span, that block column k updates (those with
@@ -159,6 +162,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   double old[2][4][4];
   load_entries(0, old[0]);
   __syncthreads();
+  if (timed && threadIdx.x == 0) b.times[k].update_loaded = now_ns();
 #pragma unroll
   for (int p = 0; p < 4; ++p) {  // tile (a, c) = (p / 2, p % 2)
     if (p + 1 < 4) load_entries(p + 1, old[(p + 1) % 2]);
@@ -186,6 +190,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
       }
   }
   __syncthreads();
+  if (timed && threadIdx.x == 0) b.times[k].update_stored = now_ns();
   if (threadIdx.x < 4 && updated(threadIdx.x / 2, threadIdx.x % 2)) {
     release_add(b.updates_of(i + threadIdx.x / 2, j + threadIdx.x % 2), 1);
     if (timed) b.times[k].update_done = now_ns();

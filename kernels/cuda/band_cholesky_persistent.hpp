@@ -18,9 +18,11 @@ namespace fem::kernels::cuda {
 
 // When the tasks on one step's critical path became ready and ended, in ns of the device's
 // global timer, for the first steps of a factorisation: the strip just under diagonal block k
-// (factor and solve) and the update of diagonal block k + 1 by block column k.
+// (factor and solve) and the update of diagonal block k + 1 by block column k (with the ends of
+// its loads and of its product and stores).
 struct PersistentStepTimes {
-  std::int64_t strip_ready = 0, strip_done = 0, update_ready = 0, update_done = 0;
+  std::int64_t strip_ready = 0, strip_done = 0, update_ready = 0, update_loaded = 0, update_stored = 0,
+               update_done = 0;
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
