@@ -94,12 +94,17 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   std::vector<kernels::cuda::PersistentStepTimes> times(steps);
   kernels::cuda::factor_persistent(layout, storage.get(), &times);
   const std::int64_t reach = (b + 63) / 64;
-  std::vector<double> step, strip, to_update, update, loads, product, flag, to_next;
+  std::vector<double> step, strip, strip_loads, first_slab, second_slab, strip_flag, to_update, update, loads, product,
+      flag, to_next;
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
     const auto& t = times[static_cast<std::size_t>(k)];
     const auto& next = times[static_cast<std::size_t>(k + 1)];
     step.push_back(1e-3 * static_cast<double>(next.strip_ready - t.strip_ready));
     strip.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_ready));
+    strip_loads.push_back(1e-3 * static_cast<double>(t.strip_phases[0] - t.strip_ready));
+    first_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[1] - t.strip_phases[0]));
+    second_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[2] - t.strip_phases[1]));
+    strip_flag.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_phases[2]));
     to_update.push_back(1e-3 * static_cast<double>(t.update_ready - t.strip_done));
     update.push_back(1e-3 * static_cast<double>(t.update_done - t.update_ready));
     loads.push_back(1e-3 * static_cast<double>(t.update_loaded - t.update_ready));
@@ -115,6 +120,10 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   PersistentStepBreakdown out;
   out.step_us = median(step);
   out.strip_us = median(strip);
+  out.strip_loads_us = median(strip_loads);
+  out.strip_first_slab_us = median(first_slab);
+  out.strip_second_slab_us = median(second_slab);
+  out.strip_flag_us = median(strip_flag);
   out.to_update_us = median(to_update);
   out.update_us = median(update);
   out.update_loads_us = median(loads);

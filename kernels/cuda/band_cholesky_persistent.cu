@@ -75,11 +75,7 @@ __device__ int load_acquire(const int* p) {
   return v;
 }
 
-__device__ std::int64_t now_ns() {
-  std::int64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
+__device__ std::int64_t now_ns() { return block_column_device::global_time_ns(); }
 
 // By a lane of the first warp, each lane its own flag (the flags' loads go together, one trip to
 // L2 for all); the acquire makes what the writer wrote before its release visible to the block
@@ -226,7 +222,9 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   column.width = static_cast<int>(b.width(k));
   column.below = below;
   column.bandwidth = b.kd;
-  block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared);
+  std::int64_t* stamps = s == 0 && k < b.timed_steps ? b.times[k].strip_phases : nullptr;
+  block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
+                                    stamps);
   __syncthreads();
   if (threadIdx.x == 0) {
     release_add(b.solved + k * b.strips + s, 1);

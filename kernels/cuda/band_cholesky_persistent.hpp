@@ -18,11 +18,12 @@ namespace fem::kernels::cuda {
 
 // When the tasks on one step's critical path became ready and ended, in ns of the device's
 // global timer, for the first steps of a factorisation: the strip just under diagonal block k
-// (factor and solve) and the update of diagonal block k + 1 by block column k (with the ends of
-// its loads and of its product and stores).
+// (factor and solve; with the ends of its loads, of its first slab and of the second) and the
+// update of diagonal block k + 1 by block column k (with the ends of its loads and of its
+// product and stores).
 struct PersistentStepTimes {
-  std::int64_t strip_ready = 0, strip_done = 0, update_ready = 0, update_loaded = 0, update_stored = 0,
-               update_done = 0;
+  std::int64_t strip_ready = 0, strip_phases[3] = {0, 0, 0}, strip_done = 0;  // phases: loaded, first slab, factored
+  std::int64_t update_ready = 0, update_loaded = 0, update_stored = 0, update_done = 0;
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from

@@ -17,6 +17,7 @@
 
 #include <cuda_pipeline.h>
 
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
@@ -146,13 +147,21 @@ __device__ void for_each_update_tile(int first_row, int first_column, int w, con
   }
 }
 
+__device__ inline std::int64_t global_time_ns() {
+  std::int64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 // The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
-// of the block calls it.
+// of the block calls it. With `stamps`, thread 0 writes there the global time when the rows
+// have landed (and the left update is applied), when the first slab is factored and the
+// columns right of it updated, and when D is factored and the strip solved.
 template <class T>
 __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, unsigned strips, int* info, int info_base,
-                             unsigned* arrivals, unsigned char* shared_bytes) {
+                             unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
   __shared__ int failed;     // D's first column with a pivot that is not positive, or -1
@@ -213,8 +222,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   __pipeline_wait_prior(0);
   __syncthreads();
   if (threadIdx.x == 0) {
-    __threadfence();  // D is read before the counter says so
-    writes_d = atomicAdd(arrivals, 1u) == strips - 1;
+    unsigned before;  // release: D is read before the counter says so
+    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
+    writes_d = before == strips - 1;
+    if (stamps) stamps[0] = global_time_ns();
   }
 
   // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
@@ -277,6 +288,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
                              [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
       __syncthreads();
     }
+    if (stamps && threadIdx.x == 0) stamps[k0 + slab < w ? 1 : 2] = global_time_ns();
   }
 
   for (int r2 = warp; r2 < rows; r2 += warps) {
