@@ -8,11 +8,12 @@
 // The left update goes through shared memory 64 columns at a time, the next chunk copied in
 // (cp.async) while the current one is applied as 8 x 8 tiles, one warp a tile.
 //
-// D is factored 32 columns (a slab) at a time. The warp of the slab's diagonal block keeps it
-// in registers (lane i holds its row i) and factors it column by column, broadcasting each
-// column of L through shared memory: a chain of dependent pivots that nothing else competes
-// with for the FP64 units. The warps of the rows under the slab then solve them from shared
-// memory (a thread a row, off the chain). The columns right of the slab are then updated.
+// D is factored 32 columns (a slab) at a time by the first three warps, a thread a row. Each
+// keeps the slab's 32 x 32 diagonal block in registers (lane i holds its row i) and factors it
+// column by column, broadcasting each column of L through shared memory, while applying it to
+// its own row (also in registers): the triangular solve of the rows under the slab costs no
+// extra pass and no barrier. The columns right of the slab are then updated in tiles, as the
+// left update is.
 
 #include <cuda_pipeline.h>
 
@@ -164,8 +165,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
   __shared__ int failed;     // D's first column with a pivot that is not positive, or -1
-  __shared__ __align__(16) T column_buffers[2][slab];  // the diagonal warp's columns of L in turn
-  __shared__ T inverse_pivots[slab];                     // of the slab being factored
+  __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
   __shared__ bool writes_d;  // this block is the last to have read D
   const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const long long strip = w + strip_index * strip_rows;  // its first row
@@ -228,50 +228,54 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     if (stamps) stamps[0] = global_time_ns();
   }
 
-  // The factorisation, a slab at a time: the warp whose rows are the slab's diagonal block
-  // factors it (a lane a row); then the warps of the rows under it solve them, a thread a row.
+  // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
   const int r = threadIdx.x;
   for (int k0 = 0; k0 < w; k0 += slab) {
-    if (warp == k0 / slab) {
-      T dr[slab];
+    if (r < rows) {
+      const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
+      T dr[slab], ar[slab];
 #pragma unroll
-      for (int c = 0; c < slab; ++c) dr[c] = c <= lane ? s[r][k0 + c] : T(0);
-      // Column j of L goes to the lanes through shared memory (31 - j shuffles, two a double,
-      // took the issue slots the chain of pivots waits for); only L(j + 1, j), which the next
-      // pivot needs, is shuffled.
+      for (int c = 0; c < slab; ++c) {
+        dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
+        ar[c] = s[r][k0 + c];
+      }
+      // Every row warp has read the slab before the first writes it back (a barrier of the row
+      // warps alone, number 1; __syncthreads is number 0).
+      asm volatile("bar.sync 1, %0;" ::"n"(rows));
+
+      // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
+      // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
+      // pivots waits for. Only L(j + 1, j), which the next pivot needs, is shuffled.
+      T(*column)[slab] = column_buffers[warp];
 #pragma unroll
       for (int j = 0; j < slab; ++j) {
         const T pivot = __shfl_sync(all_lanes, dr[j], j);
-        if (!(pivot > T(0)) && lane == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
+        if (!(pivot > T(0)) && r == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
         const T inv = reciprocal_sqrt(pivot);
-        if (lane == 0) inverse_pivots[j] = inv;  // 1 / L(j, j)
         dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
+        ar[j] *= inv;
         if (j + 1 == slab) break;
-        column_buffers[j % 2][lane] = dr[j];
+        column[j % 2][lane] = dr[j];
         const T next = __shfl_sync(all_lanes, dr[j], j + 1);  // L(j + 1, j)
         dr[j + 1] -= dr[j] * next;
-        __syncwarp();  // two buffers in turn: one __syncwarp a column
+        ar[j + 1] -= ar[j] * next;
+        __syncwarp();
         // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
 #pragma unroll
-        for (int c = j + 2; c < slab; ++c) dr[c] -= dr[j] * column_buffers[j % 2][c];
+        for (int c = j + 2; c < slab; ++c) {
+          const T l = column[j % 2][c];  // L(c, j)
+          dr[c] -= dr[j] * l;
+          ar[c] -= ar[j] * l;
+        }
       }
+      if (warp == k0 / slab) {  // this warp's rows are the slab's diagonal block
 #pragma unroll
-      for (int c = 0; c < slab; ++c)
-        if (c <= lane) s[r][k0 + c] = dr[c];
-    }
-    __syncthreads();
-    if (r >= k0 + slab && r < rows) {  // a row under the slab: B := B L⁻ᵀ, L from shared memory
-      T ar[slab];
+        for (int c = 0; c < slab; ++c)
+          if (c <= lane) s[r][k0 + c] = dr[c];
+      } else if (solves) {
 #pragma unroll
-      for (int c = 0; c < slab; ++c) ar[c] = s[r][k0 + c];
-#pragma unroll
-      for (int j = 0; j < slab; ++j) {
-        ar[j] *= inverse_pivots[j];
-#pragma unroll
-        for (int c = j + 1; c < slab; ++c) ar[c] -= ar[j] * s[k0 + c][k0 + j];
+        for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
       }
-#pragma unroll
-      for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
     }
     __syncthreads();
 
