@@ -233,11 +233,15 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
       const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
-      T dr[slab], ar[slab];
+      // diagonal: the slab's pivots as the columns before update them, in every lane, so that no
+      // shuffle brings the next pivot and its reciprocal square root starts as soon as L(j + 1, j)
+      // is known, before the rest of column j's work.
+      T dr[slab], ar[slab], diagonal[slab];
 #pragma unroll
       for (int c = 0; c < slab; ++c) {
         dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
         ar[c] = s[r][k0 + c];
+        diagonal[c] = s[k0 + c][k0 + c];
       }
       // Every row warp has read the slab before the first writes it back (a barrier of the row
       // warps alone, number 1; __syncthreads is number 0).
@@ -247,16 +251,18 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
       // pivots waits for. Only L(j + 1, j), which the next pivot needs, is shuffled.
       T(*column)[slab] = column_buffers[warp];
+      T inv = reciprocal_sqrt(diagonal[0]);
 #pragma unroll
       for (int j = 0; j < slab; ++j) {
-        const T pivot = __shfl_sync(all_lanes, dr[j], j);
+        const T pivot = diagonal[j];
         if (!(pivot > T(0)) && r == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
-        const T inv = reciprocal_sqrt(pivot);
         dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
         ar[j] *= inv;
         if (j + 1 == slab) break;
         column[j % 2][lane] = dr[j];
         const T next = __shfl_sync(all_lanes, dr[j], j + 1);  // L(j + 1, j)
+        diagonal[j + 1] -= next * next;
+        const T next_inv = reciprocal_sqrt(diagonal[j + 1]);
         dr[j + 1] -= dr[j] * next;
         ar[j + 1] -= ar[j] * next;
         __syncwarp();
@@ -266,7 +272,9 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
           const T l = column[j % 2][c];  // L(c, j)
           dr[c] -= dr[j] * l;
           ar[c] -= ar[j] * l;
+          diagonal[c] -= l * l;
         }
+        inv = next_inv;
       }
       if (warp == k0 / slab) {  // this warp's rows are the slab's diagonal block
 #pragma unroll
