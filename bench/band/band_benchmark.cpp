@@ -11,7 +11,9 @@
 #include <iostream>
 #include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bench/band/band_test_matrix.hpp"
@@ -28,6 +30,7 @@
 #if FEM_WITH_CUDA
 #include "bench/band/band_step_breakdown.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_persistent.hpp"
 #endif
 
 namespace fem::bench {
@@ -37,7 +40,8 @@ namespace {
 using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
-                                           "openmp",   "serial", "cublas", "cublas-streamed", "cuda"};
+                                           "openmp",   "serial", "cublas", "cublas-streamed", "cuda",
+                                           "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations); GFLOP/s counts the
@@ -56,6 +60,9 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
                    streams with look-ahead, the band made on the device
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
+  cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
+                   (factor + solve) and the tile updates (FP64 tensor cores), look-ahead by the task
+                   order; double only, its own 64-column tiles whatever --blocks says (run once, nb 64)
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
 ratio: a host implementation's time over openblas's (DPBTRF + DPBTRS); the last lines give the
 worst ratio over the grid of each.
@@ -105,7 +112,9 @@ void add_options(CLI::App& app, Options& o) {
   app.footer(kImplementations);
 }
 
-bool on_device(const std::string& impl) { return impl == "cublas" || impl == "cublas-streamed" || impl == "cuda"; }
+bool on_device(const std::string& impl) {
+  return impl == "cublas" || impl == "cublas-streamed" || impl == "cuda" || impl == "cuda-persistent";
+}
 
 // Rows [first, last) of the lower band, `window` entries left of the diagonal, pitch window + 1.
 template <class T>
@@ -172,6 +181,9 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
                                             : layout.elements() * sizeof(T) / 4;
     const int chunks = kernels::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
+  } else if (impl == "cuda-persistent") {
+    if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
+    else kernels::cuda::factor_persistent(a.layout, a.rows());
   } else
 #endif
   {
@@ -230,10 +242,10 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
   if (impl.rfind("blas", 0) == 0) return std::make_unique<band::BlasBackend>();
-  if (impl == "cublas" || impl == "cublas-streamed") {
+  if (impl == "cublas" || impl == "cublas-streamed" || impl == "cuda-persistent") {
     // cublas-streamed keeps the band in host memory and moves it itself.
     auto device = kernels::make_dense_backend("cublas");  // checks that a device is there
-    if (impl == "cublas") return device;
+    if (impl != "cublas-streamed") return device;
     return std::make_unique<band::BlasBackend>();
   }
   return kernels::make_dense_backend(impl);
@@ -253,6 +265,18 @@ void print_step_breakdown(const Options& o) {
                   t.first_kernel_us, t.panel_us, t.trailing_us,
                   std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb));
     }
+  if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
+  std::cout << "\ncuda-persistent, the critical path of a step (64 columns) in the kernel, median over steps "
+               "(us; global timer):\n"
+            << "     b  step  strip(factor+solve): loads slab1 slab2 flag  ->update  update(next diagonal): loads "
+               "product flag  ->next strip\n";
+  for (const index_t b : o.bandwidths) {
+    const PersistentStepBreakdown t = time_persistent_steps(b);
+    std::printf("%6lld %5.1f %20.1f: %5.1f %5.1f %5.1f %4.1f %9.1f %22.1f: %5.1f %7.1f %4.1f %12.1f\n",
+                static_cast<long long>(b), t.step_us, t.strip_us, t.strip_loads_us, t.strip_first_slab_us,
+                t.strip_second_slab_us, t.strip_flag_us, t.to_update_us, t.update_us, t.update_loads_us,
+                t.update_product_us, t.update_flag_us, t.to_next_us);
+  }
 }
 #endif
 
@@ -314,7 +338,9 @@ void run(Options o) {
         const double flops = band::cholesky_flops(n, b);
         std::vector<Row> rows;
         for (const auto& impl : o.impls)
-          for (const index_t block0 : impl == "openblas" ? std::vector<index_t>{0} : o.blocks) {
+          for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
+                                      : impl == "cuda-persistent" ? std::vector<index_t>{64}
+                                                                  : o.blocks) {
             if (impl == "openblas" && precision != "double") continue;
             Row row;
             row.impl = impl;

@@ -9,6 +9,7 @@
 
 #include "bench/band/band_test_matrix.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_persistent.hpp"
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/blas_handle.hpp"
@@ -80,6 +81,56 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
       check(kernels::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
     });
   return t;
+}
+
+PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
+  constexpr std::int64_t steps = 600;
+  kernels::BandLayout layout;
+  layout.n = 64 * steps;
+  layout.bandwidth = b;
+  layout.block = 64;
+  const kernels::cuda::DeviceBuffer<double> storage(layout.elements());
+  fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
+  std::vector<kernels::cuda::PersistentStepTimes> times(steps);
+  kernels::cuda::factor_persistent(layout, storage.get(), &times);
+  const std::int64_t reach = (b + 63) / 64;
+  std::vector<double> step, strip, strip_loads, first_slab, second_slab, strip_flag, to_update, update, loads, product,
+      flag, to_next;
+  for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
+    const auto& t = times[static_cast<std::size_t>(k)];
+    const auto& next = times[static_cast<std::size_t>(k + 1)];
+    step.push_back(1e-3 * static_cast<double>(next.strip_ready - t.strip_ready));
+    strip.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_ready));
+    strip_loads.push_back(1e-3 * static_cast<double>(t.strip_phases[0] - t.strip_ready));
+    first_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[1] - t.strip_phases[0]));
+    second_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[2] - t.strip_phases[1]));
+    strip_flag.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_phases[2]));
+    to_update.push_back(1e-3 * static_cast<double>(t.update_ready - t.strip_done));
+    update.push_back(1e-3 * static_cast<double>(t.update_done - t.update_ready));
+    loads.push_back(1e-3 * static_cast<double>(t.update_loaded - t.update_ready));
+    product.push_back(1e-3 * static_cast<double>(t.update_stored - t.update_loaded));
+    flag.push_back(1e-3 * static_cast<double>(t.update_done - t.update_stored));
+    to_next.push_back(1e-3 * static_cast<double>(next.strip_ready - t.update_done));
+  }
+  const auto median = [](std::vector<double> v) {
+    if (v.empty()) return 0.0;
+    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+    return v[v.size() / 2];
+  };
+  PersistentStepBreakdown out;
+  out.step_us = median(step);
+  out.strip_us = median(strip);
+  out.strip_loads_us = median(strip_loads);
+  out.strip_first_slab_us = median(first_slab);
+  out.strip_second_slab_us = median(second_slab);
+  out.strip_flag_us = median(strip_flag);
+  out.to_update_us = median(to_update);
+  out.update_us = median(update);
+  out.update_loads_us = median(loads);
+  out.update_product_us = median(product);
+  out.update_flag_us = median(flag);
+  out.to_next_us = median(to_next);
+  return out;
 }
 
 }  // namespace fem::bench

@@ -1,239 +1,24 @@
-// The block column kernel (block_column_cholesky.hpp). Each block of 256 threads holds, in
-// shared memory, D (64 rows) and a strip of 32 rows under it. Every block applies the left
-// columns' update to its rows and factors D itself, so no block waits for another; the last
-// block to have read D writes it back.
-//
-// The left update goes through shared memory 64 columns at a time, the next chunk copied in
-// (cp.async) while the current one is applied as 8 x 8 tiles, one warp a tile.
-//
-// D is factored 32 columns (a slab) at a time by the first three warps, a thread a row. Each
-// keeps the slab's 32 x 32 diagonal block in registers (lane i holds its row i) and factors it
-// column by column, broadcasting the pivot column with shuffles, while applying each column to
-// its own row (also in registers): the triangular solve of the rows under the slab costs no
-// extra pass and no barrier. The columns right of the slab are then updated in tiles, as the
-// left update is.
-
-#include <cuda_pipeline.h>
+// The block column kernel (block_column_cholesky.hpp): one block of block_column_device::threads
+// threads a strip of rows under D (the device code: block_column_strip.cuh).
 
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
+#include "kernels/cuda/block_column_strip.cuh"
 #include "kernels/cuda/cuda_check.hpp"
 
 namespace fem::kernels::cuda {
 
 namespace {
 
-constexpr int width = block_column_width;
-constexpr int slab = 32;                  // columns a warp factors in registers
-constexpr int strip_rows = 32;            // rows under D a block solves
-constexpr int rows = width + strip_rows;  // rows in shared memory: D's, then the strip's
-constexpr int threads = 256;              // the factorisation takes a thread a row, the rest only
-                                          // copy and update: more warps to hide their latencies
-constexpr int warps = threads / 32;
-constexpr int pitch = width + 1;       // odd: a column read by a warp, a thread a row, hits distinct banks
-constexpr int left_pitch = width + 4;  // 4 mod 16 doubles: a tensor-core fragment (8 rows x 4) hits distinct banks
-constexpr int tile = 8;                // the update's output tiles
-constexpr unsigned all_lanes = 0xffffffffu;
-
-static_assert(width % slab == 0 && width / slab == 2, "D is two slabs: the rows of warps 0 and 1");
-static_assert(rows % 32 == 0 && threads % 32 == 0 && threads >= rows && rows % tile == 0 && width % tile == 0,
-              "whole warps and tiles");
-
-template <class T>
-__device__ T reciprocal_sqrt(T x);
-template <>
-__device__ double reciprocal_sqrt<double>(double x) { return rsqrt(x); }
-template <>
-__device__ float reciprocal_sqrt<float>(float x) { return rsqrtf(x); }
-
-// out(r0 + i, col0 + j) -= sum over k in [k0, k0 + K) of a(r0 + i, k) a(col0 + j, k), i, j < 8:
-// one 8 x 8 tile of an update A -= L Lᵀ, by one warp, each lane two entries (row lane / 4,
-// columns 2 (lane % 4) + 0, 1). In double on the tensor cores (m8n8k4: a lane gives one entry of
-// each factor a step), four independent sums so that the steps overlap; else on the FMA units.
-template <int K, class T, int P>
-__device__ void subtract_tile_product(T (*out)[pitch], const T (*a)[P], int r0, int col0, int k0) {
-  static_assert(K % 16 == 0, "whole groups of four m8n8k4 steps");
-  const int group = threadIdx.x % 32 / 4, in_group = threadIdx.x % 4;
-  T c0 = 0, c1 = 0;
-#if __CUDA_ARCH__ >= 800
-  constexpr bool tensor_cores = std::is_same_v<T, double>;
-#else
-  constexpr bool tensor_cores = false;
-#endif
-  if constexpr (tensor_cores) {
-    double sum0[4] = {0, 0, 0, 0}, sum1[4] = {0, 0, 0, 0};
-#pragma unroll
-    for (int k = k0; k < k0 + K; k += 16)
-#pragma unroll
-      for (int p = 0; p < 4; ++p) {
-        const double x = a[r0 + group][k + 4 * p + in_group], y = a[col0 + group][k + 4 * p + in_group];
-        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
-            : "+d"(sum0[p]), "+d"(sum1[p])
-            : "d"(x), "d"(y));
-      }
-    c0 = (sum0[0] + sum0[1]) + (sum0[2] + sum0[3]);
-    c1 = (sum1[0] + sum1[1]) + (sum1[2] + sum1[3]);
-  } else {
-#pragma unroll 8
-    for (int k = k0; k < k0 + K; ++k) {
-      const T x = a[r0 + group][k];
-      c0 += x * a[col0 + 2 * in_group][k];
-      c1 += x * a[col0 + 2 * in_group + 1][k];
-    }
-  }
-  T* o = &out[r0 + group][col0 + 2 * in_group];
-  o[0] -= c0;
-  o[1] -= c1;
-}
-
-// Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
-// columns [first_column, w) changes in rows [first_row, rows): those in D's lower triangle and
-// in the strip's stored rows.
-template <class Stored, class F>
-__device__ void for_each_update_tile(int first_row, int first_column, int w, const Stored& stored, const F& f) {
-  const int row_tiles = (rows - first_row) / tile, column_tiles = (width - first_column) / tile;
-  for (int t = threadIdx.x / 32; t < row_tiles * column_tiles; t += warps) {
-    const int r0 = first_row + t / column_tiles * tile, c0 = first_column + t % column_tiles * tile;
-    const bool in_d = r0 < width;
-    if (c0 >= w || (in_d && (c0 > r0 || r0 >= w)) || (!in_d && !stored(r0))) continue;
-    f(r0, c0);
-  }
-}
+using namespace block_column_device;
 
 template <class T>
 __global__ void __launch_bounds__(threads) block_column_kernel(BlockColumn<T> bc, int* info, int info_base,
                                                                unsigned* arrivals) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
-  T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
-  T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
-  __shared__ int failed;     // D's first column with a pivot that is not positive, or -1
-  __shared__ bool writes_d;  // this block is the last to have read D
-  const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const long long strip = w + static_cast<long long>(blockIdx.x) * strip_rows;  // its first row
-  const auto global_row = [&](int r) { return r < width ? static_cast<long long>(r) : strip + (r - width); };
-  const auto stored = [&](int r) { return r < width ? r < w : strip + (r - width) < w + bc.below; };
-
-  // D's lower triangle (rows of D past w: the identity, so that their pivots pass) and the strip,
-  // a warp a row.
-  for (int r = warp; r < rows; r += warps) {
-    const T* from = bc.diagonal + global_row(r) * bc.ld;
-    const int end = !stored(r) ? 0 : r < width ? min(r + 1, w) : w;  // columns held
-    for (int c = lane; c < width; c += 32) {
-      if (c < end)
-        __pipeline_memcpy_async(&s[r][c], from + c, sizeof(T));
-      else
-        s[r][c] = T(r == c);
-    }
-  }
-  // The left columns, 64 at a time, into two buffers (one when a chunk is all).
-  const int chunks = (bc.left + width - 1) / width, buffers = chunks < 2 ? 1 : 2;
-  const auto fetch_left = [&](int chunk) {
-    T(*l)[left_pitch] = left_tiles[chunk % buffers];
-    const int first_column = chunk * width - bc.left;  // relative to D's first, < 0
-    const int end = min(width, -first_column);         // the chunk's columns left of D
-    for (int r = warp; r < rows; r += warps) {
-      const long long row = global_row(r);
-      const T* from = bc.diagonal + row * bc.ld + first_column;
-      // Columns further than the bandwidth from the diagonal are zero.
-      const long long begin = stored(r) ? max(0LL, row - bc.bandwidth - first_column) : width;
-      for (int k = lane; k < width; k += 32) {
-        if (k >= begin && k < end)
-          __pipeline_memcpy_async(&l[r][k], from + k, sizeof(T));
-        else
-          l[r][k] = T(0);
-      }
-    }
-  };
-  if (chunks > 0) fetch_left(0);
-  __pipeline_commit();
-  if (chunks > 1) fetch_left(1);
-  __pipeline_commit();
-  if (threadIdx.x == 0) failed = -1;
-
-  // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
-  for (int chunk = 0; chunk < chunks; ++chunk) {
-    __pipeline_wait_prior(1);  // this chunk's copies (and D's and the strip's) have landed
-    __syncthreads();
-    const T(*l)[left_pitch] = left_tiles[chunk % buffers];
-    for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
-    __syncthreads();  // the buffer is free again
-    if (chunk + 2 < chunks) fetch_left(chunk + 2);
-    __pipeline_commit();
-  }
-  __pipeline_wait_prior(0);
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();  // D is read before the counter says so
-    writes_d = atomicAdd(arrivals, 1u) == gridDim.x - 1;
-  }
-
-  // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
-  const int r = threadIdx.x;
-  for (int k0 = 0; k0 < w; k0 += slab) {
-    if (r < rows) {
-      const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
-      T dr[slab], ar[slab];
-#pragma unroll
-      for (int c = 0; c < slab; ++c) {
-        dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
-        ar[c] = s[r][k0 + c];
-      }
-      // Every row warp has read the slab before the first writes it back (a barrier of the row
-      // warps alone, number 1; __syncthreads is number 0).
-      asm volatile("bar.sync 1, %0;" ::"n"(rows));
-
-#pragma unroll
-      for (int j = 0; j < slab; ++j) {
-        const T pivot = __shfl_sync(all_lanes, dr[j], j);
-        if (!(pivot > T(0)) && r == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
-        const T inv = reciprocal_sqrt(pivot);
-        dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
-        ar[j] *= inv;
-        // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
-#pragma unroll
-        for (int c = j + 1; c < slab; ++c) {
-          const T l = __shfl_sync(all_lanes, dr[j], c);  // L(c, j)
-          dr[c] -= dr[j] * l;
-          ar[c] -= ar[j] * l;
-        }
-      }
-      if (warp == k0 / slab) {  // this warp's rows are the slab's diagonal block
-#pragma unroll
-        for (int c = 0; c < slab; ++c)
-          if (c <= lane) s[r][k0 + c] = dr[c];
-      } else if (solves) {
-#pragma unroll
-        for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
-      }
-    }
-    __syncthreads();
-
-    // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
-    if (k0 + slab < w) {
-      for_each_update_tile(k0 + slab, k0 + slab, w, stored,
-                           [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
-      __syncthreads();
-    }
-  }
-
-  for (int r2 = warp; r2 < rows; r2 += warps) {
-    if (!stored(r2) || (r2 < width && !writes_d)) continue;
-    T* to = bc.diagonal + global_row(r2) * bc.ld;
-    for (int c = lane; c < w; c += 32)
-      if (r2 >= width || c <= r2) to[c] = s[r2][c];
-  }
-  if (writes_d && threadIdx.x == 0) {
-    *arrivals = 0;  // every block has arrived: ready for the next launch
-    if (failed >= 0) atomicCAS(info, 0, info_base + failed + 1);
-  }
-}
-
-template <class T>
-std::size_t shared_size(int left_buffers) {
-  return sizeof(T) * (rows * pitch + static_cast<std::size_t>(left_buffers) * rows * left_pitch);
+  factor_strip(bc, blockIdx.x, gridDim.x, info, info_base, arrivals, shared_bytes);
 }
 
 }  // namespace

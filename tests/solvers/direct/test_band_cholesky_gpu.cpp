@@ -18,6 +18,7 @@
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_persistent.hpp"
 #endif
 
 using namespace fem;
@@ -199,6 +200,51 @@ TEST_CASE("the CUDA band factorisation matches the CPU one on awkward sizes, on 
     CHECK_THROWS_AS(kernels::cuda::factor_streamed(layout, static_cast<double*>(nullptr),
                                                 kernels::cuda::min_streaming_bytes(layout, sizeof(double)) - 1),
                     std::invalid_argument);
+  }
+}
+
+TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  band::BlasBackend cpu;
+  unsigned seed = 140;
+  // Bandwidths around the 32-row strips and 64-column tiles, n that cut the last tile, a band
+  // reaching 16 tiles (many tasks waiting on one another) and a block wider than the tiles
+  // (more padding in each row).
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1, 0, 64}, {100, 5, 64}, {257, 31, 64},
+                                     {640, 64, 64}, {645, 65, 64}, {1000, 100, 64}, {3001, 250, 64},
+                                     {2500, 400, 100}, {3000, 1000, 64}}) {
+    CAPTURE(n);
+    CAPTURE(kd);
+    CAPTURE(block);
+    const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, ++seed), n);
+    band::BandLayout host_layout = band::make_layout(csr, std::min<index_t>(64, std::max<index_t>(kd, 1)));
+    auto reference = band::load_band<double>(cpu, csr, host_layout);
+    band::factor(cpu, reference, band::Schedule::in_order);
+    auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
+    kernels::cuda::factor_persistent(on_device.layout, on_device.rows());
+    CHECK(max_rel_diff(lower_band(*gpu, on_device), lower_band(cpu, reference)) < 1e-12);
+  }
+  band::BandLayout narrow{100, 5, 32};
+  CHECK_THROWS_AS(kernels::cuda::factor_persistent(narrow, nullptr), std::invalid_argument);
+}
+
+TEST_CASE("the persistent CUDA band factorisation names the first failing pivot") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  const index_t n = 2000, kd = 150;
+  for (const index_t bad : {0, 517, 1999}) {
+    CAPTURE(bad);
+    auto a = random_spd_band(n, kd, 7);
+    a[bad * n + bad] = -1.0;
+    const CsrMatrix csr = dense_to_csr(a, n);
+    auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, 64));
+    try {
+      kernels::cuda::factor_persistent(on_device.layout, on_device.rows());
+      FAIL("no failure reported");
+    } catch (const kernels::NotPositiveDefinite& e) {
+      CHECK(e.column() == bad);
+    }
   }
 }
 

@@ -1,0 +1,35 @@
+#pragma once
+// The band Cholesky factorisation as one persistent kernel: no launch, event or stream between
+// the steps. The band is cut into 64 x 64 tiles; its tasks are the strips of 32 rows under each
+// diagonal block (each factors the diagonal block and solves its strip, the block column kernel's
+// device code) and the trailing update of each tile by each block column, on the FP64 tensor
+// cores. The blocks of the kernel take the tasks in one order, a ticket each from a counter, and
+// wait for the tasks a task reads by flags in device memory (one per strip, an update count per
+// tile) instead of grid barriers. The order puts the diagonal block's column first, so the next
+// diagonal block is factored (look-ahead) while the rest of the trailing update runs.
+//
+// Plain C++ (the kernel: band_cholesky_persistent.cu).
+#include <cstdint>
+#include <vector>
+
+#include "kernels/band_layout.hpp"
+
+namespace fem::kernels::cuda {
+
+// When the tasks on one step's critical path became ready and ended, in ns of the device's
+// global timer, for the first steps of a factorisation: the strip just under diagonal block k
+// (factor and solve; with the ends of its loads, of its first slab and of the second) and the
+// update of diagonal block k + 1 by block column k (with the ends of its loads and of its
+// product and stores).
+struct PersistentStepTimes {
+  std::int64_t strip_ready = 0, strip_phases[3] = {0, 0, 0}, strip_done = 0;  // phases: loaded, first slab, factored
+  std::int64_t update_ready = 0, update_loaded = 0, update_stored = 0, update_done = 0;
+};
+
+// Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
+// `rows`; layout.block at least 64: the kernel's tiles are 64 columns wide whatever it is).
+// Throws NotPositiveDefinite naming the first equation whose pivot is not positive. With
+// `times`, fills it with the first times->size() steps' times.
+void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr);
+
+}  // namespace fem::kernels::cuda

@@ -1,0 +1,320 @@
+#pragma once
+// The block column kernel's device code (block_column_cholesky.hpp), shared by its own launches
+// (block_column_cholesky.cu) and the persistent band kernel (band_cholesky_persistent.cu).
+// Each block of 256 threads holds, in shared memory, D (64 rows) and a strip of 32 rows under it. Every block applies the left
+// columns' update to its rows and factors D itself, so no block waits for another; the last
+// block to have read D writes it back.
+//
+// The left update goes through shared memory 64 columns at a time, the next chunk copied in
+// (cp.async) while the current one is applied as 8 x 8 tiles, one warp a tile.
+//
+// D is factored 32 columns (a slab) at a time by the first three warps, a thread a row. Each
+// keeps the slab's 32 x 32 diagonal block in registers (lane i holds its row i) and factors it
+// column by column, broadcasting each column of L through shared memory, while applying it to
+// its own row (also in registers): the triangular solve of the rows under the slab costs no
+// extra pass and no barrier. The columns right of the slab are then updated in tiles, as the
+// left update is.
+
+#include <cuda_pipeline.h>
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/cuda/block_column_cholesky.hpp"
+
+namespace fem::kernels::cuda::block_column_device {
+
+constexpr int width = block_column_width;
+constexpr int slab = 32;                  // columns a warp factors in registers
+constexpr int strip_rows = 32;            // rows under D a block solves
+constexpr int rows = width + strip_rows;  // rows in shared memory: D's, then the strip's
+constexpr int threads = 256;              // the factorisation takes a thread a row, the rest only
+                                          // copy and update: more warps to hide their latencies
+constexpr int warps = threads / 32;
+constexpr int pitch = width + 1;       // odd: a column read by a warp, a thread a row, hits distinct banks
+constexpr int left_pitch = width + 4;  // 4 mod 16 doubles: a tensor-core fragment (8 rows x 4) hits distinct banks
+constexpr int tile = 8;                // the update's output tiles
+constexpr unsigned all_lanes = 0xffffffffu;
+
+static_assert(width % slab == 0 && width / slab == 2, "D is two slabs: the rows of warps 0 and 1");
+static_assert(rows % 32 == 0 && threads % 32 == 0 && threads >= rows && rows % tile == 0 && width % tile == 0,
+              "whole warps and tiles");
+
+template <class T>
+__device__ T reciprocal_sqrt(T x);
+template <>
+__device__ inline double reciprocal_sqrt<double>(double x) { return rsqrt(x); }
+template <>
+__device__ inline float reciprocal_sqrt<float>(float x) { return rsqrtf(x); }
+
+// out(r0 + i, col0 + j) -= sum over k in [k0, k0 + K) of a(r0 + i, k) a(col0 + j, k), i, j < 8:
+// one 8 x 8 tile of an update A -= L Lᵀ, by one warp, each lane two entries (row lane / 4,
+// columns 2 (lane % 4) + 0, 1). In double on the tensor cores (m8n8k4: a lane gives one entry of
+// each factor a step), four independent sums so that the steps overlap; else on the FMA units.
+template <int K, class T, int P>
+__device__ void subtract_tile_product(T (*out)[pitch], const T (*a)[P], int r0, int col0, int k0) {
+  static_assert(K % 16 == 0, "whole groups of four m8n8k4 steps");
+  const int group = threadIdx.x % 32 / 4, in_group = threadIdx.x % 4;
+  T c0 = 0, c1 = 0;
+#if __CUDA_ARCH__ >= 800
+  constexpr bool tensor_cores = std::is_same_v<T, double>;
+#else
+  constexpr bool tensor_cores = false;
+#endif
+  if constexpr (tensor_cores) {
+    double sum0[4] = {0, 0, 0, 0}, sum1[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int k = k0; k < k0 + K; k += 16)
+#pragma unroll
+      for (int p = 0; p < 4; ++p) {
+        const double x = a[r0 + group][k + 4 * p + in_group], y = a[col0 + group][k + 4 * p + in_group];
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+            : "+d"(sum0[p]), "+d"(sum1[p])
+            : "d"(x), "d"(y));
+      }
+    c0 = (sum0[0] + sum0[1]) + (sum0[2] + sum0[3]);
+    c1 = (sum1[0] + sum1[1]) + (sum1[2] + sum1[3]);
+  } else {
+#pragma unroll 8
+    for (int k = k0; k < k0 + K; ++k) {
+      const T x = a[r0 + group][k];
+      c0 += x * a[col0 + 2 * in_group][k];
+      c1 += x * a[col0 + 2 * in_group + 1][k];
+    }
+  }
+  T* o = &out[r0 + group][col0 + 2 * in_group];
+  o[0] -= c0;
+  o[1] -= c1;
+}
+
+#if __CUDA_ARCH__ >= 900
+constexpr bool has_16x8x16_steps = true;
+#else
+constexpr bool has_16x8x16_steps = false;
+#endif
+
+// D := A B + D for one 16 x 8 x 16 step of the FP64 tensor cores (sm_90). Lane (g = lane / 4,
+// t = lane % 4) holds a[q] = A(g + 8 (q % 2), t + 4 (q / 2)), b[q] = B(t + 4 q, g) and
+// d[q] = D(g + 8 (q / 2), 2 t + q % 2).
+__device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+      "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+        "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+// After the first slab, in double on sm_90: A(r, c) -= sum over k < slab of A(r, k) A(c, k) for
+// all the rows under the slab and D's columns right of it, in one go, a warp 16 x 16 entries
+// (32 steps of 16 x 8 x 16 for the block, against 208 of 8 x 8 x 4 by tiles). Entries that are
+// not stored get the update too: their factors are zero, or nobody reads them.
+__device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
+  static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int row0 = slab + warp / 2 * 16, col0 = slab + warp % 2 * 16;
+  double acc[2][4] = {};
+#pragma unroll
+  for (int k = 0; k < slab; k += 16) {
+    double a[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q) a[q] = s[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
+#pragma unroll
+    for (int nt = 0; nt < 2; ++nt) {
+      double b[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) b[q] = s[col0 + nt * 8 + g][k + t + 4 * q];
+      mma_16x8x16(acc[nt], a, b);
+    }
+  }
+#pragma unroll
+  for (int nt = 0; nt < 2; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
+}
+
+// Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
+// columns [first_column, w) changes in rows [first_row, rows): those in D's lower triangle and
+// in the strip's stored rows.
+template <class Stored, class F>
+__device__ void for_each_update_tile(int first_row, int first_column, int w, const Stored& stored, const F& f) {
+  const int row_tiles = (rows - first_row) / tile, column_tiles = (width - first_column) / tile;
+  for (int t = threadIdx.x / 32; t < row_tiles * column_tiles; t += warps) {
+    const int r0 = first_row + t / column_tiles * tile, c0 = first_column + t % column_tiles * tile;
+    const bool in_d = r0 < width;
+    if (c0 >= w || (in_d && (c0 > r0 || r0 >= w)) || (!in_d && !stored(r0))) continue;
+    f(r0, c0);
+  }
+}
+
+__device__ inline std::int64_t global_time_ns() {
+  std::int64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
+// cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
+// in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
+// of the block calls it. With `stamps`, thread 0 writes there the global time when the rows
+// have landed (and the left update is applied), when the first slab is factored and the
+// columns right of it updated, and when D is factored and the strip solved.
+template <class T>
+__device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, unsigned strips, int* info, int info_base,
+                             unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr) {
+  T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
+  T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
+  __shared__ int failed;     // D's first column with a pivot that is not positive, or -1
+  __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
+  __shared__ bool writes_d;  // this block is the last to have read D
+  const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const long long strip = w + strip_index * strip_rows;  // its first row
+  const auto global_row = [&](int r) { return r < width ? static_cast<long long>(r) : strip + (r - width); };
+  const auto stored = [&](int r) { return r < width ? r < w : strip + (r - width) < w + bc.below; };
+
+  // D's lower triangle (rows of D past w: the identity, so that their pivots pass) and the strip,
+  // a warp a row.
+  for (int r = warp; r < rows; r += warps) {
+    const T* from = bc.diagonal + global_row(r) * bc.ld;
+    const int end = !stored(r) ? 0 : r < width ? min(r + 1, w) : w;  // columns held
+    for (int c = lane; c < width; c += 32) {
+      if (c < end)
+        __pipeline_memcpy_async(&s[r][c], from + c, sizeof(T));
+      else
+        s[r][c] = T(r == c);
+    }
+  }
+  // The left columns, 64 at a time, into two buffers (one when a chunk is all).
+  const int chunks = (bc.left + width - 1) / width, buffers = chunks < 2 ? 1 : 2;
+  const auto fetch_left = [&](int chunk) {
+    T(*l)[left_pitch] = left_tiles[chunk % buffers];
+    const int first_column = chunk * width - bc.left;  // relative to D's first, < 0
+    const int end = min(width, -first_column);         // the chunk's columns left of D
+    for (int r = warp; r < rows; r += warps) {
+      const long long row = global_row(r);
+      const T* from = bc.diagonal + row * bc.ld + first_column;
+      // Columns further than the bandwidth from the diagonal are zero.
+      const long long begin = stored(r) ? max(0LL, row - bc.bandwidth - first_column) : width;
+      for (int k = lane; k < width; k += 32) {
+        if (k >= begin && k < end)
+          __pipeline_memcpy_async(&l[r][k], from + k, sizeof(T));
+        else
+          l[r][k] = T(0);
+      }
+    }
+  };
+  if (chunks > 0) fetch_left(0);
+  __pipeline_commit();
+  if (chunks > 1) fetch_left(1);
+  __pipeline_commit();
+  if (threadIdx.x == 0) failed = -1;
+
+  // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
+  for (int chunk = 0; chunk < chunks; ++chunk) {
+    __pipeline_wait_prior(1);  // this chunk's copies (and D's and the strip's) have landed
+    __syncthreads();
+    const T(*l)[left_pitch] = left_tiles[chunk % buffers];
+    for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
+    __syncthreads();  // the buffer is free again
+    if (chunk + 2 < chunks) fetch_left(chunk + 2);
+    __pipeline_commit();
+  }
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    unsigned before;  // release: D is read before the counter says so
+    asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
+    writes_d = before == strips - 1;
+    if (stamps) stamps[0] = global_time_ns();
+  }
+
+  // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
+  const int r = threadIdx.x;
+  for (int k0 = 0; k0 < w; k0 += slab) {
+    if (r < rows) {
+      const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
+      // diagonal: the slab's pivots as the columns before update them, in every lane, so that no
+      // shuffle brings the next pivot and its reciprocal square root starts as soon as L(j + 1, j)
+      // is known, before the rest of column j's work.
+      T dr[slab], ar[slab], diagonal[slab];
+#pragma unroll
+      for (int c = 0; c < slab; ++c) {
+        dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
+        ar[c] = s[r][k0 + c];
+        diagonal[c] = s[k0 + c][k0 + c];
+      }
+      // Every row warp has read the slab before the first writes it back (a barrier of the row
+      // warps alone, number 1; __syncthreads is number 0).
+      asm volatile("bar.sync 1, %0;" ::"n"(rows));
+
+      // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
+      // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
+      // pivots waits for. Only L(j + 1, j), which the next pivot needs, is shuffled.
+      T(*column)[slab] = column_buffers[warp];
+      T inv = reciprocal_sqrt(diagonal[0]);
+#pragma unroll
+      for (int j = 0; j < slab; ++j) {
+        const T pivot = diagonal[j];
+        if (!(pivot > T(0)) && r == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
+        dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
+        ar[j] *= inv;
+        if (j + 1 == slab) break;
+        column[j % 2][lane] = dr[j];
+        const T next = __shfl_sync(all_lanes, dr[j], j + 1);  // L(j + 1, j)
+        diagonal[j + 1] -= next * next;
+        const T next_inv = reciprocal_sqrt(diagonal[j + 1]);
+        dr[j + 1] -= dr[j] * next;
+        ar[j + 1] -= ar[j] * next;
+        __syncwarp();
+        // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
+#pragma unroll
+        for (int c = j + 2; c < slab; ++c) {
+          const T l = column[j % 2][c];  // L(c, j)
+          dr[c] -= dr[j] * l;
+          ar[c] -= ar[j] * l;
+          diagonal[c] -= l * l;
+        }
+        inv = next_inv;
+      }
+      if (warp == k0 / slab) {  // this warp's rows are the slab's diagonal block
+#pragma unroll
+        for (int c = 0; c < slab; ++c)
+          if (c <= lane) s[r][k0 + c] = dr[c];
+      } else if (solves) {
+#pragma unroll
+        for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
+      }
+    }
+    __syncthreads();
+
+    // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
+    if (k0 + slab < w) {
+      if constexpr (std::is_same_v<T, double> && has_16x8x16_steps)
+        subtract_first_slab_product(s);
+      else
+        for_each_update_tile(k0 + slab, k0 + slab, w, stored,
+                             [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
+      __syncthreads();
+    }
+    if (stamps && threadIdx.x == 0) stamps[k0 + slab < w ? 1 : 2] = global_time_ns();
+  }
+
+  for (int r2 = warp; r2 < rows; r2 += warps) {
+    if (!stored(r2) || (r2 < width && !writes_d)) continue;
+    T* to = bc.diagonal + global_row(r2) * bc.ld;
+    for (int c = lane; c < w; c += 32)
+      if (r2 >= width || c <= r2) to[c] = s[r2][c];
+  }
+  if (writes_d && threadIdx.x == 0) {
+    *arrivals = 0;  // every block has arrived: ready for the next launch
+    if (failed >= 0) atomicCAS(info, 0, info_base + failed + 1);
+  }
+}
+
+template <class T>
+constexpr std::size_t shared_size(int left_buffers) {
+  return sizeof(T) * (rows * pitch + static_cast<std::size_t>(left_buffers) * rows * left_pitch);
+}
+
+
+}  // namespace fem::kernels::cuda::block_column_device
