@@ -1,13 +1,14 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
-#include <chrono>
 #include <string>
 
 #include "solvers/iterative/amg/aggregation.hpp"
+#include "solvers/iterative/amg/background_uploads.hpp"
 #include "solvers/iterative/amg/near_null_space.hpp"
 #include "solvers/iterative/amg/smoothed_prolongator.hpp"
 #include "solvers/iterative/amg/spectral_radius.hpp"
 #include "solvers/iterative/amg/tentative_prolongator.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::amg {
 namespace {
@@ -21,12 +22,11 @@ constexpr double kStalled = 0.8;
 // Runs `step` and adds its seconds to `total`.
 template <class Step>
 auto timed(double& total, Step&& step) {
-  const auto t0 = std::chrono::steady_clock::now();
   struct Add {
     double& total;
-    std::chrono::steady_clock::time_point t0;
-    ~Add() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
-  } add{total, t0};
+    Stopwatch watch;
+    ~Add() { total += watch.seconds(); }
+  } add{total, {}};
   return step();
 }
 
@@ -48,40 +48,46 @@ std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator) {
-  const auto upload = [&](const SingleBlockSparse& m) {
-    return timed(seconds_.upload, [&] { return backend.block_matrix(m); });
-  };
-  NearNullSpace b = near_null_space(nodes, fine.rows);
+  const Stopwatch whole;
+  BackgroundUploads uploads(backend);
+  NearNullSpace b = timed(seconds_.near_null, [&] { return near_null_space(nodes, fine.rows); });
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
   fine_ = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
+  bool fine_sent = false;
   for (;;) {
     const BlockSparse& a = *current;
     levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
-    std::vector<double> inv_diag = inverse_diagonal(a, levels_.size() - 1);
+    std::vector<double> inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
+    level.a = timed(seconds_.convert, [&] { return to_single(a); });
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
-    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
-    level.a = timed(seconds_.convert, [&] { return to_single(a); });
     if (coarsest && rows <= kMaxDenseCoarse) {
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    level.a_on_backend = upload(level.a);
+    // A travels while T is built; the Lanczos steps need it on the back-end.
+    const auto a_copy = uploads.start(level.a, level.a_on_backend);
+    TentativeProlongator tentative;
+    if (!coarsest)
+      tentative = timed(seconds_.prolongator, [&] {
+        return tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+      });
+    uploads.wait(a_copy);
+    // The Krylov method's own operator follows, behind the level's copy on the copy engine.
+    if (keep_fine_operator && levels_.size() == 1) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     const double lambda_max =
         timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(backend, *level.a_on_backend, inv_diag); });
     BlockSparse coarse;
     if (!coarsest) {
-      TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
-        return tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
-      });
       const BlockSparse p = timed(seconds_.prolongator, [&] {
         return smoothed_prolongator(a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
       });
@@ -92,8 +98,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         level.r = to_single(r);
         return 0;
       });
-      level.p_on_backend = upload(level.p);
-      level.r_on_backend = upload(level.r);
+      uploads.start(level.p, level.p_on_backend);
+      uploads.start(level.r, level.r_on_backend);
       b = std::move(tentative.coarse);
     }
     level.inv_diag = std::move(inv_diag);
@@ -102,7 +108,13 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     coarser = std::move(coarse);  // the level's own operator is no longer needed: its single copy is kept
     current = &coarser;
   }
-  if (!keep_fine_operator) fine_ = {};
+  if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_);  // a fine level solved by Cholesky
+  uploads.wait_all();
+  seconds_.upload = uploads.waited_s();
+  seconds_.upload_background = uploads.copying_s();
+  // A device holds its own copy; the host back-end's refers to these blocks.
+  if (!keep_fine_operator || !backend.on_host()) fine_ = {};
+  seconds_.total = whole.seconds();
 }
 
 std::map<std::string, double> Hierarchy::figures() const {
@@ -115,19 +127,26 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->a.rows())},
           {"amg_near_null_vectors", near_null_vectors_},
           {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0},
+          {"amg_setup_s", seconds_.total},
+          {"amg_setup_near_null_s", seconds_.near_null},
           {"amg_setup_convert_s", seconds_.convert},
+          {"amg_setup_diagonal_s", seconds_.diagonal},
           {"amg_setup_aggregate_s", seconds_.aggregate},
           {"amg_setup_eigenvalue_s", seconds_.eigenvalue},
           {"amg_setup_prolongator_s", seconds_.prolongator},
           {"amg_setup_galerkin_s", seconds_.galerkin},
           {"amg_setup_coarse_s", seconds_.coarse},
-          {"amg_setup_upload_s", seconds_.upload}};
+          {"amg_setup_upload_s", seconds_.upload},
+          {"amg_setup_upload_background_s", seconds_.upload_background},
+          {"amg_setup_other_s", seconds_.total - (seconds_.near_null + seconds_.convert + seconds_.diagonal +
+                                                  seconds_.aggregate + seconds_.eigenvalue + seconds_.prolongator +
+                                                  seconds_.galerkin + seconds_.coarse + seconds_.upload)}};
 }
 
-BlockSparse Hierarchy::take_fine_operator() { return std::move(fine_); }
+std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
 
 std::size_t Hierarchy::bytes() const {
-  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes();
+  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
   for (const auto& level : levels_) {
     total += level->a.bytes() + level->p.bytes() + level->r.bytes() + level->inv_diag.size() * sizeof(double);
     for (const auto* m : {level->a_on_backend.get(), level->p_on_backend.get(), level->r_on_backend.get()})

@@ -3,7 +3,7 @@
 // coarsest operator small enough for a dense Cholesky factor. Every level holds block-sparse
 // matrices and the smoother's diagonal only, so the cycle (v_cycle.hpp) is block SpMVs and
 // vector steps that any sparse back-end runs. Each level's matrices go to the back-end as soon as
-// they are made, and the Lanczos steps of the next level's setup run there.
+// they are made, copied beside the setup's next steps, and the level's Lanczos steps run there.
 #include <map>
 #include <memory>
 #include <string>
@@ -35,14 +35,15 @@ class Hierarchy {
  public:
   // Throws SolveFailure naming the equation of a non-positive diagonal entry, or when the
   // coarsest operator is not positive definite.
-  // `keep_fine_operator`: keep the fine operator's double blocks for take_fine_operator().
+  // `keep_fine_operator`: copy the fine operator's double blocks to the back-end for
+  // take_fine_operator() (the host back-end's copy refers to blocks the hierarchy keeps).
   // `backend` must outlive the hierarchy.
   Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
             const AmgOptions& options, bool keep_fine_operator = false);
 
-  // The fine operator in double-precision blocks, moved out (a device's Krylov operator: the
-  // conversion is made once); empty unless kept.
-  BlockSparse take_fine_operator();
+  // The fine operator in double-precision blocks on the back-end, moved out (a device's Krylov
+  // operator: the conversion is made once, the copy runs beside the setup); null unless kept.
+  std::unique_ptr<kernels::SparseMatrix> take_fine_operator();
 
   const std::vector<std::unique_ptr<Level>>& levels() const { return levels_; }
   // The exact solve of the coarsest level; null when coarsening stalled above the size a dense
@@ -51,7 +52,8 @@ class Hierarchy {
   bool rigid_body_modes() const { return rigid_body_modes_; }
 
   // levels, operator and grid complexity, coarsest size, near-null vectors, the setup's seconds
-  // by step (amg_setup_upload_s: the copies to the back-end).
+  // by step (amg_setup_upload_s: the wait for copies to the back-end, which run beside the other
+  // steps; amg_setup_other_s: what no step accounts for), and amg_setup_s in all.
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;  // on the host and on the back-end
 
@@ -59,10 +61,12 @@ class Hierarchy {
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
   BlockSparse fine_;
+  std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
   int near_null_vectors_ = 0;
   bool rigid_body_modes_ = false;
   struct {
-    double convert = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0, coarse = 0, upload = 0;
+    double near_null = 0, convert = 0, diagonal = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0,
+           coarse = 0, upload = 0, upload_background = 0, total = 0;
   } seconds_;
 };
 

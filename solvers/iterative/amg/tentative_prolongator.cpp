@@ -64,7 +64,7 @@ TentativeProlongator tentative_prolongator(const Aggregates& aggregates, const N
   t.row_ptr[0] = 0;
   for (std::int64_t n = 0; n < nodes; ++n) t.row_ptr[n + 1] = t.row_ptr[n] + (aggregates.of_node[n] >= 0 ? 1 : 0);
   t.col.resize(static_cast<std::size_t>(t.row_ptr.back()));
-  t.val.assign(static_cast<std::size_t>(t.row_ptr.back() * t.block_size()), 0.0);
+  t.val.resize(static_cast<std::size_t>(t.row_ptr.back() * t.block_size()));  // every block written below
   for (std::int64_t n = 0; n < nodes; ++n)
     if (aggregates.of_node[n] >= 0) t.col[t.row_ptr[n]] = aggregates.of_node[n];
 
