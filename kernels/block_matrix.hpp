@@ -3,7 +3,6 @@
 // operator has d x d blocks (d dofs per node), a prolongator d x k blocks (k near-null vectors
 // per aggregate), a coarse operator k x k. The sparse back-ends multiply it in single precision
 // (SparseBackend::block_matrix) on double vectors.
-#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
@@ -14,31 +13,18 @@
 
 namespace fem::kernels {
 
-// Large arrays in transparent huge pages where the system offers them on request (madvise):
-// first touching a gigabyte then takes 512 page faults instead of 262,144, which at millions of
-// equations is a good part of the AMG setup. Small arrays take the ordinary heap.
-void* allocate_large_array(std::size_t bytes);
-void free_large_array(void* p, std::size_t bytes) noexcept;
-// From this many bytes an array goes into huge pages.
-constexpr std::size_t kLargeArrayBytes = std::size_t(4) << 20;
-
 // An allocator whose resize() leaves new elements uninitialised: a level's arrays (gigabytes at
 // millions of equations) are then first written, and so placed in memory, by the parallel loops
-// that fill them, not zeroed by one thread beforehand; large ones go into huge pages.
+// that fill them, not zeroed by one thread beforehand.
 template <class T>
-struct UninitializedAllocator {
-  using value_type = T;
+struct UninitializedAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitializedAllocator<U>;
+  };
   UninitializedAllocator() = default;
   template <class U>
   UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
-  T* allocate(std::size_t n) {
-    if (n * sizeof(T) >= kLargeArrayBytes) return static_cast<T*>(allocate_large_array(n * sizeof(T)));
-    return std::allocator<T>{}.allocate(n);
-  }
-  void deallocate(T* p, std::size_t n) noexcept {
-    if (n * sizeof(T) >= kLargeArrayBytes) return free_large_array(p, n * sizeof(T));
-    std::allocator<T>{}.deallocate(p, n);
-  }
   template <class U>
   void construct(U* p) noexcept {
     ::new (static_cast<void*>(p)) U;  // default-initialised: no zeroing
@@ -46,10 +32,6 @@ struct UninitializedAllocator {
   template <class U, class... Args>
   void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-  template <class U>
-  bool operator==(const UninitializedAllocator<U>&) const noexcept {
-    return true;
   }
 };
 
