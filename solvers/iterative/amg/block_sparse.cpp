@@ -133,6 +133,27 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
   return c;
 }
 
+// Whether the `block` CSR rows of block row br are whole blocks in step: the same length, each
+// row's columns whole groups of `block` consecutive ones starting at a multiple of it, the same
+// groups in every row. So are the node rows of an FE matrix away from cleared Dirichlet rows;
+// their blocks are then copied straight, no marker, sort or zeroing.
+template <class Block>
+bool whole_blocks(const CsrMatrix& a, std::int64_t br, Block block) {
+  const std::int64_t first = br * block, length = a.row_ptr[first + 1] - a.row_ptr[first];
+  if (length % block != 0) return false;
+  for (std::int64_t i = first; i < first + block; ++i) {
+    if (a.row_ptr[i + 1] - a.row_ptr[i] != length) return false;
+    const std::int32_t* lead = &a.col[a.row_ptr[first]];
+    const std::int32_t* cols = &a.col[a.row_ptr[i]];
+    for (std::int64_t p = 0; p < length; p += block) {
+      if (lead[p] % block != 0) return false;
+      for (int q = 0; q < block; ++q)
+        if (cols[p + q] != lead[p] + q) return false;
+    }
+  }
+  return true;
+}
+
 // `Block`: the block side as a compile-time constant where it is a common one (the divisions by
 // it in the loops over every entry become multiplications), or an int.
 template <class Block>
@@ -140,9 +161,9 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
-  // The block columns of a block row: the union of its rows' columns divided by the block,
-  // gathered with a marker per block column (`seen` holds the last block row that met it); sorted
-  // when asked (the counting pass needs only how many).
+  // The block columns of any other block row: the union of its rows' columns divided by the
+  // block, gathered with a marker per block column (`seen` holds the last block row that met it);
+  // sorted when asked (the counting pass needs only how many).
   const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen,
                                  bool sorted) {
     cols.clear();
@@ -154,12 +175,19 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
     if (sorted) std::sort(cols.begin(), cols.end());
   };
   std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
+  std::vector<char> whole(static_cast<std::size_t>(m.block_rows));
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
+    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      whole[br] = whole_blocks(a, br, block);
+      if (whole[br]) {
+        count[br] = (a.row_ptr[br * block + 1] - a.row_ptr[br * block]) / block;
+        continue;
+      }
+      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
       block_columns(br, cols, seen, false);
       count[br] = static_cast<std::int64_t>(cols.size());
     }
@@ -168,21 +196,33 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
   m.row_ptr[0] = 0;
   std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
   m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
-  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()));  // zeroed row by row below
+  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()));  // filled row by row below
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
+    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      const std::int64_t first = br * block;
+      if (whole[br]) {
+        const std::int32_t* lead = &a.col[a.row_ptr[first]];
+        for (std::int64_t p = 0; p < count[br]; ++p) {
+          m.col[m.row_ptr[br] + p] = lead[p * block] / block;
+          double* to = m.block(m.row_ptr[br] + p);
+          for (int r = 0; r < block; ++r)
+            for (int c = 0; c < block; ++c) to[r * block + c] = a.val[a.row_ptr[first + r] + p * block + c];
+        }
+        continue;
+      }
+      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
       block_columns(br, cols, seen, true);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
       std::fill(m.block(m.row_ptr[br]), m.block(m.row_ptr[br]) + cols.size() * m.block_size(), 0.0);
-      for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
+      for (std::int64_t i = first; i < first + block; ++i) {
         auto slot = m.row_ptr[br];
         for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
           while (m.col[slot] != a.col[k] / block) ++slot;  // both sorted: a forward walk finds it
-          m.block(slot)[(i - br * block) * block + a.col[k] % block] = a.val[k];
+          m.block(slot)[(i - first) * block + a.col[k] % block] = a.val[k];
         }
       }
     }

@@ -160,6 +160,33 @@ TEST_CASE("block products, transposes and SpMV match dense references") {
   }
 }
 
+TEST_CASE("the CSR in node blocks: whole-block rows copied straight, the others gathered, every entry in place") {
+  // 3x3 node blocks: random whole blocks (the rows of FE nodes), then a node with a cleared
+  // Dirichlet row (its diagonal only), one with a row short of an entry and one with a partial block.
+  const auto blocks = random_blocks(40, 40, 3, 3, 0.2, 17);
+  std::vector<double> dense = dense_reference(blocks);
+  const std::int64_t n = blocks.rows();
+  std::vector<char> stored(dense.size());
+  for (std::size_t e = 0; e < dense.size(); ++e) stored[e] = dense[e] != 0.0;
+  for (std::int64_t j = 0; j < n; ++j) dense[7 * n + j] = 0.0, stored[7 * n + j] = j == 7;  // node 2
+  dense[7 * n + 7] = 4.0;
+  stored[33 * n + 33] = 1, dense[33 * n + 33] = 1.5;  // node 11: its diagonal block whole ...
+  stored[33 * n + 34] = 0, dense[33 * n + 34] = 0.0;  // ... but for one entry
+  stored[62 * n + 17] = 1, dense[62 * n + 17] = 2.5;  // node 20: a lone entry in a block of node 5
+  CsrMatrix csr;
+  csr.rows = n;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j)
+      if (stored[i * n + j]) csr.col.push_back(static_cast<std::int32_t>(j)), csr.val.push_back(dense[i * n + j]);
+    csr.row_ptr.push_back(static_cast<std::int64_t>(csr.col.size()));
+  }
+  const auto converted = amg::to_block_sparse(csr, 3);
+  CHECK(converted.block_rows == 40);
+  CHECK(dense_reference(converted) == dense);
+  for (std::int64_t i = 0; i < converted.block_rows; ++i)
+    CHECK(std::is_sorted(converted.col.begin() + converted.row_ptr[i], converted.col.begin() + converted.row_ptr[i + 1]));
+}
+
 TEST_CASE("the transpose of a matrix large enough for threads: every block in place, rows sorted") {
   // 3x6 blocks, 1.3 M stored entries (above the size where the transpose runs on all threads).
   const auto a = random_blocks(1500, 700, 3, 6, 0.07, 5);
