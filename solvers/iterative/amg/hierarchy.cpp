@@ -1,5 +1,6 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
+#include <optional>
 #include <string>
 
 #include "solvers/iterative/amg/aggregation.hpp"
@@ -66,6 +67,10 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     std::vector<double> inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
     level.a = timed(seconds_.convert, [&] { return to_single(a); });
+    // A level above a dense factor's size is smoothed, so its A goes to the back-end: it travels
+    // during the aggregation and T; the Lanczos steps need it there.
+    std::optional<std::size_t> a_copy;
+    if (rows > kMaxDenseCoarse) a_copy = uploads.start(level.a, level.a_on_backend);
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
@@ -74,30 +79,37 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    // A travels while T is built; the Lanczos steps need it on the back-end.
-    const auto a_copy = uploads.start(level.a, level.a_on_backend);
+    if (!a_copy) a_copy = uploads.start(level.a, level.a_on_backend);
     TentativeProlongator tentative;
     if (!coarsest)
       tentative = timed(seconds_.prolongator, [&] {
         return tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
       });
-    uploads.wait(a_copy);
+    uploads.wait(*a_copy);
     // The Krylov method's own operator follows, behind the level's copy on the copy engine.
     if (keep_fine_operator && levels_.size() == 1) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     const double lambda_max =
         timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(backend, *level.a_on_backend, inv_diag); });
     BlockSparse coarse;
     if (!coarsest) {
-      const BlockSparse p = timed(seconds_.prolongator, [&] {
+      BlockSparse p = timed(seconds_.prolongator, [&] {
         return smoothed_prolongator(a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
       });
-      const BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
-      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
+      release_(tentative.t);
+      BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
+      coarse = timed(seconds_.galerkin, [&] {
+        BlockSparse ap = product(a, p);
+        BlockSparse rap = galerkin_product(r, ap);
+        release_(ap);
+        return rap;
+      });
       timed(seconds_.convert, [&] {
         level.p = to_single(p);
         level.r = to_single(r);
         return 0;
       });
+      release_(p);
+      release_(r);
       uploads.start(level.p, level.p_on_backend);
       uploads.start(level.r, level.r_on_backend);
       b = std::move(tentative.coarse);
@@ -105,7 +117,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
-    coarser = std::move(coarse);  // the level's own operator is no longer needed: its single copy is kept
+    release_(coarser);  // the level's own operator is no longer needed: its single copy is kept
+    coarser = std::move(coarse);
     current = &coarser;
   }
   if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_);  // a fine level solved by Cholesky
@@ -113,7 +126,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
   seconds_.upload = uploads.waited_s();
   seconds_.upload_background = uploads.copying_s();
   // A device holds its own copy; the host back-end's refers to these blocks.
-  if (!keep_fine_operator || !backend.on_host()) fine_ = {};
+  if (!keep_fine_operator || !backend.on_host()) release_(fine_);
   seconds_.total = whole.seconds();
 }
 

@@ -11,6 +11,7 @@
 
 #include "kernels/csr_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
+#include "solvers/iterative/amg/background_release.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "solvers/iterative/amg/coarse_solver.hpp"
 #include "solvers/linear_solver.hpp"
@@ -58,6 +59,7 @@ class Hierarchy {
   std::size_t bytes() const;  // on the host and on the back-end
 
  private:
+  BackgroundRelease release_;  // first member: the last destroyed, after the frees it waits for
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
   BlockSparse fine_;

@@ -23,8 +23,8 @@ BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std
   return p;
 }
 
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
-  BlockSparse coarse = symmetric_product(r, product(a, p));
+BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& ap) {
+  BlockSparse coarse = symmetric_product(r, ap);
   const int b = coarse.row_block;
   for (std::int64_t i = 0; i < coarse.block_rows; ++i) {
     auto k = coarse.row_ptr[i];

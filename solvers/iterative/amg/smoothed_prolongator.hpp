@@ -12,9 +12,9 @@ namespace fem::amg {
 BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
                                  double omega);
 
-// R (A P) with R = P^T given (its upper half computed, the lower mirrored). A coarse dof whose column of P is zero (its near-null vector
-// vanished on the aggregate) would have an empty row: it gets a unit diagonal, stays decoupled
-// and so never receives a correction.
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
+// R (A P) from R = P^T and A P (its upper half computed, the lower mirrored). A coarse dof whose
+// column of P is zero (its near-null vector vanished on the aggregate) would have an empty row:
+// it gets a unit diagonal, stays decoupled and so never receives a correction.
+BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& ap);
 
 }  // namespace fem::amg
