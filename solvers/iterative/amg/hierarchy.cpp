@@ -1,6 +1,7 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
-#include <optional>
+#include <future>
+#include <span>
 #include <string>
 
 #include "solvers/iterative/amg/aggregation.hpp"
@@ -45,6 +46,22 @@ std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
   return d;
 }
 
+// A level's A copied to the back-end and the largest eigenvalue of D^-1 A found there.
+struct SpectrumOnBackend {
+  double lambda_max = 0, copy_s = 0, lanczos_s = 0;
+};
+
+SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level,
+                                      std::span<const double> inv_diag) {
+  SpectrumOnBackend found;
+  Stopwatch watch;
+  level.a_on_backend = backend.block_matrix(level.a);
+  found.copy_s = watch.restart();
+  found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, inv_diag);
+  found.lanczos_s = watch.seconds();
+  return found;
+}
+
 }  // namespace
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
@@ -67,10 +84,15 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     std::vector<double> inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
     level.a = timed(seconds_.convert, [&] { return to_single(a); });
-    // A level above a dense factor's size is smoothed, so its A goes to the back-end: it travels
-    // during the aggregation and T; the Lanczos steps need it there.
-    std::optional<std::size_t> a_copy;
-    if (rows > kMaxDenseCoarse) a_copy = uploads.start(level.a, level.a_on_backend);
+    // A smoothed level's A goes to the back-end, where its Lanczos steps then run; on a device
+    // both run on a thread of their own beside the aggregation and T (a level above a dense
+    // factor's size is smoothed: it starts at once).
+    std::future<SpectrumOnBackend> spectrum;
+    const auto start_spectrum = [&] {
+      spectrum = std::async(backend.on_host() ? std::launch::deferred : std::launch::async,
+                            [&backend, &level, &inv_diag] { return spectrum_on_backend(backend, level, inv_diag); });
+    };
+    if (rows > kMaxDenseCoarse) start_spectrum();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
@@ -79,17 +101,18 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    if (!a_copy) a_copy = uploads.start(level.a, level.a_on_backend);
+    if (!spectrum.valid()) start_spectrum();
     TentativeProlongator tentative;
     if (!coarsest)
       tentative = timed(seconds_.prolongator, [&] {
         return tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
       });
-    uploads.wait(*a_copy);
-    // The Krylov method's own operator follows, behind the level's copy on the copy engine.
+    const SpectrumOnBackend found = timed(seconds_.eigenvalue, [&] { return spectrum.get(); });
+    seconds_.upload_background += found.copy_s;
+    seconds_.eigenvalue_background += found.lanczos_s;
+    const double lambda_max = found.lambda_max;
+    // The Krylov method's own operator follows the level's A on the copy engine.
     if (keep_fine_operator && levels_.size() == 1) uploads.start(fine_, fine_on_backend_), fine_sent = true;
-    const double lambda_max =
-        timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(backend, *level.a_on_backend, inv_diag); });
     BlockSparse coarse;
     if (!coarsest) {
       BlockSparse p = timed(seconds_.prolongator, [&] {
@@ -124,7 +147,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
   if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_);  // a fine level solved by Cholesky
   uploads.wait_all();
   seconds_.upload = uploads.waited_s();
-  seconds_.upload_background = uploads.copying_s();
+  seconds_.upload_background += uploads.copying_s();
   // A device holds its own copy; the host back-end's refers to these blocks.
   if (!keep_fine_operator || !backend.on_host()) release_(fine_);
   seconds_.total = whole.seconds();
@@ -151,6 +174,7 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_setup_coarse_s", seconds_.coarse},
           {"amg_setup_upload_s", seconds_.upload},
           {"amg_setup_upload_background_s", seconds_.upload_background},
+          {"amg_setup_eigenvalue_background_s", seconds_.eigenvalue_background},
           {"amg_setup_other_s", seconds_.total - (seconds_.near_null + seconds_.convert + seconds_.diagonal +
                                                   seconds_.aggregate + seconds_.eigenvalue + seconds_.prolongator +
                                                   seconds_.galerkin + seconds_.coarse + seconds_.upload)}};
