@@ -36,10 +36,11 @@ struct Runtime {
   int inner() const { return k; }
 };
 
-// The first entry of row `row` of b to visit: its start, or with `upper` the first column >= from.
-inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t from, bool upper) {
+// The first entry of row `row` of b to visit for row i of the product: its start, or where `from`
+// is given, the first column >= from[i].
+inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t i, const std::int32_t* from) {
   const auto begin = b.col.begin() + b.row_ptr[row], end = b.col.begin() + b.row_ptr[row + 1];
-  return upper ? std::lower_bound(begin, end, from) - b.col.begin() : b.row_ptr[row];
+  return from ? std::lower_bound(begin, end, from[i]) - b.col.begin() : b.row_ptr[row];
 }
 
 // The products' arithmetic compiled twice where the compiler can: for x86-64 with AVX2 and FMA
@@ -66,14 +67,15 @@ inline void block_multiply_add(const double* __restrict a, const double* __restr
 // Row i of A B accumulated in `acc` (zeroed, a block per distinct column): each column's block
 // at its slot (slot[j], -1 for a column not met yet), the columns in `cols` in encounter order.
 template <class Dims>
-FEM_AMG_WIDE_VECTORS void accumulate_row(const BlockSparse& a, const BlockSparse& b, std::int64_t i, bool upper,
+FEM_AMG_WIDE_VECTORS void accumulate_row(const BlockSparse& a, const BlockSparse& b, std::int64_t i,
+                                         const std::int32_t* from,
                                          Dims dims, std::int32_t* slot, std::vector<std::int32_t>& cols,
                                          double* acc) {
   const std::int64_t bs = std::int64_t(dims.rows()) * dims.cols();
   for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
     const double* ab = a.block(ka);
     const std::int64_t row = a.col[ka];
-    for (auto kb = first_column(b, row, i, upper); kb < b.row_ptr[row + 1]; ++kb) {
+    for (auto kb = first_column(b, row, i, from); kb < b.row_ptr[row + 1]; ++kb) {
       const std::int32_t j = b.col[kb];
       if (slot[j] < 0) slot[j] = static_cast<std::int32_t>(cols.size()), cols.push_back(j);
       block_multiply_add(ab, b.block(kb), acc + slot[j] * bs, dims);
@@ -83,10 +85,10 @@ FEM_AMG_WIDE_VECTORS void accumulate_row(const BlockSparse& a, const BlockSparse
 
 // Gustavson's product in two passes over the rows, so that the result is written once, in
 // place: the symbolic pass counts each row's distinct block columns, the numeric one
-// accumulates the row in encounter order and writes it out sorted. `upper`: only the blocks
-// on and above the diagonal (the columns of each row of B from the row's own index on).
+// accumulates the row in encounter order and writes it out sorted. `from` (may be null): row i
+// only from block column from[i] on.
 template <class Dims>
-BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, bool upper) {
+BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, const std::int32_t* from) {
   BlockSparse c;
   c.row_block = a.row_block;
   c.col_block = b.col_block;
@@ -102,7 +104,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       std::int64_t count = 0;
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
-        for (auto kb = first_column(b, a.col[ka], i, upper); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+        for (auto kb = first_column(b, a.col[ka], i, from); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
           if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
       row_length[i] = count;
     }
@@ -120,7 +122,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       cols.clear();
       acc.assign(static_cast<std::size_t>(row_length[i] * bs), 0.0);
-      accumulate_row(a, b, i, upper, dims, slot.data(), cols, acc.data());
+      accumulate_row(a, b, i, from, dims, slot.data(), cols, acc.data());
       std::int32_t* out_col = &c.col[c.row_ptr[i]];
       std::copy(cols.begin(), cols.end(), out_col);
       std::sort(out_col, out_col + cols.size());
@@ -320,13 +322,13 @@ BlockSparse transpose(const BlockSparse& a) {
 
 namespace {
 
-BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, bool upper) {
+BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, const std::int32_t* from) {
   if (a.col_block != b.row_block || a.block_cols != b.block_rows)
     throw std::invalid_argument("amg product: a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
                                 " matrix cannot multiply a " + std::to_string(b.rows()) + " x " +
                                 std::to_string(b.cols()) + " one in these blocks");
   const int r = a.row_block, k = a.col_block, c = b.col_block;
-  const auto run = [&](auto dims) { return product_rows(a, b, dims, upper); };
+  const auto run = [&](auto dims) { return product_rows(a, b, dims, from); };
   // The shapes of 3D and 2D elasticity and of heat: A T and P^T (A P) on the first two levels.
   if (r == 1 && k == 1 && c == 1) return run(Fixed<1, 1, 1>{});
   if (r == 3 && k == 3 && c == 6) return run(Fixed<3, 6, 3>{});
@@ -340,12 +342,21 @@ BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, bool upper) 
 
 }  // namespace
 
-BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b, false); }
+BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b, nullptr); }
+
+BlockSparse product_from(const BlockSparse& a, const BlockSparse& b, std::span<const std::int32_t> from) {
+  if (static_cast<std::int64_t>(from.size()) != a.block_rows)
+    throw std::invalid_argument("amg product_from: " + std::to_string(from.size()) + " first columns for " +
+                                std::to_string(a.block_rows) + " block rows");
+  return any_product(a, b, from.data());
+}
 
 BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
   if (a.row_block != b.col_block || a.block_rows != b.block_cols)
     throw std::invalid_argument("amg symmetric_product: the product is not square in square blocks");
-  const BlockSparse upper = any_product(a, b, true);
+  std::vector<std::int32_t> diagonal_on(static_cast<std::size_t>(a.block_rows));
+  std::iota(diagonal_on.begin(), diagonal_on.end(), 0);
+  const BlockSparse upper = any_product(a, b, diagonal_on.data());
   const BlockSparse lower = transpose(upper);  // row i: the blocks (j, i)^T of `upper`, j <= i, sorted
   BlockSparse m;
   m.row_block = m.col_block = upper.row_block;

@@ -120,12 +120,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       });
       release_(tentative.t);
       BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
-      coarse = timed(seconds_.galerkin, [&] {
-        BlockSparse ap = product(a, p);
-        BlockSparse rap = galerkin_product(r, ap);
-        release_(ap);
-        return rap;
-      });
+      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p, release_); });
       timed(seconds_.convert, [&] {
         level.p = to_single(p);
         level.r = to_single(r);

@@ -4,6 +4,7 @@
 // of smoothed aggregation), and the coarse operator is the Galerkin product P^T A P.
 #include <span>
 
+#include "solvers/iterative/amg/background_release.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 
 namespace fem::amg {
@@ -12,9 +13,11 @@ namespace fem::amg {
 BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
                                  double omega);
 
-// R (A P) from R = P^T and A P (its upper half computed, the lower mirrored). A coarse dof whose
-// column of P is zero (its near-null vector vanished on the aggregate) would have an empty row:
-// it gets a unit diagonal, stays decoupled and so never receives a correction.
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& ap);
+// R (A P) with R = P^T given: the upper half computed from the part of A P it reads, the lower
+// mirrored; A P's arrays go to `release`. A coarse dof whose column of P is zero (its near-null
+// vector vanished on the aggregate) would have an empty row: it gets a unit diagonal, stays
+// decoupled and so never receives a correction.
+BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p,
+                             BackgroundRelease& release);
 
 }  // namespace fem::amg
