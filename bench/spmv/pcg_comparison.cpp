@@ -85,7 +85,8 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
   if (report.figures.count("amg_levels")) {
     const auto figure = [&](const std::string& step) { return report.figures.at("amg_setup_" + step + "_s"); };
     row.levels = std::to_string(static_cast<int>(report.figures.at("amg_levels"))) + " levels, complexity " +
-                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4) + "; setup s: amg " +
+                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4) + ", coarsest " +
+                 std::to_string(static_cast<long long>(report.figures.at("amg_coarsest_unknowns"))) + "; setup s: amg " +
                  seconds(report.figures.at("amg_setup_s")) + " =";
     // Where the AMG setup goes, step by step: the host's steps, the wait for the copies to the
     // back-end (which run beside them: their own seconds in brackets), what no step accounts

@@ -1,6 +1,8 @@
 #include "solvers/iterative/amg/aggregation.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <stdexcept>
 
 namespace fem::amg {
@@ -32,6 +34,9 @@ std::vector<double> strength(const BlockSparse& a, double threshold) {
   return s;
 }
 
+// The ranges of consecutive nodes that seed aggregates at once (the first pass).
+constexpr std::int64_t kSeedRange = 65536;
+
 }  // namespace
 
 Aggregates aggregate(const BlockSparse& a, double threshold) {
@@ -45,18 +50,39 @@ Aggregates aggregate(const BlockSparse& a, double threshold) {
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (s[k] > 0) visit(a.col[k], s[k]);
   };
-  // (1) seeds whose whole strong neighbourhood is still free
-  for (std::int64_t i = 0; i < a.block_rows; ++i) {
-    if (of[i] >= 0) continue;
+  // (1) seeds whose whole strong neighbourhood is still free: first on ranges of consecutive
+  // nodes at once, each seeding only where that neighbourhood lies in its range, then, one node
+  // after another, where it crossed a range's end. The ranges are fixed, so are the aggregates,
+  // whatever the threads.
+  const std::int64_t ranges = (a.block_rows + kSeedRange - 1) / kSeedRange;
+  std::vector<std::int64_t> seeded(static_cast<std::size_t>(ranges) + 1, 0);
+  const auto seed = [&](std::int64_t i, std::int64_t first, std::int64_t last, std::int32_t id) {
+    if (of[i] >= 0) return false;
     bool free = true, any = false;
-    strong_neighbours(i, [&](std::int32_t j, double) { any = true, free = free && of[j] < 0; });
-    if (!any || !free) continue;
-    const auto id = static_cast<std::int32_t>(agg.count++);
+    strong_neighbours(i, [&](std::int32_t j, double) { any = true, free = free && of[j] < 0 && j >= first && j < last; });
+    if (!any || !free) return false;
     of[i] = id;
     strong_neighbours(i, [&](std::int32_t j, double) { of[j] = id; });
+    return true;
+  };
+#pragma omp parallel for schedule(dynamic) if (ranges > 1)
+  for (std::int64_t range = 0; range < ranges; ++range) {
+    const std::int64_t first = range * kSeedRange, last = std::min(first + kSeedRange, a.block_rows);
+    std::int32_t count = 0;  // aggregates numbered within the range first
+    for (std::int64_t i = first; i < last; ++i) count += seed(i, first, last, count) ? 1 : 0;
+    seeded[range + 1] = count;
   }
+  std::partial_sum(seeded.begin(), seeded.end(), seeded.begin());
+#pragma omp parallel for schedule(static) if (ranges > 1)
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    if (of[i] >= 0) of[i] += static_cast<std::int32_t>(seeded[i / kSeedRange]);
+  agg.count = seeded.back();
+  if (ranges > 1)
+    for (std::int64_t i = 0; i < a.block_rows; ++i)
+      if (seed(i, 0, a.block_rows, static_cast<std::int32_t>(agg.count))) ++agg.count;
   // (2) leftovers join their strongest neighbour's aggregate from (1)
   std::vector<std::int32_t> joined(of);
+#pragma omp parallel for schedule(static) if (a.block_rows > 20000)
   for (std::int64_t i = 0; i < a.block_rows; ++i) {
     if (of[i] >= 0) continue;
     double best = 0;
