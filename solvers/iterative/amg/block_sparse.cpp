@@ -396,7 +396,7 @@ std::vector<double> diagonal(const BlockSparse& a) {
   return d;
 }
 
-std::vector<double> absolute_row_sums(const SingleBlockSparse& a) {
+std::vector<double> absolute_row_sums(const BlockSparse& a) {
   std::vector<double> sums(static_cast<std::size_t>(a.rows()), 0.0);
   const int R = a.row_block, C = a.col_block;
   for (std::int64_t i = 0; i < a.block_rows; ++i)

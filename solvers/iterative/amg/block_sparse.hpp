@@ -43,7 +43,7 @@ BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b);
 // The scalar diagonal of a square block matrix (zero where no entry is stored).
 std::vector<double> diagonal(const BlockSparse& a);
 // sum_j |a_ij| of each row (the l1-Jacobi smoother's diagonal).
-std::vector<double> absolute_row_sums(const SingleBlockSparse& a);
+std::vector<double> absolute_row_sums(const BlockSparse& a);
 
 // The n x n row-major dense copy of a square matrix, for the coarsest level's Cholesky.
 std::vector<double> to_dense(const BlockSparse& a);

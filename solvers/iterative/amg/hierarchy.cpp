@@ -51,11 +51,19 @@ struct SpectrumOnBackend {
   double lambda_max = 0, copy_s = 0, lanczos_s = 0;
 };
 
+// `doubles`: A's double blocks, copied to `doubles_on_backend` and narrowed there, where the level
+// has no single copy on the host.
 SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level,
-                                      std::span<const double> inv_diag) {
+                                      std::span<const double> inv_diag, const BlockSparse* doubles,
+                                      std::unique_ptr<kernels::SparseMatrix>* doubles_on_backend) {
   SpectrumOnBackend found;
   Stopwatch watch;
-  level.a_on_backend = backend.block_matrix(level.a);
+  if (doubles) {
+    *doubles_on_backend = backend.block_matrix(*doubles);
+    level.a_on_backend = backend.single_copy(**doubles_on_backend);
+  } else {
+    level.a_on_backend = backend.block_matrix(level.a);
+  }
   found.copy_s = watch.restart();
   found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, inv_diag);
   found.lanczos_s = watch.seconds();
@@ -82,15 +90,24 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
     std::vector<double> inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
-    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
-    level.a = timed(seconds_.convert, [&] { return to_single(a); });
+    level.rows = rows;
+    level.nnz = a.nnz();
+    if (options.smoother == "l1-jacobi") level.l1_row_sums = absolute_row_sums(a);
+    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
+    // a device that narrows the fine operator's double blocks itself makes it from the Krylov
+    // method's copy (no host copy, half the bytes over the bus).
+    const bool narrowed_on_backend = keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies();
+    if (!narrowed_on_backend) level.a = timed(seconds_.convert, [&] { return to_single(a); });
     // A smoothed level's A goes to the back-end, where its Lanczos steps then run; on a device
     // both run on a thread of their own beside the aggregation and T (a level above a dense
     // factor's size is smoothed: it starts at once).
     std::future<SpectrumOnBackend> spectrum;
     const auto start_spectrum = [&] {
-      spectrum = std::async(backend.on_host() ? std::launch::deferred : std::launch::async,
-                            [&backend, &level, &inv_diag] { return spectrum_on_backend(backend, level, inv_diag); });
+      const BlockSparse* doubles = narrowed_on_backend ? &fine_ : nullptr;
+      if (doubles) fine_sent = true;
+      spectrum = std::async(backend.on_host() ? std::launch::deferred : std::launch::async, [&, doubles] {
+        return spectrum_on_backend(backend, level, inv_diag, doubles, &fine_on_backend_);
+      });
     };
     if (rows > kMaxDenseCoarse) start_spectrum();
     Aggregates aggregates;
@@ -112,7 +129,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     seconds_.eigenvalue_background += found.lanczos_s;
     const double lambda_max = found.lambda_max;
     // The Krylov method's own operator follows the level's A on the copy engine.
-    if (keep_fine_operator && levels_.size() == 1) uploads.start(fine_, fine_on_backend_), fine_sent = true;
+    if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest) {
       BlockSparse p = timed(seconds_.prolongator, [&] {
@@ -150,12 +167,12 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
 
 std::map<std::string, double> Hierarchy::figures() const {
   double nnz = 0, rows = 0;
-  for (const auto& level : levels_) nnz += static_cast<double>(level->a.nnz()), rows += static_cast<double>(level->a.rows());
-  const SingleBlockSparse& fine = levels_.front()->a;
+  for (const auto& level : levels_) nnz += static_cast<double>(level->nnz), rows += static_cast<double>(level->rows);
+  const Level& fine = *levels_.front();
   return {{"amg_levels", static_cast<double>(levels_.size())},
-          {"amg_operator_complexity", nnz / static_cast<double>(fine.nnz())},
-          {"amg_grid_complexity", rows / static_cast<double>(fine.rows())},
-          {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->a.rows())},
+          {"amg_operator_complexity", nnz / static_cast<double>(fine.nnz)},
+          {"amg_grid_complexity", rows / static_cast<double>(fine.rows)},
+          {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->rows)},
           {"amg_near_null_vectors", near_null_vectors_},
           {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0},
           {"amg_setup_s", seconds_.total},
@@ -180,7 +197,8 @@ std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return 
 std::size_t Hierarchy::bytes() const {
   std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
   for (const auto& level : levels_) {
-    total += level->a.bytes() + level->p.bytes() + level->r.bytes() + level->inv_diag.size() * sizeof(double);
+    total += level->a.bytes() + level->p.bytes() + level->r.bytes() +
+             (level->inv_diag.size() + level->l1_row_sums.size()) * sizeof(double);
     for (const auto* m : {level->a_on_backend.get(), level->p_on_backend.get(), level->r_on_backend.get()})
       if (m) total += m->device_bytes();
   }

@@ -21,7 +21,9 @@ namespace fem::amg {
 
 // What the V-cycle needs of a level, its matrices in single precision (built in double).
 struct Level {
-  SingleBlockSparse a;                  // the operator of this level
+  std::int64_t rows = 0, nnz = 0;       // the operator's size and stored entries
+  SingleBlockSparse a;                  // the operator of this level; empty where the back-end made
+                                        // its single copy itself (the fine level on a device)
   SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T)
   // The same on the back-end (the host one multiplies the copies above in place); null where
   // absent (no P, R on the coarsest level, no A where the Cholesky factor solves it).
@@ -29,6 +31,7 @@ struct Level {
   // The smoother's D^-1 and the largest eigenvalue of D^-1 A; empty on a coarsest level solved
   // by Cholesky.
   std::vector<double> inv_diag;
+  std::vector<double> l1_row_sums;  // sum_j |a_ij| of each row, for the l1-Jacobi smoother only
   double lambda_max = 0;
   bool smoothed() const { return !inv_diag.empty(); }
 };
