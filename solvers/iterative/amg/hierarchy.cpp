@@ -138,15 +138,20 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       release_(tentative.t);
       BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
       coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p, release_); });
-      timed(seconds_.convert, [&] {
-        level.p = to_single(p);
-        level.r = to_single(r);
-        return 0;
-      });
-      release_(p);
-      release_(r);
-      uploads.start(level.p, level.p_on_backend);
-      uploads.start(level.r, level.r_on_backend);
+      if (backend.makes_single_copies()) {  // narrowed on the device, freed on the copies' threads
+        uploads.start_narrowed(p, level.p_on_backend);
+        uploads.start_narrowed(r, level.r_on_backend);
+      } else {
+        timed(seconds_.convert, [&] {
+          level.p = to_single(p);
+          level.r = to_single(r);
+          return 0;
+        });
+        release_(p);
+        release_(r);
+        uploads.start(level.p, level.p_on_backend);
+        uploads.start(level.r, level.r_on_backend);
+      }
       b = std::move(tentative.coarse);
     }
     level.inv_diag = std::move(inv_diag);

@@ -24,7 +24,8 @@ struct Level {
   std::int64_t rows = 0, nnz = 0;       // the operator's size and stored entries
   SingleBlockSparse a;                  // the operator of this level; empty where the back-end made
                                         // its single copy itself (the fine level on a device)
-  SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T)
+  SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T);
+                                        // empty where the back-end narrowed them itself
   // The same on the back-end (the host one multiplies the copies above in place); null where
   // absent (no P, R on the coarsest level, no A where the Cholesky factor solves it).
   std::unique_ptr<kernels::SparseMatrix> a_on_backend, p_on_backend, r_on_backend;
