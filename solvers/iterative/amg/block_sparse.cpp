@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -64,22 +65,46 @@ inline void block_multiply_add(const double* __restrict a, const double* __restr
     }
 }
 
-// Row i of A B accumulated in `acc` (zeroed, a block per distinct column): each column's block
-// at its slot (slot[j], -1 for a column not met yet), the columns in `cols` in encounter order.
+// A new column's block in `acc`, zeroed: its slot (acc grows as needed).
+inline void open_block(std::int32_t j, std::int64_t bs, std::int32_t* slot, std::vector<std::int32_t>& cols,
+                       std::vector<double>& acc) {
+  slot[j] = static_cast<std::int32_t>(cols.size());
+  cols.push_back(j);
+  const auto end = static_cast<std::size_t>(cols.size() * bs);
+  if (acc.size() < end) acc.resize(std::max(end, 2 * acc.size()));
+  std::fill_n(acc.begin() + static_cast<std::ptrdiff_t>(end - bs), bs, 0.0);
+}
+
+// Row i of A B accumulated in `acc`: each column's block at its slot (slot[j], -1 for a column
+// not met yet), the columns in `cols` in encounter order.
 template <class Dims>
 FEM_AMG_WIDE_VECTORS void accumulate_row(const BlockSparse& a, const BlockSparse& b, std::int64_t i,
-                                         const std::int32_t* from,
-                                         Dims dims, std::int32_t* slot, std::vector<std::int32_t>& cols,
-                                         double* acc) {
+                                         const std::int32_t* from, Dims dims, std::int32_t* slot,
+                                         std::vector<std::int32_t>& cols, std::vector<double>& acc) {
   const std::int64_t bs = std::int64_t(dims.rows()) * dims.cols();
   for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
     const double* ab = a.block(ka);
     const std::int64_t row = a.col[ka];
     for (auto kb = first_column(b, row, i, from); kb < b.row_ptr[row + 1]; ++kb) {
       const std::int32_t j = b.col[kb];
-      if (slot[j] < 0) slot[j] = static_cast<std::int32_t>(cols.size()), cols.push_back(j);
-      block_multiply_add(ab, b.block(kb), acc + slot[j] * bs, dims);
+      if (slot[j] < 0) open_block(j, bs, slot, cols, acc);
+      block_multiply_add(ab, b.block(kb), acc.data() + slot[j] * bs, dims);
     }
+  }
+}
+
+// acc += (block of R) times the blocks of a row of A P (columns `ap_col`, unsorted) from column
+// `from` on, as accumulate_row.
+template <class Dims>
+FEM_AMG_WIDE_VECTORS void accumulate_upper(const double* rb, const std::vector<std::int32_t>& ap_col,
+                                           const double* ap_val, std::int64_t from, Dims dims, std::int32_t* slot,
+                                           std::vector<std::int32_t>& cols, std::vector<double>& acc) {
+  const std::int64_t bs = std::int64_t(dims.rows()) * dims.cols(), ap_bs = std::int64_t(dims.inner()) * dims.cols();
+  for (std::size_t e = 0; e < ap_col.size(); ++e) {
+    const std::int32_t j = ap_col[e];
+    if (j < from) continue;
+    if (slot[j] < 0) open_block(j, bs, slot, cols, acc);
+    block_multiply_add(rb, ap_val + static_cast<std::int64_t>(e) * ap_bs, acc.data() + slot[j] * bs, dims);
   }
 }
 
@@ -121,8 +146,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       cols.clear();
-      acc.assign(static_cast<std::size_t>(row_length[i] * bs), 0.0);
-      accumulate_row(a, b, i, from, dims, slot.data(), cols, acc.data());
+      accumulate_row(a, b, i, from, dims, slot.data(), cols, acc);
       std::int32_t* out_col = &c.col[c.row_ptr[i]];
       std::copy(cols.begin(), cols.end(), out_col);
       std::sort(out_col, out_col + cols.size());
@@ -344,19 +368,15 @@ BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, const std::i
 
 BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b, nullptr); }
 
-BlockSparse product_from(const BlockSparse& a, const BlockSparse& b, std::span<const std::int32_t> from) {
-  if (static_cast<std::int64_t>(from.size()) != a.block_rows)
-    throw std::invalid_argument("amg product_from: " + std::to_string(from.size()) + " first columns for " +
-                                std::to_string(a.block_rows) + " block rows");
-  return any_product(a, b, from.data());
-}
-
 BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
   if (a.row_block != b.col_block || a.block_rows != b.block_cols)
     throw std::invalid_argument("amg symmetric_product: the product is not square in square blocks");
   std::vector<std::int32_t> diagonal_on(static_cast<std::size_t>(a.block_rows));
   std::iota(diagonal_on.begin(), diagonal_on.end(), 0);
-  const BlockSparse upper = any_product(a, b, diagonal_on.data());
+  return mirrored(any_product(a, b, diagonal_on.data()));
+}
+
+BlockSparse mirrored(const BlockSparse& upper) {
   const BlockSparse lower = transpose(upper);  // row i: the blocks (j, i)^T of `upper`, j <= i, sorted
   BlockSparse m;
   m.row_block = m.col_block = upper.row_block;
@@ -383,6 +403,119 @@ BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
     std::copy_n(upper.block(upper.row_ptr[i]), right * bs, m.block(to + left));
   }
   return m;
+}
+
+namespace {
+
+// The rows of A P that the upper half of R (A P) reads, made as R's rows come to need them:
+// each thread takes a range of coarse rows in order and keeps the rows of A P its next coarse
+// rows still read (a band of the fine rows in a banded numbering), dropping each after the last
+// coarse row of its range that reads it. A P is never whole in memory (at millions of equations
+// gigabytes written and read once); a fine row that two ranges read is made twice.
+template <class DimsAP, class DimsRAP>
+BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
+                              DimsRAP rap_dims) {
+  BlockSparse c;
+  c.row_block = c.col_block = r.row_block;
+  c.block_rows = c.block_cols = r.block_rows;
+  const std::int64_t ap_bs = std::int64_t(ap_dims.rows()) * ap_dims.cols(), bs = c.block_size();
+  const bool parallel = a.nnz() > kParallelFrom;
+  const std::int64_t ranges = parallel ? omp_get_max_threads() : 1;
+  const auto rows_of = [&](std::int64_t range) {
+    return std::pair{c.block_rows * range / ranges, c.block_rows * (range + 1) / ranges};
+  };
+  // Row i of A P from the first column of P's row i (the smallest coarse row that reads it).
+  std::vector<std::int32_t> from(static_cast<std::size_t>(p.block_rows));
+  for (std::int64_t i = 0; i < p.block_rows; ++i)
+    from[i] = p.row_ptr[i] < p.row_ptr[i + 1] ? p.col[p.row_ptr[i]] : std::numeric_limits<std::int32_t>::max();
+  std::vector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));
+  struct Rows {  // a thread's rows of the result, one after another
+    std::vector<std::int32_t> col;
+    std::vector<double> val;
+  };
+  std::vector<Rows> made(static_cast<std::size_t>(ranges));
+#pragma omp parallel if (parallel)
+#pragma omp for schedule(static, 1)
+  for (std::int64_t range = 0; range < ranges; ++range) {
+    const auto [first, last] = rows_of(range);
+    Rows& out = made[static_cast<std::size_t>(range)];
+    // The rows of A P kept: cached[i] indexes `kept` (-1: not made); freed slots are reused.
+    std::vector<std::int32_t> cached(static_cast<std::size_t>(p.block_rows), -1), free_slots;
+    struct KeptRow {
+      std::vector<std::int32_t> col;
+      std::vector<double> val;
+    };
+    std::vector<KeptRow> kept;
+    std::vector<std::int32_t> slot(static_cast<std::size_t>(p.block_cols), -1), cols;
+    std::vector<double> acc;
+    for (std::int64_t row = first; row < last; ++row) {
+      // (1) the rows of A P this coarse row reads
+      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+        const std::int32_t i = r.col[k];
+        if (cached[i] >= 0) continue;
+        if (free_slots.empty()) free_slots.push_back(static_cast<std::int32_t>(kept.size())), kept.emplace_back();
+        cached[i] = free_slots.back();
+        free_slots.pop_back();
+        cols.clear();
+        accumulate_row(a, p, i, from.data(), ap_dims, slot.data(), cols, acc);
+        KeptRow& ap = kept[static_cast<std::size_t>(cached[i])];
+        ap.col.assign(cols.begin(), cols.end());
+        ap.val.assign(acc.begin(), acc.begin() + static_cast<std::int64_t>(cols.size()) * ap_bs);
+        for (const auto j : cols) slot[j] = -1;
+      }
+      // (2) the coarse row from its columns on
+      cols.clear();
+      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+        const KeptRow& ap = kept[static_cast<std::size_t>(cached[r.col[k]])];
+        accumulate_upper(r.block(k), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols, acc);
+      }
+      std::sort(cols.begin(), cols.end());
+      row_length[row] = static_cast<std::int64_t>(cols.size());
+      for (const auto j : cols) {
+        out.col.push_back(j);
+        out.val.insert(out.val.end(), acc.begin() + slot[j] * bs, acc.begin() + (slot[j] + 1) * bs);
+        slot[j] = -1;
+      }
+      // (3) drop the rows of A P no later coarse row of this range reads (row i is read by the
+      // coarse rows of P's row i)
+      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+        const std::int32_t i = r.col[k];
+        if (cached[i] < 0) continue;
+        bool read_later = false;
+        for (auto kp = p.row_ptr[i]; kp < p.row_ptr[i + 1]; ++kp) read_later = read_later || (p.col[kp] > row && p.col[kp] < last);
+        if (!read_later) free_slots.push_back(cached[i]), cached[i] = -1;
+      }
+    }
+  }
+  c.row_ptr.resize(static_cast<std::size_t>(c.block_rows) + 1);
+  c.row_ptr[0] = 0;
+  std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
+  c.col.resize(static_cast<std::size_t>(c.row_ptr.back()));
+  c.val.resize(static_cast<std::size_t>(c.row_ptr.back() * bs));
+#pragma omp parallel for schedule(static, 1) if (parallel)
+  for (std::int64_t range = 0; range < ranges; ++range) {
+    Rows& out = made[static_cast<std::size_t>(range)];
+    const std::int64_t first = rows_of(range).first;
+    std::copy(out.col.begin(), out.col.end(), c.col.begin() + c.row_ptr[first]);
+    std::copy(out.val.begin(), out.val.end(), c.val.begin() + c.row_ptr[first] * bs);
+    out = {};
+  }
+  return c;
+}
+
+}  // namespace
+
+BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
+  if (r.col_block != a.row_block || r.block_cols != a.block_rows || a.col_block != p.row_block ||
+      a.block_cols != p.block_rows || r.row_block != p.col_block || r.block_rows != p.block_cols)
+    throw std::invalid_argument("amg upper_triple_product: R A P is not square in square blocks");
+  const int d = a.row_block, k = p.col_block;
+  if (d == 3 && k == 6) return upper_triple_rows(r, a, p, Fixed<3, 6, 3>{}, Fixed<6, 6, 3>{});
+  if (d == 6 && k == 6) return upper_triple_rows(r, a, p, Fixed<6, 6, 6>{}, Fixed<6, 6, 6>{});
+  if (d == 2 && k == 3) return upper_triple_rows(r, a, p, Fixed<2, 3, 2>{}, Fixed<3, 3, 2>{});
+  if (d == 3 && k == 3) return upper_triple_rows(r, a, p, Fixed<3, 3, 3>{}, Fixed<3, 3, 3>{});
+  if (d == 1 && k == 1) return upper_triple_rows(r, a, p, Fixed<1, 1, 1>{}, Fixed<1, 1, 1>{});
+  return upper_triple_rows(r, a, p, Runtime{d, k, d}, Runtime{k, k, d});
 }
 
 std::vector<double> diagonal(const BlockSparse& a) {

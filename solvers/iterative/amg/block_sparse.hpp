@@ -32,13 +32,15 @@ BlockSparse transpose(const BlockSparse& a);
 
 // A B (Gustavson's row-by-row product over blocks, OpenMP over block rows).
 BlockSparse product(const BlockSparse& a, const BlockSparse& b);
-// A B, row i only from block column from[i] on (the part of A P that the upper half of
-// P^T (A P) reads: from the first column of P's row). Throws std::invalid_argument unless `from`
-// has a column per block row of A.
-BlockSparse product_from(const BlockSparse& a, const BlockSparse& b, std::span<const std::int32_t> from);
 // A B for a product known to be symmetric (P^T (A P)): only the blocks on and above the diagonal
 // are computed (half the work), those below are their mirror, so the result is exactly symmetric.
 BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b);
+
+// The symmetric matrix whose blocks on and above the diagonal are `upper`'s (the others their mirror).
+BlockSparse mirrored(const BlockSparse& upper);
+// The blocks on and above the diagonal of R A P (R = P^T, A symmetric), without A P ever whole in
+// memory: each row of A P is made when R's rows come to need it and dropped after.
+BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
 
 // The scalar diagonal of a square block matrix (zero where no entry is stored).
 std::vector<double> diagonal(const BlockSparse& a);

@@ -137,7 +137,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       });
       release_(tentative.t);
       BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
-      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p, release_); });
+      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
       if (backend.makes_single_copies()) {  // narrowed on the device, freed on the copies' threads
         uploads.start_narrowed(p, level.p_on_backend);
         uploads.start_narrowed(r, level.r_on_backend);

@@ -1,8 +1,6 @@
 #include "solvers/iterative/amg/smoothed_prolongator.hpp"
 
-#include <limits>
 #include <stdexcept>
-#include <vector>
 
 namespace fem::amg {
 
@@ -25,17 +23,8 @@ BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std
   return p;
 }
 
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p,
-                             BackgroundRelease& release) {
-  // Row I of the upper half of R (A P) reads rows i of A P where P(i, I) is stored, and there
-  // the columns from I on: of row i of A P, only those from the first column of P's row i.
-  std::vector<std::int32_t> from(static_cast<std::size_t>(p.block_rows));
-  constexpr std::int32_t kNone = std::numeric_limits<std::int32_t>::max();  // an empty row of P: none
-#pragma omp parallel for schedule(static) if (p.block_rows > 20000)
-  for (std::int64_t i = 0; i < p.block_rows; ++i) from[i] = p.row_ptr[i] < p.row_ptr[i + 1] ? p.col[p.row_ptr[i]] : kNone;
-  BlockSparse ap = product_from(a, p, from);
-  BlockSparse coarse = symmetric_product(r, ap);
-  release(ap);
+BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
+  BlockSparse coarse = mirrored(upper_triple_product(r, a, p));
   const int b = coarse.row_block;
   for (std::int64_t i = 0; i < coarse.block_rows; ++i) {
     auto k = coarse.row_ptr[i];

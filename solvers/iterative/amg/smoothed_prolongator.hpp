@@ -4,7 +4,6 @@
 // of smoothed aggregation), and the coarse operator is the Galerkin product P^T A P.
 #include <span>
 
-#include "solvers/iterative/amg/background_release.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 
 namespace fem::amg {
@@ -13,11 +12,10 @@ namespace fem::amg {
 BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
                                  double omega);
 
-// R (A P) with R = P^T given: the upper half computed from the part of A P it reads, the lower
-// mirrored; A P's arrays go to `release`. A coarse dof whose column of P is zero (its near-null
-// vector vanished on the aggregate) would have an empty row: it gets a unit diagonal, stays
-// decoupled and so never receives a correction.
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p,
-                             BackgroundRelease& release);
+// R A P with R = P^T given: its upper half (A P made row by row as that needs it, never whole),
+// the lower mirrored. A coarse dof whose column of P is zero (its near-null vector vanished on the
+// aggregate) would have an empty row: it gets a unit diagonal, stays decoupled and so never
+// receives a correction.
+BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
 
 }  // namespace fem::amg
