@@ -377,30 +377,59 @@ BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
 }
 
 BlockSparse mirrored(const BlockSparse& upper) {
-  const BlockSparse lower = transpose(upper);  // row i: the blocks (j, i)^T of `upper`, j <= i, sorted
   BlockSparse m;
   m.row_block = m.col_block = upper.row_block;
   m.block_rows = m.block_cols = upper.block_rows;
-  const std::int64_t bs = m.block_size();
-  // Row i: the blocks of `lower` left of the diagonal, then those of `upper` from the diagonal on.
-  const auto below = [&](std::int64_t i) {
-    const auto begin = lower.col.begin() + lower.row_ptr[i], end = lower.col.begin() + lower.row_ptr[i + 1];
-    return std::lower_bound(begin, end, static_cast<std::int32_t>(i)) - begin;
-  };
-  m.row_ptr.resize(static_cast<std::size_t>(m.block_rows) + 1);
-  m.row_ptr[0] = 0;
-  for (std::int64_t i = 0; i < m.block_rows; ++i)
-    m.row_ptr[i + 1] = m.row_ptr[i] + below(i) + (upper.row_ptr[i + 1] - upper.row_ptr[i]);
-  m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
-  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * bs));
-#pragma omp parallel for schedule(static) if (upper.nnz() > kParallelFrom)
-  for (std::int64_t i = 0; i < m.block_rows; ++i) {
-    const auto left = below(i), right = upper.row_ptr[i + 1] - upper.row_ptr[i];
-    const auto to = m.row_ptr[i];
-    std::copy_n(lower.col.begin() + lower.row_ptr[i], left, m.col.begin() + to);
-    std::copy_n(lower.block(lower.row_ptr[i]), left * bs, m.block(to));
-    std::copy_n(upper.col.begin() + upper.row_ptr[i], right, m.col.begin() + to + left);
-    std::copy_n(upper.block(upper.row_ptr[i]), right * bs, m.block(to + left));
+  const std::int64_t n = m.block_rows, bs = m.block_size();
+  const int b = m.row_block;
+  // Row i: the mirrors of the blocks (j, i) of `upper` with j < i, then upper's row i. As in
+  // transpose(): each thread takes a fixed range of upper's rows and counts the mirrors it gives
+  // each row, so that it writes them to slots of its own, in order: every row comes out sorted
+  // whatever the threads.
+  const bool parallel = upper.nnz() > kParallelFrom;
+  const int threads = parallel ? omp_get_max_threads() : 1;
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(n), 0);
+  const auto rows_of = [&](int thread) { return std::pair{n * thread / threads, n * (thread + 1) / threads}; };
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    const int thread = omp_get_thread_num();
+    const auto [first, last] = rows_of(thread);
+    std::int64_t* next = &slot[static_cast<std::size_t>(thread) * n];
+    for (auto k = upper.row_ptr[first]; k < upper.row_ptr[last]; ++k) ++next[upper.col[k]];
+    for (std::int64_t j = first; j < last; ++j)
+      if (upper.row_ptr[j] < upper.row_ptr[j + 1] && upper.col[upper.row_ptr[j]] == j) --next[j];  // not the diagonal
+#pragma omp barrier
+#pragma omp single
+    {
+      m.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+      for (std::int64_t i = 0; i < n; ++i) {
+        std::int64_t at = m.row_ptr[i];
+        for (int t = 0; t < threads; ++t) {
+          std::int64_t& s = slot[static_cast<std::size_t>(t) * n + i];
+          const std::int64_t mirrors = s;
+          s = at;
+          at += mirrors;
+        }
+        m.row_ptr[i + 1] = at + (upper.row_ptr[i + 1] - upper.row_ptr[i]);
+      }
+      m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
+      m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * bs));
+    }
+    for (std::int64_t j = first; j < last; ++j) {
+      const std::int64_t length = upper.row_ptr[j + 1] - upper.row_ptr[j], to = m.row_ptr[j + 1] - length;
+      std::copy_n(upper.col.begin() + upper.row_ptr[j], length, m.col.begin() + to);
+      std::copy_n(upper.block(upper.row_ptr[j]), length * bs, m.block(to));
+      for (auto k = upper.row_ptr[j]; k < upper.row_ptr[j + 1]; ++k) {
+        const std::int32_t i = upper.col[k];
+        if (i == j) continue;
+        const auto mirror = next[i]++;
+        m.col[mirror] = static_cast<std::int32_t>(j);
+        const double* from = upper.block(k);
+        double* into = m.block(mirror);
+        for (int r = 0; r < b; ++r)
+          for (int c = 0; c < b; ++c) into[c * b + r] = from[r * b + c];
+      }
+    }
   }
   return m;
 }

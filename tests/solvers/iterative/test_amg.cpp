@@ -236,6 +236,37 @@ TEST_CASE("P^T A P is symmetric and matches the dense triple product") {
   CHECK(asymmetry < 1e-13 * scale);
 }
 
+TEST_CASE("a symmetric matrix from its upper half, large enough for threads: exactly symmetric, the upper half kept") {
+  const auto full = random_blocks(2000, 2000, 6, 6, 0.02, 31);  // ~80,000 blocks, 2.9 M entries
+  amg::BlockSparse upper = full;
+  upper.col.clear();
+  upper.val.clear();
+  for (std::int64_t i = 0; i < full.block_rows; ++i) {
+    for (auto k = full.row_ptr[i]; k < full.row_ptr[i + 1]; ++k)
+      if (full.col[k] >= i) upper.col.push_back(full.col[k]), upper.val.insert(upper.val.end(), full.block(k), full.block(k) + 36);
+    upper.row_ptr[i + 1] = static_cast<std::int64_t>(upper.col.size());
+  }
+  REQUIRE(upper.nnz() > 1000000);
+  for (std::int64_t i = 0; i < upper.block_rows; ++i) {  // symmetric diagonal blocks, as in P^T A P
+    double* d = upper.block(upper.row_ptr[i]);
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < r; ++c) d[r * 6 + c] = d[c * 6 + r];
+  }
+  const auto m = amg::mirrored(upper);
+  const auto t = amg::transpose(m);
+  CHECK(t.row_ptr == m.row_ptr);
+  CHECK(std::equal(t.col.begin(), t.col.end(), m.col.begin()));
+  CHECK(std::equal(t.val.begin(), t.val.end(), m.val.begin()));
+  std::int64_t mismatches = 0;
+  for (std::int64_t i = 0; i < m.block_rows; ++i) {
+    const auto diagonal_on = std::lower_bound(m.col.begin() + m.row_ptr[i], m.col.begin() + m.row_ptr[i + 1], i) - m.col.begin();
+    mismatches += m.row_ptr[i + 1] - diagonal_on != upper.row_ptr[i + 1] - upper.row_ptr[i];
+    mismatches += !std::equal(m.val.begin() + diagonal_on * 36, m.val.begin() + m.row_ptr[i + 1] * 36,
+                              upper.val.begin() + upper.row_ptr[i] * 36);
+  }
+  CHECK(mismatches == 0);
+}
+
 TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row product as the whole one") {
   // 16 x 16 x 16 hex8 (4,913 nodes, 1.1 M stored entries): the fused product runs on every thread,
   // each range of coarse rows making the rows of A P it reads (some of them twice).
