@@ -14,11 +14,12 @@ double frobenius(const double* block, std::int64_t size) {
 }
 
 // The strong connections of each node, with their strengths: the graph the passes below walk,
-// compact (4 bytes a neighbour for the serial passes, against a whole row of blocks).
+// compact (4 bytes a neighbour for the serial passes, against a whole row of blocks), filled by
+// the threads that use it.
 struct StrongGraph {
   std::vector<std::int64_t> row_ptr;
-  std::vector<std::int32_t> neighbour;
-  std::vector<double> strength;
+  std::vector<std::int32_t, kernels::UninitializedAllocator<std::int32_t>> neighbour;
+  std::vector<float, kernels::UninitializedAllocator<float>> strength;
 };
 
 StrongGraph strong_graph(const BlockSparse& a, double threshold) {
@@ -29,18 +30,19 @@ StrongGraph strong_graph(const BlockSparse& a, double threshold) {
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i) diag_norm[i] = frobenius(a.block(k), bs);
-  // The strength of each stored off-diagonal block, 0 where the connection is weak.
-  std::vector<double> s(a.col.size(), 0.0);
+  // Block k of row i, 0 where the connection is weak (or to itself): computed twice, to count
+  // and to fill, rather than stored for every block.
+  const auto strength = [&](std::int64_t i, std::int64_t k) {
+    const std::int32_t j = a.col[k];
+    if (j == i) return 0.0;
+    const double norm = frobenius(a.block(k), bs);
+    return norm > 0 && norm >= threshold * std::sqrt(diag_norm[i] * diag_norm[j]) ? norm : 0.0;
+  };
   StrongGraph g;
   g.row_ptr.assign(static_cast<std::size_t>(a.block_rows) + 1, 0);
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-      const std::int32_t j = a.col[k];
-      if (j == i) continue;
-      const double norm = frobenius(a.block(k), bs);
-      if (norm > 0 && norm >= threshold * std::sqrt(diag_norm[i] * diag_norm[j])) s[k] = norm, ++g.row_ptr[i + 1];
-    }
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) g.row_ptr[i + 1] += strength(i, k) > 0 ? 1 : 0;
   std::partial_sum(g.row_ptr.begin(), g.row_ptr.end(), g.row_ptr.begin());
   g.neighbour.resize(static_cast<std::size_t>(g.row_ptr.back()));
   g.strength.resize(g.neighbour.size());
@@ -48,7 +50,7 @@ StrongGraph strong_graph(const BlockSparse& a, double threshold) {
   for (std::int64_t i = 0; i < a.block_rows; ++i) {
     auto to = g.row_ptr[i];
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (s[k] > 0) g.neighbour[to] = a.col[k], g.strength[to++] = s[k];
+      if (const double sk = strength(i, k); sk > 0) g.neighbour[to] = a.col[k], g.strength[to++] = static_cast<float>(sk);
   }
   return g;
 }
