@@ -28,14 +28,11 @@ std::size_t BackgroundUploads::start(const kernels::BlockMatrix<double>& m,
   return launch(m, to);
 }
 
-std::size_t BackgroundUploads::start_narrowed(kernels::BlockMatrix<double>& m,
+std::size_t BackgroundUploads::start_narrowed(const kernels::BlockMatrix<double>& m,
                                               std::unique_ptr<kernels::SparseMatrix>& to) {
-  auto held = std::make_shared<kernels::BlockMatrix<double>>(std::move(m));
-  m = {};
-  copies_.push_back(std::async(std::launch::async, [this, held = std::move(held), &to]() mutable {
+  copies_.push_back(std::async(std::launch::async, [this, &m, &to] {
     const Stopwatch copying;
-    to = backend_.single_copy(*backend_.block_matrix(*held));
-    held.reset();
+    to = backend_.single_copy(*backend_.block_matrix(m));
     return copying.seconds();
   }));
   return copies_.size() - 1;

@@ -24,9 +24,9 @@ class BackgroundUploads {
   // the copy is waited for. Returns the copy's handle for wait().
   std::size_t start(const kernels::BlockMatrix<float>& m, std::unique_ptr<kernels::SparseMatrix>& to);
   std::size_t start(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
-  // Takes `m` (left empty), copies it to the back-end, narrows it there into `to` (the back-end
-  // must make single copies) and frees it, all on the copy's thread.
-  std::size_t start_narrowed(kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
+  // As start(), copying `m` in double and narrowing it there into `to` (the back-end must make
+  // single copies).
+  std::size_t start_narrowed(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
   // Waits for one copy (rethrowing its failure); the time spent waiting counts in waited_s().
   void wait(std::size_t handle);
   void wait_all();

@@ -1,5 +1,6 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
+#include <algorithm>
 #include <future>
 #include <span>
 #include <string>
@@ -34,15 +35,19 @@ auto timed(double& total, Step&& step) {
 
 std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
   std::vector<double> d = diagonal(a);
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (!(d[i] > 0))
-      throw SolveFailure("diagonal entry " + std::to_string(d[i]) + " of " +
-                             (level == 0 ? "equation " + std::to_string(i) : "the AMG level " + std::to_string(level) +
-                                                                                  " unknown " + std::to_string(i)) +
-                             " is not positive: the matrix is not positive definite",
-                         level == 0 ? static_cast<std::int64_t>(i) : -1);
-    d[i] = 1.0 / d[i];
+  // Inverted on all threads; the first entry that is not positive, if any, is named.
+  auto bad = static_cast<std::int64_t>(d.size());
+#pragma omp parallel for schedule(static) reduction(min : bad) if (d.size() > 100000)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(d.size()); ++i) {
+    if (d[i] > 0) d[i] = 1.0 / d[i];
+    else bad = std::min(bad, i);
   }
+  if (bad < static_cast<std::int64_t>(d.size()))
+    throw SolveFailure("diagonal entry " + std::to_string(d[bad]) + " of " +
+                           (level == 0 ? "equation " + std::to_string(bad)
+                                       : "the AMG level " + std::to_string(level) + " unknown " + std::to_string(bad)) +
+                           " is not positive: the matrix is not positive definite",
+                       level == 0 ? bad : -1);
   return d;
 }
 
@@ -135,20 +140,18 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       BlockSparse p = timed(seconds_.prolongator, [&] {
         return smoothed_prolongator(a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
       });
-      release_(tentative.t);
+      spent_.push_back(std::move(tentative.t));
       BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
       coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
-      if (backend.makes_single_copies()) {  // narrowed on the device, freed on the copies' threads
-        uploads.start_narrowed(p, level.p_on_backend);
-        uploads.start_narrowed(r, level.r_on_backend);
+      if (backend.makes_single_copies()) {  // narrowed on the device
+        uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
+        uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
       } else {
         timed(seconds_.convert, [&] {
           level.p = to_single(p);
           level.r = to_single(r);
           return 0;
         });
-        release_(p);
-        release_(r);
         uploads.start(level.p, level.p_on_backend);
         uploads.start(level.r, level.r_on_backend);
       }
@@ -157,7 +160,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
-    release_(coarser);  // the level's own operator is no longer needed: its single copy is kept
+    if (current != &fine_) spent_.push_back(std::move(coarser));  // its single copy is kept
     coarser = std::move(coarse);
     current = &coarser;
   }
@@ -165,8 +168,6 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
   uploads.wait_all();
   seconds_.upload = uploads.waited_s();
   seconds_.upload_background += uploads.copying_s();
-  // A device holds its own copy; the host back-end's refers to these blocks.
-  if (!keep_fine_operator || !backend.on_host()) release_(fine_);
   seconds_.total = whole.seconds();
 }
 
@@ -201,6 +202,7 @@ std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return 
 
 std::size_t Hierarchy::bytes() const {
   std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
+  for (const auto& m : spent_) total += m.bytes();
   for (const auto& level : levels_) {
     total += level->a.bytes() + level->p.bytes() + level->r.bytes() +
              (level->inv_diag.size() + level->l1_row_sums.size()) * sizeof(double);

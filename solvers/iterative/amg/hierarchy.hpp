@@ -5,6 +5,7 @@
 // vector steps that any sparse back-end runs. Each level's matrices go to the back-end as soon as
 // they are made, copied beside the setup's next steps, and the level's Lanczos steps run there
 // (on a device, beside the host's aggregation).
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -12,7 +13,6 @@
 
 #include "kernels/csr_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
-#include "solvers/iterative/amg/background_release.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "solvers/iterative/amg/coarse_solver.hpp"
 #include "solvers/linear_solver.hpp"
@@ -42,7 +42,7 @@ class Hierarchy {
   // Throws SolveFailure naming the equation of a non-positive diagonal entry, or when the
   // coarsest operator is not positive definite.
   // `keep_fine_operator`: copy the fine operator's double blocks to the back-end for
-  // take_fine_operator() (the host back-end's copy refers to blocks the hierarchy keeps).
+  // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks).
   // `backend` must outlive the hierarchy.
   Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
             const AmgOptions& options, bool keep_fine_operator = false);
@@ -65,10 +65,14 @@ class Hierarchy {
   std::size_t bytes() const;  // on the host and on the back-end
 
  private:
-  BackgroundRelease release_;  // first member: the last destroyed, after the frees it waits for
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
+  // The fine operator's double blocks and the setup's other large temporaries (T, P and R in
+  // double, the operators of the levels between), kept until the hierarchy goes: unmapping
+  // gigabytes costs about 0.1 s a gigabyte, and done beside the setup it stalls the other
+  // threads' page faults and copies to the device (a deque: copies read them in place).
   BlockSparse fine_;
+  std::deque<BlockSparse> spent_;
   std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
   int near_null_vectors_ = 0;
   bool rigid_body_modes_ = false;
