@@ -124,10 +124,14 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       break;
     }
     if (!spectrum.valid()) start_spectrum();
+    // T and A T (which the damping does not change) while the Lanczos steps run on a device.
     TentativeProlongator tentative;
+    BlockSparse at;
     if (!coarsest)
-      tentative = timed(seconds_.prolongator, [&] {
-        return tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+      timed(seconds_.prolongator, [&] {
+        tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+        at = product(a, tentative.t);
+        return 0;
       });
     const SpectrumOnBackend found = timed(seconds_.eigenvalue, [&] { return spectrum.get(); });
     seconds_.upload_background += found.copy_s;
@@ -138,7 +142,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     BlockSparse coarse;
     if (!coarsest) {
       BlockSparse p = timed(seconds_.prolongator, [&] {
-        return smoothed_prolongator(a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
+        return smoothed_prolongator(std::move(at), tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
       });
       spent_.push_back(std::move(tentative.t));
       BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });

@@ -4,9 +4,8 @@
 
 namespace fem::amg {
 
-BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
-                                 double omega) {
-  BlockSparse p = product(a, t);  // A T, whose pattern holds T's (A has every diagonal block)
+BlockSparse smoothed_prolongator(BlockSparse at, const BlockSparse& t, std::span<const double> inv_diag, double omega) {
+  BlockSparse p = std::move(at);
   const int R = p.row_block, C = p.col_block;
 #pragma omp parallel for schedule(static) if (p.block_rows > 20000)
   for (std::int64_t i = 0; i < p.block_rows; ++i) {

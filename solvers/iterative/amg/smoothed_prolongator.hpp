@@ -8,9 +8,10 @@
 
 namespace fem::amg {
 
-// P = T - omega D^-1 (A T), with omega = 4/3 / lambda_max(D^-1 A) as a rule.
-BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
-                                 double omega);
+// P = T - omega D^-1 (A T) from A T (made in place), with omega = 4/3 / lambda_max(D^-1 A) as a
+// rule. A T, whose pattern holds T's (A has every diagonal block), does not depend on omega: the
+// setup makes it while lambda_max is sought.
+BlockSparse smoothed_prolongator(BlockSparse at, const BlockSparse& t, std::span<const double> inv_diag, double omega);
 
 // R A P with R = P^T given: its upper half (A P made row by row as that needs it, never whole),
 // the lower mirrored. A coarse dof whose column of P is zero (its near-null vector vanished on the
