@@ -1,25 +1,25 @@
 #include "solvers/iterative/amg/aggregation.hpp"
 
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 
 namespace fem::amg {
 namespace {
 
-double frobenius(const double* block, std::int64_t size) {
+double squared_norm(const double* block, std::int64_t size) {
   double s = 0;
   for (std::int64_t k = 0; k < size; ++k) s += block[k] * block[k];
-  return std::sqrt(s);
+  return s;
 }
 
-// The strong connections of each node, with their strengths: the graph the passes below walk,
-// compact (4 bytes a neighbour for the serial passes, against a whole row of blocks), filled by
-// the threads that use it.
+// The strong connections of each node, with their strengths: the graph the passes below walk.
+// Row i's lie where A's row i starts (as many as `count[i]`), so that one pass over A fills them,
+// compact at the front of each row for the serial passes, and first touched by the threads that fill them.
 struct StrongGraph {
-  std::vector<std::int64_t> row_ptr;
+  const std::vector<std::int64_t>* row_ptr = nullptr;  // A's
+  std::vector<std::int32_t> count;
   std::vector<std::int32_t, kernels::UninitializedAllocator<std::int32_t>> neighbour;
-  std::vector<float, kernels::UninitializedAllocator<float>> strength;
+  std::vector<float, kernels::UninitializedAllocator<float>> strength;  // ||A_ij|| (only compared)
 };
 
 StrongGraph strong_graph(const BlockSparse& a, double threshold) {
@@ -29,28 +29,25 @@ StrongGraph strong_graph(const BlockSparse& a, double threshold) {
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) diag_norm[i] = frobenius(a.block(k), bs);
-  // Block k of row i, 0 where the connection is weak (or to itself): computed twice, to count
-  // and to fill, rather than stored for every block.
-  const auto strength = [&](std::int64_t i, std::int64_t k) {
-    const std::int32_t j = a.col[k];
-    if (j == i) return 0.0;
-    const double norm = frobenius(a.block(k), bs);
-    return norm > 0 && norm >= threshold * std::sqrt(diag_norm[i] * diag_norm[j]) ? norm : 0.0;
-  };
+      if (a.col[k] == i) diag_norm[i] = std::sqrt(squared_norm(a.block(k), bs));
   StrongGraph g;
-  g.row_ptr.assign(static_cast<std::size_t>(a.block_rows) + 1, 0);
-#pragma omp parallel for schedule(static) if (parallel)
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) g.row_ptr[i + 1] += strength(i, k) > 0 ? 1 : 0;
-  std::partial_sum(g.row_ptr.begin(), g.row_ptr.end(), g.row_ptr.begin());
-  g.neighbour.resize(static_cast<std::size_t>(g.row_ptr.back()));
-  g.strength.resize(g.neighbour.size());
+  g.row_ptr = &a.row_ptr;
+  g.count.resize(static_cast<std::size_t>(a.block_rows));
+  g.neighbour.resize(a.col.size());
+  g.strength.resize(a.col.size());
+  const double threshold2 = threshold * threshold;
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::int64_t i = 0; i < a.block_rows; ++i) {
-    auto to = g.row_ptr[i];
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (const double sk = strength(i, k); sk > 0) g.neighbour[to] = a.col[k], g.strength[to++] = static_cast<float>(sk);
+    auto to = a.row_ptr[i];
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+      const std::int32_t j = a.col[k];
+      if (j == i) continue;
+      // ||A_ij|| >= threshold sqrt(||A_ii|| ||A_jj||) > 0, squared
+      const double norm2 = squared_norm(a.block(k), bs);
+      if (norm2 > 0 && norm2 >= threshold2 * diag_norm[i] * diag_norm[j])
+        g.neighbour[to] = j, g.strength[to++] = static_cast<float>(std::sqrt(norm2));
+    }
+    g.count[i] = static_cast<std::int32_t>(to - a.row_ptr[i]);
   }
   return g;
 }
@@ -65,7 +62,8 @@ Aggregates aggregate(const BlockSparse& a, double threshold) {
   agg.of_node.assign(static_cast<std::size_t>(a.block_rows), -1);
   auto& of = agg.of_node;
   const auto strong_neighbours = [&](std::int64_t i, auto&& visit) {
-    for (auto k = g.row_ptr[i]; k < g.row_ptr[i + 1]; ++k) visit(g.neighbour[k], g.strength[k]);
+    const auto first = (*g.row_ptr)[i];
+    for (auto k = first; k < first + g.count[i]; ++k) visit(g.neighbour[k], g.strength[k]);
   };
   // (1) seeds whose whole strong neighbourhood is still free, one node after another (seeding on
   // ranges of nodes at once, each range in order, cost 2-4 of 15 iterations on a 70^3 box: the
