@@ -65,14 +65,30 @@ inline void block_multiply_add(const double* __restrict a, const double* __restr
     }
 }
 
-// A new column's block in `acc`, zeroed: its slot (acc grows as needed).
+// A new column's block in `acc`: its slot (acc grows as needed; the block is then written, not added to).
 inline void open_block(std::int32_t j, std::int64_t bs, std::int32_t* slot, std::vector<std::int32_t>& cols,
                        std::vector<double>& acc) {
   slot[j] = static_cast<std::int32_t>(cols.size());
   cols.push_back(j);
   const auto end = static_cast<std::size_t>(cols.size() * bs);
   if (acc.size() < end) acc.resize(std::max(end, 2 * acc.size()));
-  std::fill_n(acc.begin() + static_cast<std::ptrdiff_t>(end - bs), bs, 0.0);
+}
+
+// acc (R x C) = a (R x K) b (K x C), or += with `add`.
+template <class Dims>
+inline void block_multiply(const double* __restrict a, const double* __restrict b, double* __restrict acc, Dims dims,
+                           bool add) {
+  if (add) return block_multiply_add(a, b, acc, dims);
+  const int R = dims.rows(), C = dims.cols(), K = dims.inner();
+  for (int r = 0; r < R; ++r) {
+#pragma omp simd
+    for (int c = 0; c < C; ++c) acc[r * C + c] = a[r * K] * b[c];
+    for (int k = 1; k < K; ++k) {
+      const double ark = a[r * K + k];
+#pragma omp simd
+      for (int c = 0; c < C; ++c) acc[r * C + c] += ark * b[k * C + c];
+    }
+  }
 }
 
 // Row i of A B accumulated in `acc`: each column's block at its slot (slot[j], -1 for a column
@@ -87,8 +103,9 @@ FEM_AMG_WIDE_VECTORS void accumulate_row(const BlockSparse& a, const BlockSparse
     const std::int64_t row = a.col[ka];
     for (auto kb = first_column(b, row, i, from); kb < b.row_ptr[row + 1]; ++kb) {
       const std::int32_t j = b.col[kb];
-      if (slot[j] < 0) open_block(j, bs, slot, cols, acc);
-      block_multiply_add(ab, b.block(kb), acc.data() + slot[j] * bs, dims);
+      const bool add = slot[j] >= 0;
+      if (!add) open_block(j, bs, slot, cols, acc);
+      block_multiply(ab, b.block(kb), acc.data() + slot[j] * bs, dims, add);
     }
   }
 }
@@ -103,8 +120,9 @@ FEM_AMG_WIDE_VECTORS void accumulate_upper(const double* rb, const std::vector<s
   for (std::size_t e = 0; e < ap_col.size(); ++e) {
     const std::int32_t j = ap_col[e];
     if (j < from) continue;
-    if (slot[j] < 0) open_block(j, bs, slot, cols, acc);
-    block_multiply_add(rb, ap_val + static_cast<std::int64_t>(e) * ap_bs, acc.data() + slot[j] * bs, dims);
+    const bool add = slot[j] >= 0;
+    if (!add) open_block(j, bs, slot, cols, acc);
+    block_multiply(rb, ap_val + static_cast<std::int64_t>(e) * ap_bs, acc.data() + slot[j] * bs, dims, add);
   }
 }
 
