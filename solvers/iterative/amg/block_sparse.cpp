@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -37,11 +36,10 @@ struct Runtime {
   int inner() const { return k; }
 };
 
-// The first entry of row `row` of b to visit for row i of the product: its start, or where `from`
-// is given, the first column >= from[i].
-inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t i, const std::int32_t* from) {
+// The first entry of row `row` of b to visit: its start, or for from >= 0 the first column >= from.
+inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t from) {
   const auto begin = b.col.begin() + b.row_ptr[row], end = b.col.begin() + b.row_ptr[row + 1];
-  return from ? std::lower_bound(begin, end, from[i]) - b.col.begin() : b.row_ptr[row];
+  return from >= 0 ? std::lower_bound(begin, end, from) - b.col.begin() : b.row_ptr[row];
 }
 
 // The products' arithmetic compiled twice where the compiler can: for x86-64 with AVX2 and FMA
@@ -95,13 +93,13 @@ inline void block_multiply(const double* __restrict a, const double* __restrict 
 // not met yet), the columns in `cols` in encounter order.
 template <class Dims>
 FEM_AMG_WIDE_VECTORS void accumulate_row(const BlockSparse& a, const BlockSparse& b, std::int64_t i,
-                                         const std::int32_t* from, Dims dims, std::int32_t* slot,
+                                         std::int64_t from, Dims dims, std::int32_t* slot,
                                          std::vector<std::int32_t>& cols, std::vector<double>& acc) {
   const std::int64_t bs = std::int64_t(dims.rows()) * dims.cols();
   for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
     const double* ab = a.block(ka);
     const std::int64_t row = a.col[ka];
-    for (auto kb = first_column(b, row, i, from); kb < b.row_ptr[row + 1]; ++kb) {
+    for (auto kb = first_column(b, row, from); kb < b.row_ptr[row + 1]; ++kb) {
       const std::int32_t j = b.col[kb];
       const bool add = slot[j] >= 0;
       if (!add) open_block(j, bs, slot, cols, acc);
@@ -147,7 +145,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       std::int64_t count = 0;
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
-        for (auto kb = first_column(b, a.col[ka], i, from); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+        for (auto kb = first_column(b, a.col[ka], from ? from[i] : -1); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
           if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
       row_length[i] = count;
     }
@@ -164,7 +162,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       cols.clear();
-      accumulate_row(a, b, i, from, dims, slot.data(), cols, acc);
+      accumulate_row(a, b, i, from ? from[i] : -1, dims, slot.data(), cols, acc);
       std::int32_t* out_col = &c.col[c.row_ptr[i]];
       std::copy(cols.begin(), cols.end(), out_col);
       std::sort(out_col, out_col + cols.size());
@@ -458,7 +456,8 @@ namespace {
 // each thread takes a range of coarse rows in order and keeps the rows of A P its next coarse
 // rows still read (a band of the fine rows in a banded numbering), dropping each after the last
 // coarse row of its range that reads it. A P is never whole in memory (at millions of equations
-// gigabytes written and read once); a fine row that two ranges read is made twice.
+// gigabytes written and read once); a fine row that two ranges read is made by both, each from
+// its own first coarse row on.
 template <class DimsAP, class DimsRAP>
 BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
                               DimsRAP rap_dims) {
@@ -471,10 +470,6 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
   const auto rows_of = [&](std::int64_t range) {
     return std::pair{c.block_rows * range / ranges, c.block_rows * (range + 1) / ranges};
   };
-  // Row i of A P from the first column of P's row i (the smallest coarse row that reads it).
-  std::vector<std::int32_t> from(static_cast<std::size_t>(p.block_rows));
-  for (std::int64_t i = 0; i < p.block_rows; ++i)
-    from[i] = p.row_ptr[i] < p.row_ptr[i + 1] ? p.col[p.row_ptr[i]] : std::numeric_limits<std::int32_t>::max();
   std::vector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));
   struct Rows {  // a thread's rows of the result, one after another
     std::vector<std::int32_t> col;
@@ -504,7 +499,11 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
         cached[i] = free_slots.back();
         free_slots.pop_back();
         cols.clear();
-        accumulate_row(a, p, i, from.data(), ap_dims, slot.data(), cols, acc);
+        // from the first coarse row of this range that reads it: a row that the range before
+        // reads too is made here only in the part this range needs
+        const auto p_first = p.col.begin() + p.row_ptr[i], p_last = p.col.begin() + p.row_ptr[i + 1];
+        accumulate_row(a, p, i, *std::lower_bound(p_first, p_last, static_cast<std::int32_t>(first)), ap_dims,
+                       slot.data(), cols, acc);
         KeptRow& ap = kept[static_cast<std::size_t>(cached[i])];
         ap.col.assign(cols.begin(), cols.end());
         ap.val.assign(acc.begin(), acc.begin() + static_cast<std::int64_t>(cols.size()) * ap_bs);
