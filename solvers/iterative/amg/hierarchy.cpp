@@ -124,13 +124,15 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       break;
     }
     if (!spectrum.valid()) start_spectrum();
-    // T and A T (which the damping does not change) while the Lanczos steps run on a device.
+    // T, A T and its transpose (which the damping does not change) while the Lanczos steps run
+    // on a device.
     TentativeProlongator tentative;
-    BlockSparse at;
+    BlockSparse at, at_transposed;
     if (!coarsest)
       timed(seconds_.prolongator, [&] {
         tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
         at = product(a, tentative.t);
+        at_transposed = transpose(at);
         return 0;
       });
     const SpectrumOnBackend found = timed(seconds_.eigenvalue, [&] { return spectrum.get(); });
@@ -141,11 +143,14 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest) {
+      const double omega = 4.0 / 3.0 / lambda_max;
       BlockSparse p = timed(seconds_.prolongator, [&] {
-        return smoothed_prolongator(std::move(at), tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
+        return smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
+      });
+      BlockSparse r = timed(seconds_.prolongator, [&] {
+        return smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega);
       });
       spent_.push_back(std::move(tentative.t));
-      BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
       coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
       if (backend.makes_single_copies()) {  // narrowed on the device
         uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);

@@ -278,8 +278,14 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   const auto d = amg::diagonal(a);
   std::vector<double> inv_diag(d.size());
   for (std::size_t i = 0; i < d.size(); ++i) inv_diag[i] = d[i] > 0 ? 1.0 / d[i] : 0.0;
-  const auto p = amg::smoothed_prolongator(amg::product(a, t.t), t.t, inv_diag, 0.5);
+  const auto at = amg::product(a, t.t);
+  const auto p = amg::smoothed_prolongator(at, t.t, inv_diag, 0.5);
   const auto r = amg::transpose(p);
+  // R made from (A T)^T before the damping is known: P^T to the last bit.
+  const auto r_early = amg::smoothed_restriction(amg::transpose(at), t.t, inv_diag, 0.5);
+  CHECK(r_early.row_ptr == r.row_ptr);
+  CHECK(std::equal(r_early.col.begin(), r_early.col.end(), r.col.begin()));
+  CHECK(std::equal(r_early.val.begin(), r_early.val.end(), r.val.begin()));
   const auto fused = amg::galerkin_product(r, a, p);
   const auto whole = amg::symmetric_product(r, amg::product(a, p));  // A P whole, then R (A P)
   REQUIRE(fused.row_ptr == whole.row_ptr);
