@@ -564,14 +564,16 @@ BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, con
   return upper_triple_rows(r, a, p, Runtime{d, k, d}, Runtime{k, k, d});
 }
 
-std::vector<double> diagonal(const BlockSparse& a) {
-  std::vector<double> d(static_cast<std::size_t>(a.rows()), 0.0);
+Values diagonal(const BlockSparse& a) {
+  Values d(static_cast<std::size_t>(a.rows()));
   const int b = a.row_block;
 #pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i)
-        for (int r = 0; r < b; ++r) d[i * b + r] = a.block(k)[r * b + r];
+  for (std::int64_t i = 0; i < a.block_rows; ++i) {
+    const auto begin = a.col.begin() + a.row_ptr[i], end = a.col.begin() + a.row_ptr[i + 1];
+    const auto at = std::lower_bound(begin, end, static_cast<std::int32_t>(i));
+    const double* block = at != end && *at == i ? a.block(at - a.col.begin()) : nullptr;
+    for (int r = 0; r < b; ++r) d[i * b + r] = block ? block[r * b + r] : 0.0;
+  }
   return d;
 }
 

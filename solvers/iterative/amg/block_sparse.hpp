@@ -42,8 +42,11 @@ BlockSparse mirrored(const BlockSparse& upper);
 // memory: each row of A P is made when R's rows come to need it and dropped after.
 BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
 
+// Doubles first touched by the threads that fill them (a value per equation: tens of megabytes).
+using Values = std::vector<double, kernels::UninitializedAllocator<double>>;
+
 // The scalar diagonal of a square block matrix (zero where no entry is stored).
-std::vector<double> diagonal(const BlockSparse& a);
+Values diagonal(const BlockSparse& a);
 // sum_j |a_ij| of each row (the l1-Jacobi smoother's diagonal).
 std::vector<double> absolute_row_sums(const BlockSparse& a);
 

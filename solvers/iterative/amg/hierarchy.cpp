@@ -35,8 +35,8 @@ auto timed(double& total, Step&& step) {
   return step();
 }
 
-std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
-  std::vector<double> d = diagonal(a);
+Values inverse_diagonal(const BlockSparse& a, std::size_t level) {
+  Values d = diagonal(a);
   // Inverted on all threads; the first entry that is not positive, if any, is named.
   auto bad = static_cast<std::int64_t>(d.size());
 #pragma omp parallel for schedule(static) reduction(min : bad) if (d.size() > 100000)
@@ -117,7 +117,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
-    std::vector<double> inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    Values inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
     level.rows = rows;
     level.nnz = a.nnz();
     if (options.smoother == "l1-jacobi") level.l1_row_sums = absolute_row_sums(a);

@@ -31,7 +31,7 @@ struct Level {
   std::unique_ptr<kernels::SparseMatrix> a_on_backend, p_on_backend, r_on_backend;
   // The smoother's D^-1 and the largest eigenvalue of D^-1 A; empty on a coarsest level solved
   // by Cholesky.
-  std::vector<double> inv_diag;
+  Values inv_diag;
   std::vector<double> l1_row_sums;  // sum_j |a_ij| of each row, for the l1-Jacobi smoother only
   double lambda_max = 0;
   bool smoothed() const { return !inv_diag.empty(); }
