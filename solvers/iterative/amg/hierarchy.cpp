@@ -73,24 +73,19 @@ int threads_beside_background_work(const kernels::SparseBackend& backend) {
   return backend.on_host() || all < 4 ? all : all - 1;
 }
 
-// A level's A copied to the back-end and the largest eigenvalue of D^-1 A found there.
+// The fine level's double blocks copied to a device that narrows them there, and the largest
+// eigenvalue of D^-1 A found there from the single copy.
 struct SpectrumOnBackend {
   double lambda_max = 0, copy_s = 0, lanczos_s = 0;
 };
 
-// `doubles`: A's double blocks, copied to `doubles_on_backend` and narrowed there, where the level
-// has no single copy on the host.
 SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level,
-                                      std::span<const double> inv_diag, const BlockSparse* doubles,
-                                      std::unique_ptr<kernels::SparseMatrix>* doubles_on_backend) {
+                                      std::span<const double> inv_diag, const BlockSparse& doubles,
+                                      std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
   SpectrumOnBackend found;
   Stopwatch watch;
-  if (doubles) {
-    *doubles_on_backend = backend.block_matrix(*doubles);
-    level.a_on_backend = backend.single_copy(**doubles_on_backend);
-  } else {
-    level.a_on_backend = backend.block_matrix(level.a);
-  }
+  doubles_on_backend = backend.block_matrix(doubles);
+  level.a_on_backend = backend.single_copy(*doubles_on_backend);
   found.copy_s = watch.restart();
   found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, inv_diag);
   found.lanczos_s = watch.seconds();
@@ -112,6 +107,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
+  std::unique_ptr<kernels::SparseBackend> host;  // the host's back-end, for a device's coarse levels
   for (;;) {
     const BlockSparse& a = *current;
     levels_.push_back(std::make_unique<Level>());
@@ -126,18 +122,22 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // method's copy (no host copy, half the bytes over the bus).
     const bool narrowed_on_backend = keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies();
     if (!narrowed_on_backend) level.a = timed(seconds_.convert, [&] { return to_single(a); });
-    // A smoothed level's A goes to the back-end, where its Lanczos steps then run; on a device
-    // both run on a thread of their own beside the aggregation and T (a level above a dense
-    // factor's size is smoothed: it starts at once).
+    // A smoothed level's A goes to the back-end (a level above a dense factor's size is smoothed:
+    // it starts at once). The fine level that a device narrows travels in double, and its Lanczos
+    // steps run there, on a thread of their own beside the aggregation, T and A T; the other
+    // levels' Lanczos steps run on the host's single copy (small beside the fine one; on a device
+    // they would wait behind the copies of the level above).
     std::future<SpectrumOnBackend> spectrum;
-    const auto start_spectrum = [&] {
-      const BlockSparse* doubles = narrowed_on_backend ? &fine_ : nullptr;
-      if (doubles) fine_sent = true;
-      spectrum = std::async(backend.on_host() ? std::launch::deferred : std::launch::async, [&, doubles] {
-        return spectrum_on_backend(backend, level, inv_diag, doubles, &fine_on_backend_);
+    bool sent = false;
+    const auto send = [&] {
+      sent = true;
+      if (!narrowed_on_backend) return static_cast<void>(uploads.start(level.a, level.a_on_backend));
+      fine_sent = true;
+      spectrum = std::async(std::launch::async, [&] {
+        return spectrum_on_backend(backend, level, inv_diag, fine_, fine_on_backend_);
       });
     };
-    if (rows > kMaxDenseCoarse) start_spectrum();
+    if (rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
@@ -146,7 +146,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    if (!spectrum.valid()) start_spectrum();
+    if (!sent) send();
     // T, A T and its transpose (which the damping does not change) while the Lanczos steps run
     // on a device.
     TentativeProlongator tentative;
@@ -158,10 +158,17 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         at_transposed = transpose(at);
         return 0;
       });
-    const SpectrumOnBackend found = timed(seconds_.eigenvalue, [&] { return spectrum.get(); });
-    seconds_.upload_background += found.copy_s;
-    seconds_.eigenvalue_background += found.lanczos_s;
-    const double lambda_max = found.lambda_max;
+    const double lambda_max = timed(seconds_.eigenvalue, [&] {
+      if (spectrum.valid()) {
+        const SpectrumOnBackend found = spectrum.get();
+        seconds_.upload_background += found.copy_s;
+        seconds_.eigenvalue_background += found.lanczos_s;
+        return found.lambda_max;
+      }
+      if (!host) host = backend.on_host() ? nullptr : kernels::make_sparse_backend("cpu");
+      const kernels::SparseBackend& on_host = host ? *host : backend;
+      return largest_eigenvalue(on_host, *on_host.block_matrix(level.a), inv_diag);
+    });
     // The Krylov method's own operator follows the level's A on the copy engine.
     if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
