@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <future>
-#include <span>
 #include <string>
 
 #include <omp.h>
@@ -79,14 +78,18 @@ struct SpectrumOnBackend {
   double lambda_max = 0, copy_s = 0, lanczos_s = 0;
 };
 
-SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level,
-                                      std::span<const double> inv_diag, const BlockSparse& doubles,
+// The copy starts before D is known: `inv_diag` is read once `diagonal_known` is (a broken
+// promise ends the task).
+SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level, const Values& inv_diag,
+                                      const std::shared_future<void>& diagonal_known, const BlockSparse& doubles,
                                       std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
   SpectrumOnBackend found;
   Stopwatch watch;
   doubles_on_backend = backend.block_matrix(doubles);
   level.a_on_backend = backend.single_copy(*doubles_on_backend);
   found.copy_s = watch.restart();
+  diagonal_known.get();
+  watch.restart();
   found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, inv_diag);
   found.lanczos_s = watch.seconds();
   return found;
@@ -113,31 +116,35 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
-    Values inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    // A smoothed level's A goes to the back-end (a level above a dense factor's size is smoothed:
+    // it starts at once). The fine level that a device narrows travels in double, from before its
+    // diagonal is known, and its Lanczos steps run there, on a thread of their own beside the
+    // aggregation, T and A T; the other levels' Lanczos steps run on the host's single copy
+    // (small beside the fine one; on a device they would wait behind the copies of the level above).
+    const bool narrowed_on_backend = keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies();
+    Values inv_diag;
+    std::future<SpectrumOnBackend> spectrum;
+    std::promise<void> diagonal_known;  // destroyed before `spectrum` waits: a broken promise ends its task
+    bool sent = false;
+    const auto send = [&] {
+      sent = true;
+      if (!narrowed_on_backend) return static_cast<void>(uploads.start(level.a, level.a_on_backend));
+      fine_sent = true;
+      spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
+        return spectrum_on_backend(backend, level, inv_diag, known, fine_, fine_on_backend_);
+      });
+    };
+    if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
+    inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    diagonal_known.set_value();
     level.rows = rows;
     level.nnz = a.nnz();
     if (options.smoother == "l1-jacobi") level.l1_row_sums = absolute_row_sums(a);
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).
-    const bool narrowed_on_backend = keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies();
     if (!narrowed_on_backend) level.a = timed(seconds_.convert, [&] { return to_single(a); });
-    // A smoothed level's A goes to the back-end (a level above a dense factor's size is smoothed:
-    // it starts at once). The fine level that a device narrows travels in double, and its Lanczos
-    // steps run there, on a thread of their own beside the aggregation, T and A T; the other
-    // levels' Lanczos steps run on the host's single copy (small beside the fine one; on a device
-    // they would wait behind the copies of the level above).
-    std::future<SpectrumOnBackend> spectrum;
-    bool sent = false;
-    const auto send = [&] {
-      sent = true;
-      if (!narrowed_on_backend) return static_cast<void>(uploads.start(level.a, level.a_on_backend));
-      fine_sent = true;
-      spectrum = std::async(std::launch::async, [&] {
-        return spectrum_on_backend(backend, level, inv_diag, fine_, fine_on_backend_);
-      });
-    };
-    if (rows > kMaxDenseCoarse) send();
+    if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
