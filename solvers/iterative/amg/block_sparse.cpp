@@ -126,10 +126,9 @@ FEM_AMG_WIDE_VECTORS void accumulate_upper(const double* rb, const std::vector<s
 
 // Gustavson's product in two passes over the rows, so that the result is written once, in
 // place: the symbolic pass counts each row's distinct block columns, the numeric one
-// accumulates the row in encounter order and writes it out sorted. `from` (may be null): row i
-// only from block column from[i] on.
+// accumulates the row in encounter order and writes it out sorted.
 template <class Dims>
-BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, const std::int32_t* from) {
+BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) {
   BlockSparse c;
   c.row_block = a.row_block;
   c.col_block = b.col_block;
@@ -145,7 +144,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       std::int64_t count = 0;
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
-        for (auto kb = first_column(b, a.col[ka], from ? from[i] : -1); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb)
           if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
       row_length[i] = count;
     }
@@ -162,7 +161,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       cols.clear();
-      accumulate_row(a, b, i, from ? from[i] : -1, dims, slot.data(), cols, acc);
+      accumulate_row(a, b, i, -1, dims, slot.data(), cols, acc);
       std::int32_t* out_col = &c.col[c.row_ptr[i]];
       std::copy(cols.begin(), cols.end(), out_col);
       std::sort(out_col, out_col + cols.size());
@@ -362,14 +361,14 @@ BlockSparse transpose(const BlockSparse& a) {
 
 namespace {
 
-BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, const std::int32_t* from) {
+BlockSparse any_product(const BlockSparse& a, const BlockSparse& b) {
   if (a.col_block != b.row_block || a.block_cols != b.block_rows)
     throw std::invalid_argument("amg product: a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
                                 " matrix cannot multiply a " + std::to_string(b.rows()) + " x " +
                                 std::to_string(b.cols()) + " one in these blocks");
   const int r = a.row_block, k = a.col_block, c = b.col_block;
-  const auto run = [&](auto dims) { return product_rows(a, b, dims, from); };
-  // The shapes of 3D and 2D elasticity and of heat: A T and P^T (A P) on the first two levels.
+  const auto run = [&](auto dims) { return product_rows(a, b, dims); };
+  // The shapes of 3D and 2D elasticity and of heat: A T on the first levels, P^T (A P) in tests.
   if (r == 1 && k == 1 && c == 1) return run(Fixed<1, 1, 1>{});
   if (r == 3 && k == 3 && c == 6) return run(Fixed<3, 6, 3>{});
   if (r == 6 && k == 3 && c == 6) return run(Fixed<6, 6, 3>{});
@@ -382,15 +381,7 @@ BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, const std::i
 
 }  // namespace
 
-BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b, nullptr); }
-
-BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
-  if (a.row_block != b.col_block || a.block_rows != b.block_cols)
-    throw std::invalid_argument("amg symmetric_product: the product is not square in square blocks");
-  std::vector<std::int32_t> diagonal_on(static_cast<std::size_t>(a.block_rows));
-  std::iota(diagonal_on.begin(), diagonal_on.end(), 0);
-  return mirrored(any_product(a, b, diagonal_on.data()));
-}
+BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b); }
 
 BlockSparse mirrored(const BlockSparse& upper) {
   BlockSparse m;

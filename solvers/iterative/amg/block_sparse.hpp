@@ -32,9 +32,6 @@ BlockSparse transpose(const BlockSparse& a);
 
 // A B (Gustavson's row-by-row product over blocks, OpenMP over block rows).
 BlockSparse product(const BlockSparse& a, const BlockSparse& b);
-// A B for a product known to be symmetric (P^T (A P)): only the blocks on and above the diagonal
-// are computed (half the work), those below are their mirror, so the result is exactly symmetric.
-BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b);
 
 // The symmetric matrix whose blocks on and above the diagonal are `upper`'s (the others their mirror).
 BlockSparse mirrored(const BlockSparse& upper);
