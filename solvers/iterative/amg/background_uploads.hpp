@@ -1,9 +1,8 @@
 #pragma once
 // The AMG setup's copies to the back-end, run beside its host work: a level's matrices travel
-// while the next steps are computed (on a GPU, gigabytes over PCIe at millions of equations: a
-// second of the setup when waited for). Each copy runs on its own thread; the setup waits only
-// where it needs a copy (the Lanczos steps on the back-end) and once at its end.
-#include <cstddef>
+// while the next steps are computed (on a GPU, gigabytes over PCIe at millions of equations:
+// seconds of the setup when waited for). Each copy runs on its own thread; the setup waits for
+// them once, at its end.
 #include <future>
 #include <memory>
 #include <vector>
@@ -21,22 +20,21 @@ class BackgroundUploads {
   BackgroundUploads& operator=(const BackgroundUploads&) = delete;
 
   // Starts copying `m` into `to`; `m` must stay alive and unchanged, and `to` untouched, until
-  // the copy is waited for. Returns the copy's handle for wait().
-  std::size_t start(const kernels::BlockMatrix<float>& m, std::unique_ptr<kernels::SparseMatrix>& to);
-  std::size_t start(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
+  // the copies are waited for.
+  void start(const kernels::BlockMatrix<float>& m, std::unique_ptr<kernels::SparseMatrix>& to);
+  void start(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
   // As start(), copying `m` in double and narrowing it there into `to` (the back-end must make
   // single copies).
-  std::size_t start_narrowed(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
-  // Waits for one copy (rethrowing its failure); the time spent waiting counts in waited_s().
-  void wait(std::size_t handle);
+  void start_narrowed(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
+  // Waits for every copy (rethrowing the first failure); the time spent waiting counts in waited_s().
   void wait_all();
 
   double waited_s() const { return waited_s_; }    // the setup's time stopped for copies
-  double copying_s() const { return copying_s_; }  // the copies' own seconds (of those waited for)
+  double copying_s() const { return copying_s_; }  // the copies' own seconds
 
  private:
   template <class Value>
-  std::size_t launch(const kernels::BlockMatrix<Value>& m, std::unique_ptr<kernels::SparseMatrix>& to);
+  void launch(const kernels::BlockMatrix<Value>& m, std::unique_ptr<kernels::SparseMatrix>& to);
 
   const kernels::SparseBackend& backend_;
   std::vector<std::future<double>> copies_;  // each returns its seconds; invalid once waited for

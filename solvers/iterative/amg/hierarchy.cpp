@@ -128,7 +128,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     bool sent = false;
     const auto send = [&] {
       sent = true;
-      if (!narrowed_on_backend) return static_cast<void>(uploads.start(level.a, level.a_on_backend));
+      if (!narrowed_on_backend) return uploads.start(level.a, level.a_on_backend);
       fine_sent = true;
       spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
         return spectrum_on_backend(backend, level, inv_diag, known, fine_, fine_on_backend_);

@@ -3,8 +3,8 @@
 // coarsest operator small enough for a dense Cholesky factor. Every level holds block-sparse
 // matrices and the smoother's diagonal only, so the cycle (v_cycle.hpp) is block SpMVs and
 // vector steps that any sparse back-end runs. Each level's matrices go to the back-end as soon as
-// they are made, copied beside the setup's next steps, and the level's Lanczos steps run there
-// (on a device, beside the host's aggregation).
+// they are made, copied beside the setup's next steps; on a device the fine level's Lanczos steps
+// run there too, beside the host's aggregation, the coarser levels' on the host.
 #include <deque>
 #include <map>
 #include <memory>
@@ -58,9 +58,10 @@ class Hierarchy {
   bool rigid_body_modes() const { return rigid_body_modes_; }
 
   // levels, operator and grid complexity, coarsest size, near-null vectors, the setup's seconds
-  // by step (amg_setup_upload_s and amg_setup_eigenvalue_s: the waits for the copies to the
-  // back-end and the Lanczos steps there, which run beside the other steps, their own seconds in
-  // amg_setup_*_background_s; amg_setup_other_s: what no step accounts for), amg_setup_s in all.
+  // by step (amg_setup_upload_s: the wait for the copies to the back-end, which run beside the
+  // other steps; amg_setup_eigenvalue_s: the Lanczos steps on the host and the wait for those on
+  // a device; their own seconds in amg_setup_*_background_s; amg_setup_other_s: what no step
+  // accounts for), amg_setup_s in all.
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;  // on the host and on the back-end
 
