@@ -176,7 +176,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       const kernels::SparseBackend& on_host = host ? *host : backend;
       return largest_eigenvalue(on_host, *on_host.block_matrix(level.a), inv_diag);
     });
-    // The Krylov method's own operator follows the level's A on the copy engine.
+    // A Krylov operator that the device does not narrow follows the fine level's A.
     if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest) {
@@ -200,6 +200,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         });
         uploads.start(level.p, level.p_on_backend);
         uploads.start(level.r, level.r_on_backend);
+        spent_.push_back(std::move(p));
+        spent_.push_back(std::move(r));
       }
       b = std::move(tentative.coarse);
     }
