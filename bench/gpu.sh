@@ -98,13 +98,15 @@ run_benchmarks() {
   local spmv
   spmv=$(find "$build" -type f -name fem-bench-spmv -perm -u+x 2>/dev/null | head -1)
   if [ -n "$spmv" ] && wants_bench spmv; then
-    # FEM_GPU_SPMV_ARGS: e.g. "--set large"; FEM_GPU_SOLVE_CELLS: PCG of an elasticity box (118 = 5.06e6 dofs)
+    # FEM_GPU_SPMV_ARGS: e.g. "--set large"; FEM_GPU_SOLVE_CELLS: PCG of an elasticity box (118 = 5.06e6 dofs),
+    # FEM_GPU_SOLVE_ARGS its options, e.g. "--preconditioner amg --repeat 3"
     # shellcheck disable=SC2086
     timeout 300 "$spmv" --csv "$results/spmv.csv" ${FEM_GPU_SPMV_ARGS:-} > "$results/spmv.txt" 2>&1
     grep -E '^== [^s]|best CUDA|best OpenCL|refused' "$results/spmv.txt"
     sed -n '/^== summary/,$p' "$results/spmv.txt"
     if [ -n "${FEM_GPU_SOLVE_CELLS:-}" ]; then
-      timeout 200 "$spmv" --solve "$FEM_GPU_SOLVE_CELLS" > "$results/pcg.txt" 2>&1
+      # shellcheck disable=SC2086
+      timeout 200 "$spmv" --solve "$FEM_GPU_SOLVE_CELLS" ${FEM_GPU_SOLVE_ARGS:-} > "$results/pcg.txt" 2>&1
       cat "$results/pcg.txt"
     fi
   fi

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,15 @@ class SparseBackend {
   // Blocks of 1..8 rows and columns. The host back-end keeps a reference: `a` must outlive it.
   virtual std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const = 0;
   virtual std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const = 0;
+  // Whether single_copy() exists here: a device narrows a double block_matrix() itself (no
+  // second copy over the bus, none on the host).
+  virtual bool makes_single_copies() const { return false; }
+  // The single-precision copy of a double block_matrix() of this back-end, made there. Throws
+  // std::invalid_argument for another matrix, std::logic_error where makes_single_copies() is false.
+  virtual std::unique_ptr<SparseMatrix> single_copy(const SparseMatrix& double_blocks) const {
+    (void)double_blocks;
+    throw std::logic_error(name() + " makes no single-precision copies of its own");
+  }
   // Throws std::invalid_argument for a setting matrix() would refuse (checked before any work).
   virtual void check_setting(const std::string& setting) const = 0;
   // `inverse_blocks`: block * block values per block of equations, row-major; block 0 and no

@@ -83,11 +83,20 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
            const BoxSystem& box, const std::vector<double>& u) {
   Row row{preconditioner, device, "", report.iterations, report.time_setup_s, report.time_solve_s, true_residual(box, u), ""};
   if (report.figures.count("amg_levels")) {
+    const auto figure = [&](const std::string& step) { return report.figures.at("amg_setup_" + step + "_s"); };
     row.levels = std::to_string(static_cast<int>(report.figures.at("amg_levels"))) + " levels, complexity " +
-                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4) + "; setup s:";
-    // Where the AMG setup goes, step by step (the host's part, then the copy to the back-end).
-    for (const char* step : {"convert", "aggregate", "eigenvalue", "prolongator", "galerkin", "coarse", "upload"})
-      row.levels += std::string(" ") + step + " " + seconds(report.figures.at(std::string("amg_setup_") + step + "_s"));
+                 std::to_string(report.figures.at("amg_operator_complexity")).substr(0, 4) + ", coarsest " +
+                 std::to_string(static_cast<long long>(report.figures.at("amg_coarsest_unknowns"))) + "; setup s: amg " +
+                 seconds(report.figures.at("amg_setup_s")) + " =";
+    // Where the AMG setup goes, step by step: the host's steps, the wait for the copies to the
+    // back-end (which run beside them: their own seconds in brackets), what no step accounts
+    // for, and the rest of the solver's setup outside the hierarchy.
+    for (const char* step : {"near_null", "convert", "diagonal", "aggregate", "eigenvalue", "prolongator", "galerkin",
+                             "coarse", "upload"})
+      row.levels += std::string(" ") + step + " " + seconds(figure(step));
+    row.levels += " (their own seconds: copies " + seconds(figure("upload_background")) + ", Lanczos " +
+                  seconds(figure("eigenvalue_background")) + ") other " + seconds(figure("other")) +
+                  "; outside amg " + seconds(report.time_setup_s - report.figures.at("amg_setup_s"));
   }
   return row;
 }
@@ -123,14 +132,16 @@ void show_cuda_tuning(const CsrMatrix& a) {
 
 }  // namespace
 
-int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners) {
+int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners, int repeat) {
   const Stopwatch assembling;
   const BoxSystem box = assemble_elasticity_box(cells);
   std::printf("elasticity box %d^3 hex8: %lld equations, %lld nonzeros, assembled in %.1f s\n", cells,
               static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), assembling.seconds());
   show_cuda_tuning(box.matrix);
   std::vector<Row> rows;
-  for (const auto& preconditioner : preconditioners) {
+  std::vector<std::string> runs;  // each preconditioner `repeat` times in a row: the first cold, the others warm
+  for (const auto& preconditioner : preconditioners) runs.insert(runs.end(), static_cast<std::size_t>(repeat), preconditioner);
+  for (const auto& preconditioner : runs) {
     SolverOptions options;
     options.preconditioner = preconditioner;
     options.tolerance = 1e-8;

@@ -46,6 +46,7 @@ struct Options {
   bool cpu = false;                     // serial and OpenMP CSR on the host too
   int solve_cells = 0;                  // > 0: PCG solve of an elasticity box of cells^3 hex8 (GPU)
   int cpu_iterations = 0;               // > 0: CPU PCG iterations timed on the same system
+  int solve_repeat = 1;                 // --solve runs of each preconditioner
   std::vector<std::string> fe;          // --fe: these boxes (BoxPattern names) instead of the set
   bool with_fe = true;                  // false: only the Matrix Market files
   std::vector<std::string> preconditioners{"jacobi", "amg"};  // of the --solve PCG, side by side
@@ -393,12 +394,15 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option("--cpu-iterations", o.cpu_iterations, "with --solve: also solve on the CPU, at most K iterations")
       ->type_name("K")
       ->check(positive_number());
+  app.add_option("--repeat", o.solve_repeat, "with --solve: set up and solve K times per preconditioner (first cold)")
+      ->type_name("K")
+      ->check(positive_number());
   app.add_option("files", o.mtx, "Matrix Market files")->type_name("FILE.mtx");
 }
 
 void run(const Options& options) {
   if (options.solve_cells > 0) {
-    run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioners);
+    run_pcg_comparison(options.solve_cells, options.cpu_iterations, options.preconditioners, options.solve_repeat);
     return;
   }
   Table table;

@@ -52,6 +52,15 @@ class CudaBlockMatrix final : public SparseMatrix {
     form_.col = static_cast<const std::int32_t*>(col_.data());
     form_.val = val_.data();
   }
+  // The single-precision copy of a double matrix, made on the device.
+  struct Narrowed {};
+  CudaBlockMatrix(const CudaBlockMatrix& doubles, Narrowed)
+      : row_ptr_(doubles.row_ptr_, false), col_(doubles.col_, false), val_(doubles.val_, true), form_(doubles.form_) {
+    form_.double_values = false;
+    form_.row_ptr = static_cast<const std::int64_t*>(row_ptr_.data());
+    form_.col = static_cast<const std::int32_t*>(col_.data());
+    form_.val = val_.data();
+  }
   std::size_t device_bytes() const override { return row_ptr_.bytes() + col_.bytes() + val_.bytes(); }
   std::string setting() const override {
     return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) +
@@ -125,6 +134,13 @@ class CudaSparseBackend final : public SparseBackend {
   }
   std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const override {
     return checked_block_matrix(a);
+  }
+  bool makes_single_copies() const override { return true; }
+  std::unique_ptr<SparseMatrix> single_copy(const SparseMatrix& double_blocks) const override {
+    const auto* doubles = dynamic_cast<const CudaBlockMatrix*>(&double_blocks);
+    if (!doubles || !doubles->form().double_values)
+      throw std::invalid_argument("cuda single_copy: not a double-precision block matrix of this back-end");
+    return std::make_unique<CudaBlockMatrix>(*doubles, CudaBlockMatrix::Narrowed{});
   }
 
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {

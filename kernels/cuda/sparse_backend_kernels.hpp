@@ -11,6 +11,8 @@ namespace fem::kernels::cuda {
 class DeviceBytes {
  public:
   DeviceBytes(const void* host, std::size_t bytes);
+  // A copy of device bytes; with `narrow`, the doubles of `device` as floats (half the bytes).
+  DeviceBytes(const DeviceBytes& device, bool narrow);
   ~DeviceBytes();
   DeviceBytes(const DeviceBytes&) = delete;
   DeviceBytes& operator=(const DeviceBytes&) = delete;

@@ -22,6 +22,13 @@ unsigned blocks_for(std::int64_t n) {
   return static_cast<unsigned>(b < kMaxBlocks ? (b > 0 ? b : 1) : kMaxBlocks);
 }
 
+// to = from rounded to float (to nearest, as a host cast rounds).
+__global__ void narrow_kernel(std::int64_t n, const double* __restrict__ from, float* __restrict__ to) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    to[i] = __double2float_rn(from[i]);
+}
+
 // Sums `value` over the block and adds it to *target with one atomic per block.
 __device__ void block_add(double value, double* target) {
   __shared__ double warp_sums[kBlock / 32];
@@ -178,6 +185,18 @@ DeviceBytes::DeviceBytes(const void* host, std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
   check(cudaMalloc(&data_, bytes), "cudaMalloc (block matrix)");
   check(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (block matrix upload)");
+}
+DeviceBytes::DeviceBytes(const DeviceBytes& device, bool narrow)
+    : bytes_(narrow ? device.bytes_ / sizeof(double) * sizeof(float) : device.bytes_) {
+  if (bytes_ == 0) return;
+  check(cudaMalloc(&data_, bytes_), "cudaMalloc (block matrix)");
+  if (!narrow) {
+    check(cudaMemcpy(data_, device.data_, bytes_, cudaMemcpyDeviceToDevice), "cudaMemcpy (block matrix copy)");
+    return;
+  }
+  const auto n = static_cast<std::int64_t>(device.bytes_ / sizeof(double));
+  narrow_kernel<<<blocks_for(n), kBlock>>>(n, static_cast<const double*>(device.data_), static_cast<float*>(data_));
+  check(cudaGetLastError(), "narrow_kernel");
 }
 DeviceBytes::~DeviceBytes() { cudaFree(data_); }
 

@@ -54,7 +54,7 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledS
     amg_ = std::make_unique<amg::VCycle>(backend, system.matrix, system.nodes, options.amg, operator_from_amg);
     for (const auto& [name, value] : amg_->figures()) report.figures[name] = value;
     if (operator_from_amg) {
-      matrix_ = backend.block_matrix(amg_->take_fine_operator());  // copied to the device
+      matrix_ = amg_->take_fine_operator();  // copied to the device during the setup
       block_operator_ = true;
     }
     z_ = vector();

@@ -36,29 +36,99 @@ struct Runtime {
   int inner() const { return k; }
 };
 
-// The first entry of row `row` of b to visit: its start, or with `upper` the first column >= from.
-inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t from, bool upper) {
+// The first entry of row `row` of b to visit: its start, or for from >= 0 the first column >= from.
+inline std::int64_t first_column(const BlockSparse& b, std::int64_t row, std::int64_t from) {
   const auto begin = b.col.begin() + b.row_ptr[row], end = b.col.begin() + b.row_ptr[row + 1];
-  return upper ? std::lower_bound(begin, end, from) - b.col.begin() : b.row_ptr[row];
+  return from >= 0 ? std::lower_bound(begin, end, from) - b.col.begin() : b.row_ptr[row];
 }
 
-// acc (R x C) += a (R x K) b (K x C), all row-major.
+// The products' arithmetic compiled twice where the compiler can: for x86-64 with AVX2 and FMA
+// (4 doubles a step; the host picks it at load time where it has them) and plain x86-64 (2 a step).
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FEM_AMG_WIDE_VECTORS __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define FEM_AMG_WIDE_VECTORS
+#endif
+
+// acc (R x C) += a (R x K) b (K x C), all row-major and apart (restrict: the rows vectorise).
 template <class Dims>
-inline void block_multiply_add(const double* a, const double* b, double* acc, Dims dims) {
+inline void block_multiply_add(const double* __restrict a, const double* __restrict b, double* __restrict acc,
+                               Dims dims) {
   const int R = dims.rows(), C = dims.cols(), K = dims.inner();
   for (int r = 0; r < R; ++r)
     for (int k = 0; k < K; ++k) {
       const double ark = a[r * K + k];
+#pragma omp simd
       for (int c = 0; c < C; ++c) acc[r * C + c] += ark * b[k * C + c];
     }
 }
 
+// A new column's block in `acc`: its slot (acc grows as needed; the block is then written, not added to).
+inline void open_block(std::int32_t j, std::int64_t bs, std::int32_t* slot, std::vector<std::int32_t>& cols,
+                       std::vector<double>& acc) {
+  slot[j] = static_cast<std::int32_t>(cols.size());
+  cols.push_back(j);
+  const auto end = static_cast<std::size_t>(cols.size() * bs);
+  if (acc.size() < end) acc.resize(std::max(end, 2 * acc.size()));
+}
+
+// acc (R x C) = a (R x K) b (K x C), or += with `add`.
+template <class Dims>
+inline void block_multiply(const double* __restrict a, const double* __restrict b, double* __restrict acc, Dims dims,
+                           bool add) {
+  if (add) return block_multiply_add(a, b, acc, dims);
+  const int R = dims.rows(), C = dims.cols(), K = dims.inner();
+  for (int r = 0; r < R; ++r) {
+#pragma omp simd
+    for (int c = 0; c < C; ++c) acc[r * C + c] = a[r * K] * b[c];
+    for (int k = 1; k < K; ++k) {
+      const double ark = a[r * K + k];
+#pragma omp simd
+      for (int c = 0; c < C; ++c) acc[r * C + c] += ark * b[k * C + c];
+    }
+  }
+}
+
+// Row i of A B accumulated in `acc`: each column's block at its slot (slot[j], -1 for a column
+// not met yet), the columns in `cols` in encounter order.
+template <class Dims>
+FEM_AMG_WIDE_VECTORS void accumulate_row(const BlockSparse& a, const BlockSparse& b, std::int64_t i,
+                                         std::int64_t from, Dims dims, std::int32_t* slot,
+                                         std::vector<std::int32_t>& cols, std::vector<double>& acc) {
+  const std::int64_t bs = std::int64_t(dims.rows()) * dims.cols();
+  for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
+    const double* ab = a.block(ka);
+    const std::int64_t row = a.col[ka];
+    for (auto kb = first_column(b, row, from); kb < b.row_ptr[row + 1]; ++kb) {
+      const std::int32_t j = b.col[kb];
+      const bool add = slot[j] >= 0;
+      if (!add) open_block(j, bs, slot, cols, acc);
+      block_multiply(ab, b.block(kb), acc.data() + slot[j] * bs, dims, add);
+    }
+  }
+}
+
+// acc += (block of R) times the blocks of a row of A P (columns `ap_col`, unsorted) from column
+// `from` on, as accumulate_row.
+template <class Dims>
+FEM_AMG_WIDE_VECTORS void accumulate_upper(const double* rb, const std::vector<std::int32_t>& ap_col,
+                                           const double* ap_val, std::int64_t from, Dims dims, std::int32_t* slot,
+                                           std::vector<std::int32_t>& cols, std::vector<double>& acc) {
+  const std::int64_t bs = std::int64_t(dims.rows()) * dims.cols(), ap_bs = std::int64_t(dims.inner()) * dims.cols();
+  for (std::size_t e = 0; e < ap_col.size(); ++e) {
+    const std::int32_t j = ap_col[e];
+    if (j < from) continue;
+    const bool add = slot[j] >= 0;
+    if (!add) open_block(j, bs, slot, cols, acc);
+    block_multiply(rb, ap_val + static_cast<std::int64_t>(e) * ap_bs, acc.data() + slot[j] * bs, dims, add);
+  }
+}
+
 // Gustavson's product in two passes over the rows, so that the result is written once, in
 // place: the symbolic pass counts each row's distinct block columns, the numeric one
-// accumulates the row in encounter order and writes it out sorted. `upper`: only the blocks
-// on and above the diagonal (the columns of each row of B from the row's own index on).
+// accumulates the row in encounter order and writes it out sorted.
 template <class Dims>
-BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, bool upper) {
+BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) {
   BlockSparse c;
   c.row_block = a.row_block;
   c.col_block = b.col_block;
@@ -74,7 +144,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       std::int64_t count = 0;
       for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka)
-        for (auto kb = first_column(b, a.col[ka], i, upper); kb < b.row_ptr[a.col[ka] + 1]; ++kb)
+        for (auto kb = b.row_ptr[a.col[ka]]; kb < b.row_ptr[a.col[ka] + 1]; ++kb)
           if (seen[b.col[kb]] != i) seen[b.col[kb]] = i, ++count;
       row_length[i] = count;
     }
@@ -91,15 +161,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
 #pragma omp for schedule(static)
     for (std::int64_t i = 0; i < a.block_rows; ++i) {
       cols.clear();
-      acc.assign(static_cast<std::size_t>(row_length[i] * bs), 0.0);
-      for (auto ka = a.row_ptr[i]; ka < a.row_ptr[i + 1]; ++ka) {
-        const double* ab = a.block(ka);
-        for (auto kb = first_column(b, a.col[ka], i, upper); kb < b.row_ptr[a.col[ka] + 1]; ++kb) {
-          const std::int32_t j = b.col[kb];
-          if (slot[j] < 0) slot[j] = static_cast<std::int32_t>(cols.size()), cols.push_back(j);
-          block_multiply_add(ab, b.block(kb), &acc[slot[j] * bs], dims);
-        }
-      }
+      accumulate_row(a, b, i, -1, dims, slot.data(), cols, acc);
       std::int32_t* out_col = &c.col[c.row_ptr[i]];
       std::copy(cols.begin(), cols.end(), out_col);
       std::sort(out_col, out_col + cols.size());
@@ -112,6 +174,27 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims, 
   return c;
 }
 
+// Whether the `block` CSR rows of block row br are whole blocks in step: the same length, each
+// row's columns whole groups of `block` consecutive ones starting at a multiple of it, the same
+// groups in every row. So are the node rows of an FE matrix away from cleared Dirichlet rows;
+// their blocks are then copied straight, no marker, sort or zeroing.
+template <class Block>
+bool whole_blocks(const CsrMatrix& a, std::int64_t br, Block block) {
+  const std::int64_t first = br * block, length = a.row_ptr[first + 1] - a.row_ptr[first];
+  if (length % block != 0) return false;
+  for (std::int64_t i = first; i < first + block; ++i) {
+    if (a.row_ptr[i + 1] - a.row_ptr[i] != length) return false;
+    const std::int32_t* lead = &a.col[a.row_ptr[first]];
+    const std::int32_t* cols = &a.col[a.row_ptr[i]];
+    for (std::int64_t p = 0; p < length; p += block) {
+      if (lead[p] % block != 0) return false;
+      for (int q = 0; q < block; ++q)
+        if (cols[p + q] != lead[p] + q) return false;
+    }
+  }
+  return true;
+}
+
 // `Block`: the block side as a compile-time constant where it is a common one (the divisions by
 // it in the loops over every entry become multiplications), or an int.
 template <class Block>
@@ -119,9 +202,9 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
-  // The block columns of a block row: the union of its rows' columns divided by the block,
-  // gathered with a marker per block column (`seen` holds the last block row that met it); sorted
-  // when asked (the counting pass needs only how many).
+  // The block columns of any other block row: the union of its rows' columns divided by the
+  // block, gathered with a marker per block column (`seen` holds the last block row that met it);
+  // sorted when asked (the counting pass needs only how many).
   const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen,
                                  bool sorted) {
     cols.clear();
@@ -133,12 +216,19 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
     if (sorted) std::sort(cols.begin(), cols.end());
   };
   std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
+  std::vector<char> whole(static_cast<std::size_t>(m.block_rows));
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
+    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      whole[br] = whole_blocks(a, br, block);
+      if (whole[br]) {
+        count[br] = (a.row_ptr[br * block + 1] - a.row_ptr[br * block]) / block;
+        continue;
+      }
+      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
       block_columns(br, cols, seen, false);
       count[br] = static_cast<std::int64_t>(cols.size());
     }
@@ -147,21 +237,33 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
   m.row_ptr[0] = 0;
   std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
   m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
-  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()));  // zeroed row by row below
+  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()));  // filled row by row below
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen(static_cast<std::size_t>(m.block_cols), -1);
+    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
+      const std::int64_t first = br * block;
+      if (whole[br]) {
+        const std::int32_t* lead = &a.col[a.row_ptr[first]];
+        for (std::int64_t p = 0; p < count[br]; ++p) {
+          m.col[m.row_ptr[br] + p] = lead[p * block] / block;
+          double* to = m.block(m.row_ptr[br] + p);
+          for (int r = 0; r < block; ++r)
+            for (int c = 0; c < block; ++c) to[r * block + c] = a.val[a.row_ptr[first + r] + p * block + c];
+        }
+        continue;
+      }
+      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
       block_columns(br, cols, seen, true);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
       std::fill(m.block(m.row_ptr[br]), m.block(m.row_ptr[br]) + cols.size() * m.block_size(), 0.0);
-      for (std::int64_t i = br * block; i < (br + 1) * block; ++i) {
+      for (std::int64_t i = first; i < first + block; ++i) {
         auto slot = m.row_ptr[br];
         for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
           while (m.col[slot] != a.col[k] / block) ++slot;  // both sorted: a forward walk finds it
-          m.block(slot)[(i - br * block) * block + a.col[k] % block] = a.val[k];
+          m.block(slot)[(i - first) * block + a.col[k] % block] = a.val[k];
         }
       }
     }
@@ -259,14 +361,14 @@ BlockSparse transpose(const BlockSparse& a) {
 
 namespace {
 
-BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, bool upper) {
+BlockSparse any_product(const BlockSparse& a, const BlockSparse& b) {
   if (a.col_block != b.row_block || a.block_cols != b.block_rows)
     throw std::invalid_argument("amg product: a " + std::to_string(a.rows()) + " x " + std::to_string(a.cols()) +
                                 " matrix cannot multiply a " + std::to_string(b.rows()) + " x " +
                                 std::to_string(b.cols()) + " one in these blocks");
   const int r = a.row_block, k = a.col_block, c = b.col_block;
-  const auto run = [&](auto dims) { return product_rows(a, b, dims, upper); };
-  // The shapes of 3D and 2D elasticity and of heat: A T and P^T (A P) on the first two levels.
+  const auto run = [&](auto dims) { return product_rows(a, b, dims); };
+  // The shapes of 3D and 2D elasticity and of heat: A T on the first levels, P^T (A P) in tests.
   if (r == 1 && k == 1 && c == 1) return run(Fixed<1, 1, 1>{});
   if (r == 3 && k == 3 && c == 6) return run(Fixed<3, 6, 3>{});
   if (r == 6 && k == 3 && c == 6) return run(Fixed<6, 6, 3>{});
@@ -279,52 +381,194 @@ BlockSparse any_product(const BlockSparse& a, const BlockSparse& b, bool upper) 
 
 }  // namespace
 
-BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b, false); }
+BlockSparse product(const BlockSparse& a, const BlockSparse& b) { return any_product(a, b); }
 
-BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b) {
-  if (a.row_block != b.col_block || a.block_rows != b.block_cols)
-    throw std::invalid_argument("amg symmetric_product: the product is not square in square blocks");
-  const BlockSparse upper = any_product(a, b, true);
-  const BlockSparse lower = transpose(upper);  // row i: the blocks (j, i)^T of `upper`, j <= i, sorted
+BlockSparse mirrored(const BlockSparse& upper) {
   BlockSparse m;
   m.row_block = m.col_block = upper.row_block;
   m.block_rows = m.block_cols = upper.block_rows;
-  const std::int64_t bs = m.block_size();
-  // Row i: the blocks of `lower` left of the diagonal, then those of `upper` from the diagonal on.
-  const auto below = [&](std::int64_t i) {
-    const auto begin = lower.col.begin() + lower.row_ptr[i], end = lower.col.begin() + lower.row_ptr[i + 1];
-    return std::lower_bound(begin, end, static_cast<std::int32_t>(i)) - begin;
-  };
-  m.row_ptr.resize(static_cast<std::size_t>(m.block_rows) + 1);
-  m.row_ptr[0] = 0;
-  for (std::int64_t i = 0; i < m.block_rows; ++i)
-    m.row_ptr[i + 1] = m.row_ptr[i] + below(i) + (upper.row_ptr[i + 1] - upper.row_ptr[i]);
-  m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
-  m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * bs));
-#pragma omp parallel for schedule(static) if (upper.nnz() > kParallelFrom)
-  for (std::int64_t i = 0; i < m.block_rows; ++i) {
-    const auto left = below(i), right = upper.row_ptr[i + 1] - upper.row_ptr[i];
-    const auto to = m.row_ptr[i];
-    std::copy_n(lower.col.begin() + lower.row_ptr[i], left, m.col.begin() + to);
-    std::copy_n(lower.block(lower.row_ptr[i]), left * bs, m.block(to));
-    std::copy_n(upper.col.begin() + upper.row_ptr[i], right, m.col.begin() + to + left);
-    std::copy_n(upper.block(upper.row_ptr[i]), right * bs, m.block(to + left));
+  const std::int64_t n = m.block_rows, bs = m.block_size();
+  const int b = m.row_block;
+  // Row i: the mirrors of the blocks (j, i) of `upper` with j < i, then upper's row i. As in
+  // transpose(): each thread takes a fixed range of upper's rows and counts the mirrors it gives
+  // each row, so that it writes them to slots of its own, in order: every row comes out sorted
+  // whatever the threads.
+  const bool parallel = upper.nnz() > kParallelFrom;
+  const int threads = parallel ? omp_get_max_threads() : 1;
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(n), 0);
+  const auto rows_of = [&](int thread) { return std::pair{n * thread / threads, n * (thread + 1) / threads}; };
+#pragma omp parallel num_threads(threads) if (parallel)
+  {
+    const int thread = omp_get_thread_num();
+    const auto [first, last] = rows_of(thread);
+    std::int64_t* next = &slot[static_cast<std::size_t>(thread) * n];
+    for (auto k = upper.row_ptr[first]; k < upper.row_ptr[last]; ++k) ++next[upper.col[k]];
+    for (std::int64_t j = first; j < last; ++j)
+      if (upper.row_ptr[j] < upper.row_ptr[j + 1] && upper.col[upper.row_ptr[j]] == j) --next[j];  // not the diagonal
+#pragma omp barrier
+#pragma omp single
+    {
+      m.row_ptr.assign(static_cast<std::size_t>(n) + 1, 0);
+      for (std::int64_t i = 0; i < n; ++i) {
+        std::int64_t at = m.row_ptr[i];
+        for (int t = 0; t < threads; ++t) {
+          std::int64_t& s = slot[static_cast<std::size_t>(t) * n + i];
+          const std::int64_t mirrors = s;
+          s = at;
+          at += mirrors;
+        }
+        m.row_ptr[i + 1] = at + (upper.row_ptr[i + 1] - upper.row_ptr[i]);
+      }
+      m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
+      m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * bs));
+    }
+    for (std::int64_t j = first; j < last; ++j) {
+      const std::int64_t length = upper.row_ptr[j + 1] - upper.row_ptr[j], to = m.row_ptr[j + 1] - length;
+      std::copy_n(upper.col.begin() + upper.row_ptr[j], length, m.col.begin() + to);
+      std::copy_n(upper.block(upper.row_ptr[j]), length * bs, m.block(to));
+      for (auto k = upper.row_ptr[j]; k < upper.row_ptr[j + 1]; ++k) {
+        const std::int32_t i = upper.col[k];
+        if (i == j) continue;
+        const auto mirror = next[i]++;
+        m.col[mirror] = static_cast<std::int32_t>(j);
+        const double* from = upper.block(k);
+        double* into = m.block(mirror);
+        for (int r = 0; r < b; ++r)
+          for (int c = 0; c < b; ++c) into[c * b + r] = from[r * b + c];
+      }
+    }
   }
   return m;
 }
 
-std::vector<double> diagonal(const BlockSparse& a) {
-  std::vector<double> d(static_cast<std::size_t>(a.rows()), 0.0);
+namespace {
+
+// The rows of A P that the upper half of R (A P) reads, made as R's rows come to need them:
+// each thread takes a range of coarse rows in order and keeps the rows of A P its next coarse
+// rows still read (a band of the fine rows in a banded numbering), dropping each after the last
+// coarse row of its range that reads it. A P is never whole in memory (at millions of equations
+// gigabytes written and read once); a fine row that two ranges read is made by both, each from
+// its own first coarse row on.
+template <class DimsAP, class DimsRAP>
+BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
+                              DimsRAP rap_dims) {
+  BlockSparse c;
+  c.row_block = c.col_block = r.row_block;
+  c.block_rows = c.block_cols = r.block_rows;
+  const std::int64_t ap_bs = std::int64_t(ap_dims.rows()) * ap_dims.cols(), bs = c.block_size();
+  const bool parallel = a.nnz() > kParallelFrom;
+  const std::int64_t ranges = parallel ? omp_get_max_threads() : 1;
+  const auto rows_of = [&](std::int64_t range) {
+    return std::pair{c.block_rows * range / ranges, c.block_rows * (range + 1) / ranges};
+  };
+  std::vector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));
+  struct Rows {  // a thread's rows of the result, one after another
+    std::vector<std::int32_t> col;
+    std::vector<double> val;
+  };
+  std::vector<Rows> made(static_cast<std::size_t>(ranges));
+#pragma omp parallel if (parallel)
+#pragma omp for schedule(static, 1)
+  for (std::int64_t range = 0; range < ranges; ++range) {
+    const auto [first, last] = rows_of(range);
+    Rows& out = made[static_cast<std::size_t>(range)];
+    // The rows of A P kept: cached[i] indexes `kept` (-1: not made); freed slots are reused.
+    std::vector<std::int32_t> cached(static_cast<std::size_t>(p.block_rows), -1), free_slots;
+    struct KeptRow {
+      std::vector<std::int32_t> col;
+      std::vector<double> val;
+    };
+    std::vector<KeptRow> kept;
+    std::vector<std::int32_t> slot(static_cast<std::size_t>(p.block_cols), -1), cols;
+    std::vector<double> acc;
+    for (std::int64_t row = first; row < last; ++row) {
+      // (1) the rows of A P this coarse row reads
+      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+        const std::int32_t i = r.col[k];
+        if (cached[i] >= 0) continue;
+        if (free_slots.empty()) free_slots.push_back(static_cast<std::int32_t>(kept.size())), kept.emplace_back();
+        cached[i] = free_slots.back();
+        free_slots.pop_back();
+        cols.clear();
+        // from the first coarse row of this range that reads it: a row that the range before
+        // reads too is made here only in the part this range needs
+        const auto p_first = p.col.begin() + p.row_ptr[i], p_last = p.col.begin() + p.row_ptr[i + 1];
+        accumulate_row(a, p, i, *std::lower_bound(p_first, p_last, static_cast<std::int32_t>(first)), ap_dims,
+                       slot.data(), cols, acc);
+        KeptRow& ap = kept[static_cast<std::size_t>(cached[i])];
+        ap.col.assign(cols.begin(), cols.end());
+        ap.val.assign(acc.begin(), acc.begin() + static_cast<std::int64_t>(cols.size()) * ap_bs);
+        for (const auto j : cols) slot[j] = -1;
+      }
+      // (2) the coarse row from its columns on
+      cols.clear();
+      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+        const KeptRow& ap = kept[static_cast<std::size_t>(cached[r.col[k]])];
+        accumulate_upper(r.block(k), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols, acc);
+      }
+      std::sort(cols.begin(), cols.end());
+      row_length[row] = static_cast<std::int64_t>(cols.size());
+      for (const auto j : cols) {
+        out.col.push_back(j);
+        out.val.insert(out.val.end(), acc.begin() + slot[j] * bs, acc.begin() + (slot[j] + 1) * bs);
+        slot[j] = -1;
+      }
+      // (3) drop the rows of A P no later coarse row of this range reads (row i is read by the
+      // coarse rows of P's row i)
+      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+        const std::int32_t i = r.col[k];
+        if (cached[i] < 0) continue;
+        bool read_later = false;
+        for (auto kp = p.row_ptr[i]; kp < p.row_ptr[i + 1]; ++kp) read_later = read_later || (p.col[kp] > row && p.col[kp] < last);
+        if (!read_later) free_slots.push_back(cached[i]), cached[i] = -1;
+      }
+    }
+  }
+  c.row_ptr.resize(static_cast<std::size_t>(c.block_rows) + 1);
+  c.row_ptr[0] = 0;
+  std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
+  c.col.resize(static_cast<std::size_t>(c.row_ptr.back()));
+  c.val.resize(static_cast<std::size_t>(c.row_ptr.back() * bs));
+#pragma omp parallel for schedule(static, 1) if (parallel)
+  for (std::int64_t range = 0; range < ranges; ++range) {
+    Rows& out = made[static_cast<std::size_t>(range)];
+    const std::int64_t first = rows_of(range).first;
+    std::copy(out.col.begin(), out.col.end(), c.col.begin() + c.row_ptr[first]);
+    std::copy(out.val.begin(), out.val.end(), c.val.begin() + c.row_ptr[first] * bs);
+    out = {};
+  }
+  return c;
+}
+
+}  // namespace
+
+BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
+  if (r.col_block != a.row_block || r.block_cols != a.block_rows || a.col_block != p.row_block ||
+      a.block_cols != p.block_rows || r.row_block != p.col_block || r.block_rows != p.block_cols)
+    throw std::invalid_argument("amg upper_triple_product: R A P is not square in square blocks");
+  const int d = a.row_block, k = p.col_block;
+  if (d == 3 && k == 6) return upper_triple_rows(r, a, p, Fixed<3, 6, 3>{}, Fixed<6, 6, 3>{});
+  if (d == 6 && k == 6) return upper_triple_rows(r, a, p, Fixed<6, 6, 6>{}, Fixed<6, 6, 6>{});
+  if (d == 2 && k == 3) return upper_triple_rows(r, a, p, Fixed<2, 3, 2>{}, Fixed<3, 3, 2>{});
+  if (d == 3 && k == 3) return upper_triple_rows(r, a, p, Fixed<3, 3, 3>{}, Fixed<3, 3, 3>{});
+  if (d == 1 && k == 1) return upper_triple_rows(r, a, p, Fixed<1, 1, 1>{}, Fixed<1, 1, 1>{});
+  return upper_triple_rows(r, a, p, Runtime{d, k, d}, Runtime{k, k, d});
+}
+
+Values diagonal(const BlockSparse& a) {
+  Values d(static_cast<std::size_t>(a.rows()));
   const int b = a.row_block;
 #pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i)
-        for (int r = 0; r < b; ++r) d[i * b + r] = a.block(k)[r * b + r];
+  for (std::int64_t i = 0; i < a.block_rows; ++i) {
+    const auto begin = a.col.begin() + a.row_ptr[i], end = a.col.begin() + a.row_ptr[i + 1];
+    const auto at = std::lower_bound(begin, end, static_cast<std::int32_t>(i));
+    const double* block = at != end && *at == i ? a.block(at - a.col.begin()) : nullptr;
+    for (int r = 0; r < b; ++r) d[i * b + r] = block ? block[r * b + r] : 0.0;
+  }
   return d;
 }
 
-std::vector<double> absolute_row_sums(const SingleBlockSparse& a) {
+std::vector<double> absolute_row_sums(const BlockSparse& a) {
   std::vector<double> sums(static_cast<std::size_t>(a.rows()), 0.0);
   const int R = a.row_block, C = a.col_block;
   for (std::int64_t i = 0; i < a.block_rows; ++i)

@@ -32,14 +32,20 @@ BlockSparse transpose(const BlockSparse& a);
 
 // A B (Gustavson's row-by-row product over blocks, OpenMP over block rows).
 BlockSparse product(const BlockSparse& a, const BlockSparse& b);
-// A B for a product known to be symmetric (P^T (A P)): only the blocks on and above the diagonal
-// are computed (half the work), those below are their mirror, so the result is exactly symmetric.
-BlockSparse symmetric_product(const BlockSparse& a, const BlockSparse& b);
+
+// The symmetric matrix whose blocks on and above the diagonal are `upper`'s (the others their mirror).
+BlockSparse mirrored(const BlockSparse& upper);
+// The blocks on and above the diagonal of R A P (R = P^T, A symmetric), without A P ever whole in
+// memory: each row of A P is made when R's rows come to need it and dropped after.
+BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
+
+// Doubles first touched by the threads that fill them (a value per equation: tens of megabytes).
+using Values = std::vector<double, kernels::UninitializedAllocator<double>>;
 
 // The scalar diagonal of a square block matrix (zero where no entry is stored).
-std::vector<double> diagonal(const BlockSparse& a);
+Values diagonal(const BlockSparse& a);
 // sum_j |a_ij| of each row (the l1-Jacobi smoother's diagonal).
-std::vector<double> absolute_row_sums(const SingleBlockSparse& a);
+std::vector<double> absolute_row_sums(const BlockSparse& a);
 
 // The n x n row-major dense copy of a square matrix, for the coarsest level's Cholesky.
 std::vector<double> to_dense(const BlockSparse& a);

@@ -1,13 +1,18 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
-#include <chrono>
+#include <algorithm>
+#include <future>
 #include <string>
 
+#include <omp.h>
+
 #include "solvers/iterative/amg/aggregation.hpp"
+#include "solvers/iterative/amg/background_uploads.hpp"
 #include "solvers/iterative/amg/near_null_space.hpp"
 #include "solvers/iterative/amg/smoothed_prolongator.hpp"
 #include "solvers/iterative/amg/spectral_radius.hpp"
 #include "solvers/iterative/amg/tentative_prolongator.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::amg {
 namespace {
@@ -21,115 +26,234 @@ constexpr double kStalled = 0.8;
 // Runs `step` and adds its seconds to `total`.
 template <class Step>
 auto timed(double& total, Step&& step) {
-  const auto t0 = std::chrono::steady_clock::now();
   struct Add {
     double& total;
-    std::chrono::steady_clock::time_point t0;
-    ~Add() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); }
-  } add{total, t0};
+    Stopwatch watch;
+    ~Add() { total += watch.seconds(); }
+  } add{total, {}};
   return step();
 }
 
-std::vector<double> inverse_diagonal(const BlockSparse& a, std::size_t level) {
-  std::vector<double> d = diagonal(a);
-  for (std::size_t i = 0; i < d.size(); ++i) {
-    if (!(d[i] > 0))
-      throw SolveFailure("diagonal entry " + std::to_string(d[i]) + " of " +
-                             (level == 0 ? "equation " + std::to_string(i) : "the AMG level " + std::to_string(level) +
-                                                                                  " unknown " + std::to_string(i)) +
-                             " is not positive: the matrix is not positive definite",
-                         level == 0 ? static_cast<std::int64_t>(i) : -1);
-    d[i] = 1.0 / d[i];
+Values inverse_diagonal(const BlockSparse& a, std::size_t level) {
+  Values d = diagonal(a);
+  // Inverted on all threads; the first entry that is not positive, if any, is named.
+  auto bad = static_cast<std::int64_t>(d.size());
+#pragma omp parallel for schedule(static) reduction(min : bad) if (d.size() > 100000)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(d.size()); ++i) {
+    if (d[i] > 0) d[i] = 1.0 / d[i];
+    else bad = std::min(bad, i);
   }
+  if (bad < static_cast<std::int64_t>(d.size()))
+    throw SolveFailure("diagonal entry " + std::to_string(d[bad]) + " of " +
+                           (level == 0 ? "equation " + std::to_string(bad)
+                                       : "the AMG level " + std::to_string(level) + " unknown " + std::to_string(bad)) +
+                           " is not positive: the matrix is not positive definite",
+                       level == 0 ? bad : -1);
   return d;
+}
+
+// The OpenMP threads of the calling thread's parallel steps, set for a scope. On a device the
+// setup leaves one core to the copies and the Lanczos steps, which run on threads of their own:
+// with every core busy they wait for time slices (GPU run 2: a 3.3 GB copy at under 4 GB/s and
+// the setup waiting 0.37-0.70 s for it).
+class OpenMpThreads {
+ public:
+  explicit OpenMpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~OpenMpThreads() { omp_set_num_threads(saved_); }
+  OpenMpThreads(const OpenMpThreads&) = delete;
+  OpenMpThreads& operator=(const OpenMpThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
+int threads_beside_background_work(const kernels::SparseBackend& backend) {
+  const int all = omp_get_max_threads();
+  return backend.on_host() || all < 4 ? all : all - 1;
+}
+
+// The fine level's double blocks copied to a device that narrows them there, and the largest
+// eigenvalue of D^-1 A found there from the single copy.
+struct SpectrumOnBackend {
+  double lambda_max = 0, copy_s = 0, lanczos_s = 0;
+};
+
+// The copy starts before D is known: `inv_diag` is read once `diagonal_known` is (a broken
+// promise ends the task).
+SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level, const Values& inv_diag,
+                                      const std::shared_future<void>& diagonal_known, const BlockSparse& doubles,
+                                      std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
+  SpectrumOnBackend found;
+  Stopwatch watch;
+  doubles_on_backend = backend.block_matrix(doubles);
+  level.a_on_backend = backend.single_copy(*doubles_on_backend);
+  found.copy_s = watch.restart();
+  diagonal_known.get();
+  watch.restart();
+  found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, inv_diag);
+  found.lanczos_s = watch.seconds();
+  return found;
 }
 
 }  // namespace
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator) {
-  const auto upload = [&](const SingleBlockSparse& m) {
-    return timed(seconds_.upload, [&] { return backend.block_matrix(m); });
-  };
-  NearNullSpace b = near_null_space(nodes, fine.rows);
+  const Stopwatch whole;
+  const OpenMpThreads threads(threads_beside_background_work(backend));
+  BackgroundUploads uploads(backend);
+  NearNullSpace b = timed(seconds_.near_null, [&] { return near_null_space(nodes, fine.rows); });
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
   fine_ = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
+  bool fine_sent = false;
+  std::unique_ptr<kernels::SparseBackend> host;  // the host's back-end, for a device's coarse levels
   for (;;) {
     const BlockSparse& a = *current;
     levels_.push_back(std::make_unique<Level>());
     Level& level = *levels_.back();
     const std::int64_t rows = a.rows();
-    std::vector<double> inv_diag = inverse_diagonal(a, levels_.size() - 1);
+    // A smoothed level's A goes to the back-end (a level above a dense factor's size is smoothed:
+    // it starts at once). The fine level that a device narrows travels in double, from before its
+    // diagonal is known, and its Lanczos steps run there, on a thread of their own beside the
+    // aggregation, T and A T; the other levels' Lanczos steps run on the host's single copy
+    // (small beside the fine one; on a device they would wait behind the copies of the level above).
+    const bool narrowed_on_backend = keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies();
+    Values inv_diag;
+    std::future<SpectrumOnBackend> spectrum;
+    std::promise<void> diagonal_known;  // destroyed before `spectrum` waits: a broken promise ends its task
+    bool sent = false;
+    const auto send = [&] {
+      sent = true;
+      if (!narrowed_on_backend) return uploads.start(level.a, level.a_on_backend);
+      fine_sent = true;
+      spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
+        return spectrum_on_backend(backend, level, inv_diag, known, fine_, fine_on_backend_);
+      });
+    };
+    if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
+    inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    diagonal_known.set_value();
+    level.rows = rows;
+    level.nnz = a.nnz();
+    if (options.smoother == "l1-jacobi") level.l1_row_sums = absolute_row_sums(a);
+    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
+    // a device that narrows the fine operator's double blocks itself makes it from the Krylov
+    // method's copy (no host copy, half the bytes over the bus).
+    if (!narrowed_on_backend) level.a = timed(seconds_.convert, [&] { return to_single(a); });
+    if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
-    // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes).
-    level.a = timed(seconds_.convert, [&] { return to_single(a); });
     if (coarsest && rows <= kMaxDenseCoarse) {
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
-    level.a_on_backend = upload(level.a);
-    const double lambda_max =
-        timed(seconds_.eigenvalue, [&] { return largest_eigenvalue(backend, *level.a_on_backend, inv_diag); });
-    BlockSparse coarse;
-    if (!coarsest) {
-      TentativeProlongator tentative = timed(seconds_.prolongator, [&] {
-        return tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
-      });
-      const BlockSparse p = timed(seconds_.prolongator, [&] {
-        return smoothed_prolongator(a, tentative.t, inv_diag, 4.0 / 3.0 / lambda_max);
-      });
-      const BlockSparse r = timed(seconds_.prolongator, [&] { return transpose(p); });
-      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
-      timed(seconds_.convert, [&] {
-        level.p = to_single(p);
-        level.r = to_single(r);
+    if (!sent) send();
+    // T, A T and its transpose (which the damping does not change) while the Lanczos steps run
+    // on a device.
+    TentativeProlongator tentative;
+    BlockSparse at, at_transposed;
+    if (!coarsest)
+      timed(seconds_.prolongator, [&] {
+        tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+        at = product(a, tentative.t);
+        at_transposed = transpose(at);
         return 0;
       });
-      level.p_on_backend = upload(level.p);
-      level.r_on_backend = upload(level.r);
+    const double lambda_max = timed(seconds_.eigenvalue, [&] {
+      if (spectrum.valid()) {
+        const SpectrumOnBackend found = spectrum.get();
+        seconds_.upload_background += found.copy_s;
+        seconds_.eigenvalue_background += found.lanczos_s;
+        return found.lambda_max;
+      }
+      if (!host) host = backend.on_host() ? nullptr : kernels::make_sparse_backend("cpu");
+      const kernels::SparseBackend& on_host = host ? *host : backend;
+      return largest_eigenvalue(on_host, *on_host.block_matrix(level.a), inv_diag);
+    });
+    // A Krylov operator that the device does not narrow follows the fine level's A.
+    if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
+    BlockSparse coarse;
+    if (!coarsest) {
+      const double omega = 4.0 / 3.0 / lambda_max;
+      BlockSparse p = timed(seconds_.prolongator, [&] {
+        return smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
+      });
+      BlockSparse r = timed(seconds_.prolongator, [&] {
+        return smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega);
+      });
+      spent_.push_back(std::move(tentative.t));
+      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
+      if (backend.makes_single_copies()) {  // narrowed on the device
+        uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
+        uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
+      } else {
+        timed(seconds_.convert, [&] {
+          level.p = to_single(p);
+          level.r = to_single(r);
+          return 0;
+        });
+        uploads.start(level.p, level.p_on_backend);
+        uploads.start(level.r, level.r_on_backend);
+        spent_.push_back(std::move(p));
+        spent_.push_back(std::move(r));
+      }
       b = std::move(tentative.coarse);
     }
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
-    coarser = std::move(coarse);  // the level's own operator is no longer needed: its single copy is kept
+    if (current != &fine_) spent_.push_back(std::move(coarser));  // its single copy is kept
+    coarser = std::move(coarse);
     current = &coarser;
   }
-  if (!keep_fine_operator) fine_ = {};
+  if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_);  // a fine level solved by Cholesky
+  uploads.wait_all();
+  seconds_.upload = uploads.waited_s();
+  seconds_.upload_background += uploads.copying_s();
+  seconds_.total = whole.seconds();
 }
 
 std::map<std::string, double> Hierarchy::figures() const {
   double nnz = 0, rows = 0;
-  for (const auto& level : levels_) nnz += static_cast<double>(level->a.nnz()), rows += static_cast<double>(level->a.rows());
-  const SingleBlockSparse& fine = levels_.front()->a;
+  for (const auto& level : levels_) nnz += static_cast<double>(level->nnz), rows += static_cast<double>(level->rows);
+  const Level& fine = *levels_.front();
   return {{"amg_levels", static_cast<double>(levels_.size())},
-          {"amg_operator_complexity", nnz / static_cast<double>(fine.nnz())},
-          {"amg_grid_complexity", rows / static_cast<double>(fine.rows())},
-          {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->a.rows())},
+          {"amg_operator_complexity", nnz / static_cast<double>(fine.nnz)},
+          {"amg_grid_complexity", rows / static_cast<double>(fine.rows)},
+          {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->rows)},
           {"amg_near_null_vectors", near_null_vectors_},
           {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0},
+          {"amg_setup_s", seconds_.total},
+          {"amg_setup_near_null_s", seconds_.near_null},
           {"amg_setup_convert_s", seconds_.convert},
+          {"amg_setup_diagonal_s", seconds_.diagonal},
           {"amg_setup_aggregate_s", seconds_.aggregate},
           {"amg_setup_eigenvalue_s", seconds_.eigenvalue},
           {"amg_setup_prolongator_s", seconds_.prolongator},
           {"amg_setup_galerkin_s", seconds_.galerkin},
           {"amg_setup_coarse_s", seconds_.coarse},
-          {"amg_setup_upload_s", seconds_.upload}};
+          {"amg_setup_upload_s", seconds_.upload},
+          {"amg_setup_upload_background_s", seconds_.upload_background},
+          {"amg_setup_eigenvalue_background_s", seconds_.eigenvalue_background},
+          {"amg_setup_other_s", seconds_.total - (seconds_.near_null + seconds_.convert + seconds_.diagonal +
+                                                  seconds_.aggregate + seconds_.eigenvalue + seconds_.prolongator +
+                                                  seconds_.galerkin + seconds_.coarse + seconds_.upload)}};
 }
 
-BlockSparse Hierarchy::take_fine_operator() { return std::move(fine_); }
+std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
 
 std::size_t Hierarchy::bytes() const {
-  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes();
+  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
+  for (const auto& m : spent_) total += m.bytes();
   for (const auto& level : levels_) {
-    total += level->a.bytes() + level->p.bytes() + level->r.bytes() + level->inv_diag.size() * sizeof(double);
+    total += level->a.bytes() + level->p.bytes() + level->r.bytes() +
+             (level->inv_diag.size() + level->l1_row_sums.size()) * sizeof(double);
     for (const auto* m : {level->a_on_backend.get(), level->p_on_backend.get(), level->r_on_backend.get()})
       if (m) total += m->device_bytes();
   }

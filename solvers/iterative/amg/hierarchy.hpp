@@ -3,7 +3,9 @@
 // coarsest operator small enough for a dense Cholesky factor. Every level holds block-sparse
 // matrices and the smoother's diagonal only, so the cycle (v_cycle.hpp) is block SpMVs and
 // vector steps that any sparse back-end runs. Each level's matrices go to the back-end as soon as
-// they are made, and the Lanczos steps of the next level's setup run there.
+// they are made, copied beside the setup's next steps; on a device the fine level's Lanczos steps
+// run there too, beside the host's aggregation, the coarser levels' on the host.
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -19,14 +21,18 @@ namespace fem::amg {
 
 // What the V-cycle needs of a level, its matrices in single precision (built in double).
 struct Level {
-  SingleBlockSparse a;                  // the operator of this level
-  SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T)
+  std::int64_t rows = 0, nnz = 0;       // the operator's size and stored entries
+  SingleBlockSparse a;                  // the operator of this level; empty where the back-end made
+                                        // its single copy itself (the fine level on a device)
+  SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T);
+                                        // empty where the back-end narrowed them itself
   // The same on the back-end (the host one multiplies the copies above in place); null where
   // absent (no P, R on the coarsest level, no A where the Cholesky factor solves it).
   std::unique_ptr<kernels::SparseMatrix> a_on_backend, p_on_backend, r_on_backend;
   // The smoother's D^-1 and the largest eigenvalue of D^-1 A; empty on a coarsest level solved
   // by Cholesky.
-  std::vector<double> inv_diag;
+  Values inv_diag;
+  std::vector<double> l1_row_sums;  // sum_j |a_ij| of each row, for the l1-Jacobi smoother only
   double lambda_max = 0;
   bool smoothed() const { return !inv_diag.empty(); }
 };
@@ -35,14 +41,15 @@ class Hierarchy {
  public:
   // Throws SolveFailure naming the equation of a non-positive diagonal entry, or when the
   // coarsest operator is not positive definite.
-  // `keep_fine_operator`: keep the fine operator's double blocks for take_fine_operator().
+  // `keep_fine_operator`: copy the fine operator's double blocks to the back-end for
+  // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks).
   // `backend` must outlive the hierarchy.
   Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
             const AmgOptions& options, bool keep_fine_operator = false);
 
-  // The fine operator in double-precision blocks, moved out (a device's Krylov operator: the
-  // conversion is made once); empty unless kept.
-  BlockSparse take_fine_operator();
+  // The fine operator in double-precision blocks on the back-end, moved out (a device's Krylov
+  // operator: the conversion is made once, the copy runs beside the setup); null unless kept.
+  std::unique_ptr<kernels::SparseMatrix> take_fine_operator();
 
   const std::vector<std::unique_ptr<Level>>& levels() const { return levels_; }
   // The exact solve of the coarsest level; null when coarsening stalled above the size a dense
@@ -51,18 +58,28 @@ class Hierarchy {
   bool rigid_body_modes() const { return rigid_body_modes_; }
 
   // levels, operator and grid complexity, coarsest size, near-null vectors, the setup's seconds
-  // by step (amg_setup_upload_s: the copies to the back-end).
+  // by step (amg_setup_upload_s: the wait for the copies to the back-end, which run beside the
+  // other steps; amg_setup_eigenvalue_s: the Lanczos steps on the host and the wait for those on
+  // a device; their own seconds in amg_setup_*_background_s; amg_setup_other_s: what no step
+  // accounts for), amg_setup_s in all.
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;  // on the host and on the back-end
 
  private:
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
+  // The fine operator's double blocks and the setup's other large temporaries (T, P and R in
+  // double, the operators of the levels between), kept until the hierarchy goes: unmapping
+  // gigabytes costs about 0.1 s a gigabyte, and done beside the setup it stalls the other
+  // threads' page faults and copies to the device (a deque: copies read them in place).
   BlockSparse fine_;
+  std::deque<BlockSparse> spent_;
+  std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
   int near_null_vectors_ = 0;
   bool rigid_body_modes_ = false;
   struct {
-    double convert = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0, coarse = 0, upload = 0;
+    double near_null = 0, convert = 0, diagonal = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0,
+           coarse = 0, upload = 0, upload_background = 0, eigenvalue_background = 0, total = 0;
   } seconds_;
 };
 

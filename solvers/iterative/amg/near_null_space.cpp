@@ -1,5 +1,6 @@
 #include "solvers/iterative/amg/near_null_space.hpp"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -17,8 +18,10 @@ NearNullSpace near_null_space(const NodeLayout& nodes, std::int64_t equations) {
   b.rigid_body_modes = rigid;
   if (!rigid) {
     b.vectors = d;
-    b.values.assign(static_cast<std::size_t>(equations * d), 0.0);
-    for (std::int64_t i = 0; i < equations; ++i) b.values[i * d + i % d] = 1.0;
+    b.values.resize(static_cast<std::size_t>(equations * d));
+#pragma omp parallel for schedule(static) if (equations > 100000)
+    for (std::int64_t i = 0; i < equations; ++i)
+      for (int v = 0; v < d; ++v) b.values[i * d + v] = v == i % d ? 1.0 : 0.0;
     return b;
   }
   if (static_cast<std::int64_t>(nodes.coordinates.size()) != 3 * count)
@@ -29,11 +32,13 @@ NearNullSpace near_null_space(const NodeLayout& nodes, std::int64_t equations) {
     for (int k = 0; k < 3; ++k) centroid[k] += nodes.coordinates[3 * n + k] / static_cast<double>(count);
   b.vectors = d == 3 ? 6 : 3;
   const int m = b.vectors;
-  b.values.assign(static_cast<std::size_t>(equations * m), 0.0);
+  b.values.resize(static_cast<std::size_t>(equations * m));
+#pragma omp parallel for schedule(static) if (count > 30000)
   for (std::int64_t n = 0; n < count; ++n) {
     const double x = nodes.coordinates[3 * n] - centroid[0], y = nodes.coordinates[3 * n + 1] - centroid[1],
                  z = nodes.coordinates[3 * n + 2] - centroid[2];
     double* row = &b.values[n * d * m];  // the d rows of this node
+    std::fill(row, row + d * m, 0.0);
     for (int c = 0; c < d; ++c) row[c * m + c] = 1.0;  // translations
     // rotation about z: (-y, x, 0); in 3D also about x: (0, -z, y) and about y: (z, 0, -x)
     row[0 * m + d] = -y;

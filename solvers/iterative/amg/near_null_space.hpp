@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/block_matrix.hpp"
 #include "solvers/linear_system.hpp"
 
 namespace fem::amg {
@@ -13,7 +14,7 @@ namespace fem::amg {
 // `vectors` near-null vectors stored row by row: entry (i, v) at values[i * vectors + v].
 struct NearNullSpace {
   int vectors = 1;
-  std::vector<double> values;
+  std::vector<double, kernels::UninitializedAllocator<double>> values;  // filled by the threads that use it
   bool rigid_body_modes = false;  // false: the constants of each component
 };
 

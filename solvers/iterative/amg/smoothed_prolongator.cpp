@@ -4,9 +4,8 @@
 
 namespace fem::amg {
 
-BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
-                                 double omega) {
-  BlockSparse p = product(a, t);  // A T, whose pattern holds T's (A has every diagonal block)
+BlockSparse smoothed_prolongator(BlockSparse at, const BlockSparse& t, std::span<const double> inv_diag, double omega) {
+  BlockSparse p = std::move(at);
   const int R = p.row_block, C = p.col_block;
 #pragma omp parallel for schedule(static) if (p.block_rows > 20000)
   for (std::int64_t i = 0; i < p.block_rows; ++i) {
@@ -23,8 +22,29 @@ BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std
   return p;
 }
 
+BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t, std::span<const double> inv_diag,
+                                 double omega) {
+  BlockSparse r = std::move(at_transposed);
+  const int K = r.row_block, D = r.col_block;  // blocks K x D: (coarse I, fine i)
+#pragma omp parallel for schedule(static) if (r.block_rows > 20000)
+  for (std::int64_t coarse = 0; coarse < r.block_rows; ++coarse)
+    for (auto k = r.row_ptr[coarse]; k < r.row_ptr[coarse + 1]; ++k) {
+      const std::int64_t i = r.col[k];
+      double* block = r.block(k);
+      // The same operations as smoothed_prolongator's on the transposed entries: R = P^T exactly.
+      for (int v = 0; v < K; ++v)
+        for (int c = 0; c < D; ++c) block[v * D + c] *= -omega * inv_diag[i * D + c];
+      if (t.row_ptr[i] < t.row_ptr[i + 1] && t.col[t.row_ptr[i]] == coarse) {
+        const double* tb = t.block(t.row_ptr[i]);
+        for (int v = 0; v < K; ++v)
+          for (int c = 0; c < D; ++c) block[v * D + c] += tb[c * K + v];
+      }
+    }
+  return r;
+}
+
 BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
-  BlockSparse coarse = symmetric_product(r, product(a, p));
+  BlockSparse coarse = mirrored(upper_triple_product(r, a, p));
   const int b = coarse.row_block;
   for (std::int64_t i = 0; i < coarse.block_rows; ++i) {
     auto k = coarse.row_ptr[i];

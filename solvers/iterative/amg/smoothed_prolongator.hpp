@@ -8,13 +8,20 @@
 
 namespace fem::amg {
 
-// P = T - omega D^-1 (A T), with omega = 4/3 / lambda_max(D^-1 A) as a rule.
-BlockSparse smoothed_prolongator(const BlockSparse& a, const BlockSparse& t, std::span<const double> inv_diag,
+// P = T - omega D^-1 (A T) from A T (made in place), with omega = 4/3 / lambda_max(D^-1 A) as a
+// rule. A T, whose pattern holds T's (A has every diagonal block), does not depend on omega: the
+// setup makes it while lambda_max is sought.
+BlockSparse smoothed_prolongator(BlockSparse at, const BlockSparse& t, std::span<const double> inv_diag, double omega);
+
+// R = P^T = T^T - omega (A T)^T D^-1 from (A T)^T (made in place): the transpose is made before
+// omega is known, and the result is transpose(P) to the last bit.
+BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t, std::span<const double> inv_diag,
                                  double omega);
 
-// R (A P) with R = P^T given (its upper half computed, the lower mirrored). A coarse dof whose column of P is zero (its near-null vector
-// vanished on the aggregate) would have an empty row: it gets a unit diagonal, stays decoupled
-// and so never receives a correction.
+// R A P with R = P^T given: its upper half (A P made row by row as that needs it, never whole),
+// the lower mirrored. A coarse dof whose column of P is zero (its near-null vector vanished on the
+// aggregate) would have an empty row: it gets a unit diagonal, stays decoupled and so never
+// receives a correction.
 BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
 
 }  // namespace fem::amg

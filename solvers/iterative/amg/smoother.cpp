@@ -1,6 +1,7 @@
 #include "solvers/iterative/amg/smoother.hpp"
 
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace fem::amg {
@@ -12,7 +13,7 @@ void check_smoother(const std::string& kind, int degree) {
 }
 
 Smoother::Smoother(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a,
-                   const SingleBlockSparse& host_a, std::span<const double> inv_diag, double lambda_max,
+                   std::span<const double> inv_diag, std::span<const double> l1_row_sums, double lambda_max,
                    const std::string& kind, int degree)
     : backend_(backend), a_(a), chebyshev_(kind == "chebyshev"), degree_(degree),
       scale_(backend.vector(inv_diag.size())), step_(backend.vector(inv_diag.size())) {
@@ -24,7 +25,10 @@ Smoother::Smoother(const kernels::SparseBackend& backend, const kernels::SparseM
     scale_->upload(inv_diag);
     return;
   }
-  std::vector<double> scale = absolute_row_sums(host_a);
+  if (l1_row_sums.size() != inv_diag.size())
+    throw std::invalid_argument("amg l1-jacobi smoother: " + std::to_string(l1_row_sums.size()) + " row sums for " +
+                                std::to_string(inv_diag.size()) + " rows");
+  std::vector<double> scale(l1_row_sums.begin(), l1_row_sums.end());
   for (double& s : scale) s = 1.0 / s;
   scale_->upload(scale);
 }

@@ -18,10 +18,10 @@ void check_smoother(const std::string& kind, int degree);
 class Smoother {
  public:
   // kind: "chebyshev" (interval [upper / 10, upper], upper = 1.1 lambda_max of D^-1 A) or
-  // "l1-jacobi" (D_ii = sum_j |a_ij|, convergent without damping); `degree` steps. `a` is the
-  // level's operator on `backend`, `host_a` its host copy (the l1 row sums).
-  Smoother(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a, const SingleBlockSparse& host_a,
-           std::span<const double> inv_diag, double lambda_max, const std::string& kind, int degree);
+  // "l1-jacobi" (D_ii = sum_j |a_ij| given as `l1_row_sums`, convergent without damping; unread
+  // by Chebyshev); `degree` steps. `a` is the level's operator on `backend`.
+  Smoother(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a, std::span<const double> inv_diag,
+           std::span<const double> l1_row_sums, double lambda_max, const std::string& kind, int degree);
 
   // x = S b from a zero start; r becomes b - A x (the residual the coarse level needs).
   void from_zero(const kernels::SparseVector& b, kernels::SparseVector& x, kernels::SparseVector& r) const;

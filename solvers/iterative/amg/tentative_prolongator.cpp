@@ -39,14 +39,18 @@ void orthonormalize(std::vector<double>& m, int k, double* r) {
 }  // namespace
 
 std::vector<char> decoupled_equations(const BlockSparse& a) {
-  std::vector<char> decoupled(static_cast<std::size_t>(a.rows()), 1);
+  std::vector<char> decoupled(static_cast<std::size_t>(a.rows()));
   const int b = a.row_block;
+  // Each row's scan stops at its first coupling (in the first block of most rows).
+  const auto is_decoupled = [&](std::int64_t i, int r) {
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      for (int c = 0; c < b; ++c)
+        if (a.block(k)[r * b + c] != 0 && (a.col[k] != i || r != c)) return false;
+    return true;
+  };
 #pragma omp parallel for schedule(static) if (a.block_rows > 20000)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      for (int r = 0; r < b; ++r)
-        for (int c = 0; c < b; ++c)
-          if (a.block(k)[r * b + c] != 0 && (a.col[k] != i || r != c)) decoupled[i * b + r] = 0;
+    for (int r = 0; r < b; ++r) decoupled[i * b + r] = is_decoupled(i, r);
   return decoupled;
 }
 
@@ -64,7 +68,7 @@ TentativeProlongator tentative_prolongator(const Aggregates& aggregates, const N
   t.row_ptr[0] = 0;
   for (std::int64_t n = 0; n < nodes; ++n) t.row_ptr[n + 1] = t.row_ptr[n] + (aggregates.of_node[n] >= 0 ? 1 : 0);
   t.col.resize(static_cast<std::size_t>(t.row_ptr.back()));
-  t.val.assign(static_cast<std::size_t>(t.row_ptr.back() * t.block_size()), 0.0);
+  t.val.resize(static_cast<std::size_t>(t.row_ptr.back() * t.block_size()));  // every block written below
   for (std::int64_t n = 0; n < nodes; ++n)
     if (aggregates.of_node[n] >= 0) t.col[t.row_ptr[n]] = aggregates.of_node[n];
 

@@ -30,9 +30,9 @@ VCycle::VCycle(const kernels::SparseBackend& backend, const CsrMatrix& a, const 
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const Level& level = *levels[l];
     auto& on_backend = *levels_.emplace_back(std::make_unique<BackendLevel>());
-    const auto n = static_cast<std::size_t>(level.a.rows());
+    const auto n = static_cast<std::size_t>(level.rows);
     if (level.smoothed()) {
-      on_backend.smoother = std::make_unique<Smoother>(backend, *level.a_on_backend, level.a, level.inv_diag,
+      on_backend.smoother = std::make_unique<Smoother>(backend, *level.a_on_backend, level.inv_diag, level.l1_row_sums,
                                                        level.lambda_max, options.smoother, options.smoother_degree);
       on_backend.residual = backend.vector(n);
     }
@@ -41,7 +41,7 @@ VCycle::VCycle(const kernels::SparseBackend& backend, const CsrMatrix& a, const 
     if (l > 0) on_backend.rhs = backend.vector(n), on_backend.solution = backend.vector(n);
   }
   if (hierarchy_.coarse_solver()) {
-    coarse_b_.resize(static_cast<std::size_t>(levels.back()->a.rows()));
+    coarse_b_.resize(static_cast<std::size_t>(levels.back()->rows));
     coarse_x_.resize(coarse_b_.size());
   }
 }

@@ -160,6 +160,33 @@ TEST_CASE("block products, transposes and SpMV match dense references") {
   }
 }
 
+TEST_CASE("the CSR in node blocks: whole-block rows copied straight, the others gathered, every entry in place") {
+  // 3x3 node blocks: random whole blocks (the rows of FE nodes), then a node with a cleared
+  // Dirichlet row (its diagonal only), one with a row short of an entry and one with a partial block.
+  const auto blocks = random_blocks(40, 40, 3, 3, 0.2, 17);
+  std::vector<double> dense = dense_reference(blocks);
+  const std::int64_t n = blocks.rows();
+  std::vector<char> stored(dense.size());
+  for (std::size_t e = 0; e < dense.size(); ++e) stored[e] = dense[e] != 0.0;
+  for (std::int64_t j = 0; j < n; ++j) dense[7 * n + j] = 0.0, stored[7 * n + j] = j == 7;  // node 2
+  dense[7 * n + 7] = 4.0;
+  stored[33 * n + 33] = 1, dense[33 * n + 33] = 1.5;  // node 11: its diagonal block whole ...
+  stored[33 * n + 34] = 0, dense[33 * n + 34] = 0.0;  // ... but for one entry
+  stored[62 * n + 17] = 1, dense[62 * n + 17] = 2.5;  // node 20: a lone entry in a block of node 5
+  CsrMatrix csr;
+  csr.rows = n;
+  for (std::int64_t i = 0; i < n; ++i) {
+    for (std::int64_t j = 0; j < n; ++j)
+      if (stored[i * n + j]) csr.col.push_back(static_cast<std::int32_t>(j)), csr.val.push_back(dense[i * n + j]);
+    csr.row_ptr.push_back(static_cast<std::int64_t>(csr.col.size()));
+  }
+  const auto converted = amg::to_block_sparse(csr, 3);
+  CHECK(converted.block_rows == 40);
+  CHECK(dense_reference(converted) == dense);
+  for (std::int64_t i = 0; i < converted.block_rows; ++i)
+    CHECK(std::is_sorted(converted.col.begin() + converted.row_ptr[i], converted.col.begin() + converted.row_ptr[i + 1]));
+}
+
 TEST_CASE("the transpose of a matrix large enough for threads: every block in place, rows sorted") {
   // 3x6 blocks, 1.3 M stored entries (above the size where the transpose runs on all threads).
   const auto a = random_blocks(1500, 700, 3, 6, 0.07, 5);
@@ -207,6 +234,66 @@ TEST_CASE("P^T A P is symmetric and matches the dense triple product") {
   for (std::int64_t i = 0; i < n; ++i)
     for (std::int64_t j = 0; j < n; ++j) asymmetry = std::max(asymmetry, std::abs(got[i * n + j] - got[j * n + i]));
   CHECK(asymmetry < 1e-13 * scale);
+}
+
+TEST_CASE("a symmetric matrix from its upper half, large enough for threads: exactly symmetric, the upper half kept") {
+  const auto full = random_blocks(2000, 2000, 6, 6, 0.02, 31);  // ~80,000 blocks, 2.9 M entries
+  amg::BlockSparse upper = full;
+  upper.col.clear();
+  upper.val.clear();
+  for (std::int64_t i = 0; i < full.block_rows; ++i) {
+    for (auto k = full.row_ptr[i]; k < full.row_ptr[i + 1]; ++k)
+      if (full.col[k] >= i) upper.col.push_back(full.col[k]), upper.val.insert(upper.val.end(), full.block(k), full.block(k) + 36);
+    upper.row_ptr[i + 1] = static_cast<std::int64_t>(upper.col.size());
+  }
+  REQUIRE(upper.nnz() > 1000000);
+  for (std::int64_t i = 0; i < upper.block_rows; ++i) {  // symmetric diagonal blocks, as in P^T A P
+    double* d = upper.block(upper.row_ptr[i]);
+    for (int r = 0; r < 6; ++r)
+      for (int c = 0; c < r; ++c) d[r * 6 + c] = d[c * 6 + r];
+  }
+  const auto m = amg::mirrored(upper);
+  const auto t = amg::transpose(m);
+  CHECK(t.row_ptr == m.row_ptr);
+  CHECK(std::equal(t.col.begin(), t.col.end(), m.col.begin()));
+  CHECK(std::equal(t.val.begin(), t.val.end(), m.val.begin()));
+  std::int64_t mismatches = 0;
+  for (std::int64_t i = 0; i < m.block_rows; ++i) {
+    const auto diagonal_on = std::lower_bound(m.col.begin() + m.row_ptr[i], m.col.begin() + m.row_ptr[i + 1], i) - m.col.begin();
+    mismatches += m.row_ptr[i + 1] - diagonal_on != upper.row_ptr[i + 1] - upper.row_ptr[i];
+    mismatches += !std::equal(m.val.begin() + diagonal_on * 36, m.val.begin() + m.row_ptr[i + 1] * 36,
+                              upper.val.begin() + upper.row_ptr[i] * 36);
+  }
+  CHECK(mismatches == 0);
+}
+
+TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row product as the whole one") {
+  // 16 x 16 x 16 hex8 (4,913 nodes, 1.1 M stored entries): the fused product runs on every thread,
+  // each range of coarse rows making the rows of A P it reads (some of them twice).
+  const auto fe = testing::elasticity_box(16, 16, 16);
+  const auto a = amg::to_block_sparse(fe.matrix, 3);
+  REQUIRE(a.nnz() > 1000000);
+  const auto b = amg::near_null_space(fe.nodes(), fe.matrix.rows);
+  const auto t = amg::tentative_prolongator(amg::aggregate(a, 0.0), b, 3, amg::decoupled_equations(a));
+  const auto d = amg::diagonal(a);
+  std::vector<double> inv_diag(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) inv_diag[i] = d[i] > 0 ? 1.0 / d[i] : 0.0;
+  const auto at = amg::product(a, t.t);
+  const auto p = amg::smoothed_prolongator(at, t.t, inv_diag, 0.5);
+  const auto r = amg::transpose(p);
+  // R made from (A T)^T before the damping is known: P^T to the last bit.
+  const auto r_early = amg::smoothed_restriction(amg::transpose(at), t.t, inv_diag, 0.5);
+  CHECK(r_early.row_ptr == r.row_ptr);
+  CHECK(std::equal(r_early.col.begin(), r_early.col.end(), r.col.begin()));
+  CHECK(std::equal(r_early.val.begin(), r_early.val.end(), r.val.begin()));
+  const auto fused = amg::galerkin_product(r, a, p);
+  const auto whole = amg::product(r, amg::product(a, p));  // A P whole, then R (A P), both halves
+  REQUIRE(fused.row_ptr == whole.row_ptr);
+  CHECK(std::equal(fused.col.begin(), fused.col.end(), whole.col.begin()));
+  double worst = 0, scale = 0;
+  for (std::size_t e = 0; e < whole.val.size(); ++e)
+    worst = std::max(worst, std::abs(fused.val[e] - whole.val[e])), scale = std::max(scale, std::abs(whole.val[e]));
+  CHECK(worst < 1e-13 * scale);
 }
 
 TEST_CASE("the tentative prolongator reproduces the rigid-body modes on every aggregate") {
@@ -351,7 +438,11 @@ TEST_CASE("each back-end's block SpMV and diagonal step match serial loops") {
         CHECK(testing::relative_difference(on_host(*dy), expected) < 1e-13);
       };
       check(single, backend->block_matrix(single));
-      check(blocks, backend->block_matrix(blocks));
+      const auto doubles = backend->block_matrix(blocks);
+      check(blocks, doubles);
+      // A device's own narrowing of the double blocks multiplies as the host's single copy does.
+      if (backend->makes_single_copies()) check(single, backend->single_copy(*doubles));
+      else CHECK_THROWS_AS(backend->single_copy(*doubles), std::logic_error);
     }
     const std::int64_t n = 1001;
     const auto s = testing::random_vector(n, 11), r = testing::random_vector(n, 12), d0 = testing::random_vector(n, 13),

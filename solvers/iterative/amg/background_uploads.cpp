@@ -1,0 +1,45 @@
+#include "solvers/iterative/amg/background_uploads.hpp"
+
+#include "support/stopwatch.hpp"
+
+namespace fem::amg {
+
+BackgroundUploads::~BackgroundUploads() {
+  for (auto& copy : copies_)
+    if (copy.valid()) copy.wait();
+}
+
+template <class Value>
+void BackgroundUploads::launch(const kernels::BlockMatrix<Value>& m, std::unique_ptr<kernels::SparseMatrix>& to) {
+  copies_.push_back(std::async(std::launch::async, [this, &m, &to] {
+    const Stopwatch copying;
+    to = backend_.block_matrix(m);
+    return copying.seconds();
+  }));
+}
+
+void BackgroundUploads::start(const kernels::BlockMatrix<float>& m, std::unique_ptr<kernels::SparseMatrix>& to) {
+  launch(m, to);
+}
+
+void BackgroundUploads::start(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to) {
+  launch(m, to);
+}
+
+void BackgroundUploads::start_narrowed(const kernels::BlockMatrix<double>& m,
+                                       std::unique_ptr<kernels::SparseMatrix>& to) {
+  copies_.push_back(std::async(std::launch::async, [this, &m, &to] {
+    const Stopwatch copying;
+    to = backend_.single_copy(*backend_.block_matrix(m));
+    return copying.seconds();
+  }));
+}
+
+void BackgroundUploads::wait_all() {
+  const Stopwatch waiting;
+  for (auto& copy : copies_)
+    if (copy.valid()) copying_s_ += copy.get();
+  waited_s_ += waiting.seconds();
+}
+
+}  // namespace fem::amg
