@@ -2,7 +2,8 @@
 // The multifrontal method's large fronts on a CUDA device. The factor panels of those fronts live
 // in one device store; update matrices are taken from the stream-ordered memory pool and given
 // back as soon as the parent has added them in, so a chain of fronts never leaves the device.
-// A front's pivots are eliminated by cuSOLVER POTRF, cuBLAS TRSM and SYRK; the panels stay for
+// A front's pivots are eliminated by blocks (our diagonal-block kernel, cuBLAS GEMM and SYRK, see
+// eliminate()), its update matrix by one SYRK; the panels stay for
 // the substitution's sweeps over them (cuBLAS TRSV and GEMV on a device copy of x). Matrices are
 // row-major as on the host (a front is its panel, rows x own columns, and its update matrix,
 // lower triangle); all work is queued on one stream and runs while the host goes on.
@@ -22,6 +23,13 @@ struct FrontLayout {
   std::int64_t below_count = 0;
   std::int64_t fronts = 0;             // eliminations to be made, each with its pivot check
   std::int64_t equations = 0;          // the length of the substitution's x
+  std::int64_t largest_front = 0;      // rows of the largest front (the elimination's scratch)
+};
+
+// A front's elimination on the device, from CUDA events: its panel (L11 and L21, what POTRF and
+// TRSM make) and its update matrix (what SYRK makes).
+struct EliminationTimes {
+  double panel_s = 0, update_s = 0;
 };
 
 template <class T>
@@ -73,9 +81,8 @@ class DeviceFronts {
   void forward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first, std::int64_t below);
   void backward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first, std::int64_t below);
 
-  // Per front, after finish(): the device's time for its elimination (POTRF, TRSM, SYRK), the
-  // assembly left out.
-  std::vector<double> elimination_seconds() const;
+  // Per front, after finish(): the device's time for its elimination, the assembly left out.
+  std::vector<EliminationTimes> elimination_seconds() const;
 
   // The most device memory held at once: the store, the update matrices and the workspaces.
   std::int64_t peak_bytes() const;

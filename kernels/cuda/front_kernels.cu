@@ -1,10 +1,13 @@
 // The multifrontal method's own kernels on the device: the original entries scattered into the
 // panels; the extend-add of a child's update matrix, one thread per entry of its lower triangle
 // with the threads of a warp along a row (contiguous in the child and, mostly, in the front);
-// and the gathers and scatters of the substitution, one thread per entry.
+// the Cholesky factor and inverse of a diagonal block in shared memory; and the gathers and
+// scatters of the substitution, one thread per entry.
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/front_kernels.hpp"
+
+#include <stdexcept>
 
 namespace fem::kernels::cuda {
 
@@ -30,6 +33,90 @@ __global__ void extend_add_kernel(const T* child, int rc, const int* relative, i
     panel[row * k + col] += v;
   else
     update[(row - k) * r + (col - k)] += v;
+}
+
+// factor_diagonal_block: 512 threads, each holding 32 entries of the block in registers, all of
+// one row i = t % 128 (columns 4 q + t / 128), so that a step needs one value of the pivot row per
+// thread and 32 broadcast reads. Both sweeps (UᵀU = A by rows top-down, then U X = I by rows
+// bottom-up) pass one row per step through a double buffer in shared memory: one barrier a step.
+// cuSOLVER's POTRF spends about 1 µs a column on small blocks; this is the latency the blocked
+// elimination in DeviceFronts pays per diagonal block.
+constexpr int diagonal_threads = 512, diagonal_entries = kDiagonalBlock * kDiagonalBlock / diagonal_threads;
+static_assert(diagonal_threads % kDiagonalBlock == 0, "a thread's entries share one row");
+
+template <class T>
+__global__ void __launch_bounds__(diagonal_threads)
+    diagonal_block_kernel(T* a, int n, int lda, T* inverse, int* info, int first) {
+  extern __shared__ unsigned char shared[];
+  T* u = reinterpret_cast<T*>(shared);  // U, n x n column-major, for the inverse's sweep
+  T* rows = u + n * n;                  // two rows of kDiagonalBlock
+  const int t = threadIdx.x, i = t % kDiagonalBlock, j0 = t / kDiagonalBlock;
+  constexpr int stride = diagonal_threads / kDiagonalBlock;
+  T v[diagonal_entries];  // v[q]: entry (i, j0 + stride q)
+#pragma unroll
+  for (int q = 0; q < diagonal_entries; ++q) {
+    const int j = j0 + stride * q;
+    v[q] = i < n && j < n && i <= j ? a[i + static_cast<long long>(j) * lda] : T(0);
+    if (i == 0 && j < n) rows[j] = v[q];
+  }
+  __syncthreads();
+  // UᵀU = A: at step p, row p is divided by the pivot's root and the rows below take their update.
+  for (int p = 0; p < n; ++p) {
+    const T* pivot_row = rows + (p & 1) * kDiagonalBlock;
+    T* next_row = rows + ((p + 1) & 1) * kDiagonalBlock;
+    const T d2 = pivot_row[p];
+    if (!(d2 > T(0))) {  // the same for every thread: all leave
+      if (t == 0 && *info == 0) *info = first + p + 1;
+      return;
+    }
+    const T d = sqrt(d2), c = i > p && i < n ? pivot_row[i] / d2 : T(0);
+#pragma unroll
+    for (int q = 0; q < diagonal_entries; ++q) {
+      const int j = j0 + stride * q;
+      if (j >= n || j < i) continue;
+      if (i == p)
+        v[q] /= d;
+      else if (i > p)
+        v[q] -= c * pivot_row[j];
+      if (i == p + 1) next_row[j] = v[q];
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int q = 0; q < diagonal_entries; ++q) {
+    const int j = j0 + stride * q;
+    if (i >= n || j >= n) continue;
+    u[i + j * n] = i <= j ? v[q] : T(0);
+    if (i <= j) a[i + static_cast<long long>(j) * lda] = v[q];
+    v[q] = i == j ? T(1) : T(0);
+  }
+  __syncthreads();
+  // U X = I: at step p, row p of X is final once divided by U(p, p); the rows above take it in.
+  for (int p = n - 1; p >= 0; --p) {
+    T* row = rows + (p & 1) * kDiagonalBlock;
+    if (i == p) {
+      const T d = u[p + p * n];
+#pragma unroll
+      for (int q = 0; q < diagonal_entries; ++q) {
+        const int j = j0 + stride * q;
+        if (j >= p && j < n) row[j] = v[q] /= d;
+      }
+    }
+    __syncthreads();
+    if (i < p) {
+      const T c = u[i + p * n];
+#pragma unroll
+      for (int q = 0; q < diagonal_entries; ++q) {
+        const int j = j0 + stride * q;
+        if (j >= p && j < n) v[q] -= c * row[j];
+      }
+    }
+  }
+#pragma unroll
+  for (int q = 0; q < diagonal_entries; ++q) {
+    const int j = j0 + stride * q;
+    if (i < n && j < n) inverse[i + j * n] = i <= j ? v[q] : T(0);
+  }
 }
 
 template <class T>
@@ -72,6 +159,23 @@ void extend_add(const T* child, int rc, const int* relative, int into_panel, T* 
 }
 
 template <class T>
+void factor_diagonal_block(T* a, int n, int lda, T* inverse, int* info, int first, cudaStream_t stream) {
+  if (n <= 0) return;
+  if (n > kDiagonalBlock) throw std::invalid_argument("factor_diagonal_block: a block of more than 128 columns");
+  // U and two rows: 130 KB in double, above the 48 KB a kernel gets without asking.
+  const int bytes = (n * n + 2 * kDiagonalBlock) * static_cast<int>(sizeof(T));
+  static const bool raised = [] {
+    check(cudaFuncSetAttribute(diagonal_block_kernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               (kDiagonalBlock * kDiagonalBlock + 2 * kDiagonalBlock) * static_cast<int>(sizeof(T))),
+          "raising the diagonal block kernel's shared memory");
+    return true;
+  }();
+  (void)raised;
+  diagonal_block_kernel<<<1, diagonal_threads, bytes, stream>>>(a, n, lda, inverse, info, first);
+  check(cudaGetLastError(), "factor_diagonal_block launch");
+}
+
+template <class T>
 void gather(const T* from, const std::int64_t* position, std::int64_t count, T* to, cudaStream_t stream) {
   if (count == 0) return;
   gather_kernel<<<blocks_for(count), line_block, 0, stream>>>(from, position, count, to);
@@ -96,6 +200,9 @@ template void scatter_add<double>(double*, const std::int64_t*, const double*, s
 template void scatter_add<float>(float*, const std::int64_t*, const float*, std::int64_t, cudaStream_t);
 template void extend_add<double>(const double*, int, const int*, int, double*, int, double*, int, cudaStream_t);
 template void extend_add<float>(const float*, int, const int*, int, float*, int, float*, int, cudaStream_t);
+
+template void factor_diagonal_block<double>(double*, int, int, double*, int*, int, cudaStream_t);
+template void factor_diagonal_block<float>(float*, int, int, float*, int*, int, cudaStream_t);
 
 template void gather<double>(const double*, const std::int64_t*, std::int64_t, double*, cudaStream_t);
 template void gather<float>(const float*, const std::int64_t*, std::int64_t, float*, cudaStream_t);

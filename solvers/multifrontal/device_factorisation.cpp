@@ -106,9 +106,16 @@ class CudaPart final : public DevicePart<T> {
         fronts_(kernels::cuda::FrontLayout{plan.panel_entries, plan.relative.data(),
                                            static_cast<std::int64_t>(plan.relative.size()), plan.below_rows.data(),
                                            static_cast<std::int64_t>(plan.below_rows.size()),
-                                           static_cast<std::int64_t>(f.schedule.device.size()), f.equations}) {}
+                                           static_cast<std::int64_t>(f.schedule.device.size()), f.equations,
+                                           largest_front(f)}) {}
 
   kernels::cuda::DeviceFronts<T>& fronts() { return fronts_; }
+
+  static std::int64_t largest_front(const SymbolicFactor& f) {
+    std::int64_t rows = 0;
+    for (std::int32_t s : f.schedule.device) rows = std::max(rows, f.front(s));
+    return rows;
+  }
 
   void substitute(std::vector<T>& x) override {
     fronts_.upload_x(x.data());
@@ -177,14 +184,20 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   figures.seconds = start.seconds();
   figures.fronts = static_cast<std::int64_t>(order.size());
   figures.peak_bytes = fronts.peak_bytes();
-  const std::vector<double> elimination = fronts.elimination_seconds();
+  const auto elimination = fronts.elimination_seconds();
   for (std::size_t index = 0; index < order.size(); ++index) {
-    const double flops = f.flops_of(order[index]);
-    figures.elimination_s += elimination[index];
+    const std::int32_t s = order[index];
+    const double flops = f.flops_of(s), seconds = elimination[index].panel_s + elimination[index].update_s;
+    figures.elimination_s += seconds;
     if (flops < kLargeFrontFlops) continue;
+    const double r = static_cast<double>(f.front(s) - f.columns(s)), update_flops = r * r * f.columns(s);
     ++figures.large_fronts;
     figures.large_flops += flops;
-    figures.large_s += elimination[index];
+    figures.large_s += seconds;
+    figures.large_panel_flops += flops - update_flops;
+    figures.large_panel_s += elimination[index].panel_s;
+    figures.large_update_flops += update_flops;
+    figures.large_update_s += elimination[index].update_s;
   }
   if (failure.front >= 0) {
     const std::int32_t equation = f.old_of_new[f.first[order[failure.front]] + failure.column];
