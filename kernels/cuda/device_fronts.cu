@@ -69,6 +69,11 @@ template <class T>
 struct DeviceFronts<T>::State {
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;
+  // The block rows of a front's pivots on their own stream (higher priority), beside the main
+  // stream's updates of the rows below them; `ready` and `done` hand the panel over between them.
+  cudaStream_t side = nullptr;
+  cublasHandle_t side_blas = nullptr;
+  cudaEvent_t ready = nullptr, done = nullptr;
   T* panels = nullptr;
   int* relative = nullptr;
   int* below = nullptr;
@@ -106,6 +111,13 @@ DeviceFronts<T>::DeviceFronts(const FrontLayout& layout) : state_(std::make_uniq
   check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
   check(cublasCreate(&s.blas), "cublasCreate");
   check(cublasSetStream(s.blas, s.stream), "cublasSetStream");
+  int least = 0, greatest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+  check(cudaStreamCreateWithPriority(&s.side, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+  check(cublasCreate(&s.side_blas), "cublasCreate");
+  check(cublasSetStream(s.side_blas, s.side), "cublasSetStream");
+  check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
+  check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate");
   // Freed blocks stay in the pool for the next update matrix instead of going back to the driver.
   cudaMemPool_t pool = nullptr;
   check(cudaDeviceGetDefaultMemPool(&pool, 0), "cudaDeviceGetDefaultMemPool");
@@ -159,6 +171,11 @@ DeviceFronts<T>::~DeviceFronts() {
   for (const auto* events : {&s.began, &s.factored, &s.ended})
     for (auto e : *events) cudaEventDestroy(e);
   if (s.blas) cublasDestroy(s.blas);
+  if (s.side_blas) cublasDestroy(s.side_blas);
+  cudaEventDestroy(s.ready);
+  cudaEventDestroy(s.done);
+  cudaStreamSynchronize(s.side);
+  cudaStreamDestroy(s.side);
   cudaStreamDestroy(s.stream);
 }
 
@@ -222,12 +239,14 @@ void DeviceFronts<T>::extend_add(const T* child, std::int64_t rc, std::int64_t m
                    as_int(k, "pivots"), update, as_int(m - k, "update rows"), s.stream);
 }
 
-// The panel by blocks of kDiagonalBlock pivots, right-looking: each block's Cholesky factor and
-// inverse by factor_diagonal_block, the block row right of it multiplied by that inverse (a GEMM,
-// where cuBLAS's TRSM ran at 3-15 TFLOP/s on the fronts' shapes and cuSOLVER's POTRF at about 1 µs a
-// column), then the pivot rows below it updated; those of the same kPanelBlock-wide block row at
-// once, the others once a block row is done, with an inner dimension of kPanelBlock. Then the
-// update matrix in one SYRK (tensor cores, 40-50 TFLOP/s on the H100 at these sizes).
+// The panel by block rows of kPanelBlock pivots, right-looking. Within a block row, blocks of
+// kDiagonalBlock pivots: each block's Cholesky factor and inverse by factor_diagonal_block, the
+// rest of its rows multiplied by that inverse (a GEMM: cuBLAS's TRSM ran at 3-15 TFLOP/s on the
+// fronts' shapes, cuSOLVER's POTRF at about 1 µs a column), then the block row's other rows
+// updated. Once a block row is done, the rows below it take its update with an inner dimension of
+// kPanelBlock: the next block row's first, so that its elimination (on the side stream, mostly
+// latency) runs beside the update of the rest (the bulk of the flops, on the main stream). Then
+// the update matrix in one SYRK (tensor cores, 40-50 TFLOP/s on the H100 at these sizes).
 // cuBLAS is column-major: the row-major m x k panel is its k x m matrix U = [U11 U12] (ld k),
 // U11 upper, and the row-major update matrix's lower triangle its upper one (ld r).
 template <class T>
@@ -237,30 +256,46 @@ void DeviceFronts<T>::eliminate(std::int64_t panel, std::int64_t m, std::int64_t
   const int kk = as_int(k, "pivots"), mm = as_int(m, "front rows"), r = mm - kk;
   T* u = s.panels + panel;
   const auto at = [&](int i, int j) { return u + i + static_cast<std::int64_t>(j) * kk; };
-  check(cudaEventRecord(s.began[front], s.stream), "cudaEventRecord");
-  for (int j0 = 0; j0 < kk; j0 += kPanelBlock) {
-    const int j1 = std::min(j0 + kPanelBlock, kk);
+  // Rows [j0, j1) of U once the rows above them are in: by blocks, on the side stream.
+  const auto block_row = [&](int j0, int j1) {
     for (int j = j0; j < j1; j += kDiagonalBlock) {
       const int b = std::min(kDiagonalBlock, j1 - j), right = mm - j - b, below = j1 - j - b;
-      factor_diagonal_block(at(j, j), b, kk, s.inverse, s.info + front, j, s.stream);
+      factor_diagonal_block(at(j, j), b, kk, s.inverse, s.info + front, j, s.side);
       if (right == 0) continue;
       // U(j:j+b, j+b:m) := U(j:j+b, j:j+b)⁻ᵀ U(j:j+b, j+b:m), through the scratch.
-      check(gemm_tn(s.blas, b, right, b, T(1), s.inverse, b, at(j, j + b), kk, T(0), s.scratch, b), "GEMM");
+      check(gemm_tn(s.side_blas, b, right, b, T(1), s.inverse, b, at(j, j + b), kk, T(0), s.scratch, b), "GEMM");
       check(cudaMemcpy2DAsync(at(j, j + b), kk * sizeof(T), s.scratch, b * sizeof(T), b * sizeof(T), right,
-                              cudaMemcpyDeviceToDevice, s.stream),
+                              cudaMemcpyDeviceToDevice, s.side),
             "copying a block row back");
       if (below == 0) continue;
-      // The block row's other pivot rows: U(j+b:j1, j+b:m) -= U(j:j+b, j+b:j1)ᵀ U(j:j+b, j+b:m).
-      check(syrk(s.blas, below, b, T(-1), at(j, j + b), kk, T(1), at(j + b, j + b), kk), "SYRK");
-      check(gemm_tn(s.blas, below, mm - j1, b, T(-1), at(j, j + b), kk, at(j, j1), kk, T(1), at(j + b, j1), kk),
+      // The block row's other rows: U(j+b:j1, j+b:m) -= U(j:j+b, j+b:j1)ᵀ U(j:j+b, j+b:m).
+      check(syrk(s.side_blas, below, b, T(-1), at(j, j + b), kk, T(1), at(j + b, j + b), kk), "SYRK");
+      check(gemm_tn(s.side_blas, below, mm - j1, b, T(-1), at(j, j + b), kk, at(j, j1), kk, T(1), at(j + b, j1), kk),
             "GEMM");
     }
-    if (j1 == kk) break;
-    // The pivot rows below the block row: U(j1:k, j1:m) -= U(j0:j1, j1:k)ᵀ U(j0:j1, j1:m).
-    check(syrk(s.blas, kk - j1, j1 - j0, T(-1), at(j0, j1), kk, T(1), at(j1, j1), kk), "SYRK");
-    if (r > 0)
-      check(gemm_tn(s.blas, kk - j1, r, j1 - j0, T(-1), at(j0, j1), kk, at(j0, kk), kk, T(1), at(j1, kk), kk),
+  };
+  // Rows [i0, i1) of U take the update of the finished block row [j0, j1):
+  // U(i0:i1, i0:m) -= U(j0:j1, i0:i1)ᵀ U(j0:j1, i0:m), on the main stream.
+  const auto update_rows = [&](int j0, int j1, int i0, int i1) {
+    if (i0 == i1) return;
+    check(syrk(s.blas, i1 - i0, j1 - j0, T(-1), at(j0, i0), kk, T(1), at(i0, i0), kk), "SYRK");
+    if (mm > i1)
+      check(gemm_tn(s.blas, i1 - i0, mm - i1, j1 - j0, T(-1), at(j0, i0), kk, at(j0, i1), kk, T(1), at(i0, i1), kk),
             "GEMM");
+  };
+  check(cudaEventRecord(s.began[front], s.stream), "cudaEventRecord");
+  check(cudaEventRecord(s.ready, s.stream), "cudaEventRecord");
+  for (int j0 = 0; j0 < kk; j0 += kPanelBlock) {
+    const int j1 = std::min(j0 + kPanelBlock, kk), j2 = std::min(j1 + kPanelBlock, kk);
+    check(cudaStreamWaitEvent(s.side, s.ready, 0), "cudaStreamWaitEvent");
+    block_row(j0, j1);
+    check(cudaEventRecord(s.done, s.side), "cudaEventRecord");
+    check(cudaStreamWaitEvent(s.stream, s.done, 0), "cudaStreamWaitEvent");
+    // The next block row first (what the side stream waits for), then the rows below it, whose
+    // columns past kk are those of U12 (the SYRK and GEMM of update_rows).
+    update_rows(j0, j1, j1, j2);
+    check(cudaEventRecord(s.ready, s.stream), "cudaEventRecord");
+    update_rows(j0, j1, j2, kk);
   }
   check(cudaEventRecord(s.factored[front], s.stream), "cudaEventRecord");
   // update -= U12ᵀ U12 (its upper triangle, column-major).
