@@ -136,19 +136,25 @@ DeviceFronts<T>::DeviceFronts(const FrontLayout& layout) : state_(std::make_uniq
   s.info = take<int>(s.fronts, s.stream, "allocating the pivot checks");
   check(cudaMemsetAsync(s.info, 0, s.fronts * sizeof(int), s.stream), "zeroing the pivot checks");
   s.x = take<T>(layout.equations, s.stream, "allocating the substitution's vector");
-  const std::int64_t scratch_entries = kDiagonalBlock * std::max<std::int64_t>(layout.largest_front, 1);
-  s.inverse = take<T>(kDiagonalBlock * kDiagonalBlock, s.stream, "allocating the diagonal blocks' inverse");
-  s.scratch = take<T>(scratch_entries, s.stream, "allocating the elimination's scratch");
+  const std::int64_t inverse_entries = kDiagonalBlock * kDiagonalBlock;
+  s.inverse = take<T>(inverse_entries, s.stream, "allocating the diagonal blocks' inverse");
+  s.scratch = take<T>(workspace_entries(layout.largest_front) - inverse_entries, s.stream,
+                      "allocating the elimination's scratch");
   for (auto* events : {&s.began, &s.factored, &s.ended}) {
     events->resize(s.fronts);
     for (auto& e : *events) check(cudaEventCreate(&e), "cudaEventCreate");
   }
-  s.hold(static_cast<std::int64_t>((layout.panel_entries + layout.equations + kDiagonalBlock * kDiagonalBlock +
-                                    scratch_entries) * sizeof(T) +
+  s.hold(static_cast<std::int64_t>((layout.panel_entries + layout.equations + workspace_entries(layout.largest_front)) *
+                                       sizeof(T) +
                                    (layout.relative_count + layout.below_count + s.fronts) * sizeof(int)));
   s.equations = layout.equations;
   // The caller's lists may go once the copies are done.
   check(cudaStreamSynchronize(s.stream), "uploading the fronts' layout");
+}
+
+template <class T>
+std::int64_t DeviceFronts<T>::workspace_entries(std::int64_t largest_front) {
+  return kDiagonalBlock * (kDiagonalBlock + std::max<std::int64_t>(largest_front, 1));
 }
 
 template <class T>

@@ -37,6 +37,9 @@ class DeviceFronts {
  public:
   // Throws BackendUnavailable without a device, std::runtime_error when the device memory is short.
   explicit DeviceFronts(const FrontLayout& layout);
+  // The values of the elimination's workspaces (a diagonal block's inverse, a block row's scratch)
+  // for fronts of at most `largest_front` rows.
+  static std::int64_t workspace_entries(std::int64_t largest_front);
   ~DeviceFronts();
   DeviceFronts(const DeviceFronts&) = delete;
   DeviceFronts& operator=(const DeviceFronts&) = delete;

@@ -14,6 +14,13 @@ namespace fem::multifrontal {
 
 namespace {
 
+// The rows of the largest device front.
+std::int64_t largest_front(const SymbolicFactor& f) {
+  std::int64_t rows = 0;
+  for (std::int32_t s : f.schedule.device) rows = std::max(rows, f.front(s));
+  return rows;
+}
+
 // What the device needs to know before the first front, all computed from the pattern: where each
 // device front's panel sits in the device store, the maps of its children's update rows onto its
 // rows, and the positions of the original entries in the store.
@@ -74,7 +81,7 @@ struct DevicePlan {
     }
   }
 
-  // Device memory at the peak: the panels, x and the index lists throughout; then the original
+  // Device memory at the peak: the panels, x, the workspaces and the index lists throughout; then the original
   // entries on their way into the panels, or later the update matrices alive at once (those of
   // the host subtrees all go up first).
   std::int64_t device_bytes(const SymbolicFactor& f) const {
@@ -91,7 +98,9 @@ struct DevicePlan {
     }
     const auto entries = static_cast<std::int64_t>(position.size());
     const auto lists = static_cast<std::int64_t>(relative.size() + below_rows.size() + f.schedule.device.size());
-    return (panel_entries + f.equations) * value + lists * 4 + std::max(entries * (8 + value), peak * value);
+    const std::int64_t workspaces = kernels::cuda::DeviceFronts<T>::workspace_entries(largest_front(f));
+    return (panel_entries + f.equations + workspaces) * value + lists * 4 +
+           std::max(entries * (8 + value), peak * value);
   }
 };
 
@@ -110,12 +119,6 @@ class CudaPart final : public DevicePart<T> {
                                            largest_front(f)}) {}
 
   kernels::cuda::DeviceFronts<T>& fronts() { return fronts_; }
-
-  static std::int64_t largest_front(const SymbolicFactor& f) {
-    std::int64_t rows = 0;
-    for (std::int32_t s : f.schedule.device) rows = std::max(rows, f.front(s));
-    return rows;
-  }
 
   void substitute(std::vector<T>& x) override {
     fronts_.upload_x(x.data());
