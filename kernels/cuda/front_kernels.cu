@@ -35,14 +35,16 @@ __global__ void extend_add_kernel(const T* child, int rc, const int* relative, i
     update[(row - k) * r + (col - k)] += v;
 }
 
-// factor_diagonal_block: 512 threads, each holding 32 entries of the block in registers, all of
-// one row i = t % 128 (columns 4 q + t / 128), so that a step needs one value of the pivot row per
-// thread and 32 broadcast reads. Both sweeps (UᵀU = A by rows top-down, then U X = I by rows
-// bottom-up) pass one row per step through a double buffer in shared memory: one barrier a step.
-// cuSOLVER's POTRF spends about 1 µs a column on small blocks; this is the latency the blocked
-// elimination in DeviceFronts pays per diagonal block.
-constexpr int diagonal_threads = 512, diagonal_entries = kDiagonalBlock * kDiagonalBlock / diagonal_threads;
-static_assert(diagonal_threads % kDiagonalBlock == 0, "a thread's entries share one row");
+// factor_diagonal_block: 512 threads, each holding a 4 x 8 tile of the block in registers, rows
+// tr + 32 a (a < 4, tr = t % 32: a warp's lanes on consecutive rows) of columns 8 tc + c (c < 8,
+// tc = t / 32: one column tile per warp, so that a warp whose columns are done skips a step). A
+// step reads 4 + 8 values from shared memory for its 32 entries. Both sweeps (UᵀU = A by rows
+// top-down, then U X = I by rows bottom-up) pass one row per step through a double buffer in
+// shared memory: one barrier a step. cuSOLVER's POTRF spends about 1 µs a column on small
+// blocks; this is the latency the blocked elimination in DeviceFronts pays per diagonal block.
+constexpr int diagonal_threads = 512, tile_rows = 4, tile_columns = 8;
+static_assert(diagonal_threads * tile_rows * tile_columns == kDiagonalBlock * kDiagonalBlock, "tiles cover the block");
+static_assert(diagonal_threads / 32 * tile_columns == kDiagonalBlock, "a warp's tile columns");
 
 template <class T>
 __global__ void __launch_bounds__(diagonal_threads)
@@ -50,15 +52,17 @@ __global__ void __launch_bounds__(diagonal_threads)
   extern __shared__ unsigned char shared[];
   T* u = reinterpret_cast<T*>(shared);  // U, n x n column-major, for the inverse's sweep
   T* rows = u + n * n;                  // two rows of kDiagonalBlock
-  const int t = threadIdx.x, i = t % kDiagonalBlock, j0 = t / kDiagonalBlock;
-  constexpr int stride = diagonal_threads / kDiagonalBlock;
-  T v[diagonal_entries];  // v[q]: entry (i, j0 + stride q)
+  const int tr = threadIdx.x % 32, j0 = threadIdx.x / 32 * tile_columns;
+  const auto row_of = [&](int r) { return tr + 32 * r; };
+  T v[tile_rows][tile_columns];
 #pragma unroll
-  for (int q = 0; q < diagonal_entries; ++q) {
-    const int j = j0 + stride * q;
-    v[q] = i < n && j < n && i <= j ? a[i + static_cast<long long>(j) * lda] : T(0);
-    if (i == 0 && j < n) rows[j] = v[q];
-  }
+  for (int r = 0; r < tile_rows; ++r)
+#pragma unroll
+    for (int c = 0; c < tile_columns; ++c) {
+      const int i = row_of(r), j = j0 + c;
+      v[r][c] = i < n && j < n && i <= j ? a[i + static_cast<long long>(j) * lda] : T(0);
+      if (i == 0 && j < n) rows[j] = v[r][c];
+    }
   __syncthreads();
   // UᵀU = A: at step p, row p is divided by the pivot's root and the rows below take their update.
   for (int p = 0; p < n; ++p) {
@@ -66,57 +70,78 @@ __global__ void __launch_bounds__(diagonal_threads)
     T* next_row = rows + ((p + 1) & 1) * kDiagonalBlock;
     const T d2 = pivot_row[p];
     if (!(d2 > T(0))) {  // the same for every thread: all leave
-      if (t == 0 && *info == 0) *info = first + p + 1;
+      if (threadIdx.x == 0 && *info == 0) *info = first + p + 1;
       return;
     }
-    const T d = sqrt(d2), c = i > p && i < n ? pivot_row[i] / d2 : T(0);
+    if (j0 + tile_columns > p) {  // this warp's columns are not all done
+      const T d = sqrt(d2), over_d2 = T(1) / d2;
+      T pr[tile_columns], pi[tile_rows];
 #pragma unroll
-    for (int q = 0; q < diagonal_entries; ++q) {
-      const int j = j0 + stride * q;
-      if (j >= n || j < i) continue;
-      if (i == p)
-        v[q] /= d;
-      else if (i > p)
-        v[q] -= c * pivot_row[j];
-      if (i == p + 1) next_row[j] = v[q];
+      for (int c = 0; c < tile_columns; ++c) pr[c] = pivot_row[j0 + c];
+#pragma unroll
+      for (int r = 0; r < tile_rows; ++r) pi[r] = pivot_row[row_of(r)] * over_d2;
+#pragma unroll
+      for (int r = 0; r < tile_rows; ++r)
+#pragma unroll
+        for (int c = 0; c < tile_columns; ++c) {
+          const int i = row_of(r), j = j0 + c;
+          if (j >= n || j < i || i < p) continue;
+          if (i == p)
+            v[r][c] /= d;
+          else
+            v[r][c] -= pi[r] * pr[c];
+          if (i == p + 1) next_row[j] = v[r][c];
+        }
     }
     __syncthreads();
   }
 #pragma unroll
-  for (int q = 0; q < diagonal_entries; ++q) {
-    const int j = j0 + stride * q;
-    if (i >= n || j >= n) continue;
-    u[i + j * n] = i <= j ? v[q] : T(0);
-    if (i <= j) a[i + static_cast<long long>(j) * lda] = v[q];
-    v[q] = i == j ? T(1) : T(0);
-  }
+  for (int r = 0; r < tile_rows; ++r)
+#pragma unroll
+    for (int c = 0; c < tile_columns; ++c) {
+      const int i = row_of(r), j = j0 + c;
+      if (i >= n || j >= n) continue;
+      u[i + j * n] = i <= j ? v[r][c] : T(0);
+      if (i <= j) a[i + static_cast<long long>(j) * lda] = v[r][c];
+      v[r][c] = i == j ? T(1) : T(0);
+    }
   __syncthreads();
   // U X = I: at step p, row p of X is final once divided by U(p, p); the rows above take it in.
   for (int p = n - 1; p >= 0; --p) {
     T* row = rows + (p & 1) * kDiagonalBlock;
-    if (i == p) {
+    if (tr == p % 32) {
       const T d = u[p + p * n];
 #pragma unroll
-      for (int q = 0; q < diagonal_entries; ++q) {
-        const int j = j0 + stride * q;
-        if (j >= p && j < n) row[j] = v[q] /= d;
-      }
+      for (int r = 0; r < tile_rows; ++r)
+#pragma unroll
+        for (int c = 0; c < tile_columns; ++c) {
+          const int j = j0 + c;
+          if (row_of(r) == p && j >= p && j < n) row[j] = v[r][c] /= d;
+        }
     }
     __syncthreads();
-    if (i < p) {
-      const T c = u[i + p * n];
+    if (tr < p && j0 + tile_columns > p) {  // rows above p, columns from p on
+      T ui[tile_rows], rr[tile_columns];
 #pragma unroll
-      for (int q = 0; q < diagonal_entries; ++q) {
-        const int j = j0 + stride * q;
-        if (j >= p && j < n) v[q] -= c * row[j];
-      }
+      for (int r = 0; r < tile_rows; ++r) ui[r] = row_of(r) < p ? u[row_of(r) + p * n] : T(0);
+#pragma unroll
+      for (int c = 0; c < tile_columns; ++c) rr[c] = row[j0 + c];
+#pragma unroll
+      for (int r = 0; r < tile_rows; ++r)
+#pragma unroll
+        for (int c = 0; c < tile_columns; ++c) {
+          const int j = j0 + c;
+          if (row_of(r) < p && j >= p && j < n) v[r][c] -= ui[r] * rr[c];
+        }
     }
   }
 #pragma unroll
-  for (int q = 0; q < diagonal_entries; ++q) {
-    const int j = j0 + stride * q;
-    if (i < n && j < n) inverse[i + j * n] = i <= j ? v[q] : T(0);
-  }
+  for (int r = 0; r < tile_rows; ++r)
+#pragma unroll
+    for (int c = 0; c < tile_columns; ++c) {
+      const int i = row_of(r), j = j0 + c;
+      if (i < n && j < n) inverse[i + j * n] = i <= j ? v[r][c] : T(0);
+    }
 }
 
 template <class T>
