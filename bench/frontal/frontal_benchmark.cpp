@@ -56,8 +56,8 @@ void add_options(CLI::App& app, Settings& s) {
   add_checked_option(app, "--gpu-block", s.gpu_block, "pivots per elimination step on a GPU", positive_number());
   add_list_option(app, "--cholmod-blas-threads", s.cholmod_blas_threads,
                   "OpenBLAS threads while CHOLMOD runs, one run each, the fastest the reference (0: OpenBLAS's "
-                  "default; on the 16-core GPU host 16 threads beside CHOLMOD's own OpenMP threads ran at 10 GFLOP/s, "
-                  "8 at 88)",
+                  "default; on the 16-core GPU host 16 threads beside CHOLMOD's own 4 OpenMP threads made it 4x "
+                  "slower than 12)",
                   CLI::NonNegativeNumber);
   app.add_option("--csv", s.csv, "where the rows go")->capture_default_str();
 }
