@@ -3,10 +3,11 @@
 // in one device store; update matrices are taken from the stream-ordered memory pool and given
 // back as soon as the parent has added them in, so a chain of fronts never leaves the device.
 // A front's pivots are eliminated by blocks (our diagonal-block kernel, cuBLAS GEMM and SYRK, see
-// eliminate()), its update matrix by one SYRK; the panels stay for
-// the substitution's sweeps over them (cuBLAS TRSV and GEMV on a device copy of x). Matrices are
-// row-major as on the host (a front is its panel, rows x own columns, and its update matrix,
-// lower triangle); all work is queued on one stream and runs while the host goes on.
+// eliminate()), its update matrix by one SYRK; the panels stay for the substitution's sweeps over
+// them (cuBLAS TRSV and GEMV on a device copy of x). Matrices are row-major as on the host (a
+// front is its panel, rows x own columns, and its update matrix, lower triangle); all work is
+// queued on one stream (a front's block rows on a second one, joined before the front ends) and
+// runs while the host goes on.
 // Plain C++17 (the .cu files are compiled as such): no CUDA header needed to use it.
 #include <cstdint>
 #include <memory>
