@@ -17,7 +17,7 @@ namespace {
 int as_int(std::int64_t v, const char* what) {
   if (v > 0x7fffffff)
     throw std::invalid_argument(std::string("DeviceFronts: ") + what + " " + std::to_string(v) +
-                                " exceeds the 32-bit range of cuBLAS and cuSOLVER");
+                                " exceeds the 32-bit range of cuBLAS and of our kernels");
   return static_cast<int>(v);
 }
 
