@@ -1,5 +1,10 @@
 #include "bench/frontal/cholmod_reference.hpp"
 
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstring>
+
 #include "support/stopwatch.hpp"
 
 #if FEM_WITH_CHOLMOD
@@ -8,15 +13,51 @@
 
 namespace fem::bench {
 
+namespace {
+
+// OpenBLAS's own calls, looked up where the process finds them (CHOLMOD's libblas.so.3 is
+// Debian's OpenBLAS shim over the same libopenblas.so.0 when the alternatives point there).
+template <class F>
+F* openblas(const char* name) {
+  return reinterpret_cast<F*>(dlsym(RTLD_DEFAULT, name));
+}
+
+}  // namespace
+
+std::string blas_in_use() {
+  std::string loaded;
+  dl_iterate_phdr(
+      [](dl_phdr_info* info, std::size_t, void* out) {
+        const char* name = info->dlpi_name;
+        if (std::strstr(name, "blas") || std::strstr(name, "lapack"))
+          *static_cast<std::string*>(out) += std::string(" ") + name;
+        return 0;
+      },
+      &loaded);
+  std::string text = "loaded:" + (loaded.empty() ? std::string(" none") : loaded);
+  Dl_info where{};
+  if (void* dgemm = dlsym(RTLD_DEFAULT, "dgemm_"); dgemm && dladdr(dgemm, &where) && where.dli_fname)
+    text += "; dgemm_ from " + std::string(where.dli_fname);
+  if (auto* config = openblas<char*()>("openblas_get_config"))
+    text += "; " + std::string(config()) + ", " + std::to_string(openblas<int()>("openblas_get_num_threads")()) +
+            " threads";
+  return text;
+}
+
 #if FEM_WITH_CHOLMOD
 
 // A symmetric matrix's CSR is its CSC: handed over as is, with stype 1 (CHOLMOD reads the
 // upper triangle of the CSC, i.e. our lower).
-CholmodRun run_cholmod(const CsrMatrix& k, std::span<const double> rhs) {
+CholmodRun run_cholmod(const CsrMatrix& k, std::span<const double> rhs, int blas_threads) {
   CholmodRun run;
   run.available = true;
+  auto* get_threads = openblas<int()>("openblas_get_num_threads");
+  auto* set_threads = openblas<void(int)>("openblas_set_num_threads");
+  const int threads_before = get_threads ? get_threads() : 0;
+  if (blas_threads > 0 && set_threads) set_threads(blas_threads);
   cholmod_common common;
   cholmod_l_start(&common);
+  common.useGPU = 0;  // CHOLMOD on the host's cores (Debian's is built without CUDA anyway)
   const auto n = static_cast<std::size_t>(k.rows);
   cholmod_sparse* a = cholmod_l_allocate_sparse(n, n, static_cast<std::size_t>(k.nnz()), 1, 1, 1, CHOLMOD_REAL, &common);
   auto* p = static_cast<SuiteSparse_long*>(a->p);
@@ -49,12 +90,14 @@ CholmodRun run_cholmod(const CsrMatrix& k, std::span<const double> rhs) {
   cholmod_l_free_dense(&b, &common);
   cholmod_l_free_sparse(&a, &common);
   cholmod_l_finish(&common);
+  run.blas_threads = get_threads ? get_threads() : 0;
+  if (blas_threads > 0 && set_threads) set_threads(threads_before);
   return run;
 }
 
 #else
 
-CholmodRun run_cholmod(const CsrMatrix&, std::span<const double>) { return {}; }
+CholmodRun run_cholmod(const CsrMatrix&, std::span<const double>, int) { return {}; }
 
 #endif
 

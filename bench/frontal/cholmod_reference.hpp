@@ -18,10 +18,16 @@ struct CholmodRun {
   std::size_t peak_bytes = 0;     // CHOLMOD's own peak allocation
   double flops = 0;               // of the factorisation, as CHOLMOD counts them
   std::string method;             // supernodal or simplicial, and the ordering it chose
+  int blas_threads = 0;           // OpenBLAS's threads while it ran (0: not OpenBLAS)
   std::vector<double> solution;
 };
 
-// K is symmetric with both triangles stored (CSR of kernels/csr_matrix.hpp).
-CholmodRun run_cholmod(const CsrMatrix& matrix, std::span<const double> rhs);
+// K is symmetric with both triangles stored (CSR of kernels/csr_matrix.hpp). blas_threads > 0:
+// OpenBLAS's threads while CHOLMOD runs (0: as they are).
+CholmodRun run_cholmod(const CsrMatrix& matrix, std::span<const double> rhs, int blas_threads = 0);
+
+// Which BLAS the process has loaded (libraries named *blas* or *lapack*), which file the global
+// dgemm_ (CHOLMOD's) comes from, and OpenBLAS's build and threads when it is OpenBLAS.
+std::string blas_in_use();
 
 }  // namespace fem::bench

@@ -1,7 +1,5 @@
 #include "kernels/cuda/device_fronts.hpp"
 
-#include <cusolverDn.h>
-
 #include <algorithm>
 #include <atomic>
 #include <string>
@@ -16,15 +14,10 @@ namespace fem::kernels::cuda {
 
 namespace {
 
-void check_solver(cusolverStatus_t status, const char* what) {
-  if (status != CUSOLVER_STATUS_SUCCESS)
-    throw std::runtime_error(std::string("cuSOLVER: ") + what + " failed (status " + std::to_string(status) + ")");
-}
-
 int as_int(std::int64_t v, const char* what) {
   if (v > 0x7fffffff)
     throw std::invalid_argument(std::string("DeviceFronts: ") + what + " " + std::to_string(v) +
-                                " exceeds the 32-bit range of cuBLAS and cuSOLVER");
+                                " exceeds the 32-bit range of cuBLAS and of our kernels");
   return static_cast<int>(v);
 }
 
@@ -36,35 +29,23 @@ V* take(std::size_t n, cudaStream_t stream, const char* what) {
   return static_cast<V*>(p);
 }
 
-// cuSOLVER's and cuBLAS's calls in both precisions, as the fronts use them: U = chol(A) in the
-// upper triangle of the n x n A (lda n); B := U⁻ᵀ B (n x m, ldb n); C := alpha Aᵀ A + beta C in
-// the upper triangle of the n x n C (A: k x n, lda k; ldc n).
-cusolverStatus_t potrf_buffer_size(cusolverDnHandle_t h, int n, double* a, int* lwork) {
-  return cusolverDnDpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, a, n, lwork);
+// cuBLAS's calls in both precisions, as the fronts use them, column-major: C := alpha Aᵀ B + beta C
+// (C m x n, A k x m, B k x n); C := alpha Aᵀ A + beta C in the upper triangle of the n x n C (A k x n).
+cublasStatus_t gemm_tn(cublasHandle_t h, int m, int n, int k, double alpha, const double* a, int lda,
+                       const double* b, int ldb, double beta, double* c, int ldc) {
+  return cublasDgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
 }
-cusolverStatus_t potrf_buffer_size(cusolverDnHandle_t h, int n, float* a, int* lwork) {
-  return cusolverDnSpotrf_bufferSize(h, CUBLAS_FILL_MODE_UPPER, n, a, n, lwork);
+cublasStatus_t gemm_tn(cublasHandle_t h, int m, int n, int k, float alpha, const float* a, int lda, const float* b,
+                       int ldb, float beta, float* c, int ldc) {
+  return cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
 }
-cusolverStatus_t potrf(cusolverDnHandle_t h, int n, double* a, double* work, int lwork, int* info) {
-  return cusolverDnDpotrf(h, CUBLAS_FILL_MODE_UPPER, n, a, n, work, lwork, info);
+cublasStatus_t syrk(cublasHandle_t h, int n, int k, double alpha, const double* a, int lda, double beta, double* c,
+                    int ldc) {
+  return cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &alpha, a, lda, &beta, c, ldc);
 }
-cusolverStatus_t potrf(cusolverDnHandle_t h, int n, float* a, float* work, int lwork, int* info) {
-  return cusolverDnSpotrf(h, CUBLAS_FILL_MODE_UPPER, n, a, n, work, lwork, info);
-}
-cublasStatus_t trsm(cublasHandle_t h, int n, int m, const double* alpha, const double* u, double* b) {
-  return cublasDtrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, alpha, u, n,
-                     b, n);
-}
-cublasStatus_t trsm(cublasHandle_t h, int n, int m, const float* alpha, const float* u, float* b) {
-  return cublasStrsm(h, CUBLAS_SIDE_LEFT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, CUBLAS_DIAG_NON_UNIT, n, m, alpha, u, n,
-                     b, n);
-}
-cublasStatus_t syrk(cublasHandle_t h, int n, int k, const double* alpha, const double* a, const double* beta,
-                    double* c) {
-  return cublasDsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, alpha, a, k, beta, c, n);
-}
-cublasStatus_t syrk(cublasHandle_t h, int n, int k, const float* alpha, const float* a, const float* beta, float* c) {
-  return cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, alpha, a, k, beta, c, n);
+cublasStatus_t syrk(cublasHandle_t h, int n, int k, float alpha, const float* a, int lda, float beta, float* c,
+                    int ldc) {
+  return cublasSsyrk(h, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, n, k, &alpha, a, lda, &beta, c, ldc);
 }
 // The substitution's: x := op(U)⁻¹ x (U n x n upper, lda n); y := alpha op(A) x + beta y (A m x n, lda m).
 cublasStatus_t trsv(cublasHandle_t h, cublasOperation_t op, int n, const double* u, double* x) {
@@ -88,7 +69,11 @@ template <class T>
 struct DeviceFronts<T>::State {
   cudaStream_t stream = nullptr;
   cublasHandle_t blas = nullptr;
-  cusolverDnHandle_t solver = nullptr;
+  // The block rows of a front's pivots on their own stream (higher priority), beside the main
+  // stream's updates of the rows below them; `ready` and `done` hand the panel over between them.
+  cudaStream_t side = nullptr;
+  cublasHandle_t side_blas = nullptr;
+  cudaEvent_t ready = nullptr, done = nullptr;
   T* panels = nullptr;
   int* relative = nullptr;
   int* below = nullptr;
@@ -96,12 +81,12 @@ struct DeviceFronts<T>::State {
   T* t = nullptr;                // and its rows below a front's pivots
   std::int64_t t_entries = 0;
   int* info = nullptr;           // one pivot check per front
-  T* workspace = nullptr;        // cuSOLVER's POTRF workspace
-  int workspace_entries = 0;
+  T* inverse = nullptr;          // the inverse of a diagonal block
+  T* scratch = nullptr;          // a block row of a panel on its way through GEMM
   std::int64_t fronts = 0, equations = 0;
   std::int64_t held = 0, peak = 0;  // bytes
   std::vector<std::pair<T*, std::int64_t>> sizes;  // update matrices alive, and their bytes
-  std::vector<cudaEvent_t> began, ended;  // per front: around its elimination
+  std::vector<cudaEvent_t> began, factored, ended;  // per front: its elimination, its panel done
 
   void hold(std::int64_t bytes) {
     held += bytes;
@@ -126,8 +111,13 @@ DeviceFronts<T>::DeviceFronts(const FrontLayout& layout) : state_(std::make_uniq
   check(cudaStreamCreateWithFlags(&s.stream, cudaStreamNonBlocking), "cudaStreamCreate");
   check(cublasCreate(&s.blas), "cublasCreate");
   check(cublasSetStream(s.blas, s.stream), "cublasSetStream");
-  check_solver(cusolverDnCreate(&s.solver), "cusolverDnCreate");
-  check_solver(cusolverDnSetStream(s.solver, s.stream), "cusolverDnSetStream");
+  int least = 0, greatest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+  check(cudaStreamCreateWithPriority(&s.side, cudaStreamNonBlocking, greatest), "cudaStreamCreate");
+  check(cublasCreate(&s.side_blas), "cublasCreate");
+  check(cublasSetStream(s.side_blas, s.side), "cublasSetStream");
+  check(cudaEventCreateWithFlags(&s.ready, cudaEventDisableTiming), "cudaEventCreate");
+  check(cudaEventCreateWithFlags(&s.done, cudaEventDisableTiming), "cudaEventCreate");
   // Freed blocks stay in the pool for the next update matrix instead of going back to the driver.
   cudaMemPool_t pool = nullptr;
   check(cudaDeviceGetDefaultMemPool(&pool, 0), "cudaDeviceGetDefaultMemPool");
@@ -146,17 +136,25 @@ DeviceFronts<T>::DeviceFronts(const FrontLayout& layout) : state_(std::make_uniq
   s.info = take<int>(s.fronts, s.stream, "allocating the pivot checks");
   check(cudaMemsetAsync(s.info, 0, s.fronts * sizeof(int), s.stream), "zeroing the pivot checks");
   s.x = take<T>(layout.equations, s.stream, "allocating the substitution's vector");
-  s.began.resize(s.fronts);
-  s.ended.resize(s.fronts);
-  for (std::int64_t f = 0; f < s.fronts; ++f) {
-    check(cudaEventCreate(&s.began[f]), "cudaEventCreate");
-    check(cudaEventCreate(&s.ended[f]), "cudaEventCreate");
+  const std::int64_t inverse_entries = kDiagonalBlock * kDiagonalBlock;
+  s.inverse = take<T>(inverse_entries, s.stream, "allocating the diagonal blocks' inverse");
+  s.scratch = take<T>(workspace_entries(layout.largest_front) - inverse_entries, s.stream,
+                      "allocating the elimination's scratch");
+  for (auto* events : {&s.began, &s.factored, &s.ended}) {
+    events->resize(s.fronts);
+    for (auto& e : *events) check(cudaEventCreate(&e), "cudaEventCreate");
   }
-  s.hold(static_cast<std::int64_t>((layout.panel_entries + layout.equations) * sizeof(T) +
+  s.hold(static_cast<std::int64_t>((layout.panel_entries + layout.equations + workspace_entries(layout.largest_front)) *
+                                       sizeof(T) +
                                    (layout.relative_count + layout.below_count + s.fronts) * sizeof(int)));
   s.equations = layout.equations;
   // The caller's lists may go once the copies are done.
   check(cudaStreamSynchronize(s.stream), "uploading the fronts' layout");
+}
+
+template <class T>
+std::int64_t DeviceFronts<T>::workspace_entries(std::int64_t largest_front) {
+  return kDiagonalBlock * (kDiagonalBlock + std::max<std::int64_t>(largest_front, 1));
 }
 
 template <class T>
@@ -170,15 +168,20 @@ DeviceFronts<T>::~DeviceFronts() {
   cudaFreeAsync(s.x, s.stream);
   cudaFreeAsync(s.t, s.stream);
   cudaFreeAsync(s.info, s.stream);
-  cudaFreeAsync(s.workspace, s.stream);
+  cudaFreeAsync(s.inverse, s.stream);
+  cudaFreeAsync(s.scratch, s.stream);
   cudaStreamSynchronize(s.stream);
   // The pool keeps what it was given (see the constructor): hand it back for the rest of the program.
   cudaMemPool_t pool = nullptr;
   if (cudaDeviceGetDefaultMemPool(&pool, 0) == cudaSuccess) cudaMemPoolTrimTo(pool, 0);
-  for (auto e : s.began) cudaEventDestroy(e);
-  for (auto e : s.ended) cudaEventDestroy(e);
-  if (s.solver) cusolverDnDestroy(s.solver);
+  for (const auto* events : {&s.began, &s.factored, &s.ended})
+    for (auto e : *events) cudaEventDestroy(e);
   if (s.blas) cublasDestroy(s.blas);
+  if (s.side_blas) cublasDestroy(s.side_blas);
+  cudaEventDestroy(s.ready);
+  cudaEventDestroy(s.done);
+  cudaStreamSynchronize(s.side);
+  cudaStreamDestroy(s.side);
   cudaStreamDestroy(s.stream);
 }
 
@@ -242,44 +245,82 @@ void DeviceFronts<T>::extend_add(const T* child, std::int64_t rc, std::int64_t m
                    as_int(k, "pivots"), update, as_int(m - k, "update rows"), s.stream);
 }
 
+// The panel by block rows of kPanelBlock pivots, right-looking. Within a block row, blocks of
+// kDiagonalBlock pivots: each block's Cholesky factor and inverse by factor_diagonal_block, the
+// rest of its rows multiplied by that inverse (a GEMM: cuBLAS's TRSM ran at 3-15 TFLOP/s on the
+// fronts' shapes, cuSOLVER's POTRF at about 1 µs a column), then the block row's other rows
+// updated. Once a block row is done, the rows below it take its update with an inner dimension of
+// kPanelBlock: the next block row's first, so that its elimination (on the side stream, mostly
+// latency) runs beside the update of the rest (the bulk of the flops, on the main stream). Then
+// the update matrix in one SYRK (tensor cores, 40-50 TFLOP/s on the H100 at these sizes).
+// cuBLAS is column-major: the row-major m x k panel is its k x m matrix U = [U11 U12] (ld k),
+// U11 upper, and the row-major update matrix's lower triangle its upper one (ld r).
 template <class T>
 void DeviceFronts<T>::eliminate(std::int64_t panel, std::int64_t m, std::int64_t k, T* update, std::int64_t front) {
   State& s = *state_;
-  // cuBLAS and cuSOLVER are column-major: the row-major lower triangle L of the panel is their
-  // upper triangle U = Lᵀ, the row-major r x k block L21 their k x r block L21ᵀ.
-  const int kk = as_int(k, "pivots"), r = as_int(m - k, "update rows");
-  T* f11 = s.panels + panel;
-  T* f21 = f11 + k * k;
-  int lwork = 0;
-  check_solver(potrf_buffer_size(s.solver, kk, f11, &lwork), "POTRF buffer size");
-  if (lwork > s.workspace_entries || !s.workspace) {
-    cudaFreeAsync(s.workspace, s.stream);
-    s.held -= s.workspace_entries * static_cast<std::int64_t>(sizeof(T));
-    s.workspace = take<T>(lwork, s.stream, "allocating the POTRF workspace");
-    s.workspace_entries = lwork;
-    s.hold(lwork * static_cast<std::int64_t>(sizeof(T)));
-  }
+  constexpr int kPanelBlock = 4 * kDiagonalBlock;
+  const int kk = as_int(k, "pivots"), mm = as_int(m, "front rows"), r = mm - kk;
+  T* u = s.panels + panel;
+  const auto at = [&](int i, int j) { return u + i + static_cast<std::int64_t>(j) * kk; };
+  // Rows [j0, j1) of U once the rows above them are in: by blocks, on the side stream.
+  const auto block_row = [&](int j0, int j1) {
+    for (int j = j0; j < j1; j += kDiagonalBlock) {
+      const int b = std::min(kDiagonalBlock, j1 - j), right = mm - j - b, below = j1 - j - b;
+      factor_diagonal_block(at(j, j), b, kk, s.inverse, s.info + front, j, s.side);
+      if (right == 0) continue;
+      // U(j:j+b, j+b:m) := U(j:j+b, j:j+b)⁻ᵀ U(j:j+b, j+b:m), through the scratch.
+      check(gemm_tn(s.side_blas, b, right, b, T(1), s.inverse, b, at(j, j + b), kk, T(0), s.scratch, b), "GEMM");
+      check(cudaMemcpy2DAsync(at(j, j + b), kk * sizeof(T), s.scratch, b * sizeof(T), b * sizeof(T), right,
+                              cudaMemcpyDeviceToDevice, s.side),
+            "copying a block row back");
+      if (below == 0) continue;
+      // The block row's other rows: U(j+b:j1, j+b:m) -= U(j:j+b, j+b:j1)ᵀ U(j:j+b, j+b:m).
+      check(syrk(s.side_blas, below, b, T(-1), at(j, j + b), kk, T(1), at(j + b, j + b), kk), "SYRK");
+      check(gemm_tn(s.side_blas, below, mm - j1, b, T(-1), at(j, j + b), kk, at(j, j1), kk, T(1), at(j + b, j1), kk),
+            "GEMM");
+    }
+  };
+  // Rows [i0, i1) of U take the update of the finished block row [j0, j1):
+  // U(i0:i1, i0:m) -= U(j0:j1, i0:i1)ᵀ U(j0:j1, i0:m), on the main stream.
+  const auto update_rows = [&](int j0, int j1, int i0, int i1) {
+    if (i0 == i1) return;
+    check(syrk(s.blas, i1 - i0, j1 - j0, T(-1), at(j0, i0), kk, T(1), at(i0, i0), kk), "SYRK");
+    if (mm > i1)
+      check(gemm_tn(s.blas, i1 - i0, mm - i1, j1 - j0, T(-1), at(j0, i0), kk, at(j0, i1), kk, T(1), at(i0, i1), kk),
+            "GEMM");
+  };
   check(cudaEventRecord(s.began[front], s.stream), "cudaEventRecord");
-  check_solver(potrf(s.solver, kk, f11, s.workspace, lwork, s.info + front), "POTRF");
-  if (r > 0) {
-    // L21ᵀ := U⁻ᵀ L21ᵀ, then the update's upper (column-major) triangle -= (L21ᵀ)ᵀ L21ᵀ.
-    const T one = 1, minus_one = -1;
-    check(trsm(s.blas, kk, r, &one, f11, f21), "TRSM");
-    check(syrk(s.blas, r, kk, &minus_one, f21, &one, update), "SYRK");
+  check(cudaEventRecord(s.ready, s.stream), "cudaEventRecord");
+  for (int j0 = 0; j0 < kk; j0 += kPanelBlock) {
+    const int j1 = std::min(j0 + kPanelBlock, kk), j2 = std::min(j1 + kPanelBlock, kk);
+    check(cudaStreamWaitEvent(s.side, s.ready, 0), "cudaStreamWaitEvent");
+    block_row(j0, j1);
+    check(cudaEventRecord(s.done, s.side), "cudaEventRecord");
+    check(cudaStreamWaitEvent(s.stream, s.done, 0), "cudaStreamWaitEvent");
+    // The next block row first (what the side stream waits for), then the rows below it, whose
+    // columns past kk are those of U12 (the SYRK and GEMM of update_rows).
+    update_rows(j0, j1, j1, j2);
+    check(cudaEventRecord(s.ready, s.stream), "cudaEventRecord");
+    update_rows(j0, j1, j2, kk);
   }
+  check(cudaEventRecord(s.factored[front], s.stream), "cudaEventRecord");
+  // update -= U12ᵀ U12 (its upper triangle, column-major).
+  if (r > 0) check(syrk(s.blas, r, kk, T(-1), at(0, kk), kk, T(1), update, r), "SYRK");
   check(cudaEventRecord(s.ended[front], s.stream), "cudaEventRecord");
 }
 
 template <class T>
-std::vector<double> DeviceFronts<T>::elimination_seconds() const {
+std::vector<EliminationTimes> DeviceFronts<T>::elimination_seconds() const {
   const State& s = *state_;
-  std::vector<double> seconds(s.fronts);
-  for (std::int64_t f = 0; f < s.fronts; ++f) {
+  std::vector<EliminationTimes> times(s.fronts);
+  const auto seconds = [](cudaEvent_t from, cudaEvent_t to) {
     float ms = 0;
-    check(cudaEventElapsedTime(&ms, s.began[f], s.ended[f]), "cudaEventElapsedTime");
-    seconds[f] = ms * 1e-3;
-  }
-  return seconds;
+    check(cudaEventElapsedTime(&ms, from, to), "cudaEventElapsedTime");
+    return ms * 1e-3;
+  };
+  for (std::int64_t f = 0; f < s.fronts; ++f)
+    times[f] = {seconds(s.began[f], s.factored[f]), seconds(s.factored[f], s.ended[f])};
+  return times;
 }
 
 template <class T>
@@ -290,8 +331,7 @@ typename DeviceFronts<T>::Failure DeviceFronts<T>::finish() {
         "reading the pivot checks");
   check(cudaStreamSynchronize(s.stream), "the device fronts");
   for (std::int64_t f = 0; f < s.fronts; ++f)
-    if (info[f] < 0) throw std::logic_error("cuSOLVER POTRF: bad argument " + std::to_string(-info[f]));
-    else if (info[f] > 0) return {f, info[f] - 1};  // POTRF: the leading minor of order info is not positive
+    if (info[f] > 0) return {f, info[f] - 1};  // as LAPACK: the leading minor of order info is not positive
   return {};
 }
 

@@ -2,10 +2,12 @@
 // The multifrontal method's large fronts on a CUDA device. The factor panels of those fronts live
 // in one device store; update matrices are taken from the stream-ordered memory pool and given
 // back as soon as the parent has added them in, so a chain of fronts never leaves the device.
-// A front's pivots are eliminated by cuSOLVER POTRF, cuBLAS TRSM and SYRK; the panels stay for
-// the substitution's sweeps over them (cuBLAS TRSV and GEMV on a device copy of x). Matrices are
-// row-major as on the host (a front is its panel, rows x own columns, and its update matrix,
-// lower triangle); all work is queued on one stream and runs while the host goes on.
+// A front's pivots are eliminated by blocks (our diagonal-block kernel, cuBLAS GEMM and SYRK, see
+// eliminate()), its update matrix by one SYRK; the panels stay for the substitution's sweeps over
+// them (cuBLAS TRSV and GEMV on a device copy of x). Matrices are row-major as on the host (a
+// front is its panel, rows x own columns, and its update matrix, lower triangle); all work is
+// queued on one stream (a front's block rows on a second one, joined before the front ends) and
+// runs while the host goes on.
 // Plain C++17 (the .cu files are compiled as such): no CUDA header needed to use it.
 #include <cstdint>
 #include <memory>
@@ -22,6 +24,13 @@ struct FrontLayout {
   std::int64_t below_count = 0;
   std::int64_t fronts = 0;             // eliminations to be made, each with its pivot check
   std::int64_t equations = 0;          // the length of the substitution's x
+  std::int64_t largest_front = 0;      // rows of the largest front (the elimination's scratch)
+};
+
+// A front's elimination on the device, from CUDA events: its panel (L11 and L21, what POTRF and
+// TRSM make) and its update matrix (what SYRK makes).
+struct EliminationTimes {
+  double panel_s = 0, update_s = 0;
 };
 
 template <class T>
@@ -29,6 +38,9 @@ class DeviceFronts {
  public:
   // Throws BackendUnavailable without a device, std::runtime_error when the device memory is short.
   explicit DeviceFronts(const FrontLayout& layout);
+  // The values of the elimination's workspaces (a diagonal block's inverse, a block row's scratch)
+  // for fronts of at most `largest_front` rows.
+  static std::int64_t workspace_entries(std::int64_t largest_front);
   ~DeviceFronts();
   DeviceFronts(const DeviceFronts&) = delete;
   DeviceFronts& operator=(const DeviceFronts&) = delete;
@@ -73,9 +85,8 @@ class DeviceFronts {
   void forward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first, std::int64_t below);
   void backward(std::int64_t panel, std::int64_t m, std::int64_t k, std::int64_t first, std::int64_t below);
 
-  // Per front, after finish(): the device's time for its elimination (POTRF, TRSM, SYRK), the
-  // assembly left out.
-  std::vector<double> elimination_seconds() const;
+  // Per front, after finish(): the device's time for its elimination, the assembly left out.
+  std::vector<EliminationTimes> elimination_seconds() const;
 
   // The most device memory held at once: the store, the update matrices and the workspaces.
   std::int64_t peak_bytes() const;

@@ -14,6 +14,13 @@ namespace fem::multifrontal {
 
 namespace {
 
+// The rows of the largest device front.
+std::int64_t largest_front(const SymbolicFactor& f) {
+  std::int64_t rows = 0;
+  for (std::int32_t s : f.schedule.device) rows = std::max(rows, f.front(s));
+  return rows;
+}
+
 // What the device needs to know before the first front, all computed from the pattern: where each
 // device front's panel sits in the device store, the maps of its children's update rows onto its
 // rows, and the positions of the original entries in the store.
@@ -74,7 +81,7 @@ struct DevicePlan {
     }
   }
 
-  // Device memory at the peak: the panels, x and the index lists throughout; then the original
+  // Device memory at the peak: the panels, x, the workspaces and the index lists throughout; then the original
   // entries on their way into the panels, or later the update matrices alive at once (those of
   // the host subtrees all go up first).
   std::int64_t device_bytes(const SymbolicFactor& f) const {
@@ -91,7 +98,9 @@ struct DevicePlan {
     }
     const auto entries = static_cast<std::int64_t>(position.size());
     const auto lists = static_cast<std::int64_t>(relative.size() + below_rows.size() + f.schedule.device.size());
-    return (panel_entries + f.equations) * value + lists * 4 + std::max(entries * (8 + value), peak * value);
+    const std::int64_t workspaces = kernels::cuda::DeviceFronts<T>::workspace_entries(largest_front(f));
+    return (panel_entries + f.equations + workspaces) * value + lists * 4 +
+           std::max(entries * (8 + value), peak * value);
   }
 };
 
@@ -106,7 +115,8 @@ class CudaPart final : public DevicePart<T> {
         fronts_(kernels::cuda::FrontLayout{plan.panel_entries, plan.relative.data(),
                                            static_cast<std::int64_t>(plan.relative.size()), plan.below_rows.data(),
                                            static_cast<std::int64_t>(plan.below_rows.size()),
-                                           static_cast<std::int64_t>(f.schedule.device.size()), f.equations}) {}
+                                           static_cast<std::int64_t>(f.schedule.device.size()), f.equations,
+                                           largest_front(f)}) {}
 
   kernels::cuda::DeviceFronts<T>& fronts() { return fronts_; }
 
@@ -177,14 +187,20 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   figures.seconds = start.seconds();
   figures.fronts = static_cast<std::int64_t>(order.size());
   figures.peak_bytes = fronts.peak_bytes();
-  const std::vector<double> elimination = fronts.elimination_seconds();
+  const auto elimination = fronts.elimination_seconds();
   for (std::size_t index = 0; index < order.size(); ++index) {
-    const double flops = f.flops_of(order[index]);
-    figures.elimination_s += elimination[index];
+    const std::int32_t s = order[index];
+    const double flops = f.flops_of(s), seconds = elimination[index].panel_s + elimination[index].update_s;
+    figures.elimination_s += seconds;
     if (flops < kLargeFrontFlops) continue;
+    const double r = static_cast<double>(f.front(s) - f.columns(s)), update_flops = r * r * f.columns(s);
     ++figures.large_fronts;
     figures.large_flops += flops;
-    figures.large_s += elimination[index];
+    figures.large_s += seconds;
+    figures.large_panel_flops += flops - update_flops;
+    figures.large_panel_s += elimination[index].panel_s;
+    figures.large_update_flops += update_flops;
+    figures.large_update_s += elimination[index].update_s;
   }
   if (failure.front >= 0) {
     const std::int32_t equation = f.old_of_new[f.first[order[failure.front]] + failure.column];

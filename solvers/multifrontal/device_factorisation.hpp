@@ -22,9 +22,11 @@ struct DeviceFigures {
   std::int64_t fronts = 0;
   double flops = 0;
   double seconds = 0;           // from the first upload until the last front is eliminated
-  double elimination_s = 0;     // the device's time in the fronts' POTRF, TRSM and SYRK
+  double elimination_s = 0;     // the device's time in the fronts' eliminations (CUDA events)
   std::int64_t large_fronts = 0;  // of kLargeFrontFlops and more: their count, flops and elimination time
   double large_flops = 0, large_s = 0;
+  // ... split into their panels (L11 and L21: POTRF and TRSM's work) and update matrices (SYRK's)
+  double large_panel_flops = 0, large_panel_s = 0, large_update_flops = 0, large_update_s = 0;
   std::int64_t peak_bytes = 0;  // device memory held at once
   std::int64_t estimate_bytes = 0;  // ... as predicted from the pattern before any allocation
   std::int64_t upload_bytes = 0;

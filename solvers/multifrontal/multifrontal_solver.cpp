@@ -144,6 +144,11 @@ class MultifrontalSolver final : public LinearSolver {
     f["large_fronts"] = static_cast<double>(device.large_fronts);
     f["large_front_flops"] = device.large_flops;
     f["large_front_gflops"] = device.large_s > 0 ? device.large_flops / device.large_s * 1e-9 : 0.0;
+    f["time_large_front_s"] = device.large_s;
+    f["time_large_panel_s"] = device.large_panel_s;
+    f["large_panel_gflops"] = device.large_panel_s > 0 ? device.large_panel_flops / device.large_panel_s * 1e-9 : 0.0;
+    f["time_large_update_s"] = device.large_update_s;
+    f["large_update_gflops"] = device.large_update_s > 0 ? device.large_update_flops / device.large_update_s * 1e-9 : 0.0;
     f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
     f["device_estimate_bytes"] = static_cast<double>(device.estimate_bytes);
     f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
