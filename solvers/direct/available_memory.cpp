@@ -39,10 +39,11 @@ std::size_t available_memory(const kernels::DenseBackend& backend) {
   return std::numeric_limits<std::size_t>::max();
 }
 
-void require_memory(std::size_t bytes, std::size_t available, const std::string& what, const std::string& where) {
+void require_memory(std::size_t bytes, std::size_t available, const std::string& what, const std::string& where,
+                    const std::string& advice) {
   if (bytes > available)
     throw SolveFailure(what + " needs " + gib(bytes) + " but only " + gib(available) + " is available on " + where +
-                       ": renumber to reduce the bandwidth, or use an iterative or frontal solver");
+                       ": " + advice);
 }
 
 void require_memory(const kernels::DenseBackend& backend, std::size_t bytes, const std::string& what) {

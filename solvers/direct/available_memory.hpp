@@ -12,8 +12,10 @@ std::size_t host_available_memory();
 std::size_t available_memory(const kernels::DenseBackend& backend);
 
 // Throws SolveFailure naming what was asked, where, and what is available when `bytes` is
-// more than `available`.
-void require_memory(std::size_t bytes, std::size_t available, const std::string& what, const std::string& where);
+// more than `available`, followed by `advice` (what the user can do instead).
+inline constexpr const char* kBandMemoryAdvice = "renumber to reduce the bandwidth, or use an iterative or frontal solver";
+void require_memory(std::size_t bytes, std::size_t available, const std::string& what, const std::string& where,
+                    const std::string& advice = kBandMemoryAdvice);
 void require_memory(const kernels::DenseBackend& backend, std::size_t bytes, const std::string& what);
 
 }  // namespace fem::band

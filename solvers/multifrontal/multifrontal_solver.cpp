@@ -11,6 +11,7 @@
 
 #include "fem/config.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
+#include "solvers/direct/available_memory.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/supernodal_solve.hpp"
@@ -105,6 +106,11 @@ class MultifrontalSolver final : public LinearSolver {
   template <class T>
   multifrontal::NumericFactor<T> factor_in(const CsrMatrix& a, const multifrontal::SymbolicFactor& symbolic,
                                            SolveReport& report) {
+    // The symbolic analysis knows what the factorisation will hold: refuse before allocating it.
+    band::require_memory(symbolic.estimate_bytes(sizeof(T)), band::host_available_memory(),
+                         "the multifrontal factorisation of " + std::to_string(a.rows) + " equations (" +
+                             std::to_string(sizeof(T) * 8) + "-bit factor, update matrices and row maps)",
+                         "the host", "use cg with --preconditioner amg, or --precision mixed for a factor in single precision");
     const Stopwatch start;
     ProgressMeter progress(options_);
     auto factor = multifrontal::factorise<T>(symbolic, a, blas_, &progress);
