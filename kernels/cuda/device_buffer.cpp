@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/staged_upload.hpp"
 
 namespace fem::kernels::cuda {
 
@@ -14,7 +15,12 @@ void* allocate_device_bytes(std::size_t bytes) {
 
 void free_device_bytes(void* p) noexcept { cudaFree(p); }
 
+// Copies from this size on go through pinned staging (several times faster from pageable memory);
+// smaller ones directly, where staging would gain little beside pinning its buffers on first use.
+constexpr std::size_t kStagedUploadBytes = std::size_t{4} << 20;
+
 void copy_bytes_to_device(void* device, const void* host, std::size_t bytes) {
+  if (bytes >= kStagedUploadBytes) return staged_copy_to_device(device, host, bytes);
   check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
 }
 

@@ -11,6 +11,7 @@ namespace fem::kernels::cuda {
 // Device memory of at least one byte (so that the pointer is never null); throws on failure.
 void* allocate_device_bytes(std::size_t bytes);
 void free_device_bytes(void* p) noexcept;
+// Copies of a few MB and more go through pinned staging buffers (staged_upload.hpp).
 void copy_bytes_to_device(void* device, const void* host, std::size_t bytes);
 void copy_bytes_to_host(void* host, const void* device, std::size_t bytes);
 void zero_device_bytes(void* device, std::size_t bytes);

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 
@@ -184,7 +185,7 @@ void launch_block_spmv(const DeviceBlockMatrix& a, double alpha, const double* x
 DeviceBytes::DeviceBytes(const void* host, std::size_t bytes) : bytes_(bytes) {
   if (bytes == 0) return;
   check(cudaMalloc(&data_, bytes), "cudaMalloc (block matrix)");
-  check(cudaMemcpy(data_, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy (block matrix upload)");
+  copy_bytes_to_device(data_, host, bytes);
 }
 DeviceBytes::DeviceBytes(const DeviceBytes& device, bool narrow)
     : bytes_(narrow ? device.bytes_ / sizeof(double) * sizeof(float) : device.bytes_) {

@@ -8,8 +8,9 @@ namespace fem::kernels::cuda {
 
 class Stream {
  public:
-  explicit Stream(int priority = 0) {
-    check(cudaStreamCreateWithPriority(&s_, cudaStreamDefault, priority), "cudaStreamCreateWithPriority");
+  // `flags`: cudaStreamNonBlocking for a stream that does not wait for the default stream's work.
+  explicit Stream(int priority = 0, unsigned flags = cudaStreamDefault) {
+    check(cudaStreamCreateWithPriority(&s_, flags, priority), "cudaStreamCreateWithPriority");
   }
   ~Stream() { cudaStreamDestroy(s_); }
   Stream(const Stream&) = delete;
@@ -39,6 +40,8 @@ class Event {
   Event& operator=(const Event&) = delete;
   void record(cudaStream_t s) { check(cudaEventRecord(e_, s), "cudaEventRecord"); }
   void wait_in(cudaStream_t s) const { check(cudaStreamWaitEvent(s, e_, 0), "cudaStreamWaitEvent"); }
+  // Blocks the host until the work before the last record() is done (at once if never recorded).
+  void synchronize() const { check(cudaEventSynchronize(e_), "cudaEventSynchronize"); }
   // Seconds from `start` to this event, once this one has happened (both made with Timing::on).
   double seconds_since(const Event& start) const {
     check(cudaEventSynchronize(e_), "cudaEventSynchronize");

@@ -1,0 +1,108 @@
+#include "kernels/cuda/staged_upload.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/stream_event.hpp"
+
+namespace fem::kernels::cuda {
+namespace {
+
+class PinnedBuffer {
+ public:
+  explicit PinnedBuffer(std::size_t bytes) { check(cudaMallocHost(&data_, bytes), "cudaMallocHost (staging)"); }
+  ~PinnedBuffer() { cudaFreeHost(data_); }
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  void* data() const { return data_; }
+
+ private:
+  void* data_ = nullptr;
+};
+
+// One copier: two staging buffers, each with the event that says its last chunk has left, and
+// the stream their chunks go on. Non-blocking, so that the chunks do not wait for (nor hold up)
+// kernels on the default stream, such as the AMG setup's, run beside background copies.
+struct Copier {
+  struct Half {
+    PinnedBuffer pinned{kStagingChunkBytes};
+    Event drained;
+  };
+  Stream stream{0, cudaStreamNonBlocking};
+  Half halves[2];
+  Event queued_before;  // the default stream's work at the copy's start
+};
+
+class CopierPool {
+ public:
+  std::unique_ptr<Copier> take() {
+    {
+      const std::lock_guard lock(mutex_);
+      if (!idle_.empty()) {
+        auto copier = std::move(idle_.back());
+        idle_.pop_back();
+        return copier;
+      }
+    }
+    return std::make_unique<Copier>();
+  }
+  void give_back(std::unique_ptr<Copier> copier) {
+    const std::lock_guard lock(mutex_);
+    idle_.push_back(std::move(copier));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<Copier>> idle_;
+};
+
+// Never destroyed: freeing pinned memory at exit can come after the CUDA runtime has shut down.
+CopierPool& pool() {
+  static auto* const pool = new CopierPool;
+  return *pool;
+}
+
+// A copier taken from the pool, given back once its chunks have all left its buffers (also when
+// the copy failed half-way).
+class Lease {
+ public:
+  Lease() : copier_(pool().take()) {}
+  ~Lease() {
+    cudaStreamSynchronize(copier_->stream);
+    pool().give_back(std::move(copier_));
+  }
+  Lease(const Lease&) = delete;
+  Lease& operator=(const Lease&) = delete;
+  Copier& operator*() const { return *copier_; }
+
+ private:
+  std::unique_ptr<Copier> copier_;
+};
+
+}  // namespace
+
+void staged_copy_to_device(void* device, const void* host, std::size_t bytes) {
+  const Lease lease;
+  Copier& c = *lease;
+  c.queued_before.record(cudaStreamLegacy);
+  c.queued_before.wait_in(c.stream);
+  auto* to = static_cast<std::byte*>(device);
+  const auto* from = static_cast<const std::byte*>(host);
+  for (std::size_t done = 0, chunk = 0; done < bytes; ++chunk) {
+    auto& half = c.halves[chunk % 2];
+    const std::size_t n = std::min(kStagingChunkBytes, bytes - done);
+    half.drained.synchronize();  // its last chunk has left
+    std::memcpy(half.pinned.data(), from + done, n);
+    check(cudaMemcpyAsync(to + done, half.pinned.data(), n, cudaMemcpyHostToDevice, c.stream),
+          "cudaMemcpyAsync (staged upload)");
+    half.drained.record(c.stream);
+    done += n;
+  }
+  check(cudaStreamSynchronize(c.stream), "cudaStreamSynchronize (staged upload)");
+}
+
+}  // namespace fem::kernels::cuda

@@ -1,0 +1,19 @@
+#pragma once
+// Large host-to-device copies through pinned staging buffers. A copy from pageable memory runs at
+// a few GB/s (the driver stages it itself, synchronously, in small pieces); here a pair of pinned
+// buffers takes it in chunks, the host filling one while the copy engine drains the other, so the
+// copy runs at the lesser of the link's and the host memcpy's speed. Plain C++.
+#include <cstddef>
+
+namespace fem::kernels::cuda {
+
+// The size of one staging buffer (a copier holds two).
+inline constexpr std::size_t kStagingChunkBytes = std::size_t{16} << 20;
+
+// Copies `bytes` from host memory to `device`; returns once the device holds them. Ordered after
+// the work already queued on the default stream (as cudaMemcpy is), not after work queued later.
+// Safe from several threads at once: each takes its own pair of buffers from a pool that keeps
+// them for the next copies (pinning memory is slow).
+void staged_copy_to_device(void* device, const void* host, std::size_t bytes);
+
+}  // namespace fem::kernels::cuda

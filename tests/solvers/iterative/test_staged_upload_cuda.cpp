@@ -1,0 +1,87 @@
+// Large uploads through the CUDA back-end's pinned staging buffers: arrays of more than two
+// chunks, of sizes no multiple of a chunk, from several threads at once, come back equal. Skips
+// without a CUDA device (CI has none).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "fem/config.hpp"
+#include "tests/solvers/iterative/test_matrices.hpp"
+#if FEM_WITH_CUDA
+#include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/spmv_cuda.hpp"
+#include "kernels/cuda/staged_upload.hpp"
+#endif
+
+using namespace fem;
+
+#if FEM_WITH_CUDA
+namespace gpu = fem::kernels::cuda;
+
+namespace {
+
+bool skip() {
+  const std::string why = gpu::unavailable_reason();
+  if (!why.empty()) MESSAGE("skipped: " << why);
+  return !why.empty();
+}
+
+// Doubles over two and a half staging chunks, the last chunk partial.
+constexpr std::size_t kDoubles = 5 * gpu::kStagingChunkBytes / sizeof(double) / 2 + 12345;
+
+// Up and back down into a vector of other values.
+std::vector<double> round_trip(const std::vector<double>& x) {
+  gpu::DeviceVector d(x.size());
+  d.upload(x.data());
+  std::vector<double> back(x.size(), -1.0);
+  d.download(back.data());
+  return back;
+}
+
+}  // namespace
+
+TEST_CASE("an upload over two staging chunks, of an odd size, comes back equal") {
+  if (skip()) return;
+  const auto x = testing::random_vector(kDoubles, 41);
+  CHECK(round_trip(x) == x);
+
+  // An odd number of bytes, each distinct from its neighbours.
+  const std::size_t n = 2 * gpu::kStagingChunkBytes + 777;
+  std::vector<std::uint8_t> bytes(n), back(n, 0);
+  for (std::size_t i = 0; i < n; ++i) bytes[i] = static_cast<std::uint8_t>((i * 2654435761u) >> 13);
+  gpu::DeviceBuffer<std::uint8_t> d(bytes);
+  d.download(back.data());
+  CHECK(back == bytes);
+}
+
+TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
+  if (skip()) return;
+  const auto x = testing::random_vector(kDoubles, 42);
+  gpu::DeviceBuffer<double> d(x.size());
+  for (int round = 0; round < 3; ++round) {
+    d.zero();  // queued on the default stream before the upload: must not land after it
+    d.upload(x.data());
+    std::vector<double> back(x.size(), -1.0);
+    d.download(back.data());
+    CHECK(back == x);
+  }
+}
+
+TEST_CASE("uploads from several threads at once each arrive whole") {
+  if (skip()) return;
+  constexpr int kThreads = 4;
+  std::vector<std::vector<double>> sent, received(kThreads);
+  for (int t = 0; t < kThreads; ++t) sent.push_back(testing::random_vector(kDoubles + 1000 * t, 50 + t));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 2; ++round) received[t] = round_trip(sent[t]);  // the second on pooled buffers
+    });
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) CHECK(received[t] == sent[t]);
+}
+
+#endif
