@@ -11,6 +11,7 @@
 #if FEM_WITH_CUDA
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
+#include "tests/solvers/iterative/skip_without_cuda.hpp"
 #endif
 
 using namespace fem;
@@ -19,12 +20,6 @@ using namespace fem;
 namespace gpu = fem::kernels::cuda;
 
 namespace {
-
-bool skip() {
-  const std::string why = gpu::unavailable_reason();
-  if (!why.empty()) MESSAGE("skipped: " << why);
-  return !why.empty();
-}
 
 std::vector<double> on_device(const CsrMatrix& a, const gpu::SpmvSetting& s, const std::vector<double>& x) {
   const gpu::DeviceSpmv spmv(a, s, {1000.0});
@@ -40,7 +35,7 @@ std::vector<double> on_device(const CsrMatrix& a, const gpu::SpmvSetting& s, con
 }  // namespace
 
 TEST_CASE("CUDA SpMV: every format and launch setting matches the serial CSR product") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   const auto fe = testing::elasticity_box(5, 3, 3);
   const auto quadratic = testing::elasticity_box(3, 2, 2, 2);  // hex27: block rows of uneven length
   const auto heat = testing::heat_square(40, 30);
@@ -74,7 +69,7 @@ TEST_CASE("CUDA SpMV: every format and launch setting matches the serial CSR pro
 }
 
 TEST_CASE("CUDA SpMV writes every row, rows of every length, and leaves x alone") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   // Rows of length 0..300 in a random order, one dense row, empty rows: long rows cross many
   // team strides, empty rows must still be written (y starts at 99 in on_device).
   const CsrMatrix a = testing::random_irregular(2048 + 5, 300, 21);
@@ -88,7 +83,7 @@ TEST_CASE("CUDA SpMV writes every row, rows of every length, and leaves x alone"
 }
 
 TEST_CASE("CUDA SpMV refuses bad settings and blown-up padding") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   const CsrMatrix irregular = testing::random_irregular(3001, 60, 11);
   CHECK_THROWS_WITH_AS(gpu::DeviceSpmv(irregular, gpu::parse_spmv_setting("ell")), doctest::Contains("ELL refused"),
                        kernels::FormatRefused);
@@ -103,7 +98,7 @@ TEST_CASE("CUDA SpMV refuses bad settings and blown-up padding") {
 }
 
 TEST_CASE("the tuner times the model's first few, the cache skips that, and the matrix it hands back is right") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   // Large enough to fill the device (9,075 rows): below that the model rightly prefers the kernels
   // with more threads per row over BCSR's fewer bytes.
   const auto fe = testing::elasticity_box(24, 10, 10);
@@ -131,7 +126,7 @@ TEST_CASE("the tuner times the model's first few, the cache skips that, and the 
 }
 
 TEST_CASE("CG on CUDA matches the CPU CG") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   const auto fe = testing::elasticity_box(6, 3, 3);
   for (const char* pc : {"jacobi", "block-jacobi", "none"}) {
     SolverOptions o;
@@ -155,7 +150,7 @@ TEST_CASE("CG on CUDA matches the CPU CG") {
 }
 
 TEST_CASE("BiCGSTAB on CUDA matches the CPU BiCGSTAB on a non-symmetric system") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   const auto fe = testing::nonsymmetric_heat_square(9, 7);
   SolverOptions o;
   o.tolerance = 1e-11;

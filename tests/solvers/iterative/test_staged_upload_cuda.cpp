@@ -14,6 +14,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/staged_upload.hpp"
+#include "tests/solvers/iterative/skip_without_cuda.hpp"
 #endif
 
 using namespace fem;
@@ -22,12 +23,6 @@ using namespace fem;
 namespace gpu = fem::kernels::cuda;
 
 namespace {
-
-bool skip() {
-  const std::string why = gpu::unavailable_reason();
-  if (!why.empty()) MESSAGE("skipped: " << why);
-  return !why.empty();
-}
 
 // Doubles over two and a half staging chunks, the last chunk partial.
 constexpr std::size_t kDoubles = 5 * gpu::kStagingChunkBytes / sizeof(double) / 2 + 12345;
@@ -44,7 +39,7 @@ std::vector<double> round_trip(const std::vector<double>& x) {
 }  // namespace
 
 TEST_CASE("an upload over two staging chunks, of an odd size, comes back equal") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   const auto x = testing::random_vector(kDoubles, 41);
   CHECK(round_trip(x) == x);
 
@@ -58,7 +53,7 @@ TEST_CASE("an upload over two staging chunks, of an odd size, comes back equal")
 }
 
 TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   const auto x = testing::random_vector(kDoubles, 42);
   gpu::DeviceBuffer<double> d(x.size());
   for (int round = 0; round < 3; ++round) {
@@ -71,7 +66,7 @@ TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
 }
 
 TEST_CASE("uploads from several threads at once each arrive whole") {
-  if (skip()) return;
+  if (test::skip_without_cuda()) return;
   constexpr int kThreads = 4;
   std::vector<std::vector<double>> sent, received(kThreads);
   for (int t = 0; t < kThreads; ++t) sent.push_back(testing::random_vector(kDoubles + 1000 * t, 50 + t));
