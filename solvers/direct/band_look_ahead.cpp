@@ -6,8 +6,6 @@
 #include <atomic>
 #include <cmath>
 #include <exception>
-#include <stdexcept>
-#include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
@@ -72,9 +70,8 @@ void update_rows(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_
 // POTRF on the diagonal block of step s, then its panel := panel L^-T in one call.
 template <class T>
 void factor_block_column(const Band<T>& b, const Step& s) {
-  const lapack_int info = blas::potrf_lower(static_cast<int>(s.size), b.at(s.j, s.j), b.ld);
-  if (info < 0) throw std::logic_error("LAPACKE potrf: argument " + std::to_string(-info) + " is invalid");
-  if (info > 0) throw kernels::NotPositiveDefinite(s.j + info - 1);
+  if (const int column = blas::potrf_lower(static_cast<int>(s.size), b.at(s.j, s.j), b.ld); column >= 0)
+    throw kernels::NotPositiveDefinite(s.j + column);
   const index_t below = s.end - s.j - s.size;
   if (below > 0)
     blas::trsm(CblasRight, CblasTrans, static_cast<int>(below), static_cast<int>(s.size), b.at(s.j, s.j), b.ld,

@@ -5,6 +5,9 @@
 #include <cblas.h>
 #include <lapacke.h>
 
+#include <stdexcept>
+#include <string>
+
 namespace fem::band::blas {
 
 inline void syrk(int n, int k, double alpha, const double* a, int lda, double beta, double* c, int ldc) {
@@ -21,10 +24,16 @@ inline void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, fl
                  const float* b, int ldb, float beta, float* c, int ldc) {
   cblas_sgemm(CblasRowMajor, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
+// LAPACK's POTRF info as the column whose pivot is not positive, or -1; an invalid argument
+// is a bug of ours, not of the matrix.
+inline int failed_pivot(lapack_int info) {
+  if (info < 0) throw std::logic_error("LAPACKE potrf: argument " + std::to_string(-info) + " is invalid");
+  return info > 0 ? static_cast<int>(info) - 1 : -1;
+}
 // A row-major lower triangle is LAPACK's column-major upper one: no transposed copy. Returns
-// LAPACK's info (k > 0: the pivot of column k - 1 is not positive).
-inline lapack_int potrf_lower(int n, double* a, int lda) { return LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
-inline lapack_int potrf_lower(int n, float* a, int lda) { return LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda); }
+// the column whose pivot is not positive, or -1.
+inline int potrf_lower(int n, double* a, int lda) { return failed_pivot(LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda)); }
+inline int potrf_lower(int n, float* a, int lda) { return failed_pivot(LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda)); }
 inline void trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const double* l, int ldl, double* b, int ldb) {
   cblas_dtrsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0, l, ldl, b, ldb);
 }
