@@ -49,7 +49,7 @@ factorisation alone. Default half-bandwidths: n/b from 400 down to 5 at n = 2000
 hex27 cantilever's, 1333 is n/15).
 Implementations (--impl; default: openblas,blas and, with a device, cublas):
   openblas         LAPACKE_dpbtrf + dpbtrs on OpenBLAS (the reference on the host)
-  blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (host_schedule)
+  blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (kHostSchedule)
   blas-tasks       ours, OpenMP tasks over block columns, OpenBLAS on one thread each
   blas-in-order    ours, one OpenBLAS call per operation on all threads
   blas-look-ahead  ours, a team of threads with OpenBLAS on one thread each, the next block column
@@ -188,7 +188,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
 #endif
   {
     (void)device_gb, (void)note;
-    const band::Schedule schedule = impl == "blas"                            ? band::host_schedule(layout.bandwidth)
+    const band::Schedule schedule = impl == "blas"                            ? band::kHostSchedule
                                     : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
                                     : impl == "blas-look-ahead"                ? band::Schedule::look_ahead
                                                                                : band::Schedule::in_order;

@@ -118,8 +118,6 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
 
 }  // namespace
 
-Schedule host_schedule(index_t /*bandwidth*/) { return Schedule::look_ahead; }
-
 template <class T>
 void factor(kernels::DenseBackend& backend, const BandOnBackend<T>& band, Schedule schedule, const ColumnsDone& columns_done) {
   if (band.layout.n == 0) return;

@@ -159,7 +159,7 @@ class BandCholeskySolver final : public LinearSolver {
     if (device_ == Device::cpu) {
       Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
       ProgressMeter progress(options_);
-      band::factor_or_fail(*host_, f.band, band::host_schedule(layout.bandwidth),
+      band::factor_or_fail(*host_, f.band, band::kHostSchedule,
                            [&](index_t done) { progress.steps("columns", done, layout.n); });
       return f;
     }
