@@ -9,30 +9,26 @@ BackgroundUploads::~BackgroundUploads() {
     if (copy.valid()) copy.wait();
 }
 
-template <class Value>
-void BackgroundUploads::launch(const kernels::BlockMatrix<Value>& m, std::unique_ptr<kernels::SparseMatrix>& to) {
-  copies_.push_back(std::async(std::launch::async, [this, &m, &to] {
+template <class Copy>
+void BackgroundUploads::launch(Copy copy) {
+  copies_.push_back(std::async(std::launch::async, [copy] {
     const Stopwatch copying;
-    to = backend_.block_matrix(m);
+    copy();
     return copying.seconds();
   }));
 }
 
 void BackgroundUploads::start(const kernels::BlockMatrix<float>& m, std::unique_ptr<kernels::SparseMatrix>& to) {
-  launch(m, to);
+  launch([this, &m, &to] { to = backend_.block_matrix(m); });
 }
 
 void BackgroundUploads::start(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to) {
-  launch(m, to);
+  launch([this, &m, &to] { to = backend_.block_matrix(m); });
 }
 
 void BackgroundUploads::start_narrowed(const kernels::BlockMatrix<double>& m,
                                        std::unique_ptr<kernels::SparseMatrix>& to) {
-  copies_.push_back(std::async(std::launch::async, [this, &m, &to] {
-    const Stopwatch copying;
-    to = backend_.single_copy(*backend_.block_matrix(m));
-    return copying.seconds();
-  }));
+  launch([this, &m, &to] { to = backend_.single_copy(*backend_.block_matrix(m)); });
 }
 
 void BackgroundUploads::wait_all() {

@@ -33,8 +33,9 @@ class BackgroundUploads {
   double copying_s() const { return copying_s_; }  // the copies' own seconds
 
  private:
-  template <class Value>
-  void launch(const kernels::BlockMatrix<Value>& m, std::unique_ptr<kernels::SparseMatrix>& to);
+  // Runs copy() on a thread of its own, timed.
+  template <class Copy>
+  void launch(Copy copy);
 
   const kernels::SparseBackend& backend_;
   std::vector<std::future<double>> copies_;  // each returns its seconds; invalid once waited for
