@@ -27,6 +27,9 @@ namespace fem {
 
 namespace {
 
+// GFLOP/s of `flops` done in `seconds` (0 for a phase that took no measurable time).
+double gflop_rate(double flops, double seconds) { return seconds > 0 ? flops / seconds * 1e-9 : 0.0; }
+
 // r := b - A x; returns ||r|| / ||b|| (||r|| when b = 0).
 double residual(const CsrMatrix& a, std::span<const double> b, std::span<const double> x, std::vector<double>& r) {
   r.resize(b.size());
@@ -121,7 +124,7 @@ class MultifrontalSolver final : public LinearSolver {
     const std::size_t used = symbolic.factor_bytes(sizeof(T)) + symbolic.workspace_bytes() +
                              static_cast<std::size_t>(factor.update_peak_entries) * sizeof(T);
     f["time_factor_s"] = seconds;
-    f["factor_gflops"] = seconds > 0 ? symbolic.flops / seconds * 1e-9 : 0.0;
+    f["factor_gflops"] = gflop_rate(symbolic.flops, seconds);
     f["factor_bytes"] = static_cast<double>(symbolic.factor_bytes(sizeof(T)));
     f["factor_precision_bits"] = sizeof(T) * 8;
     f["estimate_bytes"] = static_cast<double>(symbolic.estimate_bytes(sizeof(T)));
@@ -144,17 +147,17 @@ class MultifrontalSolver final : public LinearSolver {
     f["device_fronts"] = static_cast<double>(device.fronts);
     f["device_flops"] = device.flops;
     f["time_device_s"] = device.seconds;
-    f["device_gflops"] = device.seconds > 0 ? device.flops / device.seconds * 1e-9 : 0.0;
+    f["device_gflops"] = gflop_rate(device.flops, device.seconds);
     f["time_device_elimination_s"] = device.elimination_s;
-    f["device_elimination_gflops"] = device.elimination_s > 0 ? device.flops / device.elimination_s * 1e-9 : 0.0;
+    f["device_elimination_gflops"] = gflop_rate(device.flops, device.elimination_s);
     f["large_fronts"] = static_cast<double>(device.large_fronts);
     f["large_front_flops"] = device.large_flops;
-    f["large_front_gflops"] = device.large_s > 0 ? device.large_flops / device.large_s * 1e-9 : 0.0;
+    f["large_front_gflops"] = gflop_rate(device.large_flops, device.large_s);
     f["time_large_front_s"] = device.large_s;
     f["time_large_panel_s"] = device.large_panel_s;
-    f["large_panel_gflops"] = device.large_panel_s > 0 ? device.large_panel_flops / device.large_panel_s * 1e-9 : 0.0;
+    f["large_panel_gflops"] = gflop_rate(device.large_panel_flops, device.large_panel_s);
     f["time_large_update_s"] = device.large_update_s;
-    f["large_update_gflops"] = device.large_update_s > 0 ? device.large_update_flops / device.large_update_s * 1e-9 : 0.0;
+    f["large_update_gflops"] = gflop_rate(device.large_update_flops, device.large_update_s);
     f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
     f["device_estimate_bytes"] = static_cast<double>(device.estimate_bytes);
     f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
