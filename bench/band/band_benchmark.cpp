@@ -3,7 +3,9 @@
 #include <cblas.h>
 #include <lapacke.h>
 #include <omp.h>
-#include <stdlib.h>  // getloadavg
+#include <stdlib.h>        // getloadavg
+#include <sys/resource.h>  // getrusage
+#include <unistd.h>        // sysconf
 
 #include <algorithm>
 #include <chrono>
@@ -73,7 +75,8 @@ ratio: a host implementation's time over openblas's (DPBTRF + DPBTRS), of the me
 the fastest repeats (ratio_min); "<=1.0" says which of the two are at most 1.0. On a shared machine
 other processes only add time, so the fastest of the interleaved repeats is the estimate of the
 code's own time; the median shows how far the neighbours moved it. The last lines give the worst
-of each ratio over the grid and the load average at the start and the end.
+of each ratio over the grid and the load average at the start and the end; "others" is the number of
+cores that other processes kept busy while the point ran (from /proc/stat, 0 on a quiet machine).
 GPU runs are preceded by an untimed warm-up factorisation; their time includes creating the
 cuBLAS handles and streams, as the solver does.)";
 
@@ -86,6 +89,7 @@ struct Options {
   double device_gb = 0;
   int threads = 0;
   int repeats = 3;
+  double single_run_flops = 1e11;
   double settle = 0.2;
   double time_limit = 30;
   index_t dgemm = 8192;
@@ -108,8 +112,11 @@ void add_options(CLI::App& app, Options& o) {
   add_precision_option(app, o.precisions, "double, float or both (openblas runs in double only)");
   app.add_option("--threads", o.threads, "OpenMP and OpenBLAS threads (default: OpenMP's default)")
       ->check(positive_number());
-  add_checked_option(app, "--repeats", o.repeats, "timed runs, interleaved, the median is reported (1 above 1e11 flops)",
+  add_checked_option(app, "--repeats", o.repeats,
+                     "timed runs, interleaved, the median and the fastest are reported (1 above --single-run-flops)",
                      positive_number());
+  add_checked_option(app, "--single-run-flops", o.single_run_flops,
+                     "points of more flops than this are run once", positive_number());
   add_checked_option(app, "--settle", o.settle,
                      "seconds of sleep before each timed run, for threads left spinning to go idle",
                      non_negative_number());
@@ -178,6 +185,42 @@ double load_average() {
   double load[1] = {-1};
   return getloadavg(load, 1) == 1 ? load[0] : -1;
 }
+
+// The cores other processes kept busy between start() and cores() (from /proc/stat's busy time
+// less this process's CPU time, over the wall time; -1 where /proc/stat cannot be read): the
+// neighbours' share of the machine while a point ran.
+class OtherProcesses {
+ public:
+  void start() { busy_ = busy_s(), own_ = own_s(), wall_ = Stopwatch(); }
+  double cores() const {
+    const double busy = busy_s();
+    if (busy < 0 || busy_ < 0) return -1;
+    return std::max(0.0, (busy - busy_) - (own_s() - own_)) / wall_.seconds();
+  }
+
+ private:
+  // Seconds of CPU time spent by all processes since boot: /proc/stat's first line, less idle and iowait.
+  static double busy_s() {
+    std::FILE* f = std::fopen("/proc/stat", "r");
+    if (!f) return -1;
+    unsigned long long v[8] = {};
+    const int read = std::fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4],
+                                 &v[5], &v[6], &v[7]);
+    std::fclose(f);
+    if (read != 8) return -1;
+    const unsigned long long busy = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];  // less idle (3), iowait (4)
+    return static_cast<double>(busy) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  }
+  // This process's CPU time, user and system, all threads.
+  static double own_s() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+  }
+  double busy_ = -1, own_ = 0;
+  Stopwatch wall_;
+};
 
 // The benchmark's right-hand side, the same for every implementation.
 std::vector<double> benchmark_rhs(index_t n) {
@@ -353,14 +396,14 @@ void run(Options o) {
   const double load_start = load_average();
   std::printf("load average (1 min) at the start: %.2f\n\n", load_start);
   std::cout << "        n      b    nb  impl             prec   factor_s   solve_s    time_s     min_s    GFLOP/s  "
-               "speed-up  %DGEMM  ratio  ratio_min  <=1.0\n";
+               "speed-up  %DGEMM  ratio  ratio_min  <=1.0   others\n";
 
   std::map<std::string, bool> over_limit, warmed;
   // host impl -> the largest ratio to DPBTRF+DPBTRS over the grid, of the medians and of the minima
   std::map<std::string, double> worst_ratio, worst_ratio_min;
   CsvTable csv({"n", "bandwidth", "block", "impl", "precision", "threads", "factor_s", "solve_s", "time_s", "min_s",
                 "gflops", "speedup", "speedup_against", "of_dgemm", "ratio_to_dpbtrf", "ratio_min_to_dpbtrf",
-                "at_most_dpbtrf", "load_average", "note"});
+                "at_most_dpbtrf", "other_cores", "load_average", "note"});
   for (const index_t n : o.sizes)
     for (const index_t b0 : o.bandwidths)
       for (const auto& precision : o.precisions) {
@@ -382,7 +425,9 @@ void run(Options o) {
           }
         // The repeats interleave the implementations, so that a busy spell of the machine
         // slows all of them alike rather than one.
-        const int repeats = flops > 1e11 ? 1 : o.repeats;
+        const int repeats = flops > o.single_run_flops ? 1 : o.repeats;
+        OtherProcesses others;
+        others.start();
         for (int r = 0; r < repeats; ++r)
           for (auto& row : rows) {
             if (!row.note.empty() && row.factor_s.empty()) continue;  // unavailable, skipped or failed
@@ -417,6 +462,7 @@ void run(Options o) {
           return 0.0;
         };
         const double dpbtrf = reference("openblas"), dpbtrf_min = reference("openblas", true);
+        const double other_cores = others.cores();
         for (auto& row : rows) {
           std::string verdict;  // which ratios are at most 1.0
           if (!row.factor_s.empty()) {
@@ -444,7 +490,7 @@ void run(Options o) {
           }
           char line[640];
           std::snprintf(line, sizeof line,
-                        "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %9.4f %10.1f %9s %7s %6s %10s  %-7s  %s",
+                        "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %9.4f %10.1f %9s %7s %6s %10s  %-7s %6.2f  %s",
                         static_cast<long long>(n), static_cast<long long>(b), static_cast<long long>(row.block),
                         row.impl.c_str(), precision.c_str(), row.median.factor_s, row.median.solve_s, row.time_s,
                         row.min_s, row.gflops,
@@ -452,11 +498,11 @@ void run(Options o) {
                         row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
                         row.ratio > 0 ? std::to_string(row.ratio).substr(0, 5).c_str() : "",
                         row.ratio_min > 0 ? std::to_string(row.ratio_min).substr(0, 5).c_str() : "",
-                        verdict.c_str(), row.note.c_str());
+                        verdict.c_str(), other_cores, row.note.c_str());
           std::cout << line << std::endl;
           csv.add({n, b, row.block, row.impl, precision, threads, row.median.factor_s, row.median.solve_s, row.time_s,
                    row.min_s, row.gflops, row.speedup, row.against, row.of_dgemm, row.ratio, row.ratio_min, verdict,
-                   load_average(), row.note});
+                   other_cores, load_average(), row.note});
         }
       }
   for (const auto& [impl, worst] : worst_ratio)
