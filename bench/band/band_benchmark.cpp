@@ -52,8 +52,9 @@ constexpr const char* kImplementations = R"(Each point is factored and solved wi
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
 repeat's sum; GFLOP/s counts the factorisation alone (median). Before each timed run the process
 sleeps --settle seconds, so that no thread left spinning by the band's fill (OpenMP) or by the
-previous run (OpenBLAS's workers spin about 0.1 s after a call) takes a core from the next. Default half-bandwidths: n/b from 400 down to 5 at n = 20000 (1160 is a
-hex27 cantilever's, 1333 is n/15).
+previous run (OpenBLAS's workers spin about 0.1 s after a call) takes a core from the next.
+Default half-bandwidths: n/b from 400 down to 5 at n = 20000 (1160 is a hex27 cantilever's, 1333
+is n/15).
 Implementations (--impl; default: openblas,blas and, with a device, cublas):
   openblas         LAPACKE_dpbtrf + dpbtrs on OpenBLAS (the reference on the host)
   blas             ours on OpenBLAS tiles, scheduled as the CPU solver does (kHostSchedule)

@@ -67,23 +67,45 @@ void update_rows(const Band<T>& b, const Step& s, index_t r0, index_t r1, index_
                b.at(r0, r0), b.ld);
 }
 
-// POTRF on the diagonal block of step s, then its panel := panel L^-T as panel (L^-1)^T: TRTRI
-// of a copy of L in `inverse`, then one TRMM. On one thread (OpenBLAS 0.3.21, AMD EPYC) TRTRI +
-// TRMM took 5.7 us against TRSM's 14.7 us at nb = 24 and 100 rows, 102 us against 302 us at
-// nb = 48 and 1000 rows; the panel solve is on the look-ahead's critical path. The inverse of a
-// Cholesky factor's diagonal block is as accurate as the substitution for an SPD matrix
-// (cond(L) = sqrt(cond(A11))), as blocked GPU Cholesky codes use it.
+// The largest row sum of |a| over rows [0, n) and columns [0, r] of row r (a lower triangle).
+template <class T>
+T lower_norm_inf(int n, const T* a, int lda) {
+  T norm = 0;
+  for (int r = 0; r < n; ++r) {
+    T sum = 0;
+    for (int c = 0; c <= r; ++c) sum += std::abs(a[r * lda + c]);
+    norm = std::max(norm, sum);
+  }
+  return norm;
+}
+
+// The panel solve by the inverse is taken where cond_inf(L) of the diagonal block is at most
+// this: its error grows with cond(L) against substitution's (Du Croz and Higham, 1992).
+constexpr double kInverseConditionLimit = 100;
+
+// POTRF on the diagonal block of step s, then its panel := panel L^-T. Where L is
+// well-conditioned, as panel (L^-1)^T: TRTRI of a copy of L in `inverse`, then one TRMM; on one
+// thread (OpenBLAS 0.3.21, AMD EPYC) TRTRI + TRMM took 5.7 us against TRSM's 14.7 us at nb = 24
+// and 100 rows, 102 us against 302 us at nb = 48 and 1000 rows, and the panel solve is on the
+// look-ahead's critical path. Else by TRSM: on a band of condition 1e10 with ill-conditioned
+// diagonal blocks the inverse gave a backward error of 3e-15 against DPBTRF's 7e-18
+// (test_band_cholesky).
 template <class T>
 void factor_block_column(const Band<T>& b, const Step& s, std::vector<T>& inverse) {
   const int size = static_cast<int>(s.size);
   if (const int column = blas::potrf_lower(size, b.at(s.j, s.j), b.ld); column >= 0)
     throw kernels::NotPositiveDefinite(s.j + column);
-  const index_t below = s.end - s.j - s.size;
+  const int below = static_cast<int>(s.end - s.j - s.size);
   if (below == 0) return;
+  const T* l = b.at(s.j, s.j);
+  T* panel = b.at(s.j + s.size, s.j);
   inverse.assign(static_cast<std::size_t>(size) * size, T(0));
-  for (int r = 0; r < size; ++r) std::copy_n(b.at(s.j + r, s.j), r + 1, inverse.data() + r * size);
+  for (int r = 0; r < size; ++r) std::copy_n(l + r * b.ld, r + 1, inverse.data() + r * size);
   blas::trtri_lower(size, inverse.data(), size);
-  blas::trmm(CblasRight, CblasTrans, static_cast<int>(below), size, inverse.data(), size, b.at(s.j + s.size, s.j), b.ld);
+  const double condition = static_cast<double>(lower_norm_inf(size, l, b.ld)) *
+                           static_cast<double>(lower_norm_inf(size, inverse.data(), size));
+  if (condition <= kInverseConditionLimit) blas::trmm(CblasRight, CblasTrans, below, size, inverse.data(), size, panel, b.ld);
+  else blas::trsm(CblasRight, CblasTrans, below, size, l, b.ld, panel, b.ld);
 }
 
 // The trailing update of step s right of its look-ahead columns (rows and columns [trailing,
