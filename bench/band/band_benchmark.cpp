@@ -51,8 +51,9 @@ const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",  
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
 repeat's sum; GFLOP/s counts the factorisation alone (median). Before each timed run the process
-sleeps --settle seconds, so that no thread left spinning by the band's fill (OpenMP) or by the
-previous run (OpenBLAS's workers spin about 0.1 s after a call) takes a core from the next.
+sleeps --settle seconds (host implementations), so that no thread left spinning by the band's fill
+(OpenMP) or by the previous run (OpenBLAS's workers spin about 0.1 s after a call) takes a core
+from the next.
 Default half-bandwidths: n/b from 400 down to 5 at n = 20000 (1160 is a hex27 cantilever's, 1333
 is n/15).
 Implementations (--impl; default: openblas,blas and, with a device, cublas):
@@ -239,7 +240,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   auto a = make_band<T>(backend, layout);
   const auto rhs = benchmark_rhs(layout.n);
   backend.synchronize();
-  settle(settle_s);
+  if (!on_device(impl)) settle(settle_s);  // the host runs; the device ones keep their time on the device
   Timing t;
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
