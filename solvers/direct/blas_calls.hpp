@@ -44,7 +44,7 @@ inline void trtri_lower(int n, float* a, int lda) {
   if (failed_pivot(LAPACKE_strtri_work(LAPACK_COL_MAJOR, 'U', 'N', n, a, lda)) >= 0)
     throw std::logic_error("LAPACKE trtri: a zero on the diagonal of a Cholesky factor");
 }
-// B := B op(L) with L lower triangular.
+// B := op(L) B (CblasLeft) or B op(L) (CblasRight), L lower triangular.
 inline void trmm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const double* l, int ldl, double* b, int ldb) {
   cblas_dtrmm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0, l, ldl, b, ldb);
 }
