@@ -1,7 +1,7 @@
 #pragma once
 // The host BLAS and LAPACK calls the band solvers make, one name for both precisions
-// (row-major, lower triangles): OpenBLAS's dsyrk/dgemm/dtrsm and LAPACK's dpotrf and their
-// single-precision twins. Include only where OpenBLAS's headers are on the include path.
+// (row-major, lower triangles): OpenBLAS's dsyrk/dgemm/dtrsm/dtrmm/dtbsv and LAPACK's
+// dpotrf/dtrtri and their single-precision twins. Include only where OpenBLAS's headers are on the include path.
 #include <cblas.h>
 #include <lapacke.h>
 
