@@ -1,7 +1,7 @@
 #pragma once
 // The host BLAS and LAPACK calls the band solvers make, one name for both precisions
-// (row-major, lower triangles): OpenBLAS's dsyrk/dgemm/dtrsm and LAPACK's dpotrf and their
-// single-precision twins. Include only where OpenBLAS's headers are on the include path.
+// (row-major, lower triangles): OpenBLAS's dsyrk/dgemm/dtrsm/dtrmm/dtbsv and LAPACK's
+// dpotrf/dtrtri and their single-precision twins. Include only where OpenBLAS's headers are on the include path.
 #include <cblas.h>
 #include <lapacke.h>
 
@@ -34,6 +34,23 @@ inline int failed_pivot(lapack_int info) {
 // the column whose pivot is not positive, or -1.
 inline int potrf_lower(int n, double* a, int lda) { return failed_pivot(LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda)); }
 inline int potrf_lower(int n, float* a, int lda) { return failed_pivot(LAPACKE_spotrf_work(LAPACK_COL_MAJOR, 'U', n, a, lda)); }
+// The inverse of a lower triangle in place (LAPACK's TRTRI on the column-major upper one); the
+// triangle is a POTRF factor, whose diagonal is positive.
+inline void trtri_lower(int n, double* a, int lda) {
+  if (failed_pivot(LAPACKE_dtrtri_work(LAPACK_COL_MAJOR, 'U', 'N', n, a, lda)) >= 0)
+    throw std::logic_error("LAPACKE trtri: a zero on the diagonal of a Cholesky factor");
+}
+inline void trtri_lower(int n, float* a, int lda) {
+  if (failed_pivot(LAPACKE_strtri_work(LAPACK_COL_MAJOR, 'U', 'N', n, a, lda)) >= 0)
+    throw std::logic_error("LAPACKE trtri: a zero on the diagonal of a Cholesky factor");
+}
+// B := op(L) B (CblasLeft) or B op(L) (CblasRight), L lower triangular.
+inline void trmm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const double* l, int ldl, double* b, int ldb) {
+  cblas_dtrmm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0, l, ldl, b, ldb);
+}
+inline void trmm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const float* l, int ldl, float* b, int ldb) {
+  cblas_strmm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0f, l, ldl, b, ldb);
+}
 inline void trsm(CBLAS_SIDE side, CBLAS_TRANSPOSE tl, int m, int n, const double* l, int ldl, double* b, int ldb) {
   cblas_dtrsm(CblasRowMajor, side, CblasLower, tl, CblasNonUnit, m, n, 1.0, l, ldl, b, ldb);
 }

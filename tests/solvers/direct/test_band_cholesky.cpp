@@ -204,6 +204,73 @@ TEST_CASE("band Cholesky with look-ahead: teams of 1 to 3 threads match a dense 
   omp_set_num_threads(threads_before);
 }
 
+namespace {
+
+// A = B Bᵀ + δ I with B a random lower band of half-bandwidth kd (so A's is kd): for a random
+// triangular B the condition number of A is about ||A|| / δ, here near 1e10, and the diagonal
+// blocks are ill-conditioned too (the look-ahead solves its panels by their inverse).
+std::vector<double> ill_conditioned_band(index_t n, index_t kd, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> lower(static_cast<std::size_t>(n * n), 0.0), a(lower.size(), 0.0);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = std::max<index_t>(0, i - kd); j <= i; ++j) lower[i * n + j] = u(rng);
+  double norm = 0;
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = std::max<index_t>(0, i - kd); j <= i; ++j) {
+      double dot = 0;
+      for (index_t k = std::max<index_t>(0, i - kd); k <= j; ++k) dot += lower[i * n + k] * lower[j * n + k];
+      a[i * n + j] = a[j * n + i] = dot;
+      norm = std::max(norm, std::abs(dot));
+    }
+  for (index_t i = 0; i < n; ++i) a[i * n + i] += 1e-10 * norm;
+  return a;
+}
+
+// The normwise backward error of x in A x = b (one right-hand side): ||A x - b|| / (||A|| ||x|| +
+// ||b||), max norms.
+double backward_error(const std::vector<double>& a, index_t n, const std::vector<double>& x,
+                      const std::vector<double>& b) {
+  double residual = 0, norm_a = 0, norm_x = 0, norm_b = 0;
+  for (index_t i = 0; i < n; ++i) {
+    double ax = 0, row = 0;
+    for (index_t j = 0; j < n; ++j) ax += a[i * n + j] * x[j], row += std::abs(a[i * n + j]);
+    residual = std::max(residual, std::abs(ax - b[i]));
+    norm_a = std::max(norm_a, row), norm_x = std::max(norm_x, std::abs(x[i])), norm_b = std::max(norm_b, std::abs(b[i]));
+  }
+  return residual / (norm_a * norm_x + norm_b);
+}
+
+}  // namespace
+
+TEST_CASE("band Cholesky with look-ahead stays backward stable as DPBTRF on an ill-conditioned band") {
+  const int threads_before = omp_get_max_threads();
+  for (const int threads : {1, 2})
+    for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{400, 100, 24}, {300, 40, 17}, {257, 64, 48}}) {
+      CAPTURE(threads);
+      CAPTURE(n);
+      CAPTURE(kd);
+      CAPTURE(block);
+      omp_set_num_threads(threads);
+      const auto a = ill_conditioned_band(n, kd, static_cast<unsigned>(n + kd));
+      const auto b = random_rhs(n, 1, 5);
+      const CsrMatrix csr = dense_to_csr(a, n);
+      band::BlasBackend backend;
+      auto factor = band::load_band<double>(backend, csr, band::make_layout(csr, block));
+      band::factor_or_fail(backend, factor, band::Schedule::look_ahead);
+      const auto ours = band::solve_factored(backend, factor, b, 1);
+      auto ab = lapack_upper_band(a, n, kd);
+      auto theirs = b;
+      REQUIRE(LAPACKE_dpbtrf(LAPACK_COL_MAJOR, 'U', n, kd, ab.data(), kd + 1) == 0);
+      REQUIRE(LAPACKE_dpbtrs(LAPACK_COL_MAJOR, 'U', n, kd, 1, ab.data(), kd + 1, theirs.data(), n) == 0);
+      const double ours_error = backward_error(a, n, ours, b), lapack_error = backward_error(a, n, theirs, b);
+      CAPTURE(ours_error);
+      CAPTURE(lapack_error);
+      CHECK(ours_error < std::max(10 * lapack_error, 1e-16));
+    }
+  omp_set_num_threads(threads_before);
+}
+
 TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop count is exact") {
   const index_t n = 50, kd = 9;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 7), n);
