@@ -40,8 +40,8 @@ namespace {
 using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
-                                           "openmp",   "serial", "cublas", "cublas-streamed", "cuda",
-                                           "cuda-persistent"};
+                                           "openmp",   "serial", "cublas", "cublas-kernels", "cublas-inverse",
+                                           "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations); GFLOP/s counts the
@@ -57,7 +57,11 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   openmp           ours, OpenMP tasks on the project's packed GEMM kernels
   serial           ours, one thread, the project's reference kernels
   cublas           ours on CUDA (the CUDA solver): the block column kernel and cuBLAS SYRK/GEMM on two
-                   streams with look-ahead, the band made on the device
+                   streams with look-ahead, the band made on the device; its panel method by the solver's
+                   rule (device_schedule)
+  cublas-kernels   the same with every panel by block column kernels (64 columns each, left-looking)
+  cublas-inverse   the same with every panel by 128-column diagonal blocks (factor and inverse in one
+                   thread block) and DGEMMs with their inverses
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -74,6 +78,7 @@ struct Options {
   std::vector<index_t> bandwidths{50, 100, 200, 500, 1000, 1160, 1333, 2000, 4000};
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
+  std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -93,6 +98,10 @@ void add_options(CLI::App& app, Options& o) {
   add_list_option(app, "--blocks", o.blocks, "block sizes to try (0: the solver's choice from b)",
                   non_negative_number());
   add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
+  add_list_option(app, "--panel-sms", o.panel_sms,
+                  "cublas, cublas-kernels, cublas-inverse: multiprocessors the trailing SYRK leaves to the panel "
+                  "(default: the solver's rule)",
+                  non_negative_number());
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -112,8 +121,13 @@ void add_options(CLI::App& app, Options& o) {
   app.footer(kImplementations);
 }
 
+// The implementations of the CUDA solver's factorisation with the band held on the device.
+bool cublas_chain(const std::string& impl) {
+  return impl == "cublas" || impl == "cublas-kernels" || impl == "cublas-inverse";
+}
+
 bool on_device(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-streamed" || impl == "cuda" || impl == "cuda-persistent";
+  return cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda" || impl == "cuda-persistent";
 }
 
 // Rows [first, last) of the lower band, `window` entries left of the diagonal, pitch window + 1.
@@ -166,16 +180,28 @@ std::vector<double> benchmark_rhs(index_t n) {
 // One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
 // side; on a device the factorisation alone, as the GPU figures have been). `note` gets what the
 // reader should know of the run (the chunks of a streamed one).
+#if FEM_WITH_CUDA
+// The CUDA schedule of a cublas_chain row: the solver's rule, but for the panel method its impl
+// forces and the multiprocessors left to the panel (panel_sms >= 0).
+kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout, int panel_sms) {
+  kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
+  if (impl == "cublas-kernels") schedule.panel = kernels::cuda::PanelMethod::kernels;
+  if (impl == "cublas-inverse") schedule.panel = kernels::cuda::PanelMethod::inverse;
+  if (panel_sms >= 0) schedule.panel_sms = panel_sms;
+  return schedule;
+}
+#endif
+
 template <class T>
 Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
-                 double device_gb, std::string& note) {
+                 double device_gb, int panel_sms, std::string& note) {
   auto a = make_band<T>(backend, layout);
   backend.synchronize();
   Timing t;
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
-  if (impl == "cublas") {
-    kernels::cuda::factor_on_device(a.layout, a.rows());
+  if (cublas_chain(impl)) {
+    kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, panel_sms));
   } else if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : layout.elements() * sizeof(T) / 4;
@@ -187,7 +213,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   } else
 #endif
   {
-    (void)device_gb, (void)note;
+    (void)device_gb, (void)panel_sms, (void)note;
     const band::Schedule schedule = impl == "blas"                            ? band::kHostSchedule
                                     : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
                                     : impl == "blas-look-ahead"                ? band::Schedule::look_ahead
@@ -242,7 +268,7 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
   if (impl.rfind("blas", 0) == 0) return std::make_unique<band::BlasBackend>();
-  if (impl == "cublas" || impl == "cublas-streamed" || impl == "cuda-persistent") {
+  if (cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
     // cublas-streamed keeps the band in host memory and moves it itself.
     auto device = kernels::make_dense_backend("cublas");  // checks that a device is there
     if (impl != "cublas-streamed") return device;
@@ -283,6 +309,7 @@ void print_step_breakdown(const Options& o) {
 // One implementation at one block size, at one (n, b, precision) of the grid.
 struct Row {
   index_t block = 0;
+  int panel_sms = -1;  // cublas_chain: the multiprocessors forced left to the panel (-1: the rule's)
   std::string impl;
   std::vector<double> factor_s, solve_s, total_s;  // one a repeat
   Timing median;
@@ -340,16 +367,18 @@ void run(Options o) {
         for (const auto& impl : o.impls)
           for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
                                       : impl == "cuda-persistent" ? std::vector<index_t>{64}
-                                                                  : o.blocks) {
-            if (impl == "openblas" && precision != "double") continue;
-            Row row;
-            row.impl = impl;
-            row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
-                                            : band::default_block_size(b, on_device(impl));
-            if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
-            else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
-            rows.push_back(row);
-          }
+                                                                  : o.blocks)
+            for (const int panel_sms : cublas_chain(impl) && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1}) {
+              if (impl == "openblas" && precision != "double") continue;
+              Row row;
+              row.impl = impl;
+              row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
+                                              : band::default_block_size(b, on_device(impl));
+              row.panel_sms = panel_sms;
+              if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
+              else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
+              rows.push_back(row);
+            }
         // The repeats interleave the implementations, so that a busy spell of the machine
         // slows all of them alike rather than one.
         const int repeats = flops > 1e11 ? 1 : o.repeats;
@@ -360,8 +389,8 @@ void run(Options o) {
               const band::BandLayout layout{n, b, row.block};
               const auto run = [&](const band::BandLayout& l) {
                 auto& be = *backends[row.impl];
-                return precision == "double" ? time_ours<double>(row.impl, be, l, o.device_gb, row.note)
-                                             : time_ours<float>(row.impl, be, l, o.device_gb, row.note);
+                return precision == "double" ? time_ours<double>(row.impl, be, l, o.device_gb, row.panel_sms, row.note)
+                                             : time_ours<float>(row.impl, be, l, o.device_gb, row.panel_sms, row.note);
               };
               if (on_device(row.impl) && !warmed[row.impl + precision]) {  // module loading, first handles
                 run(band::BandLayout{std::min<index_t>(n, 4 * (b + row.block)), b, row.block});
@@ -400,16 +429,19 @@ void run(Options o) {
             }
             if (on_device(row.impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
           }
+          const std::string note =
+              row.panel_sms < 0 ? row.note
+                                : std::to_string(row.panel_sms) + " SMs left to the panel" + (row.note.empty() ? "" : "; " + row.note);
           char line[640];
           std::snprintf(line, sizeof line, "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %10.1f %9s %7s %6s  %s",
                         static_cast<long long>(n), static_cast<long long>(b), static_cast<long long>(row.block),
                         row.impl.c_str(), precision.c_str(), row.median.factor_s, row.median.solve_s, row.time_s,
                         row.gflops, row.speedup > 0 ? (std::to_string(row.speedup).substr(0, 5) + "x").c_str() : "",
                         row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
-                        row.ratio > 0 ? std::to_string(row.ratio).substr(0, 5).c_str() : "", row.note.c_str());
+                        row.ratio > 0 ? std::to_string(row.ratio).substr(0, 5).c_str() : "", note.c_str());
           std::cout << line << std::endl;
           csv.add({n, b, row.block, row.impl, precision, threads, row.median.factor_s, row.median.solve_s, row.time_s,
-                   row.gflops, row.speedup, row.against, row.of_dgemm, row.ratio, row.note});
+                   row.gflops, row.speedup, row.against, row.of_dgemm, row.ratio, note});
         }
       }
   for (const auto& [impl, worst] : worst_ratio)

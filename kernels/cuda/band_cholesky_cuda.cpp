@@ -13,6 +13,7 @@
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/front_kernels.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
@@ -26,20 +27,37 @@ int as_int(index_t v) {
   return static_cast<int>(v);
 }
 
+// Multiprocessors of the current device.
+int multiprocessors() {
+  int device = 0, count = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  return count;
+}
+
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
 // queues there ends after all of its work.
 template <class T>
 class Factorizer {
  public:
-  explicit Factorizer(const BandLayout& layout)
+  Factorizer(const BandLayout& layout, const DeviceSchedule& schedule)
       : layout_(layout),
+        schedule_(schedule),
         panel_(Stream::greatest_priority()),
         update_(0),
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
+    if (schedule.panel == PanelMethod::inverse) {
+      inverse_ = DeviceBuffer<T>(static_cast<std::size_t>(kDiagonalBlock) * kDiagonalBlock);
+      // The rows under a diagonal block: the rest of its block column and the panel.
+      solved_ = DeviceBuffer<T>(static_cast<std::size_t>(layout.block + layout.bandwidth) * kDiagonalBlock);
+    }
+    if (schedule.panel_sms > 0)
+      check(cublasSetSmCountTarget(update_blas_, std::max(1, multiprocessors() - schedule.panel_sms)),
+            "cublasSetSmCountTarget");
   }
 
   cudaStream_t update() const { return update_; }
@@ -67,8 +85,8 @@ class Factorizer {
                    at(j + size + next, j + size + next), ld),
               "syrk (trailing window)");
       rest_done_.record(update_);
-      // ... while the next block column is updated by this one (unless its kernel does that) and factored.
-      if (!kernel_applies_previous_block(layout_.block)) {
+      // ... while the next block column is updated by this one (unless its kernels do that) and factored.
+      if (!panel_applies_previous_block()) {
         const T* p = at(j + size, j);
         check(syrk(panel_blas_, as_int(next), as_int(size), p, at(j + size, j + size), ld), "syrk (next block)");
         if (below > next)
@@ -99,12 +117,22 @@ class Factorizer {
  private:
   std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
 
-  // The block column at column j (diagonal block and panel below it), on the panel stream: one
-  // block column kernel for every block_column_width columns of it, left-looking: each applies
+  bool panel_applies_previous_block() const {
+    return schedule_.panel == PanelMethod::kernels && kernel_applies_previous_block(layout_.block);
+  }
+
+  // The block column at column j (diagonal block and panel below it), on the panel stream.
+  template <class At>
+  void factor_panel(const At& at, index_t j) {
+    if (schedule_.panel == PanelMethod::inverse) factor_panel_by_inverse(at, j);
+    else factor_panel_by_kernels(at, j);
+  }
+
+  // One block column kernel for every block_column_width columns, left-looking: each applies
   // the update of the columns of this block left of it (and of the block before, see
   // kernel_applies_previous_block).
   template <class At>
-  void factor_panel(const At& at, index_t j) {
+  void factor_panel_by_kernels(const At& at, index_t j) {
     const index_t size = std::min(layout_.block, layout_.n - j);
     int* info = info_.get() + j / layout_.block;
     for (index_t c = 0; c < size; c += block_column_width)
@@ -112,12 +140,49 @@ class Factorizer {
                             panel_);
   }
 
+  // Right-looking by diagonal blocks of kDiagonalBlock columns: each one's factor L and its
+  // inverse by factor_diagonal_block (cuBLAS's TRSM runs at a fraction of DGEMM's rate on these
+  // shapes, and cuSOLVER's POTRF at about 1 us a column), the rows under it, B := B L⁻ᵀ, by a
+  // DGEMM with the inverse (through solved_, then copied back), then the block column's later
+  // columns take its update. Seen by the column-major kernel and cuBLAS, the row-major lower
+  // diagonal block is the upper factor U = Lᵀ, and the inverse it writes, U⁻¹ column-major, is
+  // L⁻¹ row-major: B L⁻ᵀ is, column-major, (U⁻¹)ᵀ Bᵀ.
+  template <class At>
+  void factor_panel_by_inverse(const At& at, index_t j) {
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
+    const int ld = as_int(layout_.window());
+    int* info = info_.get() + j / layout_.block;
+    const T one = 1, zero = 0;
+    for (index_t c = 0; c < size; c += kDiagonalBlock) {
+      const int s = static_cast<int>(std::min<index_t>(kDiagonalBlock, size - c));
+      factor_diagonal_block(at(j + c, j + c), s, ld, inverse_.get(), info, static_cast<int>(c), panel_);
+      const index_t later = size - c - s;  // columns of this block column right of the diagonal block
+      const index_t under = later + below;
+      if (under == 0) continue;
+      T* b = at(j + c + s, j + c);
+      check(cublas_gemm(panel_blas_, CUBLAS_OP_T, CUBLAS_OP_N, s, as_int(under), s, &one, inverse_.get(), s, b, ld,
+                        &zero, solved_.get(), s),
+            "gemm (rows under a diagonal block)");
+      check(cudaMemcpy2DAsync(b, static_cast<std::size_t>(ld) * sizeof(T), solved_.get(), s * sizeof(T), s * sizeof(T),
+                              static_cast<std::size_t>(under), cudaMemcpyDeviceToDevice, panel_),
+            "copy of the solved rows");
+      if (later == 0) continue;
+      check(syrk(panel_blas_, as_int(later), s, b, at(j + c + s, j + c + s), ld), "syrk (block column)");
+      if (below > 0)
+        check(gemm_nt(panel_blas_, as_int(below), as_int(later), s, at(j + size, j + c), b, at(j + size, j + c + s), ld),
+              "gemm (block column)");
+    }
+  }
+
   BandLayout layout_;
+  DeviceSchedule schedule_;
   Stream panel_, update_;
   BlasHandle panel_blas_, update_blas_;
   Event panel_done_, rest_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
+  DeviceBuffer<T> inverse_, solved_;  // PanelMethod::inverse: a diagonal block's inverse, the rows under it
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:
@@ -142,6 +207,12 @@ class PinnedRange {
 }  // namespace
 
 bool kernel_applies_previous_block(index_t block) { return block <= block_column_width; }
+
+DeviceSchedule device_schedule(const BandLayout& layout) {
+  DeviceSchedule schedule;
+  schedule.panel = layout.block >= kDiagonalBlock ? PanelMethod::inverse : PanelMethod::kernels;
+  return schedule;
+}
 
 template <class T>
 BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c) {
@@ -172,8 +243,13 @@ std::size_t min_streaming_bytes(const BandLayout& layout, std::size_t element_by
 
 template <class T>
 void factor_on_device(const BandLayout& layout, T* rows) {
+  factor_on_device(layout, rows, device_schedule(layout));
+}
+
+template <class T>
+void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& schedule) {
   if (layout.n == 0) return;
-  Factorizer<T> f(layout);
+  Factorizer<T> f(layout, schedule);
   f.factor_steps(rows, 0, 0, layout.n);
   f.check_pivots();
 }
@@ -193,7 +269,7 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
   const PinnedRange pinned(host_rows, static_cast<std::size_t>(n) * row_bytes);
   const std::array<DeviceBuffer<T>, 2> buffer{DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch)),
                                                DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch))};
-  Factorizer<T> f(layout);
+  Factorizer<T> f(layout, device_schedule(layout));
   const cudaStream_t main = f.update();
   Stream copy_in(0), copy_out(0);
   Event uploaded, moved, computed;
@@ -238,6 +314,8 @@ template BlockColumn<double> step_block_column(const BandLayout&, double*, index
 template BlockColumn<float> step_block_column(const BandLayout&, float*, index_t, index_t);
 template void factor_on_device<double>(const BandLayout&, double*);
 template void factor_on_device<float>(const BandLayout&, float*);
+template void factor_on_device<double>(const BandLayout&, double*, const DeviceSchedule&);
+template void factor_on_device<float>(const BandLayout&, float*, const DeviceSchedule&);
 template int factor_streamed<double>(const BandLayout&, double*, std::size_t);
 template int factor_streamed<float>(const BandLayout&, float*, std::size_t);
 

@@ -1,12 +1,15 @@
 #pragma once
-// The blocked band Cholesky on one CUDA device. Each block column (diagonal block and the panel
-// under it) is factored left-looking by the project's block column kernel, one launch for every
-// 64 columns (kernels/cuda/block_column_cholesky.hpp): it applies the update of the block's
-// columns left of it and factors. The rest of the trailing window is one cuBLAS SYRK a step, on
-// a second stream, while the next block column is updated and factored on a high-priority one.
-// The pivot flags stay on the device (one per step) and are read once at the end, so the host
-// never waits inside the loop. The kernel chain sets the pace at small bandwidths, the trailing
-// SYRK at large ones (bench/RESULTS.md).
+// The blocked band Cholesky on one CUDA device. Each step factors a block column (diagonal block
+// and the panel under it) on a high-priority stream, in one of two ways (PanelMethod): by the
+// project's block column kernel, one launch for every 64 columns, left-looking
+// (kernels/cuda/block_column_cholesky.hpp), or by 128-column diagonal blocks whose factor and
+// inverse one thread block works out (factor_diagonal_block, the multifrontal's kernel), the rows
+// under each multiplied by that inverse (cuBLAS DGEMM) and the block column's later columns
+// updated by DSYRK/DGEMM. The rest of the trailing window is one cuBLAS SYRK a step, on a second
+// stream, while the next block column is updated and factored on the first (look-ahead). The
+// pivot flags stay on the device (one per step) and are read once at the end, so the host never
+// waits inside the loop. The panel's chain sets the pace at small bandwidths, the trailing SYRK
+// at large ones (bench/RESULTS.md).
 //
 // Bands larger than the device memory stream through it: two buffers of C + kd rows take turns,
 // the kd rows still being updated move from one to the other on the device, new rows come in
@@ -21,11 +24,30 @@
 
 namespace fem::kernels::cuda {
 
+// How a step's block column is factored (see above).
+enum class PanelMethod {
+  kernels,  // the block column kernel every 64 columns, each applying the columns left of it
+  inverse,  // 128-column diagonal blocks by factor_diagonal_block, the rows under them by DGEMM
+};
+
+struct DeviceSchedule {
+  PanelMethod panel = PanelMethod::kernels;
+  // Multiprocessors the trailing SYRK leaves to the panel's stream (cublasSetSmCountTarget on
+  // its handle), so that the panel's launches find room at once; 0: the SYRK may take them all.
+  int panel_sms = 0;
+};
+
+// The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:
+// bench/RESULTS.md).
+DeviceSchedule device_schedule(const BandLayout& layout);
+
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
 // `rows`, as the `cublas` dense back-end holds it). Throws NotPositiveDefinite naming the first
 // equation whose pivot is not positive.
 template <class T>
 void factor_on_device(const BandLayout& layout, T* rows);
+template <class T>
+void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& schedule);
 
 // Factors in place the band in host memory (layout.n rows of layout.pitch() entries), using at
 // most `device_bytes` of device memory for the band's rows. Returns the number of chunks the

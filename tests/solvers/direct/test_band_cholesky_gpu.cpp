@@ -1,8 +1,8 @@
 // band-cholesky:cuda against band-cholesky:cpu (double and mixed precision) on random SPD band
 // matrices, with the band on the device and streamed through a small device-memory budget; the
-// CUDA factorisation against the CPU one on awkward sizes and block sizes; the failing pivot
-// named on both paths; the block column kernel against a host factorisation. Skipped without a
-// CUDA device.
+// CUDA factorisation against the CPU one on awkward sizes and block sizes, with either panel
+// method; the failing pivot named on both paths and by both panel methods; the block column
+// kernel against a host factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
 #include <iostream>
@@ -246,6 +246,60 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
       CHECK(e.column() == bad);
     }
   }
+}
+
+TEST_CASE("both panel methods of the CUDA band factorisation match the CPU factor") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  band::BlasBackend cpu;
+  unsigned seed = 240;
+  // Blocks of one diagonal block (128), of several (256, 384, 512), one cut short (200: 128 + 72),
+  // one as wide as the band (600), one of 128 + 1 (129: the band cuts 384 down), and n that cut
+  // the last block.
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1000, 130, 128}, {1001, 300, 256},
+                                     {2000, 500, 384}, {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600},
+                                     {700, 129, 384}}) {
+    CAPTURE(n);
+    CAPTURE(kd);
+    CAPTURE(block);
+    const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, ++seed), n);
+    band::BandLayout layout = band::make_layout(csr, block);
+    layout.block = std::min(block, layout.bandwidth);
+    auto reference = band::load_band<double>(cpu, csr, layout);
+    band::factor(cpu, reference, band::Schedule::in_order);
+    const auto expected = lower_band(cpu, reference);
+    for (const auto method : {kernels::cuda::PanelMethod::kernels, kernels::cuda::PanelMethod::inverse})
+      for (const int panel_sms : {0, 16}) {
+        CAPTURE(static_cast<int>(method));
+        CAPTURE(panel_sms);
+        auto on_device = band::load_band<double>(*gpu, csr, layout);
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method, panel_sms});
+        CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+      }
+  }
+}
+
+TEST_CASE("both panel methods name the first failing pivot, in either diagonal block of a panel") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  const index_t n = 2000, kd = 300, block = 256;
+  // The first column of a step, inside its first diagonal block, inside its second one (the
+  // inverse method's second factor_diagonal_block), and the last column.
+  for (const index_t bad : {index_t{512}, index_t{517}, index_t{3 * 256 + 128 + 17}, n - 1})
+    for (const auto method : {kernels::cuda::PanelMethod::kernels, kernels::cuda::PanelMethod::inverse}) {
+      CAPTURE(bad);
+      CAPTURE(static_cast<int>(method));
+      auto a = random_spd_band(n, kd, 11);
+      a[bad * n + bad] = -1.0;
+      const CsrMatrix csr = dense_to_csr(a, n);
+      auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
+      try {
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method, 0});
+        FAIL("no failure reported");
+      } catch (const kernels::NotPositiveDefinite& e) {
+        CHECK(e.column() == bad);
+      }
+    }
 }
 
 TEST_CASE("the CUDA band factorisation names the first failing pivot, on the device and streamed") {
