@@ -31,6 +31,7 @@
 #include "bench/band/band_step_breakdown.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #endif
 
 namespace fem::bench {
@@ -40,7 +41,7 @@ namespace {
 using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
-                                           "openmp",   "serial", "cublas", "cublas-kernels", "cublas-inverse",
+                                           "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-inverse",
                                            "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
@@ -59,7 +60,8 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cublas           ours on CUDA (the CUDA solver): the block column kernel and cuBLAS SYRK/GEMM on two
                    streams with look-ahead, the band made on the device; its panel method by the solver's
                    rule (device_schedule)
-  cublas-kernels   the same with every panel by block column kernels (64 columns each, left-looking)
+  cublas-left      the same with every panel by block column kernels (64 columns each), left-looking
+  cublas-right     the same by block column kernels with cuBLAS updates of the columns right of each
   cublas-inverse   the same with every panel by 128-column diagonal blocks (factor and inverse in one
                    thread block) and DGEMMs with their inverses
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
@@ -99,7 +101,7 @@ void add_options(CLI::App& app, Options& o) {
                   non_negative_number());
   add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
   add_list_option(app, "--panel-sms", o.panel_sms,
-                  "cublas, cublas-kernels, cublas-inverse: multiprocessors the trailing SYRK leaves to the panel "
+                  "cublas, cublas-left, cublas-right, cublas-inverse: multiprocessors the trailing SYRK leaves to the panel "
                   "(default: the solver's rule)",
                   non_negative_number());
   app.add_option("--device-memory", o.device_gb,
@@ -123,7 +125,7 @@ void add_options(CLI::App& app, Options& o) {
 
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-kernels" || impl == "cublas-inverse";
+  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-inverse";
 }
 
 bool on_device(const std::string& impl) {
@@ -185,7 +187,8 @@ std::vector<double> benchmark_rhs(index_t n) {
 // forces and the multiprocessors left to the panel (panel_sms >= 0).
 kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout, int panel_sms) {
   kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
-  if (impl == "cublas-kernels") schedule.panel = kernels::cuda::PanelMethod::kernels;
+  if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
+  if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
   if (impl == "cublas-inverse") schedule.panel = kernels::cuda::PanelMethod::inverse;
   if (panel_sms >= 0) schedule.panel_sms = panel_sms;
   return schedule;
@@ -303,6 +306,43 @@ void print_step_breakdown(const Options& o) {
                 t.strip_second_slab_us, t.strip_flag_us, t.to_update_us, t.update_us, t.update_loads_us,
                 t.update_product_us, t.update_flag_us, t.to_next_us);
   }
+}
+#endif
+
+#if FEM_WITH_CUDA
+// The cublas chain's steps as they run, the two streams together: for each b, block, chain impl
+// and --panel-sms of the run, a band of 100 steps past its first window, factored with each
+// step timed; medians over the steps whose window is full.
+void print_chain_steps(const Options& o) {
+  std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
+               "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
+            << "     b    nb  impl            panel_sms   period  look-ahead+panel  trailing_syrk  us/column\n";
+  for (const index_t b : o.bandwidths)
+    for (const index_t block0 : o.blocks)
+      for (const auto& impl : o.impls) {
+        if (!cublas_chain(impl)) continue;
+        for (const int panel_sms : o.panel_sms.empty() ? std::vector<int>{-1} : o.panel_sms) {
+          band::BandLayout layout;
+          layout.bandwidth = b;
+          layout.block = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
+          layout.n = 100 * layout.block + 2 * b;
+          const kernels::cuda::DeviceBuffer<double> storage(layout.elements());
+          fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
+          const auto schedule = schedule_of(impl, layout, panel_sms);
+          const auto times = kernels::cuda::factor_on_device_timed(layout, storage.get(), schedule);
+          std::vector<double> period, panel, trailing;
+          const std::size_t full = static_cast<std::size_t>((layout.n - b) / layout.block) - 1;  // the first without a full window
+          for (std::size_t k = 2; k + 1 < full; ++k) {
+            period.push_back(1e3 * (times[k + 1].panel_end - times[k].panel_end));
+            panel.push_back(1e3 * (times[k].panel_end - times[k].panel_start));
+            trailing.push_back(1e3 * (times[k].trailing_end - times[k].trailing_start));
+          }
+          const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
+          std::printf("%6lld %5lld  %-15s %9d %8.1f %17.1f %14.1f %10.3f\n", static_cast<long long>(b),
+                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms, median(period),
+                      median(panel), median(trailing), median(period) / static_cast<double>(layout.block));
+        }
+      }
 }
 #endif
 
@@ -451,7 +491,10 @@ void run(Options o) {
   if (o.breakdown) {
 #if FEM_WITH_CUDA
     const auto cublas = kernels::dense_backend_status("cublas");
-    if (cublas.available) print_step_breakdown(o);
+    if (cublas.available) {
+      print_step_breakdown(o);
+      print_chain_steps(o);
+    }
     else std::cout << "--breakdown skipped: " << cublas.reason << "\n";
 #else
     std::cout << "--breakdown skipped: this build has no CUDA\n";

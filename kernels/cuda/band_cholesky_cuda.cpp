@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -62,6 +63,25 @@ class Factorizer {
 
   cudaStream_t update() const { return update_; }
 
+  // From now on, each step's work is timed (steps_timed).
+  void time_steps() {
+    start_.emplace_back(Event::Timing::on);
+    start_.back().record(update_);
+    for (std::size_t k = 0; k < 4 * steps(); ++k) marks_.emplace_back(Event::Timing::on);
+    marked_.assign(steps(), false);
+  }
+
+  // After check_pivots: the times time_steps asked for.
+  std::vector<ChainStepTimes> steps_timed() const {
+    std::vector<ChainStepTimes> times(steps());
+    const auto ms = [&](std::size_t k, int mark) {
+      return static_cast<float>(1e3 * marks_[4 * k + static_cast<std::size_t>(mark)].seconds_since(start_.front()));
+    };
+    for (std::size_t k = 0; k < times.size(); ++k)
+      if (marked_[k]) times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3)};
+    return times;
+  }
+
   // The steps whose first column is in [first, last) (first and last multiples of the block
   // size, or last = n), on `rows`, which holds the band's rows from r0 on (pitch() entries each)
   // and reaches every row those steps touch.
@@ -80,11 +100,15 @@ class Factorizer {
       const index_t next = std::min(layout_.block, below);  // the next block column, inside this window
       panel_done_.wait_in(update_);
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
+      const std::size_t step = static_cast<std::size_t>(j / layout_.block);
+      mark(step, 0, update_);
       if (below > next)  // the rest of the window, one SYRK
         check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
                    at(j + size + next, j + size + next), ld),
               "syrk (trailing window)");
+      mark(step, 1, update_);
       rest_done_.record(update_);
+      mark(step, 2, panel_);
       // ... while the next block column is updated by this one (unless its kernels do that) and factored.
       if (!panel_applies_previous_block()) {
         const T* p = at(j + size, j);
@@ -98,6 +122,8 @@ class Factorizer {
         factor_panel(at, j + size);
         panel_done_.record(panel_);
       }
+      mark(step, 3, panel_);
+      if (!marks_.empty()) marked_[step] = true;
     }
     // Join: the update stream ends after everything.
     panel_done_.record(panel_);
@@ -117,22 +143,30 @@ class Factorizer {
  private:
   std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
 
+  // Mark `mark` of step k, when timing.
+  void mark(std::size_t k, int mark, cudaStream_t stream) {
+    if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
+  }
+
   bool panel_applies_previous_block() const {
-    return schedule_.panel == PanelMethod::kernels && kernel_applies_previous_block(layout_.block);
+    return schedule_.panel == PanelMethod::left_looking_kernels && kernel_applies_previous_block(layout_.block);
   }
 
   // The block column at column j (diagonal block and panel below it), on the panel stream.
   template <class At>
   void factor_panel(const At& at, index_t j) {
-    if (schedule_.panel == PanelMethod::inverse) factor_panel_by_inverse(at, j);
-    else factor_panel_by_kernels(at, j);
+    switch (schedule_.panel) {
+      case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
+      case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j);
+      case PanelMethod::inverse: return factor_panel_by_inverse(at, j);
+    }
   }
 
   // One block column kernel for every block_column_width columns, left-looking: each applies
   // the update of the columns of this block left of it (and of the block before, see
   // kernel_applies_previous_block).
   template <class At>
-  void factor_panel_by_kernels(const At& at, index_t j) {
+  void factor_panel_left_looking(const At& at, index_t j) {
     const index_t size = std::min(layout_.block, layout_.n - j);
     int* info = info_.get() + j / layout_.block;
     for (index_t c = 0; c < size; c += block_column_width)
@@ -140,13 +174,33 @@ class Factorizer {
                             panel_);
   }
 
-  // Right-looking by diagonal blocks of kDiagonalBlock columns: each one's factor L and its
-  // inverse by factor_diagonal_block (cuBLAS's TRSM runs at a fraction of DGEMM's rate on these
-  // shapes, and cuSOLVER's POTRF at about 1 us a column), the rows under it, B := B L⁻ᵀ, by a
-  // DGEMM with the inverse (through solved_, then copied back), then the block column's later
-  // columns take its update. Seen by the column-major kernel and cuBLAS, the row-major lower
-  // diagonal block is the upper factor U = Lᵀ, and the inverse it writes, U⁻¹ column-major, is
-  // L⁻¹ row-major: B L⁻ᵀ is, column-major, (U⁻¹)ᵀ Bᵀ.
+  // One block column kernel for every block_column_width columns, with nothing left of it to
+  // apply (that costs the kernel about 9 us a 64 columns at b = 4000): the later columns take
+  // each one's update from cuBLAS.
+  template <class At>
+  void factor_panel_right_looking(const At& at, index_t j) {
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
+    int* info = info_.get() + j / layout_.block;
+    for (index_t c = 0; c < size; c += block_column_width) {
+      BlockColumn<T> column;
+      column.diagonal = at(j + c, j + c);
+      column.ld = layout_.window();
+      column.width = static_cast<int>(std::min<index_t>(block_column_width, size - c));
+      column.below = size - c - column.width + below;
+      column.bandwidth = layout_.bandwidth;
+      block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+      update_later_columns(at, j, c, column.width);
+    }
+  }
+
+  // By diagonal blocks of kDiagonalBlock columns: each one's factor L and its inverse by
+  // factor_diagonal_block (cuBLAS's TRSM runs at a fraction of DGEMM's rate on these shapes, and
+  // cuSOLVER's POTRF at about 1 us a column), the rows under it, B := B L⁻ᵀ, by a DGEMM with the
+  // inverse (through solved_, then copied back), then the later columns take its update. Seen by
+  // the column-major kernel and cuBLAS, the row-major lower diagonal block is the upper factor
+  // U = Lᵀ, and the inverse it writes, U⁻¹ column-major, is L⁻¹ row-major: B L⁻ᵀ is, column-major,
+  // (U⁻¹)ᵀ Bᵀ.
   template <class At>
   void factor_panel_by_inverse(const At& at, index_t j) {
     const index_t size = std::min(layout_.block, layout_.n - j);
@@ -157,8 +211,7 @@ class Factorizer {
     for (index_t c = 0; c < size; c += kDiagonalBlock) {
       const int s = static_cast<int>(std::min<index_t>(kDiagonalBlock, size - c));
       factor_diagonal_block(at(j + c, j + c), s, ld, inverse_.get(), info, static_cast<int>(c), panel_);
-      const index_t later = size - c - s;  // columns of this block column right of the diagonal block
-      const index_t under = later + below;
+      const index_t under = size - c - s + below;
       if (under == 0) continue;
       T* b = at(j + c + s, j + c);
       check(cublas_gemm(panel_blas_, CUBLAS_OP_T, CUBLAS_OP_N, s, as_int(under), s, &one, inverse_.get(), s, b, ld,
@@ -167,12 +220,26 @@ class Factorizer {
       check(cudaMemcpy2DAsync(b, static_cast<std::size_t>(ld) * sizeof(T), solved_.get(), s * sizeof(T), s * sizeof(T),
                               static_cast<std::size_t>(under), cudaMemcpyDeviceToDevice, panel_),
             "copy of the solved rows");
-      if (later == 0) continue;
-      check(syrk(panel_blas_, as_int(later), s, b, at(j + c + s, j + c + s), ld), "syrk (block column)");
-      if (below > 0)
-        check(gemm_nt(panel_blas_, as_int(below), as_int(later), s, at(j + size, j + c), b, at(j + size, j + c + s), ld),
-              "gemm (block column)");
+      update_later_columns(at, j, c, s);
     }
+  }
+
+  // Within the block column at j, once its columns [j + c, j + c + s) are factored and solved:
+  // the columns right of them take their update (the diagonal part by SYRK, the rows below the
+  // block by GEMM), on the panel stream.
+  template <class At>
+  void update_later_columns(const At& at, index_t j, index_t c, index_t s) {
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
+    const index_t later = size - c - s;
+    if (later == 0) return;
+    const int ld = as_int(layout_.window());
+    const T* b = at(j + c + s, j + c);
+    check(syrk(panel_blas_, as_int(later), as_int(s), b, at(j + c + s, j + c + s), ld), "syrk (block column)");
+    if (below > 0)
+      check(gemm_nt(panel_blas_, as_int(below), as_int(later), as_int(s), at(j + size, j + c), b,
+                    at(j + size, j + c + s), ld),
+            "gemm (block column)");
   }
 
   BandLayout layout_;
@@ -183,6 +250,8 @@ class Factorizer {
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   DeviceBuffer<T> inverse_, solved_;  // PanelMethod::inverse: a diagonal block's inverse, the rows under it
+  std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
+  std::vector<bool> marked_;           // ... the steps that recorded theirs
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:
@@ -210,7 +279,7 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
-  schedule.panel = layout.block >= kDiagonalBlock ? PanelMethod::inverse : PanelMethod::kernels;
+  schedule.panel = layout.block >= kDiagonalBlock ? PanelMethod::inverse : PanelMethod::left_looking_kernels;
   return schedule;
 }
 
@@ -252,6 +321,16 @@ void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& s
   Factorizer<T> f(layout, schedule);
   f.factor_steps(rows, 0, 0, layout.n);
   f.check_pivots();
+}
+
+template <class T>
+std::vector<ChainStepTimes> factor_on_device_timed(const BandLayout& layout, T* rows, const DeviceSchedule& schedule) {
+  if (layout.n == 0) return {};
+  Factorizer<T> f(layout, schedule);
+  f.time_steps();
+  f.factor_steps(rows, 0, 0, layout.n);
+  f.check_pivots();
+  return f.steps_timed();
 }
 
 template <class T>
@@ -316,6 +395,8 @@ template void factor_on_device<double>(const BandLayout&, double*);
 template void factor_on_device<float>(const BandLayout&, float*);
 template void factor_on_device<double>(const BandLayout&, double*, const DeviceSchedule&);
 template void factor_on_device<float>(const BandLayout&, float*, const DeviceSchedule&);
+template std::vector<ChainStepTimes> factor_on_device_timed<double>(const BandLayout&, double*, const DeviceSchedule&);
+template std::vector<ChainStepTimes> factor_on_device_timed<float>(const BandLayout&, float*, const DeviceSchedule&);
 template int factor_streamed<double>(const BandLayout&, double*, std::size_t);
 template int factor_streamed<float>(const BandLayout&, float*, std::size_t);
 

@@ -1,11 +1,12 @@
 #pragma once
 // The blocked band Cholesky on one CUDA device. Each step factors a block column (diagonal block
-// and the panel under it) on a high-priority stream, in one of two ways (PanelMethod): by the
-// project's block column kernel, one launch for every 64 columns, left-looking
-// (kernels/cuda/block_column_cholesky.hpp), or by 128-column diagonal blocks whose factor and
-// inverse one thread block works out (factor_diagonal_block, the multifrontal's kernel), the rows
-// under each multiplied by that inverse (cuBLAS DGEMM) and the block column's later columns
-// updated by DSYRK/DGEMM. The rest of the trailing window is one cuBLAS SYRK a step, on a second
+// and the panel under it) on a high-priority stream, in one of three ways (PanelMethod): by the
+// project's block column kernel (kernels/cuda/block_column_cholesky.hpp), one launch for every 64
+// columns, each applying the update of the columns left of it or, right-looking, each followed by
+// cuBLAS DSYRK/DGEMM updates of the columns right of it; or by 128-column diagonal blocks whose
+// factor and inverse one thread block works out (factor_diagonal_block, the multifrontal's
+// kernel), the rows under each multiplied by that inverse (cuBLAS DGEMM), the columns right of it
+// updated as before. The rest of the trailing window is one cuBLAS SYRK a step, on a second
 // stream, while the next block column is updated and factored on the first (look-ahead). The
 // pivot flags stay on the device (one per step) and are read once at the end, so the host never
 // waits inside the loop. The panel's chain sets the pace at small bandwidths, the trailing SYRK
@@ -18,6 +19,7 @@
 // Plain C++ (the band's block columns as the kernel sees them: block_column_cholesky.hpp).
 // The solver glue (load, substitution, refinement) is solvers/direct/band_cholesky_solver.cpp.
 #include <cstddef>
+#include <vector>
 
 #include "kernels/band_layout.hpp"
 #include "kernels/device_matrix.hpp"
@@ -26,12 +28,13 @@ namespace fem::kernels::cuda {
 
 // How a step's block column is factored (see above).
 enum class PanelMethod {
-  kernels,  // the block column kernel every 64 columns, each applying the columns left of it
-  inverse,  // 128-column diagonal blocks by factor_diagonal_block, the rows under them by DGEMM
+  left_looking_kernels,   // the block column kernel every 64 columns, each applying the columns left of it
+  right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
+  inverse,                // 128-column diagonal blocks by factor_diagonal_block, the rows under them by DGEMM
 };
 
 struct DeviceSchedule {
-  PanelMethod panel = PanelMethod::kernels;
+  PanelMethod panel = PanelMethod::left_looking_kernels;
   // Multiprocessors the trailing SYRK leaves to the panel's stream (cublasSetSmCountTarget on
   // its handle), so that the panel's launches find room at once; 0: the SYRK may take them all.
   int panel_sms = 0;
@@ -48,6 +51,17 @@ template <class T>
 void factor_on_device(const BandLayout& layout, T* rows);
 template <class T>
 void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& schedule);
+
+// When step k's work ran on the device, in ms from the factorisation's start (CUDA events): the
+// trailing SYRK of its window (update stream) and, beside it, the next block column's look-ahead
+// update and factorisation (panel stream). Steps without a trailing window are left at 0.
+struct ChainStepTimes {
+  float trailing_start = 0, trailing_end = 0, panel_start = 0, panel_end = 0;
+};
+
+// factor_on_device, timing each step (for `fem bench band --breakdown`; the events cost a little).
+template <class T>
+std::vector<ChainStepTimes> factor_on_device_timed(const BandLayout& layout, T* rows, const DeviceSchedule& schedule);
 
 // Factors in place the band in host memory (layout.n rows of layout.pitch() entries), using at
 // most `device_bytes` of device memory for the band's rows. Returns the number of chunks the

@@ -1,7 +1,7 @@
 // band-cholesky:cuda against band-cholesky:cpu (double and mixed precision) on random SPD band
 // matrices, with the band on the device and streamed through a small device-memory budget; the
-// CUDA factorisation against the CPU one on awkward sizes and block sizes, with either panel
-// method; the failing pivot named on both paths and by both panel methods; the block column
+// CUDA factorisation against the CPU one on awkward sizes and block sizes, with each panel
+// method; the failing pivot named on both paths and by each panel method; the block column
 // kernel against a host factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
@@ -248,7 +248,13 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
   }
 }
 
-TEST_CASE("both panel methods of the CUDA band factorisation match the CPU factor") {
+namespace {
+constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
+                                                        kernels::cuda::PanelMethod::right_looking_kernels,
+                                                        kernels::cuda::PanelMethod::inverse};
+}  // namespace
+
+TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -268,7 +274,7 @@ TEST_CASE("both panel methods of the CUDA band factorisation match the CPU facto
     auto reference = band::load_band<double>(cpu, csr, layout);
     band::factor(cpu, reference, band::Schedule::in_order);
     const auto expected = lower_band(cpu, reference);
-    for (const auto method : {kernels::cuda::PanelMethod::kernels, kernels::cuda::PanelMethod::inverse})
+    for (const auto method : kPanelMethods)
       for (const int panel_sms : {0, 16}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
@@ -279,14 +285,39 @@ TEST_CASE("both panel methods of the CUDA band factorisation match the CPU facto
   }
 }
 
-TEST_CASE("both panel methods name the first failing pivot, in either diagonal block of a panel") {
+TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each step's times in order") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  const index_t n = 3000, kd = 500, block = 256;
+  const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 21), n);
+  const band::BandLayout layout = band::make_layout(csr, block);
+  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::inverse, 8};
+  auto untimed = band::load_band<double>(*gpu, csr, layout);
+  kernels::cuda::factor_on_device(untimed.layout, untimed.rows(), schedule);
+  auto timed = band::load_band<double>(*gpu, csr, layout);
+  const auto times = kernels::cuda::factor_on_device_timed(timed.layout, timed.rows(), schedule);
+  CHECK(max_rel_diff(lower_band(*gpu, timed), lower_band(*gpu, untimed)) == 0);
+  REQUIRE(times.size() == static_cast<std::size_t>((n + block - 1) / block));
+  // Every step but the last (column 2816) has a window below it.
+  for (std::size_t k = 0; k + 1 < times.size(); ++k) {
+    CAPTURE(k);
+    CHECK(times[k].trailing_start <= times[k].trailing_end);
+    CHECK(times[k].panel_start <= times[k].panel_end);
+    CHECK(times[k].panel_end > 0);
+    if (k > 0) CHECK(times[k - 1].panel_end <= times[k].panel_start);
+  }
+  CHECK(times.back().panel_end == 0);
+}
+
+TEST_CASE("every panel method names the first failing pivot, in either diagonal block of a panel") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   const index_t n = 2000, kd = 300, block = 256;
   // The first column of a step, inside its first diagonal block, inside its second one (the
-  // inverse method's second factor_diagonal_block), and the last column.
+  // inverse method's second factor_diagonal_block, a later block column kernel), and the last
+  // column.
   for (const index_t bad : {index_t{512}, index_t{517}, index_t{3 * 256 + 128 + 17}, n - 1})
-    for (const auto method : {kernels::cuda::PanelMethod::kernels, kernels::cuda::PanelMethod::inverse}) {
+    for (const auto method : kPanelMethods) {
       CAPTURE(bad);
       CAPTURE(static_cast<int>(method));
       auto a = random_spd_band(n, kd, 11);
