@@ -102,10 +102,9 @@ class Factorizer {
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
       mark(step, 0, update_);
-      if (below > next)  // the rest of the window, one SYRK
-        check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
-                   at(j + size + next, j + size + next), ld),
-              "syrk (trailing window)");
+      if (below > next)  // the rest of the window
+        update_trailing(as_int(below - next), as_int(size), at(j + size + next, j), at(j + size + next, j + size + next),
+                        ld, schedule_.trailing_splits);
       mark(step, 1, update_);
       rest_done_.record(update_);
       mark(step, 2, panel_);
@@ -142,6 +141,21 @@ class Factorizer {
 
  private:
   std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
+
+  // The lower triangle of C (r x r) -= A Aᵀ (A r x k), on the update stream: one SYRK, or split
+  // `splits` times into the SYRKs of its two diagonal halves and the GEMM of the rectangle
+  // below the first.
+  void update_trailing(int r, int k, const T* a, T* c, int ld, int splits) {
+    const int half = (r / 2 + kDiagonalBlock - 1) / kDiagonalBlock * kDiagonalBlock;
+    if (splits == 0 || half >= r) {
+      check(syrk(update_blas_, r, k, a, c, ld), "syrk (trailing window)");
+      return;
+    }
+    const std::size_t down = static_cast<std::size_t>(half) * static_cast<std::size_t>(ld);  // row `half`
+    update_trailing(half, k, a, c, ld, splits - 1);
+    check(gemm_nt(update_blas_, r - half, half, k, a + down, a, c + down, ld), "gemm (trailing window)");
+    update_trailing(r - half, k, a + down, c + down + half, ld, splits - 1);
+  }
 
   // Mark `mark` of step k, when timing.
   void mark(std::size_t k, int mark, cudaStream_t stream) {

@@ -38,6 +38,9 @@ struct DeviceSchedule {
   // Multiprocessors the trailing SYRK leaves to the panel's stream (cublasSetSmCountTarget on
   // its handle), so that the panel's launches find room at once; 0: the SYRK may take them all.
   int panel_sms = 0;
+  // The trailing window's update as the SYRKs of its two diagonal halves and the GEMM of the
+  // rectangle under the first, halved this many times; 0: one SYRK.
+  int trailing_splits = 0;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

@@ -254,14 +254,14 @@ constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMeth
                                                         kernels::cuda::PanelMethod::inverse};
 }  // namespace
 
-TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor") {
+TEST_CASE("every panel method and trailing split of the CUDA band factorisation matches the CPU factor") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
   unsigned seed = 240;
   // Blocks of one diagonal block (128), of several (256, 384, 512), one cut short (200: 128 + 72),
   // one as wide as the band (600), one of 128 + 1 (129: the band cuts 384 down), and n that cut
-  // the last block.
+  // the last block; trailing windows of 0 to 500 rows, halved twice where they can be.
   for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1000, 130, 128}, {1001, 300, 256},
                                      {2000, 500, 384}, {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600},
                                      {700, 129, 384}}) {
@@ -275,13 +275,16 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     band::factor(cpu, reference, band::Schedule::in_order);
     const auto expected = lower_band(cpu, reference);
     for (const auto method : kPanelMethods)
-      for (const int panel_sms : {0, 16}) {
-        CAPTURE(static_cast<int>(method));
-        CAPTURE(panel_sms);
-        auto on_device = band::load_band<double>(*gpu, csr, layout);
-        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method, panel_sms});
-        CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
-      }
+      for (const int panel_sms : {0, 16})
+        for (const int trailing_splits : {0, 2}) {
+          CAPTURE(static_cast<int>(method));
+          CAPTURE(panel_sms);
+          CAPTURE(trailing_splits);
+          auto on_device = band::load_band<double>(*gpu, csr, layout);
+          kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
+                                          kernels::cuda::DeviceSchedule{method, panel_sms, trailing_splits});
+          CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+        }
   }
 }
 
