@@ -81,6 +81,7 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms, trailing_splits;  // empty: the solver's rule
+  std::vector<std::string> sm_partitions;         // empty: the solver's rule
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -104,6 +105,10 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas, cublas-left, cublas-right, cublas-inverse: multiprocessors the trailing SYRK leaves to the panel "
                   "(default: the solver's rule)",
                   non_negative_number());
+  add_list_option(app, "--sm-partition", o.sm_partitions,
+                  "cublas, cublas-left, cublas-right, cublas-inverse: how --panel-sms are kept: cublas (its SM count "
+                  "target) or green (the update stream in a green context) (default: the solver's rule)",
+                  CLI::IsMember({"cublas", "green"}));
   add_list_option(app, "--trailing-splits", o.trailing_splits,
                   "cublas, cublas-left, cublas-right, cublas-inverse: times the trailing SYRK is halved into two SYRKs "
                   "and a GEMM (default: the solver's rule)",
@@ -186,9 +191,11 @@ std::vector<double> benchmark_rhs(index_t n) {
 // What a cublas_chain row forces of the CUDA schedule (-1: the solver's rule).
 struct ForcedSchedule {
   int panel_sms = -1, trailing_splits = -1;
+  std::string sm_partition;  // empty: the rule's
   std::string describe() const {
     std::string d;
     if (panel_sms >= 0) d += std::to_string(panel_sms) + " SMs left to the panel";
+    if (!sm_partition.empty()) d += (d.empty() ? "" : " ") + std::string("by ") + sm_partition;
     if (trailing_splits >= 0) d += (d.empty() ? "" : ", ") + std::to_string(trailing_splits) + " trailing splits";
     return d;
   }
@@ -199,8 +206,9 @@ std::vector<ForcedSchedule> forced_schedules(const Options& o, const std::string
   if (!cublas_chain(impl)) return {ForcedSchedule{}};
   std::vector<ForcedSchedule> forced;
   for (const int sms : o.panel_sms.empty() ? std::vector<int>{-1} : o.panel_sms)
-    for (const int splits : o.trailing_splits.empty() ? std::vector<int>{-1} : o.trailing_splits)
-      forced.push_back({sms, splits});
+    for (const auto& partition : o.sm_partitions.empty() ? std::vector<std::string>{""} : o.sm_partitions)
+      for (const int splits : o.trailing_splits.empty() ? std::vector<int>{-1} : o.trailing_splits)
+        forced.push_back({sms, splits, partition});
   return forced;
 }
 
@@ -215,6 +223,7 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-inverse") schedule.panel = kernels::cuda::PanelMethod::inverse;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
   if (forced.trailing_splits >= 0) schedule.trailing_splits = forced.trailing_splits;
+  if (!forced.sm_partition.empty()) schedule.green_partition = forced.sm_partition == "green";
   return schedule;
 }
 #endif
@@ -343,7 +352,7 @@ void print_step_breakdown(const Options& o) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms splits   period  look-ahead+panel  trailing_update  us/column\n";
+            << "     b    nb  impl            panel_sms green splits   period  look-ahead+panel  trailing_update  us/column\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
       for (const auto& impl : o.impls) {
@@ -365,8 +374,9 @@ void print_chain_steps(const Options& o) {
             trailing.push_back(1e3 * (times[k].trailing_end - times[k].trailing_start));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %6d %8.1f %17.1f %16.1f %10.3f\n", static_cast<long long>(b),
-                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms, schedule.trailing_splits,
+          std::printf("%6lld %5lld  %-15s %9d %5d %6d %8.1f %17.1f %16.1f %10.3f\n", static_cast<long long>(b),
+                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
+                      static_cast<int>(schedule.green_partition), schedule.trailing_splits,
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block));
         }
       }

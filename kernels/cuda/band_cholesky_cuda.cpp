@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <deque>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/front_kernels.hpp"
+#include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
@@ -46,7 +48,9 @@ class Factorizer {
       : layout_(layout),
         schedule_(schedule),
         panel_(Stream::greatest_priority()),
-        update_(0),
+        green_(schedule.green_partition && schedule.panel_sms > 0 ? std::make_unique<GreenStream>(schedule.panel_sms)
+                                                                  : nullptr),
+        update_(green_ ? static_cast<cudaStream_t>(*green_) : static_cast<cudaStream_t>(own_update_)),
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
@@ -56,7 +60,7 @@ class Factorizer {
       // The rows under a diagonal block: the rest of its block column and the panel.
       solved_ = DeviceBuffer<T>(static_cast<std::size_t>(layout.block + layout.bandwidth) * kDiagonalBlock);
     }
-    if (schedule.panel_sms > 0)
+    if (schedule.panel_sms > 0 && !green_)
       check(cublasSetSmCountTarget(update_blas_, std::max(1, multiprocessors() - schedule.panel_sms)),
             "cublasSetSmCountTarget");
   }
@@ -258,7 +262,9 @@ class Factorizer {
 
   BandLayout layout_;
   DeviceSchedule schedule_;
-  Stream panel_, update_;
+  Stream panel_, own_update_{0};
+  std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
+  cudaStream_t update_;
   BlasHandle panel_blas_, update_blas_;
   Event panel_done_, rest_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed

@@ -38,6 +38,9 @@ struct DeviceSchedule {
   // Multiprocessors the trailing SYRK leaves to the panel's stream (cublasSetSmCountTarget on
   // its handle), so that the panel's launches find room at once; 0: the SYRK may take them all.
   int panel_sms = 0;
+  // Keep them by running the update stream in a green context of the other multiprocessors (a
+  // hard partition) instead of by cuBLAS's SM count target (a hint to its choice of kernels).
+  bool green_partition = false;
   // The trailing window's update as the SYRKs of its two diagonal halves and the GEMM of the
   // rectangle under the first, halved this many times; 0: one SYRK.
   int trailing_splits = 0;

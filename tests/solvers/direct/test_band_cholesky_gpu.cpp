@@ -280,9 +280,12 @@ TEST_CASE("every panel method and trailing split of the CUDA band factorisation 
           CAPTURE(static_cast<int>(method));
           CAPTURE(panel_sms);
           CAPTURE(trailing_splits);
+          kernels::cuda::DeviceSchedule schedule;
+          schedule.panel = method;
+          schedule.panel_sms = panel_sms;
+          schedule.trailing_splits = trailing_splits;
           auto on_device = band::load_band<double>(*gpu, csr, layout);
-          kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
-                                          kernels::cuda::DeviceSchedule{method, panel_sms, trailing_splits});
+          kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
           CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
         }
   }
@@ -294,7 +297,9 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
   const index_t n = 3000, kd = 500, block = 256;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 21), n);
   const band::BandLayout layout = band::make_layout(csr, block);
-  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::inverse, 8};
+  kernels::cuda::DeviceSchedule schedule;
+  schedule.panel = kernels::cuda::PanelMethod::inverse;
+  schedule.panel_sms = 8;
   auto untimed = band::load_band<double>(*gpu, csr, layout);
   kernels::cuda::factor_on_device(untimed.layout, untimed.rows(), schedule);
   auto timed = band::load_band<double>(*gpu, csr, layout);
@@ -328,7 +333,7 @@ TEST_CASE("every panel method names the first failing pivot, in either diagonal 
       const CsrMatrix csr = dense_to_csr(a, n);
       auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
       try {
-        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method, 0});
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method});
         FAIL("no failure reported");
       } catch (const kernels::NotPositiveDefinite& e) {
         CHECK(e.column() == bad);
@@ -566,6 +571,28 @@ TEST_CASE("the block column kernel reports the first pivot that is not positive,
     auto m = random_block_column(w, below, ld, 90 + bad);
     m[bad * ld + bad] = -10.0 * w * w;  // the pivot of column `bad` is negative, the ones before it are not
     CHECK(run_kernel(m, block_column(ld, w, below), 0, 128, scratch).info == 128 + bad + 1);
+  }
+}
+
+// Last: a failure inside the driver's partitioning should not spoil the cases above.
+TEST_CASE("the CUDA band factorisation with its update stream in a green context matches the CPU factor") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  band::BlasBackend cpu;
+  const index_t n = 3000, kd = 1000, block = 256;
+  const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 31), n);
+  const band::BandLayout layout = band::make_layout(csr, block);
+  auto reference = band::load_band<double>(cpu, csr, layout);
+  band::factor(cpu, reference, band::Schedule::in_order);
+  for (const int panel_sms : {8, 16, 40}) {
+    CAPTURE(panel_sms);
+    kernels::cuda::DeviceSchedule green;
+    green.panel = kernels::cuda::PanelMethod::inverse;
+    green.panel_sms = panel_sms;
+    green.green_partition = true;
+    auto on_device = band::load_band<double>(*gpu, csr, layout);
+    kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), green);
+    CHECK(max_rel_diff(lower_band(*gpu, on_device), lower_band(cpu, reference)) < 1e-12);
   }
 }
 #endif
