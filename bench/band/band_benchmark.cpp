@@ -352,7 +352,9 @@ void print_step_breakdown(const Options& o) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms green splits   period  look-ahead+panel  trailing_update  us/column\n";
+            << "     b    nb  impl            panel_sms green splits   period  look-ahead+panel  trailing_update  us/column  "
+               "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
+               "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
       for (const auto& impl : o.impls) {
@@ -366,18 +368,20 @@ void print_chain_steps(const Options& o) {
           fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
           const auto schedule = schedule_of(impl, layout, forced);
           const auto times = kernels::cuda::factor_on_device_timed(layout, storage.get(), schedule);
-          std::vector<double> period, panel, trailing;
+          std::vector<double> period, panel, trailing, lag;
           const std::size_t full = static_cast<std::size_t>((layout.n - b) / layout.block) - 1;  // the first without a full window
           for (std::size_t k = 2; k + 1 < full; ++k) {
             period.push_back(1e3 * (times[k + 1].panel_end - times[k].panel_end));
             panel.push_back(1e3 * (times[k].panel_end - times[k].panel_start));
             trailing.push_back(1e3 * (times[k].trailing_end - times[k].trailing_start));
+            lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %5d %6d %8.1f %17.1f %16.1f %10.3f\n", static_cast<long long>(b),
+          std::printf("%6lld %5lld  %-15s %9d %5d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
                       static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
                       static_cast<int>(schedule.green_partition), schedule.trailing_splits,
-                      median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block));
+                      median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
+                      median(lag));
         }
       }
 }

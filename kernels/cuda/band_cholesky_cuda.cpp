@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <stdexcept>
@@ -71,7 +72,9 @@ class Factorizer {
   void time_steps() {
     start_.emplace_back(Event::Timing::on);
     start_.back().record(update_);
+    host_start_ = std::chrono::steady_clock::now();
     for (std::size_t k = 0; k < 4 * steps(); ++k) marks_.emplace_back(Event::Timing::on);
+    queued_.assign(steps(), 0);
     marked_.assign(steps(), false);
   }
 
@@ -82,7 +85,7 @@ class Factorizer {
       return static_cast<float>(1e3 * marks_[4 * k + static_cast<std::size_t>(mark)].seconds_since(start_.front()));
     };
     for (std::size_t k = 0; k < times.size(); ++k)
-      if (marked_[k]) times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3)};
+      if (marked_[k]) times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3), queued_[k]};
     return times;
   }
 
@@ -126,7 +129,10 @@ class Factorizer {
         panel_done_.record(panel_);
       }
       mark(step, 3, panel_);
-      if (!marks_.empty()) marked_[step] = true;
+      if (!marks_.empty()) {
+        marked_[step] = true;
+        queued_[step] = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - host_start_).count();
+      }
     }
     // Join: the update stream ends after everything.
     panel_done_.record(panel_);
@@ -272,6 +278,8 @@ class Factorizer {
   DeviceBuffer<T> inverse_, solved_;  // PanelMethod::inverse: a diagonal block's inverse, the rows under it
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
   std::vector<bool> marked_;           // ... the steps that recorded theirs
+  std::chrono::steady_clock::time_point host_start_;  // ... and when they were queued, from here
+  std::vector<float> queued_;
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:

@@ -60,9 +60,11 @@ void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& s
 
 // When step k's work ran on the device, in ms from the factorisation's start (CUDA events): the
 // trailing SYRK of its window (update stream) and, beside it, the next block column's look-ahead
-// update and factorisation (panel stream). Steps without a trailing window are left at 0.
+// update and factorisation (panel stream); and when the host had queued it (host clock, from
+// about the same start). Steps without a trailing window are left at 0.
 struct ChainStepTimes {
   float trailing_start = 0, trailing_end = 0, panel_start = 0, panel_end = 0;
+  float queued = 0;
 };
 
 // factor_on_device, timing each step (for `fem bench band --breakdown`; the events cost a little).

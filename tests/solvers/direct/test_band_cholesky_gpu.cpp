@@ -313,6 +313,7 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
     CHECK(times[k].panel_start <= times[k].panel_end);
     CHECK(times[k].panel_end > 0);
     if (k > 0) CHECK(times[k - 1].panel_end <= times[k].panel_start);
+    if (k > 0) CHECK(times[k - 1].queued <= times[k].queued);
   }
   CHECK(times.back().panel_end == 0);
 }
