@@ -41,7 +41,7 @@ namespace {
 using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
-                                           "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-inverse",
+                                           "openmp",   "serial", "cublas", "cublas-left", "cublas-right",
                                            "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
@@ -62,8 +62,6 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
                    rule (device_schedule)
   cublas-left      the same with every panel by block column kernels (64 columns each), left-looking
   cublas-right     the same by block column kernels with cuBLAS updates of the columns right of each
-  cublas-inverse   the same with every panel by 128-column diagonal blocks (factor and inverse in one
-                   thread block) and DGEMMs with their inverses
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -80,8 +78,7 @@ struct Options {
   std::vector<index_t> bandwidths{50, 100, 200, 500, 1000, 1160, 1333, 2000, 4000};
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
-  std::vector<int> panel_sms, trailing_splits;  // empty: the solver's rule
-  std::vector<std::string> sm_partitions;         // empty: the solver's rule
+  std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -102,16 +99,8 @@ void add_options(CLI::App& app, Options& o) {
                   non_negative_number());
   add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
   add_list_option(app, "--panel-sms", o.panel_sms,
-                  "cublas, cublas-left, cublas-right, cublas-inverse: multiprocessors the trailing SYRK leaves to the panel "
-                  "(default: the solver's rule)",
-                  non_negative_number());
-  add_list_option(app, "--sm-partition", o.sm_partitions,
-                  "cublas, cublas-left, cublas-right, cublas-inverse: how --panel-sms are kept: cublas (its SM count "
-                  "target) or green (the update stream in a green context) (default: the solver's rule)",
-                  CLI::IsMember({"cublas", "green"}));
-  add_list_option(app, "--trailing-splits", o.trailing_splits,
-                  "cublas, cublas-left, cublas-right, cublas-inverse: times the trailing SYRK is halved into two SYRKs "
-                  "and a GEMM (default: the solver's rule)",
+                  "cublas, cublas-left, cublas-right: multiprocessors kept from the trailing SYRK for the panel, by a "
+                  "green context (default: the solver's rule)",
                   non_negative_number());
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
@@ -134,7 +123,7 @@ void add_options(CLI::App& app, Options& o) {
 
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-inverse";
+  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right";
 }
 
 bool on_device(const std::string& impl) {
@@ -188,59 +177,36 @@ std::vector<double> benchmark_rhs(index_t n) {
   return rhs;
 }
 
-// What a cublas_chain row forces of the CUDA schedule (-1: the solver's rule).
-struct ForcedSchedule {
-  int panel_sms = -1, trailing_splits = -1;
-  std::string sm_partition;  // empty: the rule's
-  std::string describe() const {
-    std::string d;
-    if (panel_sms >= 0) d += std::to_string(panel_sms) + " SMs left to the panel";
-    if (!sm_partition.empty()) d += (d.empty() ? "" : " ") + std::string("by ") + sm_partition;
-    if (trailing_splits >= 0) d += (d.empty() ? "" : ", ") + std::to_string(trailing_splits) + " trailing splits";
-    return d;
-  }
-};
-
-// The forced schedules of an impl's rows: every combination of the lists given, or the rule.
-std::vector<ForcedSchedule> forced_schedules(const Options& o, const std::string& impl) {
-  if (!cublas_chain(impl)) return {ForcedSchedule{}};
-  std::vector<ForcedSchedule> forced;
-  for (const int sms : o.panel_sms.empty() ? std::vector<int>{-1} : o.panel_sms)
-    for (const auto& partition : o.sm_partitions.empty() ? std::vector<std::string>{""} : o.sm_partitions)
-      for (const int splits : o.trailing_splits.empty() ? std::vector<int>{-1} : o.trailing_splits)
-        forced.push_back({sms, splits, partition});
-  return forced;
-}
-
 #if FEM_WITH_CUDA
 // The CUDA schedule of a cublas_chain row: the solver's rule, but for the panel method its impl
-// forces and what `forced` says.
-kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout,
-                                          const ForcedSchedule& forced) {
+// forces and the multiprocessors kept for the panel (panel_sms >= 0).
+kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout, int panel_sms) {
   kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
   if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
   if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
-  if (impl == "cublas-inverse") schedule.panel = kernels::cuda::PanelMethod::inverse;
-  if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
-  if (forced.trailing_splits >= 0) schedule.trailing_splits = forced.trailing_splits;
-  if (!forced.sm_partition.empty()) schedule.green_partition = forced.sm_partition == "green";
+  if (panel_sms >= 0) schedule.panel_sms = panel_sms;
   return schedule;
 }
 #endif
+
+// The --panel-sms of an impl's rows (-1: the rule's).
+std::vector<int> panel_sms_of(const Options& o, const std::string& impl) {
+  return cublas_chain(impl) && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1};
+}
 
 // One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
 // side; on a device the factorisation alone, as the GPU figures have been). `note` gets what the
 // reader should know of the run (the chunks of a streamed one).
 template <class T>
 Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
-                 double device_gb, const ForcedSchedule& forced, std::string& note) {
+                 double device_gb, int panel_sms, std::string& note) {
   auto a = make_band<T>(backend, layout);
   backend.synchronize();
   Timing t;
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
   if (cublas_chain(impl)) {
-    kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, forced));
+    kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, panel_sms));
   } else if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : layout.elements() * sizeof(T) / 4;
@@ -252,7 +218,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   } else
 #endif
   {
-    (void)device_gb, (void)forced, (void)note;
+    (void)device_gb, (void)panel_sms, (void)note;
     const band::Schedule schedule = impl == "blas"                            ? band::kHostSchedule
                                     : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
                                     : impl == "blas-look-ahead"                ? band::Schedule::look_ahead
@@ -347,26 +313,26 @@ void print_step_breakdown(const Options& o) {
 
 #if FEM_WITH_CUDA
 // The cublas chain's steps as they run, the two streams together: for each b, block, chain impl
-// and forced schedule of the run, a band of 100 steps past its first window, factored with each
+// and --panel-sms of the run, a band of 100 steps past its first window, factored with each
 // step timed; medians over the steps whose window is full.
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms green splits   period  look-ahead+panel  trailing_update  us/column  "
+            << "     b    nb  impl            panel_sms   period  look-ahead+panel  trailing_update  us/column  "
                "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
       for (const auto& impl : o.impls) {
         if (!cublas_chain(impl)) continue;
-        for (const ForcedSchedule& forced : forced_schedules(o, impl)) {
+        for (const int panel_sms : panel_sms_of(o, impl)) {
           band::BandLayout layout;
           layout.bandwidth = b;
           layout.block = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
           layout.n = 100 * layout.block + 2 * b;
           const kernels::cuda::DeviceBuffer<double> storage(layout.elements());
           fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
-          const auto schedule = schedule_of(impl, layout, forced);
+          const auto schedule = schedule_of(impl, layout, panel_sms);
           const auto times = kernels::cuda::factor_on_device_timed(layout, storage.get(), schedule);
           std::vector<double> period, panel, trailing, lag;
           const std::size_t full = static_cast<std::size_t>((layout.n - b) / layout.block) - 1;  // the first without a full window
@@ -377,9 +343,8 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %5d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
+          std::printf("%6lld %5lld  %-15s %9d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
                       static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      static_cast<int>(schedule.green_partition), schedule.trailing_splits,
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
         }
@@ -390,7 +355,7 @@ void print_chain_steps(const Options& o) {
 // One implementation at one block size, at one (n, b, precision) of the grid.
 struct Row {
   index_t block = 0;
-  ForcedSchedule forced;  // cublas_chain: what it forces of the CUDA schedule
+  int panel_sms = -1;  // cublas_chain: the multiprocessors forced to be kept for the panel (-1: the rule's)
   std::string impl;
   std::vector<double> factor_s, solve_s, total_s;  // one a repeat
   Timing median;
@@ -449,13 +414,13 @@ void run(Options o) {
           for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
                                       : impl == "cuda-persistent" ? std::vector<index_t>{64}
                                                                   : o.blocks)
-            for (const ForcedSchedule& forced : forced_schedules(o, impl)) {
+            for (const int panel_sms : panel_sms_of(o, impl)) {
               if (impl == "openblas" && precision != "double") continue;
               Row row;
               row.impl = impl;
               row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
                                               : band::default_block_size(b, on_device(impl));
-              row.forced = forced;
+              row.panel_sms = panel_sms;
               if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
               else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
               rows.push_back(row);
@@ -470,8 +435,8 @@ void run(Options o) {
               const band::BandLayout layout{n, b, row.block};
               const auto run = [&](const band::BandLayout& l) {
                 auto& be = *backends[row.impl];
-                return precision == "double" ? time_ours<double>(row.impl, be, l, o.device_gb, row.forced, row.note)
-                                             : time_ours<float>(row.impl, be, l, o.device_gb, row.forced, row.note);
+                return precision == "double" ? time_ours<double>(row.impl, be, l, o.device_gb, row.panel_sms, row.note)
+                                             : time_ours<float>(row.impl, be, l, o.device_gb, row.panel_sms, row.note);
               };
               if (on_device(row.impl) && !warmed[row.impl + precision]) {  // module loading, first handles
                 run(band::BandLayout{std::min<index_t>(n, 4 * (b + row.block)), b, row.block});
@@ -510,7 +475,7 @@ void run(Options o) {
             }
             if (on_device(row.impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
           }
-          const std::string forced = row.forced.describe();
+          const std::string forced = row.panel_sms < 0 ? "" : std::to_string(row.panel_sms) + " SMs kept for the panel";
           const std::string note = forced.empty() ? row.note : forced + (row.note.empty() ? "" : "; " + row.note);
           char line[640];
           std::snprintf(line, sizeof line, "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %10.1f %9s %7s %6s  %s",

@@ -16,7 +16,6 @@
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
-#include "kernels/cuda/front_kernels.hpp"
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/stream_event.hpp"
@@ -31,14 +30,6 @@ int as_int(index_t v) {
   return static_cast<int>(v);
 }
 
-// Multiprocessors of the current device.
-int multiprocessors() {
-  int device = 0, count = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  return count;
-}
-
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
 // queues there ends after all of its work.
@@ -49,21 +40,12 @@ class Factorizer {
       : layout_(layout),
         schedule_(schedule),
         panel_(Stream::greatest_priority()),
-        green_(schedule.green_partition && schedule.panel_sms > 0 ? std::make_unique<GreenStream>(schedule.panel_sms)
-                                                                  : nullptr),
+        green_(schedule.panel_sms > 0 ? std::make_unique<GreenStream>(schedule.panel_sms) : nullptr),
         update_(green_ ? static_cast<cudaStream_t>(*green_) : static_cast<cudaStream_t>(own_update_)),
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
-    if (schedule.panel == PanelMethod::inverse) {
-      inverse_ = DeviceBuffer<T>(static_cast<std::size_t>(kDiagonalBlock) * kDiagonalBlock);
-      // The rows under a diagonal block: the rest of its block column and the panel.
-      solved_ = DeviceBuffer<T>(static_cast<std::size_t>(layout.block + layout.bandwidth) * kDiagonalBlock);
-    }
-    if (schedule.panel_sms > 0 && !green_)
-      check(cublasSetSmCountTarget(update_blas_, std::max(1, multiprocessors() - schedule.panel_sms)),
-            "cublasSetSmCountTarget");
   }
 
   cudaStream_t update() const { return update_; }
@@ -109,9 +91,10 @@ class Factorizer {
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
       mark(step, 0, update_);
-      if (below > next)  // the rest of the window
-        update_trailing(as_int(below - next), as_int(size), at(j + size + next, j), at(j + size + next, j + size + next),
-                        ld, schedule_.trailing_splits);
+      if (below > next)  // the rest of the window, one SYRK
+        check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
+                   at(j + size + next, j + size + next), ld),
+              "syrk (trailing window)");
       mark(step, 1, update_);
       rest_done_.record(update_);
       mark(step, 2, panel_);
@@ -152,21 +135,6 @@ class Factorizer {
  private:
   std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
 
-  // The lower triangle of C (r x r) -= A Aᵀ (A r x k), on the update stream: one SYRK, or split
-  // `splits` times into the SYRKs of its two diagonal halves and the GEMM of the rectangle
-  // below the first.
-  void update_trailing(int r, int k, const T* a, T* c, int ld, int splits) {
-    const int half = (r / 2 + kDiagonalBlock - 1) / kDiagonalBlock * kDiagonalBlock;
-    if (splits == 0 || half >= r) {
-      check(syrk(update_blas_, r, k, a, c, ld), "syrk (trailing window)");
-      return;
-    }
-    const std::size_t down = static_cast<std::size_t>(half) * static_cast<std::size_t>(ld);  // row `half`
-    update_trailing(half, k, a, c, ld, splits - 1);
-    check(gemm_nt(update_blas_, r - half, half, k, a + down, a, c + down, ld), "gemm (trailing window)");
-    update_trailing(r - half, k, a + down, c + down + half, ld, splits - 1);
-  }
-
   // Mark `mark` of step k, when timing.
   void mark(std::size_t k, int mark, cudaStream_t stream) {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
@@ -182,7 +150,6 @@ class Factorizer {
     switch (schedule_.panel) {
       case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
       case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j);
-      case PanelMethod::inverse: return factor_panel_by_inverse(at, j);
     }
   }
 
@@ -218,36 +185,6 @@ class Factorizer {
     }
   }
 
-  // By diagonal blocks of kDiagonalBlock columns: each one's factor L and its inverse by
-  // factor_diagonal_block (cuBLAS's TRSM runs at a fraction of DGEMM's rate on these shapes, and
-  // cuSOLVER's POTRF at about 1 us a column), the rows under it, B := B L⁻ᵀ, by a DGEMM with the
-  // inverse (through solved_, then copied back), then the later columns take its update. Seen by
-  // the column-major kernel and cuBLAS, the row-major lower diagonal block is the upper factor
-  // U = Lᵀ, and the inverse it writes, U⁻¹ column-major, is L⁻¹ row-major: B L⁻ᵀ is, column-major,
-  // (U⁻¹)ᵀ Bᵀ.
-  template <class At>
-  void factor_panel_by_inverse(const At& at, index_t j) {
-    const index_t size = std::min(layout_.block, layout_.n - j);
-    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
-    const int ld = as_int(layout_.window());
-    int* info = info_.get() + j / layout_.block;
-    const T one = 1, zero = 0;
-    for (index_t c = 0; c < size; c += kDiagonalBlock) {
-      const int s = static_cast<int>(std::min<index_t>(kDiagonalBlock, size - c));
-      factor_diagonal_block(at(j + c, j + c), s, ld, inverse_.get(), info, static_cast<int>(c), panel_);
-      const index_t under = size - c - s + below;
-      if (under == 0) continue;
-      T* b = at(j + c + s, j + c);
-      check(cublas_gemm(panel_blas_, CUBLAS_OP_T, CUBLAS_OP_N, s, as_int(under), s, &one, inverse_.get(), s, b, ld,
-                        &zero, solved_.get(), s),
-            "gemm (rows under a diagonal block)");
-      check(cudaMemcpy2DAsync(b, static_cast<std::size_t>(ld) * sizeof(T), solved_.get(), s * sizeof(T), s * sizeof(T),
-                              static_cast<std::size_t>(under), cudaMemcpyDeviceToDevice, panel_),
-            "copy of the solved rows");
-      update_later_columns(at, j, c, s);
-    }
-  }
-
   // Within the block column at j, once its columns [j + c, j + c + s) are factored and solved:
   // the columns right of them take their update (the diagonal part by SYRK, the rows below the
   // block by GEMM), on the panel stream.
@@ -275,7 +212,6 @@ class Factorizer {
   Event panel_done_, rest_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
-  DeviceBuffer<T> inverse_, solved_;  // PanelMethod::inverse: a diagonal block's inverse, the rows under it
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
   std::vector<bool> marked_;           // ... the steps that recorded theirs
   std::chrono::steady_clock::time_point host_start_;  // ... and when they were queued, from here
@@ -307,7 +243,7 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
-  schedule.panel = layout.block >= kDiagonalBlock ? PanelMethod::inverse : PanelMethod::left_looking_kernels;
+  schedule.panel = layout.block > 128 ? PanelMethod::right_looking_kernels : PanelMethod::left_looking_kernels;
   return schedule;
 }
 

@@ -1,16 +1,14 @@
 #pragma once
 // The blocked band Cholesky on one CUDA device. Each step factors a block column (diagonal block
-// and the panel under it) on a high-priority stream, in one of three ways (PanelMethod): by the
-// project's block column kernel (kernels/cuda/block_column_cholesky.hpp), one launch for every 64
-// columns, each applying the update of the columns left of it or, right-looking, each followed by
-// cuBLAS DSYRK/DGEMM updates of the columns right of it; or by 128-column diagonal blocks whose
-// factor and inverse one thread block works out (factor_diagonal_block, the multifrontal's
-// kernel), the rows under each multiplied by that inverse (cuBLAS DGEMM), the columns right of it
-// updated as before. The rest of the trailing window is one cuBLAS SYRK a step, on a second
-// stream, while the next block column is updated and factored on the first (look-ahead). The
-// pivot flags stay on the device (one per step) and are read once at the end, so the host never
-// waits inside the loop. The panel's chain sets the pace at small bandwidths, the trailing SYRK
-// at large ones (bench/RESULTS.md).
+// and the panel under it) on a high-priority stream by the project's block column kernel
+// (kernels/cuda/block_column_cholesky.hpp), one launch for every 64 columns, each applying the
+// update of the columns left of it (left-looking) or, for wide blocks, each followed by cuBLAS
+// SYRK/GEMM updates of the columns right of it (right-looking; PanelMethod). The rest of the
+// trailing window is one cuBLAS SYRK a step, on a second stream, while the next block column is
+// updated and factored on the first (look-ahead); that second stream may run in a green context
+// of part of the device, so that the panel's launches find multiprocessors free at once
+// (DeviceSchedule). The pivot flags stay on the device (one per step) and are read once at the
+// end, so the host never waits inside the loop. The panel's chain sets the pace (bench/RESULTS.md).
 //
 // Bands larger than the device memory stream through it: two buffers of C + kd rows take turns,
 // the kd rows still being updated move from one to the other on the device, new rows come in
@@ -30,20 +28,15 @@ namespace fem::kernels::cuda {
 enum class PanelMethod {
   left_looking_kernels,   // the block column kernel every 64 columns, each applying the columns left of it
   right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
-  inverse,                // 128-column diagonal blocks by factor_diagonal_block, the rows under them by DGEMM
 };
 
 struct DeviceSchedule {
   PanelMethod panel = PanelMethod::left_looking_kernels;
-  // Multiprocessors the trailing SYRK leaves to the panel's stream (cublasSetSmCountTarget on
-  // its handle), so that the panel's launches find room at once; 0: the SYRK may take them all.
+  // Multiprocessors kept from the trailing SYRK for the panel: the update stream then runs in a
+  // green context of the others (GreenStream). 0: one device for both, the panel's kernels
+  // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
+  // kernels, changed nothing: bench/RESULTS.md.)
   int panel_sms = 0;
-  // Keep them by running the update stream in a green context of the other multiprocessors (a
-  // hard partition) instead of by cuBLAS's SM count target (a hint to its choice of kernels).
-  bool green_partition = false;
-  // The trailing window's update as the SYRKs of its two diagonal halves and the GEMM of the
-  // rectangle under the first, halved this many times; 0: one SYRK.
-  int trailing_splits = 0;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

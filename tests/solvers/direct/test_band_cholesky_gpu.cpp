@@ -1,8 +1,9 @@
 // band-cholesky:cuda against band-cholesky:cpu (double and mixed precision) on random SPD band
 // matrices, with the band on the device and streamed through a small device-memory budget; the
 // CUDA factorisation against the CPU one on awkward sizes and block sizes, with each panel
-// method; the failing pivot named on both paths and by each panel method; the block column
-// kernel against a host factorisation. Skipped without a CUDA device.
+// method, on the whole device or with the trailing update in a green context; the failing pivot
+// named on both paths and by each panel method; the block column kernel against a host
+// factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
 #include <iostream>
@@ -250,18 +251,17 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
 
 namespace {
 constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
-                                                        kernels::cuda::PanelMethod::right_looking_kernels,
-                                                        kernels::cuda::PanelMethod::inverse};
+                                                        kernels::cuda::PanelMethod::right_looking_kernels};
 }  // namespace
 
-TEST_CASE("every panel method and trailing split of the CUDA band factorisation matches the CPU factor") {
+TEST_CASE("both panel methods of the CUDA band factorisation match the CPU factor, on all or part of the device") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
   unsigned seed = 240;
   // Blocks of one diagonal block (128), of several (256, 384, 512), one cut short (200: 128 + 72),
   // one as wide as the band (600), one of 128 + 1 (129: the band cuts 384 down), and n that cut
-  // the last block; trailing windows of 0 to 500 rows, halved twice where they can be.
+  // the last block.
   for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1000, 130, 128}, {1001, 300, 256},
                                      {2000, 500, 384}, {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600},
                                      {700, 129, 384}}) {
@@ -275,19 +275,13 @@ TEST_CASE("every panel method and trailing split of the CUDA band factorisation 
     band::factor(cpu, reference, band::Schedule::in_order);
     const auto expected = lower_band(cpu, reference);
     for (const auto method : kPanelMethods)
-      for (const int panel_sms : {0, 16})
-        for (const int trailing_splits : {0, 2}) {
-          CAPTURE(static_cast<int>(method));
-          CAPTURE(panel_sms);
-          CAPTURE(trailing_splits);
-          kernels::cuda::DeviceSchedule schedule;
-          schedule.panel = method;
-          schedule.panel_sms = panel_sms;
-          schedule.trailing_splits = trailing_splits;
-          auto on_device = band::load_band<double>(*gpu, csr, layout);
-          kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
-          CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
-        }
+      for (const int panel_sms : {0, 16}) {
+        CAPTURE(static_cast<int>(method));
+        CAPTURE(panel_sms);
+        auto on_device = band::load_band<double>(*gpu, csr, layout);
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method, panel_sms});
+        CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+      }
   }
 }
 
@@ -297,9 +291,7 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
   const index_t n = 3000, kd = 500, block = 256;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 21), n);
   const band::BandLayout layout = band::make_layout(csr, block);
-  kernels::cuda::DeviceSchedule schedule;
-  schedule.panel = kernels::cuda::PanelMethod::inverse;
-  schedule.panel_sms = 8;
+  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::right_looking_kernels, 8};
   auto untimed = band::load_band<double>(*gpu, csr, layout);
   kernels::cuda::factor_on_device(untimed.layout, untimed.rows(), schedule);
   auto timed = band::load_band<double>(*gpu, csr, layout);
@@ -318,13 +310,12 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
   CHECK(times.back().panel_end == 0);
 }
 
-TEST_CASE("every panel method names the first failing pivot, in either diagonal block of a panel") {
+TEST_CASE("both panel methods name the first failing pivot, wherever it is in a block column") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   const index_t n = 2000, kd = 300, block = 256;
-  // The first column of a step, inside its first diagonal block, inside its second one (the
-  // inverse method's second factor_diagonal_block, a later block column kernel), and the last
-  // column.
+  // The first column of a step, inside its first block column kernel, inside its third, and the
+  // last column.
   for (const index_t bad : {index_t{512}, index_t{517}, index_t{3 * 256 + 128 + 17}, n - 1})
     for (const auto method : kPanelMethods) {
       CAPTURE(bad);
@@ -575,25 +566,4 @@ TEST_CASE("the block column kernel reports the first pivot that is not positive,
   }
 }
 
-// Last: a failure inside the driver's partitioning should not spoil the cases above.
-TEST_CASE("the CUDA band factorisation with its update stream in a green context matches the CPU factor") {
-  if (!kernels::dense_backend_status("cublas").available) return;
-  auto gpu = kernels::make_dense_backend("cublas");
-  band::BlasBackend cpu;
-  const index_t n = 3000, kd = 1000, block = 256;
-  const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 31), n);
-  const band::BandLayout layout = band::make_layout(csr, block);
-  auto reference = band::load_band<double>(cpu, csr, layout);
-  band::factor(cpu, reference, band::Schedule::in_order);
-  for (const int panel_sms : {8, 16, 40}) {
-    CAPTURE(panel_sms);
-    kernels::cuda::DeviceSchedule green;
-    green.panel = kernels::cuda::PanelMethod::inverse;
-    green.panel_sms = panel_sms;
-    green.green_partition = true;
-    auto on_device = band::load_band<double>(*gpu, csr, layout);
-    kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), green);
-    CHECK(max_rel_diff(lower_band(*gpu, on_device), lower_band(cpu, reference)) < 1e-12);
-  }
-}
 #endif
