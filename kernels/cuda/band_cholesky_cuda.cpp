@@ -30,6 +30,18 @@ int as_int(index_t v) {
   return static_cast<int>(v);
 }
 
+// The update stream's green context keeping `panel_sms` multiprocessors out, or none where that
+// is 0 or the driver cannot (the partition only speeds the factorisation up).
+std::unique_ptr<GreenStream> green_stream_or_none(int panel_sms) {
+  if (panel_sms <= 0) return nullptr;
+  try {
+    return std::make_unique<GreenStream>(panel_sms);
+  } catch (const std::runtime_error&) {
+    cudaGetLastError();  // clear what the driver left
+    return nullptr;
+  }
+}
+
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
 // queues there ends after all of its work.
@@ -40,7 +52,7 @@ class Factorizer {
       : layout_(layout),
         schedule_(schedule),
         panel_(Stream::greatest_priority()),
-        green_(schedule.panel_sms > 0 ? std::make_unique<GreenStream>(schedule.panel_sms) : nullptr),
+        green_(green_stream_or_none(schedule.panel_sms)),
         update_(green_ ? static_cast<cudaStream_t>(*green_) : static_cast<cudaStream_t>(own_update_)),
         panel_blas_(panel_),
         update_blas_(update_),
@@ -241,9 +253,14 @@ class PinnedRange {
 
 bool kernel_applies_previous_block(index_t block) { return block <= block_column_width; }
 
+// H100, n = 1e6 (bench/RESULTS.md, 2026-11-26): left-looking is the faster up to blocks of 128
+// (b <= 2000); above, right-looking, and the trailing SYRK kept off a share of the device.
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
-  schedule.panel = layout.block > 128 ? PanelMethod::right_looking_kernels : PanelMethod::left_looking_kernels;
+  if (layout.block > 128) {
+    schedule.panel = PanelMethod::right_looking_kernels;
+    schedule.panel_sms = 48;
+  }
   return schedule;
 }
 
