@@ -41,7 +41,7 @@ namespace {
 using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
-                                           "openmp",   "serial", "cublas", "cublas-left", "cublas-right",
+                                           "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
                                            "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
@@ -62,6 +62,7 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
                    rule (device_schedule)
   cublas-left      the same with every panel by block column kernels (64 columns each), left-looking
   cublas-right     the same by block column kernels with cuBLAS updates of the columns right of each
+  cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -99,7 +100,7 @@ void add_options(CLI::App& app, Options& o) {
                   non_negative_number());
   add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
   add_list_option(app, "--panel-sms", o.panel_sms,
-                  "cublas, cublas-left, cublas-right: multiprocessors kept from the trailing SYRK for the panel, by a "
+                  "cublas, cublas-left, cublas-right, cublas-ahead: multiprocessors kept from the trailing SYRK for the panel, by a "
                   "green context (default: the solver's rule)",
                   non_negative_number());
   app.add_option("--device-memory", o.device_gb,
@@ -123,7 +124,7 @@ void add_options(CLI::App& app, Options& o) {
 
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right";
+  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead";
 }
 
 bool on_device(const std::string& impl) {
@@ -184,6 +185,7 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
   if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
   if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
+  if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
   if (panel_sms >= 0) schedule.panel_sms = panel_sms;
   return schedule;
 }

@@ -161,7 +161,8 @@ class Factorizer {
   void factor_panel(const At& at, index_t j) {
     switch (schedule_.panel) {
       case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
-      case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j);
+      case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j, false);
+      case PanelMethod::right_looking_ahead: return factor_panel_right_looking(at, j, true);
     }
   }
 
@@ -179,9 +180,13 @@ class Factorizer {
 
   // One block column kernel for every block_column_width columns, with nothing left of it to
   // apply (that costs the kernel about 9 us a 64 columns at b = 4000): the later columns take
-  // each one's update from cuBLAS.
+  // each one's update from cuBLAS. With `ahead`, only the next kernel's columns take it on the
+  // panel stream; the columns past them take it on the side stream, beside that kernel. Every
+  // update of a column happens on one stream at a time: the side stream's update of the columns
+  // from s + 2 on by kernel s starts after kernel s, and the panel stream's update of columns
+  // s + 2 by kernel s + 1 waits for it.
   template <class At>
-  void factor_panel_right_looking(const At& at, index_t j) {
+  void factor_panel_right_looking(const At& at, index_t j, bool ahead) {
     const index_t size = std::min(layout_.block, layout_.n - j);
     const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
     int* info = info_.get() + j / layout_.block;
@@ -193,35 +198,45 @@ class Factorizer {
       column.below = size - c - column.width + below;
       column.bandwidth = layout_.bandwidth;
       block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
-      update_later_columns(at, j, c, column.width);
+      const index_t next = c + column.width, past = ahead ? std::min(size, next + block_column_width) : size;
+      if (ahead) {
+        side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
+        if (past < size) {
+          kernel_done_.record(panel_);
+          kernel_done_.wait_in(side_);
+          update_columns(side_blas_, at, j, c, column.width, past, size);
+          side_done_.record(side_);
+        }
+      }
+      update_columns(panel_blas_, at, j, c, column.width, next, past);
     }
   }
 
-  // Within the block column at j, once its columns [j + c, j + c + s) are factored and solved:
-  // the columns right of them take their update (the diagonal part by SYRK, the rows below the
-  // block by GEMM), on the panel stream.
+  // Within the block column at j, once its columns [j + c, j + c + w) are factored and solved:
+  // its columns [j + first, j + last) take their update (the diagonal part by SYRK, the rows
+  // below by GEMM), on `blas`'s stream.
   template <class At>
-  void update_later_columns(const At& at, index_t j, index_t c, index_t s) {
+  void update_columns(cublasHandle_t blas, const At& at, index_t j, index_t c, index_t w, index_t first,
+                      index_t last) {
+    if (first == last) return;
     const index_t size = std::min(layout_.block, layout_.n - j);
     const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
-    const index_t later = size - c - s;
-    if (later == 0) return;
     const int ld = as_int(layout_.window());
-    const T* b = at(j + c + s, j + c);
-    check(syrk(panel_blas_, as_int(later), as_int(s), b, at(j + c + s, j + c + s), ld), "syrk (block column)");
-    if (below > 0)
-      check(gemm_nt(panel_blas_, as_int(below), as_int(later), as_int(s), at(j + size, j + c), b,
-                    at(j + size, j + c + s), ld),
+    const T* b = at(j + first, j + c);
+    check(syrk(blas, as_int(last - first), as_int(w), b, at(j + first, j + first), ld), "syrk (block column)");
+    if (size + below > last)
+      check(gemm_nt(blas, as_int(size + below - last), as_int(last - first), as_int(w), at(j + last, j + c), b,
+                    at(j + last, j + first), ld),
             "gemm (block column)");
   }
 
   BandLayout layout_;
   DeviceSchedule schedule_;
-  Stream panel_, own_update_{0};
+  Stream panel_, side_{Stream::greatest_priority()}, own_update_{0};
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   cudaStream_t update_;
-  BlasHandle panel_blas_, update_blas_;
-  Event panel_done_, rest_done_;
+  BlasHandle panel_blas_, update_blas_, side_blas_{side_};
+  Event panel_done_, rest_done_, kernel_done_, side_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
@@ -258,7 +273,7 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
   if (layout.block > 128) {
-    schedule.panel = PanelMethod::right_looking_kernels;
+    schedule.panel = PanelMethod::right_looking_ahead;
     schedule.panel_sms = 48;
   }
   return schedule;

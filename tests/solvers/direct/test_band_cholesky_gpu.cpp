@@ -251,10 +251,11 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
 
 namespace {
 constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
-                                                        kernels::cuda::PanelMethod::right_looking_kernels};
+                                                        kernels::cuda::PanelMethod::right_looking_kernels,
+                                                        kernels::cuda::PanelMethod::right_looking_ahead};
 }  // namespace
 
-TEST_CASE("both panel methods of the CUDA band factorisation match the CPU factor, on all or part of the device") {
+TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -291,7 +292,7 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
   const index_t n = 3000, kd = 500, block = 256;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 21), n);
   const band::BandLayout layout = band::make_layout(csr, block);
-  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::right_looking_kernels, 8};
+  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::right_looking_ahead, 8};
   auto untimed = band::load_band<double>(*gpu, csr, layout);
   kernels::cuda::factor_on_device(untimed.layout, untimed.rows(), schedule);
   auto timed = band::load_band<double>(*gpu, csr, layout);
@@ -310,7 +311,7 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
   CHECK(times.back().panel_end == 0);
 }
 
-TEST_CASE("both panel methods name the first failing pivot, wherever it is in a block column") {
+TEST_CASE("every panel method names the first failing pivot, wherever it is in a block column") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   const index_t n = 2000, kd = 300, block = 256;
