@@ -101,6 +101,13 @@ class Factorizer {
       const index_t next = std::min(layout_.block, below);  // the next block column, inside this window
       panel_done_.wait_in(update_);
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
+      // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
+      // stream, of its other columns on the side stream beside that kernel.
+      const bool split_look_ahead = schedule_.panel == PanelMethod::right_looking_ahead && next > block_column_width;
+      if (split_look_ahead) {
+        panel_done_.wait_in(side_);
+        rest_done_.wait_in(side_);
+      }
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
       mark(step, 0, update_);
       if (below > next)  // the rest of the window, one SYRK
@@ -112,12 +119,12 @@ class Factorizer {
       mark(step, 2, panel_);
       // ... while the next block column is updated by this one (unless its kernels do that) and factored.
       if (!panel_applies_previous_block()) {
-        const T* p = at(j + size, j);
-        check(syrk(panel_blas_, as_int(next), as_int(size), p, at(j + size, j + size), ld), "syrk (next block)");
-        if (below > next)
-          check(gemm_nt(panel_blas_, as_int(below - next), as_int(next), as_int(size), at(j + size + next, j), p,
-                        at(j + size + next, j + size), ld),
-                "gemm (next panel)");
+        const index_t first_kernel = split_look_ahead ? block_column_width : next;
+        update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
+        if (split_look_ahead) {
+          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + next);
+          side_done_.record(side_);  // the next block column's first kernel waits for it before updating past itself
+        }
       }
       if (j + size < last) {
         factor_panel(at, j + size);
@@ -212,9 +219,10 @@ class Factorizer {
     }
   }
 
-  // Within the block column at j, once its columns [j + c, j + c + w) are factored and solved:
-  // its columns [j + first, j + last) take their update (the diagonal part by SYRK, the rows
-  // below by GEMM), on `blas`'s stream.
+  // Once the columns [j + c, j + c + w) of the block column at j are factored and solved: the
+  // columns [j + first, j + last) take their update (the diagonal part by SYRK, the rows below
+  // by GEMM, down to the last row of that block column), on `blas`'s stream. With c = 0, w = the
+  // block and first = the block: the look-ahead update of the next block column.
   template <class At>
   void update_columns(cublasHandle_t blas, const At& at, index_t j, index_t c, index_t w, index_t first,
                       index_t last) {
