@@ -28,7 +28,8 @@ namespace fem::kernels::cuda {
 enum class PanelMethod {
   left_looking_kernels,   // the block column kernel every 64 columns, each applying the columns left of it
   right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
-  right_looking_ahead,    // the same, but the columns past the next kernel's updated on a side stream meanwhile
+  right_looking_ahead,    // the same, but only the next kernel's columns updated before it (by the block column
+                          // before, then by each kernel), the others on a side stream beside it
 };
 
 struct DeviceSchedule {
