@@ -100,8 +100,8 @@ void add_options(CLI::App& app, Options& o) {
                   non_negative_number());
   add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
   add_list_option(app, "--panel-sms", o.panel_sms,
-                  "cublas, cublas-left, cublas-right, cublas-ahead: multiprocessors kept from the trailing SYRK for the panel, by a "
-                  "green context (default: the solver's rule)",
+                  "cublas, cublas-left, cublas-right, cublas-ahead: multiprocessors kept from the trailing SYRK "
+                  "for the panel, by a green context (default: the solver's rule)",
                   non_negative_number());
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
@@ -337,7 +337,8 @@ void print_chain_steps(const Options& o) {
           const auto schedule = schedule_of(impl, layout, panel_sms);
           const auto times = kernels::cuda::factor_on_device_timed(layout, storage.get(), schedule);
           std::vector<double> period, panel, trailing, lag;
-          const std::size_t full = static_cast<std::size_t>((layout.n - b) / layout.block) - 1;  // the first without a full window
+          // Steps from 2 on, up to the first whose window the band's end cuts.
+          const std::size_t full = static_cast<std::size_t>((layout.n - b) / layout.block) - 1;
           for (std::size_t k = 2; k + 1 < full; ++k) {
             period.push_back(1e3 * (times[k + 1].panel_end - times[k].panel_end));
             panel.push_back(1e3 * (times[k].panel_end - times[k].panel_start));
