@@ -280,7 +280,8 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 
 // H100, n = 1e6 (bench/RESULTS.md, 2026-11-26): left-looking is the faster up to blocks of 128
 // (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK kept
-// off 32 multiprocessors (5 % faster at b = 3000, nb 256; within 1.5 % at b = 4000, nb 384).
+// off 32 multiprocessors (5-10 % faster at b = 3000, nb 256; within 2 % either way at b = 4000,
+// nb 384).
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
   if (layout.block > 128) {
