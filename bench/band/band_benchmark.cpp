@@ -39,6 +39,7 @@
 #include "bench/band/band_step_breakdown.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #endif
 
 namespace fem::bench {
@@ -48,8 +49,8 @@ namespace {
 using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
-                                           "openmp",   "serial", "cublas", "cublas-streamed", "cuda",
-                                           "cuda-persistent"};
+                                           "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
+                                           "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -69,7 +70,11 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   openmp           ours, OpenMP tasks on the project's packed GEMM kernels
   serial           ours, one thread, the project's reference kernels
   cublas           ours on CUDA (the CUDA solver): the block column kernel and cuBLAS SYRK/GEMM on two
-                   streams with look-ahead, the band made on the device
+                   streams with look-ahead, the band made on the device; its panel method by the solver's
+                   rule (device_schedule)
+  cublas-left      the same with every panel by block column kernels (64 columns each), left-looking
+  cublas-right     the same by block column kernels with cuBLAS updates of the columns right of each
+  cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -90,6 +95,7 @@ struct Options {
   std::vector<index_t> bandwidths{50, 100, 200, 500, 1000, 1160, 1333, 2000, 4000};
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
+  std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -111,6 +117,10 @@ void add_options(CLI::App& app, Options& o) {
   add_list_option(app, "--blocks", o.blocks, "block sizes to try (0: the solver's choice from b)",
                   non_negative_number());
   add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
+  add_list_option(app, "--panel-sms", o.panel_sms,
+                  "cublas, cublas-left, cublas-right, cublas-ahead: multiprocessors kept from the trailing SYRK "
+                  "for the panel, by a green context (default: the solver's rule)",
+                  non_negative_number());
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -136,8 +146,13 @@ void add_options(CLI::App& app, Options& o) {
   app.footer(kImplementations);
 }
 
+// The implementations of the CUDA solver's factorisation with the band held on the device.
+bool cublas_chain(const std::string& impl) {
+  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead";
+}
+
 bool on_device(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-streamed" || impl == "cuda" || impl == "cuda-persistent";
+  return cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda" || impl == "cuda-persistent";
 }
 
 // Rows [first, last) of the lower band, `window` entries left of the diagonal, pitch window + 1.
@@ -265,12 +280,30 @@ std::vector<double> benchmark_rhs(index_t n) {
   return rhs;
 }
 
+#if FEM_WITH_CUDA
+// The CUDA schedule of a cublas_chain row: the solver's rule, but for the panel method its impl
+// forces and the multiprocessors kept for the panel (panel_sms >= 0).
+kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout, int panel_sms) {
+  kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
+  if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
+  if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
+  if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
+  if (panel_sms >= 0) schedule.panel_sms = panel_sms;
+  return schedule;
+}
+#endif
+
+// The --panel-sms of an impl's rows (-1: the rule's).
+std::vector<int> panel_sms_of(const Options& o, const std::string& impl) {
+  return cublas_chain(impl) && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1};
+}
+
 // One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
 // side; on a device the factorisation alone, as the GPU figures have been). `note` gets what the
 // reader should know of the run (the chunks of a streamed one).
 template <class T>
 Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
-                 const HostArena& arena, double device_gb, double settle_s, std::string& note) {
+                 const HostArena& arena, double device_gb, int panel_sms, double settle_s, std::string& note) {
   auto a = make_band<T>(backend, layout, arena);
   const auto rhs = benchmark_rhs(layout.n);
   backend.synchronize();
@@ -278,8 +311,8 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   Timing t;
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
-  if (impl == "cublas") {
-    kernels::cuda::factor_on_device(a.layout, a.rows());
+  if (cublas_chain(impl)) {
+    kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, panel_sms));
   } else if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : layout.elements() * sizeof(T) / 4;
@@ -291,7 +324,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   } else
 #endif
   {
-    (void)device_gb, (void)note;
+    (void)device_gb, (void)panel_sms, (void)note;
     const band::Schedule schedule = impl == "blas"                            ? band::kHostSchedule
                                     : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
                                     : impl == "blas-look-ahead"                ? band::Schedule::look_ahead
@@ -344,7 +377,7 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
   if (impl.rfind("blas", 0) == 0) return std::make_unique<band::BlasBackend>();
-  if (impl == "cublas" || impl == "cublas-streamed" || impl == "cuda-persistent") {
+  if (cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
     // cublas-streamed keeps the band in host memory and moves it itself.
     auto device = kernels::make_dense_backend("cublas");  // checks that a device is there
     if (impl != "cublas-streamed") return device;
@@ -382,9 +415,52 @@ void print_step_breakdown(const Options& o) {
 }
 #endif
 
+#if FEM_WITH_CUDA
+// The cublas chain's steps as they run, the two streams together: for each b, block, chain impl
+// and --panel-sms of the run, a band of 100 steps past its first window, factored with each
+// step timed; medians over the steps whose window is full.
+void print_chain_steps(const Options& o) {
+  std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
+               "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
+            << "     b    nb  impl            panel_sms   period  look-ahead+panel  trailing_update  us/column  "
+               "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
+               "host's launches set the pace)\n";
+  for (const index_t b : o.bandwidths)
+    for (const index_t block0 : o.blocks)
+      for (const auto& impl : o.impls) {
+        if (!cublas_chain(impl)) continue;
+        for (const int panel_sms : panel_sms_of(o, impl)) {
+          band::BandLayout layout;
+          layout.bandwidth = b;
+          layout.block = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
+          layout.n = 100 * layout.block + 2 * b;
+          const kernels::cuda::DeviceBuffer<double> storage(layout.elements());
+          fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
+          const auto schedule = schedule_of(impl, layout, panel_sms);
+          const auto times = kernels::cuda::factor_on_device_timed(layout, storage.get(), schedule);
+          std::vector<double> period, panel, trailing, lag;
+          // Steps from 2 on, up to the first whose window the band's end cuts.
+          const std::size_t full = static_cast<std::size_t>((layout.n - b) / layout.block) - 1;
+          for (std::size_t k = 2; k + 1 < full; ++k) {
+            period.push_back(1e3 * (times[k + 1].panel_end - times[k].panel_end));
+            panel.push_back(1e3 * (times[k].panel_end - times[k].panel_start));
+            trailing.push_back(1e3 * (times[k].trailing_end - times[k].trailing_start));
+            lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
+          }
+          const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
+          std::printf("%6lld %5lld  %-15s %9d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
+                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
+                      median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
+                      median(lag));
+        }
+      }
+}
+#endif
+
 // One implementation at one block size, at one (n, b, precision) of the grid.
 struct Row {
   index_t block = 0;
+  int panel_sms = -1;  // cublas_chain: the multiprocessors forced to be kept for the panel (-1: the rule's)
   std::string impl;
   std::vector<double> factor_s, solve_s, total_s;  // one a repeat
   Timing median;
@@ -447,16 +523,18 @@ void run(Options o) {
         for (const auto& impl : o.impls)
           for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
                                       : impl == "cuda-persistent" ? std::vector<index_t>{64}
-                                                                  : o.blocks) {
-            if (impl == "openblas" && precision != "double") continue;
-            Row row;
-            row.impl = impl;
-            row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
-                                            : band::default_block_size(b, on_device(impl));
-            if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
-            else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
-            rows.push_back(row);
-          }
+                                                                  : o.blocks)
+            for (const int panel_sms : panel_sms_of(o, impl)) {
+              if (impl == "openblas" && precision != "double") continue;
+              Row row;
+              row.impl = impl;
+              row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
+                                              : band::default_block_size(b, on_device(impl));
+              row.panel_sms = panel_sms;
+              if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
+              else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
+              rows.push_back(row);
+            }
         // The repeats interleave the implementations, so that a busy spell of the machine
         // slows all of them alike rather than one.
         // One host arena for the point: the largest band of a host run (none where all run on a device).
@@ -489,8 +567,8 @@ void run(Options o) {
               const auto run = [&](const band::BandLayout& l) {
                 auto& be = *backends[row.impl];
                 return precision == "double"
-                           ? time_ours<double>(row.impl, be, l, arena, o.device_gb, o.settle, row.note)
-                           : time_ours<float>(row.impl, be, l, arena, o.device_gb, o.settle, row.note);
+                           ? time_ours<double>(row.impl, be, l, arena, o.device_gb, row.panel_sms, o.settle, row.note)
+                           : time_ours<float>(row.impl, be, l, arena, o.device_gb, row.panel_sms, o.settle, row.note);
               };
               if (on_device(row.impl) && !warmed[row.impl + precision]) {  // module loading, first handles
                 run(band::BandLayout{std::min<index_t>(n, 4 * (b + row.block)), b, row.block});
@@ -542,6 +620,8 @@ void run(Options o) {
             }
             if (on_device(row.impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
           }
+          const std::string forced = row.panel_sms < 0 ? "" : std::to_string(row.panel_sms) + " SMs kept for the panel";
+          const std::string note = forced.empty() ? row.note : forced + (row.note.empty() ? "" : "; " + row.note);
           char line[640];
           std::snprintf(line, sizeof line,
                         "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %9.4f %10.1f %9s %7s %6s %10s  %-7s %6.2f  %s",
@@ -552,11 +632,11 @@ void run(Options o) {
                         row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
                         row.ratio > 0 ? std::to_string(row.ratio).substr(0, 5).c_str() : "",
                         row.ratio_min > 0 ? std::to_string(row.ratio_min).substr(0, 5).c_str() : "",
-                        verdict.c_str(), other_cores, row.note.c_str());
+                        verdict.c_str(), other_cores, note.c_str());
           std::cout << line << std::endl;
           csv.add({n, b, row.block, row.impl, precision, threads, row.median.factor_s, row.median.solve_s, row.time_s,
                    row.min_s, row.gflops, row.speedup, row.against, row.of_dgemm, row.ratio, row.ratio_min, verdict,
-                   other_cores, load_average(), row.note});
+                   other_cores, load_average(), note});
         }
       }
   for (const auto& [impl, worst] : worst_ratio)
@@ -567,7 +647,10 @@ void run(Options o) {
   if (o.breakdown) {
 #if FEM_WITH_CUDA
     const auto cublas = kernels::dense_backend_status("cublas");
-    if (cublas.available) print_step_breakdown(o);
+    if (cublas.available) {
+      print_step_breakdown(o);
+      print_chain_steps(o);
+    }
     else std::cout << "--breakdown skipped: " << cublas.reason << "\n";
 #else
     std::cout << "--breakdown skipped: this build has no CUDA\n";

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
+#include <deque>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "kernels/cuda/block_column_cholesky.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
@@ -26,16 +30,30 @@ int as_int(index_t v) {
   return static_cast<int>(v);
 }
 
+// The update stream's green context keeping `panel_sms` multiprocessors out, or none where that
+// is 0 or the driver cannot (the partition only speeds the factorisation up).
+std::unique_ptr<GreenStream> green_stream_or_none(int panel_sms) {
+  if (panel_sms <= 0) return nullptr;
+  try {
+    return std::make_unique<GreenStream>(panel_sms);
+  } catch (const std::runtime_error&) {
+    cudaGetLastError();  // clear what the driver left
+    return nullptr;
+  }
+}
+
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
 // queues there ends after all of its work.
 template <class T>
 class Factorizer {
  public:
-  explicit Factorizer(const BandLayout& layout)
+  Factorizer(const BandLayout& layout, const DeviceSchedule& schedule)
       : layout_(layout),
+        schedule_(schedule),
         panel_(Stream::greatest_priority()),
-        update_(0),
+        green_(green_stream_or_none(schedule.panel_sms)),
+        update_(green_ ? static_cast<cudaStream_t>(*green_) : static_cast<cudaStream_t>(own_update_)),
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
@@ -43,6 +61,27 @@ class Factorizer {
   }
 
   cudaStream_t update() const { return update_; }
+
+  // From now on, each step's work is timed (steps_timed).
+  void time_steps() {
+    start_.emplace_back(Event::Timing::on);
+    start_.back().record(update_);
+    host_start_ = std::chrono::steady_clock::now();
+    for (std::size_t k = 0; k < 4 * steps(); ++k) marks_.emplace_back(Event::Timing::on);
+    queued_.assign(steps(), 0);
+    marked_.assign(steps(), false);
+  }
+
+  // After check_pivots: the times time_steps asked for.
+  std::vector<ChainStepTimes> steps_timed() const {
+    std::vector<ChainStepTimes> times(steps());
+    const auto ms = [&](std::size_t k, int mark) {
+      return static_cast<float>(1e3 * marks_[4 * k + static_cast<std::size_t>(mark)].seconds_since(start_.front()));
+    };
+    for (std::size_t k = 0; k < times.size(); ++k)
+      if (marked_[k]) times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3), queued_[k]};
+    return times;
+  }
 
   // The steps whose first column is in [first, last) (first and last multiples of the block
   // size, or last = n), on `rows`, which holds the band's rows from r0 on (pitch() entries each)
@@ -62,26 +101,44 @@ class Factorizer {
       const index_t next = std::min(layout_.block, below);  // the next block column, inside this window
       panel_done_.wait_in(update_);
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
+      // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
+      // stream, of its other columns on the side stream beside that kernel.
+      const bool split_look_ahead = schedule_.panel == PanelMethod::right_looking_ahead && next > block_column_width;
+      if (split_look_ahead) {
+        panel_done_.wait_in(side_);
+        rest_done_.wait_in(side_);
+      }
+      const std::size_t step = static_cast<std::size_t>(j / layout_.block);
+      mark(step, 0, update_);
       if (below > next)  // the rest of the window, one SYRK
         check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
                    at(j + size + next, j + size + next), ld),
               "syrk (trailing window)");
+      mark(step, 1, update_);
       rest_done_.record(update_);
-      // ... while the next block column is updated by this one (unless its kernel does that) and factored.
-      if (!kernel_applies_previous_block(layout_.block)) {
-        const T* p = at(j + size, j);
-        check(syrk(panel_blas_, as_int(next), as_int(size), p, at(j + size, j + size), ld), "syrk (next block)");
-        if (below > next)
-          check(gemm_nt(panel_blas_, as_int(below - next), as_int(next), as_int(size), at(j + size + next, j), p,
-                        at(j + size + next, j + size), ld),
-                "gemm (next panel)");
+      mark(step, 2, panel_);
+      // ... while the next block column is updated by this one (unless its kernels do that) and factored.
+      if (!panel_applies_previous_block()) {
+        const index_t first_kernel = split_look_ahead ? block_column_width : next;
+        update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
+        if (split_look_ahead) {
+          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + next);
+          side_done_.record(side_);  // the next block column's first kernel waits for it before updating past itself
+        }
       }
       if (j + size < last) {
         factor_panel(at, j + size);
         panel_done_.record(panel_);
       }
+      mark(step, 3, panel_);
+      if (!marks_.empty()) {
+        marked_[step] = true;
+        queued_[step] = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - host_start_).count();
+      }
     }
-    // Join: the update stream ends after everything.
+    // Join: the update stream ends after everything (the side stream's look-ahead of a block
+    // column past `last` included: a streamed chunk's rows move on once this returns).
+    side_done_.wait_in(panel_);
     panel_done_.record(panel_);
     panel_done_.wait_in(update_);
   }
@@ -99,12 +156,30 @@ class Factorizer {
  private:
   std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
 
-  // The block column at column j (diagonal block and panel below it), on the panel stream: one
-  // block column kernel for every block_column_width columns of it, left-looking: each applies
+  // Mark `mark` of step k, when timing.
+  void mark(std::size_t k, int mark, cudaStream_t stream) {
+    if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
+  }
+
+  bool panel_applies_previous_block() const {
+    return schedule_.panel == PanelMethod::left_looking_kernels && kernel_applies_previous_block(layout_.block);
+  }
+
+  // The block column at column j (diagonal block and panel below it), on the panel stream.
+  template <class At>
+  void factor_panel(const At& at, index_t j) {
+    switch (schedule_.panel) {
+      case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
+      case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j, false);
+      case PanelMethod::right_looking_ahead: return factor_panel_right_looking(at, j, true);
+    }
+  }
+
+  // One block column kernel for every block_column_width columns, left-looking: each applies
   // the update of the columns of this block left of it (and of the block before, see
   // kernel_applies_previous_block).
   template <class At>
-  void factor_panel(const At& at, index_t j) {
+  void factor_panel_left_looking(const At& at, index_t j) {
     const index_t size = std::min(layout_.block, layout_.n - j);
     int* info = info_.get() + j / layout_.block;
     for (index_t c = 0; c < size; c += block_column_width)
@@ -112,12 +187,72 @@ class Factorizer {
                             panel_);
   }
 
+  // One block column kernel for every block_column_width columns, with nothing left of it to
+  // apply (that costs the kernel about 9 us a 64 columns at b = 4000): the later columns take
+  // each one's update from cuBLAS. With `ahead`, only the next kernel's columns take it on the
+  // panel stream; the columns past them take it on the side stream, beside that kernel. Every
+  // update of a column happens on one stream at a time: the side stream's update of the columns
+  // from s + 2 on by kernel s starts after kernel s, and the panel stream's update of columns
+  // s + 2 by kernel s + 1 waits for it.
+  template <class At>
+  void factor_panel_right_looking(const At& at, index_t j, bool ahead) {
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
+    int* info = info_.get() + j / layout_.block;
+    for (index_t c = 0; c < size; c += block_column_width) {
+      BlockColumn<T> column;
+      column.diagonal = at(j + c, j + c);
+      column.ld = layout_.window();
+      column.width = static_cast<int>(std::min<index_t>(block_column_width, size - c));
+      column.below = size - c - column.width + below;
+      column.bandwidth = layout_.bandwidth;
+      block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+      const index_t next = c + column.width, past = ahead ? std::min(size, next + block_column_width) : size;
+      if (ahead) {
+        side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
+        if (past < size) {
+          kernel_done_.record(panel_);
+          kernel_done_.wait_in(side_);
+          update_columns(side_blas_, at, j, c, column.width, past, size);
+          side_done_.record(side_);
+        }
+      }
+      update_columns(panel_blas_, at, j, c, column.width, next, past);
+    }
+  }
+
+  // Once the columns [j + c, j + c + w) of the block column at j are factored and solved: the
+  // columns [j + first, j + last) take their update (the diagonal part by SYRK, the rows below
+  // by GEMM, down to the last row of that block column), on `blas`'s stream. With c = 0, w = the
+  // block and first = the block: the look-ahead update of the next block column.
+  template <class At>
+  void update_columns(cublasHandle_t blas, const At& at, index_t j, index_t c, index_t w, index_t first,
+                      index_t last) {
+    if (first == last) return;
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
+    const int ld = as_int(layout_.window());
+    const T* b = at(j + first, j + c);
+    check(syrk(blas, as_int(last - first), as_int(w), b, at(j + first, j + first), ld), "syrk (block column)");
+    if (size + below > last)
+      check(gemm_nt(blas, as_int(size + below - last), as_int(last - first), as_int(w), at(j + last, j + c), b,
+                    at(j + last, j + first), ld),
+            "gemm (block column)");
+  }
+
   BandLayout layout_;
-  Stream panel_, update_;
-  BlasHandle panel_blas_, update_blas_;
-  Event panel_done_, rest_done_;
+  DeviceSchedule schedule_;
+  Stream panel_, side_{Stream::greatest_priority()}, own_update_{0};
+  std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
+  cudaStream_t update_;
+  BlasHandle panel_blas_, update_blas_, side_blas_{side_};
+  Event panel_done_, rest_done_, kernel_done_, side_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
+  std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
+  std::vector<bool> marked_;           // ... the steps that recorded theirs
+  std::chrono::steady_clock::time_point host_start_;  // ... and when they were queued, from here
+  std::vector<float> queued_;
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:
@@ -142,6 +277,19 @@ class PinnedRange {
 }  // namespace
 
 bool kernel_applies_previous_block(index_t block) { return block <= block_column_width; }
+
+// H100, n = 1e6 (bench/RESULTS.md, 2026-11-26): left-looking is the faster up to blocks of 128
+// (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK kept
+// off 32 multiprocessors (5-10 % faster at b = 3000, nb 256; within 2 % either way at b = 4000,
+// nb 384).
+DeviceSchedule device_schedule(const BandLayout& layout) {
+  DeviceSchedule schedule;
+  if (layout.block > 128) {
+    schedule.panel = PanelMethod::right_looking_ahead;
+    schedule.panel_sms = 32;
+  }
+  return schedule;
+}
 
 template <class T>
 BlockColumn<T> step_block_column(const BandLayout& layout, T* diagonal, index_t j, index_t c) {
@@ -172,10 +320,25 @@ std::size_t min_streaming_bytes(const BandLayout& layout, std::size_t element_by
 
 template <class T>
 void factor_on_device(const BandLayout& layout, T* rows) {
+  factor_on_device(layout, rows, device_schedule(layout));
+}
+
+template <class T>
+void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& schedule) {
   if (layout.n == 0) return;
-  Factorizer<T> f(layout);
+  Factorizer<T> f(layout, schedule);
   f.factor_steps(rows, 0, 0, layout.n);
   f.check_pivots();
+}
+
+template <class T>
+std::vector<ChainStepTimes> factor_on_device_timed(const BandLayout& layout, T* rows, const DeviceSchedule& schedule) {
+  if (layout.n == 0) return {};
+  Factorizer<T> f(layout, schedule);
+  f.time_steps();
+  f.factor_steps(rows, 0, 0, layout.n);
+  f.check_pivots();
+  return f.steps_timed();
 }
 
 template <class T>
@@ -193,7 +356,7 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
   const PinnedRange pinned(host_rows, static_cast<std::size_t>(n) * row_bytes);
   const std::array<DeviceBuffer<T>, 2> buffer{DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch)),
                                                DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch))};
-  Factorizer<T> f(layout);
+  Factorizer<T> f(layout, device_schedule(layout));
   const cudaStream_t main = f.update();
   Stream copy_in(0), copy_out(0);
   Event uploaded, moved, computed;
@@ -238,6 +401,10 @@ template BlockColumn<double> step_block_column(const BandLayout&, double*, index
 template BlockColumn<float> step_block_column(const BandLayout&, float*, index_t, index_t);
 template void factor_on_device<double>(const BandLayout&, double*);
 template void factor_on_device<float>(const BandLayout&, float*);
+template void factor_on_device<double>(const BandLayout&, double*, const DeviceSchedule&);
+template void factor_on_device<float>(const BandLayout&, float*, const DeviceSchedule&);
+template std::vector<ChainStepTimes> factor_on_device_timed<double>(const BandLayout&, double*, const DeviceSchedule&);
+template std::vector<ChainStepTimes> factor_on_device_timed<float>(const BandLayout&, float*, const DeviceSchedule&);
 template int factor_streamed<double>(const BandLayout&, double*, std::size_t);
 template int factor_streamed<float>(const BandLayout&, float*, std::size_t);
 

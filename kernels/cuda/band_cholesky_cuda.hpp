@@ -1,12 +1,14 @@
 #pragma once
-// The blocked band Cholesky on one CUDA device. Each block column (diagonal block and the panel
-// under it) is factored left-looking by the project's block column kernel, one launch for every
-// 64 columns (kernels/cuda/block_column_cholesky.hpp): it applies the update of the block's
-// columns left of it and factors. The rest of the trailing window is one cuBLAS SYRK a step, on
-// a second stream, while the next block column is updated and factored on a high-priority one.
-// The pivot flags stay on the device (one per step) and are read once at the end, so the host
-// never waits inside the loop. The kernel chain sets the pace at small bandwidths, the trailing
-// SYRK at large ones (bench/RESULTS.md).
+// The blocked band Cholesky on one CUDA device. Each step factors a block column (diagonal block
+// and the panel under it) on a high-priority stream by the project's block column kernel
+// (kernels/cuda/block_column_cholesky.hpp), one launch for every 64 columns, each applying the
+// update of the columns left of it (left-looking) or, for wide blocks, each followed by cuBLAS
+// SYRK/GEMM updates of the columns right of it (right-looking; PanelMethod). The rest of the
+// trailing window is one cuBLAS SYRK a step, on a second stream, while the next block column is
+// updated and factored on the first (look-ahead); that second stream may run in a green context
+// of part of the device, so that the panel's launches find multiprocessors free at once
+// (DeviceSchedule). The pivot flags stay on the device (one per step) and are read once at the
+// end, so the host never waits inside the loop. The panel's chain sets the pace (bench/RESULTS.md).
 //
 // Bands larger than the device memory stream through it: two buffers of C + kd rows take turns,
 // the kd rows still being updated move from one to the other on the device, new rows come in
@@ -15,17 +17,54 @@
 // Plain C++ (the band's block columns as the kernel sees them: block_column_cholesky.hpp).
 // The solver glue (load, substitution, refinement) is solvers/direct/band_cholesky_solver.cpp.
 #include <cstddef>
+#include <vector>
 
 #include "kernels/band_layout.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
 
+// How a step's block column is factored (see above).
+enum class PanelMethod {
+  left_looking_kernels,   // the block column kernel every 64 columns, each applying the columns left of it
+  right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
+  right_looking_ahead,    // the same, but only the next kernel's columns updated before it (by the block column
+                          // before, then by each kernel), the others on a side stream beside it
+};
+
+struct DeviceSchedule {
+  PanelMethod panel = PanelMethod::left_looking_kernels;
+  // Multiprocessors kept from the trailing SYRK for the panel: the update stream then runs in a
+  // green context of the others (GreenStream). 0: one device for both, the panel's kernels
+  // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
+  // kernels, changed nothing: bench/RESULTS.md.)
+  int panel_sms = 0;
+};
+
+// The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:
+// bench/RESULTS.md).
+DeviceSchedule device_schedule(const BandLayout& layout);
+
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
 // `rows`, as the `cublas` dense back-end holds it). Throws NotPositiveDefinite naming the first
 // equation whose pivot is not positive.
 template <class T>
 void factor_on_device(const BandLayout& layout, T* rows);
+template <class T>
+void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& schedule);
+
+// When step k's work ran on the device, in ms from the factorisation's start (CUDA events): the
+// trailing SYRK of its window (update stream) and, beside it, the next block column's look-ahead
+// update and factorisation (panel stream); and when the host had queued it (host clock, from
+// about the same start). Steps without a trailing window are left at 0.
+struct ChainStepTimes {
+  float trailing_start = 0, trailing_end = 0, panel_start = 0, panel_end = 0;
+  float queued = 0;
+};
+
+// factor_on_device, timing each step (for `fem bench band --breakdown`; the events cost a little).
+template <class T>
+std::vector<ChainStepTimes> factor_on_device_timed(const BandLayout& layout, T* rows, const DeviceSchedule& schedule);
 
 // Factors in place the band in host memory (layout.n rows of layout.pitch() entries), using at
 // most `device_bytes` of device memory for the band's rows. Returns the number of chunks the

@@ -1,8 +1,9 @@
 // band-cholesky:cuda against band-cholesky:cpu (double and mixed precision) on random SPD band
 // matrices, with the band on the device and streamed through a small device-memory budget; the
-// CUDA factorisation against the CPU one on awkward sizes and block sizes; the failing pivot
-// named on both paths; the block column kernel against a host factorisation. Skipped without a
-// CUDA device.
+// CUDA factorisation against the CPU one on awkward sizes and block sizes, with each panel
+// method, on the whole device or with the trailing update in a green context; the failing pivot
+// named on both paths and by each panel method; the block column kernel against a host
+// factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
 #include <iostream>
@@ -248,6 +249,91 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
   }
 }
 
+namespace {
+constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
+                                                        kernels::cuda::PanelMethod::right_looking_kernels,
+                                                        kernels::cuda::PanelMethod::right_looking_ahead};
+}  // namespace
+
+TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  band::BlasBackend cpu;
+  unsigned seed = 240;
+  // Blocks of one diagonal block (128), of several (256, 384, 512), one cut short (200: 128 + 72),
+  // one as wide as the band (600), one of 128 + 1 (129: the band cuts 384 down), and n that cut
+  // the last block.
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1000, 130, 128}, {1001, 300, 256},
+                                     {2000, 500, 384}, {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600},
+                                     {700, 129, 384}}) {
+    CAPTURE(n);
+    CAPTURE(kd);
+    CAPTURE(block);
+    const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, ++seed), n);
+    band::BandLayout layout = band::make_layout(csr, block);
+    layout.block = std::min(block, layout.bandwidth);
+    auto reference = band::load_band<double>(cpu, csr, layout);
+    band::factor(cpu, reference, band::Schedule::in_order);
+    const auto expected = lower_band(cpu, reference);
+    for (const auto method : kPanelMethods)
+      for (const int panel_sms : {0, 16}) {
+        CAPTURE(static_cast<int>(method));
+        CAPTURE(panel_sms);
+        auto on_device = band::load_band<double>(*gpu, csr, layout);
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method, panel_sms});
+        CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+      }
+  }
+}
+
+TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each step's times in order") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  const index_t n = 3000, kd = 500, block = 256;
+  const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 21), n);
+  const band::BandLayout layout = band::make_layout(csr, block);
+  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::right_looking_ahead, 8};
+  auto untimed = band::load_band<double>(*gpu, csr, layout);
+  kernels::cuda::factor_on_device(untimed.layout, untimed.rows(), schedule);
+  auto timed = band::load_band<double>(*gpu, csr, layout);
+  const auto times = kernels::cuda::factor_on_device_timed(timed.layout, timed.rows(), schedule);
+  CHECK(max_rel_diff(lower_band(*gpu, timed), lower_band(*gpu, untimed)) == 0);
+  REQUIRE(times.size() == static_cast<std::size_t>((n + block - 1) / block));
+  // Every step but the last (column 2816) has a window below it.
+  for (std::size_t k = 0; k + 1 < times.size(); ++k) {
+    CAPTURE(k);
+    CHECK(times[k].trailing_start <= times[k].trailing_end);
+    CHECK(times[k].panel_start <= times[k].panel_end);
+    CHECK(times[k].panel_end > 0);
+    if (k > 0) CHECK(times[k - 1].panel_end <= times[k].panel_start);
+    if (k > 0) CHECK(times[k - 1].queued <= times[k].queued);
+  }
+  CHECK(times.back().panel_end == 0);
+}
+
+TEST_CASE("every panel method names the first failing pivot, wherever it is in a block column") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  const index_t n = 2000, kd = 300, block = 256;
+  // The first column of a step, inside its first block column kernel, inside its third, and the
+  // last column.
+  for (const index_t bad : {index_t{512}, index_t{517}, index_t{3 * 256 + 128 + 17}, n - 1})
+    for (const auto method : kPanelMethods) {
+      CAPTURE(bad);
+      CAPTURE(static_cast<int>(method));
+      auto a = random_spd_band(n, kd, 11);
+      a[bad * n + bad] = -1.0;
+      const CsrMatrix csr = dense_to_csr(a, n);
+      auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
+      try {
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method});
+        FAIL("no failure reported");
+      } catch (const kernels::NotPositiveDefinite& e) {
+        CHECK(e.column() == bad);
+      }
+    }
+}
+
 TEST_CASE("the CUDA band factorisation names the first failing pivot, on the device and streamed") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
@@ -480,4 +566,5 @@ TEST_CASE("the block column kernel reports the first pivot that is not positive,
     CHECK(run_kernel(m, block_column(ld, w, below), 0, 128, scratch).info == 128 + bad + 1);
   }
 }
+
 #endif
