@@ -94,7 +94,8 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
     for (const char* step : {"near_null", "convert", "diagonal", "aggregate", "eigenvalue", "prolongator", "galerkin",
                              "coarse", "upload"})
       row.levels += std::string(" ") + step + " " + seconds(figure(step));
-    row.levels += " (their own seconds: copies " + seconds(figure("upload_background")) + ", Lanczos " +
+    row.levels += " (their own seconds: copies " + seconds(figure("upload_background")) + ", the fine operator's " +
+                  seconds(figure("fine_copy_background")) + " of them, Lanczos " +
                   seconds(figure("eigenvalue_background")) + ") other " + seconds(figure("other")) +
                   "; outside amg " + seconds(report.time_setup_s - report.figures.at("amg_setup_s"));
   }

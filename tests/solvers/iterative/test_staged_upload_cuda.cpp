@@ -1,6 +1,6 @@
 // Large uploads through the CUDA back-end's pinned staging buffers: arrays of more than two
-// chunks, of sizes no multiple of a chunk, from several threads at once, come back equal. Skips
-// without a CUDA device (CI has none).
+// chunks, of sizes no multiple of a chunk, from several threads at once, split among several
+// copiers, come back equal. Skips without a CUDA device (CI has none).
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -63,6 +63,32 @@ TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
     d.download(back.data());
     CHECK(back == x);
   }
+}
+
+TEST_CASE("a copy split among copiers arrives whole, after the default stream's earlier work") {
+  // One copier below 256 MiB, one more per 256 MiB begun, at most four.
+  CHECK(gpu::staging_copiers(1000) == 1);
+  CHECK(gpu::staging_copiers(std::size_t{256} << 20) == 1);
+  CHECK(gpu::staging_copiers((std::size_t{256} << 20) + 1) == 2);
+  CHECK(gpu::staging_copiers(std::size_t{3} << 30) == 4);
+  if (test::skip_without_cuda()) return;
+  const auto x = testing::random_vector(kDoubles, 43);  // two and a half chunks: three parts at most
+  gpu::DeviceBuffer<double> d(x.size());
+  for (const int copiers : {2, 3, 4, 7}) {
+    CAPTURE(copiers);
+    d.zero();
+    gpu::staged_copy_to_device(d.get(), x.data(), x.size() * sizeof(double), copiers);
+    std::vector<double> back(x.size(), -1.0);
+    d.download(back.data());
+    CHECK(back == x);
+  }
+  // Less than a chunk: one part whatever the copiers.
+  const std::vector<double> small(x.begin(), x.begin() + 1001);
+  gpu::DeviceBuffer<double> s(small.size());
+  gpu::staged_copy_to_device(s.get(), small.data(), small.size() * sizeof(double), 4);
+  std::vector<double> back(small.size(), -1.0);
+  s.download(back.data());
+  CHECK(back == small);
 }
 
 TEST_CASE("uploads from several threads at once each arrive whole") {
