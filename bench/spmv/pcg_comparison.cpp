@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -131,6 +132,24 @@ void show_cuda_tuning(const CsrMatrix& a) {
   }
 }
 
+// "host: Intel Xeon ..., 16 logical CPUs on 8 cores, transparent huge pages [madvise]": what the
+// setup's threads run on (hyper-threads share a core's arithmetic and its memory bandwidth).
+std::string host_note() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model, siblings, cores;
+  const auto value = [&] { return line.substr(line.find(':') + 2); };
+  while (std::getline(cpuinfo, line) && (model.empty() || siblings.empty() || cores.empty())) {
+    if (line.rfind("model name", 0) == 0) model = value();
+    else if (line.rfind("siblings", 0) == 0) siblings = value();
+    else if (line.rfind("cpu cores", 0) == 0) cores = value();
+  }
+  std::ifstream thp_file("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string thp;
+  std::getline(thp_file, thp);
+  return "host: " + model + ", " + siblings + " logical CPUs on " + cores +
+         " cores (per socket), transparent huge pages " + thp;
+}
+
 }  // namespace
 
 int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners, int repeat) {
@@ -138,6 +157,7 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
   const BoxSystem box = assemble_elasticity_box(cells);
   std::printf("elasticity box %d^3 hex8: %lld equations, %lld nonzeros, assembled in %.1f s\n", cells,
               static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), assembling.seconds());
+  std::printf("%s\n", host_note().c_str());
   show_cuda_tuning(box.matrix);
   std::vector<Row> rows;
   std::vector<std::string> runs;  // each preconditioner `repeat` times in a row: the first cold, the others warm
