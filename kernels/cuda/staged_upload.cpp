@@ -102,7 +102,7 @@ void copy_part(Copier& c, const Event& queued_before, std::byte* to, const std::
 }
 
 // A copier per this many bytes begun, up to kMaxCopiers.
-constexpr std::size_t kBytesPerCopier = std::size_t{256} << 20;
+constexpr std::size_t kBytesPerCopier = std::size_t{64} << 20;
 constexpr int kMaxCopiers = 4;
 
 }  // namespace

@@ -13,8 +13,8 @@ inline constexpr std::size_t kStagingChunkBytes = std::size_t{16} << 20;
 // Copies `bytes` from host memory to `device`; returns once the device holds them. Ordered after
 // the work already queued on the default stream (as cudaMemcpy is), not after work queued later.
 // Safe from several threads at once: each copier takes its own pair of buffers from a pool that
-// keeps them for the next copies (pinning memory is slow). A copy of hundreds of megabytes is
-// split among staging_copiers(bytes) copiers: one copier runs at the speed of one core's memcpy
+// keeps them for the next copies (pinning memory is slow). A copy of over 64 MiB is split among
+// staging_copiers(bytes) copiers: one copier runs at the speed of one core's memcpy
 // into its buffers (4-5 GB/s beside the AMG setup on the H100 host), far below the link's.
 void staged_copy_to_device(void* device, const void* host, std::size_t bytes);
 // How many copiers share a copy of `bytes` (1 up to 4).

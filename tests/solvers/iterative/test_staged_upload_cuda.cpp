@@ -66,10 +66,10 @@ TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
 }
 
 TEST_CASE("a copy split among copiers arrives whole, after the default stream's earlier work") {
-  // One copier below 256 MiB, one more per 256 MiB begun, at most four.
+  // One copier up to 64 MiB, one more per 64 MiB begun, at most four.
   CHECK(gpu::staging_copiers(1000) == 1);
-  CHECK(gpu::staging_copiers(std::size_t{256} << 20) == 1);
-  CHECK(gpu::staging_copiers((std::size_t{256} << 20) + 1) == 2);
+  CHECK(gpu::staging_copiers(std::size_t{64} << 20) == 1);
+  CHECK(gpu::staging_copiers((std::size_t{64} << 20) + 1) == 2);
   CHECK(gpu::staging_copiers(std::size_t{3} << 30) == 4);
   if (test::skip_without_cuda()) return;
   const auto x = testing::random_vector(kDoubles, 43);  // two and a half chunks: three parts at most
