@@ -1,6 +1,7 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <string>
 
@@ -156,15 +157,18 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       break;
     }
     if (!sent) send();
-    // T, A T and its transpose (which the damping does not change) while the Lanczos steps run
-    // on a device.
+    // T and A T while the Lanczos steps run on a device, and (A T)^T (which the damping does not
+    // change) if they still run then; otherwise R is made as P's transpose once P is damped, one
+    // pass fewer over the level's largest matrices (R = P^T to the last bit either way).
     TentativeProlongator tentative;
     BlockSparse at, at_transposed;
+    bool transposed_early = false;
     if (!coarsest)
       timed(seconds_.prolongator, [&] {
         tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
         at = product(a, tentative.t);
-        at_transposed = transpose(at);
+        transposed_early = spectrum.valid() && spectrum.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
+        if (transposed_early) at_transposed = transpose(at);
         return 0;
       });
     const double lambda_max = timed(seconds_.eigenvalue, [&] {
@@ -188,7 +192,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         return smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
       });
       BlockSparse r = timed(seconds_.prolongator, [&] {
-        return smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega);
+        return transposed_early ? smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)
+                                : transpose(p);
       });
       spent_.push_back(std::move(tentative.t));
       coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
