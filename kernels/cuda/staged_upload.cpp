@@ -6,6 +6,8 @@
 #include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <semaphore>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
@@ -105,6 +107,22 @@ void copy_part(Copier& c, const Event& queued_before, std::byte* to, const std::
 constexpr std::size_t kBytesPerCopier = std::size_t{64} << 20;
 constexpr int kMaxCopiers = 4;
 
+// At most kMaxCopiers parts of split copies run at once, over all copies: copies started together
+// (an AMG level's P and R) would otherwise crowd the cores of the work beside them with memcpy
+// threads. The others wait, asleep. Each part holds its place only while it copies, so none waits
+// for a place held by a part that waits itself.
+std::counting_semaphore<kMaxCopiers>& part_places() {
+  static auto* const places = new std::counting_semaphore<kMaxCopiers>(kMaxCopiers);  // never destroyed, as the pool
+  return *places;
+}
+
+struct PartPlace {
+  PartPlace() { part_places().acquire(); }
+  ~PartPlace() { part_places().release(); }
+  PartPlace(const PartPlace&) = delete;
+  PartPlace& operator=(const PartPlace&) = delete;
+};
+
 }  // namespace
 
 int staging_copiers(std::size_t bytes) {
@@ -127,6 +145,8 @@ void staged_copy_to_device(void* device, const void* host, std::size_t bytes, in
   const Lease first;
   (*first).queued_before.record(cudaStreamLegacy);
   const auto copy = [&](std::size_t p, Copier& c) {
+    std::optional<PartPlace> place;
+    if (parts > 1) place.emplace();
     const std::size_t begin = std::min(bytes, chunks * p / parts * kStagingChunkBytes);
     const std::size_t end = std::min(bytes, chunks * (p + 1) / parts * kStagingChunkBytes);
     copy_part(c, (*first).queued_before, to + begin, from + begin, end - begin);

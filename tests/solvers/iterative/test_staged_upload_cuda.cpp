@@ -65,7 +65,7 @@ TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
   }
 }
 
-TEST_CASE("a copy split among copiers arrives whole, after the default stream's earlier work") {
+TEST_CASE("a copy split among copiers arrives whole, after the default stream's work, also from several threads") {
   // One copier up to 64 MiB, one more per 64 MiB begun, at most four.
   CHECK(gpu::staging_copiers(1000) == 1);
   CHECK(gpu::staging_copiers(std::size_t{64} << 20) == 1);
@@ -80,6 +80,20 @@ TEST_CASE("a copy split among copiers arrives whole, after the default stream's 
     gpu::staged_copy_to_device(d.get(), x.data(), x.size() * sizeof(double), copiers);
     std::vector<double> back(x.size(), -1.0);
     d.download(back.data());
+    CHECK(back == x);
+  }
+  // Split copies from several threads at once: more parts than run at a time (four), each whole.
+  constexpr int kThreads = 3;
+  std::vector<gpu::DeviceBuffer<double>> targets;
+  for (int t = 0; t < kThreads; ++t) targets.emplace_back(x.size());
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back(
+        [&, t] { gpu::staged_copy_to_device(targets[t].get(), x.data(), x.size() * sizeof(double), 3); });
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    std::vector<double> back(x.size(), -1.0);
+    targets[t].download(back.data());
     CHECK(back == x);
   }
   // Less than a chunk: one part whatever the copiers.
