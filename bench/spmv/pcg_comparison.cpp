@@ -98,7 +98,10 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
     row.levels += " (their own seconds: copies " + seconds(figure("upload_background")) + ", the fine operator's " +
                   seconds(figure("fine_copy_background")) + " of them, Lanczos " +
                   seconds(figure("eigenvalue_background")) + ") other " + seconds(figure("other")) +
-                  "; outside amg " + seconds(report.time_setup_s - report.figures.at("amg_setup_s"));
+                  "; outside amg " + seconds(report.time_setup_s - report.figures.at("amg_setup_s")) +
+                  "; R from (A T)^T on " +
+                  std::to_string(static_cast<int>(report.figures.at("amg_setup_restrictions_transposed_early"))) +
+                  " levels";
   }
   return row;
 }

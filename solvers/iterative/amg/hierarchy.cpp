@@ -168,7 +168,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
         at = product(a, tentative.t);
         transposed_early = spectrum.valid() && spectrum.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
-        if (transposed_early) at_transposed = transpose(at);
+        if (transposed_early) at_transposed = transpose(at), ++restrictions_transposed_early_;
         return 0;
       });
     const double lambda_max = timed(seconds_.eigenvalue, [&] {
@@ -249,6 +249,7 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_setup_upload_s", seconds_.upload},
           {"amg_setup_upload_background_s", seconds_.upload_background},
           {"amg_setup_fine_copy_background_s", seconds_.fine_copy_background},
+          {"amg_setup_restrictions_transposed_early", restrictions_transposed_early_},
           {"amg_setup_eigenvalue_background_s", seconds_.eigenvalue_background},
           {"amg_setup_other_s", seconds_.total - (seconds_.near_null + seconds_.convert + seconds_.diagonal +
                                                   seconds_.aggregate + seconds_.eigenvalue + seconds_.prolongator +
