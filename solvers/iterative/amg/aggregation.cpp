@@ -2,15 +2,10 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace fem::amg {
 namespace {
-
-double squared_norm(const double* block, std::int64_t size) {
-  double s = 0;
-  for (std::int64_t k = 0; k < size; ++k) s += block[k] * block[k];
-  return s;
-}
 
 // The strong connections of each node, with their strengths: the graph the passes below walk.
 // Row i's lie where A's row i starts (as many as `count[i]`), so that one pass over A fills them,
@@ -22,14 +17,17 @@ struct StrongGraph {
   std::vector<float, kernels::UninitializedAllocator<float>> strength;  // ||A_ij|| (only compared)
 };
 
-StrongGraph strong_graph(const BlockSparse& a, double threshold) {
+StrongGraph strong_graph(const BlockSparse& a, double threshold, std::span<const double> squared_norms) {
   const std::int64_t bs = a.block_size();
+  const auto norm2_of = [&](std::int64_t k) {
+    return squared_norms.empty() ? squared_norm(a.block(k), bs) : squared_norms[k];
+  };
   const bool parallel = a.block_rows > 20000;
   std::vector<double> diag_norm(static_cast<std::size_t>(a.block_rows), 0.0);
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) diag_norm[i] = std::sqrt(squared_norm(a.block(k), bs));
+      if (a.col[k] == i) diag_norm[i] = std::sqrt(norm2_of(k));
   StrongGraph g;
   g.row_ptr = &a.row_ptr;
   g.count.resize(static_cast<std::size_t>(a.block_rows));
@@ -43,7 +41,7 @@ StrongGraph strong_graph(const BlockSparse& a, double threshold) {
       const std::int32_t j = a.col[k];
       if (j == i) continue;
       // ||A_ij|| >= threshold sqrt(||A_ii|| ||A_jj||) > 0, squared
-      const double norm2 = squared_norm(a.block(k), bs);
+      const double norm2 = norm2_of(k);
       if (norm2 > 0 && norm2 >= threshold2 * diag_norm[i] * diag_norm[j])
         g.neighbour[to] = j, g.strength[to++] = static_cast<float>(std::sqrt(norm2));
     }
@@ -54,10 +52,13 @@ StrongGraph strong_graph(const BlockSparse& a, double threshold) {
 
 }  // namespace
 
-Aggregates aggregate(const BlockSparse& a, double threshold) {
+Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const double> squared_norms) {
   if (a.row_block != a.col_block || a.block_rows != a.block_cols)
     throw std::invalid_argument("amg aggregate: the level matrix must be square in square blocks");
-  const StrongGraph g = strong_graph(a, threshold);
+  if (!squared_norms.empty() && squared_norms.size() != a.col.size())
+    throw std::invalid_argument("amg aggregate: " + std::to_string(squared_norms.size()) + " block norms for " +
+                                std::to_string(a.col.size()) + " blocks");
+  const StrongGraph g = strong_graph(a, threshold, squared_norms);
   Aggregates agg;
   agg.of_node.assign(static_cast<std::size_t>(a.block_rows), -1);
   auto& of = agg.of_node;

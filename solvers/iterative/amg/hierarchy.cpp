@@ -109,7 +109,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
-  fine_ = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
+  fine_ = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms_); });
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
@@ -150,7 +150,10 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
+      aggregates = timed(seconds_.aggregate, [&] {
+        const std::span<const double> norms = current == &fine_ ? fine_block_norms_ : std::span<const double>{};
+        return aggregate(a, options.strength_threshold, norms);
+      });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
       coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
@@ -259,7 +262,8 @@ std::map<std::string, double> Hierarchy::figures() const {
 std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
 
 std::size_t Hierarchy::bytes() const {
-  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
+  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + fine_block_norms_.size() * sizeof(double) +
+                      (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
   for (const auto& m : spent_) total += m.bytes();
   for (const auto& level : levels_) {
     total += level->a.bytes() + level->p.bytes() + level->r.bytes() +

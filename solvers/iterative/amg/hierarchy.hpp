@@ -75,6 +75,7 @@ class Hierarchy {
   // gigabytes costs about 0.1 s a gigabyte, and done beside the setup it stalls the other
   // threads' page faults and copies to the device (a deque: copies read them in place).
   BlockSparse fine_;
+  Values fine_block_norms_;  // squared norms of fine_'s blocks, made by the conversion for the aggregation
   std::deque<BlockSparse> spent_;
   std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
   int near_null_vectors_ = 0;
