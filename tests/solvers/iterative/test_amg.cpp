@@ -296,6 +296,39 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   CHECK(worst < 1e-13 * scale);
 }
 
+TEST_CASE("the tentative prolongator of many nodes (made on all threads): one block per aggregated node") {
+  // 300,000 nodes (above the size where T is made on all threads) in aggregates of 1 to 40 nodes
+  // spread over the numbering, every 97th node isolated; one near-null vector of distinct values,
+  // so that each block is its node's value over its aggregate's norm.
+  constexpr std::int64_t kNodes = 300000, kAggregates = 12000;
+  amg::Aggregates aggregates;
+  aggregates.count = kAggregates;
+  aggregates.of_node.resize(kNodes);
+  std::mt19937 rng(5);
+  for (std::int64_t n = 0; n < kNodes; ++n)
+    aggregates.of_node[n] = n % 97 == 0 ? -1 : static_cast<std::int32_t>((n * 7919 + rng() % 3) % kAggregates);
+  amg::NearNullSpace b;
+  b.vectors = 1;
+  b.values.resize(kNodes);
+  for (std::int64_t n = 0; n < kNodes; ++n) b.values[n] = 1.0 + static_cast<double>(n % 1000);
+  std::vector<double> norm2(kAggregates, 0.0);
+  for (std::int64_t n = 0; n < kNodes; ++n)
+    if (aggregates.of_node[n] >= 0) norm2[aggregates.of_node[n]] += b.values[n] * b.values[n];
+  const auto t = amg::tentative_prolongator(aggregates, b, 1, std::vector<char>(kNodes, 0));
+  REQUIRE(t.t.row_ptr.size() == kNodes + 1);
+  std::int64_t wrong = 0;
+  for (std::int64_t n = 0; n < kNodes; ++n) {
+    const std::int32_t a = aggregates.of_node[n];
+    const auto k = t.t.row_ptr[n];
+    if (t.t.row_ptr[n + 1] - k != (a >= 0 ? 1 : 0)) ++wrong;
+    else if (a >= 0 && (t.t.col[k] != a || std::abs(t.t.val[k] - b.values[n] / std::sqrt(norm2[a])) > 1e-14)) ++wrong;
+  }
+  CHECK(wrong == 0);
+  for (std::int64_t a = 0; a < kAggregates; ++a)
+    if (std::abs(t.coarse.values[a] - std::sqrt(norm2[a])) > 1e-12 * std::sqrt(norm2[a])) ++wrong;
+  CHECK(wrong == 0);
+}
+
 TEST_CASE("the tentative prolongator reproduces the rigid-body modes on every aggregate") {
   const auto fe = testing::elasticity_box(6, 3, 3);
   const auto a = amg::to_block_sparse(fe.matrix, 3);
