@@ -103,6 +103,7 @@ SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Lev
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator) {
   const Stopwatch whole;
+  const int all_threads = omp_get_max_threads();
   const OpenMpThreads threads(threads_beside_background_work(backend));
   BackgroundUploads uploads(backend);
   NearNullSpace b = timed(seconds_.near_null, [&] { return near_null_space(nodes, fine.rows); });
@@ -190,6 +191,9 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest) {
+      // With nothing running beside it (the fine level on a device once its Lanczos steps are
+      // done: the copies of P and R start after the Galerkin product), the level takes every core.
+      const OpenMpThreads cores(uploads.idle() ? all_threads : omp_get_max_threads());
       const double omega = 4.0 / 3.0 / lambda_max;
       BlockSparse p = timed(seconds_.prolongator, [&] {
         return smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
