@@ -171,7 +171,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       timed(seconds_.prolongator, [&] {
         tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
         at = product(a, tentative.t);
-        transposed_early = spectrum.valid() && spectrum.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
+        transposed_early =
+            spectrum.valid() && spectrum.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
         if (transposed_early) at_transposed = transpose(at), ++restrictions_transposed_early_;
         return 0;
       });
