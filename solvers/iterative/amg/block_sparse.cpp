@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -314,7 +315,11 @@ SingleBlockSparse to_single(const BlockSparse& a) {
   return s;
 }
 
-BlockSparse transpose(const BlockSparse& a) {
+namespace {
+
+// transpose() of `a`, whose rows prepare_row (where given) may change through the caller's
+// reference before they are read.
+BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
   BlockSparse t;
   t.row_block = a.col_block;
   t.col_block = a.row_block;
@@ -354,7 +359,8 @@ BlockSparse transpose(const BlockSparse& a) {
         t.row_ptr[c + 1] = next;
       }
     }
-    for (std::int64_t i = first; i < last; ++i)
+    for (std::int64_t i = first; i < last; ++i) {
+      if (prepare_row) prepare_row(i);
       for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const auto to_slot = count[a.col[k]]++;
         t.col[to_slot] = static_cast<std::int32_t>(i);
@@ -363,8 +369,17 @@ BlockSparse transpose(const BlockSparse& a) {
         for (int r = 0; r < R; ++r)
           for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
       }
+    }
   }
   return t;
+}
+
+}  // namespace
+
+BlockSparse transpose(const BlockSparse& a) { return transposed(a, nullptr); }
+
+BlockSparse transpose(BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
+  return transposed(a, prepare_row);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // kernels. The setup computes in double; the V-cycle multiplies with single-precision copies
 // (half the bytes streamed; a preconditioner needs no more) on double vectors, on the back-end.
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -41,6 +42,9 @@ void multiply(const BlockSparse& a, std::span<const double> x, std::span<double>
 
 // A^T, its blocks transposed.
 BlockSparse transpose(const BlockSparse& a);
+// The same, each row i of `a` first handed to prepare_row(i) on the thread that then reads it: it
+// may change that row's blocks (A T damped into P as R = P^T is made, in one pass).
+BlockSparse transpose(BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row);
 
 // A B (Gustavson's row-by-row product over blocks, OpenMP over block rows).
 BlockSparse product(const BlockSparse& a, const BlockSparse& b);

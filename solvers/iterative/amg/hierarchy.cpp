@@ -162,8 +162,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     }
     if (!sent) send();
     // T and A T while the Lanczos steps run on a device, and (A T)^T (which the damping does not
-    // change) if they still run then; otherwise R is made as P's transpose once P is damped, one
-    // pass fewer over the level's largest matrices (R = P^T to the last bit either way).
+    // change) if they still run then; otherwise P is damped and R made as its transpose in one
+    // pass, two fewer over the level's largest matrices (R = P^T to the last bit either way).
     TentativeProlongator tentative;
     BlockSparse at, at_transposed;
     bool transposed_early = false;
@@ -196,12 +196,11 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       // done: the copies of P and R start after the Galerkin product), the level takes every core.
       const OpenMpThreads cores(uploads.idle() ? all_threads : omp_get_max_threads());
       const double omega = 4.0 / 3.0 / lambda_max;
-      BlockSparse p = timed(seconds_.prolongator, [&] {
-        return smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
-      });
-      BlockSparse r = timed(seconds_.prolongator, [&] {
-        return transposed_early ? smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)
-                                : transpose(p);
+      auto [p, r] = timed(seconds_.prolongator, [&] {
+        if (!transposed_early) return smoothed_prolongator_and_restriction(std::move(at), tentative.t, inv_diag, omega);
+        BlockSparse damped = smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
+        return std::pair{std::move(damped),
+                         smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)};
       });
       spent_.push_back(std::move(tentative.t));
       coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });

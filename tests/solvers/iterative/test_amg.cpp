@@ -268,9 +268,10 @@ TEST_CASE("a symmetric matrix from its upper half, large enough for threads: exa
 }
 
 TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row product as the whole one") {
-  // 16 x 16 x 16 hex8 (4,913 nodes, 1.1 M stored entries): the fused product runs on every thread,
-  // each range of coarse rows making the rows of A P it reads (some of them twice).
-  const auto fe = testing::elasticity_box(16, 16, 16);
+  // 24 x 24 x 24 hex8 (15,625 nodes, 3.6 M stored entries; A T and P above a million): the fused
+  // product and the transposes run on every thread, each range of coarse rows making the rows of
+  // A P it reads (some of them twice).
+  const auto fe = testing::elasticity_box(24, 24, 24);
   const auto a = amg::to_block_sparse(fe.matrix, 3);
   REQUIRE(a.nnz() > 1000000);
   const auto b = amg::near_null_space(fe.nodes(), fe.matrix.rows);
@@ -279,6 +280,7 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   std::vector<double> inv_diag(d.size());
   for (std::size_t i = 0; i < d.size(); ++i) inv_diag[i] = d[i] > 0 ? 1.0 / d[i] : 0.0;
   const auto at = amg::product(a, t.t);
+  REQUIRE(at.nnz() > 1000000);
   const auto p = amg::smoothed_prolongator(at, t.t, inv_diag, 0.5);
   const auto r = amg::transpose(p);
   // R made from (A T)^T before the damping is known: P^T to the last bit.
@@ -286,6 +288,14 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   CHECK(r_early.row_ptr == r.row_ptr);
   CHECK(std::equal(r_early.col.begin(), r_early.col.end(), r.col.begin()));
   CHECK(std::equal(r_early.val.begin(), r_early.val.end(), r.val.begin()));
+  // P and R in one pass over A T: the same bits.
+  const auto [p_fused, r_fused] = amg::smoothed_prolongator_and_restriction(at, t.t, inv_diag, 0.5);
+  CHECK(p_fused.row_ptr == p.row_ptr);
+  CHECK(std::equal(p_fused.col.begin(), p_fused.col.end(), p.col.begin()));
+  CHECK(std::equal(p_fused.val.begin(), p_fused.val.end(), p.val.begin()));
+  CHECK(r_fused.row_ptr == r.row_ptr);
+  CHECK(std::equal(r_fused.col.begin(), r_fused.col.end(), r.col.begin()));
+  CHECK(std::equal(r_fused.val.begin(), r_fused.val.end(), r.val.begin()));
   const auto fused = amg::galerkin_product(r, a, p);
   const auto whole = amg::product(r, amg::product(a, p));  // A P whole, then R (A P), both halves
   REQUIRE(fused.row_ptr == whole.row_ptr);
