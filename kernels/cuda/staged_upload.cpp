@@ -38,7 +38,6 @@ struct Copier {
   };
   Stream stream{0, cudaStreamNonBlocking};
   Half halves[2];
-  Event queued_before;  // the default stream's work at the copy's start
 };
 
 class CopierPool {
@@ -105,12 +104,12 @@ void copy_part(Copier& c, const Event& queued_before, std::byte* to, const std::
 
 // A copier per this many bytes begun, up to kMaxCopiers.
 constexpr std::size_t kBytesPerCopier = std::size_t{64} << 20;
-constexpr int kMaxCopiers = 4;
 
 // At most kMaxCopiers parts of split copies run at once, over all copies: copies started together
 // (an AMG level's P and R) would otherwise crowd the cores of the work beside them with memcpy
-// threads. The others wait, asleep. Each part holds its place only while it copies, so none waits
-// for a place held by a part that waits itself.
+// threads. The others wait, asleep, before they take a copier (so the pool holds no more copiers
+// than run). Each part holds its place only while it copies, so none waits for a place held by a
+// part that waits itself.
 std::counting_semaphore<kMaxCopiers>& part_places() {
   static auto* const places = new std::counting_semaphore<kMaxCopiers>(kMaxCopiers);  // never destroyed, as the pool
   return *places;
@@ -142,24 +141,21 @@ void staged_copy_to_device(void* device, const void* host, std::size_t bytes, in
   const auto* from = static_cast<const std::byte*>(host);
   // Part p: whole chunks from chunks * p / parts on; every part waits for the default stream's
   // work queued before this call, recorded once here.
-  const Lease first;
-  (*first).queued_before.record(cudaStreamLegacy);
-  const auto copy = [&](std::size_t p, Copier& c) {
+  Event queued_before;
+  queued_before.record(cudaStreamLegacy);
+  const auto copy = [&](std::size_t p) {
     std::optional<PartPlace> place;
     if (parts > 1) place.emplace();
+    const Lease lease;
     const std::size_t begin = std::min(bytes, chunks * p / parts * kStagingChunkBytes);
     const std::size_t end = std::min(bytes, chunks * (p + 1) / parts * kStagingChunkBytes);
-    copy_part(c, (*first).queued_before, to + begin, from + begin, end - begin);
+    copy_part(*lease, queued_before, to + begin, from + begin, end - begin);
   };
   std::vector<std::future<void>> others;
-  for (std::size_t p = 1; p < parts; ++p)
-    others.push_back(std::async(std::launch::async, [&copy, p] {
-      const Lease lease;
-      copy(p, *lease);
-    }));
+  for (std::size_t p = 1; p < parts; ++p) others.push_back(std::async(std::launch::async, copy, p));
   std::exception_ptr failed;
   try {
-    copy(0, *first);
+    copy(0);
   } catch (...) {
     failed = std::current_exception();
   }

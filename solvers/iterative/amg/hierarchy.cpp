@@ -24,9 +24,22 @@ constexpr std::int64_t kMaxDenseCoarse = 8000;
 // Coarsening that keeps more than this fraction of the unknowns has stalled.
 constexpr double kStalled = 0.8;
 
-// Runs `step` and adds its seconds to `total`.
+// The OpenMP threads of the calling thread's parallel steps, set for a scope.
+class OpenMpThreads {
+ public:
+  explicit OpenMpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~OpenMpThreads() { omp_set_num_threads(saved_); }
+  OpenMpThreads(const OpenMpThreads&) = delete;
+  OpenMpThreads& operator=(const OpenMpThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
+// Runs `step` on `threads` OpenMP threads and adds its seconds to `total`.
 template <class Step>
-auto timed(double& total, Step&& step) {
+auto timed(double& total, int threads, Step&& step) {
+  const OpenMpThreads scope(threads);
   struct Add {
     double& total;
     Stopwatch watch;
@@ -53,24 +66,23 @@ Values inverse_diagonal(const BlockSparse& a, std::size_t level) {
   return d;
 }
 
-// The OpenMP threads of the calling thread's parallel steps, set for a scope. On a device the
-// setup leaves one core to the copies and the Lanczos steps, which run on threads of their own:
-// with every core busy they wait for time slices (GPU run 2: a 3.3 GB copy at under 4 GB/s and
-// the setup waiting 0.37-0.70 s for it).
-class OpenMpThreads {
- public:
-  explicit OpenMpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~OpenMpThreads() { omp_set_num_threads(saved_); }
-  OpenMpThreads(const OpenMpThreads&) = delete;
-  OpenMpThreads& operator=(const OpenMpThreads&) = delete;
+// The cores that copies to a device take while they run beside the setup: the staged uploads'
+// copiers (kMaxCopiers in kernels/cuda/staged_upload.hpp; the fine level's Lanczos steps follow
+// its copy on the thread of one of them).
+constexpr int kCoresForCopies = 3;
 
- private:
-  int saved_;
-};
+// The threads of a step: every core, or, while copies to a device or its Lanczos steps run, all but
+// the cores those take. More threads than cores stall a parallel step at each of its barriers
+// (GPU run 1 of 2026-11-26, four copiers beside 15 threads on 16 cores: the aggregation 0.21-0.33 s
+// against 0.17-0.19, the coarse levels' Lanczos steps 0.08-0.26 s).
+int step_threads(int all, bool beside_copies) {
+  return beside_copies && all > 2 * kCoresForCopies ? all - kCoresForCopies : all;
+}
 
-int threads_beside_background_work(const kernels::SparseBackend& backend) {
-  const int all = omp_get_max_threads();
-  return backend.on_host() || all < 4 ? all : all - 1;
+// Whether `task` was started and is not done.
+template <class Result>
+bool running(const std::future<Result>& task) {
+  return task.valid() && task.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
 // The fine level's double blocks copied to a device that narrows them there, and the largest
@@ -104,13 +116,13 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
                      const AmgOptions& options, bool keep_fine_operator) {
   const Stopwatch whole;
   const int all_threads = omp_get_max_threads();
-  const OpenMpThreads threads(threads_beside_background_work(backend));
   BackgroundUploads uploads(backend);
-  NearNullSpace b = timed(seconds_.near_null, [&] { return near_null_space(nodes, fine.rows); });
+  NearNullSpace b = timed(seconds_.near_null, all_threads, [&] { return near_null_space(nodes, fine.rows); });
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
-  fine_ = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms_); });
+  fine_ = timed(seconds_.convert, all_threads,
+                [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms_); });
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
@@ -138,8 +150,12 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         return spectrum_on_backend(backend, level, inv_diag, known, fine_, fine_on_backend_);
       });
     };
+    // The threads of the level's next step: fewer while copies or the Lanczos steps run beside it.
+    const auto threads = [&] {
+      return step_threads(all_threads, !backend.on_host() && (!uploads.idle() || running(spectrum)));
+    };
     if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
-    inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    inv_diag = timed(seconds_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
     diagonal_known.set_value();
     level.rows = rows;
     level.nnz = a.nnz();
@@ -147,17 +163,17 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).
-    if (!narrowed_on_backend) level.a = timed(seconds_.convert, [&] { return to_single(a); });
+    if (!narrowed_on_backend) level.a = timed(seconds_.convert, threads(), [&] { return to_single(a); });
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = timed(seconds_.aggregate, [&] {
+      aggregates = timed(seconds_.aggregate, threads(), [&] {
         const std::span<const double> norms = current == &fine_ ? fine_block_norms_ : std::span<const double>{};
         return aggregate(a, options.strength_threshold, norms);
       });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
-      coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
+      coarse_ = timed(seconds_.coarse, threads(), [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
     if (!sent) send();
@@ -168,15 +184,14 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     BlockSparse at, at_transposed;
     bool transposed_early = false;
     if (!coarsest)
-      timed(seconds_.prolongator, [&] {
+      timed(seconds_.prolongator, threads(), [&] {
         tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
         at = product(a, tentative.t);
-        transposed_early =
-            spectrum.valid() && spectrum.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
+        transposed_early = running(spectrum);
         if (transposed_early) at_transposed = transpose(at), ++restrictions_transposed_early_;
         return 0;
       });
-    const double lambda_max = timed(seconds_.eigenvalue, [&] {
+    const double lambda_max = timed(seconds_.eigenvalue, threads(), [&] {
       if (spectrum.valid()) {
         const SpectrumOnBackend found = spectrum.get();
         seconds_.upload_background += found.copy_s;
@@ -192,23 +207,20 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest) {
-      // With nothing running beside it (the fine level on a device once its Lanczos steps are
-      // done: the copies of P and R start after the Galerkin product), the level takes every core.
-      const OpenMpThreads cores(uploads.idle() ? all_threads : omp_get_max_threads());
       const double omega = 4.0 / 3.0 / lambda_max;
-      auto [p, r] = timed(seconds_.prolongator, [&] {
+      auto [p, r] = timed(seconds_.prolongator, threads(), [&] {
         if (!transposed_early) return smoothed_prolongator_and_restriction(std::move(at), tentative.t, inv_diag, omega);
         BlockSparse damped = smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
         return std::pair{std::move(damped),
                          smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)};
       });
       spent_.push_back(std::move(tentative.t));
-      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
+      coarse = timed(seconds_.galerkin, threads(), [&] { return galerkin_product(r, a, p); });
       if (backend.makes_single_copies()) {  // narrowed on the device
         uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
         uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
       } else {
-        timed(seconds_.convert, [&] {
+        timed(seconds_.convert, threads(), [&] {
           level.p = to_single(p);
           level.r = to_single(r);
           return 0;

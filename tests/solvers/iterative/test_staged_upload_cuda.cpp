@@ -66,11 +66,11 @@ TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
 }
 
 TEST_CASE("a copy split among copiers arrives whole, after the default stream's work, also from several threads") {
-  // One copier up to 64 MiB, one more per 64 MiB begun, at most four.
+  // One copier up to 64 MiB, one more per 64 MiB begun, at most kMaxCopiers (three).
   CHECK(gpu::staging_copiers(1000) == 1);
   CHECK(gpu::staging_copiers(std::size_t{64} << 20) == 1);
   CHECK(gpu::staging_copiers((std::size_t{64} << 20) + 1) == 2);
-  CHECK(gpu::staging_copiers(std::size_t{3} << 30) == 4);
+  CHECK(gpu::staging_copiers(std::size_t{3} << 30) == gpu::kMaxCopiers);
   if (test::skip_without_cuda()) return;
   const auto x = testing::random_vector(kDoubles, 43);  // two and a half chunks: three parts at most
   gpu::DeviceBuffer<double> d(x.size());
@@ -82,7 +82,7 @@ TEST_CASE("a copy split among copiers arrives whole, after the default stream's 
     d.download(back.data());
     CHECK(back == x);
   }
-  // Split copies from several threads at once: more parts than run at a time (four), each whole.
+  // Split copies from several threads at once: more parts than run at a time, each whole.
   constexpr int kThreads = 3;
   std::vector<gpu::DeviceBuffer<double>> targets;
   for (int t = 0; t < kThreads; ++t) targets.emplace_back(x.size());
