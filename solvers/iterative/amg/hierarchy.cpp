@@ -71,12 +71,16 @@ Values inverse_diagonal(const BlockSparse& a, std::size_t level) {
 // its copy on the thread of one of them).
 constexpr int kCoresForCopies = 3;
 
-// The threads of a step: every core, or, while copies to a device or its Lanczos steps run, all but
-// the cores those take. More threads than cores stall a parallel step at each of its barriers
-// (GPU run 1 of 2026-11-26, four copiers beside 15 threads on 16 cores: the aggregation 0.21-0.33 s
-// against 0.17-0.19, the coarse levels' Lanczos steps 0.08-0.26 s).
-int step_threads(int all, bool beside_copies) {
-  return beside_copies && all > 2 * kCoresForCopies ? all - kCoresForCopies : all;
+// The threads of a step on a device: all but one core (left to the driver's and the system's
+// threads: a parallel step with a range per thread waits for any thread they delay; on every core
+// the Galerkin product took 0.50-0.78 s against 0.50-0.61 on 15 of 16 in GPU run 2), and while
+// copies to the device or its Lanczos steps run, all but the cores those take. More threads than
+// cores stall a parallel step at each of its barriers (GPU run 1, four copiers beside 15 threads
+// on 16 cores: the aggregation 0.21-0.33 s against 0.17-0.19, the coarse levels' Lanczos steps
+// 0.08-0.26 s).
+int threads_on_device(int all, bool beside_copies) {
+  if (all <= 2 * kCoresForCopies) return all;
+  return beside_copies ? all - kCoresForCopies : all - 1;
 }
 
 // Whether `task` was started and is not done.
@@ -116,12 +120,16 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
                      const AmgOptions& options, bool keep_fine_operator) {
   const Stopwatch whole;
   const int all_threads = omp_get_max_threads();
+  // The threads of a step: every core on the host, on a device as threads_on_device() says.
+  const auto step_threads = [&](bool beside_copies) {
+    return backend.on_host() ? all_threads : threads_on_device(all_threads, beside_copies);
+  };
   BackgroundUploads uploads(backend);
-  NearNullSpace b = timed(seconds_.near_null, all_threads, [&] { return near_null_space(nodes, fine.rows); });
+  NearNullSpace b = timed(seconds_.near_null, step_threads(false), [&] { return near_null_space(nodes, fine.rows); });
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
-  fine_ = timed(seconds_.convert, all_threads,
+  fine_ = timed(seconds_.convert, step_threads(false),
                 [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms_); });
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
@@ -150,10 +158,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         return spectrum_on_backend(backend, level, inv_diag, known, fine_, fine_on_backend_);
       });
     };
-    // The threads of the level's next step: fewer while copies or the Lanczos steps run beside it.
-    const auto threads = [&] {
-      return step_threads(all_threads, !backend.on_host() && (!uploads.idle() || running(spectrum)));
-    };
+    // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
+    const auto threads = [&] { return step_threads(!uploads.idle() || running(spectrum)); };
     if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
     inv_diag = timed(seconds_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
     diagonal_known.set_value();
