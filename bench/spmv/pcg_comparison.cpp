@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
@@ -94,9 +95,13 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
     for (const char* step : {"near_null", "convert", "diagonal", "aggregate", "eigenvalue", "prolongator", "galerkin",
                              "coarse", "upload"})
       row.levels += std::string(" ") + step + " " + seconds(figure(step));
-    row.levels += " (their own seconds: copies " + seconds(figure("upload_background")) + ", Lanczos " +
+    row.levels += " (their own seconds: copies " + seconds(figure("upload_background")) + ", the fine operator's " +
+                  seconds(figure("fine_copy_background")) + " of them, Lanczos " +
                   seconds(figure("eigenvalue_background")) + ") other " + seconds(figure("other")) +
-                  "; outside amg " + seconds(report.time_setup_s - report.figures.at("amg_setup_s"));
+                  "; outside amg " + seconds(report.time_setup_s - report.figures.at("amg_setup_s")) +
+                  "; R from (A T)^T on " +
+                  std::to_string(static_cast<int>(report.figures.at("amg_setup_restrictions_transposed_early"))) +
+                  " levels";
   }
   return row;
 }
@@ -130,6 +135,24 @@ void show_cuda_tuning(const CsrMatrix& a) {
   }
 }
 
+// "host: Intel Xeon ..., 16 logical CPUs on 8 cores, transparent huge pages [madvise]": what the
+// setup's threads run on (hyper-threads share a core's arithmetic and its memory bandwidth).
+std::string host_note() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, model, siblings, cores;
+  const auto value = [&] { return line.substr(line.find(':') + 2); };
+  while (std::getline(cpuinfo, line) && (model.empty() || siblings.empty() || cores.empty())) {
+    if (line.rfind("model name", 0) == 0) model = value();
+    else if (line.rfind("siblings", 0) == 0) siblings = value();
+    else if (line.rfind("cpu cores", 0) == 0) cores = value();
+  }
+  std::ifstream thp_file("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string thp;
+  std::getline(thp_file, thp);
+  return "host: " + model + ", " + siblings + " logical CPUs on " + cores +
+         " cores (per socket), transparent huge pages " + thp;
+}
+
 }  // namespace
 
 int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners, int repeat) {
@@ -137,6 +160,7 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
   const BoxSystem box = assemble_elasticity_box(cells);
   std::printf("elasticity box %d^3 hex8: %lld equations, %lld nonzeros, assembled in %.1f s\n", cells,
               static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), assembling.seconds());
+  std::printf("%s\n", host_note().c_str());
   show_cuda_tuning(box.matrix);
   std::vector<Row> rows;
   std::vector<std::string> runs;  // each preconditioner `repeat` times in a row: the first cold, the others warm

@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cstring>
+#include <exception>
+#include <future>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <semaphore>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.hpp"
@@ -34,7 +38,6 @@ struct Copier {
   };
   Stream stream{0, cudaStreamNonBlocking};
   Half halves[2];
-  Event queued_before;  // the default stream's work at the copy's start
 };
 
 class CopierPool {
@@ -83,15 +86,9 @@ class Lease {
   std::unique_ptr<Copier> copier_;
 };
 
-}  // namespace
-
-void staged_copy_to_device(void* device, const void* host, std::size_t bytes) {
-  const Lease lease;
-  Copier& c = *lease;
-  c.queued_before.record(cudaStreamLegacy);
-  c.queued_before.wait_in(c.stream);
-  auto* to = static_cast<std::byte*>(device);
-  const auto* from = static_cast<const std::byte*>(host);
+// `bytes` of a copy through copier `c`, its stream ordered after `queued_before`.
+void copy_part(Copier& c, const Event& queued_before, std::byte* to, const std::byte* from, std::size_t bytes) {
+  queued_before.wait_in(c.stream);
   for (std::size_t done = 0, chunk = 0; done < bytes; ++chunk) {
     auto& half = c.halves[chunk % 2];
     const std::size_t n = std::min(kStagingChunkBytes, bytes - done);
@@ -103,6 +100,71 @@ void staged_copy_to_device(void* device, const void* host, std::size_t bytes) {
     done += n;
   }
   check(cudaStreamSynchronize(c.stream), "cudaStreamSynchronize (staged upload)");
+}
+
+// A copier per this many bytes begun, up to kMaxCopiers.
+constexpr std::size_t kBytesPerCopier = std::size_t{64} << 20;
+
+// At most kMaxCopiers parts of split copies run at once, over all copies: copies started together
+// (an AMG level's P and R) would otherwise crowd the cores of the work beside them with memcpy
+// threads. The others wait, asleep, before they take a copier (so the pool holds no more copiers
+// than run). Each part holds its place only while it copies, so none waits for a place held by a
+// part that waits itself.
+std::counting_semaphore<kMaxCopiers>& part_places() {
+  static auto* const places = new std::counting_semaphore<kMaxCopiers>(kMaxCopiers);  // never destroyed, as the pool
+  return *places;
+}
+
+struct PartPlace {
+  PartPlace() { part_places().acquire(); }
+  ~PartPlace() { part_places().release(); }
+  PartPlace(const PartPlace&) = delete;
+  PartPlace& operator=(const PartPlace&) = delete;
+};
+
+}  // namespace
+
+int staging_copiers(std::size_t bytes) {
+  const std::size_t begun = (bytes + kBytesPerCopier - 1) / kBytesPerCopier;
+  return static_cast<int>(std::clamp<std::size_t>(begun, 1, kMaxCopiers));
+}
+
+void staged_copy_to_device(void* device, const void* host, std::size_t bytes) {
+  staged_copy_to_device(device, host, bytes, staging_copiers(bytes));
+}
+
+void staged_copy_to_device(void* device, const void* host, std::size_t bytes, int copiers) {
+  const std::size_t chunks = (bytes + kStagingChunkBytes - 1) / kStagingChunkBytes;
+  const std::size_t parts =
+      std::min<std::size_t>(static_cast<std::size_t>(std::max(copiers, 1)), std::max<std::size_t>(chunks, 1));
+  auto* to = static_cast<std::byte*>(device);
+  const auto* from = static_cast<const std::byte*>(host);
+  // Part p: whole chunks from chunks * p / parts on; every part waits for the default stream's
+  // work queued before this call, recorded once here.
+  Event queued_before;
+  queued_before.record(cudaStreamLegacy);
+  const auto copy = [&](std::size_t p) {
+    std::optional<PartPlace> place;
+    if (parts > 1) place.emplace();
+    const Lease lease;
+    const std::size_t begin = std::min(bytes, chunks * p / parts * kStagingChunkBytes);
+    const std::size_t end = std::min(bytes, chunks * (p + 1) / parts * kStagingChunkBytes);
+    copy_part(*lease, queued_before, to + begin, from + begin, end - begin);
+  };
+  std::vector<std::future<void>> others;
+  for (std::size_t p = 1; p < parts; ++p) others.push_back(std::async(std::launch::async, copy, p));
+  std::exception_ptr failed;
+  try {
+    copy(0);
+  } catch (...) {
+    failed = std::current_exception();
+  }
+  for (auto& other : others) try {
+      other.get();
+    } catch (...) {
+      if (!failed) failed = std::current_exception();
+    }
+  if (failed) std::rethrow_exception(failed);
 }
 
 }  // namespace fem::kernels::cuda

@@ -2,68 +2,58 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace fem::amg {
 namespace {
 
-double squared_norm(const double* block, std::int64_t size) {
-  double s = 0;
-  for (std::int64_t k = 0; k < size; ++k) s += block[k] * block[k];
-  return s;
-}
+// The strong connections: at each block's position in A, its column where the block is a strong
+// connection, -1 elsewhere (the diagonal, weak or zero blocks). One pass over A (or its blocks'
+// norms) fills it, first touched by the threads that fill it; the serial passes below walk A's
+// rows in it.
+using StrongGraph = std::vector<std::int32_t, kernels::UninitializedAllocator<std::int32_t>>;
 
-// The strong connections of each node, with their strengths: the graph the passes below walk.
-// Row i's lie where A's row i starts (as many as `count[i]`), so that one pass over A fills them,
-// compact at the front of each row for the serial passes, and first touched by the threads that fill them.
-struct StrongGraph {
-  const std::vector<std::int64_t>* row_ptr = nullptr;  // A's
-  std::vector<std::int32_t> count;
-  std::vector<std::int32_t, kernels::UninitializedAllocator<std::int32_t>> neighbour;
-  std::vector<float, kernels::UninitializedAllocator<float>> strength;  // ||A_ij|| (only compared)
-};
-
-StrongGraph strong_graph(const BlockSparse& a, double threshold) {
-  const std::int64_t bs = a.block_size();
+template <class Norm2>
+StrongGraph strong_graph(const BlockSparse& a, double threshold, Norm2 norm2_of) {
   const bool parallel = a.block_rows > 20000;
   std::vector<double> diag_norm(static_cast<std::size_t>(a.block_rows), 0.0);
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (a.col[k] == i) diag_norm[i] = std::sqrt(squared_norm(a.block(k), bs));
-  StrongGraph g;
-  g.row_ptr = &a.row_ptr;
-  g.count.resize(static_cast<std::size_t>(a.block_rows));
-  g.neighbour.resize(a.col.size());
-  g.strength.resize(a.col.size());
+      if (a.col[k] == i) diag_norm[i] = std::sqrt(norm2_of(k));
+  StrongGraph g(a.col.size());
   const double threshold2 = threshold * threshold;
 #pragma omp parallel for schedule(static) if (parallel)
-  for (std::int64_t i = 0; i < a.block_rows; ++i) {
-    auto to = a.row_ptr[i];
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
       const std::int32_t j = a.col[k];
-      if (j == i) continue;
       // ||A_ij|| >= threshold sqrt(||A_ii|| ||A_jj||) > 0, squared
-      const double norm2 = squared_norm(a.block(k), bs);
-      if (norm2 > 0 && norm2 >= threshold2 * diag_norm[i] * diag_norm[j])
-        g.neighbour[to] = j, g.strength[to++] = static_cast<float>(std::sqrt(norm2));
+      const double norm2 = j == i ? 0.0 : norm2_of(k);
+      g[k] = norm2 > 0 && norm2 >= threshold2 * diag_norm[i] * diag_norm[j] ? j : -1;
     }
-    g.count[i] = static_cast<std::int32_t>(to - a.row_ptr[i]);
-  }
   return g;
 }
 
 }  // namespace
 
-Aggregates aggregate(const BlockSparse& a, double threshold) {
+Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const double> squared_norms) {
   if (a.row_block != a.col_block || a.block_rows != a.block_cols)
     throw std::invalid_argument("amg aggregate: the level matrix must be square in square blocks");
-  const StrongGraph g = strong_graph(a, threshold);
+  if (!squared_norms.empty() && squared_norms.size() != a.col.size())
+    throw std::invalid_argument("amg aggregate: " + std::to_string(squared_norms.size()) + " block norms for " +
+                                std::to_string(a.col.size()) + " blocks");
+  const std::int64_t bs = a.block_size();
+  const auto norm2_of = [&](std::int64_t k) {
+    return squared_norms.empty() ? squared_norm(a.block(k), bs) : squared_norms[k];
+  };
+  const StrongGraph g = strong_graph(a, threshold, norm2_of);
   Aggregates agg;
   agg.of_node.assign(static_cast<std::size_t>(a.block_rows), -1);
   auto& of = agg.of_node;
+  // visit(j, k) for each strong neighbour j of node i, k its block in A
   const auto strong_neighbours = [&](std::int64_t i, auto&& visit) {
-    const auto first = (*g.row_ptr)[i];
-    for (auto k = first; k < first + g.count[i]; ++k) visit(g.neighbour[k], g.strength[k]);
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+      if (g[k] >= 0) visit(g[k], k);
   };
   // (1) seeds whose whole strong neighbourhood is still free, one node after another (seeding on
   // ranges of nodes at once, each range in order, cost 2-4 of 15 iterations on a 70^3 box: the
@@ -71,11 +61,11 @@ Aggregates aggregate(const BlockSparse& a, double threshold) {
   for (std::int64_t i = 0; i < a.block_rows; ++i) {
     if (of[i] >= 0) continue;
     bool free = true, any = false;
-    strong_neighbours(i, [&](std::int32_t j, double) { any = true, free = free && of[j] < 0; });
+    strong_neighbours(i, [&](std::int32_t j, std::int64_t) { any = true, free = free && of[j] < 0; });
     if (!any || !free) continue;
     const auto id = static_cast<std::int32_t>(agg.count++);
     of[i] = id;
-    strong_neighbours(i, [&](std::int32_t j, double) { of[j] = id; });
+    strong_neighbours(i, [&](std::int32_t j, std::int64_t) { of[j] = id; });
   }
   // (2) leftovers join their strongest neighbour's aggregate from (1)
   std::vector<std::int32_t> joined(of);
@@ -83,8 +73,10 @@ Aggregates aggregate(const BlockSparse& a, double threshold) {
   for (std::int64_t i = 0; i < a.block_rows; ++i) {
     if (of[i] >= 0) continue;
     double best = 0;
-    strong_neighbours(i, [&](std::int32_t j, double sij) {
-      if (of[j] >= 0 && sij > best) best = sij, joined[i] = of[j];
+    strong_neighbours(i, [&](std::int32_t j, std::int64_t k) {
+      if (of[j] < 0) return;
+      const double sij = static_cast<float>(std::sqrt(norm2_of(k)));  // ||A_ij||, compared in single precision
+      if (sij > best) best = sij, joined[i] = of[j];
     });
   }
   of.swap(joined);
@@ -92,11 +84,11 @@ Aggregates aggregate(const BlockSparse& a, double threshold) {
   for (std::int64_t i = 0; i < a.block_rows; ++i) {
     if (of[i] >= 0) continue;
     bool any = false;
-    strong_neighbours(i, [&](std::int32_t, double) { any = true; });
+    strong_neighbours(i, [&](std::int32_t, std::int64_t) { any = true; });
     if (!any) continue;
     const auto id = static_cast<std::int32_t>(agg.count++);
     of[i] = id;
-    strong_neighbours(i, [&](std::int32_t j, double) {
+    strong_neighbours(i, [&](std::int32_t j, std::int64_t) {
       if (of[j] < 0) of[j] = id;
     });
   }

@@ -2,6 +2,7 @@
 // Strength of connection and aggregation on the node (block) graph of one level: the nodes are
 // grouped into small connected aggregates, each of which becomes one coarse node.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "solvers/iterative/amg/block_sparse.hpp"
@@ -19,6 +20,7 @@ struct Aggregates {
 // aggregation: (1) a node whose strong neighbours are all free seeds an aggregate with them;
 // (2) a node left over joins the aggregate of its strongest aggregated neighbour; (3) what is
 // still left forms aggregates with its free strong neighbours.
-Aggregates aggregate(const BlockSparse& a, double threshold);
+// `squared_norms`: each block's squared_norm() where known (to_block_sparse() makes them), else empty.
+Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const double> squared_norms = {});
 
 }  // namespace fem::amg

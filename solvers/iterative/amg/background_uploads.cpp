@@ -1,5 +1,8 @@
 #include "solvers/iterative/amg/background_uploads.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 #include "support/stopwatch.hpp"
 
 namespace fem::amg {
@@ -29,6 +32,12 @@ void BackgroundUploads::start(const kernels::BlockMatrix<double>& m, std::unique
 void BackgroundUploads::start_narrowed(const kernels::BlockMatrix<double>& m,
                                        std::unique_ptr<kernels::SparseMatrix>& to) {
   launch([this, &m, &to] { to = backend_.single_copy(*backend_.block_matrix(m)); });
+}
+
+bool BackgroundUploads::idle() const {
+  return std::all_of(copies_.begin(), copies_.end(), [](const std::future<double>& copy) {
+    return !copy.valid() || copy.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+  });
 }
 
 void BackgroundUploads::wait_all() {

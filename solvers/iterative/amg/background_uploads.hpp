@@ -26,6 +26,8 @@ class BackgroundUploads {
   // As start(), copying `m` in double and narrowing it there into `to` (the back-end must make
   // single copies).
   void start_narrowed(const kernels::BlockMatrix<double>& m, std::unique_ptr<kernels::SparseMatrix>& to);
+  // Whether no copy is running (none started, or all done).
+  bool idle() const;
   // Waits for every copy (rethrowing the first failure); the time spent waiting counts in waited_s().
   void wait_all();
 

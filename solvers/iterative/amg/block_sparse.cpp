@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -198,7 +199,7 @@ bool whole_blocks(const CsrMatrix& a, std::int64_t br, Block block) {
 // `Block`: the block side as a compile-time constant where it is a common one (the divisions by
 // it in the loops over every entry become multiplications), or an int.
 template <class Block>
-BlockSparse blocks_of(const CsrMatrix& a, Block block) {
+BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
@@ -238,6 +239,12 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
   std::partial_sum(count.begin(), count.end(), m.row_ptr.begin() + 1);
   m.col.resize(static_cast<std::size_t>(m.row_ptr.back()));
   m.val.resize(static_cast<std::size_t>(m.row_ptr.back() * m.block_size()));  // filled row by row below
+  if (squared_norms) squared_norms->resize(m.col.size());
+  const auto norms_of_row = [&](std::int64_t br) {
+    if (squared_norms)
+      for (auto k = m.row_ptr[br]; k < m.row_ptr[br + 1]; ++k)
+        (*squared_norms)[k] = squared_norm(m.block(k), m.block_size());
+  };
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
@@ -253,6 +260,7 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
           for (int r = 0; r < block; ++r)
             for (int c = 0; c < block; ++c) to[r * block + c] = a.val[a.row_ptr[first + r] + p * block + c];
         }
+        norms_of_row(br);
         continue;
       }
       if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
@@ -266,6 +274,7 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
           m.block(slot)[(i - first) * block + a.col[k] % block] = a.val[k];
         }
       }
+      norms_of_row(br);
     }
   }
   return m;
@@ -273,14 +282,14 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block) {
 
 }  // namespace
 
-BlockSparse to_block_sparse(const CsrMatrix& a, int block) {
+BlockSparse to_block_sparse(const CsrMatrix& a, int block, Values* squared_norms) {
   if (block < 1 || block > kMaxBlock || a.rows % block != 0)
     throw std::invalid_argument("amg: " + std::to_string(a.rows) + " equations are not whole blocks of " +
                                 std::to_string(block));
-  if (block == 3) return blocks_of(a, std::integral_constant<int, 3>{});
-  if (block == 2) return blocks_of(a, std::integral_constant<int, 2>{});
-  if (block == 1) return blocks_of(a, std::integral_constant<int, 1>{});
-  return blocks_of(a, block);
+  if (block == 3) return blocks_of(a, std::integral_constant<int, 3>{}, squared_norms);
+  if (block == 2) return blocks_of(a, std::integral_constant<int, 2>{}, squared_norms);
+  if (block == 1) return blocks_of(a, std::integral_constant<int, 1>{}, squared_norms);
+  return blocks_of(a, block, squared_norms);
 }
 
 void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
@@ -306,7 +315,11 @@ SingleBlockSparse to_single(const BlockSparse& a) {
   return s;
 }
 
-BlockSparse transpose(const BlockSparse& a) {
+namespace {
+
+// transpose() of `a`, whose rows prepare_row (where given) may change through the caller's
+// reference before they are read.
+BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
   BlockSparse t;
   t.row_block = a.col_block;
   t.col_block = a.row_block;
@@ -346,7 +359,8 @@ BlockSparse transpose(const BlockSparse& a) {
         t.row_ptr[c + 1] = next;
       }
     }
-    for (std::int64_t i = first; i < last; ++i)
+    for (std::int64_t i = first; i < last; ++i) {
+      if (prepare_row) prepare_row(i);
       for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
         const auto to_slot = count[a.col[k]]++;
         t.col[to_slot] = static_cast<std::int32_t>(i);
@@ -355,8 +369,17 @@ BlockSparse transpose(const BlockSparse& a) {
         for (int r = 0; r < R; ++r)
           for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
       }
+    }
   }
   return t;
+}
+
+}  // namespace
+
+BlockSparse transpose(const BlockSparse& a) { return transposed(a, nullptr); }
+
+BlockSparse transpose(BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
+  return transposed(a, prepare_row);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #include "solvers/iterative/amg/hierarchy.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <future>
 #include <string>
 
@@ -23,9 +24,22 @@ constexpr std::int64_t kMaxDenseCoarse = 8000;
 // Coarsening that keeps more than this fraction of the unknowns has stalled.
 constexpr double kStalled = 0.8;
 
-// Runs `step` and adds its seconds to `total`.
+// The OpenMP threads of the calling thread's parallel steps, set for a scope.
+class OpenMpThreads {
+ public:
+  explicit OpenMpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
+  ~OpenMpThreads() { omp_set_num_threads(saved_); }
+  OpenMpThreads(const OpenMpThreads&) = delete;
+  OpenMpThreads& operator=(const OpenMpThreads&) = delete;
+
+ private:
+  int saved_;
+};
+
+// Runs `step` on `threads` OpenMP threads and adds its seconds to `total`.
 template <class Step>
-auto timed(double& total, Step&& step) {
+auto timed(double& total, int threads, Step&& step) {
+  const OpenMpThreads scope(threads);
   struct Add {
     double& total;
     Stopwatch watch;
@@ -52,24 +66,27 @@ Values inverse_diagonal(const BlockSparse& a, std::size_t level) {
   return d;
 }
 
-// The OpenMP threads of the calling thread's parallel steps, set for a scope. On a device the
-// setup leaves one core to the copies and the Lanczos steps, which run on threads of their own:
-// with every core busy they wait for time slices (GPU run 2: a 3.3 GB copy at under 4 GB/s and
-// the setup waiting 0.37-0.70 s for it).
-class OpenMpThreads {
- public:
-  explicit OpenMpThreads(int threads) : saved_(omp_get_max_threads()) { omp_set_num_threads(threads); }
-  ~OpenMpThreads() { omp_set_num_threads(saved_); }
-  OpenMpThreads(const OpenMpThreads&) = delete;
-  OpenMpThreads& operator=(const OpenMpThreads&) = delete;
+// The cores that copies to a device take while they run beside the setup: the staged uploads'
+// copiers (kMaxCopiers in kernels/cuda/staged_upload.hpp; the fine level's Lanczos steps follow
+// its copy on the thread of one of them).
+constexpr int kCoresForCopies = 3;
 
- private:
-  int saved_;
-};
+// The threads of a step on a device: all but one core (left to the driver's and the system's
+// threads: a parallel step with a range per thread waits for any thread they delay; on every core
+// the Galerkin product took 0.50-0.78 s against 0.50-0.61 on 15 of 16, run 2 of "Every run under
+// 2 s" in bench/RESULTS.md), and while copies to the device or its Lanczos steps run, all but the
+// cores those take. More threads than cores stall a parallel step at each of its barriers (run 1
+// there, four copiers beside 15 threads on 16 cores: the aggregation 0.21-0.33 s against 0.17-0.19,
+// the coarse levels' Lanczos steps 0.08-0.26 s).
+int threads_on_device(int all, bool beside_copies) {
+  if (all <= 2 * kCoresForCopies) return all;
+  return beside_copies ? all - kCoresForCopies : all - 1;
+}
 
-int threads_beside_background_work(const kernels::SparseBackend& backend) {
-  const int all = omp_get_max_threads();
-  return backend.on_host() || all < 4 ? all : all - 1;
+// Whether `task` was started and is not done.
+template <class Result>
+bool running(const std::future<Result>& task) {
+  return task.valid() && task.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
 // The fine level's double blocks copied to a device that narrows them there, and the largest
@@ -79,18 +96,20 @@ struct SpectrumOnBackend {
 };
 
 // The copy starts before D is known: `inv_diag` is read once `diagonal_known` is (a broken
-// promise ends the task).
+// promise ends the task). The Lanczos steps' start is made on a thread of its own beside the copy.
 SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level, const Values& inv_diag,
                                       const std::shared_future<void>& diagonal_known, const BlockSparse& doubles,
                                       std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
+  auto start = std::async(std::launch::async, [&] {
+    diagonal_known.get();
+    return lanczos_start(backend, inv_diag);
+  });
   SpectrumOnBackend found;
   Stopwatch watch;
   doubles_on_backend = backend.block_matrix(doubles);
   level.a_on_backend = backend.single_copy(*doubles_on_backend);
   found.copy_s = watch.restart();
-  diagonal_known.get();
-  watch.restart();
-  found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, inv_diag);
+  found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, start.get());
   found.lanczos_s = watch.seconds();
   return found;
 }
@@ -100,13 +119,18 @@ SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Lev
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator) {
   const Stopwatch whole;
-  const OpenMpThreads threads(threads_beside_background_work(backend));
+  const int all_threads = omp_get_max_threads();
+  // The threads of a step: every core on the host, on a device as threads_on_device() says.
+  const auto step_threads = [&](bool beside_copies) {
+    return backend.on_host() ? all_threads : threads_on_device(all_threads, beside_copies);
+  };
   BackgroundUploads uploads(backend);
-  NearNullSpace b = timed(seconds_.near_null, [&] { return near_null_space(nodes, fine.rows); });
+  NearNullSpace b = timed(seconds_.near_null, step_threads(false), [&] { return near_null_space(nodes, fine.rows); });
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
-  fine_ = timed(seconds_.convert, [&] { return to_block_sparse(fine, nodes.dofs_per_node); });
+  fine_ = timed(seconds_.convert, step_threads(false),
+                [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms_); });
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
@@ -134,8 +158,10 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         return spectrum_on_backend(backend, level, inv_diag, known, fine_, fine_on_backend_);
       });
     };
+    // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
+    const auto threads = [&] { return step_threads(!uploads.idle() || running(spectrum)); };
     if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
-    inv_diag = timed(seconds_.diagonal, [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    inv_diag = timed(seconds_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
     diagonal_known.set_value();
     level.rows = rows;
     level.nnz = a.nnz();
@@ -143,32 +169,39 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).
-    if (!narrowed_on_backend) level.a = timed(seconds_.convert, [&] { return to_single(a); });
+    if (!narrowed_on_backend) level.a = timed(seconds_.convert, threads(), [&] { return to_single(a); });
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = timed(seconds_.aggregate, [&] { return aggregate(a, options.strength_threshold); });
+      aggregates = timed(seconds_.aggregate, threads(), [&] {
+        const std::span<const double> norms = current == &fine_ ? fine_block_norms_ : std::span<const double>{};
+        return aggregate(a, options.strength_threshold, norms);
+      });
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
-      coarse_ = timed(seconds_.coarse, [&] { return std::make_unique<CoarseSolver>(a); });
+      coarse_ = timed(seconds_.coarse, threads(), [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
     if (!sent) send();
-    // T, A T and its transpose (which the damping does not change) while the Lanczos steps run
-    // on a device.
+    // T and A T while the Lanczos steps run on a device, and (A T)^T (which the damping does not
+    // change) if they still run then; otherwise P is damped and R made as its transpose in one
+    // pass, two fewer over the level's largest matrices (R = P^T to the last bit either way).
     TentativeProlongator tentative;
     BlockSparse at, at_transposed;
+    bool transposed_early = false;
     if (!coarsest)
-      timed(seconds_.prolongator, [&] {
+      timed(seconds_.prolongator, threads(), [&] {
         tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
         at = product(a, tentative.t);
-        at_transposed = transpose(at);
+        transposed_early = running(spectrum);
+        if (transposed_early) at_transposed = transpose(at), ++restrictions_transposed_early_;
         return 0;
       });
-    const double lambda_max = timed(seconds_.eigenvalue, [&] {
+    const double lambda_max = timed(seconds_.eigenvalue, threads(), [&] {
       if (spectrum.valid()) {
         const SpectrumOnBackend found = spectrum.get();
         seconds_.upload_background += found.copy_s;
+        seconds_.fine_copy_background = found.copy_s;
         seconds_.eigenvalue_background += found.lanczos_s;
         return found.lambda_max;
       }
@@ -181,19 +214,19 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     BlockSparse coarse;
     if (!coarsest) {
       const double omega = 4.0 / 3.0 / lambda_max;
-      BlockSparse p = timed(seconds_.prolongator, [&] {
-        return smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
-      });
-      BlockSparse r = timed(seconds_.prolongator, [&] {
-        return smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega);
+      auto [p, r] = timed(seconds_.prolongator, threads(), [&] {
+        if (!transposed_early) return smoothed_prolongator_and_restriction(std::move(at), tentative.t, inv_diag, omega);
+        BlockSparse damped = smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
+        return std::pair{std::move(damped),
+                         smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)};
       });
       spent_.push_back(std::move(tentative.t));
-      coarse = timed(seconds_.galerkin, [&] { return galerkin_product(r, a, p); });
+      coarse = timed(seconds_.galerkin, threads(), [&] { return galerkin_product(r, a, p); });
       if (backend.makes_single_copies()) {  // narrowed on the device
         uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
         uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
       } else {
-        timed(seconds_.convert, [&] {
+        timed(seconds_.convert, threads(), [&] {
           level.p = to_single(p);
           level.r = to_single(r);
           return 0;
@@ -240,6 +273,8 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_setup_coarse_s", seconds_.coarse},
           {"amg_setup_upload_s", seconds_.upload},
           {"amg_setup_upload_background_s", seconds_.upload_background},
+          {"amg_setup_fine_copy_background_s", seconds_.fine_copy_background},
+          {"amg_setup_restrictions_transposed_early", restrictions_transposed_early_},
           {"amg_setup_eigenvalue_background_s", seconds_.eigenvalue_background},
           {"amg_setup_other_s", seconds_.total - (seconds_.near_null + seconds_.convert + seconds_.diagonal +
                                                   seconds_.aggregate + seconds_.eigenvalue + seconds_.prolongator +
@@ -249,7 +284,8 @@ std::map<std::string, double> Hierarchy::figures() const {
 std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
 
 std::size_t Hierarchy::bytes() const {
-  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
+  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + fine_block_norms_.size() * sizeof(double) +
+                      (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
   for (const auto& m : spent_) total += m.bytes();
   for (const auto& level : levels_) {
     total += level->a.bytes() + level->p.bytes() + level->r.bytes() +

@@ -60,7 +60,9 @@ class Hierarchy {
   // levels, operator and grid complexity, coarsest size, near-null vectors, the setup's seconds
   // by step (amg_setup_upload_s: the wait for the copies to the back-end, which run beside the
   // other steps; amg_setup_eigenvalue_s: the Lanczos steps on the host and the wait for those on
-  // a device; their own seconds in amg_setup_*_background_s; amg_setup_other_s: what no step
+  // a device; their own seconds in amg_setup_*_background_s, the fine operator's copy that the
+  // Lanczos steps wait for in amg_setup_fine_copy_background_s; amg_setup_restrictions_transposed_early:
+  // the levels whose R was made from (A T)^T while lambda_max was sought; amg_setup_other_s: what no step
   // accounts for), amg_setup_s in all.
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;  // on the host and on the back-end
@@ -73,13 +75,16 @@ class Hierarchy {
   // gigabytes costs about 0.1 s a gigabyte, and done beside the setup it stalls the other
   // threads' page faults and copies to the device (a deque: copies read them in place).
   BlockSparse fine_;
+  Values fine_block_norms_;  // squared norms of fine_'s blocks, made by the conversion for the aggregation
   std::deque<BlockSparse> spent_;
   std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
   int near_null_vectors_ = 0;
+  int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max
   bool rigid_body_modes_ = false;
   struct {
     double near_null = 0, convert = 0, diagonal = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0,
-           coarse = 0, upload = 0, upload_background = 0, eigenvalue_background = 0, total = 0;
+           coarse = 0, upload = 0, upload_background = 0, fine_copy_background = 0, eigenvalue_background = 0,
+           total = 0;
   } seconds_;
 };
 

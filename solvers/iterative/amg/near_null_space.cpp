@@ -29,7 +29,8 @@ NearNullSpace near_null_space(const NodeLayout& nodes, std::int64_t equations) {
                                 std::to_string(count) + " nodes (3 per node expected)");
   std::array<double, 3> centroid{};
   for (std::int64_t n = 0; n < count; ++n)
-    for (int k = 0; k < 3; ++k) centroid[k] += nodes.coordinates[3 * n + k] / static_cast<double>(count);
+    for (int k = 0; k < 3; ++k) centroid[k] += nodes.coordinates[3 * n + k];
+  for (auto& c : centroid) c /= static_cast<double>(count);
   b.vectors = d == 3 ? 6 : 3;
   const int m = b.vectors;
   b.values.resize(static_cast<std::size_t>(equations * m));

@@ -1,25 +1,41 @@
 #include "solvers/iterative/amg/smoothed_prolongator.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 namespace fem::amg {
 
+namespace {
+
+// Row i of A T damped in place into row i of P.
+void damp_row(BlockSparse& p, const BlockSparse& t, std::span<const double> inv_diag, double omega, std::int64_t i) {
+  const int R = p.row_block, C = p.col_block;
+  for (auto k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k)
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C; ++c) p.block(k)[r * C + c] *= -omega * inv_diag[i * R + r];
+  for (auto kt = t.row_ptr[i]; kt < t.row_ptr[i + 1]; ++kt) {
+    auto k = p.row_ptr[i];
+    while (k < p.row_ptr[i + 1] && p.col[k] != t.col[kt]) ++k;
+    if (k == p.row_ptr[i + 1]) throw std::logic_error("amg: A T lacks a block of T (a missing diagonal block?)");
+    for (int e = 0; e < R * C; ++e) p.block(k)[e] += t.block(kt)[e];
+  }
+}
+
+}  // namespace
+
 BlockSparse smoothed_prolongator(BlockSparse at, const BlockSparse& t, std::span<const double> inv_diag, double omega) {
   BlockSparse p = std::move(at);
-  const int R = p.row_block, C = p.col_block;
 #pragma omp parallel for schedule(static) if (p.block_rows > 20000)
-  for (std::int64_t i = 0; i < p.block_rows; ++i) {
-    for (auto k = p.row_ptr[i]; k < p.row_ptr[i + 1]; ++k)
-      for (int r = 0; r < R; ++r)
-        for (int c = 0; c < C; ++c) p.block(k)[r * C + c] *= -omega * inv_diag[i * R + r];
-    for (auto kt = t.row_ptr[i]; kt < t.row_ptr[i + 1]; ++kt) {
-      auto k = p.row_ptr[i];
-      while (k < p.row_ptr[i + 1] && p.col[k] != t.col[kt]) ++k;
-      if (k == p.row_ptr[i + 1]) throw std::logic_error("amg: A T lacks a block of T (a missing diagonal block?)");
-      for (int e = 0; e < R * C; ++e) p.block(k)[e] += t.block(kt)[e];
-    }
-  }
+  for (std::int64_t i = 0; i < p.block_rows; ++i) damp_row(p, t, inv_diag, omega, i);
   return p;
+}
+
+std::pair<BlockSparse, BlockSparse> smoothed_prolongator_and_restriction(BlockSparse at, const BlockSparse& t,
+                                                                         std::span<const double> inv_diag,
+                                                                         double omega) {
+  BlockSparse p = std::move(at);
+  BlockSparse r = transpose(p, [&](std::int64_t i) { damp_row(p, t, inv_diag, omega, i); });
+  return {std::move(p), std::move(r)};
 }
 
 BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t, std::span<const double> inv_diag,

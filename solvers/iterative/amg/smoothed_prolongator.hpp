@@ -3,6 +3,7 @@
 // P = (I - omega D^-1 A) T, which lowers the energy of the coarse basis functions (the "smoothed"
 // of smoothed aggregation), and the coarse operator is the Galerkin product P^T A P.
 #include <span>
+#include <utility>
 
 #include "solvers/iterative/amg/block_sparse.hpp"
 
@@ -12,6 +13,12 @@ namespace fem::amg {
 // rule. A T, whose pattern holds T's (A has every diagonal block), does not depend on omega: the
 // setup makes it while lambda_max is sought.
 BlockSparse smoothed_prolongator(BlockSparse at, const BlockSparse& t, std::span<const double> inv_diag, double omega);
+
+// P as smoothed_prolongator() and R = P^T, in one pass over A T (each row damped, then scattered
+// into R by the thread that damped it).
+std::pair<BlockSparse, BlockSparse> smoothed_prolongator_and_restriction(BlockSparse at, const BlockSparse& t,
+                                                                         std::span<const double> inv_diag,
+                                                                         double omega);
 
 // R = P^T = T^T - omega (A T)^T D^-1 from (A T)^T (made in place): the transpose is made before
 // omega is known, and the result is transpose(P) to the last bit.

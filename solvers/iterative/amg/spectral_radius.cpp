@@ -41,25 +41,35 @@ double largest_tridiagonal_eigenvalue(const std::vector<double>& alpha, const st
 
 }  // namespace
 
-double largest_eigenvalue(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a,
-                          std::span<const double> inv_diag, int steps) {
+LanczosStart lanczos_start(const kernels::SparseBackend& backend, std::span<const double> inv_diag) {
   const std::size_t n = inv_diag.size();
-  steps = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(steps), n));
-  // q_0 = D^1/2 v for a random v, so that the Ritz values are those of D^-1 A from v.
   std::vector<double> host(n), root(n);
   std::mt19937 rng(2718);
   std::uniform_real_distribution<double> uniform(-1.0, 1.0);
   for (std::size_t i = 0; i < n; ++i) root[i] = std::sqrt(inv_diag[i]), host[i] = uniform(rng) / root[i];
-  const auto scale = backend.block_diagonal(root, 1);  // D^-1/2
-  auto q = backend.vector(n), q_prev = backend.vector(n), t = backend.vector(n), w = backend.vector(n);
-  q->upload(host);
+  LanczosStart start{backend.block_diagonal(root, 1), backend.vector(n)};
+  start.q->upload(host);
+  return start;
+}
+
+double largest_eigenvalue(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a,
+                          std::span<const double> inv_diag, int steps) {
+  return largest_eigenvalue(backend, a, lanczos_start(backend, inv_diag), steps);
+}
+
+double largest_eigenvalue(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a, LanczosStart start,
+                          int steps) {
+  const std::size_t n = start.q->size();
+  steps = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(steps), n));
+  const kernels::BlockDiagonal& scale = *start.scale;  // D^-1/2
+  auto q = std::move(start.q), q_prev = backend.vector(n), t = backend.vector(n), w = backend.vector(n);
   backend.axpby(1.0 / std::sqrt(backend.dot(*q, *q)), *q, 0.0, *q);
   std::vector<double> alpha, beta;
   double beta_prev = 0;
   for (int j = 0; j < steps; ++j) {
-    backend.apply(*scale, *q, *t);  // w = D^-1/2 A D^-1/2 q
+    backend.apply(scale, *q, *t);  // w = D^-1/2 A D^-1/2 q
     backend.block_spmv(a, 1.0, *t, 0.0, *w);
-    backend.apply(*scale, *w, *t);
+    backend.apply(scale, *w, *t);
     std::swap(t, w);
     const double aj = backend.dot(*w, *q);
     alpha.push_back(aj);

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numeric>
 
+#include <omp.h>
+
 namespace fem::amg {
 namespace {
 
@@ -64,24 +66,53 @@ TentativeProlongator tentative_prolongator(const Aggregates& aggregates, const N
   t.col_block = k;
   t.block_rows = nodes;
   t.block_cols = aggregates.count;
+  // T's rows (one block per aggregated node) and the nodes of each aggregate, in node order, by
+  // a counting sort: each thread takes a fixed range of nodes and counts the nodes it gives each
+  // aggregate, so that it writes them to slots of its own (as transpose()), whatever the threads.
+  const auto& of = aggregates.of_node;
+  const std::int64_t count = aggregates.count;
+  const int threads = nodes > 100000 ? omp_get_max_threads() : 1;
+  std::vector<std::int64_t> rows_before(static_cast<std::size_t>(threads) + 1, 0);
+  std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(count), 0);
+  std::vector<std::int64_t> first(static_cast<std::size_t>(count) + 1);
+  std::vector<std::int64_t> members;
   t.row_ptr.resize(static_cast<std::size_t>(nodes) + 1);
-  t.row_ptr[0] = 0;
-  for (std::int64_t n = 0; n < nodes; ++n) t.row_ptr[n + 1] = t.row_ptr[n] + (aggregates.of_node[n] >= 0 ? 1 : 0);
-  t.col.resize(static_cast<std::size_t>(t.row_ptr.back()));
-  t.val.resize(static_cast<std::size_t>(t.row_ptr.back() * t.block_size()));  // every block written below
-  for (std::int64_t n = 0; n < nodes; ++n)
-    if (aggregates.of_node[n] >= 0) t.col[t.row_ptr[n]] = aggregates.of_node[n];
-
-  // The nodes of each aggregate, by a counting sort.
-  std::vector<std::int64_t> first(static_cast<std::size_t>(aggregates.count) + 1, 0);
-  for (const auto a : aggregates.of_node)
-    if (a >= 0) ++first[a + 1];
-  std::partial_sum(first.begin(), first.end(), first.begin());
-  std::vector<std::int64_t> members(static_cast<std::size_t>(first.back()));
+#pragma omp parallel num_threads(threads)
   {
-    std::vector<std::int64_t> next(first.begin(), first.end() - 1);
-    for (std::int64_t n = 0; n < nodes; ++n)
-      if (aggregates.of_node[n] >= 0) members[next[aggregates.of_node[n]]++] = n;
+    const int thread = omp_get_thread_num();
+    const std::int64_t begin = nodes * thread / threads, end = nodes * (thread + 1) / threads;
+    std::int64_t* next = &slot[static_cast<std::size_t>(thread) * count];
+    std::int64_t aggregated = 0;
+    for (std::int64_t n = begin; n < end; ++n)
+      if (of[n] >= 0) ++next[of[n]], ++aggregated;
+    rows_before[thread + 1] = aggregated;
+#pragma omp barrier
+#pragma omp single
+    {
+      std::partial_sum(rows_before.begin(), rows_before.end(), rows_before.begin());
+      std::int64_t at = 0;
+      for (std::int64_t a = 0; a < count; ++a) {
+        first[a] = at;
+        for (int th = 0; th < threads; ++th) {
+          std::int64_t& s = slot[static_cast<std::size_t>(th) * count + a];
+          const std::int64_t given = s;
+          s = at;
+          at += given;
+        }
+      }
+      first[count] = at;
+      t.row_ptr[nodes] = at;
+      t.col.resize(static_cast<std::size_t>(at));
+      t.val.resize(static_cast<std::size_t>(at * t.block_size()));  // every block written below
+      members.resize(static_cast<std::size_t>(at));
+    }
+    std::int64_t row = rows_before[thread];
+    for (std::int64_t n = begin; n < end; ++n) {
+      t.row_ptr[n] = row;
+      if (of[n] < 0) continue;
+      t.col[row++] = of[n];
+      members[next[of[n]]++] = n;
+    }
   }
 
   out.coarse.vectors = k;

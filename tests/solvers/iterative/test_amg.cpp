@@ -268,9 +268,10 @@ TEST_CASE("a symmetric matrix from its upper half, large enough for threads: exa
 }
 
 TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row product as the whole one") {
-  // 16 x 16 x 16 hex8 (4,913 nodes, 1.1 M stored entries): the fused product runs on every thread,
-  // each range of coarse rows making the rows of A P it reads (some of them twice).
-  const auto fe = testing::elasticity_box(16, 16, 16);
+  // 24 x 24 x 24 hex8 (15,625 nodes, 3.6 M stored entries; A T and P above a million): the fused
+  // product and the transposes run on every thread, each range of coarse rows making the rows of
+  // A P it reads (some of them twice).
+  const auto fe = testing::elasticity_box(24, 24, 24);
   const auto a = amg::to_block_sparse(fe.matrix, 3);
   REQUIRE(a.nnz() > 1000000);
   const auto b = amg::near_null_space(fe.nodes(), fe.matrix.rows);
@@ -279,6 +280,7 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   std::vector<double> inv_diag(d.size());
   for (std::size_t i = 0; i < d.size(); ++i) inv_diag[i] = d[i] > 0 ? 1.0 / d[i] : 0.0;
   const auto at = amg::product(a, t.t);
+  REQUIRE(at.nnz() > 1000000);
   const auto p = amg::smoothed_prolongator(at, t.t, inv_diag, 0.5);
   const auto r = amg::transpose(p);
   // R made from (A T)^T before the damping is known: P^T to the last bit.
@@ -286,6 +288,14 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   CHECK(r_early.row_ptr == r.row_ptr);
   CHECK(std::equal(r_early.col.begin(), r_early.col.end(), r.col.begin()));
   CHECK(std::equal(r_early.val.begin(), r_early.val.end(), r.val.begin()));
+  // P and R in one pass over A T: the same bits.
+  const auto [p_fused, r_fused] = amg::smoothed_prolongator_and_restriction(at, t.t, inv_diag, 0.5);
+  CHECK(p_fused.row_ptr == p.row_ptr);
+  CHECK(std::equal(p_fused.col.begin(), p_fused.col.end(), p.col.begin()));
+  CHECK(std::equal(p_fused.val.begin(), p_fused.val.end(), p.val.begin()));
+  CHECK(r_fused.row_ptr == r.row_ptr);
+  CHECK(std::equal(r_fused.col.begin(), r_fused.col.end(), r.col.begin()));
+  CHECK(std::equal(r_fused.val.begin(), r_fused.val.end(), r.val.begin()));
   const auto fused = amg::galerkin_product(r, a, p);
   const auto whole = amg::product(r, amg::product(a, p));  // A P whole, then R (A P), both halves
   REQUIRE(fused.row_ptr == whole.row_ptr);
@@ -294,6 +304,39 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   for (std::size_t e = 0; e < whole.val.size(); ++e)
     worst = std::max(worst, std::abs(fused.val[e] - whole.val[e])), scale = std::max(scale, std::abs(whole.val[e]));
   CHECK(worst < 1e-13 * scale);
+}
+
+TEST_CASE("the tentative prolongator of many nodes (made on all threads): one block per aggregated node") {
+  // 300,000 nodes (above the size where T is made on all threads) in aggregates of 1 to 40 nodes
+  // spread over the numbering, every 97th node isolated; one near-null vector of distinct values,
+  // so that each block is its node's value over its aggregate's norm.
+  constexpr std::int64_t kNodes = 300000, kAggregates = 12000;
+  amg::Aggregates aggregates;
+  aggregates.count = kAggregates;
+  aggregates.of_node.resize(kNodes);
+  std::mt19937 rng(5);
+  for (std::int64_t n = 0; n < kNodes; ++n)
+    aggregates.of_node[n] = n % 97 == 0 ? -1 : static_cast<std::int32_t>((n * 7919 + rng() % 3) % kAggregates);
+  amg::NearNullSpace b;
+  b.vectors = 1;
+  b.values.resize(kNodes);
+  for (std::int64_t n = 0; n < kNodes; ++n) b.values[n] = 1.0 + static_cast<double>(n % 1000);
+  std::vector<double> norm2(kAggregates, 0.0);
+  for (std::int64_t n = 0; n < kNodes; ++n)
+    if (aggregates.of_node[n] >= 0) norm2[aggregates.of_node[n]] += b.values[n] * b.values[n];
+  const auto t = amg::tentative_prolongator(aggregates, b, 1, std::vector<char>(kNodes, 0));
+  REQUIRE(t.t.row_ptr.size() == kNodes + 1);
+  std::int64_t wrong = 0;
+  for (std::int64_t n = 0; n < kNodes; ++n) {
+    const std::int32_t a = aggregates.of_node[n];
+    const auto k = t.t.row_ptr[n];
+    if (t.t.row_ptr[n + 1] - k != (a >= 0 ? 1 : 0)) ++wrong;
+    else if (a >= 0 && (t.t.col[k] != a || std::abs(t.t.val[k] - b.values[n] / std::sqrt(norm2[a])) > 1e-14)) ++wrong;
+  }
+  CHECK(wrong == 0);
+  for (std::int64_t a = 0; a < kAggregates; ++a)
+    if (std::abs(t.coarse.values[a] - std::sqrt(norm2[a])) > 1e-12 * std::sqrt(norm2[a])) ++wrong;
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("the tentative prolongator reproduces the rigid-body modes on every aggregate") {

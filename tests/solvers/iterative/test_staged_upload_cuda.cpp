@@ -1,6 +1,6 @@
 // Large uploads through the CUDA back-end's pinned staging buffers: arrays of more than two
-// chunks, of sizes no multiple of a chunk, from several threads at once, come back equal. Skips
-// without a CUDA device (CI has none).
+// chunks, of sizes no multiple of a chunk, from several threads at once, split among several
+// copiers, come back equal. Skips without a CUDA device (CI has none).
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -63,6 +63,46 @@ TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
     d.download(back.data());
     CHECK(back == x);
   }
+}
+
+TEST_CASE("a copy split among copiers arrives whole, after the default stream's work, also from several threads") {
+  // One copier up to 64 MiB, one more per 64 MiB begun, at most kMaxCopiers (three).
+  CHECK(gpu::staging_copiers(1000) == 1);
+  CHECK(gpu::staging_copiers(std::size_t{64} << 20) == 1);
+  CHECK(gpu::staging_copiers((std::size_t{64} << 20) + 1) == 2);
+  CHECK(gpu::staging_copiers(std::size_t{3} << 30) == gpu::kMaxCopiers);
+  if (test::skip_without_cuda()) return;
+  const auto x = testing::random_vector(kDoubles, 43);  // two and a half chunks: three parts at most
+  gpu::DeviceBuffer<double> d(x.size());
+  for (const int copiers : {2, 3, 4, 7}) {
+    CAPTURE(copiers);
+    d.zero();
+    gpu::staged_copy_to_device(d.get(), x.data(), x.size() * sizeof(double), copiers);
+    std::vector<double> back(x.size(), -1.0);
+    d.download(back.data());
+    CHECK(back == x);
+  }
+  // Split copies from several threads at once: more parts than run at a time, each whole.
+  constexpr int kThreads = 3;
+  std::vector<gpu::DeviceBuffer<double>> targets;
+  for (int t = 0; t < kThreads; ++t) targets.emplace_back(x.size());
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back(
+        [&, t] { gpu::staged_copy_to_device(targets[t].get(), x.data(), x.size() * sizeof(double), 3); });
+  for (auto& thread : threads) thread.join();
+  for (int t = 0; t < kThreads; ++t) {
+    std::vector<double> back(x.size(), -1.0);
+    targets[t].download(back.data());
+    CHECK(back == x);
+  }
+  // Less than a chunk: one part whatever the copiers.
+  const std::vector<double> small(x.begin(), x.begin() + 1001);
+  gpu::DeviceBuffer<double> s(small.size());
+  gpu::staged_copy_to_device(s.get(), small.data(), small.size() * sizeof(double), 4);
+  std::vector<double> back(small.size(), -1.0);
+  s.download(back.data());
+  CHECK(back == small);
 }
 
 TEST_CASE("uploads from several threads at once each arrive whole") {
