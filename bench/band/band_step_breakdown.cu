@@ -94,34 +94,42 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   std::vector<kernels::cuda::PersistentStepTimes> times(steps);
   kernels::cuda::factor_persistent(layout, storage.get(), &times);
   const std::int64_t reach = (b + 63) / 64;
-  std::vector<double> step, strip, strip_loads, first_slab, second_slab, strip_flag, to_update, update, loads, product,
-      flag, to_next;
+  // Each part a list of its µs over the steps, then its median.
+  enum Part { step, waited, strip, strip_loads, first_slab, first_update, second_slab, strip_flag, to_update, update,
+              loads, product, flag, to_next, parts };
+  std::vector<double> us[parts];
+  const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
     const auto& t = times[static_cast<std::size_t>(k)];
     const auto& next = times[static_cast<std::size_t>(k + 1)];
-    step.push_back(1e-3 * static_cast<double>(next.strip_ready - t.strip_ready));
-    strip.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_ready));
-    strip_loads.push_back(1e-3 * static_cast<double>(t.strip_phases[0] - t.strip_ready));
-    first_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[1] - t.strip_phases[0]));
-    second_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[2] - t.strip_phases[1]));
-    strip_flag.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_phases[2]));
-    to_update.push_back(1e-3 * static_cast<double>(t.update_ready - t.strip_done));
-    update.push_back(1e-3 * static_cast<double>(t.update_done - t.update_ready));
-    loads.push_back(1e-3 * static_cast<double>(t.update_loaded - t.update_ready));
-    product.push_back(1e-3 * static_cast<double>(t.update_stored - t.update_loaded));
-    flag.push_back(1e-3 * static_cast<double>(t.update_done - t.update_stored));
-    to_next.push_back(1e-3 * static_cast<double>(next.strip_ready - t.update_done));
+    add(step, t.strip_ready, next.strip_ready);
+    add(waited, t.strip_taken, t.strip_ready);
+    add(strip, t.strip_ready, t.strip_done);
+    add(strip_loads, t.strip_ready, t.strip_phases[0]);
+    add(first_slab, t.strip_phases[0], t.strip_phases[1]);
+    add(first_update, t.strip_phases[1], t.strip_phases[2]);
+    add(second_slab, t.strip_phases[2], t.strip_phases[3]);
+    add(strip_flag, t.strip_phases[3], t.strip_done);
+    add(to_update, t.strip_done, t.update_ready);
+    add(update, t.update_ready, t.update_done);
+    add(loads, t.update_ready, t.update_loaded);
+    add(product, t.update_loaded, t.update_stored);
+    add(flag, t.update_stored, t.update_done);
+    add(to_next, t.update_done, next.strip_ready);
   }
-  const auto median = [](std::vector<double> v) {
+  const auto median = [&](Part p) {
+    std::vector<double>& v = us[p];
     if (v.empty()) return 0.0;
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
   };
   PersistentStepBreakdown out;
   out.step_us = median(step);
+  out.strip_waited_us = median(waited);
   out.strip_us = median(strip);
   out.strip_loads_us = median(strip_loads);
   out.strip_first_slab_us = median(first_slab);
+  out.strip_first_update_us = median(first_update);
   out.strip_second_slab_us = median(second_slab);
   out.strip_flag_us = median(strip_flag);
   out.to_update_us = median(to_update);

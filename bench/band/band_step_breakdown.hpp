@@ -19,9 +19,12 @@ StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
 // of 600 steps (its first and last reach steps left out), from the kernel's own time stamps.
 struct PersistentStepBreakdown {
   double step_us = 0;       // from one step's first strip ready to the next one's
+  double strip_waited_us = 0;  // that strip's task, from its ticket until it is ready: the wait off the path
   double strip_us = 0;      // the strip under the diagonal block: factor and solve: its loads, first
-                            // slab (and the update right of it), second slab, stores and flag
-  double strip_loads_us = 0, strip_first_slab_us = 0, strip_second_slab_us = 0, strip_flag_us = 0;
+                            // slab's factorisation, that slab's update right of it, second slab,
+                            // stores and flag
+  double strip_loads_us = 0, strip_first_slab_us = 0, strip_first_update_us = 0, strip_second_slab_us = 0,
+         strip_flag_us = 0;
   double to_update_us = 0;  // its flag until the update of the next diagonal block starts
   double update_us = 0;     // that update: its loads, product and stores, flag
   double update_loads_us = 0, update_product_us = 0, update_flag_us = 0;

@@ -2,17 +2,20 @@
 //
 // Tiles: T(i, j) holds rows [64 i, 64 i + 64) and columns [64 j, 64 j + 64) of the band; block
 // column k updates the tiles T(i, j) with k < j <= i <= k + reach (reach = ceil(kd / 64)), and the
-// strips under its diagonal block T(k, k) are 32 rows each. The tasks, in ticket order, go by
-// groups, group g being:
+// strips under its diagonal block T(k, k) are 32 rows each. The tasks go by groups, group g being:
 //   - the strips of block column g (factor T(g, g), solve the strip),
 //   - the updates of block column g + 1: by block column g - 1 (the last it needs before), then
 //     by g (T(i, g + 1) -= L(i, g) L(g + 1, g)ᵀ): what the next group's strips wait for,
 //   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), 2 x 2
 //     tiles a task: more work for each task's fixed costs (waits, flags, the ticket).
-// Every task reads only what tasks with smaller tickets write, so a block that waits always
-// waits for a task that a running block holds: the order cannot deadlock, whatever the grid.
-// The tasks of the critical path (strips, then the next block column's updates) come first in
-// their group, so that they find blocks free to take them however many tasks a group has.
+// Every task reads only what tasks before it in this order write. The blocks have roles: the
+// first few take only strips, the others only updates, each from its own ticket counter, in
+// that order. A block that waits then always waits for a task that a running block holds (the
+// earliest task not done has been handed out, since its queue hands out in order, and all it
+// waits for is done), so the order cannot deadlock, whatever the split. The roles keep each
+// multiprocessor's instruction cache on one kind of task: the strip's pivot chain is tens of KB
+// of straight-line code, which ran about 6 us slower on its first slab than on its second (the
+// same code, by then cached) when strips and updates shared the blocks.
 // What a task waits for: a strip, the update count of its diagonal block and of its own tile
 // (all block columns before g applied); an update of T(i, j) by block column k, the strips of
 // L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
@@ -50,9 +53,11 @@ struct Band {
   long long reach = 0;      // tile rows under a diagonal block that its block column updates
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long before = 0;     // updates of the next block column by the one before: reach - 1
-  long long per_group = 0;  // tickets a group
-  unsigned long long* next_ticket = nullptr;
-  int* updates = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
+  long long updates = 0;    // update tasks a group
+  long long strip_blocks = 0;  // the first blocks, which take the strips; the others take the updates
+  unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
+  unsigned long long* next_update = nullptr;
+  int* applied = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
   int* solved = nullptr;     // per strip (k, s): 1 once solved
   unsigned* arrivals = nullptr;  // per block column: its strips that have read its diagonal block
   int* info = nullptr;       // per block column: 0, or 1 + the column in it whose pivot failed
@@ -61,7 +66,7 @@ struct Band {
   long long timed_steps = 0;
 
   __device__ double* at(long long i, long long j) const { return rows + i * ld + j + ld; }
-  __device__ int* updates_of(long long i, long long j) const { return updates + i * (reach + 1) + (i - j); }
+  __device__ int* updates_of(long long i, long long j) const { return applied + i * (reach + 1) + (i - j); }
   // The block columns that update T(i, j) before block column k: max(0, i - reach) ... k - 1.
   __device__ int updates_before(long long i, long long k) const { return static_cast<int>(k - max(0LL, i - reach)); }
   __device__ long long width(long long k) const { return min(static_cast<long long>(tile), n - k * tile); }
@@ -207,13 +212,15 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
 __device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
+  const bool timed = s == 0 && k < b.timed_steps;
+  if (timed && threadIdx.x == 0) b.times[k].strip_taken = now_ns();
   if (threadIdx.x < 32) {  // lane 0: the diagonal block's update count; lane 1: the strip's tile's
     const int lane = threadIdx.x;
     const long long i = k + 1 + s / 2;  // the tile row of the strip
     if (lane == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k));
     if (lane == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k));
     __syncwarp();
-    if (lane == 0 && s == 0 && k < b.timed_steps) b.times[k].strip_ready = now_ns();
+    if (lane == 0 && timed) b.times[k].strip_ready = now_ns();
   }
   __syncthreads();
   BlockColumn<double> column;
@@ -222,47 +229,51 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   column.width = static_cast<int>(b.width(k));
   column.below = below;
   column.bandwidth = b.kd;
-  std::int64_t* stamps = s == 0 && k < b.timed_steps ? b.times[k].strip_phases : nullptr;
+  std::int64_t* stamps = timed ? b.times[k].strip_phases : nullptr;
   block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
                                     stamps);
   __syncthreads();
   if (threadIdx.x == 0) {
     release_add(b.solved + k * b.strips + s, 1);
-    if (s == 0 && k < b.timed_steps) b.times[k].strip_done = now_ns();
+    if (timed) b.times[k].strip_done = now_ns();
   }
+}
+
+// Update task r of group g (the order in the file's comment, strips left out).
+__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
+  if (r < b.before) {  // block column g + 1 by g - 1
+    if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
+    return;
+  }
+  r -= b.before;
+  if (r < b.reach) {  // block column g + 1 by g
+    if (g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g, 1, shared);
+    return;
+  }
+  r -= b.reach;  // the rest of block column g - 1's updates: 2 x 2 tiles, by pairs of block columns
+  if (g == 0) return;
+  long long pair = 0;  // block columns g + 2 + 2 pair and the next, tiles from row j on: (reach - 1 - 2 pair) / 2 blocks
+  while (r >= (b.reach - 1 - 2 * pair) / 2) r -= (b.reach - 1 - 2 * pair++) / 2;
+  const long long j = g + 2 + 2 * pair, i = j + 2 * r;
+  if (i < b.columns) update_tiles(b, i, j, g - 1, 2, shared);
 }
 
 __global__ void __launch_bounds__(threads) band_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
   __shared__ long long ticket;
-  const long long tickets = b.columns * b.per_group;
+  const bool strips = blockIdx.x < b.strip_blocks;
+  unsigned long long* const counter = strips ? b.next_strip : b.next_update;
+  const long long per_group = strips ? b.strips : b.updates, tickets = b.columns * per_group;
   for (;;) {
     __syncthreads();  // the last task is done with the shared memory
-    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(b.next_ticket, 1ULL));
+    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(counter, 1ULL));
     __syncthreads();
-    const long long g = ticket / b.per_group;
-    long long r = ticket % b.per_group;
     if (ticket >= tickets) return;
-    if (r < b.strips) {
+    const long long g = ticket / per_group, r = ticket % per_group;
+    if (strips)
       factor_strip(b, r, g, shared);
-      continue;
-    }
-    r -= b.strips;
-    if (r < b.before) {  // block column g + 1 by g - 1
-      if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
-      continue;
-    }
-    r -= b.before;
-    if (r < b.reach) {  // block column g + 1 by g
-      if (g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g, 1, shared);
-      continue;
-    }
-    r -= b.reach;  // the rest of block column g - 1's updates: 2 x 2 tiles, by pairs of block columns
-    if (g == 0) continue;
-    long long pair = 0;  // block columns g + 2 + 2 pair and the next, tiles from row j on: (reach - 1 - 2 pair) / 2 blocks
-    while (r >= (b.reach - 1 - 2 * pair) / 2) r -= (b.reach - 1 - 2 * pair++) / 2;
-    const long long j = g + 2 + 2 * pair, i = j + 2 * r;
-    if (i < b.columns) update_tiles(b, i, j, g - 1, 2, shared);
+    else
+      update_task(b, g, r, shared);
   }
 }
 
@@ -284,16 +295,17 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.before = std::max<long long>(0, b.reach - 1);
   long long rest = 0;  // 2 x 2 blocks of the rest of a block column's updates (update_tiles)
   for (long long pair = 0; b.reach - 1 - 2 * pair >= 2; ++pair) rest += (b.reach - 1 - 2 * pair) / 2;
-  b.per_group = b.strips + b.before + b.reach + rest;
-  // Counters and flags, zero: the ticket (two ints), the update counts, the strip flags, the
-  // arrivals, the pivot flags and the stall flag.
+  b.updates = b.before + b.reach + rest;
+  // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
+  // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
                     flags = static_cast<std::size_t>(b.columns * b.strips), columns = static_cast<std::size_t>(b.columns);
-  DeviceBuffer<int> state(3 + counts + flags + 2 * columns);
+  DeviceBuffer<int> state(5 + counts + flags + 2 * columns);
   state.zero();
-  b.next_ticket = reinterpret_cast<unsigned long long*>(state.get());
-  b.updates = state.get() + 2;
-  b.solved = b.updates + counts;
+  b.next_strip = reinterpret_cast<unsigned long long*>(state.get());
+  b.next_update = b.next_strip + 1;
+  b.applied = state.get() + 4;
+  b.solved = b.applied + counts;
   b.arrivals = reinterpret_cast<unsigned*>(b.solved + flags);
   b.info = b.solved + flags + columns;
   b.stalled = b.info + columns;
@@ -314,7 +326,13 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  band_kernel<<<static_cast<unsigned>(blocks_per_sm * sms), threads, shared_bytes>>>(b);
+  // Every block resident at once (they wait on one another), at least one of each role. Up to
+  // half of them take the strips: one a strip of a group, so that a group's strips run side by
+  // side (about as many strip tasks as update tasks a group at b = 1000 to 2000).
+  const long long grid = static_cast<long long>(blocks_per_sm) * sms;
+  if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
+  b.strip_blocks = std::min(b.strips, grid / 2);
+  band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaDeviceSynchronize(), "the persistent band factorisation");
 

@@ -16,13 +16,15 @@
 
 namespace fem::kernels::cuda {
 
-// When the tasks on one step's critical path became ready and ended, in ns of the device's
-// global timer, for the first steps of a factorisation: the strip just under diagonal block k
-// (factor and solve; with the ends of its loads, of its first slab and of the second) and the
-// update of diagonal block k + 1 by block column k (with the ends of its loads and of its
-// product and stores).
+// When the tasks on one step's critical path were taken, became ready and ended, in ns of the
+// device's global timer, for the first steps of a factorisation: the strip just under diagonal
+// block k (factor and solve; with the ends of its loads, of its first slab's factorisation, of
+// that slab's update of the columns right of it and of the second slab) and the update of
+// diagonal block k + 1 by block column k (with the ends of its loads and of its product and
+// stores).
 struct PersistentStepTimes {
-  std::int64_t strip_ready = 0, strip_phases[3] = {0, 0, 0}, strip_done = 0;  // phases: loaded, first slab, factored
+  std::int64_t strip_taken = 0, strip_ready = 0, strip_done = 0;
+  std::int64_t strip_phases[4] = {0, 0, 0, 0};  // loaded, first slab factored, applied right of it, all factored
   std::int64_t update_ready = 0, update_loaded = 0, update_stored = 0, update_done = 0;
 };
 

@@ -156,9 +156,9 @@ __device__ inline std::int64_t global_time_ns() {
 // The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
-// of the block calls it. With `stamps`, thread 0 writes there the global time when the rows
-// have landed (and the left update is applied), when the first slab is factored and the
-// columns right of it updated, and when D is factored and the strip solved.
+// of the block calls it. With `stamps` (4 entries), thread 0 writes there the global time when
+// the rows have landed (and the left update is applied), when the first slab is factored, when
+// the columns right of it are updated, and when D is factored and the strip solved.
 template <class T>
 __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, unsigned strips, int* info, int info_base,
                              unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr) {
@@ -286,6 +286,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       }
     }
     __syncthreads();
+    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[1] = global_time_ns();
 
     // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
     if (k0 + slab < w) {
@@ -296,8 +297,9 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
                              [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
       __syncthreads();
     }
-    if (stamps && threadIdx.x == 0) stamps[k0 + slab < w ? 1 : 2] = global_time_ns();
+    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
   }
+  if (stamps && threadIdx.x == 0) stamps[3] = global_time_ns();
 
   for (int r2 = warp; r2 < rows; r2 += warps) {
     if (!stored(r2) || (r2 < width && !writes_d)) continue;
