@@ -120,11 +120,13 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     return a < span && c < span && j + c <= i + a && i + a <= k + b.reach && i + a < b.columns;
   };
   const auto l_row = [&](int which) { return which < span ? i + which : j + which - span; };  // of L tile `which`
+  // On the diagonal (i == j) the columns' L tiles are the rows': loaded once.
+  const int l_tiles = i == j ? span : 2 * span, column_tiles = i == j ? 0 : span;
   const bool timed = span == 1 && i == k + 1 && j == k + 1 && k < b.timed_steps;  // the next diagonal block
-  if (threadIdx.x < 32) {  // lanes 0 .. 4 span - 1: the strips of the L tiles; lanes 8 .. 11: the tiles' counts
+  if (threadIdx.x < 32) {  // lanes 0 .. 2 l_tiles - 1: the strips of the L tiles; lanes 8 .. 11: the tiles' counts
     const int lane = threadIdx.x;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
-    if (lane < 4 * span && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
+    if (lane < 2 * l_tiles && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
     const int a = (lane - 8) / 2, c = (lane - 8) % 2;
     if (lane >= 8 && lane < 12 && updated(a, c))
       wait_until_at_least(b, b.updates_of(i + a, j + c), b.updates_before(i + a, k));
@@ -157,7 +159,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     const long long column = k * tile + c;
 #pragma unroll
     for (int which = 0; which < 4; ++which) {
-      if (which >= 2 * span) break;
+      if (which >= l_tiles) break;
 #pragma unroll
       for (int r = first_row; r < tile; r += threads / tile) {
         const long long row = l_row(which) * tile + r;
@@ -188,7 +190,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
       for (int nt = 0; nt < 4; ++nt) {
         double bf[4];
 #pragma unroll
-        for (int q = 0; q < 4; ++q) bf[q] = l[span + p % 2][c0 + nt * 8 + g][k0 + t + 4 * q];
+        for (int q = 0; q < 4; ++q) bf[q] = l[column_tiles + p % 2][c0 + nt * 8 + g][k0 + t + 4 * q];
         mma_16x8x16(acc[nt], a, bf);
       }
     }

@@ -37,8 +37,8 @@ constexpr int tile = 8;                // the update's output tiles
 constexpr unsigned all_lanes = 0xffffffffu;
 
 static_assert(width % slab == 0 && width / slab == 2, "D is two slabs: the rows of warps 0 and 1");
-static_assert(rows % 32 == 0 && threads % 32 == 0 && threads >= rows && rows % tile == 0 && width % tile == 0,
-              "whole warps and tiles");
+static_assert(rows % 32 == 0 && threads % 32 == 0 && threads > rows && rows % tile == 0 && width % tile == 0,
+              "whole warps and tiles, and a warp that does not factor");
 
 template <class T>
 __device__ T reciprocal_sqrt(T x);
@@ -221,11 +221,13 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   }
   __pipeline_wait_prior(0);
   __syncthreads();
-  if (threadIdx.x == 0) {
+  if (stamps && threadIdx.x == 0) stamps[0] = global_time_ns();
+  // By a thread that does not factor: the atomic's round trip (about a microsecond) overlaps the
+  // factorisation instead of holding the first row warp, and so the others, at its start.
+  if (threadIdx.x == rows) {
     unsigned before;  // release: D is read before the counter says so
     asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
     writes_d = before == strips - 1;
-    if (stamps) stamps[0] = global_time_ns();
   }
 
   // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
