@@ -235,36 +235,37 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
       const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
-      // diagonal: the slab's pivots as the columns before update them, in every lane, so that no
-      // shuffle brings the next pivot and its reciprocal square root starts as soon as L(j + 1, j)
-      // is known, before the rest of column j's work.
-      T dr[slab], ar[slab], diagonal[slab];
+      // Lane i holds row k0 + i of the slab's diagonal block (dr) and the thread's own row (ar).
+      T dr[slab], ar[slab];
 #pragma unroll
       for (int c = 0; c < slab; ++c) {
         dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
         ar[c] = s[r][k0 + c];
-        diagonal[c] = s[k0 + c][k0 + c];
       }
+      T pivot = s[k0][k0];  // the slab's first, as the columns before it left it
       // Every row warp has read the slab before the first writes it back (a barrier of the row
       // warps alone, number 1; __syncthreads is number 0).
       asm volatile("bar.sync 1, %0;" ::"n"(rows));
 
       // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
       // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
-      // pivots waits for. Only L(j + 1, j), which the next pivot needs, is shuffled.
+      // pivots waits for. The chain: the next pivot is D(j + 1, j + 1) as the columns before j
+      // left it (lane j + 1's, shuffled off the chain) less L(j + 1, j)², its reciprocal square
+      // root started in every lane before the rest of column j's work. (Every lane kept all the
+      // pivots up to date instead: a third more multiply-adds and 64 more registers.)
       T(*column)[slab] = column_buffers[warp];
-      T inv = reciprocal_sqrt(diagonal[0]);
+      T inv = reciprocal_sqrt(pivot);
 #pragma unroll
       for (int j = 0; j < slab; ++j) {
-        const T pivot = diagonal[j];
         if (!(pivot > T(0)) && r == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
+        const T next_diagonal = j + 1 < slab ? __shfl_sync(all_lanes, dr[j + 1], j + 1) : T(0);
         dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
         ar[j] *= inv;
         if (j + 1 == slab) break;
         column[j % 2][lane] = dr[j];
         const T next = __shfl_sync(all_lanes, dr[j], j + 1);  // L(j + 1, j)
-        diagonal[j + 1] -= next * next;
-        const T next_inv = reciprocal_sqrt(diagonal[j + 1]);
+        pivot = next_diagonal - next * next;
+        const T next_inv = reciprocal_sqrt(pivot);
         dr[j + 1] -= dr[j] * next;
         ar[j + 1] -= ar[j] * next;
         __syncwarp();
@@ -274,7 +275,6 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
           const T l = column[j % 2][c];  // L(c, j)
           dr[c] -= dr[j] * l;
           ar[c] -= ar[j] * l;
-          diagonal[c] -= l * l;
         }
         inv = next_inv;
       }
