@@ -164,7 +164,6 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
                              unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
-  __shared__ int failed;     // D's first column with a pivot that is not positive, or -1
   __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
   __shared__ bool writes_d;  // this block is the last to have read D
   const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -207,7 +206,6 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   __pipeline_commit();
   if (chunks > 1) fetch_left(1);
   __pipeline_commit();
-  if (threadIdx.x == 0) failed = -1;
 
   // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
   for (int chunk = 0; chunk < chunks; ++chunk) {
@@ -231,7 +229,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   }
 
   // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
+  // Each keeps D's first column whose pivot is not positive, or -1 (a register: no shared-memory
+  // trip or branch on the chain); thread 0's is reported.
   const int r = threadIdx.x;
+  int failed = -1;
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
       const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
@@ -249,21 +250,23 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
 
       // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
       // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
-      // pivots waits for. The chain: the next pivot is D(j + 1, j + 1) as the columns before j
-      // left it (lane j + 1's, shuffled off the chain) less L(j + 1, j)², its reciprocal square
-      // root started in every lane before the rest of column j's work. (Every lane kept all the
-      // pivots up to date instead: a third more multiply-adds and 64 more registers.)
+      // pivots waits for. The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every
+      // lane, with no shuffle on it: lane j + 1's D(j + 1, j) and D(j + 1, j + 1), as the columns
+      // before j left them, are shuffled while pivot j's reciprocal square root is under way.
+      // (Every lane kept all the pivots up to date instead: a third more multiply-adds and 64
+      // more registers.)
       T(*column)[slab] = column_buffers[warp];
       T inv = reciprocal_sqrt(pivot);
 #pragma unroll
       for (int j = 0; j < slab; ++j) {
-        if (!(pivot > T(0)) && r == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
+        failed = failed < 0 && !(pivot > T(0)) && k0 + j < w ? k0 + j : failed;
+        const T below = j + 1 < slab ? __shfl_sync(all_lanes, dr[j], j + 1) : T(0);
         const T next_diagonal = j + 1 < slab ? __shfl_sync(all_lanes, dr[j + 1], j + 1) : T(0);
         dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
         ar[j] *= inv;
         if (j + 1 == slab) break;
         column[j % 2][lane] = dr[j];
-        const T next = __shfl_sync(all_lanes, dr[j], j + 1);  // L(j + 1, j)
+        const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
         pivot = next_diagonal - next * next;
         const T next_inv = reciprocal_sqrt(pivot);
         dr[j + 1] -= dr[j] * next;
