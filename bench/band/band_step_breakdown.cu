@@ -95,8 +95,7 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   kernels::cuda::factor_persistent(layout, storage.get(), &times);
   const std::int64_t reach = (b + 63) / 64;
   // Each part a list of its µs over the steps, then its median.
-  enum Part { step, waited, strip, strip_loads, first_slab, first_update, second_slab, strip_flag, to_update, update,
-              loads, product, flag, to_next, parts };
+  enum Part { step, waited, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next, parts };
   std::vector<double> us[parts];
   const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
@@ -105,17 +104,13 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     add(step, t.strip_ready, next.strip_ready);
     add(waited, t.strip_taken, t.strip_ready);
     add(strip, t.strip_ready, t.strip_done);
-    add(strip_loads, t.strip_ready, t.strip_phases[0]);
-    add(first_slab, t.strip_phases[0], t.strip_phases[1]);
-    add(first_update, t.strip_phases[1], t.strip_phases[2]);
-    add(second_slab, t.strip_phases[2], t.strip_phases[3]);
-    add(strip_flag, t.strip_phases[3], t.strip_done);
-    add(to_update, t.strip_done, t.update_ready);
-    add(update, t.update_ready, t.update_done);
-    add(loads, t.update_ready, t.update_loaded);
-    add(product, t.update_loaded, t.update_stored);
-    add(flag, t.update_stored, t.update_done);
-    add(to_next, t.update_done, next.strip_ready);
+    add(loads, t.strip_ready, t.strip_phases[0]);
+    add(left_update, t.strip_phases[0], t.strip_phases[1]);
+    add(first_slab, t.strip_phases[1], t.strip_phases[2]);
+    add(first_update, t.strip_phases[2], t.strip_phases[3]);
+    add(second_slab, t.strip_phases[3], t.strip_phases[4]);
+    add(flag, t.strip_phases[4], t.strip_done);
+    add(to_next, t.strip_done, next.strip_ready);
   }
   const auto median = [&](Part p) {
     std::vector<double>& v = us[p];
@@ -127,16 +122,12 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   out.step_us = median(step);
   out.strip_waited_us = median(waited);
   out.strip_us = median(strip);
-  out.strip_loads_us = median(strip_loads);
+  out.strip_loads_us = median(loads);
+  out.strip_left_update_us = median(left_update);
   out.strip_first_slab_us = median(first_slab);
   out.strip_first_update_us = median(first_update);
   out.strip_second_slab_us = median(second_slab);
-  out.strip_flag_us = median(strip_flag);
-  out.to_update_us = median(to_update);
-  out.update_us = median(update);
-  out.update_loads_us = median(loads);
-  out.update_product_us = median(product);
-  out.update_flag_us = median(flag);
+  out.strip_flag_us = median(flag);
   out.to_next_us = median(to_next);
   return out;
 }

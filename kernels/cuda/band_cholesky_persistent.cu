@@ -2,10 +2,15 @@
 //
 // Tiles: T(i, j) holds rows [64 i, 64 i + 64) and columns [64 j, 64 j + 64) of the band; block
 // column k updates the tiles T(i, j) with k < j <= i <= k + reach (reach = ceil(kd / 64)), and the
-// strips under its diagonal block T(k, k) are 32 rows each. The tasks go by groups, group g being:
-//   - the strips of block column g (factor T(g, g), solve the strip),
-//   - the updates of block column g + 1: by block column g - 1 (the last it needs before), then
-//     by g (T(i, g + 1) -= L(i, g) L(g + 1, g)ᵀ): what the next group's strips wait for,
+// strips under its diagonal block T(k, k) are 32 rows each. A strip of block column k applies
+// block column k - 1 to its rows and its copy of T(k, k) itself (the block column kernel's left
+// update), then factors T(k, k) and solves its rows; the other updates, of block column j by
+// block columns k <= j - 2, are tasks of their own that write the band. So the step's critical
+// path is the strips of one block column to the next, with no update task and its loads,
+// stores and flags between them. The tasks go by groups, group g being:
+//   - the strips of block column g,
+//   - the updates of block column g + 1 by block column g - 1 (the last that the strips of
+//     block column g + 1 do not apply themselves),
 //   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), 2 x 2
 //     tiles a task: more work for each task's fixed costs (waits, flags, the ticket).
 // Every task reads only what tasks before it in this order write. The blocks have roles: the
@@ -16,9 +21,10 @@
 // multiprocessor's instruction cache on one kind of task: the strip's pivot chain is tens of KB
 // of straight-line code, which ran about 6 us slower on its first slab than on its second (the
 // same code, by then cached) when strips and updates shared the blocks.
-// What a task waits for: a strip, the update count of its diagonal block and of its own tile
-// (all block columns before g applied); an update of T(i, j) by block column k, the strips of
-// L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
+// What a task waits for: a strip of block column k, the strips of block column k - 1 that it
+// reads (those of T(k, k)'s rows and of its own) and the update counts of T(k, k) and of its own
+// tile (all block columns before k - 1 applied); an update of T(i, j) by block column k, the
+// strips of L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
 
 #include <cuda_runtime.h>
 
@@ -42,7 +48,7 @@ constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
 constexpr std::size_t update_shared_bytes = 4 * tile * tile_pitch * sizeof(double);
-constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(0));
+constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(1));
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
 
@@ -122,7 +128,6 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   const auto l_row = [&](int which) { return which < span ? i + which : j + which - span; };  // of L tile `which`
   // On the diagonal (i == j) the columns' L tiles are the rows': loaded once.
   const int l_tiles = i == j ? span : 2 * span, column_tiles = i == j ? 0 : span;
-  const bool timed = span == 1 && i == k + 1 && j == k + 1 && k < b.timed_steps;  // the next diagonal block
   if (threadIdx.x < 32) {  // lanes 0 .. 2 l_tiles - 1: the strips of the L tiles; lanes 8 .. 11: the tiles' counts
     const int lane = threadIdx.x;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
@@ -130,8 +135,6 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     const int a = (lane - 8) / 2, c = (lane - 8) % 2;
     if (lane >= 8 && lane < 12 && updated(a, c))
       wait_until_at_least(b, b.updates_of(i + a, j + c), b.updates_before(i + a, k));
-    __syncwarp();
-    if (lane == 0 && timed) b.times[k].update_ready = now_ns();
   }
   __syncthreads();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
@@ -175,7 +178,6 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   load_entries(0, old[0]);
   __pipeline_wait_prior(0);
   __syncthreads();
-  if (timed && threadIdx.x == 0) b.times[k].update_loaded = now_ns();
 #pragma unroll
   for (int p = 0; p < 4; ++p) {  // tile (a, c) = (p / 2, p % 2)
     if (p + 1 < 4) load_entries(p + 1, old[(p + 1) % 2]);
@@ -203,24 +205,29 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
       }
   }
   __syncthreads();
-  if (timed && threadIdx.x == 0) b.times[k].update_stored = now_ns();
-  if (threadIdx.x < 4 && updated(threadIdx.x / 2, threadIdx.x % 2)) {
+  if (threadIdx.x < 4 && updated(threadIdx.x / 2, threadIdx.x % 2))
     release_add(b.updates_of(i + threadIdx.x / 2, j + threadIdx.x % 2), 1);
-    if (timed) b.times[k].update_done = now_ns();
-  }
 }
 
-// Strip s of block column k: factor T(k, k), solve the strip (block_column_strip.cuh).
+// Strip s of block column k: apply block column k - 1 to T(k, k) and the strip, factor T(k, k),
+// solve the strip (block_column_strip.cuh).
 __device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
   const bool timed = s == 0 && k < b.timed_steps;
   if (timed && threadIdx.x == 0) b.times[k].strip_taken = now_ns();
-  if (threadIdx.x < 32) {  // lane 0: the diagonal block's update count; lane 1: the strip's tile's
+  if (threadIdx.x < 32) {
+    // Lanes 0, 1: the update counts of T(k, k) and of the strip's tile (every block column
+    // before k - 1 applied); lanes 2, 3: block column k - 1's strips of T(k, k)'s rows (its
+    // first two); lane 4: the one of this strip's rows (64 rows further down: strip s + 2).
     const int lane = threadIdx.x;
     const long long i = k + 1 + s / 2;  // the tile row of the strip
-    if (lane == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k));
-    if (lane == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k));
+    const long long previous_strips = k > 0 ? b.strips_of(k - 1) : 0;
+    if (lane == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1));
+    if (lane == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1));
+    if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
+      wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), 1);
+    if (lane == 4 && below > 0 && s + 2 < previous_strips) wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, 1);
     __syncwarp();
     if (lane == 0 && timed) b.times[k].strip_ready = now_ns();
   }
@@ -230,6 +237,7 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   column.ld = b.ld;
   column.width = static_cast<int>(b.width(k));
   column.below = below;
+  column.left = k > 0 ? tile : 0;
   column.bandwidth = b.kd;
   std::int64_t* stamps = timed ? b.times[k].strip_phases : nullptr;
   block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
@@ -247,12 +255,7 @@ __device__ void update_task(const Band& b, long long g, long long r, unsigned ch
     if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
     return;
   }
-  r -= b.before;
-  if (r < b.reach) {  // block column g + 1 by g
-    if (g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g, 1, shared);
-    return;
-  }
-  r -= b.reach;  // the rest of block column g - 1's updates: 2 x 2 tiles, by pairs of block columns
+  r -= b.before;  // the rest of block column g - 1's updates: 2 x 2 tiles, by pairs of block columns
   if (g == 0) return;
   long long pair = 0;  // block columns g + 2 + 2 pair and the next, tiles from row j on: (reach - 1 - 2 pair) / 2 blocks
   while (r >= (b.reach - 1 - 2 * pair) / 2) r -= (b.reach - 1 - 2 * pair++) / 2;
@@ -297,7 +300,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.before = std::max<long long>(0, b.reach - 1);
   long long rest = 0;  // 2 x 2 blocks of the rest of a block column's updates (update_tiles)
   for (long long pair = 0; b.reach - 1 - 2 * pair >= 2; ++pair) rest += (b.reach - 1 - 2 * pair) / 2;
-  b.updates = b.before + b.reach + rest;
+  b.updates = b.before + rest;
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
   // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),

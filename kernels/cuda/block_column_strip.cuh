@@ -133,6 +133,38 @@ __device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
     for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
 }
 
+// The left update in double on sm_90: A(r, c) -= sum over k < width of l(r, k) l(c, k) for D's
+// rows and the strip's and D's columns, as 16 x 32 pieces, a warp a piece (10 pieces: the two
+// wholly above D's diagonal left out), each 16 steps of 16 x 8 x 16 (against 8 x 8 tiles of
+// 8 x 8 x 4 steps: 68 tiles of 16 steps for 8 warps). As in subtract_first_slab_product, entries
+// that are not stored get the update too.
+__device__ inline void subtract_left_product(double (*s)[pitch], const double (*l)[left_pitch]) {
+  static_assert(rows == 6 * 16 && width == 2 * 32 && warps >= 5, "12 pieces of 16 x 32, 10 of them updated");
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  for (int piece = threadIdx.x / 32; piece < 10; piece += warps) {
+    const int p = piece < 2 ? 2 * piece : piece + 2;  // 0, 2, 4, 5, ..., 11: pieces 1 and 3 are above the diagonal
+    const int row0 = p / 2 * 16, col0 = p % 2 * 32;
+    double acc[4][4] = {};
+#pragma unroll
+    for (int k = 0; k < width; k += 16) {
+      double a[8];
+#pragma unroll
+      for (int q = 0; q < 8; ++q) a[q] = l[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt) {
+        double b[4];
+#pragma unroll
+        for (int q = 0; q < 4; ++q) b[q] = l[col0 + nt * 8 + g][k + t + 4 * q];
+        mma_16x8x16(acc[nt], a, b);
+      }
+    }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
+  }
+}
+
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
 // columns [first_column, w) changes in rows [first_row, rows): those in D's lower triangle and
 // in the strip's stored rows.
@@ -156,9 +188,10 @@ __device__ inline std::int64_t global_time_ns() {
 // The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
-// of the block calls it. With `stamps` (4 entries), thread 0 writes there the global time when
-// the rows have landed (and the left update is applied), when the first slab is factored, when
-// the columns right of it are updated, and when D is factored and the strip solved.
+// of the block calls it. With `stamps` (5 entries), thread 0 writes there the global time when
+// the rows and the first left columns have landed, when the left update is applied, when the
+// first slab is factored, when the columns right of it are updated, and when D is factored and
+// the strip solved.
 template <class T>
 __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, unsigned strips, int* info, int info_base,
                              unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr) {
@@ -211,15 +244,22 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   for (int chunk = 0; chunk < chunks; ++chunk) {
     __pipeline_wait_prior(1);  // this chunk's copies (and D's and the strip's) have landed
     __syncthreads();
+    if (stamps && threadIdx.x == 0 && chunk == 0) stamps[0] = global_time_ns();
     const T(*l)[left_pitch] = left_tiles[chunk % buffers];
-    for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
+    if constexpr (std::is_same_v<T, double> && has_16x8x16_steps)
+      subtract_left_product(s, l);
+    else
+      for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
     __syncthreads();  // the buffer is free again
     if (chunk + 2 < chunks) fetch_left(chunk + 2);
     __pipeline_commit();
   }
   __pipeline_wait_prior(0);
   __syncthreads();
-  if (stamps && threadIdx.x == 0) stamps[0] = global_time_ns();
+  if (stamps && threadIdx.x == 0) {
+    if (chunks == 0) stamps[0] = global_time_ns();
+    stamps[1] = global_time_ns();
+  }
   // By a thread that does not factor: the atomic's round trip (about a microsecond) overlaps the
   // factorisation instead of holding the first row warp, and so the others, at its start.
   if (threadIdx.x == rows) {
@@ -291,7 +331,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       }
     }
     __syncthreads();
-    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[1] = global_time_ns();
+    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
 
     // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
     if (k0 + slab < w) {
@@ -302,9 +342,9 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
                              [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
       __syncthreads();
     }
-    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
+    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[3] = global_time_ns();
   }
-  if (stamps && threadIdx.x == 0) stamps[3] = global_time_ns();
+  if (stamps && threadIdx.x == 0) stamps[4] = global_time_ns();
 
   for (int r2 = warp; r2 < rows; r2 += warps) {
     if (!stored(r2) || (r2 < width && !writes_d)) continue;
