@@ -216,22 +216,27 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   if (s >= strips) return;
   const bool timed = s == 0 && k < b.timed_steps;
   if (timed && threadIdx.x == 0) b.times[k].strip_taken = now_ns();
-  if (threadIdx.x < 32) {
-    // Lanes 0, 1: the update counts of T(k, k) and of the strip's tile (every block column
-    // before k - 1 applied); lanes 2, 3: block column k - 1's strips of T(k, k)'s rows (its
-    // first two); lane 4: the one of this strip's rows (64 rows further down: strip s + 2).
-    const int lane = threadIdx.x;
-    const long long i = k + 1 + s / 2;  // the tile row of the strip
-    const long long previous_strips = k > 0 ? b.strips_of(k - 1) : 0;
-    if (lane == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1));
-    if (lane == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1));
-    if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
-      wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), 1);
-    if (lane == 4 && below > 0 && s + 2 < previous_strips) wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, 1);
-    __syncwarp();
-    if (lane == 0 && timed) b.times[k].strip_ready = now_ns();
-  }
+  // First the update counts of T(k, k) and of the strip's tile (every block column before k - 1
+  // applied: lanes 0 and 1), then their copies go out while lanes 2 and 3 wait for block column
+  // k - 1's strips of T(k, k)'s rows (its first two) and lane 4 for the one of this strip's rows
+  // (64 rows further down: strip s + 2), which the left update reads.
+  const long long i = k + 1 + s / 2;  // the tile row of the strip
+  if (threadIdx.x == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1));
+  if (threadIdx.x == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1));
   __syncthreads();
+  const auto wait_left = [&] {
+    if (threadIdx.x < 32) {
+      const int lane = threadIdx.x;
+      const long long previous_strips = k > 0 ? b.strips_of(k - 1) : 0;
+      if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), 1);
+      if (lane == 4 && below > 0 && s + 2 < previous_strips)
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, 1);
+      __syncwarp();
+      if (lane == 0 && timed) b.times[k].strip_ready = now_ns();
+    }
+    __syncthreads();
+  };
   BlockColumn<double> column;
   column.diagonal = b.at(k * tile, k * tile);
   column.ld = b.ld;
@@ -241,7 +246,7 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   column.bandwidth = b.kd;
   std::int64_t* stamps = timed ? b.times[k].strip_phases : nullptr;
   block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
-                                    stamps);
+                                    stamps, wait_left);
   __syncthreads();
   if (threadIdx.x == 0) {
     release_add(b.solved + k * b.strips + s, 1);

@@ -191,10 +191,17 @@ __device__ inline std::int64_t global_time_ns() {
 // of the block calls it. With `stamps` (5 entries), thread 0 writes there the global time when
 // the rows and the first left columns have landed, when the left update is applied, when the
 // first slab is factored, when the columns right of it are updated, and when D is factored and
-// the strip solved.
-template <class T>
+// the strip solved. Every thread calls `wait_left()` once D's and the strip's copies are under
+// way and before the left columns' are issued: a caller whose left columns are written by other
+// blocks waits there for them (its copies of the rest overlap the wait).
+struct NoWait {
+  __device__ void operator()() const {}
+};
+
+template <class T, class WaitLeft = NoWait>
 __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, unsigned strips, int* info, int info_base,
-                             unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr) {
+                             unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr,
+                             const WaitLeft& wait_left = {}) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
   __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
@@ -235,6 +242,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       }
     }
   };
+  wait_left();
   if (chunks > 0) fetch_left(0);
   __pipeline_commit();
   if (chunks > 1) fetch_left(1);
