@@ -336,12 +336,14 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  // Every block resident at once (they wait on one another), at least one of each role. Up to
-  // half of them take the strips: one a strip of a group, so that a group's strips run side by
-  // side (about as many strip tasks as update tasks a group at b = 1000 to 2000).
+  // Every block resident at once (they wait on one another), at least one of each role. A
+  // block a strip of a group, so that a group's strips run side by side, up to a quarter of the
+  // blocks: a strip's work (about 10 us) stays below the updates' share of a step, whose task
+  // count grows with the square of the band (b = 1000: 32 strips and 43 update tasks a group;
+  // b = 4000: 125 and 558).
   const long long grid = static_cast<long long>(blocks_per_sm) * sms;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
-  b.strip_blocks = std::min(b.strips, grid / 2);
+  b.strip_blocks = std::max(1LL, std::min(b.strips, grid / 4));
   band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaDeviceSynchronize(), "the persistent band factorisation");
