@@ -299,17 +299,17 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
       // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
       // pivots waits for. The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every
-      // lane, with no shuffle on it: lane j + 1's D(j + 1, j) and D(j + 1, j + 1), as the columns
-      // before j left them, are shuffled while pivot j's reciprocal square root is under way.
-      // (Every lane kept all the pivots up to date instead: a third more multiply-adds and 64
-      // more registers.)
+      // lane, with no shuffle on it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the
+      // columns before j left them (below, next_diagonal), which column j - 1 brings up to date
+      // and shuffles ahead of the rest of its work, so the chain of column j + 1 runs in program
+      // order before column j's bulk (the in-order issue overlaps them). (Every lane kept all the
+      // pivots up to date instead: a third more multiply-adds and 64 more registers.)
       T(*column)[slab] = column_buffers[warp];
       T inv = reciprocal_sqrt(pivot);
+      T below = __shfl_sync(all_lanes, dr[0], 1), next_diagonal = __shfl_sync(all_lanes, dr[1], 1);
 #pragma unroll
       for (int j = 0; j < slab; ++j) {
         failed = failed < 0 && !(pivot > T(0)) && k0 + j < w ? k0 + j : failed;
-        const T below = j + 1 < slab ? __shfl_sync(all_lanes, dr[j], j + 1) : T(0);
-        const T next_diagonal = j + 1 < slab ? __shfl_sync(all_lanes, dr[j + 1], j + 1) : T(0);
         dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
         ar[j] *= inv;
         if (j + 1 == slab) break;
@@ -319,10 +319,17 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
         const T next_inv = reciprocal_sqrt(pivot);
         dr[j + 1] -= dr[j] * next;
         ar[j + 1] -= ar[j] * next;
+        if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
+          const T l = __shfl_sync(all_lanes, dr[j], j + 2);  // L(j + 2, j)
+          dr[j + 2] -= dr[j] * l;
+          ar[j + 2] -= ar[j] * l;
+          below = __shfl_sync(all_lanes, dr[j + 1], j + 2);
+          next_diagonal = __shfl_sync(all_lanes, dr[j + 2], j + 2);
+        }
         __syncwarp();
         // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
 #pragma unroll
-        for (int c = j + 2; c < slab; ++c) {
+        for (int c = j + 3; c < slab; ++c) {
           const T l = column[j % 2][c];  // L(c, j)
           dr[c] -= dr[j] * l;
           ar[c] -= ar[j] * l;
