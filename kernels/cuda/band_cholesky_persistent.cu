@@ -92,12 +92,14 @@ __device__ std::int64_t now_ns() { return block_column_device::global_time_ns();
 // L2 for all); the acquire makes what the writer wrote before its release visible to the block
 // after the barrier that follows. A wait of over a second means a bug, not a slow device: it
 // stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
-__device__ void wait_until_at_least(const Band& b, const int* flag, int value) {
+// Polls `spacing` ns apart after each round trip: a hundred update blocks polling a few flags in
+// a tight loop queued up in L2 before the loads of the blocks that work (a tile update's loads
+// took 7.4 us instead of about 1); the few strip blocks, on the critical path, poll back to back.
+enum class Polls : unsigned { spaced = 200, back_to_back = 0 };
+__device__ void wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced) {
   std::int64_t start = 0;
   for (unsigned polls = 1; load_acquire(flag) < value; ++polls) {
-    // Spaced polls: a hundred blocks polling a few flags in a tight loop queue up in L2 before
-    // the loads of the blocks that work (a tile update's loads took 7.4 us instead of about 1).
-    __nanosleep(200);
+    if (spacing != Polls::back_to_back) __nanosleep(static_cast<unsigned>(spacing));
     if (polls % 256 != 0) continue;  // the clock and the stall flag now and then
     if (*static_cast<volatile int*>(b.stalled) != 0) return;
     if (start == 0) {
@@ -221,17 +223,18 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   // k - 1's strips of T(k, k)'s rows (its first two) and lane 4 for the one of this strip's rows
   // (64 rows further down: strip s + 2), which the left update reads.
   const long long i = k + 1 + s / 2;  // the tile row of the strip
-  if (threadIdx.x == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1));
-  if (threadIdx.x == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1));
+  if (threadIdx.x == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1), Polls::back_to_back);
+  if (threadIdx.x == 1 && below > 0)
+    wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1), Polls::back_to_back);
   __syncthreads();
   const auto wait_left = [&] {
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
       const long long previous_strips = k > 0 ? b.strips_of(k - 1) : 0;
       if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
-        wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), 1);
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), 1, Polls::back_to_back);
       if (lane == 4 && below > 0 && s + 2 < previous_strips)
-        wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, 1);
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, 1, Polls::back_to_back);
       __syncwarp();
       if (lane == 0 && timed) b.times[k].strip_ready = now_ns();
     }
