@@ -204,7 +204,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
                              const WaitLeft& wait_left = {}) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
-  __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
+  __shared__ __align__(16) T published[slab][slab];  // the slab's columns of L, as they are factored
+  __shared__ T published_inverses[slab];             // 1 / the pivot of each
+  __shared__ int published_flags[slab];              // 1 once column j and its inverse are there
+  __shared__ int failed;  // D's first column with a pivot that is not positive, or -1
   __shared__ bool writes_d;  // this block is the last to have read D
   const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const long long strip = w + strip_index * strip_rows;  // its first row
@@ -276,73 +279,81 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     writes_d = before == strips - 1;
   }
 
-  // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
-  // Each keeps D's first column whose pivot is not positive, or -1 (a register: no shared-memory
-  // trip or branch on the chain); thread 0's is reported.
+  // The factorisation, slab by slab, by the first rows / 32 warps, a thread a row: warp k0 / slab
+  // (the slab's diagonal block, row k0 + i in lane i) factors it column by column and publishes
+  // each column of L with 1 / its pivot in shared memory, a flag a column; the row warps under
+  // the slab apply each column to their rows as it comes. So each warp does one multiply-add an
+  // entry (every warp factored the diagonal block itself before: two). The warps above the slab
+  // and the others wait at the barrier.
   const int r = threadIdx.x;
-  int failed = -1;
+  if (r == 0) failed = -1;
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
-      const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
-      // Lane i holds row k0 + i of the slab's diagonal block (dr) and the thread's own row (ar).
-      T dr[slab], ar[slab];
+      const bool factors = warp == k0 / slab, solves = r >= k0 + slab;
+      T x[slab];  // this lane's row of the diagonal block (factors) or its own row (solves)
 #pragma unroll
-      for (int c = 0; c < slab; ++c) {
-        dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
-        ar[c] = s[r][k0 + c];
-      }
+      for (int c = 0; c < slab; ++c) x[c] = factors ? (c <= lane ? s[k0 + lane][k0 + c] : T(0)) : s[r][k0 + c];
       T pivot = s[k0][k0];  // the slab's first, as the columns before it left it
-      // Every row warp has read the slab before the first writes it back (a barrier of the row
-      // warps alone, number 1; __syncthreads is number 0).
+      if (factors) published_flags[lane] = 0;
+      // Every row warp has read the slab, and the flags are down, before the first writes (a
+      // barrier of the row warps alone, number 1; __syncthreads is number 0).
       asm volatile("bar.sync 1, %0;" ::"n"(rows));
 
-      // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
-      // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
-      // pivots waits for. The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every
-      // lane, with no shuffle on it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the
-      // columns before j left them (below, next_diagonal), which column j - 1 brings up to date
-      // and shuffles ahead of the rest of its work, so the chain of column j + 1 runs in program
-      // order before column j's bulk (the in-order issue overlaps them). (Every lane kept all the
-      // pivots up to date instead: a third more multiply-adds and 64 more registers.)
-      T(*column)[slab] = column_buffers[warp];
-      T inv = reciprocal_sqrt(pivot);
-      T below = __shfl_sync(all_lanes, dr[0], 1), next_diagonal = __shfl_sync(all_lanes, dr[1], 1);
+      if (factors) {
+        // The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every lane, with no
+        // shuffle on it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the columns
+        // before j left them (below, next_diagonal), which column j - 1 brings up to date and
+        // shuffles ahead of the rest of its work, so the chain of column j + 1 comes before
+        // column j's bulk in program order (the in-order issue overlaps them).
+        int bad = -1;  // the slab's first pivot that is not positive
+        T inv = reciprocal_sqrt(pivot);
+        T below = __shfl_sync(all_lanes, x[0], 1), next_diagonal = __shfl_sync(all_lanes, x[1], 1);
 #pragma unroll
-      for (int j = 0; j < slab; ++j) {
-        failed = failed < 0 && !(pivot > T(0)) && k0 + j < w ? k0 + j : failed;
-        dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
-        ar[j] *= inv;
-        if (j + 1 == slab) break;
-        column[j % 2][lane] = dr[j];
-        const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
-        pivot = next_diagonal - next * next;
-        const T next_inv = reciprocal_sqrt(pivot);
-        dr[j + 1] -= dr[j] * next;
-        ar[j + 1] -= ar[j] * next;
-        if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
-          const T l = __shfl_sync(all_lanes, dr[j], j + 2);  // L(j + 2, j)
-          dr[j + 2] -= dr[j] * l;
-          ar[j + 2] -= ar[j] * l;
-          below = __shfl_sync(all_lanes, dr[j + 1], j + 2);
-          next_diagonal = __shfl_sync(all_lanes, dr[j + 2], j + 2);
-        }
-        __syncwarp();
-        // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
+        for (int j = 0; j < slab; ++j) {
+          bad = bad < 0 && !(pivot > T(0)) && k0 + j < w ? j : bad;
+          x[j] = lane == j ? pivot * inv : lane > j ? x[j] * inv : T(0);
+          T next = T(0), next_inv = T(0);
+          if (j + 1 < slab) {
+            next = below * inv;  // L(j + 1, j), as lane j + 1 has it
+            pivot = next_diagonal - next * next;
+            next_inv = reciprocal_sqrt(pivot);
+          }
+          published[j][lane] = x[j];
+          if (lane == 0) published_inverses[j] = inv;
+          __syncwarp();
+          if (lane == 0) {
+            __threadfence_block();
+            *static_cast<volatile int*>(&published_flags[j]) = 1;
+          }
+          if (j + 1 == slab) break;
+          x[j + 1] -= x[j] * next;
+          if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
+            const T l = __shfl_sync(all_lanes, x[j], j + 2);  // L(j + 2, j)
+            x[j + 2] -= x[j] * l;
+            below = __shfl_sync(all_lanes, x[j + 1], j + 2);
+            next_diagonal = __shfl_sync(all_lanes, x[j + 2], j + 2);
+          }
+          // Also right of the diagonal, where x holds nothing that is read: it costs less than a test.
 #pragma unroll
-        for (int c = j + 3; c < slab; ++c) {
-          const T l = column[j % 2][c];  // L(c, j)
-          dr[c] -= dr[j] * l;
-          ar[c] -= ar[j] * l;
+          for (int c = j + 3; c < slab; ++c) x[c] -= x[j] * published[j][c];
+          inv = next_inv;
         }
-        inv = next_inv;
-      }
-      if (warp == k0 / slab) {  // this warp's rows are the slab's diagonal block
+        if (lane == 0 && bad >= 0 && failed < 0) failed = k0 + bad;
 #pragma unroll
         for (int c = 0; c < slab; ++c)
-          if (c <= lane) s[r][k0 + c] = dr[c];
+          if (c <= lane) s[r][k0 + c] = x[c];
       } else if (solves) {
 #pragma unroll
-        for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
+        for (int j = 0; j < slab; ++j) {
+          while (*static_cast<volatile int*>(&published_flags[j]) == 0) {
+          }
+          __threadfence_block();
+          x[j] *= published_inverses[j];
+#pragma unroll
+          for (int c = j + 1; c < slab; ++c) x[c] -= x[j] * published[j][c];
+        }
+#pragma unroll
+        for (int c = 0; c < slab; ++c) s[r][k0 + c] = x[c];
       }
     }
     __syncthreads();
