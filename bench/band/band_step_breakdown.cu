@@ -95,7 +95,7 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   kernels::cuda::factor_persistent(layout, storage.get(), &times);
   const std::int64_t reach = (b + 63) / 64;
   // Each part a list of its µs over the steps, then its median.
-  enum Part { step, waited, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next, parts };
+  enum Part { step, waited, counts_late, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next, parts };
   std::vector<double> us[parts];
   const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
@@ -103,6 +103,7 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     const auto& next = times[static_cast<std::size_t>(k + 1)];
     add(step, t.strip_ready, next.strip_ready);
     add(waited, t.strip_taken, t.strip_ready);
+    add(counts_late, times[static_cast<std::size_t>(k - 1)].strip_done, t.strip_counted);
     add(strip, t.strip_ready, t.strip_done);
     add(loads, t.strip_ready, t.strip_phases[0]);
     add(left_update, t.strip_phases[0], t.strip_phases[1]);
@@ -121,6 +122,7 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   PersistentStepBreakdown out;
   out.step_us = median(step);
   out.strip_waited_us = median(waited);
+  out.counts_late_us = median(counts_late);
   out.strip_us = median(strip);
   out.strip_loads_us = median(loads);
   out.strip_left_update_us = median(left_update);

@@ -23,6 +23,8 @@ StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
 struct PersistentStepBreakdown {
   double step_us = 0;          // from one step's first strip ready to the next one's
   double strip_waited_us = 0;  // that strip's task, from its ticket until it is ready: the wait off the path
+  double counts_late_us = 0;   // its update counts met, after the previous step's strip ended (< 0: before):
+                               // > 0 when the updates by the block column two back set the pace
   double strip_us = 0;         // the strip: its loads, left update, first slab's factorisation, that
                                // slab's update right of it, second slab, stores and flag
   double strip_loads_us = 0, strip_left_update_us = 0, strip_first_slab_us = 0, strip_first_update_us = 0,

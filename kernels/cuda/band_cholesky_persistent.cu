@@ -227,6 +227,7 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   if (threadIdx.x == 1 && below > 0)
     wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1), Polls::back_to_back);
   __syncthreads();
+  if (timed && threadIdx.x == 0) b.times[k].strip_counted = now_ns();
   const auto wait_left = [&] {
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
