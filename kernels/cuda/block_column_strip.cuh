@@ -312,12 +312,20 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
         for (int j = 0; j < slab; ++j) {
           bad = bad < 0 && !(pivot > T(0)) && k0 + j < w ? j : bad;
           x[j] = lane == j ? pivot * inv : lane > j ? x[j] * inv : T(0);
-          T next = T(0), next_inv = T(0);
+          T next_inv = T(0);
           if (j + 1 < slab) {
-            next = below * inv;  // L(j + 1, j), as lane j + 1 has it
+            const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
             pivot = next_diagonal - next * next;
             next_inv = reciprocal_sqrt(pivot);
+            x[j + 1] -= x[j] * next;
+            if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
+              const T l = __shfl_sync(all_lanes, x[j], j + 2);  // L(j + 2, j)
+              x[j + 2] -= x[j] * l;
+              below = __shfl_sync(all_lanes, x[j + 1], j + 2);
+              next_diagonal = __shfl_sync(all_lanes, x[j + 2], j + 2);
+            }
           }
+          // Published after the next pivot's inputs: the fence's wait overlaps its square root.
           published[j][lane] = x[j];
           if (lane == 0) published_inverses[j] = inv;
           __syncwarp();
@@ -326,13 +334,6 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
             *static_cast<volatile int*>(&published_flags[j]) = 1;
           }
           if (j + 1 == slab) break;
-          x[j + 1] -= x[j] * next;
-          if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
-            const T l = __shfl_sync(all_lanes, x[j], j + 2);  // L(j + 2, j)
-            x[j + 2] -= x[j] * l;
-            below = __shfl_sync(all_lanes, x[j + 1], j + 2);
-            next_diagonal = __shfl_sync(all_lanes, x[j + 2], j + 2);
-          }
           // Also right of the diagonal, where x holds nothing that is read: it costs less than a test.
 #pragma unroll
           for (int c = j + 3; c < slab; ++c) x[c] -= x[j] * published[j][c];
