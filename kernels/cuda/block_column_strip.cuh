@@ -133,36 +133,51 @@ __device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
     for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
 }
 
-// The left update in double on sm_90: A(r, c) -= sum over k < width of l(r, k) l(c, k) for D's
-// rows and the strip's and D's columns, as 16 x 32 pieces, a warp a piece (10 pieces: the two
-// wholly above D's diagonal left out), each 16 steps of 16 x 8 x 16 (against 8 x 8 tiles of
-// 8 x 8 x 4 steps: 68 tiles of 16 steps for 8 warps). As in subtract_first_slab_product, entries
-// that are not stored get the update too.
-__device__ inline void subtract_left_product(double (*s)[pitch], const double (*l)[left_pitch]) {
-  static_assert(rows == 6 * 16 && width == 2 * 32 && warps >= 5, "12 pieces of 16 x 32, 10 of them updated");
+// In double on sm_90: A(r, c) -= sum over k < width of l(r, k) l(c, k) for the 16 rows from row0
+// and the 8 nt columns from col0, by one warp in 16 x 8 x 16 steps (the rows' fragments loaded
+// once for the nt column tiles). As in subtract_first_slab_product, entries that are not stored
+// get the update too: their factors are zero, or nobody reads them.
+template <int nt_count>
+__device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0) {
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  for (int piece = threadIdx.x / 32; piece < 10; piece += warps) {
-    const int p = piece < 2 ? 2 * piece : piece + 2;  // 0, 2, 4, 5, ..., 11: pieces 1 and 3 are above the diagonal
-    const int row0 = p / 2 * 16, col0 = p % 2 * 32;
-    double acc[4][4] = {};
+  double acc[nt_count][4] = {};
 #pragma unroll
-    for (int k = 0; k < width; k += 16) {
-      double a[8];
+  for (int k = 0; k < width; k += 16) {
+    double a[8];
 #pragma unroll
-      for (int q = 0; q < 8; ++q) a[q] = l[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
+    for (int q = 0; q < 8; ++q) a[q] = l[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        double b[4];
+    for (int nt = 0; nt < nt_count; ++nt) {
+      double b[4];
 #pragma unroll
-        for (int q = 0; q < 4; ++q) b[q] = l[col0 + nt * 8 + g][k + t + 4 * q];
-        mma_16x8x16(acc[nt], a, b);
-      }
+      for (int q = 0; q < 4; ++q) b[q] = l[col0 + nt * 8 + g][k + t + 4 * q];
+      mma_16x8x16(acc[nt], a, b);
     }
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
   }
+#pragma unroll
+  for (int nt = 0; nt < nt_count; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
+}
+
+// The left update of D's first slab of columns and of the rows under it, which the first slab's
+// factorisation needs: 6 blocks of 16 x 32 entries as 12 halves of 16 x 16, a warp a half (three
+// for each multiprocessor quarter, whose tensor core each half waits for).
+__device__ inline void subtract_left_product_first_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
+  static_assert(rows == 6 * 16 && slab == 32 && warps == 8, "12 halves of 16 x 16 for 8 warps");
+  for (int half = threadIdx.x / 32; half < 12; half += warps)
+    subtract_left_block<2>(s, l, half / 2 * 16, half % 2 * 16);
+}
+
+// The rest of the left update, D's second slab of columns below its diagonal, which the first
+// slab's factorisation does not read: 4 blocks of 16 x 32, by warps 4 ... 7 while the first slab
+// is factored (rows / 32 warps factor it, and the next warp has its atomic).
+constexpr int first_second_slab_warp = 4;
+__device__ inline void subtract_left_product_second_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
+  static_assert(rows / 32 < first_second_slab_warp && warps - first_second_slab_warp == (rows - slab) / 16,
+                "a warp for each block of 16 rows under the second slab's diagonal");
+  const int row0 = slab + (threadIdx.x / 32 - first_second_slab_warp) * 16;
+  subtract_left_block<4>(s, l, row0, slab);
 }
 
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
@@ -252,15 +267,22 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   __pipeline_commit();
 
   // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
+  // In double on sm_90 the last chunk's update of the second slab's columns waits for the first
+  // slab's factorisation, which it overlaps (its buffer is not refilled).
+  constexpr bool tensor_steps = std::is_same_v<T, double> && has_16x8x16_steps;
+  const T(*deferred)[left_pitch] = nullptr;
   for (int chunk = 0; chunk < chunks; ++chunk) {
     __pipeline_wait_prior(1);  // this chunk's copies (and D's and the strip's) have landed
     __syncthreads();
     if (stamps && threadIdx.x == 0 && chunk == 0) stamps[0] = global_time_ns();
     const T(*l)[left_pitch] = left_tiles[chunk % buffers];
-    if constexpr (std::is_same_v<T, double> && has_16x8x16_steps)
-      subtract_left_product(s, l);
-    else
+    if constexpr (tensor_steps) {
+      subtract_left_product_first_slab(s, l);
+      if (chunk + 1 < chunks && warp >= first_second_slab_warp) subtract_left_product_second_slab(s, l);
+      if (chunk + 1 == chunks) deferred = l;
+    } else {
       for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
+    }
     __syncthreads();  // the buffer is free again
     if (chunk + 2 < chunks) fetch_left(chunk + 2);
     __pipeline_commit();
@@ -356,6 +378,8 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
 #pragma unroll
         for (int c = 0; c < slab; ++c) s[r][k0 + c] = x[c];
       }
+    } else if (k0 == 0 && deferred && warp >= first_second_slab_warp) {
+      if constexpr (tensor_steps) subtract_left_product_second_slab(s, deferred);
     }
     __syncthreads();
     if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
