@@ -25,8 +25,9 @@ struct PersistentStepBreakdown {
   double strip_waited_us = 0;  // that strip's task, from its ticket until it is ready: the wait off the path
   double counts_late_us = 0;   // its update counts met, after the previous step's strip ended (< 0: before):
                                // > 0 when the updates by the block column two back set the pace
-  double strip_us = 0;         // the strip: its loads, left update, first slab's factorisation, that
-                               // slab's update right of it, second slab, stores and flag
+  double strip_us = 0;         // the strip: its loads, left update of the first slab's columns, first
+                               // slab's factorisation, that slab's update right of it, second slab,
+                               // stores and flag
   double strip_loads_us = 0, strip_left_update_us = 0, strip_first_slab_us = 0, strip_first_update_us = 0,
          strip_second_slab_us = 0, strip_flag_us = 0;
   double to_next_us = 0;       // its flag until the next step's first strip is ready

@@ -22,11 +22,12 @@ namespace fem::kernels::cuda {
 // block column k - 1, factors the diagonal block and solves its rows) was taken, found the
 // update counts it needs met, became ready (block column k - 1's strips done too) and ended, in
 // ns of the device's global timer, for the first steps of a factorisation; with the ends of its
-// loads, of the left update, of its first slab's factorisation, of that slab's update of the
-// columns right of it and of the second slab.
+// loads, of the left update of its first slab's columns, of that slab's factorisation (with the
+// second slab's left update beside it), of that slab's update of the columns right of it and of
+// the second slab.
 struct PersistentStepTimes {
   std::int64_t strip_taken = 0, strip_counted = 0, strip_ready = 0, strip_done = 0;
-  // loaded, left update applied, first slab factored, applied right of it, all factored
+  // loaded, first slab's left update applied, first slab factored, applied right of it, all factored
   std::int64_t strip_phases[5] = {0, 0, 0, 0, 0};
 };
 

@@ -204,9 +204,9 @@ __device__ inline std::int64_t global_time_ns() {
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
 // of the block calls it. With `stamps` (5 entries), thread 0 writes there the global time when
-// the rows and the first left columns have landed, when the left update is applied, when the
-// first slab is factored, when the columns right of it are updated, and when D is factored and
-// the strip solved. Every thread calls `wait_left()` once D's and the strip's copies are under
+// the rows and the first left columns have landed, when the left update the first slab needs is
+// applied, when the first slab is factored, when the columns right of it are updated, and when D
+// is factored and the strip solved. Every thread calls `wait_left()` once D's and the strip's copies are under
 // way and before the left columns' are issued: a caller whose left columns are written by other
 // blocks waits there for them (its copies of the rest overlap the wait).
 struct NoWait {
