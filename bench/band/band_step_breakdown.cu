@@ -96,7 +96,7 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   const std::int64_t reach = (b + 63) / 64;
   // Each part a list of its µs over the steps, then its median.
   enum Part { step, waited, counts_late, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next, parts };
-  std::vector<double> us[parts];
+  std::vector<double> us[parts], ghz;
   const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
     const auto& t = times[static_cast<std::size_t>(k)];
@@ -112,13 +112,16 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     add(second_slab, t.strip_phases[3], t.strip_phases[4]);
     add(flag, t.strip_phases[4], t.strip_done);
     add(to_next, t.strip_done, next.strip_ready);
+    if (t.strip_phases[4] > t.strip_phases[1])
+      ghz.push_back(static_cast<double>(t.strip_phases[6] - t.strip_phases[5]) /
+                    static_cast<double>(t.strip_phases[4] - t.strip_phases[1]));
   }
-  const auto median = [&](Part p) {
-    std::vector<double>& v = us[p];
+  const auto median_of = [](std::vector<double>& v) {
     if (v.empty()) return 0.0;
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
   };
+  const auto median = [&](Part p) { return median_of(us[p]); };
   PersistentStepBreakdown out;
   out.step_us = median(step);
   out.strip_waited_us = median(waited);
@@ -131,6 +134,7 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   out.strip_second_slab_us = median(second_slab);
   out.strip_flag_us = median(flag);
   out.to_next_us = median(to_next);
+  out.clock_ghz = median_of(ghz);
   return out;
 }
 

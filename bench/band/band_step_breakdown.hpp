@@ -31,6 +31,7 @@ struct PersistentStepBreakdown {
   double strip_loads_us = 0, strip_left_update_us = 0, strip_first_slab_us = 0, strip_first_update_us = 0,
          strip_second_slab_us = 0, strip_flag_us = 0;
   double to_next_us = 0;       // its flag until the next step's first strip is ready
+  double clock_ghz = 0;        // the strip's multiprocessor clock during its factorisation
 };
 
 PersistentStepBreakdown time_persistent_steps(std::int64_t bandwidth);

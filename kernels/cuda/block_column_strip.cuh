@@ -203,10 +203,11 @@ __device__ inline std::int64_t global_time_ns() {
 // The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
-// of the block calls it. With `stamps` (5 entries), thread 0 writes there the global time when
+// of the block calls it. With `stamps` (7 entries), thread 0 writes there the global time when
 // the rows and the first left columns have landed, when the left update the first slab needs is
 // applied, when the first slab is factored, when the columns right of it are updated, and when D
-// is factored and the strip solved. Every thread calls `wait_left()` once D's and the strip's copies are under
+// is factored and the strip solved; then its multiprocessor's clock (cycles) at the second and
+// at the fifth of these (their ratio to the time: the clock rate). Every thread calls `wait_left()` once D's and the strip's copies are under
 // way and before the left columns' are issued: a caller whose left columns are written by other
 // blocks waits there for them (its copies of the rest overlap the wait).
 struct NoWait {
@@ -292,6 +293,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   if (stamps && threadIdx.x == 0) {
     if (chunks == 0) stamps[0] = global_time_ns();
     stamps[1] = global_time_ns();
+    stamps[5] = static_cast<std::int64_t>(clock64());
   }
   // By a thread that does not factor: the atomic's round trip (about a microsecond) overlaps the
   // factorisation instead of holding the first row warp, and so the others, at its start.
@@ -395,7 +397,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     }
     if (stamps && threadIdx.x == 0 && k0 == 0) stamps[3] = global_time_ns();
   }
-  if (stamps && threadIdx.x == 0) stamps[4] = global_time_ns();
+  if (stamps && threadIdx.x == 0) {
+    stamps[4] = global_time_ns();
+    stamps[6] = static_cast<std::int64_t>(clock64());
+  }
 
   for (int r2 = warp; r2 < rows; r2 += warps) {
     if (!stored(r2) || (r2 < width && !writes_d)) continue;
