@@ -97,7 +97,7 @@ constexpr bool has_16x8x16_steps = false;
 // t = lane % 4) holds a[q] = A(g + 8 (q % 2), t + 4 (q / 2)), b[q] = B(t + 4 q, g) and
 // d[q] = D(g + 8 (q / 2), 2 t + q % 2).
 __device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
-  asm volatile(
+  asm(
       "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
       "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
       : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
@@ -113,7 +113,7 @@ __device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
   static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int row0 = slab + warp / 2 * 16, col0 = slab + warp % 2 * 16;
-  double acc[2][4] = {};
+  double acc[2][2][4] = {};  // a sum for each step of 16: the four products do not wait for one another
 #pragma unroll
   for (int k = 0; k < slab; k += 16) {
     double a[8];
@@ -124,13 +124,14 @@ __device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
       double b[4];
 #pragma unroll
       for (int q = 0; q < 4; ++q) b[q] = s[col0 + nt * 8 + g][k + t + 4 * q];
-      mma_16x8x16(acc[nt], a, b);
+      mma_16x8x16(acc[k / 16][nt], a, b);
     }
   }
 #pragma unroll
   for (int nt = 0; nt < 2; ++nt)
 #pragma unroll
-    for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
+    for (int q = 0; q < 4; ++q)
+      s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[0][nt][q] + acc[1][nt][q];
 }
 
 // In double on sm_90: A(r, c) -= sum over k < width of l(r, k) l(c, k) for the 16 rows from row0
@@ -140,7 +141,7 @@ __device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
 template <int nt_count>
 __device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0) {
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  double acc[nt_count][4] = {};
+  double acc[2][nt_count][4] = {};  // the even and the odd steps of 16 apart: twice the products in flight
 #pragma unroll
   for (int k = 0; k < width; k += 16) {
     double a[8];
@@ -151,13 +152,14 @@ __device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_p
       double b[4];
 #pragma unroll
       for (int q = 0; q < 4; ++q) b[q] = l[col0 + nt * 8 + g][k + t + 4 * q];
-      mma_16x8x16(acc[nt], a, b);
+      mma_16x8x16(acc[k / 16 % 2][nt], a, b);
     }
   }
 #pragma unroll
   for (int nt = 0; nt < nt_count; ++nt)
 #pragma unroll
-    for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
+    for (int q = 0; q < 4; ++q)
+      s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[0][nt][q] + acc[1][nt][q];
 }
 
 // The left update of D's first slab of columns and of the rows under it, which the first slab's
