@@ -212,8 +212,9 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
 }
 
 // Strip s of block column k: apply block column k - 1 to T(k, k) and the strip, factor T(k, k),
-// solve the strip (block_column_strip.cuh).
-__device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
+// solve the strip (block_column_strip.cuh). Not inlined, nor is update_task: each role's code gets
+// its own registers (inlined together, the kernel spilled, the strip's code included).
+__device__ __noinline__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
   const bool timed = s == 0 && k < b.timed_steps;
@@ -259,7 +260,7 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 }
 
 // Update task r of group g (the order in the file's comment, strips left out).
-__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
+__device__ __noinline__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
   if (r < b.before) {  // block column g + 1 by g - 1
     if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
     return;

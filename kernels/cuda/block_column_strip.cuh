@@ -162,24 +162,43 @@ __device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_p
       s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[0][nt][q] + acc[1][nt][q];
 }
 
-// The left update of D's first slab of columns and of the rows under it, which the first slab's
-// factorisation needs: 6 blocks of 16 x 32 entries as 12 halves of 16 x 16, a warp a half (three
-// for each multiprocessor quarter, whose tensor core each half waits for).
+// The left update of D's first slab of columns and of the rows under it: 6 blocks of 16 x 32
+// entries as 12 halves of 16 x 16, a warp a half (three for each multiprocessor quarter, whose
+// tensor core each half waits for).
 __device__ inline void subtract_left_product_first_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
   static_assert(rows == 6 * 16 && slab == 32 && warps == 8, "12 halves of 16 x 16 for 8 warps");
   for (int half = threadIdx.x / 32; half < 12; half += warps)
     subtract_left_block<2>(s, l, half / 2 * 16, half % 2 * 16);
 }
 
-// The rest of the left update, D's second slab of columns below its diagonal, which the first
-// slab's factorisation does not read: 4 blocks of 16 x 32, by warps 4 ... 7 while the first slab
-// is factored (rows / 32 warps factor it, and the next warp has its atomic).
-constexpr int first_second_slab_warp = 4;
-__device__ inline void subtract_left_product_second_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
-  static_assert(rows / 32 < first_second_slab_warp && warps - first_second_slab_warp == (rows - slab) / 16,
-                "a warp for each block of 16 rows under the second slab's diagonal");
-  const int row0 = slab + (threadIdx.x / 32 - first_second_slab_warp) * 16;
-  subtract_left_block<4>(s, l, row0, slab);
+// Of that, the first slab's diagonal block, which its factorisation starts from: 8 pieces of
+// 16 x 8, a warp a piece.
+__device__ inline void subtract_left_product_first_diagonal_block(double (*s)[pitch], const double (*l)[left_pitch]) {
+  static_assert(slab == 2 * 16 && slab == 4 * 8 && warps == 8, "8 pieces of 16 x 8 for 8 warps");
+  subtract_left_block<1>(s, l, threadIdx.x / 32 / 4 * 16, threadIdx.x / 32 % 4 * 8);
+}
+
+// The left update of D's second slab of columns below its diagonal, which the first slab's
+// factorisation does not read: 4 blocks of 16 x 32, block `block` from row slab + 16 block.
+__device__ inline void subtract_left_product_second_slab(double (*s)[pitch], const double (*l)[left_pitch], int block) {
+  static_assert(rows - slab == 4 * 16 && width - slab == 32, "4 blocks of 16 x 32");
+  subtract_left_block<2>(s, l, slab + block * 16, slab);  // as two halves: fewer registers
+  subtract_left_block<2>(s, l, slab + block * 16, slab + 16);
+}
+
+// While the first slab is factored, in double on sm_90: the warps that do not factor apply the
+// left update of the second slab's columns, 32 products of 16 x 8 x 16 for each quarter of the
+// multiprocessor that no row warp under the slab uses for its own rows (warp 4 in quarter 0,
+// warps 3 and 7 in quarter 3; the row warps 1 and 2 have 32 each in quarters 1 and 2).
+__device__ inline void subtract_left_product_beside_first_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
+  static_assert(rows / 32 == 3 && warps == 8, "row warps 0 ... 2, the others free");
+  const int warp = threadIdx.x / 32;
+  if (warp == 3) subtract_left_product_second_slab(s, l, 0);
+  if (warp == 7) subtract_left_product_second_slab(s, l, 1);
+  if (warp == 4) {
+    subtract_left_product_second_slab(s, l, 2);
+    subtract_left_product_second_slab(s, l, 3);
+  }
 }
 
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
@@ -270,8 +289,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   __pipeline_commit();
 
   // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
-  // In double on sm_90 the last chunk's update of the second slab's columns waits for the first
-  // slab's factorisation, which it overlaps (its buffer is not refilled).
+  // In double on sm_90 only the first slab's diagonal block gets the last chunk's update before
+  // the factorisation starts; the row warps under the slab apply it to their own rows as the
+  // first slab's factorisation begins, and the free warps to the second slab's columns beside it
+  // (the chunk's buffer is not refilled).
   constexpr bool tensor_steps = std::is_same_v<T, double> && has_16x8x16_steps;
   const T(*deferred)[left_pitch] = nullptr;
   for (int chunk = 0; chunk < chunks; ++chunk) {
@@ -280,9 +301,13 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     if (stamps && threadIdx.x == 0 && chunk == 0) stamps[0] = global_time_ns();
     const T(*l)[left_pitch] = left_tiles[chunk % buffers];
     if constexpr (tensor_steps) {
-      subtract_left_product_first_slab(s, l);
-      if (chunk + 1 < chunks && warp >= first_second_slab_warp) subtract_left_product_second_slab(s, l);
-      if (chunk + 1 == chunks) deferred = l;
+      if (chunk + 1 < chunks) {
+        subtract_left_product_first_slab(s, l);
+        if (warp >= warps - 4) subtract_left_product_second_slab(s, l, warp - (warps - 4));
+      } else {
+        subtract_left_product_first_diagonal_block(s, l);
+        deferred = l;
+      }
     } else {
       for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
     }
@@ -317,12 +342,16 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     if (r < rows) {
       const bool factors = warp == k0 / slab, solves = r >= k0 + slab;
       T x[slab];  // this lane's row of the diagonal block (factors) or its own row (solves)
+      T pivot = T(0);
+      if (factors) {
 #pragma unroll
-      for (int c = 0; c < slab; ++c) x[c] = factors ? (c <= lane ? s[k0 + lane][k0 + c] : T(0)) : s[r][k0 + c];
-      T pivot = s[k0][k0];  // the slab's first, as the columns before it left it
-      if (factors) published_flags[lane] = 0;
-      // Every row warp has read the slab, and the flags are down, before the first writes (a
-      // barrier of the row warps alone, number 1; __syncthreads is number 0).
+        for (int c = 0; c < slab; ++c) x[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
+        pivot = s[k0][k0];  // the slab's first, as the columns before it left it
+        published_flags[lane] = 0;
+      }
+      // The flags are down before the row warps under the slab look at them (a barrier of the
+      // row warps alone, number 1; __syncthreads is number 0). Each warp reads and writes its
+      // own rows of s only.
       asm volatile("bar.sync 1, %0;" ::"n"(rows));
 
       if (factors) {
@@ -370,6 +399,16 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
         for (int c = 0; c < slab; ++c)
           if (c <= lane) s[r][k0 + c] = x[c];
       } else if (solves) {
+        if constexpr (tensor_steps) {
+          if (k0 == 0 && deferred) {  // the left update of this warp's rows, the first slab's columns
+#pragma unroll
+            for (int quarter = 0; quarter < 4; ++quarter)
+              subtract_left_block<2>(s, deferred, 32 * warp + quarter / 2 * 16, quarter % 2 * 16);
+            __syncwarp();
+          }
+        }
+#pragma unroll
+        for (int c = 0; c < slab; ++c) x[c] = s[r][k0 + c];
 #pragma unroll
         for (int j = 0; j < slab; ++j) {
           while (*static_cast<volatile int*>(&published_flags[j]) == 0) {
@@ -382,8 +421,8 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
 #pragma unroll
         for (int c = 0; c < slab; ++c) s[r][k0 + c] = x[c];
       }
-    } else if (k0 == 0 && deferred && warp >= first_second_slab_warp) {
-      if constexpr (tensor_steps) subtract_left_product_second_slab(s, deferred);
+    } else if (k0 == 0 && deferred) {
+      if constexpr (tensor_steps) subtract_left_product_beside_first_slab(s, deferred);
     }
     __syncthreads();
     if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
