@@ -105,53 +105,26 @@ __device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const d
         "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 
-// After the first slab, in double on sm_90: A(r, c) -= sum over k < slab of A(r, k) A(c, k) for
-// all the rows under the slab and D's columns right of it, in one go, a warp 16 x 16 entries
-// (32 steps of 16 x 8 x 16 for the block, against 208 of 8 x 8 x 4 by tiles). Entries that are
-// not stored get the update too: their factors are zero, or nobody reads them.
-__device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
-  static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  const int row0 = slab + warp / 2 * 16, col0 = slab + warp % 2 * 16;
-  double acc[2][2][4] = {};  // a sum for each step of 16: the four products do not wait for one another
-#pragma unroll
-  for (int k = 0; k < slab; k += 16) {
-    double a[8];
-#pragma unroll
-    for (int q = 0; q < 8; ++q) a[q] = s[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
-#pragma unroll
-    for (int nt = 0; nt < 2; ++nt) {
-      double b[4];
-#pragma unroll
-      for (int q = 0; q < 4; ++q) b[q] = s[col0 + nt * 8 + g][k + t + 4 * q];
-      mma_16x8x16(acc[k / 16][nt], a, b);
-    }
-  }
-#pragma unroll
-  for (int nt = 0; nt < 2; ++nt)
-#pragma unroll
-    for (int q = 0; q < 4; ++q)
-      s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[0][nt][q] + acc[1][nt][q];
-}
-
-// In double on sm_90: A(r, c) -= sum over k < width of l(r, k) l(c, k) for the 16 rows from row0
-// and the 8 nt columns from col0, by one warp in 16 x 8 x 16 steps (the rows' fragments loaded
-// once for the nt column tiles). As in subtract_first_slab_product, entries that are not stored
-// get the update too: their factors are zero, or nobody reads them.
-template <int nt_count>
-__device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0) {
+// In double on sm_90: A(r, c) -= sum over k < k_count of f(r, k) f(c, k) for the 16 rows from
+// row0 and the 8 nt_count columns from col0, by one warp in 16 x 8 x 16 steps (the rows'
+// fragments loaded once for the column tiles), f being the left columns (l) or the first slab's
+// (s itself: it writes columns right of those it reads). Entries that are not stored get the
+// update too: their factors are zero, or nobody reads them.
+template <int nt_count, int k_count, int P>
+__device__ void subtract_block_product(double (*s)[pitch], const double (*f)[P], int row0, int col0) {
+  static_assert(k_count % 32 == 0, "whole pairs of steps of 16");
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   double acc[2][nt_count][4] = {};  // the even and the odd steps of 16 apart: twice the products in flight
 #pragma unroll
-  for (int k = 0; k < width; k += 16) {
+  for (int k = 0; k < k_count; k += 16) {
     double a[8];
 #pragma unroll
-    for (int q = 0; q < 8; ++q) a[q] = l[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
+    for (int q = 0; q < 8; ++q) a[q] = f[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
 #pragma unroll
     for (int nt = 0; nt < nt_count; ++nt) {
       double b[4];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) b[q] = l[col0 + nt * 8 + g][k + t + 4 * q];
+      for (int q = 0; q < 4; ++q) b[q] = f[col0 + nt * 8 + g][k + t + 4 * q];
       mma_16x8x16(acc[k / 16 % 2][nt], a, b);
     }
   }
@@ -160,6 +133,20 @@ __device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_p
 #pragma unroll
     for (int q = 0; q < 4; ++q)
       s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[0][nt][q] + acc[1][nt][q];
+}
+
+template <int nt_count>
+__device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0) {
+  subtract_block_product<nt_count, width, left_pitch>(s, l, row0, col0);
+}
+
+// After the first slab, in double on sm_90: its update of D's second slab, the 32 x 32 block
+// that the second slab's factorisation starts from: 8 pieces of 16 x 8, a warp a piece. (The row
+// warp of the strip applies the first slab to its own rows as the second slab starts.)
+__device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
+  static_assert(width - slab == 2 * 16 && width - slab == 4 * 8 && warps == 8, "8 pieces of 16 x 8 for 8 warps");
+  const int warp = threadIdx.x / 32;
+  subtract_block_product<1, slab, pitch>(s, s, slab + warp / 4 * 16, slab + warp % 4 * 8);
 }
 
 // The left update of D's first slab of columns and of the rows under it: 6 blocks of 16 x 32
@@ -406,6 +393,12 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
               subtract_left_block<2>(s, deferred, 32 * warp + quarter / 2 * 16, quarter % 2 * 16);
             __syncwarp();
           }
+          if (k0 == slab) {  // the first slab's update of this warp's rows (subtract_first_slab_product)
+#pragma unroll
+            for (int quarter = 0; quarter < 4; ++quarter)
+              subtract_block_product<2, slab, pitch>(s, s, 32 * warp + quarter / 2 * 16, slab + quarter % 2 * 16);
+            __syncwarp();
+          }
         }
 #pragma unroll
         for (int c = 0; c < slab; ++c) x[c] = s[r][k0 + c];
@@ -427,9 +420,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     __syncthreads();
     if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
 
-    // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
+    // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ (in double on sm_90, of
+    // D's rows only: the strip's rows get it from their warp as the second slab starts).
     if (k0 + slab < w) {
-      if constexpr (std::is_same_v<T, double> && has_16x8x16_steps)
+      if constexpr (tensor_steps)
         subtract_first_slab_product(s);
       else
         for_each_update_tile(k0 + slab, k0 + slab, w, stored,
