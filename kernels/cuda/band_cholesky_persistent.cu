@@ -213,9 +213,8 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
 }
 
 // Strip s of block column k: apply block column k - 1 to T(k, k) and the strip, factor T(k, k),
-// solve the strip (block_column_strip.cuh). Not inlined, nor is update_task: each role's code gets
-// its own registers (inlined together, the kernel spilled, the strip's code included).
-__device__ __noinline__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
+// solve the strip (block_column_strip.cuh).
+__device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
   const bool timed = s == 0 && k < b.timed_steps;
@@ -261,7 +260,7 @@ __device__ __noinline__ void factor_strip(const Band& b, long long s, long long 
 }
 
 // Update task r of group g (the order in the file's comment, strips left out).
-__device__ __noinline__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
+__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
   if (r < b.before) {  // block column g + 1 by g - 1
     if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
     return;
@@ -342,14 +341,15 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  // Every block resident at once (they wait on one another), at least one of each role. Two
-  // blocks a strip of a group, up to half of them: a group's strips run side by side, and the
-  // next group's are taken and waiting when their inputs land. (With a block a strip, each block
-  // went from one group's strip to the next one's: at b = 1000 a step took 18.6 us for a strip
-  // of 14.1, the next strip ready 3.3 us after this one's end.)
+  // Every block resident at once (they wait on one another), at least one of each role. Up to two
+  // blocks a strip of a group (the next group's strips taken and waiting when their inputs land),
+  // but at most a quarter of the grid: the updates of the diagonal blocks by the block columns two
+  // and three back are a chain of tasks beside the strips', one a step, and fewer or slower
+  // update blocks made it the step's pace (with half the grid for the strips and the updates not
+  // inlined: 45 us a step at b = 1000, their counts 25 us late).
   const long long grid = static_cast<long long>(blocks_per_sm) * sms;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
-  b.strip_blocks = std::max(1LL, std::min(2 * b.strips, grid / 2));
+  b.strip_blocks = std::max(1LL, std::min(2 * b.strips, grid / 4));
   band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaDeviceSynchronize(), "the persistent band factorisation");

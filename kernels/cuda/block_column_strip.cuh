@@ -140,13 +140,13 @@ __device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_p
   subtract_block_product<nt_count, width, left_pitch>(s, l, row0, col0);
 }
 
-// After the first slab, in double on sm_90: its update of D's second slab, the 32 x 32 block
-// that the second slab's factorisation starts from: 8 pieces of 16 x 8, a warp a piece. (The row
-// warp of the strip applies the first slab to its own rows as the second slab starts.)
+// After the first slab, in double on sm_90: its update of all the rows under it and D's columns
+// right of it, a warp 16 x 16 entries (32 steps of 16 x 8 x 16 for the block, against 208 of
+// 8 x 8 x 4 by tiles).
 __device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
-  static_assert(width - slab == 2 * 16 && width - slab == 4 * 8 && warps == 8, "8 pieces of 16 x 8 for 8 warps");
+  static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
   const int warp = threadIdx.x / 32;
-  subtract_block_product<1, slab, pitch>(s, s, slab + warp / 4 * 16, slab + warp % 4 * 8);
+  subtract_block_product<2, slab, pitch>(s, s, slab + warp / 2 * 16, slab + warp % 2 * 16);
 }
 
 // The left update of D's first slab of columns and of the rows under it: 6 blocks of 16 x 32
@@ -158,34 +158,12 @@ __device__ inline void subtract_left_product_first_slab(double (*s)[pitch], cons
     subtract_left_block<2>(s, l, half / 2 * 16, half % 2 * 16);
 }
 
-// Of that, the first slab's diagonal block, which its factorisation starts from: 8 pieces of
-// 16 x 8, a warp a piece.
-__device__ inline void subtract_left_product_first_diagonal_block(double (*s)[pitch], const double (*l)[left_pitch]) {
-  static_assert(slab == 2 * 16 && slab == 4 * 8 && warps == 8, "8 pieces of 16 x 8 for 8 warps");
-  subtract_left_block<1>(s, l, threadIdx.x / 32 / 4 * 16, threadIdx.x / 32 % 4 * 8);
-}
-
 // The left update of D's second slab of columns below its diagonal, which the first slab's
 // factorisation does not read: 4 blocks of 16 x 32, block `block` from row slab + 16 block.
 __device__ inline void subtract_left_product_second_slab(double (*s)[pitch], const double (*l)[left_pitch], int block) {
   static_assert(rows - slab == 4 * 16 && width - slab == 32, "4 blocks of 16 x 32");
   subtract_left_block<2>(s, l, slab + block * 16, slab);  // as two halves: fewer registers
   subtract_left_block<2>(s, l, slab + block * 16, slab + 16);
-}
-
-// While the first slab is factored, in double on sm_90: the warps that do not factor apply the
-// left update of the second slab's columns, 32 products of 16 x 8 x 16 for each quarter of the
-// multiprocessor that no row warp under the slab uses for its own rows (warp 4 in quarter 0,
-// warps 3 and 7 in quarter 3; the row warps 1 and 2 have 32 each in quarters 1 and 2).
-__device__ inline void subtract_left_product_beside_first_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
-  static_assert(rows / 32 == 3 && warps == 8, "row warps 0 ... 2, the others free");
-  const int warp = threadIdx.x / 32;
-  if (warp == 3) subtract_left_product_second_slab(s, l, 0);
-  if (warp == 7) subtract_left_product_second_slab(s, l, 1);
-  if (warp == 4) {
-    subtract_left_product_second_slab(s, l, 2);
-    subtract_left_product_second_slab(s, l, 3);
-  }
 }
 
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
@@ -228,10 +206,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
                              const WaitLeft& wait_left = {}) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
-  __shared__ __align__(16) T published[slab][slab];  // the slab's columns of L, as they are factored
-  __shared__ T published_inverses[slab];             // 1 / the pivot of each
-  __shared__ int published_flags[slab];              // 1 once column j and its inverse are there
-  __shared__ int failed;  // D's first column with a pivot that is not positive, or -1
+  __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
   __shared__ bool writes_d;  // this block is the last to have read D
   const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const long long strip = w + strip_index * strip_rows;  // its first row
@@ -276,10 +251,9 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   __pipeline_commit();
 
   // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
-  // In double on sm_90 only the first slab's diagonal block gets the last chunk's update before
-  // the factorisation starts; the row warps under the slab apply it to their own rows as the
-  // first slab's factorisation begins, and the free warps to the second slab's columns beside it
-  // (the chunk's buffer is not refilled).
+  // In double on sm_90 the last chunk's update of the second slab's columns is applied by the
+  // four warps that do not factor while the first slab is factored (the chunk's buffer is not
+  // refilled).
   constexpr bool tensor_steps = std::is_same_v<T, double> && has_16x8x16_steps;
   const T(*deferred)[left_pitch] = nullptr;
   for (int chunk = 0; chunk < chunks; ++chunk) {
@@ -288,11 +262,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     if (stamps && threadIdx.x == 0 && chunk == 0) stamps[0] = global_time_ns();
     const T(*l)[left_pitch] = left_tiles[chunk % buffers];
     if constexpr (tensor_steps) {
+      subtract_left_product_first_slab(s, l);
       if (chunk + 1 < chunks) {
-        subtract_left_product_first_slab(s, l);
         if (warp >= warps - 4) subtract_left_product_second_slab(s, l, warp - (warps - 4));
       } else {
-        subtract_left_product_first_diagonal_block(s, l);
         deferred = l;
       }
     } else {
@@ -317,111 +290,81 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     writes_d = before == strips - 1;
   }
 
-  // The factorisation, slab by slab, by the first rows / 32 warps, a thread a row: warp k0 / slab
-  // (the slab's diagonal block, row k0 + i in lane i) factors it column by column and publishes
-  // each column of L with 1 / its pivot in shared memory, a flag a column; the row warps under
-  // the slab apply each column to their rows as it comes. So each warp does one multiply-add an
-  // entry (every warp factored the diagonal block itself before: two). The warps above the slab
-  // and the others wait at the barrier.
+  // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
+  // Each keeps D's first column whose pivot is not positive, or -1 (a register: no shared-memory
+  // trip or branch on the chain); thread 0's is reported.
   const int r = threadIdx.x;
-  if (r == 0) failed = -1;
+  int failed = -1;
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
-      const bool factors = warp == k0 / slab, solves = r >= k0 + slab;
-      T x[slab];  // this lane's row of the diagonal block (factors) or its own row (solves)
-      T pivot = T(0);
-      if (factors) {
+      const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
+      // Lane i holds row k0 + i of the slab's diagonal block (dr) and the thread's own row (ar).
+      T dr[slab], ar[slab];
 #pragma unroll
-        for (int c = 0; c < slab; ++c) x[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
-        pivot = s[k0][k0];  // the slab's first, as the columns before it left it
-        published_flags[lane] = 0;
+      for (int c = 0; c < slab; ++c) {
+        dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
+        ar[c] = s[r][k0 + c];
       }
-      // The flags are down before the row warps under the slab look at them (a barrier of the
-      // row warps alone, number 1; __syncthreads is number 0). Each warp reads and writes its
-      // own rows of s only.
+      T pivot = s[k0][k0];  // the slab's first, as the columns before it left it
+      // Every row warp has read the slab before the first writes it back (a barrier of the row
+      // warps alone, number 1; __syncthreads is number 0).
       asm volatile("bar.sync 1, %0;" ::"n"(rows));
 
-      if (factors) {
-        // The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every lane, with no
-        // shuffle on it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the columns
-        // before j left them (below, next_diagonal), which column j - 1 brings up to date and
-        // shuffles ahead of the rest of its work, so the chain of column j + 1 comes before
-        // column j's bulk in program order (the in-order issue overlaps them).
-        int bad = -1;  // the slab's first pivot that is not positive
-        T inv = reciprocal_sqrt(pivot);
-        T below = __shfl_sync(all_lanes, x[0], 1), next_diagonal = __shfl_sync(all_lanes, x[1], 1);
+      // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
+      // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
+      // pivots waits for. The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every
+      // lane, with no shuffle on it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the
+      // columns before j left them (below, next_diagonal), which column j - 1 brings up to date
+      // and shuffles ahead of the rest of its work, so the chain of column j + 1 runs in program
+      // order before column j's bulk (the in-order issue overlaps them). (Every lane kept all the
+      // pivots up to date instead: a third more multiply-adds and 64 more registers.)
+      T(*column)[slab] = column_buffers[warp];
+      T inv = reciprocal_sqrt(pivot);
+      T below = __shfl_sync(all_lanes, dr[0], 1), next_diagonal = __shfl_sync(all_lanes, dr[1], 1);
 #pragma unroll
-        for (int j = 0; j < slab; ++j) {
-          bad = bad < 0 && !(pivot > T(0)) && k0 + j < w ? j : bad;
-          x[j] = lane == j ? pivot * inv : lane > j ? x[j] * inv : T(0);
-          T next_inv = T(0);
-          if (j + 1 < slab) {
-            const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
-            pivot = next_diagonal - next * next;
-            next_inv = reciprocal_sqrt(pivot);
-            x[j + 1] -= x[j] * next;
-            if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
-              const T l = __shfl_sync(all_lanes, x[j], j + 2);  // L(j + 2, j)
-              x[j + 2] -= x[j] * l;
-              below = __shfl_sync(all_lanes, x[j + 1], j + 2);
-              next_diagonal = __shfl_sync(all_lanes, x[j + 2], j + 2);
-            }
-          }
-          // Published after the next pivot's inputs: the fence's wait overlaps its square root.
-          published[j][lane] = x[j];
-          if (lane == 0) published_inverses[j] = inv;
-          __syncwarp();
-          if (lane == 0) {
-            __threadfence_block();
-            *static_cast<volatile int*>(&published_flags[j]) = 1;
-          }
-          if (j + 1 == slab) break;
-          // Also right of the diagonal, where x holds nothing that is read: it costs less than a test.
-#pragma unroll
-          for (int c = j + 3; c < slab; ++c) x[c] -= x[j] * published[j][c];
-          inv = next_inv;
+      for (int j = 0; j < slab; ++j) {
+        failed = failed < 0 && !(pivot > T(0)) && k0 + j < w ? k0 + j : failed;
+        dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
+        ar[j] *= inv;
+        if (j + 1 == slab) break;
+        column[j % 2][lane] = dr[j];
+        const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
+        pivot = next_diagonal - next * next;
+        const T next_inv = reciprocal_sqrt(pivot);
+        dr[j + 1] -= dr[j] * next;
+        ar[j + 1] -= ar[j] * next;
+        if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
+          const T l = __shfl_sync(all_lanes, dr[j], j + 2);  // L(j + 2, j)
+          dr[j + 2] -= dr[j] * l;
+          ar[j + 2] -= ar[j] * l;
+          below = __shfl_sync(all_lanes, dr[j + 1], j + 2);
+          next_diagonal = __shfl_sync(all_lanes, dr[j + 2], j + 2);
         }
-        if (lane == 0 && bad >= 0 && failed < 0) failed = k0 + bad;
+        __syncwarp();
+        // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
+#pragma unroll
+        for (int c = j + 3; c < slab; ++c) {
+          const T l = column[j % 2][c];  // L(c, j)
+          dr[c] -= dr[j] * l;
+          ar[c] -= ar[j] * l;
+        }
+        inv = next_inv;
+      }
+      if (warp == k0 / slab) {  // this warp's rows are the slab's diagonal block
 #pragma unroll
         for (int c = 0; c < slab; ++c)
-          if (c <= lane) s[r][k0 + c] = x[c];
+          if (c <= lane) s[r][k0 + c] = dr[c];
       } else if (solves) {
-        if constexpr (tensor_steps) {
-          if (k0 == 0 && deferred) {  // the left update of this warp's rows, the first slab's columns
 #pragma unroll
-            for (int quarter = 0; quarter < 4; ++quarter)
-              subtract_left_block<2>(s, deferred, 32 * warp + quarter / 2 * 16, quarter % 2 * 16);
-            __syncwarp();
-          }
-          if (k0 == slab) {  // the first slab's update of this warp's rows (subtract_first_slab_product)
-#pragma unroll
-            for (int quarter = 0; quarter < 4; ++quarter)
-              subtract_block_product<2, slab, pitch>(s, s, 32 * warp + quarter / 2 * 16, slab + quarter % 2 * 16);
-            __syncwarp();
-          }
-        }
-#pragma unroll
-        for (int c = 0; c < slab; ++c) x[c] = s[r][k0 + c];
-#pragma unroll
-        for (int j = 0; j < slab; ++j) {
-          while (*static_cast<volatile int*>(&published_flags[j]) == 0) {
-          }
-          __threadfence_block();
-          x[j] *= published_inverses[j];
-#pragma unroll
-          for (int c = j + 1; c < slab; ++c) x[c] -= x[j] * published[j][c];
-        }
-#pragma unroll
-        for (int c = 0; c < slab; ++c) s[r][k0 + c] = x[c];
+        for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
       }
-    } else if (k0 == 0 && deferred) {
-      if constexpr (tensor_steps) subtract_left_product_beside_first_slab(s, deferred);
+    } else if (k0 == 0 && deferred && warp >= warps - 4) {
+      if constexpr (tensor_steps) subtract_left_product_second_slab(s, deferred, warp - (warps - 4));
     }
     __syncthreads();
     if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
 
-    // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ (in double on sm_90, of
-    // D's rows only: the strip's rows get it from their warp as the second slab starts).
+    // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
     if (k0 + slab < w) {
       if constexpr (tensor_steps)
         subtract_first_slab_product(s);
