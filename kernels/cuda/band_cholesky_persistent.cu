@@ -11,8 +11,10 @@
 //   - the strips of block column g,
 //   - the updates of block column g + 1 by block column g - 1 (the last that the strips of
 //     block column g + 1 do not apply themselves),
-//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), 2 x 2
-//     tiles a task: more work for each task's fixed costs (waits, flags, the ticket).
+//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a tile a
+//     task. (2 x 2 tiles a task shared the fixed costs of waits, flags and tickets, but the
+//     updates of a block column's tiles by the block columns two and three back are a chain of
+//     tasks, one a step, beside the strips': a tile a task keeps each link short.)
 // Every task reads only what tasks before it in this order write. The blocks have roles: the
 // first few take only strips, the others only updates, each from its own ticket counter, in
 // that order. A block that waits then always waits for a task that a running block holds (the
@@ -48,7 +50,7 @@ using block_column_device::threads;
 constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
-constexpr std::size_t update_shared_bytes = 4 * tile * tile_pitch * sizeof(double);
+constexpr std::size_t update_shared_bytes = 2 * tile * tile_pitch * sizeof(double);
 constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(1));
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
@@ -118,53 +120,36 @@ __device__ void release_add(int* flag, int value) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
-// The tiles T(i + a, j + c), a, c < span, that block column k updates (those with
-// k < j + c <= i + a <= k + reach and i + a < columns): T -= L(i + a, k) L(j + c, k)ᵀ. The L tiles
-// through shared memory (zero outside the band and past n), the products on the tensor cores
-// (each warp 16 x 32 entries of a tile), T read and written in place where it is stored (lower
-// triangle, band, rows < n). Tiles of one task share its waits, loads of L and flags' trips.
-__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int span, unsigned char* shared) {
-  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // rows' L, then columns'
-  const auto updated = [&](int a, int c) {
-    return a < span && c < span && j + c <= i + a && i + a <= k + b.reach && i + a < b.columns;
-  };
-  const auto l_row = [&](int which) { return which < span ? i + which : j + which - span; };  // of L tile `which`
-  // On the diagonal (i == j) the columns' L tiles are the rows': loaded once.
-  const int l_tiles = i == j ? span : 2 * span, column_tiles = i == j ? 0 : span;
-  if (threadIdx.x < 32) {  // lanes 0 .. 2 l_tiles - 1: the strips of the L tiles; lanes 8 .. 11: the tiles' counts
+// The update of tile T(i, j) by block column k (k < j <= i <= k + reach, i < columns):
+// T -= L(i, k) L(j, k)ᵀ. The L tiles through shared memory (zero outside the band and past n;
+// one tile on the diagonal, i == j), the product on the tensor cores (each warp 16 x 32 entries),
+// T read and written in place where it is stored (lower triangle, band, rows < n).
+__device__ void update_tile(const Band& b, long long i, long long j, long long k, unsigned char* shared) {
+  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(i, k), then L(j, k)
+  const int l_tiles = i == j ? 1 : 2;
+  const auto l_row = [&](int which) { return which == 0 ? i : j; };  // of L tile `which`
+  if (threadIdx.x < 32) {  // lanes 0 .. 2 l_tiles - 1: the strips of the L tiles; lane 8: the tile's count
     const int lane = threadIdx.x;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
     if (lane < 2 * l_tiles && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
-    const int a = (lane - 8) / 2, c = (lane - 8) % 2;
-    if (lane >= 8 && lane < 12 && updated(a, c))
-      wait_until_at_least(b, b.updates_of(i + a, j + c), b.updates_before(i + a, k));
+    if (lane == 8) wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
   }
   __syncthreads();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
   // into registers, each stored to shared memory, went out a few at a time: 7.4 us for two
-  // tiles), then the first tile's entries of this thread's accumulators; each next tile's
-  // entries are loaded during this one's product.
+  // tiles), then the entries of this thread's accumulators.
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
-  const auto entry = [&](int p, int nt, int q, long long& row, long long& column) {  // of acc[nt][q], tile p
-    row = (i + p / 2) * tile + r0 + g + 8 * (q / 2);
-    column = (j + p % 2) * tile + c0 + nt * 8 + 2 * t + q % 2;
-    return updated(p / 2, p % 2) && row < b.n && column <= row && row - column <= b.kd;
-  };
-  const auto load_entries = [&](int p, double(&old)[4][4]) {
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        long long row, column;
-        old[nt][q] = entry(p, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
-      }
+  const auto entry = [&](int nt, int q, long long& row, long long& column) {  // of acc[nt][q]
+    row = i * tile + r0 + g + 8 * (q / 2);
+    column = j * tile + c0 + nt * 8 + 2 * t + q % 2;
+    return row < b.n && column <= row && row - column <= b.kd;
   };
   {
     const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
     const long long column = k * tile + c;
 #pragma unroll
-    for (int which = 0; which < 4; ++which) {
+    for (int which = 0; which < 2; ++which) {
       if (which >= l_tiles) break;
 #pragma unroll
       for (int r = first_row; r < tile; r += threads / tile) {
@@ -177,39 +162,39 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     }
     __pipeline_commit();
   }
-  double old[2][4][4];
-  load_entries(0, old[0]);
+  double old[4][4];
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      long long row, column;
+      old[nt][q] = entry(nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
+    }
   __pipeline_wait_prior(0);
   __syncthreads();
+  double acc[4][4] = {};
 #pragma unroll
-  for (int p = 0; p < 4; ++p) {  // tile (a, c) = (p / 2, p % 2)
-    if (p + 1 < 4) load_entries(p + 1, old[(p + 1) % 2]);
-    if (!updated(p / 2, p % 2)) continue;
-    double acc[4][4] = {};
+  for (int k0 = 0; k0 < tile; k0 += 16) {
+    double a[8];
 #pragma unroll
-    for (int k0 = 0; k0 < tile; k0 += 16) {
-      double a[8];
+    for (int q = 0; q < 8; ++q) a[q] = l[0][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
 #pragma unroll
-      for (int q = 0; q < 8; ++q) a[q] = l[p / 2][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
+    for (int nt = 0; nt < 4; ++nt) {
+      double bf[4];
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        double bf[4];
-#pragma unroll
-        for (int q = 0; q < 4; ++q) bf[q] = l[column_tiles + p % 2][c0 + nt * 8 + g][k0 + t + 4 * q];
-        mma_16x8x16(acc[nt], a, bf);
-      }
+      for (int q = 0; q < 4; ++q) bf[q] = l[l_tiles - 1][c0 + nt * 8 + g][k0 + t + 4 * q];
+      mma_16x8x16(acc[nt], a, bf);
     }
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        long long row, column;
-        if (entry(p, nt, q, row, column)) *b.at(row, column) = old[p % 2][nt][q] - acc[nt][q];
-      }
   }
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      long long row, column;
+      if (entry(nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
+    }
   __syncthreads();
-  if (threadIdx.x < 4 && updated(threadIdx.x / 2, threadIdx.x % 2))
-    release_add(b.updates_of(i + threadIdx.x / 2, j + threadIdx.x % 2), 1);
+  if (threadIdx.x == 0) release_add(b.updates_of(i, j), 1);
 }
 
 // Strip s of block column k: apply block column k - 1 to T(k, k) and the strip, factor T(k, k),
@@ -262,15 +247,15 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 // Update task r of group g (the order in the file's comment, strips left out).
 __device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
   if (r < b.before) {  // block column g + 1 by g - 1
-    if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
+    if (g > 0 && g + 1 + r < b.columns) update_tile(b, g + 1 + r, g + 1, g - 1, shared);
     return;
   }
-  r -= b.before;  // the rest of block column g - 1's updates: 2 x 2 tiles, by pairs of block columns
+  r -= b.before;  // the rest of block column g - 1's updates, column by column from the diagonal down
   if (g == 0) return;
-  long long pair = 0;  // block columns g + 2 + 2 pair and the next, tiles from row j on: (reach - 1 - 2 pair) / 2 blocks
-  while (r >= (b.reach - 1 - 2 * pair) / 2) r -= (b.reach - 1 - 2 * pair++) / 2;
-  const long long j = g + 2 + 2 * pair, i = j + 2 * r;
-  if (i < b.columns) update_tiles(b, i, j, g - 1, 2, shared);
+  long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
+  while (r >= b.reach - 2 - c) r -= b.reach - 2 - c++;
+  const long long j = g + 2 + c, i = j + r;
+  if (i < b.columns) update_tile(b, i, j, g - 1, shared);
 }
 
 __global__ void __launch_bounds__(threads) band_kernel(Band b) {
@@ -308,8 +293,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.before = std::max<long long>(0, b.reach - 1);
-  long long rest = 0;  // 2 x 2 blocks of the rest of a block column's updates (update_tiles)
-  for (long long pair = 0; b.reach - 1 - 2 * pair >= 2; ++pair) rest += (b.reach - 1 - 2 * pair) / 2;
+  const long long rest = b.reach >= 2 ? (b.reach - 2) * (b.reach - 1) / 2 : 0;  // tiles of block columns >= g + 2
   b.updates = b.before + rest;
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
   // strip flags, the arrivals, the pivot flags and the stall flag.
