@@ -327,13 +327,13 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
   // Every block resident at once (they wait on one another), at least one of each role. Up to two
   // blocks a strip of a group (the next group's strips taken and waiting when their inputs land),
-  // but at most a quarter of the grid: the updates of the diagonal blocks by the block columns two
-  // and three back are a chain of tasks beside the strips', one a step, and fewer or slower
+  // but at most a third of the grid: the updates of a block column's tiles by the block columns
+  // two and three back are a chain of tasks beside the strips', one a step, and fewer or slower
   // update blocks made it the step's pace (with half the grid for the strips and the updates not
   // inlined: 45 us a step at b = 1000, their counts 25 us late).
   const long long grid = static_cast<long long>(blocks_per_sm) * sms;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
-  b.strip_blocks = std::max(1LL, std::min(2 * b.strips, grid / 4));
+  b.strip_blocks = std::max(1LL, std::min(2 * b.strips, grid / 3));
   band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaDeviceSynchronize(), "the persistent band factorisation");
