@@ -94,42 +94,47 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   std::vector<kernels::cuda::PersistentStepTimes> times(steps);
   kernels::cuda::factor_persistent(layout, storage.get(), &times);
   const std::int64_t reach = (b + 63) / 64;
-  std::vector<double> step, strip, strip_loads, first_slab, second_slab, strip_flag, to_update, update, loads, product,
-      flag, to_next;
+  // Each part a list of its µs over the steps, then its median.
+  enum Part { step, waited, counts_late, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next, parts };
+  std::vector<double> us[parts], ghz;
+  const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
     const auto& t = times[static_cast<std::size_t>(k)];
     const auto& next = times[static_cast<std::size_t>(k + 1)];
-    step.push_back(1e-3 * static_cast<double>(next.strip_ready - t.strip_ready));
-    strip.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_ready));
-    strip_loads.push_back(1e-3 * static_cast<double>(t.strip_phases[0] - t.strip_ready));
-    first_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[1] - t.strip_phases[0]));
-    second_slab.push_back(1e-3 * static_cast<double>(t.strip_phases[2] - t.strip_phases[1]));
-    strip_flag.push_back(1e-3 * static_cast<double>(t.strip_done - t.strip_phases[2]));
-    to_update.push_back(1e-3 * static_cast<double>(t.update_ready - t.strip_done));
-    update.push_back(1e-3 * static_cast<double>(t.update_done - t.update_ready));
-    loads.push_back(1e-3 * static_cast<double>(t.update_loaded - t.update_ready));
-    product.push_back(1e-3 * static_cast<double>(t.update_stored - t.update_loaded));
-    flag.push_back(1e-3 * static_cast<double>(t.update_done - t.update_stored));
-    to_next.push_back(1e-3 * static_cast<double>(next.strip_ready - t.update_done));
+    add(step, t.strip_ready, next.strip_ready);
+    add(waited, t.strip_taken, t.strip_ready);
+    add(counts_late, times[static_cast<std::size_t>(k - 1)].strip_done, t.strip_counted);
+    add(strip, t.strip_ready, t.strip_done);
+    add(loads, t.strip_ready, t.strip_phases[0]);
+    add(left_update, t.strip_phases[0], t.strip_phases[1]);
+    add(first_slab, t.strip_phases[1], t.strip_phases[2]);
+    add(first_update, t.strip_phases[2], t.strip_phases[3]);
+    add(second_slab, t.strip_phases[3], t.strip_phases[4]);
+    add(flag, t.strip_phases[4], t.strip_done);
+    add(to_next, t.strip_done, next.strip_ready);
+    if (t.strip_phases[4] > t.strip_phases[1])
+      ghz.push_back(static_cast<double>(t.strip_phases[6] - t.strip_phases[5]) /
+                    static_cast<double>(t.strip_phases[4] - t.strip_phases[1]));
   }
-  const auto median = [](std::vector<double> v) {
+  const auto median_of = [](std::vector<double>& v) {
     if (v.empty()) return 0.0;
     std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
     return v[v.size() / 2];
   };
+  const auto median = [&](Part p) { return median_of(us[p]); };
   PersistentStepBreakdown out;
   out.step_us = median(step);
+  out.strip_waited_us = median(waited);
+  out.counts_late_us = median(counts_late);
   out.strip_us = median(strip);
-  out.strip_loads_us = median(strip_loads);
+  out.strip_loads_us = median(loads);
+  out.strip_left_update_us = median(left_update);
   out.strip_first_slab_us = median(first_slab);
+  out.strip_first_update_us = median(first_update);
   out.strip_second_slab_us = median(second_slab);
-  out.strip_flag_us = median(strip_flag);
-  out.to_update_us = median(to_update);
-  out.update_us = median(update);
-  out.update_loads_us = median(loads);
-  out.update_product_us = median(product);
-  out.update_flag_us = median(flag);
+  out.strip_flag_us = median(flag);
   out.to_next_us = median(to_next);
+  out.clock_ghz = median_of(ghz);
   return out;
 }
 

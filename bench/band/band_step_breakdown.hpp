@@ -16,16 +16,22 @@ struct StepBreakdown {
 StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
 
 // The persistent kernel's critical path: per 64-column step, medians over the steps of a band
-// of 600 steps (its first and last reach steps left out), from the kernel's own time stamps.
+// of 600 steps (its first and last reach steps left out), from the kernel's own time stamps. A
+// step is the first strip of a block column (it applies the block column before, factors the
+// diagonal block, solves its rows), then the wait for the next block column's first strip to
+// see all it needs.
 struct PersistentStepBreakdown {
-  double step_us = 0;       // from one step's first strip ready to the next one's
-  double strip_us = 0;      // the strip under the diagonal block: factor and solve: its loads, first
-                            // slab (and the update right of it), second slab, stores and flag
-  double strip_loads_us = 0, strip_first_slab_us = 0, strip_second_slab_us = 0, strip_flag_us = 0;
-  double to_update_us = 0;  // its flag until the update of the next diagonal block starts
-  double update_us = 0;     // that update: its loads, product and stores, flag
-  double update_loads_us = 0, update_product_us = 0, update_flag_us = 0;
-  double to_next_us = 0;    // its flag until the next step's first strip starts
+  double step_us = 0;          // from one step's first strip ready to the next one's
+  double strip_waited_us = 0;  // that strip's task, from its ticket until it is ready: the wait off the path
+  double counts_late_us = 0;   // its update counts met, after the previous step's strip ended (< 0: before):
+                               // > 0 when the updates by the block column two back set the pace
+  double strip_us = 0;         // the strip: its loads, left update of the first slab's columns, first
+                               // slab's factorisation, that slab's update right of it, second slab,
+                               // stores and flag
+  double strip_loads_us = 0, strip_left_update_us = 0, strip_first_slab_us = 0, strip_first_update_us = 0,
+         strip_second_slab_us = 0, strip_flag_us = 0;
+  double to_next_us = 0;       // its flag until the next step's first strip is ready
+  double clock_ghz = 0;        // the strip's multiprocessor clock during its factorisation
 };
 
 PersistentStepBreakdown time_persistent_steps(std::int64_t bandwidth);

@@ -2,20 +2,32 @@
 //
 // Tiles: T(i, j) holds rows [64 i, 64 i + 64) and columns [64 j, 64 j + 64) of the band; block
 // column k updates the tiles T(i, j) with k < j <= i <= k + reach (reach = ceil(kd / 64)), and the
-// strips under its diagonal block T(k, k) are 32 rows each. The tasks, in ticket order, go by
-// groups, group g being:
-//   - the strips of block column g (factor T(g, g), solve the strip),
-//   - the updates of block column g + 1: by block column g - 1 (the last it needs before), then
-//     by g (T(i, g + 1) -= L(i, g) L(g + 1, g)ᵀ): what the next group's strips wait for,
-//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), 2 x 2
-//     tiles a task: more work for each task's fixed costs (waits, flags, the ticket).
-// Every task reads only what tasks with smaller tickets write, so a block that waits always
-// waits for a task that a running block holds: the order cannot deadlock, whatever the grid.
-// The tasks of the critical path (strips, then the next block column's updates) come first in
-// their group, so that they find blocks free to take them however many tasks a group has.
-// What a task waits for: a strip, the update count of its diagonal block and of its own tile
-// (all block columns before g applied); an update of T(i, j) by block column k, the strips of
-// L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
+// strips under its diagonal block T(k, k) are 32 rows each. A strip of block column k applies
+// block column k - 1 to its rows and its copy of T(k, k) itself (the block column kernel's left
+// update), then factors T(k, k) and solves its rows; the other updates, of block column j by
+// block columns k <= j - 2, are tasks of their own that write the band. So the step's critical
+// path is the strips of one block column to the next, with no update task and its loads,
+// stores and flags between them. The tasks go by groups, group g being:
+//   - the strips of block column g,
+//   - the updates of block column g + 1 by block column g - 1 (the last that the strips of
+//     block column g + 1 do not apply themselves),
+//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a tile a
+//     task. (2 x 2 tiles a task shared the fixed costs of waits, flags and tickets, but the
+//     updates of a block column's tiles by the block columns two and three back are a chain of
+//     tasks, one a step, beside the strips': a tile a task keeps each link short.)
+// Every task reads only what tasks before it in this order write. The blocks have roles: the
+// first few take only strips, the others only updates, each from its own ticket counter, in
+// that order. A block that waits then always waits for a task that a running block holds (the
+// earliest task not done has been handed out, since its queue hands out in order, and all it
+// waits for is done), so the order cannot deadlock, whatever the split. The roles keep each
+// multiprocessor's instruction cache on one kind of task: the strip's pivot chain is tens of KB
+// of straight-line code, which ran about 6 us slower on its first slab than on its second (the
+// same code, by then cached) when strips and updates shared the blocks (3.5 and 3.5 us with the
+// roles).
+// What a task waits for: a strip of block column k, the strips of block column k - 1 that it
+// reads (those of T(k, k)'s rows and of its own) and the update counts of T(k, k) and of its own
+// tile (all block columns before k - 1 applied); an update of T(i, j) by block column k, the
+// strips of L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
 
 #include <cuda_runtime.h>
 
@@ -38,8 +50,8 @@ using block_column_device::threads;
 constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
-constexpr std::size_t update_shared_bytes = 4 * tile * tile_pitch * sizeof(double);
-constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(0));
+constexpr std::size_t update_shared_bytes = 2 * tile * tile_pitch * sizeof(double);
+constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(1));
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
 
@@ -50,9 +62,11 @@ struct Band {
   long long reach = 0;      // tile rows under a diagonal block that its block column updates
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long before = 0;     // updates of the next block column by the one before: reach - 1
-  long long per_group = 0;  // tickets a group
-  unsigned long long* next_ticket = nullptr;
-  int* updates = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
+  long long updates = 0;    // update tasks a group
+  long long strip_blocks = 0;  // the first blocks, which take the strips; the others take the updates
+  unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
+  unsigned long long* next_update = nullptr;
+  int* applied = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
   int* solved = nullptr;     // per strip (k, s): 1 once solved
   unsigned* arrivals = nullptr;  // per block column: its strips that have read its diagonal block
   int* info = nullptr;       // per block column: 0, or 1 + the column in it whose pivot failed
@@ -61,7 +75,7 @@ struct Band {
   long long timed_steps = 0;
 
   __device__ double* at(long long i, long long j) const { return rows + i * ld + j + ld; }
-  __device__ int* updates_of(long long i, long long j) const { return updates + i * (reach + 1) + (i - j); }
+  __device__ int* updates_of(long long i, long long j) const { return applied + i * (reach + 1) + (i - j); }
   // The block columns that update T(i, j) before block column k: max(0, i - reach) ... k - 1.
   __device__ int updates_before(long long i, long long k) const { return static_cast<int>(k - max(0LL, i - reach)); }
   __device__ long long width(long long k) const { return min(static_cast<long long>(tile), n - k * tile); }
@@ -81,12 +95,14 @@ __device__ std::int64_t now_ns() { return block_column_device::global_time_ns();
 // L2 for all); the acquire makes what the writer wrote before its release visible to the block
 // after the barrier that follows. A wait of over a second means a bug, not a slow device: it
 // stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
-__device__ void wait_until_at_least(const Band& b, const int* flag, int value) {
+// Polls `spacing` ns apart after each round trip: a hundred update blocks polling a few flags in
+// a tight loop queued up in L2 before the loads of the blocks that work (a tile update's loads
+// took 7.4 us instead of about 1); the few strip blocks, on the critical path, poll back to back.
+enum class Polls : unsigned { spaced = 200, back_to_back = 0 };
+__device__ void wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced) {
   std::int64_t start = 0;
   for (unsigned polls = 1; load_acquire(flag) < value; ++polls) {
-    // Spaced polls: a hundred blocks polling a few flags in a tight loop queue up in L2 before
-    // the loads of the blocks that work (a tile update's loads took 7.4 us instead of about 1).
-    __nanosleep(200);
+    if (spacing != Polls::back_to_back) __nanosleep(static_cast<unsigned>(spacing));
     if (polls % 256 != 0) continue;  // the clock and the stall flag now and then
     if (*static_cast<volatile int*>(b.stalled) != 0) return;
     if (start == 0) {
@@ -104,55 +120,37 @@ __device__ void release_add(int* flag, int value) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
-// The tiles T(i + a, j + c), a, c < span, that block column k updates (those with
-// k < j + c <= i + a <= k + reach and i + a < columns): T -= L(i + a, k) L(j + c, k)ᵀ. The L tiles
-// through shared memory (zero outside the band and past n), the products on the tensor cores
-// (each warp 16 x 32 entries of a tile), T read and written in place where it is stored (lower
-// triangle, band, rows < n). Tiles of one task share its waits, loads of L and flags' trips.
-__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int span, unsigned char* shared) {
-  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // rows' L, then columns'
-  const auto updated = [&](int a, int c) {
-    return a < span && c < span && j + c <= i + a && i + a <= k + b.reach && i + a < b.columns;
-  };
-  const auto l_row = [&](int which) { return which < span ? i + which : j + which - span; };  // of L tile `which`
-  const bool timed = span == 1 && i == k + 1 && j == k + 1 && k < b.timed_steps;  // the next diagonal block
-  if (threadIdx.x < 32) {  // lanes 0 .. 4 span - 1: the strips of the L tiles; lanes 8 .. 11: the tiles' counts
+// The update of tile T(i, j) by block column k (k < j <= i <= k + reach, i < columns):
+// T -= L(i, k) L(j, k)ᵀ. The L tiles through shared memory (zero outside the band and past n;
+// one tile on the diagonal, i == j), the product on the tensor cores (each warp 16 x 32 entries),
+// T read and written in place where it is stored (lower triangle, band, rows < n).
+__device__ void update_tile(const Band& b, long long i, long long j, long long k, unsigned char* shared) {
+  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(i, k), then L(j, k)
+  const int l_tiles = i == j ? 1 : 2;
+  const auto l_row = [&](int which) { return which == 0 ? i : j; };  // of L tile `which`
+  if (threadIdx.x < 32) {  // lanes 0 .. 2 l_tiles - 1: the strips of the L tiles; lane 8: the tile's count
     const int lane = threadIdx.x;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
-    if (lane < 4 * span && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
-    const int a = (lane - 8) / 2, c = (lane - 8) % 2;
-    if (lane >= 8 && lane < 12 && updated(a, c))
-      wait_until_at_least(b, b.updates_of(i + a, j + c), b.updates_before(i + a, k));
-    __syncwarp();
-    if (lane == 0 && timed) b.times[k].update_ready = now_ns();
+    if (lane < 2 * l_tiles && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
+    if (lane == 8) wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
   }
   __syncthreads();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
   // into registers, each stored to shared memory, went out a few at a time: 7.4 us for two
-  // tiles), then the first tile's entries of this thread's accumulators; each next tile's
-  // entries are loaded during this one's product.
+  // tiles), then the entries of this thread's accumulators.
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
-  const auto entry = [&](int p, int nt, int q, long long& row, long long& column) {  // of acc[nt][q], tile p
-    row = (i + p / 2) * tile + r0 + g + 8 * (q / 2);
-    column = (j + p % 2) * tile + c0 + nt * 8 + 2 * t + q % 2;
-    return updated(p / 2, p % 2) && row < b.n && column <= row && row - column <= b.kd;
-  };
-  const auto load_entries = [&](int p, double(&old)[4][4]) {
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        long long row, column;
-        old[nt][q] = entry(p, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
-      }
+  const auto entry = [&](int nt, int q, long long& row, long long& column) {  // of acc[nt][q]
+    row = i * tile + r0 + g + 8 * (q / 2);
+    column = j * tile + c0 + nt * 8 + 2 * t + q % 2;
+    return row < b.n && column <= row && row - column <= b.kd;
   };
   {
     const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
     const long long column = k * tile + c;
 #pragma unroll
-    for (int which = 0; which < 4; ++which) {
-      if (which >= 2 * span) break;
+    for (int which = 0; which < 2; ++which) {
+      if (which >= l_tiles) break;
 #pragma unroll
       for (int r = first_row; r < tile; r += threads / tile) {
         const long long row = l_row(which) * tile + r;
@@ -164,105 +162,118 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     }
     __pipeline_commit();
   }
-  double old[2][4][4];
-  load_entries(0, old[0]);
+  double old[4][4];
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      long long row, column;
+      old[nt][q] = entry(nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
+    }
   __pipeline_wait_prior(0);
   __syncthreads();
-  if (timed && threadIdx.x == 0) b.times[k].update_loaded = now_ns();
+  double acc[4][4] = {};
 #pragma unroll
-  for (int p = 0; p < 4; ++p) {  // tile (a, c) = (p / 2, p % 2)
-    if (p + 1 < 4) load_entries(p + 1, old[(p + 1) % 2]);
-    if (!updated(p / 2, p % 2)) continue;
-    double acc[4][4] = {};
+  for (int k0 = 0; k0 < tile; k0 += 16) {
+    double a[8];
 #pragma unroll
-    for (int k0 = 0; k0 < tile; k0 += 16) {
-      double a[8];
+    for (int q = 0; q < 8; ++q) a[q] = l[0][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
 #pragma unroll
-      for (int q = 0; q < 8; ++q) a[q] = l[p / 2][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
+    for (int nt = 0; nt < 4; ++nt) {
+      double bf[4];
 #pragma unroll
-      for (int nt = 0; nt < 4; ++nt) {
-        double bf[4];
-#pragma unroll
-        for (int q = 0; q < 4; ++q) bf[q] = l[span + p % 2][c0 + nt * 8 + g][k0 + t + 4 * q];
-        mma_16x8x16(acc[nt], a, bf);
-      }
+      for (int q = 0; q < 4; ++q) bf[q] = l[l_tiles - 1][c0 + nt * 8 + g][k0 + t + 4 * q];
+      mma_16x8x16(acc[nt], a, bf);
     }
-#pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        long long row, column;
-        if (entry(p, nt, q, row, column)) *b.at(row, column) = old[p % 2][nt][q] - acc[nt][q];
-      }
   }
+#pragma unroll
+  for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) {
+      long long row, column;
+      if (entry(nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
+    }
   __syncthreads();
-  if (timed && threadIdx.x == 0) b.times[k].update_stored = now_ns();
-  if (threadIdx.x < 4 && updated(threadIdx.x / 2, threadIdx.x % 2)) {
-    release_add(b.updates_of(i + threadIdx.x / 2, j + threadIdx.x % 2), 1);
-    if (timed) b.times[k].update_done = now_ns();
-  }
+  if (threadIdx.x == 0) release_add(b.updates_of(i, j), 1);
 }
 
-// Strip s of block column k: factor T(k, k), solve the strip (block_column_strip.cuh).
+// Strip s of block column k: apply block column k - 1 to T(k, k) and the strip, factor T(k, k),
+// solve the strip (block_column_strip.cuh).
 __device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
-  if (threadIdx.x < 32) {  // lane 0: the diagonal block's update count; lane 1: the strip's tile's
-    const int lane = threadIdx.x;
-    const long long i = k + 1 + s / 2;  // the tile row of the strip
-    if (lane == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k));
-    if (lane == 1 && below > 0) wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k));
-    __syncwarp();
-    if (lane == 0 && s == 0 && k < b.timed_steps) b.times[k].strip_ready = now_ns();
-  }
+  const bool timed = s == 0 && k < b.timed_steps;
+  if (timed && threadIdx.x == 0) b.times[k].strip_taken = now_ns();
+  // First the update counts of T(k, k) and of the strip's tile (every block column before k - 1
+  // applied: lanes 0 and 1), then their copies go out while lanes 2 and 3 wait for block column
+  // k - 1's strips of T(k, k)'s rows (its first two) and lane 4 for the one of this strip's rows
+  // (64 rows further down: strip s + 2), which the left update reads.
+  const long long i = k + 1 + s / 2;  // the tile row of the strip
+  if (threadIdx.x == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1), Polls::back_to_back);
+  if (threadIdx.x == 1 && below > 0)
+    wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1), Polls::back_to_back);
   __syncthreads();
+  if (timed && threadIdx.x == 0) b.times[k].strip_counted = now_ns();
+  const auto wait_left = [&] {
+    if (threadIdx.x < 32) {
+      const int lane = threadIdx.x;
+      const long long previous_strips = k > 0 ? b.strips_of(k - 1) : 0;
+      if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), 1, Polls::back_to_back);
+      if (lane == 4 && below > 0 && s + 2 < previous_strips)
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, 1, Polls::back_to_back);
+      __syncwarp();
+      if (lane == 0 && timed) b.times[k].strip_ready = now_ns();
+    }
+    __syncthreads();
+  };
   BlockColumn<double> column;
   column.diagonal = b.at(k * tile, k * tile);
   column.ld = b.ld;
   column.width = static_cast<int>(b.width(k));
   column.below = below;
+  column.left = k > 0 ? tile : 0;
   column.bandwidth = b.kd;
-  std::int64_t* stamps = s == 0 && k < b.timed_steps ? b.times[k].strip_phases : nullptr;
+  std::int64_t* stamps = timed ? b.times[k].strip_phases : nullptr;
   block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
-                                    stamps);
+                                    stamps, wait_left);
   __syncthreads();
   if (threadIdx.x == 0) {
     release_add(b.solved + k * b.strips + s, 1);
-    if (s == 0 && k < b.timed_steps) b.times[k].strip_done = now_ns();
+    if (timed) b.times[k].strip_done = now_ns();
   }
+}
+
+// Update task r of group g (the order in the file's comment, strips left out).
+__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
+  if (r < b.before) {  // block column g + 1 by g - 1
+    if (g > 0 && g + 1 + r < b.columns) update_tile(b, g + 1 + r, g + 1, g - 1, shared);
+    return;
+  }
+  r -= b.before;  // the rest of block column g - 1's updates, column by column from the diagonal down
+  if (g == 0) return;
+  long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
+  while (r >= b.reach - 2 - c) r -= b.reach - 2 - c++;
+  const long long j = g + 2 + c, i = j + r;
+  if (i < b.columns) update_tile(b, i, j, g - 1, shared);
 }
 
 __global__ void __launch_bounds__(threads) band_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
   __shared__ long long ticket;
-  const long long tickets = b.columns * b.per_group;
+  const bool strips = blockIdx.x < b.strip_blocks;
+  unsigned long long* const counter = strips ? b.next_strip : b.next_update;
+  const long long per_group = strips ? b.strips : b.updates, tickets = b.columns * per_group;
   for (;;) {
     __syncthreads();  // the last task is done with the shared memory
-    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(b.next_ticket, 1ULL));
+    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(counter, 1ULL));
     __syncthreads();
-    const long long g = ticket / b.per_group;
-    long long r = ticket % b.per_group;
     if (ticket >= tickets) return;
-    if (r < b.strips) {
+    const long long g = ticket / per_group, r = ticket % per_group;
+    if (strips)
       factor_strip(b, r, g, shared);
-      continue;
-    }
-    r -= b.strips;
-    if (r < b.before) {  // block column g + 1 by g - 1
-      if (g > 0 && g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g - 1, 1, shared);
-      continue;
-    }
-    r -= b.before;
-    if (r < b.reach) {  // block column g + 1 by g
-      if (g + 1 + r < b.columns) update_tiles(b, g + 1 + r, g + 1, g, 1, shared);
-      continue;
-    }
-    r -= b.reach;  // the rest of block column g - 1's updates: 2 x 2 tiles, by pairs of block columns
-    if (g == 0) continue;
-    long long pair = 0;  // block columns g + 2 + 2 pair and the next, tiles from row j on: (reach - 1 - 2 pair) / 2 blocks
-    while (r >= (b.reach - 1 - 2 * pair) / 2) r -= (b.reach - 1 - 2 * pair++) / 2;
-    const long long j = g + 2 + 2 * pair, i = j + 2 * r;
-    if (i < b.columns) update_tiles(b, i, j, g - 1, 2, shared);
+    else
+      update_task(b, g, r, shared);
   }
 }
 
@@ -282,18 +293,18 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.before = std::max<long long>(0, b.reach - 1);
-  long long rest = 0;  // 2 x 2 blocks of the rest of a block column's updates (update_tiles)
-  for (long long pair = 0; b.reach - 1 - 2 * pair >= 2; ++pair) rest += (b.reach - 1 - 2 * pair) / 2;
-  b.per_group = b.strips + b.before + b.reach + rest;
-  // Counters and flags, zero: the ticket (two ints), the update counts, the strip flags, the
-  // arrivals, the pivot flags and the stall flag.
+  const long long rest = b.reach >= 2 ? (b.reach - 2) * (b.reach - 1) / 2 : 0;  // tiles of block columns >= g + 2
+  b.updates = b.before + rest;
+  // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
+  // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
                     flags = static_cast<std::size_t>(b.columns * b.strips), columns = static_cast<std::size_t>(b.columns);
-  DeviceBuffer<int> state(3 + counts + flags + 2 * columns);
+  DeviceBuffer<int> state(5 + counts + flags + 2 * columns);
   state.zero();
-  b.next_ticket = reinterpret_cast<unsigned long long*>(state.get());
-  b.updates = state.get() + 2;
-  b.solved = b.updates + counts;
+  b.next_strip = reinterpret_cast<unsigned long long*>(state.get());
+  b.next_update = b.next_strip + 1;
+  b.applied = state.get() + 4;
+  b.solved = b.applied + counts;
   b.arrivals = reinterpret_cast<unsigned*>(b.solved + flags);
   b.info = b.solved + flags + columns;
   b.stalled = b.info + columns;
@@ -314,7 +325,16 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  band_kernel<<<static_cast<unsigned>(blocks_per_sm * sms), threads, shared_bytes>>>(b);
+  // Every block resident at once (they wait on one another), at least one of each role. Up to two
+  // blocks a strip of a group (the next group's strips taken and waiting when their inputs land),
+  // but at most a third of the grid: the updates of a block column's tiles by the block columns
+  // two and three back are a chain of tasks beside the strips', one a step, and fewer or slower
+  // update blocks made it the step's pace (with half the grid for the strips and the updates not
+  // inlined: 45 us a step at b = 1000, their counts 25 us late).
+  const long long grid = static_cast<long long>(blocks_per_sm) * sms;
+  if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
+  b.strip_blocks = std::max(1LL, std::min(2 * b.strips, grid / 3));
+  band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaDeviceSynchronize(), "the persistent band factorisation");
 

@@ -1,12 +1,14 @@
 #pragma once
 // The band Cholesky factorisation as one persistent kernel: no launch, event or stream between
 // the steps. The band is cut into 64 x 64 tiles; its tasks are the strips of 32 rows under each
-// diagonal block (each factors the diagonal block and solves its strip, the block column kernel's
-// device code) and the trailing update of each tile by each block column, on the FP64 tensor
-// cores. The blocks of the kernel take the tasks in one order, a ticket each from a counter, and
-// wait for the tasks a task reads by flags in device memory (one per strip, an update count per
-// tile) instead of grid barriers. The order puts the diagonal block's column first, so the next
-// diagonal block is factored (look-ahead) while the rest of the trailing update runs.
+// diagonal block (each applies the block column before to the diagonal block and its strip,
+// factors the diagonal block and solves its strip: the block column kernel's device code) and the
+// rest of the trailing update, tile by tile, on the FP64 tensor cores. The blocks of the kernel
+// take the tasks in one order, some blocks the strips and the others the updates, a ticket each
+// from a counter, and wait for the tasks a task reads by flags in device memory (one per strip,
+// an update count per tile) instead of grid barriers. The next block column's strips need only
+// this one's strips and updates by earlier block columns, so the next diagonal block is
+// factored (look-ahead) while the rest of the trailing update runs.
 //
 // Plain C++ (the kernel: band_cholesky_persistent.cu).
 #include <cstdint>
@@ -16,14 +18,18 @@
 
 namespace fem::kernels::cuda {
 
-// When the tasks on one step's critical path became ready and ended, in ns of the device's
-// global timer, for the first steps of a factorisation: the strip just under diagonal block k
-// (factor and solve; with the ends of its loads, of its first slab and of the second) and the
-// update of diagonal block k + 1 by block column k (with the ends of its loads and of its
-// product and stores).
+// When the strip just under diagonal block k (the first strip of block column k: it applies
+// block column k - 1, factors the diagonal block and solves its rows) was taken, found the
+// update counts it needs met, became ready (block column k - 1's strips done too) and ended, in
+// ns of the device's global timer, for the first steps of a factorisation; with the ends of its
+// loads, of the left update of its first slab's columns, of that slab's factorisation (with the
+// second slab's left update beside it), of that slab's update of the columns right of it and of
+// the second slab; and its multiprocessor's clock (cycles) at the second and the fifth of these.
 struct PersistentStepTimes {
-  std::int64_t strip_ready = 0, strip_phases[3] = {0, 0, 0}, strip_done = 0;  // phases: loaded, first slab, factored
-  std::int64_t update_ready = 0, update_loaded = 0, update_stored = 0, update_done = 0;
+  std::int64_t strip_taken = 0, strip_counted = 0, strip_ready = 0, strip_done = 0;
+  // loaded, first slab's left update applied, first slab factored, applied right of it, all
+  // factored; the clock at the second and the fifth
+  std::int64_t strip_phases[7] = {0, 0, 0, 0, 0, 0, 0};
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from

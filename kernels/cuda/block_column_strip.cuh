@@ -37,8 +37,8 @@ constexpr int tile = 8;                // the update's output tiles
 constexpr unsigned all_lanes = 0xffffffffu;
 
 static_assert(width % slab == 0 && width / slab == 2, "D is two slabs: the rows of warps 0 and 1");
-static_assert(rows % 32 == 0 && threads % 32 == 0 && threads >= rows && rows % tile == 0 && width % tile == 0,
-              "whole warps and tiles");
+static_assert(rows % 32 == 0 && threads % 32 == 0 && threads > rows && rows % tile == 0 && width % tile == 0,
+              "whole warps and tiles, and a warp that does not factor");
 
 template <class T>
 __device__ T reciprocal_sqrt(T x);
@@ -97,7 +97,7 @@ constexpr bool has_16x8x16_steps = false;
 // t = lane % 4) holds a[q] = A(g + 8 (q % 2), t + 4 (q / 2)), b[q] = B(t + 4 q, g) and
 // d[q] = D(g + 8 (q / 2), 2 t + q % 2).
 __device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
-  asm volatile(
+  asm(
       "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
       "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
       : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
@@ -105,32 +105,65 @@ __device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const d
         "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 
-// After the first slab, in double on sm_90: A(r, c) -= sum over k < slab of A(r, k) A(c, k) for
-// all the rows under the slab and D's columns right of it, in one go, a warp 16 x 16 entries
-// (32 steps of 16 x 8 x 16 for the block, against 208 of 8 x 8 x 4 by tiles). Entries that are
-// not stored get the update too: their factors are zero, or nobody reads them.
-__device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
-  static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
-  const int row0 = slab + warp / 2 * 16, col0 = slab + warp % 2 * 16;
-  double acc[2][4] = {};
+// In double on sm_90: A(r, c) -= sum over k < k_count of f(r, k) f(c, k) for the 16 rows from
+// row0 and the 8 nt_count columns from col0, by one warp in 16 x 8 x 16 steps (the rows'
+// fragments loaded once for the column tiles), f being the left columns (l) or the first slab's
+// (s itself: it writes columns right of those it reads). Entries that are not stored get the
+// update too: their factors are zero, or nobody reads them.
+template <int nt_count, int k_count, int P>
+__device__ void subtract_block_product(double (*s)[pitch], const double (*f)[P], int row0, int col0) {
+  static_assert(k_count % 32 == 0, "whole pairs of steps of 16");
+  const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  double acc[2][nt_count][4] = {};  // the even and the odd steps of 16 apart: twice the products in flight
 #pragma unroll
-  for (int k = 0; k < slab; k += 16) {
+  for (int k = 0; k < k_count; k += 16) {
     double a[8];
 #pragma unroll
-    for (int q = 0; q < 8; ++q) a[q] = s[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
+    for (int q = 0; q < 8; ++q) a[q] = f[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
 #pragma unroll
-    for (int nt = 0; nt < 2; ++nt) {
+    for (int nt = 0; nt < nt_count; ++nt) {
       double b[4];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) b[q] = s[col0 + nt * 8 + g][k + t + 4 * q];
-      mma_16x8x16(acc[nt], a, b);
+      for (int q = 0; q < 4; ++q) b[q] = f[col0 + nt * 8 + g][k + t + 4 * q];
+      mma_16x8x16(acc[k / 16 % 2][nt], a, b);
     }
   }
 #pragma unroll
-  for (int nt = 0; nt < 2; ++nt)
+  for (int nt = 0; nt < nt_count; ++nt)
 #pragma unroll
-    for (int q = 0; q < 4; ++q) s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[nt][q];
+    for (int q = 0; q < 4; ++q)
+      s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[0][nt][q] + acc[1][nt][q];
+}
+
+template <int nt_count>
+__device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0) {
+  subtract_block_product<nt_count, width, left_pitch>(s, l, row0, col0);
+}
+
+// After the first slab, in double on sm_90: its update of all the rows under it and D's columns
+// right of it, a warp 16 x 16 entries (32 steps of 16 x 8 x 16 for the block, against 208 of
+// 8 x 8 x 4 by tiles).
+__device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
+  static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
+  const int warp = threadIdx.x / 32;
+  subtract_block_product<2, slab, pitch>(s, s, slab + warp / 2 * 16, slab + warp % 2 * 16);
+}
+
+// The left update of D's first slab of columns and of the rows under it: 6 blocks of 16 x 32
+// entries as 12 halves of 16 x 16, a warp a half (three for each multiprocessor quarter, whose
+// tensor core each half waits for).
+__device__ inline void subtract_left_product_first_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
+  static_assert(rows == 6 * 16 && slab == 32 && warps == 8, "12 halves of 16 x 16 for 8 warps");
+  for (int half = threadIdx.x / 32; half < 12; half += warps)
+    subtract_left_block<2>(s, l, half / 2 * 16, half % 2 * 16);
+}
+
+// The left update of D's second slab of columns below its diagonal, which the first slab's
+// factorisation does not read: 4 blocks of 16 x 32, block `block` from row slab + 16 block.
+__device__ inline void subtract_left_product_second_slab(double (*s)[pitch], const double (*l)[left_pitch], int block) {
+  static_assert(rows - slab == 4 * 16 && width - slab == 32, "4 blocks of 16 x 32");
+  subtract_left_block<2>(s, l, slab + block * 16, slab);  // as two halves: fewer registers
+  subtract_left_block<2>(s, l, slab + block * 16, slab + 16);
 }
 
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
@@ -156,15 +189,23 @@ __device__ inline std::int64_t global_time_ns() {
 // The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
-// of the block calls it. With `stamps`, thread 0 writes there the global time when the rows
-// have landed (and the left update is applied), when the first slab is factored and the
-// columns right of it updated, and when D is factored and the strip solved.
-template <class T>
+// of the block calls it. With `stamps` (7 entries), thread 0 writes there the global time when
+// the rows and the first left columns have landed, when the left update the first slab needs is
+// applied, when the first slab is factored, when the columns right of it are updated, and when D
+// is factored and the strip solved; then its multiprocessor's clock (cycles) at the second and
+// at the fifth of these (their ratio to the time: the clock rate). Every thread calls `wait_left()` once D's and the strip's copies are under
+// way and before the left columns' are issued: a caller whose left columns are written by other
+// blocks waits there for them (its copies of the rest overlap the wait).
+struct NoWait {
+  __device__ void operator()() const {}
+};
+
+template <class T, class WaitLeft = NoWait>
 __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, unsigned strips, int* info, int info_base,
-                             unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr) {
+                             unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr,
+                             const WaitLeft& wait_left = {}) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
-  __shared__ int failed;     // D's first column with a pivot that is not positive, or -1
   __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
   __shared__ bool writes_d;  // this block is the last to have read D
   const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
@@ -203,76 +244,109 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       }
     }
   };
+  wait_left();
   if (chunks > 0) fetch_left(0);
   __pipeline_commit();
   if (chunks > 1) fetch_left(1);
   __pipeline_commit();
-  if (threadIdx.x == 0) failed = -1;
 
   // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
+  // In double on sm_90 the last chunk's update of the second slab's columns is applied by the
+  // four warps that do not factor while the first slab is factored (the chunk's buffer is not
+  // refilled).
+  constexpr bool tensor_steps = std::is_same_v<T, double> && has_16x8x16_steps;
+  const T(*deferred)[left_pitch] = nullptr;
   for (int chunk = 0; chunk < chunks; ++chunk) {
     __pipeline_wait_prior(1);  // this chunk's copies (and D's and the strip's) have landed
     __syncthreads();
+    if (stamps && threadIdx.x == 0 && chunk == 0) stamps[0] = global_time_ns();
     const T(*l)[left_pitch] = left_tiles[chunk % buffers];
-    for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
+    if constexpr (tensor_steps) {
+      subtract_left_product_first_slab(s, l);
+      if (chunk + 1 < chunks) {
+        if (warp >= warps - 4) subtract_left_product_second_slab(s, l, warp - (warps - 4));
+      } else {
+        deferred = l;
+      }
+    } else {
+      for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
+    }
     __syncthreads();  // the buffer is free again
     if (chunk + 2 < chunks) fetch_left(chunk + 2);
     __pipeline_commit();
   }
   __pipeline_wait_prior(0);
   __syncthreads();
-  if (threadIdx.x == 0) {
+  if (stamps && threadIdx.x == 0) {
+    if (chunks == 0) stamps[0] = global_time_ns();
+    stamps[1] = global_time_ns();
+    stamps[5] = static_cast<std::int64_t>(clock64());
+  }
+  // By a thread that does not factor: the atomic's round trip (about a microsecond) overlaps the
+  // factorisation instead of holding the first row warp, and so the others, at its start.
+  if (threadIdx.x == rows) {
     unsigned before;  // release: D is read before the counter says so
     asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
     writes_d = before == strips - 1;
-    if (stamps) stamps[0] = global_time_ns();
   }
 
   // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
+  // Each keeps D's first column whose pivot is not positive, or -1 (a register: no shared-memory
+  // trip or branch on the chain); thread 0's is reported.
   const int r = threadIdx.x;
+  int failed = -1;
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
       const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
-      // diagonal: the slab's pivots as the columns before update them, in every lane, so that no
-      // shuffle brings the next pivot and its reciprocal square root starts as soon as L(j + 1, j)
-      // is known, before the rest of column j's work.
-      T dr[slab], ar[slab], diagonal[slab];
+      // Lane i holds row k0 + i of the slab's diagonal block (dr) and the thread's own row (ar).
+      T dr[slab], ar[slab];
 #pragma unroll
       for (int c = 0; c < slab; ++c) {
         dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
         ar[c] = s[r][k0 + c];
-        diagonal[c] = s[k0 + c][k0 + c];
       }
+      T pivot = s[k0][k0];  // the slab's first, as the columns before it left it
       // Every row warp has read the slab before the first writes it back (a barrier of the row
       // warps alone, number 1; __syncthreads is number 0).
       asm volatile("bar.sync 1, %0;" ::"n"(rows));
 
       // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
       // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
-      // pivots waits for. Only L(j + 1, j), which the next pivot needs, is shuffled.
+      // pivots waits for. The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every
+      // lane, with no shuffle on it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the
+      // columns before j left them (below, next_diagonal), which column j - 1 brings up to date
+      // and shuffles ahead of the rest of its work, so the chain of column j + 1 runs in program
+      // order before column j's bulk (the in-order issue overlaps them). (Every lane kept all the
+      // pivots up to date instead: a third more multiply-adds and 64 more registers.)
       T(*column)[slab] = column_buffers[warp];
-      T inv = reciprocal_sqrt(diagonal[0]);
+      T inv = reciprocal_sqrt(pivot);
+      T below = __shfl_sync(all_lanes, dr[0], 1), next_diagonal = __shfl_sync(all_lanes, dr[1], 1);
 #pragma unroll
       for (int j = 0; j < slab; ++j) {
-        const T pivot = diagonal[j];
-        if (!(pivot > T(0)) && r == 0 && failed < 0 && k0 + j < w) failed = k0 + j;
+        failed = failed < 0 && !(pivot > T(0)) && k0 + j < w ? k0 + j : failed;
         dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
         ar[j] *= inv;
         if (j + 1 == slab) break;
         column[j % 2][lane] = dr[j];
-        const T next = __shfl_sync(all_lanes, dr[j], j + 1);  // L(j + 1, j)
-        diagonal[j + 1] -= next * next;
-        const T next_inv = reciprocal_sqrt(diagonal[j + 1]);
+        const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
+        pivot = next_diagonal - next * next;
+        const T next_inv = reciprocal_sqrt(pivot);
         dr[j + 1] -= dr[j] * next;
         ar[j + 1] -= ar[j] * next;
+        if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
+          const T l = __shfl_sync(all_lanes, dr[j], j + 2);  // L(j + 2, j)
+          dr[j + 2] -= dr[j] * l;
+          ar[j + 2] -= ar[j] * l;
+          below = __shfl_sync(all_lanes, dr[j + 1], j + 2);
+          next_diagonal = __shfl_sync(all_lanes, dr[j + 2], j + 2);
+        }
         __syncwarp();
         // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
 #pragma unroll
-        for (int c = j + 2; c < slab; ++c) {
+        for (int c = j + 3; c < slab; ++c) {
           const T l = column[j % 2][c];  // L(c, j)
           dr[c] -= dr[j] * l;
           ar[c] -= ar[j] * l;
-          diagonal[c] -= l * l;
         }
         inv = next_inv;
       }
@@ -284,19 +358,26 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
 #pragma unroll
         for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
       }
+    } else if (k0 == 0 && deferred && warp >= warps - 4) {
+      if constexpr (tensor_steps) subtract_left_product_second_slab(s, deferred, warp - (warps - 4));
     }
     __syncthreads();
+    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
 
     // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
     if (k0 + slab < w) {
-      if constexpr (std::is_same_v<T, double> && has_16x8x16_steps)
+      if constexpr (tensor_steps)
         subtract_first_slab_product(s);
       else
         for_each_update_tile(k0 + slab, k0 + slab, w, stored,
                              [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
       __syncthreads();
     }
-    if (stamps && threadIdx.x == 0) stamps[k0 + slab < w ? 1 : 2] = global_time_ns();
+    if (stamps && threadIdx.x == 0 && k0 == 0) stamps[3] = global_time_ns();
+  }
+  if (stamps && threadIdx.x == 0) {
+    stamps[4] = global_time_ns();
+    stamps[6] = static_cast<std::int64_t>(clock64());
   }
 
   for (int r2 = warp; r2 < rows; r2 += warps) {

@@ -209,12 +209,13 @@ TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
   unsigned seed = 140;
-  // Bandwidths around the 32-row strips and 64-column tiles, n that cut the last tile, a band
-  // reaching 16 tiles (many tasks waiting on one another) and a block wider than the tiles
-  // (more padding in each row).
-  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1, 0, 64}, {100, 5, 64}, {257, 31, 64},
-                                     {640, 64, 64}, {645, 65, 64}, {1000, 100, 64}, {3001, 250, 64},
-                                     {2500, 400, 100}, {3000, 1000, 64}}) {
+  // Bandwidths around the 32-row strips and 64-column tiles (up to 64: no update task, the
+  // strips apply the block column before them), n that cut the last tile, a band reaching 16
+  // tiles (many tasks waiting on one another), a block wider than the tiles (more padding in
+  // each row), and a dense matrix (more strips a block column than blocks that take strips).
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1, 0, 64}, {200, 0, 64}, {100, 5, 64},
+                                     {257, 31, 64}, {640, 64, 64}, {645, 65, 64}, {700, 129, 64}, {1000, 100, 64},
+                                     {3001, 250, 64}, {2500, 400, 100}, {3000, 1000, 64}, {3000, 2999, 64}}) {
     CAPTURE(n);
     CAPTURE(kd);
     CAPTURE(block);
