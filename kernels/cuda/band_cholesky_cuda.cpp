@@ -197,15 +197,10 @@ class Factorizer {
   template <class At>
   void factor_panel_right_looking(const At& at, index_t j, bool ahead) {
     const index_t size = std::min(layout_.block, layout_.n - j);
-    const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
     int* info = info_.get() + j / layout_.block;
     for (index_t c = 0; c < size; c += block_column_width) {
-      BlockColumn<T> column;
-      column.diagonal = at(j + c, j + c);
-      column.ld = layout_.window();
-      column.width = static_cast<int>(std::min<index_t>(block_column_width, size - c));
-      column.below = size - c - column.width + below;
-      column.bandwidth = layout_.bandwidth;
+      BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
+      column.left = 0;  // cuBLAS has already applied every column left of it
       block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
       const index_t next = c + column.width, past = ahead ? std::min(size, next + block_column_width) : size;
       if (ahead) {
