@@ -8,16 +8,16 @@
 // The left update goes through shared memory 64 columns at a time, the next chunk copied in
 // (cp.async) while the current one is applied as 8 x 8 tiles, one warp a tile.
 //
-// D is factored 32 columns (a slab) at a time by the first three warps, a thread a row. Each
-// keeps the slab's 32 x 32 diagonal block in registers (lane i holds its row i) and factors it
-// column by column, broadcasting each column of L through shared memory, while applying it to
-// its own row (also in registers): the triangular solve of the rows under the slab costs no
-// extra pass and no barrier. The columns right of the slab are then updated in tiles, as the
-// left update is.
+// D is factored 32 columns (a slab) at a time by the first three warps, a thread a row. The warp
+// of the slab's diagonal block keeps it in registers (lane i holds its row i) and factors it
+// column by column, publishing each column of L in shared memory; the warps of the rows under it
+// apply the columns to their rows (also in registers) a group of 8 behind, meeting it at named
+// barriers. The columns right of the slab are then updated in tiles, as the left update is.
 
 #include <cuda_pipeline.h>
 
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
@@ -40,12 +40,28 @@ static_assert(width % slab == 0 && width / slab == 2, "D is two slabs: the rows 
 static_assert(rows % 32 == 0 && threads % 32 == 0 && threads > rows && rows % tile == 0 && width % tile == 0,
               "whole warps and tiles, and a warp that does not factor");
 
+// 1/√x for the pivot chain, x a normal positive number. In double, not the library's rsqrt: it
+// branches to a slow path for special inputs, and a branch ends the basic block, so the
+// compiler cannot fill its Newton steps' latency with the column's other work (the chain then
+// waits for them, a column at a time). Here: the hardware's gross approximation (from x's high
+// word, about 20 bits) and one third-order step, y (1 + e/2 + 3e²/8) with e = 1 - x y², whose
+// error 5e³/16 is under an ulp; no branch. Subnormal x flushes to zero (the chain counts such a
+// pivot as failed).
 template <class T>
 __device__ T reciprocal_sqrt(T x);
 template <>
-__device__ inline double reciprocal_sqrt<double>(double x) { return rsqrt(x); }
+__device__ inline double reciprocal_sqrt<double>(double x) {
+  double y;
+  asm("rsqrt.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  const double e = fma(-(x * y), y, 1.0);
+  return fma(y * e, fma(0.375, e, 0.5), y);
+}
 template <>
 __device__ inline float reciprocal_sqrt<float>(float x) { return rsqrtf(x); }
+
+// The smallest pivot the chain takes: the smallest normal number.
+template <class T>
+constexpr T smallest_pivot = std::numeric_limits<T>::min();
 
 // out(r0 + i, col0 + j) -= sum over k in [k0, k0 + K) of a(r0 + i, k) a(col0 + j, k), i, j < 8:
 // one 8 x 8 tile of an update A -= L Lᵀ, by one warp, each lane two entries (row lane / 4,
@@ -107,11 +123,11 @@ __device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const d
 
 // In double on sm_90: A(r, c) -= sum over k < k_count of f(r, k) f(c, k) for the 16 rows from
 // row0 and the 8 nt_count columns from col0, by one warp in 16 x 8 x 16 steps (the rows'
-// fragments loaded once for the column tiles), f being the left columns (l) or the first slab's
-// (s itself: it writes columns right of those it reads). Entries that are not stored get the
-// update too: their factors are zero, or nobody reads them.
-template <int nt_count, int k_count, int P>
-__device__ void subtract_block_product(double (*s)[pitch], const double (*f)[P], int row0, int col0) {
+// fragments loaded once for the column tiles), f(row, k) being an entry of the left columns or
+// of the first slab's. Entries that are not stored get the update too: their factors are zero,
+// or nobody reads them.
+template <int nt_count, int k_count, class F>
+__device__ void subtract_block_product(double (*s)[pitch], const F& f, int row0, int col0) {
   static_assert(k_count % 32 == 0, "whole pairs of steps of 16");
   const int lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
   double acc[2][nt_count][4] = {};  // the even and the odd steps of 16 apart: twice the products in flight
@@ -119,12 +135,12 @@ __device__ void subtract_block_product(double (*s)[pitch], const double (*f)[P],
   for (int k = 0; k < k_count; k += 16) {
     double a[8];
 #pragma unroll
-    for (int q = 0; q < 8; ++q) a[q] = f[row0 + g + 8 * (q % 2)][k + t + 4 * (q / 2)];
+    for (int q = 0; q < 8; ++q) a[q] = f(row0 + g + 8 * (q % 2), k + t + 4 * (q / 2));
 #pragma unroll
     for (int nt = 0; nt < nt_count; ++nt) {
       double b[4];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) b[q] = f[col0 + nt * 8 + g][k + t + 4 * q];
+      for (int q = 0; q < 4; ++q) b[q] = f(col0 + nt * 8 + g, k + t + 4 * q);
       mma_16x8x16(acc[k / 16 % 2][nt], a, b);
     }
   }
@@ -137,16 +153,27 @@ __device__ void subtract_block_product(double (*s)[pitch], const double (*f)[P],
 
 template <int nt_count>
 __device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0) {
-  subtract_block_product<nt_count, width, left_pitch>(s, l, row0, col0);
+  subtract_block_product<nt_count, width>(s, [l](int row, int k) { return l[row][k]; }, row0, col0);
 }
+
+// The first slab's columns of the rows under it, as the row warps write them when the slab is
+// factored, transposed: column k's entry of row slab + i at [k][i]. s has an odd pitch (a thread
+// a row, a column read by a warp hits distinct banks), where the tensor-core fragments (8 rows x
+// 4 columns a load) hit a bank 4 times (the product between the slabs took 1.3 us for 32
+// products); here a fragment is 4 rows x 8 columns at a pitch of 4 mod 16 doubles: distinct banks.
+constexpr int slab_columns_pitch = rows - slab + 4;
+using SlabColumns = double[slab][slab_columns_pitch];
+template <class T>  // in the dynamic shared memory after s (the product is in double only)
+constexpr std::size_t slab_columns_bytes = std::is_same_v<T, double> ? sizeof(SlabColumns) : 0;
 
 // After the first slab, in double on sm_90: its update of all the rows under it and D's columns
 // right of it, a warp 16 x 16 entries (32 steps of 16 x 8 x 16 for the block, against 208 of
 // 8 x 8 x 4 by tiles).
-__device__ inline void subtract_first_slab_product(double (*s)[pitch]) {
+__device__ inline void subtract_first_slab_product(double (*s)[pitch], const SlabColumns& columns) {
   static_assert(rows - slab == 4 * 16 && width - slab == 2 * 16 && warps == 8, "a warp 16 x 16 entries");
   const int warp = threadIdx.x / 32;
-  subtract_block_product<2, slab, pitch>(s, s, slab + warp / 2 * 16, slab + warp % 2 * 16);
+  subtract_block_product<2, slab>(s, [&columns](int row, int k) { return columns[k][row - slab]; },
+                                  slab + warp / 2 * 16, slab + warp % 2 * 16);
 }
 
 // The left update of D's first slab of columns and of the rows under it: 6 blocks of 16 x 32
@@ -180,6 +207,83 @@ __device__ void for_each_update_tile(int first_row, int first_column, int w, con
   }
 }
 
+// The slab factorisation's hand-over: the producer writes column j of L below the diagonal and
+// 1 / L(j, j) on it to published[j], and arrives at barrier first_group_barrier + g once the
+// columns of group g (published_group of them) are there; the consumers wait there for each
+// group. A barrier a group, each used once a slab: a warp never arrives twice at one before it
+// completes. (0 is __syncthreads', 1 the row warps'.)
+constexpr int published_group = 8;
+constexpr int first_group_barrier = 2;
+static_assert(slab % published_group == 0 && first_group_barrier + slab / published_group <= 16, "16 named barriers");
+
+__device__ inline void arrive(int barrier, int threads) {
+  asm volatile("bar.arrive %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
+}
+__device__ inline void wait_at(int barrier, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(barrier), "r"(threads) : "memory");
+}
+
+// The producer: the slab's diagonal block, lane i holding its row i in d (the columns before
+// the slab applied; `pivot` is d(0, 0) as lane 0 has it), becomes L. `meeting` threads meet at
+// the barriers; the first of its `width` columns (the slab's columns that D has) whose pivot is
+// not positive or subnormal goes to `failed_column` (as k0 + it) unless one is there.
+//
+// The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every lane, with no shuffle on
+// it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the columns before j left them
+// (below, next_diagonal), which column j - 1 brings up to date and shuffles ahead of the rest of
+// its work, so the chain of column j + 1 runs in program order before column j's bulk (the
+// in-order issue overlaps them). Column j reaches the other lanes through published (31 - j
+// shuffles, two a double, took the issue slots the chain waits for). (Every lane kept all the
+// pivots up to date instead: a third more multiply-adds and 64 more registers.)
+template <class T>
+__device__ void factor_slab_diagonal_block(T (&d)[slab], T pivot, T (*published)[slab], int meeting, int width, int k0,
+                                           int& failed_column) {
+  const int lane = threadIdx.x % 32;
+  int failed = -1;
+  T inv = reciprocal_sqrt(pivot);
+  T below = __shfl_sync(all_lanes, d[0], 1), next_diagonal = __shfl_sync(all_lanes, d[1], 1);
+#pragma unroll
+  for (int j = 0; j < slab; ++j) {
+    failed = failed < 0 && !(pivot >= smallest_pivot<T>) && j < width ? j : failed;
+    d[j] = lane == j ? pivot * inv : lane > j ? d[j] * inv : T(0);
+    published[j][lane] = lane == j ? inv : d[j];
+    if (j % published_group == published_group - 1) arrive(first_group_barrier + j / published_group, meeting);
+    if (j + 1 == slab) break;
+    const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
+    pivot = next_diagonal - next * next;
+    const T next_inv = reciprocal_sqrt(pivot);
+    d[j + 1] -= d[j] * next;
+    if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
+      const T l = __shfl_sync(all_lanes, d[j], j + 2);  // L(j + 2, j)
+      d[j + 2] -= d[j] * l;
+      below = __shfl_sync(all_lanes, d[j + 1], j + 2);
+      next_diagonal = __shfl_sync(all_lanes, d[j + 2], j + 2);
+    }
+    __syncwarp();
+    // Also right of the diagonal, where d holds nothing that is read: it costs less than a test.
+#pragma unroll
+    for (int c = j + 3; c < slab; ++c) d[c] -= d[j] * published[j][c];  // L(c, j)
+    inv = next_inv;
+  }
+  if (lane == 0 && failed >= 0 && failed_column < 0) failed_column = k0 + failed;
+}
+
+// A consumer: its row x under the slab (the columns before the slab applied) becomes its row of
+// L, x L(slab)ᵀ = the row, a group of published columns at a time.
+template <class T>
+__device__ void solve_slab_row(T (&x)[slab], const T (*published)[slab], int meeting) {
+#pragma unroll
+  for (int g = 0; g < slab / published_group; ++g) {
+    wait_at(first_group_barrier + g, meeting);
+#pragma unroll
+    for (int j = g * published_group; j < (g + 1) * published_group; ++j) {
+      x[j] *= published[j][j];
+#pragma unroll
+      for (int c = j + 1; c < slab; ++c) x[c] -= x[j] * published[j][c];
+    }
+  }
+}
+
 __device__ inline std::int64_t global_time_ns() {
   std::int64_t t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
@@ -205,9 +309,13 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
                              unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr,
                              const WaitLeft& wait_left = {}) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
-  T(*left_tiles)[rows][left_pitch] = reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch);
-  __shared__ __align__(16) T column_buffers[rows / 32][2][slab];  // a row warp's columns of L in turn
-  __shared__ bool writes_d;  // this block is the last to have read D
+  constexpr bool tensor_steps = std::is_same_v<T, double> && has_16x8x16_steps;
+  SlabColumns& slab_columns = *reinterpret_cast<SlabColumns*>(shared_bytes + sizeof(T) * rows * pitch);
+  T(*left_tiles)[rows][left_pitch] =
+      reinterpret_cast<T(*)[rows][left_pitch]>(shared_bytes + sizeof(T) * rows * pitch + slab_columns_bytes<T>);
+  __shared__ __align__(16) T published[slab][slab];  // the slab's columns of L (factor_slab_diagonal_block)
+  __shared__ bool writes_d;      // this block is the last to have read D
+  __shared__ int failed_column;  // D's first column whose pivot failed, or -1
   const int w = bc.width, lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const long long strip = w + strip_index * strip_rows;  // its first row
   const auto global_row = [&](int r) { return r < width ? static_cast<long long>(r) : strip + (r - width); };
@@ -254,7 +362,6 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   // In double on sm_90 the last chunk's update of the second slab's columns is applied by the
   // four warps that do not factor while the first slab is factored (the chunk's buffer is not
   // refilled).
-  constexpr bool tensor_steps = std::is_same_v<T, double> && has_16x8x16_steps;
   const T(*deferred)[left_pitch] = nullptr;
   for (int chunk = 0; chunk < chunks; ++chunk) {
     __pipeline_wait_prior(1);  // this chunk's copies (and D's and the strip's) have landed
@@ -275,6 +382,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     if (chunk + 2 < chunks) fetch_left(chunk + 2);
     __pipeline_commit();
   }
+  if (threadIdx.x == 0) failed_column = -1;
   __pipeline_wait_prior(0);
   __syncthreads();
   if (stamps && threadIdx.x == 0) {
@@ -290,76 +398,49 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     writes_d = before == strips - 1;
   }
 
-  // The factorisation: the first rows / 32 warps, a thread a row; the others wait at the barrier.
-  // Each keeps D's first column whose pivot is not positive, or -1 (a register: no shared-memory
-  // trip or branch on the chain); thread 0's is reported.
+  // The factorisation, a slab at a time, by the row warps (the first rows / 32), a thread a row:
+  // the warp whose rows are the slab's diagonal block factors it (the producer) and publishes its
+  // columns of L; the warps of the rows under it (the consumers) apply them to their rows. The
+  // others wait at the barrier (slab 2: the warp of the rows above it too). The producer keeps
+  // D's first column whose pivot is not positive (or subnormal), or -1 (a register: no
+  // shared-memory trip or branch on the chain) and leaves it in failed_column.
   const int r = threadIdx.x;
-  int failed = -1;
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
-      const bool solves = r >= k0 + slab;  // a row under this slab: it gets the slab's columns of L
-      // Lane i holds row k0 + i of the slab's diagonal block (dr) and the thread's own row (ar).
-      T dr[slab], ar[slab];
+      const bool produces = warp == k0 / slab, consumes = r >= k0 + slab;
+      // The producer's lane i holds row k0 + i of the slab's diagonal block; a consumer its own row.
+      T a[slab];
 #pragma unroll
-      for (int c = 0; c < slab; ++c) {
-        dr[c] = c <= lane ? s[k0 + lane][k0 + c] : T(0);
-        ar[c] = s[r][k0 + c];
-      }
-      T pivot = s[k0][k0];  // the slab's first, as the columns before it left it
+      for (int c = 0; c < slab; ++c) a[c] = !produces || c <= lane ? s[r][k0 + c] : T(0);
+      const T first_pivot = s[k0][k0];  // as the columns before it left it
       // Every row warp has read the slab before the first writes it back (a barrier of the row
       // warps alone, number 1; __syncthreads is number 0).
       asm volatile("bar.sync 1, %0;" ::"n"(rows));
-
-      // Column j of L goes to the warp's lanes through shared memory (two buffers in turn, so one
-      // __syncwarp a column): 31 - j shuffles, two a double, took the issue slots the chain of
-      // pivots waits for. The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every
-      // lane, with no shuffle on it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the
-      // columns before j left them (below, next_diagonal), which column j - 1 brings up to date
-      // and shuffles ahead of the rest of its work, so the chain of column j + 1 runs in program
-      // order before column j's bulk (the in-order issue overlaps them). (Every lane kept all the
-      // pivots up to date instead: a third more multiply-adds and 64 more registers.)
-      T(*column)[slab] = column_buffers[warp];
-      T inv = reciprocal_sqrt(pivot);
-      T below = __shfl_sync(all_lanes, dr[0], 1), next_diagonal = __shfl_sync(all_lanes, dr[1], 1);
-#pragma unroll
-      for (int j = 0; j < slab; ++j) {
-        failed = failed < 0 && !(pivot > T(0)) && k0 + j < w ? k0 + j : failed;
-        dr[j] = lane == j ? pivot * inv : lane > j ? dr[j] * inv : T(0);
-        ar[j] *= inv;
-        if (j + 1 == slab) break;
-        column[j % 2][lane] = dr[j];
-        const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
-        pivot = next_diagonal - next * next;
-        const T next_inv = reciprocal_sqrt(pivot);
-        dr[j + 1] -= dr[j] * next;
-        ar[j + 1] -= ar[j] * next;
-        if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
-          const T l = __shfl_sync(all_lanes, dr[j], j + 2);  // L(j + 2, j)
-          dr[j + 2] -= dr[j] * l;
-          ar[j + 2] -= ar[j] * l;
-          below = __shfl_sync(all_lanes, dr[j + 1], j + 2);
-          next_diagonal = __shfl_sync(all_lanes, dr[j + 2], j + 2);
-        }
-        __syncwarp();
-        // Also right of the diagonal, where dr holds nothing that is read: it costs less than a test.
-#pragma unroll
-        for (int c = j + 3; c < slab; ++c) {
-          const T l = column[j % 2][c];  // L(c, j)
-          dr[c] -= dr[j] * l;
-          ar[c] -= ar[j] * l;
-        }
-        inv = next_inv;
-      }
-      if (warp == k0 / slab) {  // this warp's rows are the slab's diagonal block
+      // The producer and the consumers meet at one named barrier (2 + g) for each group g of
+      // published_group columns: the producer arrives without waiting, and the consumers catch up
+      // a group at a time, so the producer's chain has the issue slots of its quarter of the
+      // multiprocessor to itself (each row warp factoring the diagonal block itself besides its
+      // rows did twice its multiply-adds, 220 cycles a column; a flag and a fence a column
+      // between them cost more).
+      const int meeting = rows - k0;  // threads of the producer and the consumers
+      if (produces) {
+        factor_slab_diagonal_block(a, first_pivot, published, meeting, w - k0, k0, failed_column);
 #pragma unroll
         for (int c = 0; c < slab; ++c)
-          if (c <= lane) s[r][k0 + c] = dr[c];
-      } else if (solves) {
+          if (c <= lane) s[r][k0 + c] = a[c];
+      } else if (consumes) {
+        solve_slab_row(a, published, meeting);
 #pragma unroll
-        for (int c = 0; c < slab; ++c) s[r][k0 + c] = ar[c];
+        for (int c = 0; c < slab; ++c) s[r][k0 + c] = a[c];
+        if constexpr (tensor_steps)
+          if (k0 == 0)
+#pragma unroll
+            for (int c = 0; c < slab; ++c) slab_columns[c][r - slab] = a[c];
       }
-    } else if (k0 == 0 && deferred && warp >= warps - 4) {
-      if constexpr (tensor_steps) subtract_left_product_second_slab(s, deferred, warp - (warps - 4));
+    } else if (k0 == 0 && deferred && warp != 4) {
+      // By warps 3, 5, 6 and 7: warp 4 would share the producer's quarter of the multiprocessor.
+      static_assert(rows / 32 == 3 && warps == 8, "warps 3 to 7 do not factor; warp i on quarter i % 4");
+      if constexpr (tensor_steps) subtract_left_product_second_slab(s, deferred, warp == 3 ? 0 : warp - 4);
     }
     __syncthreads();
     if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
@@ -367,7 +448,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     // The columns right of the slab: A(r, c) -= L(r, slab) L(c, slab)ᵀ.
     if (k0 + slab < w) {
       if constexpr (tensor_steps)
-        subtract_first_slab_product(s);
+        subtract_first_slab_product(s, slab_columns);
       else
         for_each_update_tile(k0 + slab, k0 + slab, w, stored,
                              [&](int r0, int c0) { subtract_tile_product<slab>(s, s, r0, c0, k0); });
@@ -388,13 +469,14 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   }
   if (writes_d && threadIdx.x == 0) {
     *arrivals = 0;  // every block has arrived: ready for the next launch
-    if (failed >= 0) atomicCAS(info, 0, info_base + failed + 1);
+    if (failed_column >= 0) atomicCAS(info, 0, info_base + failed_column + 1);
   }
 }
 
 template <class T>
 constexpr std::size_t shared_size(int left_buffers) {
-  return sizeof(T) * (rows * pitch + static_cast<std::size_t>(left_buffers) * rows * left_pitch);
+  return sizeof(T) * (rows * pitch + static_cast<std::size_t>(left_buffers) * rows * left_pitch) +
+         slab_columns_bytes<T>;
 }
 
 
