@@ -186,11 +186,12 @@ __device__ inline void subtract_left_product_first_slab(double (*s)[pitch], cons
 }
 
 // The left update of D's second slab of columns below its diagonal, which the first slab's
-// factorisation does not read: 4 blocks of 16 x 32, block `block` from row slab + 16 block.
-__device__ inline void subtract_left_product_second_slab(double (*s)[pitch], const double (*l)[left_pitch], int block) {
-  static_assert(rows - slab == 4 * 16 && width - slab == 32, "4 blocks of 16 x 32");
-  subtract_left_block<2>(s, l, slab + block * 16, slab);  // as two halves: fewer registers
-  subtract_left_block<2>(s, l, slab + block * 16, slab + 16);
+// factorisation does not read: 7 halves of 16 x 16 (rows 32-47 x columns 48-63 are above D's
+// diagonal), in the order (32, 32), (48, 32), (48, 48), (64, 32), ... (80, 48).
+constexpr int second_slab_halves = 7;
+__device__ inline void subtract_left_half_second_slab(double (*s)[pitch], const double (*l)[left_pitch], int half) {
+  static_assert(rows - slab == 4 * 16 && width - slab == 32, "4 row blocks of 16, 2 column halves");
+  subtract_left_block<2>(s, l, slab + (half + 1) / 2 * 16, slab + (half + 1) % 2 * 16);
 }
 
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
@@ -371,7 +372,8 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     if constexpr (tensor_steps) {
       subtract_left_product_first_slab(s, l);
       if (chunk + 1 < chunks) {
-        if (warp >= warps - 4) subtract_left_product_second_slab(s, l, warp - (warps - 4));
+        for (int half = warp - (warps - 4); half >= 0 && half < second_slab_halves; half += 4)
+          subtract_left_half_second_slab(s, l, half);
       } else {
         deferred = l;
       }
@@ -437,10 +439,15 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
 #pragma unroll
             for (int c = 0; c < slab; ++c) slab_columns[c][r - slab] = a[c];
       }
-    } else if (k0 == 0 && deferred && warp != 4) {
-      // By warps 3, 5, 6 and 7: warp 4 would share the producer's quarter of the multiprocessor.
-      static_assert(rows / 32 == 3 && warps == 8, "warps 3 to 7 do not factor; warp i on quarter i % 4");
-      if constexpr (tensor_steps) subtract_left_product_second_slab(s, deferred, warp == 3 ? 0 : warp - 4);
+    } else if (k0 == 0 && deferred) {
+      // By the warps that do not factor (3 to 7), two halves a quarter of the multiprocessor but
+      // one on the producer's (warp 4 shares warp 0's): 16 x 8 x 16 products on a quarter's
+      // tensor core took about 130 cycles each, so its share is the slab's length.
+      static_assert(rows / 32 == 3 && warps == 8 && second_slab_halves == 7, "warp i on quarter i % 4");
+      const int first = warp == 4 ? 0 : warp == 5 ? 1 : warp == 6 ? 3 : warp == 3 ? 5 : 6;
+      const int count = warp == 5 || warp == 6 ? 2 : 1;
+      if constexpr (tensor_steps)
+        for (int half = first; half < first + count; ++half) subtract_left_half_second_slab(s, deferred, half);
     }
     __syncthreads();
     if (stamps && threadIdx.x == 0 && k0 == 0) stamps[2] = global_time_ns();
