@@ -95,7 +95,10 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   kernels::cuda::factor_persistent(layout, storage.get(), &times);
   const std::int64_t reach = (b + 63) / 64;
   // Each part a list of its µs over the steps, then its median.
-  enum Part { step, waited, counts_late, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next, parts };
+  enum Part {
+    step, waited, counts_late, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next,
+    first_chain, second_chain, parts
+  };
   std::vector<double> us[parts], ghz;
   const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
   for (std::int64_t k = reach + 1; k + reach + 2 < steps; ++k) {
@@ -112,6 +115,8 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     add(second_slab, t.strip_phases[3], t.strip_phases[4]);
     add(flag, t.strip_phases[4], t.strip_done);
     add(to_next, t.strip_done, next.strip_ready);
+    add(first_chain, t.strip_phases[1], t.strip_phases[7]);
+    add(second_chain, t.strip_phases[3], t.strip_phases[8]);
     if (t.strip_phases[4] > t.strip_phases[1])
       ghz.push_back(static_cast<double>(t.strip_phases[6] - t.strip_phases[5]) /
                     static_cast<double>(t.strip_phases[4] - t.strip_phases[1]));
@@ -134,6 +139,8 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   out.strip_second_slab_us = median(second_slab);
   out.strip_flag_us = median(flag);
   out.to_next_us = median(to_next);
+  out.first_chain_us = median(first_chain);
+  out.second_chain_us = median(second_chain);
   out.clock_ghz = median_of(ghz);
   return out;
 }

@@ -30,6 +30,7 @@ struct PersistentStepBreakdown {
                                // stores and flag
   double strip_loads_us = 0, strip_left_update_us = 0, strip_first_slab_us = 0, strip_first_update_us = 0,
          strip_second_slab_us = 0, strip_flag_us = 0;
+  double first_chain_us = 0, second_chain_us = 0;  // each slab's pivot chain alone (its producer warp)
   double to_next_us = 0;       // its flag until the next step's first strip is ready
   double clock_ghz = 0;        // the strip's multiprocessor clock during its factorisation
 };

@@ -24,12 +24,13 @@ namespace fem::kernels::cuda {
 // ns of the device's global timer, for the first steps of a factorisation; with the ends of its
 // loads, of the left update of its first slab's columns, of that slab's factorisation (with the
 // second slab's left update beside it), of that slab's update of the columns right of it and of
-// the second slab; and its multiprocessor's clock (cycles) at the second and the fifth of these.
+// the second slab; its multiprocessor's clock (cycles) at the second and the fifth of these; and
+// the ends of the two slabs' pivot chains (their producer warps).
 struct PersistentStepTimes {
   std::int64_t strip_taken = 0, strip_counted = 0, strip_ready = 0, strip_done = 0;
   // loaded, first slab's left update applied, first slab factored, applied right of it, all
-  // factored; the clock at the second and the fifth
-  std::int64_t strip_phases[7] = {0, 0, 0, 0, 0, 0, 0};
+  // factored; the clock at the second and the fifth; the first and the second slab's chains done
+  std::int64_t strip_phases[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from

@@ -294,11 +294,13 @@ __device__ inline std::int64_t global_time_ns() {
 // The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
-// of the block calls it. With `stamps` (7 entries), thread 0 writes there the global time when
+// of the block calls it. With `stamps` (9 entries), thread 0 writes there the global time when
 // the rows and the first left columns have landed, when the left update the first slab needs is
 // applied, when the first slab is factored, when the columns right of it are updated, and when D
 // is factored and the strip solved; then its multiprocessor's clock (cycles) at the second and
-// at the fifth of these (their ratio to the time: the clock rate). Every thread calls `wait_left()` once D's and the strip's copies are under
+// at the fifth of these (their ratio to the time: the clock rate); then the times when the first
+// and the second slab's producers ended their chains (the rest of a slab: the consumers' last
+// group and the work beside it). Every thread calls `wait_left()` once D's and the strip's copies are under
 // way and before the left columns' are issued: a caller whose left columns are written by other
 // blocks waits there for them (its copies of the rest overlap the wait).
 struct NoWait {
@@ -427,6 +429,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       const int meeting = rows - k0;  // threads of the producer and the consumers
       if (produces) {
         factor_slab_diagonal_block(a, first_pivot, published, meeting, w - k0, k0, failed_column);
+        if (stamps && lane == 0) stamps[7 + k0 / slab] = global_time_ns();
 #pragma unroll
         for (int c = 0; c < slab; ++c)
           if (c <= lane) s[r][k0 + c] = a[c];
