@@ -96,8 +96,8 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   const std::int64_t reach = (b + 63) / 64;
   // Each part a list of its µs over the steps, then its median.
   enum Part {
-    step, waited, counts_late, strip, loads, left_update, first_slab, first_update, second_slab, flag, to_next,
-    first_chain, second_chain, parts
+    step, waited, counts_late, strip, loads, left_update, second_wait, second_half, first_slab, first_update,
+    second_slab, flag, to_next, first_chain, second_chain, first_half_to_next, parts
   };
   std::vector<double> us[parts], ghz;
   const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
@@ -109,12 +109,15 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     add(counts_late, times[static_cast<std::size_t>(k - 1)].strip_done, t.strip_counted);
     add(strip, t.strip_ready, t.strip_done);
     add(loads, t.strip_ready, t.strip_phases[0]);
-    add(left_update, t.strip_phases[0], t.strip_phases[1]);
+    add(left_update, t.strip_phases[0], t.strip_phases[9]);
+    add(second_wait, t.strip_phases[9], t.strip_half_ready);
+    add(second_half, t.strip_half_ready, t.strip_phases[1]);
     add(first_slab, t.strip_phases[1], t.strip_phases[2]);
     add(first_update, t.strip_phases[2], t.strip_phases[3]);
     add(second_slab, t.strip_phases[3], t.strip_phases[4]);
     add(flag, t.strip_phases[4], t.strip_done);
-    add(to_next, t.strip_done, next.strip_ready);
+    add(to_next, t.strip_done, next.strip_half_ready);
+    add(first_half_to_next, t.strip_half_done, next.strip_ready);
     add(first_chain, t.strip_phases[1], t.strip_phases[7]);
     add(second_chain, t.strip_phases[3], t.strip_phases[8]);
     if (t.strip_phases[4] > t.strip_phases[1])
@@ -134,11 +137,14 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   out.strip_us = median(strip);
   out.strip_loads_us = median(loads);
   out.strip_left_update_us = median(left_update);
+  out.strip_second_wait_us = median(second_wait);
+  out.strip_second_half_us = median(second_half);
   out.strip_first_slab_us = median(first_slab);
   out.strip_first_update_us = median(first_update);
   out.strip_second_slab_us = median(second_slab);
   out.strip_flag_us = median(flag);
   out.to_next_us = median(to_next);
+  out.first_half_to_next_us = median(first_half_to_next);
   out.first_chain_us = median(first_chain);
   out.second_chain_us = median(second_chain);
   out.clock_ghz = median_of(ghz);

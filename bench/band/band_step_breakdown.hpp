@@ -19,19 +19,22 @@ StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
 // of 600 steps (its first and last reach steps left out), from the kernel's own time stamps. A
 // step is the first strip of a block column (it applies the block column before, factors the
 // diagonal block, solves its rows), then the wait for the next block column's first strip to
-// see all it needs.
+// see all it needs. The block column before arrives in two halves of 32 columns: the first
+// while that block column factors its second slab, the second when it ends.
 struct PersistentStepBreakdown {
-  double step_us = 0;          // from one step's first strip ready to the next one's
+  double step_us = 0;          // from one step's first strip ready (first half) to the next one's
   double strip_waited_us = 0;  // that strip's task, from its ticket until it is ready: the wait off the path
   double counts_late_us = 0;   // its update counts met, after the previous step's strip ended (< 0: before):
                                // > 0 when the updates by the block column two back set the pace
-  double strip_us = 0;         // the strip: its loads, left update of the first slab's columns, first
-                               // slab's factorisation, that slab's update right of it, second slab,
-                               // stores and flag
-  double strip_loads_us = 0, strip_left_update_us = 0, strip_first_slab_us = 0, strip_first_update_us = 0,
-         strip_second_slab_us = 0, strip_flag_us = 0;
+  double strip_us = 0;         // the strip, ready to done
+  double strip_loads_us = 0;   // the first half's loads
+  double strip_left_update_us = 0;  // its left update of the first slab's columns
+  double strip_second_wait_us = 0;  // then the wait for the second half
+  double strip_second_half_us = 0;  // its loads and left update
+  double strip_first_slab_us = 0, strip_first_update_us = 0, strip_second_slab_us = 0, strip_flag_us = 0;
   double first_chain_us = 0, second_chain_us = 0;  // each slab's pivot chain alone (its producer warp)
-  double to_next_us = 0;       // its flag until the next step's first strip is ready
+  double to_next_us = 0;            // its second half's flag until the next step's first strip has it
+  double first_half_to_next_us = 0;  // its first half's flag until the next step's first strip has it
   double clock_ghz = 0;        // the strip's multiprocessor clock during its factorisation
 };
 

@@ -25,9 +25,12 @@
 // same code, by then cached) when strips and updates shared the blocks (3.5 and 3.5 us with the
 // roles).
 // What a task waits for: a strip of block column k, the strips of block column k - 1 that it
-// reads (those of T(k, k)'s rows and of its own) and the update counts of T(k, k) and of its own
-// tile (all block columns before k - 1 applied); an update of T(i, j) by block column k, the
-// strips of L(i, k) and L(j, k) and the update of T(i, j) by block column k - 1 (the count).
+// reads (those of T(k, k)'s rows and of its own), a half of their columns at a time, and the
+// update counts of T(k, k) and of its own tile (all block columns before k - 1 applied); an
+// update of T(i, j) by block column k, the strips of L(i, k) and L(j, k) and the update of T(i, j)
+// by block column k - 1 (the count). A strip stores the first 32 columns of its rows while it
+// factors the last 32 and says so (its flag at 1): the next block column's strips apply them
+// meanwhile, and wait for the rest (the flag at 2) after.
 
 #include <cuda_runtime.h>
 
@@ -67,7 +70,7 @@ struct Band {
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
   int* applied = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
-  int* solved = nullptr;     // per strip (k, s): 1 once solved
+  int* solved = nullptr;     // per strip (k, s): its halves stored (of its block column's 64 columns), 2 once solved
   unsigned* arrivals = nullptr;  // per block column: its strips that have read its diagonal block
   int* info = nullptr;       // per block column: 0, or 1 + the column in it whose pivot failed
   int* stalled = nullptr;    // 1 once a wait took over a second: every wait gives up, the host throws
@@ -131,7 +134,7 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
   if (threadIdx.x < 32) {  // lanes 0 .. 2 l_tiles - 1: the strips of the L tiles; lane 8: the tile's count
     const int lane = threadIdx.x;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
-    if (lane < 2 * l_tiles && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 1);
+    if (lane < 2 * l_tiles && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 2);
     if (lane == 8) wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
   }
   __syncthreads();
@@ -197,6 +200,36 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
   if (threadIdx.x == 0) release_add(b.updates_of(i, j), 1);
 }
 
+// The strip's handoff with the strips of the block columns before and after it
+// (block_column_strip.cuh): it waits for each half of block column k - 1's strips that it reads
+// (those of T(k, k)'s rows, its first two, and the one of its own rows, 64 rows further down:
+// strip s + 2), and tells block column k + 1's when its first slab's columns are stored. A strip's
+// flag counts its halves stored.
+struct StripHandoff {
+  static constexpr bool waits = true;
+  const Band& b;
+  long long k, s;
+  bool timed;
+
+  __device__ void wait_left(int half) const {
+    if (threadIdx.x < 32) {
+      const int lane = threadIdx.x;
+      const long long previous_strips = b.strips_of(k - 1);
+      if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), half + 1, Polls::back_to_back);
+      if (lane == 4 && b.below(k) > 0 && s + 2 < previous_strips)
+        wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, half + 1, Polls::back_to_back);
+      __syncwarp();
+      if (lane == 0 && timed) (half == 0 ? b.times[k].strip_ready : b.times[k].strip_half_ready) = now_ns();
+    }
+    __syncthreads();
+  }
+  __device__ void first_slab_stored() const {
+    release_add(b.solved + k * b.strips + s, 1);
+    if (timed) b.times[k].strip_half_done = now_ns();
+  }
+};
+
 // Strip s of block column k: apply block column k - 1 to T(k, k) and the strip, factor T(k, k),
 // solve the strip (block_column_strip.cuh).
 __device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
@@ -205,28 +238,14 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   const bool timed = s == 0 && k < b.timed_steps;
   if (timed && threadIdx.x == 0) b.times[k].strip_taken = now_ns();
   // First the update counts of T(k, k) and of the strip's tile (every block column before k - 1
-  // applied: lanes 0 and 1), then their copies go out while lanes 2 and 3 wait for block column
-  // k - 1's strips of T(k, k)'s rows (its first two) and lane 4 for the one of this strip's rows
-  // (64 rows further down: strip s + 2), which the left update reads.
+  // applied: lanes 0 and 1), then their copies go out while the handoff waits for block column
+  // k - 1's strips (only the left columns wait).
   const long long i = k + 1 + s / 2;  // the tile row of the strip
   if (threadIdx.x == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1), Polls::back_to_back);
   if (threadIdx.x == 1 && below > 0)
     wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1), Polls::back_to_back);
   __syncthreads();
   if (timed && threadIdx.x == 0) b.times[k].strip_counted = now_ns();
-  const auto wait_left = [&] {
-    if (threadIdx.x < 32) {
-      const int lane = threadIdx.x;
-      const long long previous_strips = k > 0 ? b.strips_of(k - 1) : 0;
-      if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
-        wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), 1, Polls::back_to_back);
-      if (lane == 4 && below > 0 && s + 2 < previous_strips)
-        wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, 1, Polls::back_to_back);
-      __syncwarp();
-      if (lane == 0 && timed) b.times[k].strip_ready = now_ns();
-    }
-    __syncthreads();
-  };
   BlockColumn<double> column;
   column.diagonal = b.at(k * tile, k * tile);
   column.ld = b.ld;
@@ -236,10 +255,11 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   column.bandwidth = b.kd;
   std::int64_t* stamps = timed ? b.times[k].strip_phases : nullptr;
   block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
-                                    stamps, wait_left);
+                                    stamps, StripHandoff{b, k, s, timed});
   __syncthreads();
   if (threadIdx.x == 0) {
-    release_add(b.solved + k * b.strips + s, 1);
+    // The second half; both where the block column is one slab wide (no first_slab_stored).
+    release_add(b.solved + k * b.strips + s, column.width > block_column_device::slab ? 1 : 2);
     if (timed) b.times[k].strip_done = now_ns();
   }
 }

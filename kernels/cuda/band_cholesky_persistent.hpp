@@ -21,16 +21,20 @@ namespace fem::kernels::cuda {
 // When the strip just under diagonal block k (the first strip of block column k: it applies
 // block column k - 1, factors the diagonal block and solves its rows) was taken, found the
 // update counts it needs met, became ready (block column k - 1's strips done too) and ended, in
-// ns of the device's global timer, for the first steps of a factorisation; with the ends of its
-// loads, of the left update of its first slab's columns, of that slab's factorisation (with the
-// second slab's left update beside it), of that slab's update of the columns right of it and of
-// the second slab; its multiprocessor's clock (cycles) at the second and the fifth of these; and
-// the ends of the two slabs' pivot chains (their producer warps).
+// ns of the device's global timer, for the first steps of a factorisation (ready: block column
+// k - 1's first halves stored, its strips' first slab of columns; half ready: all stored); when
+// its own first half was stored; with the ends of its first half's loads, of the left update of
+// its first slab's columns, of that slab's factorisation (with the second slab's left update
+// beside it), of that slab's update of the columns right of it and of the second slab; its
+// multiprocessor's clock (cycles) at the second and the fifth of these; the ends of the two
+// slabs' pivot chains (their producer warps); and the end of the first half's left update.
 struct PersistentStepTimes {
-  std::int64_t strip_taken = 0, strip_counted = 0, strip_ready = 0, strip_done = 0;
-  // loaded, first slab's left update applied, first slab factored, applied right of it, all
-  // factored; the clock at the second and the fifth; the first and the second slab's chains done
-  std::int64_t strip_phases[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::int64_t strip_taken = 0, strip_counted = 0, strip_ready = 0, strip_half_ready = 0, strip_half_done = 0,
+               strip_done = 0;
+  // first half loaded, left update applied, first slab factored, applied right of it, all
+  // factored; the clock at the second and the fifth; the first and the second slab's chains
+  // done; the first half applied
+  std::int64_t strip_phases[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from

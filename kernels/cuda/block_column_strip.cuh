@@ -151,9 +151,11 @@ __device__ void subtract_block_product(double (*s)[pitch], const F& f, int row0,
       s[row0 + g + 8 * (q / 2)][col0 + nt * 8 + 2 * t + q % 2] -= acc[0][nt][q] + acc[1][nt][q];
 }
 
-template <int nt_count>
-__device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0) {
-  subtract_block_product<nt_count, width>(s, [l](int row, int k) { return l[row][k]; }, row0, col0);
+// Columns [first, first + k_count) of the left columns l.
+template <int nt_count, int k_count = width>
+__device__ void subtract_left_block(double (*s)[pitch], const double (*l)[left_pitch], int row0, int col0,
+                                    int first = 0) {
+  subtract_block_product<nt_count, k_count>(s, [l, first](int row, int k) { return l[row][first + k]; }, row0, col0);
 }
 
 // The first slab's columns of the rows under it, as the row warps write them when the slab is
@@ -179,10 +181,12 @@ __device__ inline void subtract_first_slab_product(double (*s)[pitch], const Sla
 // The left update of D's first slab of columns and of the rows under it: 6 blocks of 16 x 32
 // entries as 12 halves of 16 x 16, a warp a half (three for each multiprocessor quarter, whose
 // tensor core each half waits for).
-__device__ inline void subtract_left_product_first_slab(double (*s)[pitch], const double (*l)[left_pitch]) {
+// Columns [first, first + k_count) of the left columns l.
+template <int k_count>
+__device__ void subtract_left_product_first_slab(double (*s)[pitch], const double (*l)[left_pitch], int first) {
   static_assert(rows == 6 * 16 && slab == 32 && warps == 8, "12 halves of 16 x 16 for 8 warps");
   for (int half = threadIdx.x / 32; half < 12; half += warps)
-    subtract_left_block<2>(s, l, half / 2 * 16, half % 2 * 16);
+    subtract_left_block<2, k_count>(s, l, half / 2 * 16, half % 2 * 16, first);
 }
 
 // The left update of D's second slab of columns below its diagonal, which the first slab's
@@ -294,23 +298,32 @@ __device__ inline std::int64_t global_time_ns() {
 // The work of one block of `threads` threads (strip `strip_index` of the `strips` strips that
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
-// of the block calls it. With `stamps` (9 entries), thread 0 writes there the global time when
+// of the block calls it. With `stamps` (10 entries), thread 0 writes there the global time when
 // the rows and the first left columns have landed, when the left update the first slab needs is
 // applied, when the first slab is factored, when the columns right of it are updated, and when D
 // is factored and the strip solved; then its multiprocessor's clock (cycles) at the second and
 // at the fifth of these (their ratio to the time: the clock rate); then the times when the first
 // and the second slab's producers ended their chains (the rest of a slab: the consumers' last
-// group and the work beside it). Every thread calls `wait_left()` once D's and the strip's copies are under
-// way and before the left columns' are issued: a caller whose left columns are written by other
-// blocks waits there for them (its copies of the rest overlap the wait).
-struct NoWait {
-  __device__ void operator()() const {}
+// group and the work beside it), and when every piece of the left columns but the last was
+// applied.
+//
+// The handoff with the blocks around it (NoHandoff: none). Every thread calls
+// handoff.wait_left(half) before the last chunk of the left columns' half `half` (columns
+// [32 half, 32 half + 32) of the 64 just left of D) is fetched, D's and the strip's copies under
+// way: a caller whose left columns other blocks write waits there for them. With
+// Handoff::waits, the second half is waited for after the first is applied. Once the first
+// slab's columns of the strip's rows (and of D's, by the block that writes D) are stored, one
+// thread calls handoff.first_slab_stored(): the caller can tell the blocks that read them.
+struct NoHandoff {
+  static constexpr bool waits = false;
+  __device__ void wait_left(int) const {}
+  __device__ void first_slab_stored() const {}
 };
 
-template <class T, class WaitLeft = NoWait>
+template <class T, class Handoff = NoHandoff>
 __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, unsigned strips, int* info, int info_base,
                              unsigned* arrivals, unsigned char* shared_bytes, std::int64_t* stamps = nullptr,
-                             const WaitLeft& wait_left = {}) {
+                             const Handoff& handoff = {}) {
   T(*s)[pitch] = reinterpret_cast<T(*)[pitch]>(shared_bytes);
   constexpr bool tensor_steps = std::is_same_v<T, double> && has_16x8x16_steps;
   SlabColumns& slab_columns = *reinterpret_cast<SlabColumns*>(shared_bytes + sizeof(T) * rows * pitch);
@@ -336,18 +349,34 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
         s[r][c] = T(r == c);
     }
   }
-  // The left columns, 64 at a time, into two buffers (one when a chunk is all).
+  // The left columns, 64 at a time (a chunk), into two buffers (one when a chunk is all); the
+  // last chunk (the block column just left of D) in two halves of 32 columns: the pieces, in
+  // order. Where other blocks write the left columns (Handoff::waits: the persistent kernel), the
+  // last chunk's halves each arrive when handoff.wait_left(half) returns, and the second is
+  // waited for and fetched only once the first is applied (the block column before publishes its
+  // first half while it factors its second slab).
   const int chunks = (bc.left + width - 1) / width, buffers = chunks < 2 ? 1 : 2;
-  const auto fetch_left = [&](int chunk) {
-    T(*l)[left_pitch] = left_tiles[chunk % buffers];
-    const int first_column = chunk * width - bc.left;  // relative to D's first, < 0
-    const int end = min(width, -first_column);         // the chunk's columns left of D
+  const int pieces = chunks == 0 ? 0 : chunks + 1;
+  struct Piece {
+    int chunk, first, end;  // columns [first, end) of the chunk
+  };
+  const auto piece = [&](int p) {
+    const int chunk = min(p, chunks - 1), half = p - chunk;
+    return chunk + 1 < chunks ? Piece{chunk, 0, width} : Piece{chunk, half * slab, (half + 1) * slab};
+  };
+  const auto late = [&](int p) { return Handoff::waits && p == pieces - 1; };
+  const auto fetch = [&](int p) {
+    const Piece q = piece(p);
+    if (q.chunk == chunks - 1) handoff.wait_left(q.first / slab);
+    T(*l)[left_pitch] = left_tiles[q.chunk % buffers];
+    const int first_column = q.chunk * width - bc.left;  // relative to D's first, < 0
+    const int end = min(q.end, -first_column);           // the piece's columns left of D
     for (int r = warp; r < rows; r += warps) {
       const long long row = global_row(r);
       const T* from = bc.diagonal + row * bc.ld + first_column;
       // Columns further than the bandwidth from the diagonal are zero.
       const long long begin = stored(r) ? max(0LL, row - bc.bandwidth - first_column) : width;
-      for (int k = lane; k < width; k += 32) {
+      for (int k = q.first + lane; k < q.end; k += 32) {
         if (k >= begin && k < end)
           __pipeline_memcpy_async(&l[r][k], from + k, sizeof(T));
         else
@@ -355,35 +384,51 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       }
     }
   };
-  wait_left();
-  if (chunks > 0) fetch_left(0);
+  if (pieces > 0) fetch(0);
   __pipeline_commit();
-  if (chunks > 1) fetch_left(1);
+  if (pieces > 1 && !late(1)) fetch(1);
   __pipeline_commit();
 
   // A := A - L_left L_leftᵀ on the tiles that matter: D's lower triangle and the strip, w columns.
   // In double on sm_90 the last chunk's update of the second slab's columns is applied by the
-  // four warps that do not factor while the first slab is factored (the chunk's buffer is not
+  // warps that do not factor while the first slab is factored (the chunk's buffer is not
   // refilled).
   const T(*deferred)[left_pitch] = nullptr;
-  for (int chunk = 0; chunk < chunks; ++chunk) {
-    __pipeline_wait_prior(1);  // this chunk's copies (and D's and the strip's) have landed
+  for (int p = 0; p < pieces; ++p) {
+    if (late(p)) {
+      fetch(p);
+      __pipeline_commit();
+      __pipeline_wait_prior(0);
+    } else {
+      __pipeline_wait_prior(1);  // this piece's copies (and D's and the strip's) have landed
+    }
     __syncthreads();
-    if (stamps && threadIdx.x == 0 && chunk == 0) stamps[0] = global_time_ns();
-    const T(*l)[left_pitch] = left_tiles[chunk % buffers];
+    if (stamps && threadIdx.x == 0 && p == 0) stamps[0] = global_time_ns();
+    const Piece q = piece(p);
+    const T(*l)[left_pitch] = left_tiles[q.chunk % buffers];
+    const bool whole = q.end - q.first == width;
     if constexpr (tensor_steps) {
-      subtract_left_product_first_slab(s, l);
-      if (chunk + 1 < chunks) {
+      if (whole)
+        subtract_left_product_first_slab<width>(s, l, q.first);
+      else
+        subtract_left_product_first_slab<slab>(s, l, q.first);
+      if (q.chunk + 1 < chunks) {
         for (int half = warp - (warps - 4); half >= 0 && half < second_slab_halves; half += 4)
           subtract_left_half_second_slab(s, l, half);
       } else {
         deferred = l;
       }
     } else {
-      for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) { subtract_tile_product<width>(s, l, r0, c0, 0); });
+      for_each_update_tile(0, 0, w, stored, [&](int r0, int c0) {
+        if (whole)
+          subtract_tile_product<width>(s, l, r0, c0, q.first);
+        else
+          subtract_tile_product<slab>(s, l, r0, c0, q.first);
+      });
     }
     __syncthreads();  // the buffer is free again
-    if (chunk + 2 < chunks) fetch_left(chunk + 2);
+    if (stamps && threadIdx.x == 0 && p + 2 == pieces) stamps[9] = global_time_ns();
+    if (p + 2 < pieces && !late(p + 2)) fetch(p + 2);
     __pipeline_commit();
   }
   if (threadIdx.x == 0) failed_column = -1;
@@ -442,6 +487,18 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
 #pragma unroll
             for (int c = 0; c < slab; ++c) slab_columns[c][r - slab] = a[c];
       }
+    } else if (k0 > 0) {
+      // The first slab's columns are final: the warps that do not factor store them while the
+      // second slab is factored, and tell the caller (a barrier of theirs, number
+      // first_group_barrier + 4).
+      constexpr int storers = warps - rows / 32;
+      static_assert(first_group_barrier + slab / published_group < 16, "a named barrier left");
+      for (int r2 = warp - rows / 32; r2 < rows; r2 += storers) {
+        if (!stored(r2) || (r2 < width && !writes_d)) continue;
+        if (lane < w && (r2 >= width || lane <= r2)) bc.diagonal[global_row(r2) * bc.ld + lane] = s[r2][lane];
+      }
+      asm volatile("bar.sync %0, %1;" ::"n"(first_group_barrier + slab / published_group), "n"(storers * 32) : "memory");
+      if (threadIdx.x == rows) handoff.first_slab_stored();
     } else if (k0 == 0 && deferred) {
       // By the warps that do not factor (3 to 7), two halves a quarter of the multiprocessor but
       // one on the producer's (warp 4 shares warp 0's): 16 x 8 x 16 products on a quarter's
@@ -471,10 +528,11 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     stamps[6] = static_cast<std::int64_t>(clock64());
   }
 
+  // The rest: the second slab's columns (all of them where there is one slab).
   for (int r2 = warp; r2 < rows; r2 += warps) {
     if (!stored(r2) || (r2 < width && !writes_d)) continue;
     T* to = bc.diagonal + global_row(r2) * bc.ld;
-    for (int c = lane; c < w; c += 32)
+    for (int c = w > slab ? slab + lane : lane; c < w; c += 32)
       if (r2 >= width || c <= r2) to[c] = s[r2][c];
   }
   if (writes_d && threadIdx.x == 0) {
