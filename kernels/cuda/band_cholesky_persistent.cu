@@ -3,18 +3,18 @@
 // Tiles: T(i, j) holds rows [64 i, 64 i + 64) and columns [64 j, 64 j + 64) of the band; block
 // column k updates the tiles T(i, j) with k < j <= i <= k + reach (reach = ceil(kd / 64)), and the
 // strips under its diagonal block T(k, k) are 32 rows each. A strip of block column k applies
-// block column k - 1 to its rows and its copy of T(k, k) itself (the block column kernel's left
-// update), then factors T(k, k) and solves its rows; the other updates, of block column j by
-// block columns k <= j - 2, are tasks of their own that write the band. So the step's critical
-// path is the strips of one block column to the next, with no update task and its loads,
-// stores and flags between them. The tasks go by groups, group g being:
+// block columns k - 1 and k - 2 (where the band reaches that far) to its rows and its copy of
+// T(k, k) itself (the block column kernel's left update), then factors T(k, k) and solves its
+// rows; the other updates, of block column j by block columns k <= j - 3, are tasks of their own
+// that write the band. So the step's critical path is the strips of one block column to the
+// next, with no update task and its loads, stores and flags between them, and the updates that
+// the next strips wait for (their tiles' counts) have two steps to run, not one (with k - 2's
+// updates as tasks, T(k, k)'s by k - 2 was a chain of tasks one a step beside the strips': about
+// 7 us of waits, loads, product and flag, more than the strips' step). The tasks go by groups,
+// group g being:
 //   - the strips of block column g,
-//   - the updates of block column g + 1 by block column g - 1 (the last that the strips of
-//     block column g + 1 do not apply themselves),
 //   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a tile a
-//     task. (2 x 2 tiles a task shared the fixed costs of waits, flags and tickets, but the
-//     updates of a block column's tiles by the block columns two and three back are a chain of
-//     tasks, one a step, beside the strips': a tile a task keeps each link short.)
+//     task.
 // Every task reads only what tasks before it in this order write. The blocks have roles: the
 // first few take only strips, the others only updates, each from its own ticket counter, in
 // that order. A block that waits then always waits for a task that a running block holds (the
@@ -24,13 +24,13 @@
 // of straight-line code, which ran about 6 us slower on its first slab than on its second (the
 // same code, by then cached) when strips and updates shared the blocks (3.5 and 3.5 us with the
 // roles).
-// What a task waits for: a strip of block column k, the strips of block column k - 1 that it
-// reads (those of T(k, k)'s rows and of its own), a half of their columns at a time, and the
-// update counts of T(k, k) and of its own tile (all block columns before k - 1 applied); an
-// update of T(i, j) by block column k, the strips of L(i, k) and L(j, k) and the update of T(i, j)
-// by block column k - 1 (the count). A strip stores the first 32 columns of its rows while it
-// factors the last 32 and says so (its flag at 1): the next block column's strips apply them
-// meanwhile, and wait for the rest (the flag at 2) after.
+// What a task waits for: a strip of block column k, the strips of block columns k - 2 and k - 1
+// that it reads (those of T(k, k)'s rows and of its own; k - 1's a half of their columns at a
+// time) and the update counts of T(k, k) and of its own tile (all block columns before k - 2
+// applied); an update of T(i, j) by block column k, the strips of L(i, k) and L(j, k) and the
+// update of T(i, j) by block column k - 1 (the count). A strip stores the first 32 columns of its
+// rows while it factors the last 32 and says so (its flag at 1): the next block column's strips
+// apply them meanwhile, and wait for the rest (the flag at 2) after.
 
 #include <cuda_runtime.h>
 
@@ -54,7 +54,7 @@ constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
 constexpr std::size_t update_shared_bytes = 2 * tile * tile_pitch * sizeof(double);
-constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(1));
+constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(2));
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
 
@@ -64,7 +64,7 @@ struct Band {
   long long columns = 0;    // block columns: ceil(n / 64)
   long long reach = 0;      // tile rows under a diagonal block that its block column updates
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
-  long long before = 0;     // updates of the next block column by the one before: reach - 1
+  long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
   long long updates = 0;    // update tasks a group
   long long strip_blocks = 0;  // the first blocks, which take the strips; the others take the updates
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
@@ -201,26 +201,27 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
 }
 
 // The strip's handoff with the strips of the block columns before and after it
-// (block_column_strip.cuh): it waits for each half of block column k - 1's strips that it reads
-// (those of T(k, k)'s rows, its first two, and the one of its own rows, 64 rows further down:
-// strip s + 2), and tells block column k + 1's when its first slab's columns are stored. A strip's
-// flag counts its halves stored.
+// (block_column_strip.cuh): it waits for the strips of block column k - back that it reads (those
+// of T(k, k)'s rows, 64 (back - 1) rows under that block column's diagonal block, and the one of
+// its own rows, 64 back rows further down: strips 2 (back - 1), 2 (back - 1) + 1 and s + 2 back)
+// to have stored `halves` halves of their columns, and tells block column k + 1's when its first
+// slab's columns are stored. A strip's flag counts its halves stored.
 struct StripHandoff {
   static constexpr bool waits = true;
   const Band& b;
   long long k, s;
   bool timed;
 
-  __device__ void wait_left(int half) const {
+  __device__ void wait_left(int back, int halves) const {
     if (threadIdx.x < 32) {
       const int lane = threadIdx.x;
-      const long long previous_strips = b.strips_of(k - 1);
-      if ((lane == 2 || lane == 3) && lane - 2 < previous_strips)
-        wait_until_at_least(b, b.solved + (k - 1) * b.strips + (lane - 2), half + 1, Polls::back_to_back);
-      if (lane == 4 && b.below(k) > 0 && s + 2 < previous_strips)
-        wait_until_at_least(b, b.solved + (k - 1) * b.strips + s + 2, half + 1, Polls::back_to_back);
+      const long long before = k - back, their_strips = b.strips_of(before), first = 2 * (back - 1);
+      if ((lane == 2 || lane == 3) && first + lane - 2 < their_strips)
+        wait_until_at_least(b, b.solved + before * b.strips + first + lane - 2, halves, Polls::back_to_back);
+      if (lane == 4 && b.below(k) > 0 && s + 2 * back < their_strips)
+        wait_until_at_least(b, b.solved + before * b.strips + s + 2 * back, halves, Polls::back_to_back);
       __syncwarp();
-      if (lane == 0 && timed) (half == 0 ? b.times[k].strip_ready : b.times[k].strip_half_ready) = now_ns();
+      if (lane == 0 && timed && back == 1) (halves == 1 ? b.times[k].strip_ready : b.times[k].strip_half_ready) = now_ns();
     }
     __syncthreads();
   }
@@ -230,20 +231,21 @@ struct StripHandoff {
   }
 };
 
-// Strip s of block column k: apply block column k - 1 to T(k, k) and the strip, factor T(k, k),
-// solve the strip (block_column_strip.cuh).
+// Strip s of block column k: apply block columns k - strips_apply ... k - 1 to T(k, k) and the
+// strip, factor T(k, k), solve the strip (block_column_strip.cuh).
 __device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
   const bool timed = s == 0 && k < b.timed_steps;
   if (timed && threadIdx.x == 0) b.times[k].strip_taken = now_ns();
-  // First the update counts of T(k, k) and of the strip's tile (every block column before k - 1
-  // applied: lanes 0 and 1), then their copies go out while the handoff waits for block column
-  // k - 1's strips (only the left columns wait).
-  const long long i = k + 1 + s / 2;  // the tile row of the strip
-  if (threadIdx.x == 0) wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, k - 1), Polls::back_to_back);
+  // First the update counts of T(k, k) and of the strip's tile (every block column before those
+  // it applies: lanes 0 and 1), then their copies go out while the handoff waits for the block
+  // columns' strips (only the left columns wait).
+  const long long i = k + 1 + s / 2, applies_from = k - b.strips_apply;  // the tile row of the strip
+  if (threadIdx.x == 0)
+    wait_until_at_least(b, b.updates_of(k, k), b.updates_before(k, applies_from), Polls::back_to_back);
   if (threadIdx.x == 1 && below > 0)
-    wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, k - 1), Polls::back_to_back);
+    wait_until_at_least(b, b.updates_of(i, k), b.updates_before(i, applies_from), Polls::back_to_back);
   __syncthreads();
   if (timed && threadIdx.x == 0) b.times[k].strip_counted = now_ns();
   BlockColumn<double> column;
@@ -251,7 +253,7 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   column.ld = b.ld;
   column.width = static_cast<int>(b.width(k));
   column.below = below;
-  column.left = k > 0 ? tile : 0;
+  column.left = static_cast<int>(min(k, b.strips_apply) * tile);
   column.bandwidth = b.kd;
   std::int64_t* stamps = timed ? b.times[k].strip_phases : nullptr;
   block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
@@ -264,13 +266,9 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   }
 }
 
-// Update task r of group g (the order in the file's comment, strips left out).
+// Update task r of group g (the order in the file's comment, strips left out): block column g - 1's
+// updates of block columns g + 2 on, column by column from the diagonal down.
 __device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
-  if (r < b.before) {  // block column g + 1 by g - 1
-    if (g > 0 && g + 1 + r < b.columns) update_tile(b, g + 1 + r, g + 1, g - 1, shared);
-    return;
-  }
-  r -= b.before;  // the rest of block column g - 1's updates, column by column from the diagonal down
   if (g == 0) return;
   long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
   while (r >= b.reach - 2 - c) r -= b.reach - 2 - c++;
@@ -312,9 +310,8 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.columns = (b.n + tile - 1) / tile;
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
-  b.before = std::max<long long>(0, b.reach - 1);
-  const long long rest = b.reach >= 2 ? (b.reach - 2) * (b.reach - 1) / 2 : 0;  // tiles of block columns >= g + 2
-  b.updates = b.before + rest;
+  b.strips_apply = b.reach >= 2 ? 2 : 1;
+  b.updates = b.reach >= 2 ? (b.reach - 2) * (b.reach - 1) / 2 : 0;  // tiles of block columns >= g + 2
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
   // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),

@@ -299,7 +299,7 @@ __device__ inline std::int64_t global_time_ns() {
 // cover the rows under D; the caller's `arrivals` counter is 0 before the first of them reads D),
 // in the dynamic shared memory `shared_bytes` (shared_size bytes, 16-byte aligned). Every thread
 // of the block calls it. With `stamps` (10 entries), thread 0 writes there the global time when
-// the rows and the first left columns have landed, when the left update the first slab needs is
+// the first half of the block column just left of D has landed, when the left update the first slab needs is
 // applied, when the first slab is factored, when the columns right of it are updated, and when D
 // is factored and the strip solved; then its multiprocessor's clock (cycles) at the second and
 // at the fifth of these (their ratio to the time: the clock rate); then the times when the first
@@ -308,15 +308,16 @@ __device__ inline std::int64_t global_time_ns() {
 // applied.
 //
 // The handoff with the blocks around it (NoHandoff: none). Every thread calls
-// handoff.wait_left(half) before the last chunk of the left columns' half `half` (columns
-// [32 half, 32 half + 32) of the 64 just left of D) is fetched, D's and the strip's copies under
-// way: a caller whose left columns other blocks write waits there for them. With
-// Handoff::waits, the second half is waited for after the first is applied. Once the first
+// handoff.wait_left(back, halves) before the left columns of the block column `back` before D
+// (the 64 columns 64 back to 64 (back - 1) left of D) are fetched, up to their half `halves`
+// (1: the first 32 columns, 2: all), D's and the strip's copies under way: a caller whose left
+// columns other blocks write waits there for them. With Handoff::waits, the halves of the block
+// column just left of D are waited for after the piece before is applied. Once the first
 // slab's columns of the strip's rows (and of D's, by the block that writes D) are stored, one
 // thread calls handoff.first_slab_stored(): the caller can tell the blocks that read them.
 struct NoHandoff {
   static constexpr bool waits = false;
-  __device__ void wait_left(int) const {}
+  __device__ void wait_left(int, int) const {}
   __device__ void first_slab_stored() const {}
 };
 
@@ -351,10 +352,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   }
   // The left columns, 64 at a time (a chunk), into two buffers (one when a chunk is all); the
   // last chunk (the block column just left of D) in two halves of 32 columns: the pieces, in
-  // order. Where other blocks write the left columns (Handoff::waits: the persistent kernel), the
-  // last chunk's halves each arrive when handoff.wait_left(half) returns, and the second is
-  // waited for and fetched only once the first is applied (the block column before publishes its
-  // first half while it factors its second slab).
+  // order. Each is fetched when handoff.wait_left returns. Where other blocks write the left
+  // columns (Handoff::waits: the persistent kernel), the last chunk's halves are waited for and
+  // fetched only once the piece before is applied (the block column before publishes its first
+  // half while it factors its second slab).
   const int chunks = (bc.left + width - 1) / width, buffers = chunks < 2 ? 1 : 2;
   const int pieces = chunks == 0 ? 0 : chunks + 1;
   struct Piece {
@@ -364,10 +365,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     const int chunk = min(p, chunks - 1), half = p - chunk;
     return chunk + 1 < chunks ? Piece{chunk, 0, width} : Piece{chunk, half * slab, (half + 1) * slab};
   };
-  const auto late = [&](int p) { return Handoff::waits && p == pieces - 1; };
+  const auto late = [&](int p) { return Handoff::waits && p > 0 && piece(p).chunk == chunks - 1; };
   const auto fetch = [&](int p) {
     const Piece q = piece(p);
-    if (q.chunk == chunks - 1) handoff.wait_left(q.first / slab);
+    handoff.wait_left(chunks - q.chunk, q.end / slab);  // the block column `back` before D, halves
     T(*l)[left_pitch] = left_tiles[q.chunk % buffers];
     const int first_column = q.chunk * width - bc.left;  // relative to D's first, < 0
     const int end = min(q.end, -first_column);           // the piece's columns left of D
@@ -403,7 +404,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       __pipeline_wait_prior(1);  // this piece's copies (and D's and the strip's) have landed
     }
     __syncthreads();
-    if (stamps && threadIdx.x == 0 && p == 0) stamps[0] = global_time_ns();
+    if (stamps && threadIdx.x == 0 && p + 2 == pieces) stamps[0] = global_time_ns();
     const Piece q = piece(p);
     const T(*l)[left_pitch] = left_tiles[q.chunk % buffers];
     const bool whole = q.end - q.first == width;
