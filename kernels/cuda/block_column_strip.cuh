@@ -216,9 +216,9 @@ __device__ void for_each_update_tile(int first_row, int first_column, int w, con
 // 1 / L(j, j) on it to published[j], and arrives at barrier first_group_barrier + g once the
 // columns of group g (published_group of them) are there; the consumers wait there for each
 // group. A barrier a group, each used once a slab: a warp never arrives twice at one before it
-// completes. (0 is __syncthreads', 1 the row warps'.)
+// completes. (0 is __syncthreads'.)
 constexpr int published_group = 8;
-constexpr int first_group_barrier = 2;
+constexpr int first_group_barrier = 1;
 static_assert(slab % published_group == 0 && first_group_barrier + slab / published_group <= 16, "16 named barriers");
 
 __device__ inline void arrive(int barrier, int threads) {
@@ -394,7 +394,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   // In double on sm_90 the last chunk's update of the second slab's columns is applied by the
   // warps that do not factor while the first slab is factored (the chunk's buffer is not
   // refilled).
+  // In double on sm_90 the last piece (the second half of the block column just left of D) is
+  // applied in the first slab, by rows (last).
   const T(*deferred)[left_pitch] = nullptr;
+  const T(*last)[left_pitch] = nullptr;
   for (int p = 0; p < pieces; ++p) {
     if (late(p)) {
       fetch(p);
@@ -409,6 +412,10 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     const T(*l)[left_pitch] = left_tiles[q.chunk % buffers];
     const bool whole = q.end - q.first == width;
     if constexpr (tensor_steps) {
+      if (p + 1 == pieces) {  // its columns [slab, width) of the last chunk
+        last = deferred = l;
+        break;
+      }
       if (whole)
         subtract_left_product_first_slab<width>(s, l, q.first);
       else
@@ -433,19 +440,50 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
     __pipeline_commit();
   }
   if (threadIdx.x == 0) failed_column = -1;
-  __pipeline_wait_prior(0);
-  __syncthreads();
-  if (stamps && threadIdx.x == 0) {
-    if (chunks == 0) stamps[0] = global_time_ns();
-    stamps[1] = global_time_ns();
-    stamps[5] = static_cast<std::int64_t>(clock64());
-  }
-  // By a thread that does not factor: the atomic's round trip (about a microsecond) overlaps the
-  // factorisation instead of holding the first row warp, and so the others, at its start.
-  if (threadIdx.x == rows) {
+  // By a thread that does not factor and has nothing on the path after it: the atomic's round
+  // trip (about a microsecond) overlaps the factorisation instead of holding the first row warp,
+  // and so the others, at its start.
+  const auto arrive_at_d = [&] {
     unsigned before;  // release: D is read before the counter says so
     asm volatile("atom.release.gpu.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(arrivals) : "memory");
     writes_d = before == strips - 1;
+  };
+  const auto left_applied = [&] {
+    if (stamps && threadIdx.x == 0) {
+      if (chunks == 0) stamps[0] = global_time_ns();
+      stamps[1] = global_time_ns();
+      stamps[5] = static_cast<std::int64_t>(clock64());
+    }
+  };
+  if (!last) {
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    left_applied();
+    if (threadIdx.x == rows) arrive_at_d();
+  } else if constexpr (tensor_steps) {
+    // The last piece's update of the first slab's columns, by rows: the diagonal block's three
+    // halves of 16 x 16 (the fourth is above the diagonal) by warps 1 to 3, after which the
+    // producer starts (warp 0, barrier producer_ready); the consumers' rows (8 halves) by warps 4
+    // to 7, after which the consumers start (consumers_ready). The producer no longer waits for
+    // the 12 halves' update (3 a quarter of the multiprocessor, 4 products each), only 1 a quarter.
+    constexpr int producer_ready = first_group_barrier + slab / published_group + 1;
+    constexpr int consumers_ready = producer_ready + 1;
+    static_assert(rows == 96 && warps == 8 && consumers_ready < 16, "warps 0 to 2 factor, 3 to 7 help");
+    if (warp >= 1 && warp <= 3) {
+      subtract_left_block<2, slab>(s, last, warp == 1 ? 0 : 16, warp == 3 ? 16 : 0, slab);
+      arrive(producer_ready, 4 * 32);
+    } else if (warp >= 4) {
+      for (int half = 2 * (warp - 4); half < 2 * (warp - 3); ++half)
+        subtract_left_block<2, slab>(s, last, slab + half / 2 * 16, half % 2 * 16, slab);
+      arrive(consumers_ready, 6 * 32);
+      if (threadIdx.x == 4 * 32) arrive_at_d();
+    }
+    if (warp == 0) {
+      wait_at(producer_ready, 4 * 32);
+      left_applied();
+    } else if (warp <= 2) {
+      wait_at(consumers_ready, 6 * 32);
+    }
   }
 
   // The factorisation, a slab at a time, by the row warps (the first rows / 32), a thread a row:
@@ -458,14 +496,11 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
       const bool produces = warp == k0 / slab, consumes = r >= k0 + slab;
-      // The producer's lane i holds row k0 + i of the slab's diagonal block; a consumer its own row.
+      // The producer's lane i holds row k0 + i of the slab's diagonal block; a consumer its own
+      // row. Each reads and writes only its rows of s.
       T a[slab];
 #pragma unroll
       for (int c = 0; c < slab; ++c) a[c] = !produces || c <= lane ? s[r][k0 + c] : T(0);
-      const T first_pivot = s[k0][k0];  // as the columns before it left it
-      // Every row warp has read the slab before the first writes it back (a barrier of the row
-      // warps alone, number 1; __syncthreads is number 0).
-      asm volatile("bar.sync 1, %0;" ::"n"(rows));
       // The producer and the consumers meet at one named barrier (2 + g) for each group g of
       // published_group columns: the producer arrives without waiting, and the consumers catch up
       // a group at a time, so the producer's chain has the issue slots of its quarter of the
@@ -474,6 +509,7 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       // between them cost more).
       const int meeting = rows - k0;  // threads of the producer and the consumers
       if (produces) {
+        const T first_pivot = s[k0][k0];  // as the columns before it left it (lane 0's row)
         factor_slab_diagonal_block(a, first_pivot, published, meeting, w - k0, k0, failed_column);
         if (stamps && lane == 0) stamps[7 + k0 / slab] = global_time_ns();
 #pragma unroll
@@ -490,8 +526,8 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
       }
     } else if (k0 > 0) {
       // The first slab's columns are final: the warps that do not factor store them while the
-      // second slab is factored, and tell the caller (a barrier of theirs, number
-      // first_group_barrier + 4).
+      // second slab is factored, and tell the caller (a barrier of theirs, the one after the
+      // groups').
       constexpr int storers = warps - rows / 32;
       static_assert(first_group_barrier + slab / published_group < 16, "a named barrier left");
       for (int r2 = warp - rows / 32; r2 < rows; r2 += storers) {
