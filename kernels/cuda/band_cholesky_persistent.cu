@@ -53,7 +53,8 @@ using block_column_device::threads;
 constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
-constexpr std::size_t update_shared_bytes = 2 * tile * tile_pitch * sizeof(double);
+constexpr int max_task_tiles = 2;  // tiles of a block column an update task updates (update_tiles)
+constexpr std::size_t update_shared_bytes = (1 + max_task_tiles) * tile * tile_pitch * sizeof(double);  // its L tiles
 constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(2));
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
@@ -66,6 +67,7 @@ struct Band {
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
   long long updates = 0;    // update tasks a group
+  long long task_tiles = 1;  // tiles of a block column an update task updates
   long long strip_blocks = 0;  // the first blocks, which take the strips; the others take the updates
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
@@ -123,37 +125,41 @@ __device__ void release_add(int* flag, int value) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
-// The update of tile T(i, j) by block column k (k < j <= i <= k + reach, i < columns):
-// T -= L(i, k) L(j, k)ᵀ. The L tiles through shared memory (zero outside the band and past n;
-// one tile on the diagonal, i == j), the product on the tensor cores (each warp 16 x 32 entries),
-// T read and written in place where it is stored (lower triangle, band, rows < n).
-__device__ void update_tile(const Band& b, long long i, long long j, long long k, unsigned char* shared) {
-  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(i, k), then L(j, k)
-  const int l_tiles = i == j ? 1 : 2;
-  const auto l_row = [&](int which) { return which == 0 ? i : j; };  // of L tile `which`
-  if (threadIdx.x < 32) {  // lanes 0 .. 2 l_tiles - 1: the strips of the L tiles; lane 8: the tile's count
+// The update of the `count` tiles T(i + t, j), t < count <= max_task_tiles, by block column k
+// (k < j <= i + t <= k + reach, i + t < columns): T -= L(i + t, k) L(j, k)ᵀ. The L tiles through
+// shared memory (zero outside the band and past n; L(j, k) once, also where i + t == j), the
+// products on the tensor cores (each warp 16 x 32 entries of a tile), T read and written in place
+// where it is stored (lower triangle, band, rows < n). Tiles of a task share L(j, k)'s load, the
+// waits' and flags' trips and the ticket.
+__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int count, unsigned char* shared) {
+  double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(j, k), then L(i + t, k)
+  const auto l_index = [&](int t) { return i + t == j ? 0 : 1 + t; };                   // of tile t's rows
+  const auto l_row = [&](int which) { return which == 0 ? j : i + which - 1; };          // of L tile `which`
+  const auto loaded = [&](int which) { return which == 0 || (which - 1 < count && l_index(which - 1) == which); };
+  if (threadIdx.x < 32) {  // lanes 0 .. 5: the strips of the L tiles; lanes 8 and 9: the tiles' counts
     const int lane = threadIdx.x;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
-    if (lane < 2 * l_tiles && s < b.strips_of(k)) wait_until_at_least(b, b.solved + k * b.strips + s, 2);
-    if (lane == 8) wait_until_at_least(b, b.updates_of(i, j), b.updates_before(i, k));
+    if (lane < 2 * (1 + max_task_tiles) && loaded(lane / 2) && s < b.strips_of(k))
+      wait_until_at_least(b, b.solved + k * b.strips + s, 2);
+    if (lane >= 8 && lane - 8 < count) wait_until_at_least(b, b.updates_of(i + lane - 8, j), b.updates_before(i + lane - 8, k));
   }
   __syncthreads();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
   // into registers, each stored to shared memory, went out a few at a time: 7.4 us for two
   // tiles), then the entries of this thread's accumulators.
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t4 = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
-  const auto entry = [&](int nt, int q, long long& row, long long& column) {  // of acc[nt][q]
-    row = i * tile + r0 + g + 8 * (q / 2);
-    column = j * tile + c0 + nt * 8 + 2 * t + q % 2;
-    return row < b.n && column <= row && row - column <= b.kd;
+  const auto entry = [&](int t, int nt, int q, long long& row, long long& column) {  // of tile t's acc[nt][q]
+    row = (i + t) * tile + r0 + g + 8 * (q / 2);
+    column = j * tile + c0 + nt * 8 + 2 * t4 + q % 2;
+    return t < count && row < b.n && column <= row && row - column <= b.kd;
   };
   {
     const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
     const long long column = k * tile + c;
 #pragma unroll
-    for (int which = 0; which < 2; ++which) {
-      if (which >= l_tiles) break;
+    for (int which = 0; which < 1 + max_task_tiles; ++which) {
+      if (!loaded(which)) continue;
 #pragma unroll
       for (int r = first_row; r < tile; r += threads / tile) {
         const long long row = l_row(which) * tile + r;
@@ -165,39 +171,49 @@ __device__ void update_tile(const Band& b, long long i, long long j, long long k
     }
     __pipeline_commit();
   }
+  // The first tile's entries load beside the L tiles; a later tile's after the tile before it is
+  // written (both in registers ahead: spills).
   double old[4][4];
+  const auto load_entries = [&](int t) {
 #pragma unroll
-  for (int nt = 0; nt < 4; ++nt)
+    for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      long long row, column;
-      old[nt][q] = entry(nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
-    }
+      for (int q = 0; q < 4; ++q) {
+        long long row, column;
+        old[nt][q] = entry(t, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
+      }
+  };
+  load_entries(0);
   __pipeline_wait_prior(0);
   __syncthreads();
-  double acc[4][4] = {};
+#pragma unroll 1
+  for (int t = 0; t < count; ++t) {
+    if (t > 0) load_entries(t);
+    const double(*rows_l)[tile_pitch] = l[l_index(t)];
+    double acc[4][4] = {};
 #pragma unroll
-  for (int k0 = 0; k0 < tile; k0 += 16) {
-    double a[8];
+    for (int k0 = 0; k0 < tile; k0 += 16) {
+      double a[8];
 #pragma unroll
-    for (int q = 0; q < 8; ++q) a[q] = l[0][r0 + g + 8 * (q % 2)][k0 + t + 4 * (q / 2)];
+      for (int q = 0; q < 8; ++q) a[q] = rows_l[r0 + g + 8 * (q % 2)][k0 + t4 + 4 * (q / 2)];
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt) {
-      double bf[4];
+      for (int nt = 0; nt < 4; ++nt) {
+        double bf[4];
 #pragma unroll
-      for (int q = 0; q < 4; ++q) bf[q] = l[l_tiles - 1][c0 + nt * 8 + g][k0 + t + 4 * q];
-      mma_16x8x16(acc[nt], a, bf);
+        for (int q = 0; q < 4; ++q) bf[q] = l[0][c0 + nt * 8 + g][k0 + t4 + 4 * q];
+        mma_16x8x16(acc[nt], a, bf);
+      }
     }
+#pragma unroll
+    for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+      for (int q = 0; q < 4; ++q) {
+        long long row, column;
+        if (entry(t, nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
+      }
   }
-#pragma unroll
-  for (int nt = 0; nt < 4; ++nt)
-#pragma unroll
-    for (int q = 0; q < 4; ++q) {
-      long long row, column;
-      if (entry(nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
-    }
   __syncthreads();
-  if (threadIdx.x == 0) release_add(b.updates_of(i, j), 1);
+  if (threadIdx.x < count) release_add(b.updates_of(i + threadIdx.x, j), 1);
 }
 
 // The strip's handoff with the strips of the block columns before and after it
@@ -267,13 +283,16 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 }
 
 // Update task r of group g (the order in the file's comment, strips left out): block column g - 1's
-// updates of block columns g + 2 on, column by column from the diagonal down.
+// updates of block columns g + 2 on, column by column from the diagonal down, task_tiles tiles a
+// task.
 __device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
   if (g == 0) return;
   long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
-  while (r >= b.reach - 2 - c) r -= b.reach - 2 - c++;
-  const long long j = g + 2 + c, i = j + r;
-  if (i < b.columns) update_tile(b, i, j, g - 1, shared);
+  const auto tasks_of = [&](long long column) { return (b.reach - 2 - column + b.task_tiles - 1) / b.task_tiles; };
+  while (r >= tasks_of(c)) r -= tasks_of(c++);
+  const long long j = g + 2 + c, i = j + r * b.task_tiles;
+  const long long count = min(b.task_tiles, min(b.reach - 2 - c - r * b.task_tiles, b.columns - i));
+  if (count > 0) update_tiles(b, i, j, g - 1, static_cast<int>(count), shared);
 }
 
 __global__ void __launch_bounds__(threads) band_kernel(Band b) {
@@ -311,7 +330,12 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
-  b.updates = b.reach >= 2 ? (b.reach - 2) * (b.reach - 1) / 2 : 0;  // tiles of block columns >= g + 2
+  // Update tasks a tile each up to a band of 32 tiles; beyond, where the step is the updates'
+  // throughput (not the strips' chain), two tiles each: fewer fixed costs for the same work
+  // (b = 4000: 2.27 s a tile a task, 1.58 s with 2 x 2 tiles on 2026-11-26).
+  b.task_tiles = b.reach > 32 ? max_task_tiles : 1;
+  b.updates = 0;  // tasks of block columns >= g + 2
+  for (long long c = 0; b.reach - 2 - c > 0; ++c) b.updates += (b.reach - 2 - c + b.task_tiles - 1) / b.task_tiles;
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
   // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
