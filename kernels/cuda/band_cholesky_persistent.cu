@@ -35,6 +35,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -53,8 +54,12 @@ using block_column_device::threads;
 constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
-constexpr int max_task_tiles = 2;  // tiles of a block column an update task updates (update_tiles)
-constexpr std::size_t update_shared_bytes = (1 + max_task_tiles) * tile * tile_pitch * sizeof(double);  // its L tiles
+// Tiles of a block column an update task updates (update_tiles): fewer fixed costs (waits, flags,
+// tickets, L(j, k)'s load) for the same work. (A tile a task kept short the chain of updates of
+// T(k, k) by k - 2 and k - 3 when the first was a task: b = 4000 2.27 s against 1.58 with 2 x 2
+// tiles on 2026-11-26; the strips apply k - 2 now, and the chain has two steps.)
+constexpr int task_tiles = 2;
+constexpr std::size_t update_shared_bytes = (1 + task_tiles) * tile * tile_pitch * sizeof(double);  // its L tiles
 constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(2));
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
@@ -67,7 +72,6 @@ struct Band {
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
   long long updates = 0;    // update tasks a group
-  long long task_tiles = 1;  // tiles of a block column an update task updates
   long long strip_blocks = 0;  // the first blocks, which take the strips; the others take the updates
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
@@ -130,7 +134,7 @@ __device__ void release_add(int* flag, int value) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
-// The update of the `count` tiles T(i + t, j), t < count <= max_task_tiles, by block column k
+// The update of the `count` tiles T(i + t, j), t < count <= task_tiles, by block column k
 // (k < j <= i + t <= k + reach, i + t < columns): T -= L(i + t, k) L(j, k)ᵀ. The L tiles through
 // shared memory (zero outside the band and past n; L(j, k) once, also where i + t == j), the
 // products on the tensor cores (each warp 16 x 32 entries of a tile), T read and written in place
@@ -144,7 +148,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   if (threadIdx.x < 32) {  // lanes 0 .. 5: the strips of the L tiles; lanes 8 and 9: the tiles' counts
     const int lane = threadIdx.x;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
-    if (lane < 2 * (1 + max_task_tiles) && loaded(lane / 2) && s < b.strips_of(k))
+    if (lane < 2 * (1 + task_tiles) && loaded(lane / 2) && s < b.strips_of(k))
       wait_until_at_least(b, b.solved + k * b.strips + s, 2);
     if (lane >= 8 && lane - 8 < count) wait_until_at_least(b, b.updates_of(i + lane - 8, j), b.updates_before(i + lane - 8, k));
   }
@@ -163,7 +167,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
     const long long column = k * tile + c;
 #pragma unroll
-    for (int which = 0; which < 1 + max_task_tiles; ++which) {
+    for (int which = 0; which < 1 + task_tiles; ++which) {
       if (!loaded(which)) continue;
 #pragma unroll
       for (int r = first_row; r < tile; r += threads / tile) {
@@ -306,10 +310,10 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 __device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
   if (g == 0) return;
   long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
-  const auto tasks_of = [&](long long column) { return (b.reach - 2 - column + b.task_tiles - 1) / b.task_tiles; };
+  const auto tasks_of = [&](long long column) { return (b.reach - 2 - column + task_tiles - 1) / task_tiles; };
   while (r >= tasks_of(c)) r -= tasks_of(c++);
-  const long long j = g + 2 + c, i = j + r * b.task_tiles;
-  const long long count = min(b.task_tiles, min(b.reach - 2 - c - r * b.task_tiles, b.columns - i));
+  const long long j = g + 2 + c, i = j + r * task_tiles;
+  const long long count = min(static_cast<long long>(task_tiles), min(b.reach - 2 - c - r * task_tiles, b.columns - i));
   if (count > 0) update_tiles(b, i, j, g - 1, static_cast<int>(count), shared);
 }
 
@@ -348,12 +352,8 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
-  // Update tasks a tile each up to a band of 32 tiles; beyond, where the step is the updates'
-  // throughput (not the strips' chain), two tiles each: fewer fixed costs for the same work
-  // (b = 4000: 2.27 s a tile a task, 1.58 s with 2 x 2 tiles on 2026-11-26).
-  b.task_tiles = b.reach > 32 ? max_task_tiles : 1;
   b.updates = 0;  // tasks of block columns >= g + 2
-  for (long long c = 0; b.reach - 2 - c > 0; ++c) b.updates += (b.reach - 2 - c + b.task_tiles - 1) / b.task_tiles;
+  for (long long c = 0; b.reach - 2 - c > 0; ++c) b.updates += (b.reach - 2 - c + task_tiles - 1) / task_tiles;
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
   // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
@@ -384,15 +384,17 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  // Every block resident at once (they wait on one another), at least one of each role. Up to two
-  // blocks a strip of a group (the next group's strips taken and waiting when their inputs land),
-  // but at most a third of the grid: the updates of a block column's tiles by the block columns
-  // two and three back are a chain of tasks beside the strips', one a step, and fewer or slower
-  // update blocks made it the step's pace (with half the grid for the strips and the updates not
-  // inlined: 45 us a step at b = 1000, their counts 25 us late).
+  // Every block resident at once (they wait on one another), at least one of each role. The grid
+  // split by a group's work: a strip (loads, left updates, the two slabs' pivot chains, stores)
+  // takes a block about twice as long as an update task (18 and 9 us), plus 8 blocks for the next
+  // group's strips to be taken before their inputs land; at most two blocks a strip of a group.
+  // (A third of the grid for the strips whatever the band: b = 1000 at 19.1 us a step, 32 strips
+  // of 26 us on 44 blocks, and b = 4000 at 156 us, the updates' pace; 2026-11-27, round 1.)
   const long long grid = static_cast<long long>(blocks_per_sm) * sms;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
-  b.strip_blocks = std::max(1LL, std::min(2 * b.strips, grid / 3));
+  const double strip_work = 2.0 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
+  const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
+  b.strip_blocks = std::clamp(std::min(balanced, 2 * b.strips), 1LL, grid - 1);
   band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaDeviceSynchronize(), "the persistent band factorisation");

@@ -195,7 +195,8 @@ __device__ void subtract_left_product_first_slab(double (*s)[pitch], const doubl
 constexpr int second_slab_halves = 7;
 __device__ inline void subtract_left_half_second_slab(double (*s)[pitch], const double (*l)[left_pitch], int half) {
   static_assert(rows - slab == 4 * 16 && width - slab == 32, "4 row blocks of 16, 2 column halves");
-  subtract_left_block<2>(s, l, slab + (half + 1) / 2 * 16, slab + (half + 1) % 2 * 16);
+  const int block = half == 0 ? 0 : half + 1;  // of the 8 (row block, column half) pairs, the second skipped
+  subtract_left_block<2>(s, l, slab + block / 2 * 16, slab + block % 2 * 16);
 }
 
 // Calls f(first row, first column) of each 8 x 8 tile, one warp a tile, that an update of
