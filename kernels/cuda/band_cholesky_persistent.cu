@@ -317,7 +317,7 @@ __device__ void update_task(const Band& b, long long g, long long r, unsigned ch
   if (count > 0) update_tiles(b, i, j, g - 1, static_cast<int>(count), shared);
 }
 
-__global__ void __launch_bounds__(threads) band_kernel(Band b) {
+__global__ void __launch_bounds__(threads, 1) band_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
   __shared__ long long ticket;
   const bool strips = blockIdx.x < b.strip_blocks;

@@ -15,7 +15,7 @@ namespace {
 using namespace block_column_device;
 
 template <class T>
-__global__ void __launch_bounds__(threads) block_column_kernel(BlockColumn<T> bc, int* info, int info_base,
+__global__ void __launch_bounds__(threads, 1) block_column_kernel(BlockColumn<T> bc, int* info, int info_base,
                                                                unsigned* arrivals) {
   extern __shared__ __align__(16) unsigned char shared_bytes[];
   factor_strip(bc, blockIdx.x, gridDim.x, info, info_base, arrivals, shared_bytes);
