@@ -234,11 +234,10 @@ __device__ inline void wait_at(int barrier, int threads) {
 // the barriers; the first of its `width` columns (the slab's columns that D has) whose pivot is
 // not positive or subnormal goes to `failed_column` (as k0 + it) unless one is there.
 //
-// The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every lane, with no shuffle on
-// it: it needs lane j + 1's D(j + 1, j) and D(j + 1, j + 1) as the columns before j left them
-// (below, next_diagonal), which column j - 1 brings up to date and shuffles ahead of the rest of
-// its work, so the chain of column j + 1 runs in program order before column j's bulk (the
-// in-order issue overlaps them). Column j reaches the other lanes through published (31 - j
+// The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every lane: it needs lane
+// j + 1's D(j + 1, j) and D(j + 1, j + 1) as the columns before j left them (below,
+// next_diagonal), which column j - 1 brings up to date in lane j + 1 and shuffles ahead of the
+// rest of its work (one shuffle on the chain). Column j reaches the other lanes through published (31 - j
 // shuffles, two a double, took the issue slots the chain waits for). (Every lane kept all the
 // pivots up to date instead: a third more multiply-adds and 64 more registers.)
 template <class T>
@@ -259,16 +258,18 @@ __device__ void factor_slab_diagonal_block(T (&d)[slab], T pivot, T (*published)
     pivot = next_diagonal - next * next;
     const T next_inv = reciprocal_sqrt(pivot);
     d[j + 1] -= d[j] * next;
-    if (j + 2 < slab) {  // column j on column j + 2 ahead of the rest: the next pivot's inputs
-      const T l = __shfl_sync(all_lanes, d[j], j + 2);  // L(j + 2, j)
-      d[j + 2] -= d[j] * l;
+    if (j + 2 < slab) {
+      // The next pivot's inputs, D(j + 2, j + 1) and D(j + 2, j + 2) with column j applied, from
+      // lane j + 2, which has L(j + 2, j) itself (a shuffle of it to every lane first put two
+      // shuffles on the chain); every lane applies column j to its column j + 2 with the rest.
+      const T next_row_diagonal = d[j + 2] - d[j] * d[j];
       below = __shfl_sync(all_lanes, d[j + 1], j + 2);
-      next_diagonal = __shfl_sync(all_lanes, d[j + 2], j + 2);
+      next_diagonal = __shfl_sync(all_lanes, next_row_diagonal, j + 2);
     }
     __syncwarp();
     // Also right of the diagonal, where d holds nothing that is read: it costs less than a test.
 #pragma unroll
-    for (int c = j + 3; c < slab; ++c) d[c] -= d[j] * published[j][c];  // L(c, j)
+    for (int c = j + 2; c < slab; ++c) d[c] -= d[j] * published[j][c];  // L(c, j)
     inv = next_inv;
   }
   if (lane == 0 && failed >= 0 && failed_column < 0) failed_column = k0 + failed;
