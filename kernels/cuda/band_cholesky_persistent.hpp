@@ -1,14 +1,15 @@
 #pragma once
 // The band Cholesky factorisation as one persistent kernel: no launch, event or stream between
 // the steps. The band is cut into 64 x 64 tiles; its tasks are the strips of 32 rows under each
-// diagonal block (each applies the block column before to the diagonal block and its strip,
+// diagonal block (each applies the two block columns before to the diagonal block and its strip,
 // factors the diagonal block and solves its strip: the block column kernel's device code) and the
-// rest of the trailing update, tile by tile, on the FP64 tensor cores. The blocks of the kernel
-// take the tasks in one order, some blocks the strips and the others the updates, a ticket each
-// from a counter, and wait for the tasks a task reads by flags in device memory (one per strip,
-// an update count per tile) instead of grid barriers. The next block column's strips need only
-// this one's strips and updates by earlier block columns, so the next diagonal block is
-// factored (look-ahead) while the rest of the trailing update runs.
+// rest of the trailing update, two tiles of a block column a task, on the FP64 tensor cores. The
+// blocks of the kernel take the tasks in one order, some blocks the strips and the others the
+// updates, a ticket each from a counter, and wait for the tasks a task reads by flags in device
+// memory (one per strip, counting the halves of its columns stored; an update count per tile)
+// instead of grid barriers. The next block column's strips need only this one's strips (its
+// first half while it factors its second) and updates by earlier block columns, so the next
+// diagonal block is factored (look-ahead) while the rest of the trailing update runs.
 //
 // Plain C++ (the kernel: band_cholesky_persistent.cu).
 #include <cstdint>
