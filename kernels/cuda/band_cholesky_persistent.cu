@@ -107,25 +107,20 @@ __device__ std::int64_t now_ns() { return block_column_device::global_time_ns();
 // Polls `spacing` ns apart after each round trip: a hundred update blocks polling a few flags in
 // a tight loop queued up in L2 before the loads of the blocks that work (a tile update's loads
 // took 7.4 us instead of about 1); the few strip blocks, on the critical path, poll back to back.
-// With `enough`, a flag in shared memory, the wait also ends once it is set (another warp saw
-// what this one waits for). True when the flag was seen at `value`.
 enum class Polls : unsigned { spaced = 200, back_to_back = 0 };
-__device__ bool wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced,
-                                    const volatile int* enough = nullptr) {
+__device__ void wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced) {
   std::int64_t start = 0;
   for (unsigned polls = 1; load_acquire(flag) < value; ++polls) {
-    if (enough && *enough != 0) return false;
     if (spacing != Polls::back_to_back) __nanosleep(static_cast<unsigned>(spacing));
     if (polls % 256 != 0) continue;  // the clock and the stall flag now and then
-    if (*static_cast<volatile int*>(b.stalled) != 0) return false;
+    if (*static_cast<volatile int*>(b.stalled) != 0) return;
     if (start == 0) {
       start = now_ns();
     } else if (now_ns() - start > 1000000000) {
       atomicExch(b.stalled, 1);
-      return false;
+      return;
     }
   }
-  return true;
 }
 
 // After a barrier, by one thread: what the block wrote is visible before the flag moves (a
@@ -237,29 +232,16 @@ struct StripHandoff {
   long long k, s;
   bool timed;
 
-  // Lanes 2 and 3 (T(k, k)'s rows) and 4 (the strip's) of each of the first `pollers` warps poll
-  // the flags, back to back, each warp's first poll poll_stagger_ns after the one before: one of
-  // them sees the flags move a fraction of a round trip after they do instead of up to one round
-  // trip (a poll, about 0.6 us there and back, sees the flag as it was halfway). The first warp
-  // to see all three tells the others (seen).
-  static constexpr int pollers = 4;
-  static constexpr unsigned poll_stagger_ns = 150;
   __device__ void wait_left(int back, int halves) const {
-    __shared__ int seen;
-    if (threadIdx.x == 0) seen = 0;
-    __syncthreads();
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if (warp < pollers) {
+    if (threadIdx.x < 32) {
+      const int lane = threadIdx.x;
       const long long before = k - back, their_strips = b.strips_of(before), first = 2 * (back - 1);
-      const int* flag = nullptr;
       if ((lane == 2 || lane == 3) && first + lane - 2 < their_strips)
-        flag = b.solved + before * b.strips + first + lane - 2;
-      if (lane == 4 && b.below(k) > 0 && s + 2 * back < their_strips) flag = b.solved + before * b.strips + s + 2 * back;
-      if (warp > 0) __nanosleep(warp * poll_stagger_ns);
-      const bool met = flag == nullptr || wait_until_at_least(b, flag, halves, Polls::back_to_back, &seen);
-      if (__all_sync(block_column_device::all_lanes, met) && lane == 0 && atomicExch(&seen, 1) == 0 && timed &&
-          back == 1)
-        (halves == 1 ? b.times[k].strip_ready : b.times[k].strip_half_ready) = now_ns();
+        wait_until_at_least(b, b.solved + before * b.strips + first + lane - 2, halves, Polls::back_to_back);
+      if (lane == 4 && b.below(k) > 0 && s + 2 * back < their_strips)
+        wait_until_at_least(b, b.solved + before * b.strips + s + 2 * back, halves, Polls::back_to_back);
+      __syncwarp();
+      if (lane == 0 && timed && back == 1) (halves == 1 ? b.times[k].strip_ready : b.times[k].strip_half_ready) = now_ns();
     }
     __syncthreads();
   }
