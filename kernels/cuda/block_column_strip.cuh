@@ -59,6 +59,21 @@ __device__ inline double reciprocal_sqrt<double>(double x) {
 template <>
 __device__ inline float reciprocal_sqrt<float>(float x) { return rsqrtf(x); }
 
+// 1/x for the pivot chain, x a normal positive number: the hardware's gross approximation (about
+// 20 bits) and one third-order step, y (1 + e + e²) with e = 1 - x y: three dependent
+// multiply-adds where 1/√x takes four and a multiply.
+template <class T>
+__device__ T reciprocal(T x);
+template <>
+__device__ inline double reciprocal<double>(double x) {
+  double y;
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(y) : "d"(x));
+  const double e = fma(-x, y, 1.0);
+  return fma(y, fma(e, e, e), y);
+}
+template <>
+__device__ inline float reciprocal<float>(float x) { return __frcp_rn(x); }
+
 // The smallest pivot the chain takes: the smallest normal number.
 template <class T>
 constexpr T smallest_pivot = std::numeric_limits<T>::min();
@@ -234,49 +249,48 @@ __device__ inline void wait_at(int barrier, int threads) {
 // the barriers; the first of its `width` columns (the slab's columns that D has) whose pivot is
 // not positive or subnormal goes to `failed_column` (as k0 + it) unless one is there.
 //
-// The chain is 1 / sqrt(pivot j) -> L(j + 1, j) -> pivot j + 1, in every lane: it needs lane
-// j + 1's D(j + 1, j) and D(j + 1, j + 1) as the columns before j left them (below,
-// next_diagonal), which column j - 1 brings up to date in lane j + 1 and shuffles ahead of the
-// rest of its work (one shuffle on the chain). Column j reaches the other lanes through published (31 - j
-// shuffles, two a double, took the issue slots the chain waits for). (Every lane kept all the
-// pivots up to date instead: a third more multiply-adds and 64 more registers.)
+// Right-looking on the entries as the columns before left them, unscaled: column j takes
+// d(c) -= d(j) a(c, j) / p_j from each row, a(c, j) being row c's entry j. The chain is
+// 1 / p_j -> p_(j + 1) = D(j + 1, j + 1) - a(j + 1, j)² / p_j -> 1 / p_(j + 1), in every lane: a
+// multiply-add, the reciprocal's approximation and three multiply-adds (with L(j + 1, j) and
+// 1 / sqrt(p_j) on it, six and the approximation). The two entries it needs next, D(j + 2, j + 1)
+// and D(j + 2, j + 2) with column j applied, come from lane j + 2 (one shuffle); 1 / sqrt(p_j),
+// which scales column j into L, is off the chain. Column j reaches the other lanes through
+// published, unscaled, with 1 / L(j, j) on its diagonal (31 - j shuffles, two a double, took the
+// issue slots the chain waits for).
 template <class T>
 __device__ void factor_slab_diagonal_block(T (&d)[slab], T pivot, T (*published)[slab], int meeting, int width, int k0,
                                            int& failed_column) {
   const int lane = threadIdx.x % 32;
   int failed = -1;
-  T inv = reciprocal_sqrt(pivot);
+  T r = reciprocal(pivot);
   T below = __shfl_sync(all_lanes, d[0], 1), next_diagonal = __shfl_sync(all_lanes, d[1], 1);
 #pragma unroll
   for (int j = 0; j < slab; ++j) {
     failed = failed < 0 && !(pivot >= smallest_pivot<T>) && j < width ? j : failed;
-    d[j] = lane == j ? pivot * inv : lane > j ? d[j] * inv : T(0);
-    published[j][lane] = lane == j ? inv : d[j];
+    const T a = lane > j ? d[j] : T(0), inv = reciprocal_sqrt(pivot);
+    published[j][lane] = lane == j ? inv : a;
+    d[j] = lane == j ? pivot * inv : a * inv;  // L
     if (j % published_group == published_group - 1) arrive(first_group_barrier + j / published_group, meeting);
     if (j + 1 == slab) break;
-    const T next = below * inv;  // L(j + 1, j), as lane j + 1 has it
-    pivot = next_diagonal - next * next;
-    const T next_inv = reciprocal_sqrt(pivot);
-    d[j + 1] -= d[j] * next;
-    if (j + 2 < slab) {
-      // The next pivot's inputs, D(j + 2, j + 1) and D(j + 2, j + 2) with column j applied, from
-      // lane j + 2, which has L(j + 2, j) itself (a shuffle of it to every lane first put two
-      // shuffles on the chain); every lane applies column j to its column j + 2 with the rest.
-      const T next_row_diagonal = d[j + 2] - d[j] * d[j];
-      below = __shfl_sync(all_lanes, d[j + 1], j + 2);
+    const T t = a * r, next_pivot = next_diagonal - below * below * r;
+    if (j + 2 < slab) {  // from lane j + 2: its entries j + 1 and j + 2 with column j applied
+      const T next_below = d[j + 1] - t * below, next_row_diagonal = d[j + 2] - t * a;
+      below = __shfl_sync(all_lanes, next_below, j + 2);
       next_diagonal = __shfl_sync(all_lanes, next_row_diagonal, j + 2);
     }
     __syncwarp();
     // Also right of the diagonal, where d holds nothing that is read: it costs less than a test.
 #pragma unroll
-    for (int c = j + 2; c < slab; ++c) d[c] -= d[j] * published[j][c];  // L(c, j)
-    inv = next_inv;
+    for (int c = j + 1; c < slab; ++c) d[c] -= t * published[j][c];  // a(c, j)
+    pivot = next_pivot;
+    r = reciprocal(pivot);
   }
   if (lane == 0 && failed >= 0 && failed_column < 0) failed_column = k0 + failed;
 }
 
 // A consumer: its row x under the slab (the columns before the slab applied) becomes its row of
-// L, x L(slab)ᵀ = the row, a group of published columns at a time.
+// L, x L(slab)ᵀ = the row, a group of published columns at a time (L(c, j) = a(c, j) / L(j, j)).
 template <class T>
 __device__ void solve_slab_row(T (&x)[slab], const T (*published)[slab], int meeting) {
 #pragma unroll
@@ -284,9 +298,11 @@ __device__ void solve_slab_row(T (&x)[slab], const T (*published)[slab], int mee
     wait_at(first_group_barrier + g, meeting);
 #pragma unroll
     for (int j = g * published_group; j < (g + 1) * published_group; ++j) {
-      x[j] *= published[j][j];
+      const T inv = published[j][j];
+      x[j] *= inv;
+      const T y = x[j] * inv;
 #pragma unroll
-      for (int c = j + 1; c < slab; ++c) x[c] -= x[j] * published[j][c];
+      for (int c = j + 1; c < slab; ++c) x[c] -= y * published[j][c];
     }
   }
 }
