@@ -231,8 +231,8 @@ __device__ void for_each_update_tile(int first_row, int first_column, int w, con
 // The slab factorisation's hand-over: the producer writes column j below the diagonal (as the
 // columns before left it, unscaled) and 1 / L(j, j) on it to published[j], and arrives at
 // barrier first_group_barrier + g once the columns of group g (published_group of them) are
-// there; the consumers wait there for each group. A barrier a group, each used once a slab: a warp never arrives twice at one before it
-// completes. (0 is __syncthreads'.)
+// there; the consumers wait there for each group. A barrier a group, each used once a slab: a
+// warp never arrives twice at one before it completes. (0 is __syncthreads'.)
 constexpr int published_group = 8;
 constexpr int first_group_barrier = 1;
 static_assert(slab % published_group == 0 && first_group_barrier + slab / published_group <= 16, "16 named barriers");
