@@ -368,15 +368,14 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
   // Every block resident at once (they wait on one another), at least one of each role. The grid
   // split by a group's work: a strip (loads, left updates, the two slabs' pivot chains, stores)
-  // takes a block about 1.5 times as long as an update task of two tiles (16-20 us and about 10
-  // at b = 2000 and 4000), plus 8 blocks for the next group's strips to be taken before their
-  // inputs land; at most two blocks a strip of a group. (A third of the grid for the strips
-  // whatever the band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and b = 4000
-  // at 156 us, the updates' pace; a weight of 2: the updates' counts 5.6 and 81 us late at
-  // b = 2000 and 4000, the strips taken 8.4 and 31 us before they could start; 2026-11-27.)
+  // weighs two update tasks of two tiles, plus 8 blocks for the next group's strips to be taken
+  // before their inputs land; at most two blocks a strip of a group. (A third of the grid for the
+  // strips whatever the band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and
+  // b = 4000 at 156 us, the updates' pace. A weight of 1.5, more blocks for the updates, left
+  // b = 2000 at 35.4 us a step against 29.7: the next group's strips taken later; 2026-11-27.)
   const long long grid = static_cast<long long>(blocks_per_sm) * sms;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
-  const double strip_work = 1.5 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
+  const double strip_work = 2.0 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
   b.strip_blocks = std::clamp(std::min(balanced, 2 * b.strips), 1LL, grid - 1);
   band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
