@@ -14,6 +14,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/blas_handle.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
@@ -76,10 +77,48 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     for (std::int64_t c = 0; c < nb; c += kernels::cuda::block_column_width)
       kernels::cuda::block_column_cholesky(column(c), info, 0, scratch, stream);
   });
-  if (rest > 0)
+  const int width = kernels::cuda::block_column_width, below = static_cast<int>(column(0).below);
+  t.diagonal_kernel_us = per_call_us(stream, 50, [&] {
+    auto diagonal = column(0);
+    diagonal.below = 0;
+    kernels::cuda::block_column_cholesky(diagonal, info, 0, scratch, stream);
+  });
+  t.trsm_us = per_call_us(stream, 50, [&] {
+    check(kernels::cuda::trsm_lower_t(blas, below, width, at(nb, nb), at(nb + width, nb), ld), "trsm");
+  });
+  if (nb > width) {
+    const int rows_past = static_cast<int>(nb + b) - 2 * width;  // under the next 64 columns' diagonal block
+    t.next_update_us = per_call_us(stream, 50, [&] {
+      check(kernels::cuda::syrk(blas, width, width, at(nb + width, nb), at(nb + width, nb + width), ld), "syrk");
+      check(kernels::cuda::gemm_nt(blas, rows_past, width, width, at(nb + 2 * width, nb), at(nb + width, nb),
+                                   at(nb + 2 * width, nb + width), ld),
+            "gemm");
+    });
+    t.look_ahead_us = per_call_us(stream, 50, [&] {
+      check(kernels::cuda::syrk(blas, width, k, at(nb, 0), at(nb, nb), ld), "syrk");
+      check(kernels::cuda::gemm_nt(blas, static_cast<int>(b) - width, width, k, at(nb + width, 0), at(nb, 0),
+                                   at(nb + width, nb), ld),
+            "gemm");
+    });
+  }
+  if (rest > 0) {
     t.trailing_us = per_call_us(stream, 20, [&] {
       check(kernels::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
     });
+    t.trailing_gemm_us = per_call_us(stream, 20, [&] {
+      check(kernels::cuda::gemm_nt(blas, rest, rest, k, at(nb + next, 0), at(nb + next, 0), at(nb + next, nb + next), ld),
+            "gemm");
+    });
+    try {
+      const kernels::cuda::GreenStream green(32);
+      const kernels::cuda::BlasHandle green_blas(green);
+      t.trailing_green_us = per_call_us(green, 20, [&] {
+        check(kernels::cuda::syrk(green_blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
+      });
+    } catch (const std::runtime_error&) {
+      cudaGetLastError();  // no partition on this device: left at 0
+    }
+  }
   return t;
 }
 

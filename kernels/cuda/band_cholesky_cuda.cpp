@@ -103,7 +103,9 @@ class Factorizer {
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
       // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
       // stream, of its other columns on the side stream beside that kernel.
-      const bool split_look_ahead = schedule_.panel == PanelMethod::right_looking_ahead && next > block_column_width;
+      const bool split_look_ahead = (schedule_.panel == PanelMethod::right_looking_ahead ||
+                                     schedule_.panel == PanelMethod::right_looking_trsm) &&
+                                    next > block_column_width;
       if (split_look_ahead) {
         panel_done_.wait_in(side_);
         rest_done_.wait_in(side_);
@@ -171,7 +173,8 @@ class Factorizer {
     switch (schedule_.panel) {
       case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
       case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j, false);
-      case PanelMethod::right_looking_ahead: return factor_panel_right_looking(at, j, true);
+      case PanelMethod::right_looking_ahead:
+      case PanelMethod::right_looking_trsm: return factor_panel_right_looking(at, j, true);
     }
   }
 
@@ -201,7 +204,13 @@ class Factorizer {
     for (index_t c = 0; c < size; c += block_column_width) {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
       column.left = 0;  // cuBLAS has already applied every column left of it
+      const index_t rows_below = column.below;
+      if (schedule_.panel == PanelMethod::right_looking_trsm) column.below = 0;
       block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+      if (column.below < rows_below)
+        check(trsm_lower_t(panel_blas_, as_int(rows_below), column.width, at(j + c, j + c),
+                           at(j + c + column.width, j + c), as_int(layout_.window())),
+              "trsm (the rows under a diagonal block)");
       const index_t next = c + column.width, past = ahead ? std::min(size, next + block_column_width) : size;
       if (ahead) {
         side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)

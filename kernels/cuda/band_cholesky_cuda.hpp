@@ -30,6 +30,10 @@ enum class PanelMethod {
   right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
   right_looking_ahead,    // the same, but only the next kernel's columns updated before it (by the block column
                           // before, then by each kernel), the others on a side stream beside it
+  right_looking_trsm,     // right_looking_ahead with each kernel factoring its 64 x 64 diagonal block alone (one
+                          // thread block) and cuBLAS TRSM solving the rows under it: the kernel's every thread block
+                          // factors the diagonal block again for its 32 rows, so over a wide band it holds every
+                          // multiprocessor for the whole factorisation (one a thread block, at 172 registers)
 };
 
 struct DeviceSchedule {
