@@ -50,7 +50,7 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-trsm", "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-trsm", "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -77,6 +77,7 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
   cublas-trsm      cublas-ahead with each kernel factoring its diagonal block alone, the rows under it by
                    cuBLAS TRSM
+  cublas-solve     the same with the rows under it solved by the project's kernel (a thread a row)
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -151,7 +152,7 @@ void add_options(CLI::App& app, Options& o) {
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
   return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead" ||
-         impl == "cublas-trsm";
+         impl == "cublas-trsm" || impl == "cublas-solve";
 }
 
 bool on_device(const std::string& impl) {
@@ -292,6 +293,7 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
   if (impl == "cublas-trsm") schedule.panel = kernels::cuda::PanelMethod::right_looking_trsm;
+  if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (panel_sms >= 0) schedule.panel_sms = panel_sms;
   return schedule;
 }
@@ -395,15 +397,15 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
 // update stream's trailing SYRK; the step takes about the larger of the two.
 void print_step_breakdown(const Options& o) {
   std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
-            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | diagonal_kernel  trsm  "
+            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | diagonal_kernel  trsm  solve  "
                "next_update  look_ahead | trailing: on 100 SMs  as one DGEMM\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       const StepBreakdown t = time_step_parts(b, nb);
-      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %15.1f %5.1f %12.1f %11.1f | %20.1f %13.1f\n",
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %15.1f %5.1f %6.1f %12.1f %11.1f | %20.1f %13.1f\n",
                   static_cast<long long>(b), static_cast<long long>(nb), t.first_kernel_us, t.panel_us, t.trailing_us,
-                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.diagonal_kernel_us, t.trsm_us,
+                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.diagonal_kernel_us, t.trsm_us, t.solve_us,
                   t.next_update_us, t.look_ahead_us, t.trailing_green_us, t.trailing_gemm_us);
     }
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;

@@ -16,6 +16,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
 namespace fem::bench {
@@ -85,6 +86,9 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
   });
   t.trsm_us = per_call_us(stream, 50, [&] {
     check(kernels::cuda::trsm_lower_t(blas, below, width, at(nb, nb), at(nb + width, nb), ld), "trsm");
+  });
+  t.solve_us = per_call_us(stream, 50, [&] {
+    kernels::cuda::solve_under_diagonal(at(nb, nb), at(nb + width, nb), below, width, ld, stream);
   });
   if (nb > width) {
     const int rows_past = static_cast<int>(nb + b) - 2 * width;  // under the next 64 columns' diagonal block

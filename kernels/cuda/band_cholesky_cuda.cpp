@@ -18,6 +18,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
 
@@ -103,9 +104,8 @@ class Factorizer {
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
       // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
       // stream, of its other columns on the side stream beside that kernel.
-      const bool split_look_ahead = (schedule_.panel == PanelMethod::right_looking_ahead ||
-                                     schedule_.panel == PanelMethod::right_looking_trsm) &&
-                                    next > block_column_width;
+      const bool split_look_ahead =
+          (schedule_.panel == PanelMethod::right_looking_ahead || diagonal_block_alone()) && next > block_column_width;
       if (split_look_ahead) {
         panel_done_.wait_in(side_);
         rest_done_.wait_in(side_);
@@ -163,6 +163,11 @@ class Factorizer {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
   }
 
+  // The block column kernels factor their diagonal blocks alone, the rows under them solved apart.
+  bool diagonal_block_alone() const {
+    return schedule_.panel == PanelMethod::right_looking_trsm || schedule_.panel == PanelMethod::right_looking_solve;
+  }
+
   bool panel_applies_previous_block() const {
     return schedule_.panel == PanelMethod::left_looking_kernels && kernel_applies_previous_block(layout_.block);
   }
@@ -174,7 +179,8 @@ class Factorizer {
       case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
       case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j, false);
       case PanelMethod::right_looking_ahead:
-      case PanelMethod::right_looking_trsm: return factor_panel_right_looking(at, j, true);
+      case PanelMethod::right_looking_trsm:
+      case PanelMethod::right_looking_solve: return factor_panel_right_looking(at, j, true);
     }
   }
 
@@ -205,12 +211,17 @@ class Factorizer {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
       column.left = 0;  // cuBLAS has already applied every column left of it
       const index_t rows_below = column.below;
-      if (schedule_.panel == PanelMethod::right_looking_trsm) column.below = 0;
+      if (diagonal_block_alone()) column.below = 0;
       block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
-      if (column.below < rows_below)
-        check(trsm_lower_t(panel_blas_, as_int(rows_below), column.width, at(j + c, j + c),
-                           at(j + c + column.width, j + c), as_int(layout_.window())),
-              "trsm (the rows under a diagonal block)");
+      if (column.below < rows_below) {
+        const T* l = at(j + c, j + c);
+        T* under = at(j + c + column.width, j + c);
+        if (schedule_.panel == PanelMethod::right_looking_solve)
+          solve_under_diagonal(l, under, rows_below, column.width, layout_.window(), panel_);
+        else
+          check(trsm_lower_t(panel_blas_, as_int(rows_below), column.width, l, under, as_int(layout_.window())),
+                "trsm (the rows under a diagonal block)");
+      }
       const index_t next = c + column.width, past = ahead ? std::min(size, next + block_column_width) : size;
       if (ahead) {
         side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)

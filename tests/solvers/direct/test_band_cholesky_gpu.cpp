@@ -254,7 +254,8 @@ namespace {
 constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
                                                         kernels::cuda::PanelMethod::right_looking_kernels,
                                                         kernels::cuda::PanelMethod::right_looking_ahead,
-                                                        kernels::cuda::PanelMethod::right_looking_trsm};
+                                                        kernels::cuda::PanelMethod::right_looking_trsm,
+                                                        kernels::cuda::PanelMethod::right_looking_solve};
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device") {
