@@ -263,12 +263,12 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
   unsigned seed = 240;
-  // Blocks of one kernel's width (64), of one diagonal block (128), of several (256, 384, 512), one cut short (200: 128 + 72),
-  // one as wide as the band (600), one of 128 + 1 (129: the band cuts 384 down), and n that cut
-  // the last block.
-  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{900, 200, 64}, {1000, 130, 128}, {1001, 300, 256},
-                                     {2000, 500, 384}, {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600},
-                                     {700, 129, 384}}) {
+  // Blocks of one kernel's width (64), of one diagonal block (128), of several (256, 384, 512),
+  // one cut short (200: 128 + 72), one as wide as the band (600), one of 128 + 1 (129: the band
+  // cuts 384 down), and n that cut the last block.
+  for (const auto& [n, kd, block] :
+       {std::tuple<index_t, index_t, index_t>{900, 200, 64}, {1000, 130, 128}, {1001, 300, 256}, {2000, 500, 384},
+        {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600}, {700, 129, 384}}) {
     CAPTURE(n);
     CAPTURE(kd);
     CAPTURE(block);
