@@ -104,6 +104,12 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
                                    at(nb + width, nb), ld),
             "gemm");
     });
+    t.look_ahead_rest_us = per_call_us(stream, 20, [&] {
+      check(kernels::cuda::syrk(blas, next - width, k, at(nb + width, 0), at(nb + width, nb + width), ld), "syrk");
+      check(kernels::cuda::gemm_nt(blas, static_cast<int>(b) - next, next - width, k, at(nb + next, 0),
+                                   at(nb + width, 0), at(nb + next, nb + width), ld),
+            "gemm");
+    });
   }
   if (rest > 0) {
     t.trailing_us = per_call_us(stream, 20, [&] {

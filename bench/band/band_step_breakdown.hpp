@@ -17,6 +17,7 @@ struct StepBreakdown {
   double solve_us = 0;            // solve_under_diagonal of the same
   double next_update_us = 0;      // a kernel's 64 columns applied to the next 64 (SYRK + GEMM, all rows)
   double look_ahead_us = 0;       // the block column applied to the next one's first 64 columns (SYRK + GEMM)
+  double look_ahead_rest_us = 0;  // ... and to its other columns (the side stream's, beside the first kernel)
   double trailing_green_us = 0;   // the trailing SYRK in a green context of all but 32 multiprocessors
   double trailing_gemm_us = 0;    // the trailing update as one DGEMM of the whole square (twice the flops)
 };
