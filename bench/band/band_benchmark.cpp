@@ -398,15 +398,16 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
 void print_step_breakdown(const Options& o) {
   std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
             << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | diagonal_kernel  trsm  solve  "
-               "next_update  look_ahead (first 64, rest) | trailing: on 100 SMs  as one DGEMM\n";
+               "next_update  look_ahead (first 64, rest) | trailing: on 100 SMs  as one DGEMM  by gemm_dmma\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       const StepBreakdown t = time_step_parts(b, nb);
-      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %15.1f %5.1f %6.1f %12.1f %11.1f %6.1f | %20.1f %13.1f\n",
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %15.1f %5.1f %6.1f %12.1f %11.1f %6.1f | %20.1f %13.1f %13.1f\n",
                   static_cast<long long>(b), static_cast<long long>(nb), t.first_kernel_us, t.panel_us, t.trailing_us,
                   std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.diagonal_kernel_us, t.trsm_us, t.solve_us,
-                  t.next_update_us, t.look_ahead_us, t.look_ahead_rest_us, t.trailing_green_us, t.trailing_gemm_us);
+                  t.next_update_us, t.look_ahead_us, t.look_ahead_rest_us, t.trailing_green_us, t.trailing_gemm_us,
+                  t.trailing_dmma_us);
     }
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
   std::cout << "\ncuda-persistent, the critical path of a step (64 columns) in the kernel, median over steps "

@@ -14,6 +14,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/blas_handle.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_kernels.hpp"
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
@@ -119,6 +120,11 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
       check(kernels::cuda::gemm_nt(blas, rest, rest, k, at(nb + next, 0), at(nb + next, 0), at(nb + next, nb + next), ld),
             "gemm");
     });
+    // gemm_dmma runs on the legacy default stream, which `stream` (a blocking stream) waits for.
+    const kernels::cuda::GemmCall<double> lower_update{rest, rest, k, -1.0, {at(nb + next, 0), w, 1},
+                                                       {at(nb + next, 0), 1, w}, 1.0, at(nb + next, nb + next), w,
+                                                       true};
+    t.trailing_dmma_us = per_call_us(stream, 20, [&] { kernels::cuda::gemm_dmma(lower_update); });
     try {
       const kernels::cuda::GreenStream green(32);
       const kernels::cuda::BlasHandle green_blas(green);

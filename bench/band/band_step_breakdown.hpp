@@ -20,6 +20,7 @@ struct StepBreakdown {
   double look_ahead_rest_us = 0;  // ... and to its other columns (the side stream's, beside the first kernel)
   double trailing_green_us = 0;   // the trailing SYRK in a green context of all but 32 multiprocessors
   double trailing_gemm_us = 0;    // the trailing update as one DGEMM of the whole square (twice the flops)
+  double trailing_dmma_us = 0;    // ... by the project's DMMA GEMM on the lower triangle's tiles (gemm_dmma)
 };
 
 StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
