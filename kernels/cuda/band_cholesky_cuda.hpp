@@ -45,6 +45,11 @@ struct DeviceSchedule {
   // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
   // kernels, changed nothing: bench/RESULTS.md.)
   int panel_sms = 0;
+  // Block columns the panel runs ahead of the trailing update: 1, the next block column waits for
+  // the whole trailing update of the step before; 2, that update first updates its first block
+  // column (the one after next), and the panel waits only for that, the rest of the trailing
+  // update running beside the next step's panel too.
+  int look_ahead = 1;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:
