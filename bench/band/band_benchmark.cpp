@@ -289,7 +289,7 @@ struct ScheduleForced {
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
-    if (look_ahead > 0) s += (s.empty() ? "" : ", ") + std::to_string(look_ahead) + " block columns ahead";
+    if (look_ahead > 0) s += (s.empty() ? "" : ", ") + std::string("look-ahead ") + std::to_string(look_ahead);
     return s;
   }
 };
