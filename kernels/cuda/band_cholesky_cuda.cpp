@@ -58,6 +58,9 @@ class Factorizer {
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
+    if (schedule.inner_block < 0 || schedule.inner_block % block_column_width != 0)
+      throw std::invalid_argument("band Cholesky on CUDA: inner blocks of " + std::to_string(schedule.inner_block) +
+                                  " columns (a multiple of " + std::to_string(block_column_width) + ")");
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
   }
 
@@ -202,15 +205,17 @@ class Factorizer {
   }
 
   // One block column kernel for every block_column_width columns, with nothing left of it to
-  // apply (that costs the kernel about 9 us a 64 columns at b = 4000): the later columns take
-  // each one's update from cuBLAS. With `ahead`, only the next kernel's columns take it on the
-  // panel stream; the columns past them take it on the side stream, beside that kernel. Every
-  // update of a column happens on one stream at a time: the side stream's update of the columns
-  // from s + 2 on by kernel s starts after kernel s, and the panel stream's update of columns
-  // s + 2 by kernel s + 1 waits for it.
+  // apply (that costs the kernel about 9 us a 64 columns at b = 4000): the later columns of its
+  // inner block (DeviceSchedule::inner_block) take each one's update from cuBLAS, the columns past
+  // it the whole inner block's once it is done. With `ahead`, only the next kernel's columns take
+  // an update on the panel stream; the columns past them take it on the side stream, beside that
+  // kernel. Every update of a column happens on one stream at a time: the side stream's update of
+  // the columns from s + 2 on by kernel s starts after kernel s, and the panel stream's update of
+  // columns s + 2 by kernel s + 1 waits for it.
   template <class At>
   void factor_panel_right_looking(const At& at, index_t j, bool ahead) {
     const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t inner = schedule_.inner_block > 0 ? schedule_.inner_block : size;
     int* info = info_.get() + j / layout_.block;
     for (index_t c = 0; c < size; c += block_column_width) {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
@@ -227,18 +232,29 @@ class Factorizer {
           check(trsm_lower_t(panel_blas_, as_int(rows_below), column.width, l, under, as_int(layout_.window())),
                 "trsm (the rows under a diagonal block)");
       }
-      const index_t next = c + column.width, past = ahead ? std::min(size, next + block_column_width) : size;
-      if (ahead) {
-        side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
-        if (past < size) {
-          kernel_done_.record(panel_);
-          kernel_done_.wait_in(side_);
-          update_columns(side_blas_, at, j, c, column.width, past, size);
-          side_done_.record(side_);
-        }
-      }
-      update_columns(panel_blas_, at, j, c, column.width, next, past);
+      const index_t first = c / inner * inner, end = std::min(size, first + inner);  // c's inner block
+      const index_t next = c + column.width;
+      update_past(at, j, c, column.width, next, end, ahead);
+      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead);  // the inner block's
     }
+  }
+
+  // The columns [j + next, j + end) of the block column at j take the update of its columns
+  // [j + c, j + c + w), just factored: with `ahead`, those of the next kernel on the panel
+  // stream, the others on the side stream (see factor_panel_right_looking).
+  template <class At>
+  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead) {
+    const index_t past = ahead ? std::min(end, next + block_column_width) : end;
+    if (ahead) {
+      side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
+      if (past < end) {
+        kernel_done_.record(panel_);
+        kernel_done_.wait_in(side_);
+        update_columns(side_blas_, at, j, c, w, past, end);
+        side_done_.record(side_);
+      }
+    }
+    update_columns(panel_blas_, at, j, c, w, next, past);
   }
 
   // Once the columns [j + c, j + c + w) of the block column at j are factored and solved: the

@@ -50,6 +50,11 @@ struct DeviceSchedule {
   // column (the one after next), and the panel waits only for that, the rest of the trailing
   // update running beside the next step's panel too.
   int look_ahead = 1;
+  // Right-looking: the block column's columns in inner blocks of this many (a multiple of 64; 0:
+  // one inner block): each kernel's update (rank 64) reaches the columns of its inner block only,
+  // the columns past it take the whole inner block's at once (one rank-`inner_block` update
+  // instead of one a kernel, each reading and writing them again).
+  index_t inner_block = 0;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

@@ -260,7 +260,7 @@ constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMeth
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "one or two block columns ahead") {
+          "one or two block columns ahead, in one or several inner blocks") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -282,15 +282,17 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     for (const auto method : kPanelMethods)
       for (const int panel_sms : {0, 16})
-        for (const int look_ahead : {1, 2}) {
-          CAPTURE(static_cast<int>(method));
-          CAPTURE(panel_sms);
-          CAPTURE(look_ahead);
-          auto on_device = band::load_band<double>(*gpu, csr, layout);
-          kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
-                                          kernels::cuda::DeviceSchedule{method, panel_sms, look_ahead});
-          CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
-        }
+        for (const int look_ahead : {1, 2})
+          for (const index_t inner_block : {0, 128}) {
+            CAPTURE(static_cast<int>(method));
+            CAPTURE(panel_sms);
+            CAPTURE(look_ahead);
+            CAPTURE(inner_block);
+            auto on_device = band::load_band<double>(*gpu, csr, layout);
+            kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
+                                            kernels::cuda::DeviceSchedule{method, panel_sms, look_ahead, inner_block});
+            CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+          }
   }
 }
 
