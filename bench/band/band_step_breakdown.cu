@@ -89,7 +89,8 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     check(kernels::cuda::trsm_lower_t(blas, below, width, at(nb, nb), at(nb + width, nb), ld), "trsm");
   });
   t.solve_us = per_call_us(stream, 50, [&] {
-    kernels::cuda::solve_under_diagonal(at(nb, nb), at(nb + width, nb), below, width, ld, stream);
+    kernels::cuda::solve_under_diagonal(at(nb, nb), at(nb + width, nb), below, width, ld, nb > width ? width : 0,
+                                        stream);
   });
   if (nb > width) {
     const int rows_past = static_cast<int>(nb + b) - 2 * width;  // under the next 64 columns' diagonal block

@@ -14,7 +14,7 @@ struct StepBreakdown {
   // The pieces of right_looking_trsm's panel, and the trailing update otherwise run:
   double diagonal_kernel_us = 0;  // the block column kernel on a 64 x 64 diagonal block alone (one thread block)
   double trsm_us = 0;             // cuBLAS TRSM of the rows under it
-  double solve_us = 0;            // solve_under_diagonal of the same
+  double solve_us = 0;            // solve_under_diagonal of the same, with its update of the next 64 columns
   double next_update_us = 0;      // a kernel's 64 columns applied to the next 64 (SYRK + GEMM, all rows)
   double look_ahead_us = 0;       // the block column applied to the next one's first 64 columns (SYRK + GEMM)
   double look_ahead_rest_us = 0;  // ... and to its other columns (the side stream's, beside the first kernel)

@@ -221,29 +221,37 @@ class Factorizer {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
       column.left = 0;  // cuBLAS has already applied every column left of it
       const index_t rows_below = column.below;
-      if (diagonal_block_alone()) column.below = 0;
+      const index_t first = c / inner * inner, end = std::min(size, first + inner);  // c's inner block
+      const index_t next = c + column.width;
+      // right_looking_solve: the kernel also solves the rows of the next diagonal block (of the
+      // same inner block), and the solve of the other rows updates that block's columns.
+      const index_t fused =
+          schedule_.panel == PanelMethod::right_looking_solve ? std::min(end, next + block_column_width) - next : 0;
+      if (diagonal_block_alone()) column.below = fused;
       block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
       if (column.below < rows_below) {
         const T* l = at(j + c, j + c);
         T* under = at(j + c + column.width, j + c);
-        if (schedule_.panel == PanelMethod::right_looking_solve)
-          solve_under_diagonal(l, under, rows_below, column.width, layout_.window(), panel_);
-        else
+        if (schedule_.panel == PanelMethod::right_looking_solve) {
+          if (fused > 0) side_done_.wait_in(panel_);  // the side stream's update of those columns by the kernel before
+          solve_under_diagonal(l, under, rows_below, column.width, layout_.window(), static_cast<int>(fused), panel_);
+        } else {
           check(trsm_lower_t(panel_blas_, as_int(rows_below), column.width, l, under, as_int(layout_.window())),
                 "trsm (the rows under a diagonal block)");
+        }
       }
-      const index_t first = c / inner * inner, end = std::min(size, first + inner);  // c's inner block
-      const index_t next = c + column.width;
-      update_past(at, j, c, column.width, next, end, ahead);
-      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead);  // the inner block's
+      update_past(at, j, c, column.width, next, end, ahead, fused > 0);
+      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead, false);  // the inner block's
     }
   }
 
   // The columns [j + next, j + end) of the block column at j take the update of its columns
   // [j + c, j + c + w), just factored: with `ahead`, those of the next kernel on the panel
-  // stream, the others on the side stream (see factor_panel_right_looking).
+  // stream (unless `next_updated`: the solve did it), the others on the side stream (see
+  // factor_panel_right_looking).
   template <class At>
-  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead) {
+  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead,
+                   bool next_updated) {
     const index_t past = ahead ? std::min(end, next + block_column_width) : end;
     if (ahead) {
       side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
@@ -254,7 +262,7 @@ class Factorizer {
         side_done_.record(side_);
       }
     }
-    update_columns(panel_blas_, at, j, c, w, next, past);
+    if (!next_updated) update_columns(panel_blas_, at, j, c, w, next, past);
   }
 
   // Once the columns [j + c, j + c + w) of the block column at j are factored and solved: the

@@ -34,8 +34,9 @@ enum class PanelMethod {
                           // thread block) and cuBLAS TRSM solving the rows under it: the kernel's every thread block
                           // factors the diagonal block again for its 32 rows, so over a wide band it holds every
                           // multiprocessor for the whole factorisation (one a thread block, at 172 registers)
-  right_looking_solve,    // the same with the rows under the diagonal block solved by solve_under_diagonal (a
-                          // thread a row) instead of cuBLAS TRSM
+  right_looking_solve,    // the same with the kernel also solving the next diagonal block's rows, and
+                          // solve_under_diagonal (a thread a row) solving the others and updating the next
+                          // kernel's columns in the same pass, instead of cuBLAS TRSM, SYRK and GEMM
 };
 
 struct DeviceSchedule {
