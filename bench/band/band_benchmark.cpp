@@ -50,7 +50,7 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-trsm", "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -75,9 +75,6 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cublas-left      the same with every panel by block column kernels (64 columns each), left-looking
   cublas-right     the same by block column kernels with cuBLAS updates of the columns right of each
   cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
-  cublas-trsm      cublas-ahead with each kernel factoring its diagonal block alone, the rows under it by
-                   cuBLAS TRSM
-  cublas-solve     the same with the rows under it solved by the project's kernel (a thread a row)
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -101,6 +98,7 @@ struct Options {
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> look_ahead;  // likewise
   std::vector<index_t> inner_blocks;  // likewise
+  std::vector<int> narrow_updates;    // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -134,6 +132,10 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its right-looking variants: inner blocks of the block column, multiples of 64 "
                   "(0: one; default: the solver's rule)",
                   non_negative_number());
+  add_list_option(app, "--narrow-updates", o.narrow_updates,
+                  "cublas and its right-looking variants: updates of at most 64 columns by cuBLAS (0) or by "
+                  "narrow_update (1) (default: the solver's rule)",
+                  CLI::Range(0, 1));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -161,8 +163,7 @@ void add_options(CLI::App& app, Options& o) {
 
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead" ||
-         impl == "cublas-trsm" || impl == "cublas-solve";
+  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead";
 }
 
 bool on_device(const std::string& impl) {
@@ -292,11 +293,13 @@ struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int look_ahead = 0;  // block columns the panel runs ahead of the trailing update
   index_t inner_block = -1;  // the right-looking panel's inner blocks (0: one)
+  int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
     if (look_ahead > 0) s += (s.empty() ? "" : ", ") + std::string("look-ahead ") + std::to_string(look_ahead);
     if (inner_block >= 0) s += (s.empty() ? "" : ", ") + std::string("inner blocks ") + std::to_string(inner_block);
+    if (narrow_updates >= 0) s += (s.empty() ? "" : ", ") + std::string(narrow_updates ? "narrow_update" : "cuBLAS");
     return s;
   }
 };
@@ -317,23 +320,23 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
   if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
-  if (impl == "cublas-trsm") schedule.panel = kernels::cuda::PanelMethod::right_looking_trsm;
-  if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
   if (forced.look_ahead > 0) schedule.look_ahead = forced.look_ahead;
   if (forced.inner_block >= 0) schedule.inner_block = forced.inner_block;
+  if (forced.narrow_updates >= 0) schedule.narrow_updates = forced.narrow_updates == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --look-ahead and --inner-blocks of an impl's rows, every combination.
+// The --panel-sms, --look-ahead, --inner-blocks and --narrow-updates of an impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   std::vector<ScheduleForced> all;
   for (const int sms : chain && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1})
     for (const int ahead : chain && !o.look_ahead.empty() ? o.look_ahead : std::vector<int>{0})
       for (const index_t inner : chain && !o.inner_blocks.empty() ? o.inner_blocks : std::vector<index_t>{-1})
-        all.push_back({sms, ahead, inner});
+        for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
+          all.push_back({sms, ahead, inner, narrow});
   return all;
 }
 
@@ -431,17 +434,17 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
 // update stream's trailing SYRK; the step takes about the larger of the two.
 void print_step_breakdown(const Options& o) {
   std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
-            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | diagonal_kernel  trsm  solve  "
-               "next_update  look_ahead (first 64, rest) | trailing: on 100 SMs  as one DGEMM  by gemm_dmma\n";
+            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | next_update: cuBLAS  narrow  "
+               "look_ahead (first 64): cuBLAS  narrow  (rest) | trailing on 100 SMs\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       const StepBreakdown t = time_step_parts(b, nb);
-      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %15.1f %5.1f %6.1f %12.1f %11.1f %6.1f | %20.1f %13.1f %13.1f\n",
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %19.1f %7.1f %28.1f %7.1f %7.1f | %19.1f\n",
                   static_cast<long long>(b), static_cast<long long>(nb), t.first_kernel_us, t.panel_us, t.trailing_us,
-                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.diagonal_kernel_us, t.trsm_us, t.solve_us,
-                  t.next_update_us, t.look_ahead_us, t.look_ahead_rest_us, t.trailing_green_us, t.trailing_gemm_us,
-                  t.trailing_dmma_us);
+                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.next_update_us,
+                  t.next_update_narrow_us, t.look_ahead_us, t.look_ahead_narrow_us, t.look_ahead_rest_us,
+                  t.trailing_green_us);
     }
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
   std::cout << "\ncuda-persistent, the critical path of a step (64 columns) in the kernel, median over steps "
@@ -465,7 +468,7 @@ void print_step_breakdown(const Options& o) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms ahead inner   period  look-ahead+panel  trailing_update  us/column  "
+            << "     b    nb  impl            panel_sms ahead inner narrow   period  look-ahead+panel  trailing_update  us/column  "
                "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -491,9 +494,10 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %5d %5lld %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
-                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms, schedule.look_ahead,
-                      static_cast<long long>(schedule.inner_block),
+          std::printf("%6lld %5lld  %-15s %9d %5d %5lld %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
+                      static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
+                      schedule.look_ahead, static_cast<long long>(schedule.inner_block),
+                      static_cast<int>(schedule.narrow_updates),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
         }

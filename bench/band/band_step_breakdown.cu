@@ -14,10 +14,9 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/blas_handle.hpp"
 #include "kernels/cuda/device_buffer.hpp"
-#include "kernels/cuda/device_kernels.hpp"
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
-#include "kernels/cuda/solve_under_diagonal.hpp"
+#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
 namespace fem::bench {
@@ -79,19 +78,7 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     for (std::int64_t c = 0; c < nb; c += kernels::cuda::block_column_width)
       kernels::cuda::block_column_cholesky(column(c), info, 0, scratch, stream);
   });
-  const int width = kernels::cuda::block_column_width, below = static_cast<int>(column(0).below);
-  t.diagonal_kernel_us = per_call_us(stream, 50, [&] {
-    auto diagonal = column(0);
-    diagonal.below = 0;
-    kernels::cuda::block_column_cholesky(diagonal, info, 0, scratch, stream);
-  });
-  t.trsm_us = per_call_us(stream, 50, [&] {
-    check(kernels::cuda::trsm_lower_t(blas, below, width, at(nb, nb), at(nb + width, nb), ld), "trsm");
-  });
-  t.solve_us = per_call_us(stream, 50, [&] {
-    kernels::cuda::solve_under_diagonal(at(nb, nb), at(nb + width, nb), below, width, ld, nb > width ? width : 0,
-                                        stream);
-  });
+  const int width = kernels::cuda::block_column_width;
   if (nb > width) {
     const int rows_past = static_cast<int>(nb + b) - 2 * width;  // under the next 64 columns' diagonal block
     t.next_update_us = per_call_us(stream, 50, [&] {
@@ -100,11 +87,18 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
                                    at(nb + 2 * width, nb + width), ld),
             "gemm");
     });
+    t.next_update_narrow_us = per_call_us(stream, 50, [&] {
+      kernels::cuda::narrow_update(at(nb + width, nb), at(nb + width, nb + width), rows_past + width, width, width, w,
+                                   stream);
+    });
     t.look_ahead_us = per_call_us(stream, 50, [&] {
       check(kernels::cuda::syrk(blas, width, k, at(nb, 0), at(nb, nb), ld), "syrk");
       check(kernels::cuda::gemm_nt(blas, static_cast<int>(b) - width, width, k, at(nb + width, 0), at(nb, 0),
                                    at(nb + width, nb), ld),
             "gemm");
+    });
+    t.look_ahead_narrow_us = per_call_us(stream, 50, [&] {
+      kernels::cuda::narrow_update(at(nb, 0), at(nb, nb), b, width, k, w, stream);
     });
     t.look_ahead_rest_us = per_call_us(stream, 20, [&] {
       check(kernels::cuda::syrk(blas, next - width, k, at(nb + width, 0), at(nb + width, nb + width), ld), "syrk");
@@ -117,15 +111,6 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     t.trailing_us = per_call_us(stream, 20, [&] {
       check(kernels::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
     });
-    t.trailing_gemm_us = per_call_us(stream, 20, [&] {
-      check(kernels::cuda::gemm_nt(blas, rest, rest, k, at(nb + next, 0), at(nb + next, 0), at(nb + next, nb + next), ld),
-            "gemm");
-    });
-    // gemm_dmma runs on the legacy default stream, which `stream` (a blocking stream) waits for.
-    const kernels::cuda::GemmCall<double> lower_update{rest, rest, k, -1.0, {at(nb + next, 0), w, 1},
-                                                       {at(nb + next, 0), 1, w}, 1.0, at(nb + next, nb + next), w,
-                                                       true};
-    t.trailing_dmma_us = per_call_us(stream, 20, [&] { kernels::cuda::gemm_dmma(lower_update); });
     try {
       const kernels::cuda::GreenStream green(32);
       const kernels::cuda::BlasHandle green_blas(green);

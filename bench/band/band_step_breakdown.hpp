@@ -11,16 +11,12 @@ struct StepBreakdown {
   double panel_us = 0;         // the step's block column kernels, after the look-ahead SYRK + GEMM
                                // for blocks wider than one kernel (panel stream)
   double trailing_us = 0;      // the SYRK of the rest of the window (update stream)
-  // The pieces of right_looking_trsm's panel, and the trailing update otherwise run:
-  double diagonal_kernel_us = 0;  // the block column kernel on a 64 x 64 diagonal block alone (one thread block)
-  double trsm_us = 0;             // cuBLAS TRSM of the rows under it
-  double solve_us = 0;            // solve_under_diagonal of the same, with its update of the next 64 columns
-  double next_update_us = 0;      // a kernel's 64 columns applied to the next 64 (SYRK + GEMM, all rows)
-  double look_ahead_us = 0;       // the block column applied to the next one's first 64 columns (SYRK + GEMM)
-  double look_ahead_rest_us = 0;  // ... and to its other columns (the side stream's, beside the first kernel)
+  // The panel's updates of 64 columns by cuBLAS SYRK + GEMM and by narrow_update, and the trailing
+  // SYRK on part of the device:
+  double next_update_us = 0, next_update_narrow_us = 0;  // a kernel's 64 columns applied to the next 64, all rows
+  double look_ahead_us = 0, look_ahead_narrow_us = 0;    // the block column applied to the next one's first 64
+  double look_ahead_rest_us = 0;  // ... and to its other columns (cuBLAS, the side stream's, beside the first kernel)
   double trailing_green_us = 0;   // the trailing SYRK in a green context of all but 32 multiprocessors
-  double trailing_gemm_us = 0;    // the trailing update as one DGEMM of the whole square (twice the flops)
-  double trailing_dmma_us = 0;    // ... by the project's DMMA GEMM on the lower triangle's tiles (gemm_dmma)
 };
 
 StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);

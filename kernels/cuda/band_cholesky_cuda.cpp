@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cuda/blas_handle.hpp"
@@ -17,8 +18,8 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
+#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
-#include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
 
@@ -107,8 +108,7 @@ class Factorizer {
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
       // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
       // stream, of its other columns on the side stream beside that kernel.
-      const bool split_look_ahead =
-          (schedule_.panel == PanelMethod::right_looking_ahead || diagonal_block_alone()) && next > block_column_width;
+      const bool split_look_ahead = schedule_.panel == PanelMethod::right_looking_ahead && next > block_column_width;
       if (split_look_ahead) {
         panel_done_.wait_in(side_);
         rest_done_.wait_in(side_);
@@ -171,11 +171,6 @@ class Factorizer {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
   }
 
-  // The block column kernels factor their diagonal blocks alone, the rows under them solved apart.
-  bool diagonal_block_alone() const {
-    return schedule_.panel == PanelMethod::right_looking_trsm || schedule_.panel == PanelMethod::right_looking_solve;
-  }
-
   bool panel_applies_previous_block() const {
     return schedule_.panel == PanelMethod::left_looking_kernels && kernel_applies_previous_block(layout_.block);
   }
@@ -186,9 +181,7 @@ class Factorizer {
     switch (schedule_.panel) {
       case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
       case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j, false);
-      case PanelMethod::right_looking_ahead:
-      case PanelMethod::right_looking_trsm:
-      case PanelMethod::right_looking_solve: return factor_panel_right_looking(at, j, true);
+      case PanelMethod::right_looking_ahead: return factor_panel_right_looking(at, j, true);
     }
   }
 
@@ -220,38 +213,19 @@ class Factorizer {
     for (index_t c = 0; c < size; c += block_column_width) {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
       column.left = 0;  // cuBLAS has already applied every column left of it
-      const index_t rows_below = column.below;
+      block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
       const index_t first = c / inner * inner, end = std::min(size, first + inner);  // c's inner block
       const index_t next = c + column.width;
-      // right_looking_solve: the kernel also solves the rows of the next diagonal block (of the
-      // same inner block), and the solve of the other rows updates that block's columns.
-      const index_t fused =
-          schedule_.panel == PanelMethod::right_looking_solve ? std::min(end, next + block_column_width) - next : 0;
-      if (diagonal_block_alone()) column.below = fused;
-      block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
-      if (column.below < rows_below) {
-        const T* l = at(j + c, j + c);
-        T* under = at(j + c + column.width, j + c);
-        if (schedule_.panel == PanelMethod::right_looking_solve) {
-          if (fused > 0) side_done_.wait_in(panel_);  // the side stream's update of those columns by the kernel before
-          solve_under_diagonal(l, under, rows_below, column.width, layout_.window(), static_cast<int>(fused), panel_);
-        } else {
-          check(trsm_lower_t(panel_blas_, as_int(rows_below), column.width, l, under, as_int(layout_.window())),
-                "trsm (the rows under a diagonal block)");
-        }
-      }
-      update_past(at, j, c, column.width, next, end, ahead, fused > 0);
-      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead, false);  // the inner block's
+      update_past(at, j, c, column.width, next, end, ahead);
+      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead);  // the inner block's
     }
   }
 
   // The columns [j + next, j + end) of the block column at j take the update of its columns
   // [j + c, j + c + w), just factored: with `ahead`, those of the next kernel on the panel
-  // stream (unless `next_updated`: the solve did it), the others on the side stream (see
-  // factor_panel_right_looking).
+  // stream, the others on the side stream (see factor_panel_right_looking).
   template <class At>
-  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead,
-                   bool next_updated) {
+  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead) {
     const index_t past = ahead ? std::min(end, next + block_column_width) : end;
     if (ahead) {
       side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
@@ -262,7 +236,7 @@ class Factorizer {
         side_done_.record(side_);
       }
     }
-    if (!next_updated) update_columns(panel_blas_, at, j, c, w, next, past);
+    update_columns(panel_blas_, at, j, c, w, next, past);
   }
 
   // Once the columns [j + c, j + c + w) of the block column at j are factored and solved: the
@@ -277,6 +251,15 @@ class Factorizer {
     const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
     const int ld = as_int(layout_.window());
     const T* b = at(j + first, j + c);
+    if constexpr (std::is_same_v<T, double>) {
+      if (schedule_.narrow_updates && last - first <= block_column_width) {
+        cudaStream_t stream = nullptr;
+        check(cublasGetStream(blas, &stream), "cublasGetStream");
+        narrow_update(b, at(j + first, j + first), size + below - first, static_cast<int>(last - first), as_int(w),
+                      layout_.window(), stream);
+        return;
+      }
+    }
     check(syrk(blas, as_int(last - first), as_int(w), b, at(j + first, j + first), ld), "syrk (block column)");
     if (size + below > last)
       check(gemm_nt(blas, as_int(size + below - last), as_int(last - first), as_int(w), at(j + last, j + c), b,

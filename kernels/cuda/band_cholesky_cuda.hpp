@@ -30,13 +30,6 @@ enum class PanelMethod {
   right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
   right_looking_ahead,    // the same, but only the next kernel's columns updated before it (by the block column
                           // before, then by each kernel), the others on a side stream beside it
-  right_looking_trsm,     // right_looking_ahead with each kernel factoring its 64 x 64 diagonal block alone (one
-                          // thread block) and cuBLAS TRSM solving the rows under it: the kernel's every thread block
-                          // factors the diagonal block again for its 32 rows, so over a wide band it holds every
-                          // multiprocessor for the whole factorisation (one a thread block, at 172 registers)
-  right_looking_solve,    // the same with the kernel also solving the next diagonal block's rows, and
-                          // solve_under_diagonal (a thread a row) solving the others and updating the next
-                          // kernel's columns in the same pass, instead of cuBLAS TRSM, SYRK and GEMM
 };
 
 struct DeviceSchedule {
@@ -56,6 +49,9 @@ struct DeviceSchedule {
   // the columns past it take the whole inner block's at once (one rank-`inner_block` update
   // instead of one a kernel, each reading and writing them again).
   index_t inner_block = 0;
+  // Updates of at most 64 columns (the next kernel's, the look-ahead's first) by narrow_update (one
+  // launch on the tensor cores) instead of a cuBLAS SYRK and GEMM; double only.
+  bool narrow_updates = false;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

@@ -20,7 +20,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
-#include "kernels/cuda/solve_under_diagonal.hpp"
+#include "kernels/cuda/narrow_update.hpp"
 #endif
 
 using namespace fem;
@@ -254,13 +254,11 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
 namespace {
 constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
                                                         kernels::cuda::PanelMethod::right_looking_kernels,
-                                                        kernels::cuda::PanelMethod::right_looking_ahead,
-                                                        kernels::cuda::PanelMethod::right_looking_trsm,
-                                                        kernels::cuda::PanelMethod::right_looking_solve};
+                                                        kernels::cuda::PanelMethod::right_looking_ahead};
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "one or two block columns ahead, in one or several inner blocks") {
+          "one or two block columns ahead, in one or several inner blocks, narrow updates by cuBLAS or our kernel") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -280,19 +278,21 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     auto reference = band::load_band<double>(cpu, csr, layout);
     band::factor(cpu, reference, band::Schedule::in_order);
     const auto expected = lower_band(cpu, reference);
+    // Each option of the schedule on and off, in four combinations.
     for (const auto method : kPanelMethods)
-      for (const int panel_sms : {0, 16})
-        for (const int look_ahead : {1, 2})
-          for (const index_t inner_block : {0, 128}) {
-            CAPTURE(static_cast<int>(method));
-            CAPTURE(panel_sms);
-            CAPTURE(look_ahead);
-            CAPTURE(inner_block);
-            auto on_device = band::load_band<double>(*gpu, csr, layout);
-            kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
-                                            kernels::cuda::DeviceSchedule{method, panel_sms, look_ahead, inner_block});
-            CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
-          }
+      for (const auto& [panel_sms, look_ahead, inner_block, narrow_updates] :
+           {std::tuple<int, int, index_t, bool>{0, 1, 0, false}, {16, 2, 128, true}, {0, 2, 0, true}, {16, 1, 128, false}}) {
+        CAPTURE(static_cast<int>(method));
+        CAPTURE(panel_sms);
+        CAPTURE(look_ahead);
+        CAPTURE(inner_block);
+        CAPTURE(narrow_updates);
+        auto on_device = band::load_band<double>(*gpu, csr, layout);
+        kernels::cuda::factor_on_device(
+            on_device.layout, on_device.rows(),
+            kernels::cuda::DeviceSchedule{method, panel_sms, look_ahead, inner_block, narrow_updates});
+        CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+      }
   }
 }
 
@@ -577,48 +577,32 @@ TEST_CASE("the block column kernel reports the first pivot that is not positive,
   }
 }
 
-TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updates the next block's columns") {
+TEST_CASE("narrow_update subtracts X X(0 : width, :)ᵀ from the lower part of C and writes nothing else") {
   if (!kernels::dense_backend_status("cublas").available) return;
-  std::mt19937 rng(77);
+  std::mt19937 rng(81);
   std::uniform_real_distribution<double> entry(-1.0, 1.0);
-  // One column, a tail block's width and a kernel's; rows around the 128-row thread blocks; no
-  // update, or that of the next 64 columns, or of fewer (a tail).
-  for (const int w : {1, 37, 64})
-    for (const long long rows : {1LL, 127LL, 128LL, 129LL, 1000LL})
-      for (const int solved : {0, 1, w / 2, w}) {
-        if (solved > rows) continue;
-        CAPTURE(w);
+  // One column, a tail's width and a kernel's; k of one, a chunk and a part, a kernel's and a
+  // wide block's; rows around the 64-row slabs.
+  for (const int width : {1, 37, 64})
+    for (const int k : {1, 45, 64, 384})
+      for (const long long rows : {64LL, 65LL, 200LL, 1000LL}) {
+        CAPTURE(width);
+        CAPTURE(k);
         CAPTURE(rows);
-        CAPTURE(solved);
-        const long long ld = 2 * w + 3;
-        // L in rows [0, w), its upper part NaN (not to be read); B under it, then C; NaN past them.
-        std::vector<double> m(static_cast<std::size_t>((w + rows) * ld), std::nan(""));
+        // X in columns [0, k), C in [k, k + width) of each row; NaN past C and above its diagonal.
+        const long long ld = k + width + 3;
+        std::vector<double> m(static_cast<std::size_t>(rows * ld), std::nan(""));
         const auto at = [&](long long r, long long c) -> double& { return m[static_cast<std::size_t>(r * ld + c)]; };
-        for (long long r = 0; r < w; ++r)
-          for (long long c = 0; c <= r; ++c) at(r, c) = r == c ? 2.0 + entry(rng) : 0.2 * entry(rng);
-        for (long long r = w; r < w + rows; ++r)
-          for (long long c = 0; c < w + solved; ++c)
-            if (c < w || r - w >= solved || c - w <= r - w) at(r, c) = entry(rng);
-        // x L^T = b, row by row, in long double; the first `solved` rows handed over solved.
-        std::vector<long double> x(static_cast<std::size_t>(rows * w));
-        const auto xs = [&](long long r, long long k) -> long double& { return x[static_cast<std::size_t>(r * w + k)]; };
         for (long long r = 0; r < rows; ++r)
-          for (long long j = 0; j < w; ++j) {
-            long double v = at(w + r, j);
-            for (long long k = 0; k < j; ++k) v -= xs(r, k) * at(j, k);
-            xs(r, j) = v / at(j, j);
-          }
-        for (long long r = 0; r < solved; ++r)
-          for (long long k = 0; k < w; ++k) at(w + r, k) = static_cast<double>(xs(r, k));
+          for (long long c = 0; c < k + width; ++c)
+            if (c < k + std::min<long long>(r + 1, width)) at(r, c) = entry(rng);
         std::vector<long double> expected(m.begin(), m.end());
-        for (long long r = 0; r < rows; ++r) {
-          for (long long k = 0; k < w; ++k) expected[static_cast<std::size_t>((w + r) * ld + k)] = xs(r, k);
-          for (long long c = 0; c < solved && (r >= solved || c <= r); ++c)
-            for (long long k = 0; k < w; ++k)
-              expected[static_cast<std::size_t>((w + r) * ld + w + c)] -= xs(r, k) * static_cast<double>(xs(c, k));
-        }
+        for (long long r = 0; r < rows; ++r)
+          for (long long j = 0; j < width && j <= r; ++j)
+            for (long long l = 0; l < k; ++l)
+              expected[static_cast<std::size_t>(r * ld + k + j)] -= static_cast<long double>(at(r, l)) * at(j, l);
         kernels::cuda::DeviceBuffer<double> device(m);
-        kernels::cuda::solve_under_diagonal(device.get(), device.get() + w * ld, rows, w, ld, solved, nullptr);
+        kernels::cuda::narrow_update(device.get(), device.get() + k, rows, width, k, ld, nullptr);
         std::vector<double> got(m.size());
         device.download(got.data());
         double diff = 0, scale = 0;
@@ -632,7 +616,7 @@ TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updat
           scale = std::max(scale, static_cast<double>(std::abs(expected[e])));
         }
         CHECK(changed == 0);
-        CHECK(diff / scale < 1e-12);
+        CHECK(diff / scale < 1e-13);
       }
 }
 

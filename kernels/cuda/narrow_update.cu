@@ -1,0 +1,84 @@
+// narrow_update (narrow_update.hpp): a block of 8 warps a 64-row slab of C, each warp 16 rows by
+// 32 columns (4 m16n8k16 tiles), X's rows and the first `width` rows (the columns' factors) in
+// shared memory 32 entries of k at a time.
+
+#include <stdexcept>
+#include <string>
+
+#include "kernels/cuda/block_column_cholesky.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/narrow_update.hpp"
+
+namespace fem::kernels::cuda {
+
+namespace {
+
+constexpr int slab_rows = 64, columns = block_column_width, chunk = 32;
+constexpr int pitch = chunk + 4;  // 4 mod 16 doubles: the fragments' 8 rows x 4 hit distinct banks
+constexpr int threads = 256;
+
+// D := A B + D for one 16 x 8 x 16 step: lane (g = lane / 4, t = lane % 4) gives
+// a[i] = A(g + 8 (i % 2), t + 4 (i / 2)), b[i] = B(t + 4 i, g) and holds d[i] = D(g + 8 (i / 2), 2 t + i % 2).
+__device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+      "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
+        "d"(b[1]), "d"(b[2]), "d"(b[3]));
+}
+
+__global__ void __launch_bounds__(threads) narrow_update_kernel(const double* x, double* c, long long rows, int width,
+                                                                int k, long long ld) {
+  __shared__ __align__(16) double slab[slab_rows][pitch];   // X's rows of this block, a chunk of k
+  __shared__ __align__(16) double factor[columns][pitch];   // X's first `width` rows, the same chunk
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t = lane % 4;
+  const int row0 = (warp / 2) * 16, col0 = (warp % 2) * 32;  // the warp's part of the slab's 64 x 64
+  const long long first = static_cast<long long>(blockIdx.x) * slab_rows;
+  double acc[4][4] = {};
+  for (int k0 = 0; k0 < k; k0 += chunk) {
+    for (int e = threadIdx.x; e < slab_rows * chunk; e += threads) {
+      const int r = e / chunk, l = e % chunk;
+      const bool in = k0 + l < k;
+      slab[r][l] = in && first + r < rows ? x[(first + r) * ld + k0 + l] : 0.0;
+      factor[r][l] = in && r < width ? x[r * ld + k0 + l] : 0.0;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int l0 = 0; l0 < chunk; l0 += 16) {
+      double a[8];
+#pragma unroll
+      for (int i = 0; i < 8; ++i) a[i] = slab[row0 + g + 8 * (i % 2)][l0 + t + 4 * (i / 2)];
+#pragma unroll
+      for (int n = 0; n < 4; ++n) {
+        double b[4];  // B(l, j) = X(col0 + 8 n + j, l)
+#pragma unroll
+        for (int i = 0; i < 4; ++i) b[i] = factor[col0 + 8 * n + g][l0 + t + 4 * i];
+        mma_16x8x16(acc[n], a, b);
+      }
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int n = 0; n < 4; ++n)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const long long row = first + row0 + g + 8 * (i / 2);
+      const int column = col0 + 8 * n + 2 * t + i % 2;
+      if (row < rows && column < width && column <= row) c[row * ld + column] -= acc[n][i];
+    }
+}
+
+}  // namespace
+
+void narrow_update(const double* x, double* c, long long rows, int width, int k, long long ld, cudaStream_t stream) {
+  if (width < 1 || width > columns || rows < width || k < 1 || ld < width)
+    throw std::invalid_argument("narrow_update: " + std::to_string(rows) + " rows, width " + std::to_string(width) +
+                                " (1 to " + std::to_string(columns) + "), k " + std::to_string(k) +
+                                ", leading dimension " + std::to_string(ld));
+  narrow_update_kernel<<<static_cast<unsigned>((rows + slab_rows - 1) / slab_rows), threads, 0, stream>>>(x, c, rows,
+                                                                                                     width, k, ld);
+  check(cudaGetLastError(), "launch of the narrow update");
+}
+
+}  // namespace fem::kernels::cuda
