@@ -50,7 +50,7 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -75,6 +75,8 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cublas-left      the same with every panel by block column kernels (64 columns each), left-looking
   cublas-right     the same by block column kernels with cuBLAS updates of the columns right of each
   cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
+  cublas-solve     cublas-ahead with each kernel solving only the next diagonal block's rows, the others
+                   solved (and the next kernel's columns updated) by the project's solve_under_diagonal
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -163,7 +165,8 @@ void add_options(CLI::App& app, Options& o) {
 
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead";
+  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead" ||
+         impl == "cublas-solve";
 }
 
 bool on_device(const std::string& impl) {
@@ -320,6 +323,7 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
   if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
+  if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
   if (forced.look_ahead > 0) schedule.look_ahead = forced.look_ahead;
   if (forced.inner_block >= 0) schedule.inner_block = forced.inner_block;
@@ -435,16 +439,16 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
 void print_step_breakdown(const Options& o) {
   std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
             << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | next_update: cuBLAS  narrow  "
-               "look_ahead (first 64): cuBLAS  narrow  (rest) | trailing on 100 SMs\n";
+               "look_ahead (first 64): cuBLAS  narrow  (rest) | trailing on 100 SMs | thin_kernel  solve\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       const StepBreakdown t = time_step_parts(b, nb);
-      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %19.1f %7.1f %28.1f %7.1f %7.1f | %19.1f\n",
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %19.1f %7.1f %28.1f %7.1f %7.1f | %19.1f | %11.1f %6.1f\n",
                   static_cast<long long>(b), static_cast<long long>(nb), t.first_kernel_us, t.panel_us, t.trailing_us,
                   std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.next_update_us,
                   t.next_update_narrow_us, t.look_ahead_us, t.look_ahead_narrow_us, t.look_ahead_rest_us,
-                  t.trailing_green_us);
+                  t.trailing_green_us, t.thin_kernel_us, t.solve_us);
     }
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
   std::cout << "\ncuda-persistent, the critical path of a step (64 columns) in the kernel, median over steps "

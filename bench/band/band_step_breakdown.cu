@@ -16,6 +16,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
@@ -99,6 +100,14 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     });
     t.look_ahead_narrow_us = per_call_us(stream, 50, [&] {
       kernels::cuda::narrow_update(at(nb, 0), at(nb, nb), b, width, k, w, stream);
+    });
+    t.thin_kernel_us = per_call_us(stream, 50, [&] {
+      auto thin = column(0);
+      thin.below = width;
+      kernels::cuda::block_column_cholesky(thin, info, 0, scratch, stream);
+    });
+    t.solve_us = per_call_us(stream, 50, [&] {
+      kernels::cuda::solve_under_diagonal(at(nb, nb), at(nb + width, nb), column(0).below, width, w, width, stream);
     });
     t.look_ahead_rest_us = per_call_us(stream, 20, [&] {
       check(kernels::cuda::syrk(blas, next - width, k, at(nb + width, 0), at(nb + width, nb + width), ld), "syrk");

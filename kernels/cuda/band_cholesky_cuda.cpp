@@ -20,6 +20,7 @@
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
 
@@ -108,7 +109,8 @@ class Factorizer {
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
       // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
       // stream, of its other columns on the side stream beside that kernel.
-      const bool split_look_ahead = schedule_.panel == PanelMethod::right_looking_ahead && next > block_column_width;
+      const bool split_look_ahead = schedule_.panel != PanelMethod::left_looking_kernels &&
+                                    schedule_.panel != PanelMethod::right_looking_kernels && next > block_column_width;
       if (split_look_ahead) {
         panel_done_.wait_in(side_);
         rest_done_.wait_in(side_);
@@ -171,6 +173,9 @@ class Factorizer {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
   }
 
+  // right_looking_solve (in double: float takes right_looking_ahead).
+  bool solves_apart() const { return std::is_same_v<T, double> && schedule_.panel == PanelMethod::right_looking_solve; }
+
   bool panel_applies_previous_block() const {
     return schedule_.panel == PanelMethod::left_looking_kernels && kernel_applies_previous_block(layout_.block);
   }
@@ -181,7 +186,8 @@ class Factorizer {
     switch (schedule_.panel) {
       case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
       case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j, false);
-      case PanelMethod::right_looking_ahead: return factor_panel_right_looking(at, j, true);
+      case PanelMethod::right_looking_ahead:
+      case PanelMethod::right_looking_solve: return factor_panel_right_looking(at, j, true);
     }
   }
 
@@ -213,19 +219,34 @@ class Factorizer {
     for (index_t c = 0; c < size; c += block_column_width) {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
       column.left = 0;  // cuBLAS has already applied every column left of it
-      block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
       const index_t first = c / inner * inner, end = std::min(size, first + inner);  // c's inner block
       const index_t next = c + column.width;
-      update_past(at, j, c, column.width, next, end, ahead);
-      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead);  // the inner block's
+      if (solves_apart()) {
+        // The kernel solves the next kernel's diagonal block rows (of the same inner block); the
+        // solve of the others updates that block's columns.
+        const index_t rows_below = column.below, fused = std::min(end, next + block_column_width) - next;
+        column.below = fused;
+        block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+        if (fused > 0) side_done_.wait_in(panel_);  // the side stream's update of those columns by the kernel before
+        if constexpr (std::is_same_v<T, double>)
+          solve_under_diagonal(at(j + c, j + c), at(j + next, j + c), rows_below, column.width, layout_.window(),
+                               static_cast<int>(fused), panel_);
+        update_past(at, j, c, column.width, next, end, ahead, true);
+      } else {
+        block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+        update_past(at, j, c, column.width, next, end, ahead, false);
+      }
+      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead, false);  // the inner block's
     }
   }
 
   // The columns [j + next, j + end) of the block column at j take the update of its columns
   // [j + c, j + c + w), just factored: with `ahead`, those of the next kernel on the panel
-  // stream, the others on the side stream (see factor_panel_right_looking).
+  // stream (unless `next_done`: the solve has done that), the others on the side stream (see
+  // factor_panel_right_looking).
   template <class At>
-  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead) {
+  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead,
+                   bool next_done) {
     const index_t past = ahead ? std::min(end, next + block_column_width) : end;
     if (ahead) {
       side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
@@ -236,7 +257,7 @@ class Factorizer {
         side_done_.record(side_);
       }
     }
-    update_columns(panel_blas_, at, j, c, w, next, past);
+    if (!next_done) update_columns(panel_blas_, at, j, c, w, next, past);
   }
 
   // Once the columns [j + c, j + c + w) of the block column at j are factored and solved: the

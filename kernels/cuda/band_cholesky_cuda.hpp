@@ -30,6 +30,11 @@ enum class PanelMethod {
   right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
   right_looking_ahead,    // the same, but only the next kernel's columns updated before it (by the block column
                           // before, then by each kernel), the others on a side stream beside it
+  right_looking_solve,    // right_looking_ahead with each kernel factoring its diagonal block and solving only the
+                          // next one's rows (two thread blocks), solve_under_diagonal solving the other rows and
+                          // updating the next kernel's columns: the kernel's every thread block factors the diagonal
+                          // block again for its 32 rows, so over a wide band it holds every multiprocessor (one a
+                          // thread block) while the trailing update waits; double only
 };
 
 struct DeviceSchedule {

@@ -21,6 +21,7 @@
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
 #include "kernels/cuda/narrow_update.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
 #endif
 
 using namespace fem;
@@ -254,7 +255,8 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
 namespace {
 constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
                                                         kernels::cuda::PanelMethod::right_looking_kernels,
-                                                        kernels::cuda::PanelMethod::right_looking_ahead};
+                                                        kernels::cuda::PanelMethod::right_looking_ahead,
+                                                        kernels::cuda::PanelMethod::right_looking_solve};
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
@@ -619,5 +621,65 @@ TEST_CASE("narrow_update subtracts X X(0 : width, :)ᵀ from the lower part of C
         CHECK(diff / scale < 1e-13);
       }
 }
+
+TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updates the next block's columns") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  // One column, a tail block's width and a kernel's; rows around the 64-row slabs; no update, or
+  // that of the next 64 columns, or of fewer (a tail).
+  for (const int w : {1, 37, 64})
+    for (const long long rows : {1LL, 63LL, 64LL, 65LL, 1000LL})
+      for (const int solved : {0, 1, w / 2, w}) {
+        if (solved > rows) continue;
+        CAPTURE(w);
+        CAPTURE(rows);
+        CAPTURE(solved);
+        const long long ld = 2 * w + 3;
+        // L in rows [0, w), its upper part NaN (not to be read); B under it, then C; NaN past them.
+        std::vector<double> m(static_cast<std::size_t>((w + rows) * ld), std::nan(""));
+        const auto at = [&](long long r, long long c) -> double& { return m[static_cast<std::size_t>(r * ld + c)]; };
+        for (long long r = 0; r < w; ++r)
+          for (long long c = 0; c <= r; ++c) at(r, c) = r == c ? 2.0 + entry(rng) : 0.2 * entry(rng);
+        for (long long r = w; r < w + rows; ++r)
+          for (long long c = 0; c < w + solved; ++c)
+            if (c < w || r - w >= solved || c - w <= r - w) at(r, c) = entry(rng);
+        // x L^T = b, row by row, in long double; the first `solved` rows handed over solved.
+        std::vector<long double> x(static_cast<std::size_t>(rows * w));
+        const auto xs = [&](long long r, long long k) -> long double& { return x[static_cast<std::size_t>(r * w + k)]; };
+        for (long long r = 0; r < rows; ++r)
+          for (long long j = 0; j < w; ++j) {
+            long double v = at(w + r, j);
+            for (long long k = 0; k < j; ++k) v -= xs(r, k) * at(j, k);
+            xs(r, j) = v / at(j, j);
+          }
+        for (long long r = 0; r < solved; ++r)
+          for (long long k = 0; k < w; ++k) at(w + r, k) = static_cast<double>(xs(r, k));
+        std::vector<long double> expected(m.begin(), m.end());
+        for (long long r = 0; r < rows; ++r) {
+          for (long long k = 0; k < w; ++k) expected[static_cast<std::size_t>((w + r) * ld + k)] = xs(r, k);
+          for (long long c = 0; c < solved && (r >= solved || c <= r); ++c)
+            for (long long k = 0; k < w; ++k)
+              expected[static_cast<std::size_t>((w + r) * ld + w + c)] -= xs(r, k) * static_cast<double>(xs(c, k));
+        }
+        kernels::cuda::DeviceBuffer<double> device(m);
+        kernels::cuda::solve_under_diagonal(device.get(), device.get() + w * ld, rows, w, ld, solved, nullptr);
+        std::vector<double> got(m.size());
+        device.download(got.data());
+        double diff = 0, scale = 0;
+        int changed = 0;  // NaNs written over, or numbers turned to NaN
+        for (std::size_t e = 0; e < got.size(); ++e) {
+          if (std::isnan(m[e]) || std::isnan(got[e])) {
+            changed += !(std::isnan(m[e]) && std::isnan(got[e]));
+            continue;
+          }
+          diff = std::max(diff, static_cast<double>(std::abs(got[e] - expected[e])));
+          scale = std::max(scale, static_cast<double>(std::abs(expected[e])));
+        }
+        CHECK(changed == 0);
+        CHECK(diff / scale < 1e-12);
+      }
+}
+
 
 #endif
