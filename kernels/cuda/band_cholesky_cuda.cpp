@@ -117,17 +117,12 @@ class Factorizer {
       }
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
       mark(step, 0, update_);
-      // The rest of the window, one SYRK; or with look_ahead 2, its first block column (SYRK +
-      // GEMM), which the panel of the next step waits for, then the rest (one SYRK).
-      const index_t ahead = schedule_.look_ahead >= 2 ? std::min(layout_.block, below - next) : 0;
-      update_columns(update_blas_, at, j, 0, size, size + next, size + next + ahead);
-      if (ahead > 0) rest_done_.record(update_);
-      if (below > next + ahead)
-        check(syrk(update_blas_, as_int(below - next - ahead), as_int(size), at(j + size + next + ahead, j),
-                   at(j + size + next + ahead, j + size + next + ahead), ld),
+      if (below > next)  // the rest of the window, one SYRK
+        check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
+                   at(j + size + next, j + size + next), ld),
               "syrk (trailing window)");
       mark(step, 1, update_);
-      if (ahead == 0) rest_done_.record(update_);
+      rest_done_.record(update_);
       mark(step, 2, panel_);
       // ... while the next block column is updated by this one (unless its kernels do that) and factored.
       if (!panel_applies_previous_block()) {

@@ -44,11 +44,6 @@ struct DeviceSchedule {
   // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
   // kernels, changed nothing: bench/RESULTS.md.)
   int panel_sms = 0;
-  // Block columns the panel runs ahead of the trailing update: 1, the next block column waits for
-  // the whole trailing update of the step before; 2, that update first updates its first block
-  // column (the one after next), and the panel waits only for that, the rest of the trailing
-  // update running beside the next step's panel too.
-  int look_ahead = 1;
   // Right-looking: the block column's columns in inner blocks of this many (a multiple of 64; 0:
   // one inner block): each kernel's update (rank 64) reaches the columns of its inner block only,
   // the columns past it take the whole inner block's at once (one rank-`inner_block` update
