@@ -129,8 +129,12 @@ class Factorizer {
         const index_t first_kernel = split_look_ahead ? block_column_width : next;
         update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
         if (split_look_ahead) {
-          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + next);
-          side_done_.record(side_);  // the next block column's first kernel waits for it before updating past itself
+          // The second kernel's columns first: the first kernel's update of them waits for them alone.
+          const index_t second = std::min<index_t>(next, 2 * block_column_width);
+          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
+          side_first_done_.record(side_);
+          update_columns(side_blas_, at, j, 0, size, size + second, size + next);
+          side_done_.record(side_);
         }
       }
       if (j + size < last) {
@@ -167,6 +171,11 @@ class Factorizer {
   void mark(std::size_t k, int mark, cudaStream_t stream) {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
   }
+
+  // When the side stream has updated the columns from `next` on of the block column (right_looking_ahead:
+  // the look-ahead's, or the kernel before's, queued before the next kernel's): the second kernel's
+  // columns take their look-ahead first.
+  Event& side_ready(index_t next) { return next == block_column_width ? side_first_done_ : side_done_; }
 
   // right_looking_solve (in double: float takes right_looking_ahead).
   bool solves_apart() const { return std::is_same_v<T, double> && schedule_.panel == PanelMethod::right_looking_solve; }
@@ -222,7 +231,7 @@ class Factorizer {
         const index_t rows_below = column.below, fused = std::min(end, next + block_column_width) - next;
         column.below = fused;
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
-        if (fused > 0) side_done_.wait_in(panel_);  // the side stream's update of those columns by the kernel before
+        if (fused > 0) side_ready(next).wait_in(panel_);
         if constexpr (std::is_same_v<T, double>)
           solve_under_diagonal(at(j + c, j + c), at(j + next, j + c), rows_below, column.width, layout_.window(),
                                static_cast<int>(fused), panel_);
@@ -244,7 +253,7 @@ class Factorizer {
                    bool next_done) {
     const index_t past = ahead ? std::min(end, next + block_column_width) : end;
     if (ahead) {
-      side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
+      if (!next_done) side_ready(next).wait_in(panel_);
       if (past < end) {
         kernel_done_.record(panel_);
         kernel_done_.wait_in(side_);
@@ -289,7 +298,7 @@ class Factorizer {
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   cudaStream_t update_;
   BlasHandle panel_blas_, update_blas_, side_blas_{side_};
-  Event panel_done_, rest_done_, kernel_done_, side_done_;
+  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
