@@ -79,16 +79,27 @@ __global__ void __launch_bounds__(threads) solve_kernel(const double* l, double*
     if (first + i < solved) xs[i][j] = ls[i][j];
   }
   __syncthreads();
-  // C(r, c) -= X(r, :) X(c, :)ᵀ, on and below the diagonal of the next block: warp w its 8 rows.
-  const long long row = first + 8 * warp + g;
-  for (int n = 0; n < width_max; n += 8) {
-    if (n >= solved) break;
-    double o0 = 0, o1 = 0;
-    add_tile_product(o0, o1, &xs[8 * warp][0], &ls[n][0], width_max);
-    const int c0 = n + 2 * t;
-    if (row < rows && c0 < solved && c0 <= row) b[row * ld + width + c0] -= o0;
-    if (row < rows && c0 + 1 < solved && c0 + 1 <= row) b[row * ld + width + c0 + 1] -= o1;
+  // C(r, c) -= X(r, :) X(c, :)ᵀ, on and below the diagonal of the next block: warp w its 8 rows,
+  // the 8 column tiles' products interleaved.
+  double o[width_max / 8][2] = {};
+#pragma unroll
+  for (int l = 0; l < width_max; l += 4) {
+    const double a = xs[8 * warp + g][l + t];
+#pragma unroll
+    for (int n = 0; n < width_max / 8; ++n)
+      if (8 * n < solved)
+        asm("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%0, %1};"
+            : "+d"(o[n][0]), "+d"(o[n][1])
+            : "d"(a), "d"(ls[8 * n + g][l + t]));
   }
+  const long long row = first + 8 * warp + g;
+#pragma unroll
+  for (int n = 0; n < width_max / 8; ++n)
+#pragma unroll
+    for (int i = 0; i < 2; ++i) {
+      const int column = 8 * n + 2 * t + i;
+      if (row < rows && column < solved && column <= row) b[row * ld + width + column] -= o[n][i];
+    }
 }
 
 }  // namespace
