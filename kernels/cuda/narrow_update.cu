@@ -36,14 +36,29 @@ __global__ void __launch_bounds__(threads) narrow_update_kernel(const double* x,
   const int row0 = (warp / 2) * 16, col0 = (warp % 2) * 32;  // the warp's part of the slab's 64 x 64
   const long long first = static_cast<long long>(blockIdx.x) * slab_rows;
   double acc[4][4] = {};
-  for (int k0 = 0; k0 < k; k0 += chunk) {
-    for (int e = threadIdx.x; e < slab_rows * chunk; e += threads) {
-      const int r = e / chunk, l = e % chunk;
+  // The next chunk's entries come into registers while this one's are multiplied: every load of
+  // a chunk in flight at once, and behind the products.
+  constexpr int per_thread = slab_rows * chunk / threads;
+  double next_slab[per_thread], next_factor[per_thread];
+  const auto fetch = [&](int k0) {
+#pragma unroll
+    for (int q = 0; q < per_thread; ++q) {
+      const int e = threadIdx.x + q * threads, r = e / chunk, l = e % chunk;
       const bool in = k0 + l < k;
-      slab[r][l] = in && first + r < rows ? x[(first + r) * ld + k0 + l] : 0.0;
-      factor[r][l] = in && r < width ? x[r * ld + k0 + l] : 0.0;
+      next_slab[q] = in && first + r < rows ? x[(first + r) * ld + k0 + l] : 0.0;
+      next_factor[q] = in && r < width ? x[r * ld + k0 + l] : 0.0;
+    }
+  };
+  fetch(0);
+  for (int k0 = 0; k0 < k; k0 += chunk) {
+#pragma unroll
+    for (int q = 0; q < per_thread; ++q) {
+      const int e = threadIdx.x + q * threads, r = e / chunk, l = e % chunk;
+      slab[r][l] = next_slab[q];
+      factor[r][l] = next_factor[q];
     }
     __syncthreads();
+    if (k0 + chunk < k) fetch(k0 + chunk);
 #pragma unroll
     for (int l0 = 0; l0 < chunk; l0 += 16) {
       double a[8];

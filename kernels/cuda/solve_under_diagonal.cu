@@ -33,10 +33,20 @@ __global__ void __launch_bounds__(threads) solve_kernel(const double* l, double*
   __shared__ double inverse[width_max];  // 1 / L(j, j); 0 past width, so that X stays 0 there
   const int warp = threadIdx.x / 32, g = threadIdx.x % 32 / 4, t = threadIdx.x % 4;
   const long long first = static_cast<long long>(blockIdx.x) * slab_rows;
-  for (int e = threadIdx.x; e < width_max * width_max; e += threads) {
-    const int i = e / width_max, j = e % width_max;
-    ls[i][j] = j <= i && i < width ? l[i * ld + j] : 0.0;
-    xs[i][j] = j < width && first + i < rows ? b[(first + i) * ld + j] : 0.0;
+  // Every load issued before the first store: one trip to memory, not one an entry.
+  constexpr int per_thread = width_max * width_max / threads;
+  double lv[per_thread], bv[per_thread];
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
+    lv[q] = j <= i && i < width ? l[i * ld + j] : 0.0;
+    bv[q] = j < width && first + i < rows ? b[(first + i) * ld + j] : 0.0;
+  }
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
+    ls[i][j] = lv[q];
+    xs[i][j] = bv[q];
   }
   if (threadIdx.x < width_max) inverse[threadIdx.x] = threadIdx.x < width ? 1.0 / l[threadIdx.x * (ld + 1)] : 0.0;
   __syncthreads();
@@ -66,17 +76,24 @@ __global__ void __launch_bounds__(threads) solve_kernel(const double* l, double*
     __syncthreads();
   }
   // The rows that came solved keep what they hold (their X is that of the block column kernel).
-  for (int e = threadIdx.x; e < slab_rows * width_max; e += threads) {
-    const int i = e / width_max, j = e % width_max;
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
     const long long row = first + i;
     if (j < width && row >= solved && row < rows) b[row * ld + j] = xs[i][j];
   }
   if (solved == 0) return;
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
+    lv[q] = i < solved && j < width ? b[i * ld + j] : 0.0;
+  }
   __syncthreads();  // L is read no more
-  for (int e = threadIdx.x; e < width_max * width_max; e += threads) {
-    const int i = e / width_max, j = e % width_max;
-    ls[i][j] = i < solved && j < width ? b[i * ld + j] : 0.0;
-    if (first + i < solved) xs[i][j] = ls[i][j];
+#pragma unroll
+  for (int q = 0; q < per_thread; ++q) {
+    const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
+    ls[i][j] = lv[q];
+    if (first + i < solved) xs[i][j] = lv[q];
   }
   __syncthreads();
   // C(r, c) -= X(r, :) X(c, :)ᵀ, on and below the diagonal of the next block: warp w its 8 rows,
