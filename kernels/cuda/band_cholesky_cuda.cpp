@@ -330,13 +330,19 @@ class PinnedRange {
 
 bool kernel_applies_previous_block(index_t block) { return block <= block_column_width; }
 
-// H100, n = 1e6 (bench/RESULTS.md, 2026-11-26): left-looking is the faster up to blocks of 128
-// (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK kept
-// off 32 multiprocessors (5-10 % faster at b = 3000, nb 256; within 2 % either way at b = 4000,
-// nb 384).
+// H100, n = 1e6 (bench/RESULTS.md, 2026-11-26 and -27): left-looking is the faster up to blocks of
+// 128 (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK
+// kept off 32 multiprocessors (5-10 % faster at b = 3000, nb 256); on blocks wider than 256
+// (b >= 3500), the panel's kernels factoring their diagonal blocks alone (right_looking_solve),
+// which leaves the device to the trailing SYRK (200 against 237-260 us a step at b = 4000),
+// 8 multiprocessors kept for the panel.
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
-  if (layout.block > 128) {
+  if (layout.block > 256) {
+    schedule.panel = PanelMethod::right_looking_solve;
+    schedule.panel_sms = 8;
+    schedule.narrow_updates = true;
+  } else if (layout.block > 128) {
     schedule.panel = PanelMethod::right_looking_ahead;
     schedule.panel_sms = 32;
   }
