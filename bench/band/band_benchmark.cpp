@@ -98,7 +98,6 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
-  std::vector<index_t> inner_blocks;  // likewise
   std::vector<int> narrow_updates;    // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
@@ -124,10 +123,6 @@ void add_options(CLI::App& app, Options& o) {
   add_list_option(app, "--panel-sms", o.panel_sms,
                   "cublas and its variants: multiprocessors kept from the trailing SYRK "
                   "for the panel, by a green context (default: the solver's rule)",
-                  non_negative_number());
-  add_list_option(app, "--inner-blocks", o.inner_blocks,
-                  "cublas and its right-looking variants: inner blocks of the block column, multiples of 64 "
-                  "(0: one; default: the solver's rule)",
                   non_negative_number());
   add_list_option(app, "--narrow-updates", o.narrow_updates,
                   "cublas and its right-looking variants: updates of at most 64 columns by cuBLAS (0) or by "
@@ -289,12 +284,10 @@ class OtherProcesses {
 // What a row of the cublas chain forces of the CUDA schedule (device_schedule); -1 and 0: the rule's.
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
-  index_t inner_block = -1;  // the right-looking panel's inner blocks (0: one)
   int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
-    if (inner_block >= 0) s += (s.empty() ? "" : ", ") + std::string("inner blocks ") + std::to_string(inner_block);
     if (narrow_updates >= 0) s += (s.empty() ? "" : ", ") + std::string(narrow_updates ? "narrow_update" : "cuBLAS");
     return s;
   }
@@ -318,20 +311,18 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
   if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
-  if (forced.inner_block >= 0) schedule.inner_block = forced.inner_block;
   if (forced.narrow_updates >= 0) schedule.narrow_updates = forced.narrow_updates == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --inner-blocks and --narrow-updates of an impl's rows, every combination.
+// The --panel-sms and --narrow-updates of an impl's rows, every pair.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   std::vector<ScheduleForced> all;
   for (const int sms : chain && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1})
-    for (const index_t inner : chain && !o.inner_blocks.empty() ? o.inner_blocks : std::vector<index_t>{-1})
-      for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
-        all.push_back({sms, inner, narrow});
+    for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
+      all.push_back({sms, narrow});
   return all;
 }
 
@@ -463,7 +454,7 @@ void print_step_breakdown(const Options& o) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms inner narrow   period  look-ahead+panel  trailing_update  us/column  "
+            << "     b    nb  impl            panel_sms narrow   period  look-ahead+panel  trailing_update  us/column  "
                "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -489,9 +480,8 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %5lld %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
-                      static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      static_cast<long long>(schedule.inner_block),
+          std::printf("%6lld %5lld  %-15s %9d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
+                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
                       static_cast<int>(schedule.narrow_updates),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));

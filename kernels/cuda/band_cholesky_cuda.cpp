@@ -60,9 +60,6 @@ class Factorizer {
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
-    if (schedule.inner_block < 0 || schedule.inner_block % block_column_width != 0)
-      throw std::invalid_argument("band Cholesky on CUDA: inner blocks of " + std::to_string(schedule.inner_block) +
-                                  " columns (a multiple of " + std::to_string(block_column_width) + ")");
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
   }
 
@@ -208,49 +205,45 @@ class Factorizer {
   }
 
   // One block column kernel for every block_column_width columns, with nothing left of it to
-  // apply (that costs the kernel about 9 us a 64 columns at b = 4000): the later columns of its
-  // inner block (DeviceSchedule::inner_block) take each one's update from cuBLAS, the columns past
-  // it the whole inner block's once it is done. With `ahead`, only the next kernel's columns take
-  // an update on the panel stream; the columns past them take it on the side stream, beside that
-  // kernel. Every update of a column happens on one stream at a time: the side stream's update of
-  // the columns from s + 2 on by kernel s starts after kernel s, and the panel stream's update of
-  // columns s + 2 by kernel s + 1 waits for it.
+  // apply (that costs the kernel about 9 us a 64 columns at b = 4000): the later columns take
+  // each one's update from cuBLAS. With `ahead`, only the next kernel's columns take it on the
+  // panel stream; the columns past them take it on the side stream, beside that kernel. Every
+  // update of a column happens on one stream at a time: the side stream's update of the columns
+  // from s + 2 on by kernel s starts after kernel s, and the panel stream's update of columns
+  // s + 2 by kernel s + 1 waits for it.
   template <class At>
   void factor_panel_right_looking(const At& at, index_t j, bool ahead) {
     const index_t size = std::min(layout_.block, layout_.n - j);
-    const index_t inner = schedule_.inner_block > 0 ? schedule_.inner_block : size;
     int* info = info_.get() + j / layout_.block;
     for (index_t c = 0; c < size; c += block_column_width) {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
       column.left = 0;  // cuBLAS has already applied every column left of it
-      const index_t first = c / inner * inner, end = std::min(size, first + inner);  // c's inner block
       const index_t next = c + column.width;
       if (solves_apart()) {
-        // The kernel solves the next kernel's diagonal block rows (of the same inner block); the
-        // solve of the others updates that block's columns.
-        const index_t rows_below = column.below, fused = std::min(end, next + block_column_width) - next;
+        // The kernel solves the next kernel's diagonal block rows; the solve of the others updates
+        // that block's columns.
+        const index_t rows_below = column.below, fused = std::min(size, next + block_column_width) - next;
         column.below = fused;
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
         if (fused > 0) side_ready(next).wait_in(panel_);
         if constexpr (std::is_same_v<T, double>)
           solve_under_diagonal(at(j + c, j + c), at(j + next, j + c), rows_below, column.width, layout_.window(),
                                static_cast<int>(fused), panel_);
-        update_past(at, j, c, column.width, next, end, ahead, true);
+        update_past(at, j, c, column.width, next, ahead, true);
       } else {
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
-        update_past(at, j, c, column.width, next, end, ahead, false);
+        update_past(at, j, c, column.width, next, ahead, false);
       }
-      if (next == end && end < size) update_past(at, j, first, end - first, end, size, ahead, false);  // the inner block's
     }
   }
 
-  // The columns [j + next, j + end) of the block column at j take the update of its columns
+  // The columns from j + next on of the block column at j take the update of its columns
   // [j + c, j + c + w), just factored: with `ahead`, those of the next kernel on the panel
   // stream (unless `next_done`: the solve has done that), the others on the side stream (see
   // factor_panel_right_looking).
   template <class At>
-  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, index_t end, bool ahead,
-                   bool next_done) {
+  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, bool ahead, bool next_done) {
+    const index_t end = std::min(layout_.block, layout_.n - j);
     const index_t past = ahead ? std::min(end, next + block_column_width) : end;
     if (ahead) {
       if (!next_done) side_ready(next).wait_in(panel_);

@@ -44,11 +44,6 @@ struct DeviceSchedule {
   // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
   // kernels, changed nothing: bench/RESULTS.md.)
   int panel_sms = 0;
-  // Right-looking: the block column's columns in inner blocks of this many (a multiple of 64; 0:
-  // one inner block): each kernel's update (rank 64) reaches the columns of its inner block only,
-  // the columns past it take the whole inner block's at once (one rank-`inner_block` update
-  // instead of one a kernel, each reading and writing them again).
-  index_t inner_block = 0;
   // Updates of at most 64 columns (the next kernel's, the look-ahead's first) by narrow_update (one
   // launch on the tensor cores) instead of a cuBLAS SYRK and GEMM; double only.
   bool narrow_updates = false;

@@ -260,7 +260,7 @@ constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMeth
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "in one or several inner blocks, narrow updates by cuBLAS or our kernel") {
+          "narrow updates by cuBLAS or our kernel") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -282,15 +282,14 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, inner_block, narrow_updates] :
-           {std::tuple<int, index_t, bool>{0, 0, false}, {16, 128, true}, {0, 0, true}, {16, 128, false}}) {
+      for (const auto& [panel_sms, narrow_updates] :
+           {std::pair<int, bool>{0, false}, {16, true}, {0, true}, {16, false}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
-        CAPTURE(inner_block);
         CAPTURE(narrow_updates);
         auto on_device = band::load_band<double>(*gpu, csr, layout);
         kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
-                                        kernels::cuda::DeviceSchedule{method, panel_sms, inner_block, narrow_updates});
+                                        kernels::cuda::DeviceSchedule{method, panel_sms, narrow_updates});
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
       }
   }
