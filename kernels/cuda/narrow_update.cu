@@ -1,11 +1,13 @@
 // narrow_update (narrow_update.hpp): a block of 8 warps a 64-row slab of C, each warp 16 rows by
-// 32 columns (4 m16n8k16 tiles), X's rows and the first `width` rows (the columns' factors) in
-// shared memory 32 entries of k at a time.
+// 32 columns (4 m16n8k16 tiles: lane g = lane / 4, t = lane % 4 gives A(g + 8 (i % 2), t + 4 (i / 2))
+// and B(t + 4 i, g), holds D(g + 8 (i / 2), 2 t + i % 2)), X's rows and the first `width` rows
+// (the columns' factors) in shared memory 32 entries of k at a time.
 
 #include <stdexcept>
 #include <string>
 
 #include "kernels/cuda/block_column_cholesky.hpp"
+#include "kernels/cuda/block_column_strip.cuh"  // mma_16x8x16
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/narrow_update.hpp"
 
@@ -16,17 +18,6 @@ namespace {
 constexpr int slab_rows = 64, columns = block_column_width, chunk = 32;
 constexpr int pitch = chunk + 4;  // 4 mod 16 doubles: the fragments' 8 rows x 4 hit distinct banks
 constexpr int threads = 256;
-
-// D := A B + D for one 16 x 8 x 16 step: lane (g = lane / 4, t = lane % 4) gives
-// a[i] = A(g + 8 (i % 2), t + 4 (i / 2)), b[i] = B(t + 4 i, g) and holds d[i] = D(g + 8 (i / 2), 2 t + i % 2).
-__device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
-      "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]), "d"(b[0]),
-        "d"(b[1]), "d"(b[2]), "d"(b[3]));
-}
 
 __global__ void __launch_bounds__(threads) narrow_update_kernel(const double* x, double* c, long long rows, int width,
                                                                 int k, long long ld) {
@@ -69,7 +60,7 @@ __global__ void __launch_bounds__(threads) narrow_update_kernel(const double* x,
         double b[4];  // B(l, j) = X(col0 + 8 n + j, l)
 #pragma unroll
         for (int i = 0; i < 4; ++i) b[i] = factor[col0 + 8 * n + g][l0 + t + 4 * i];
-        mma_16x8x16(acc[n], a, b);
+        block_column_device::mma_16x8x16(acc[n], a, b);
       }
     }
     __syncthreads();
