@@ -35,12 +35,13 @@ __global__ void __launch_bounds__(threads) solve_kernel(const double* l, double*
   const long long first = static_cast<long long>(blockIdx.x) * slab_rows;
   // Every load issued before the first store: one trip to memory, not one an entry.
   constexpr int per_thread = width_max * width_max / threads;
-  double lv[per_thread], bv[per_thread];
+  double lv[per_thread], bv[per_thread], nv[per_thread];  // L, B, and X(0 : solved, :) for the update
 #pragma unroll
   for (int q = 0; q < per_thread; ++q) {
     const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
     lv[q] = j <= i && i < width ? l[i * ld + j] : 0.0;
     bv[q] = j < width && first + i < rows ? b[(first + i) * ld + j] : 0.0;
+    nv[q] = i < solved && j < width ? b[i * ld + j] : 0.0;
   }
 #pragma unroll
   for (int q = 0; q < per_thread; ++q) {
@@ -83,17 +84,12 @@ __global__ void __launch_bounds__(threads) solve_kernel(const double* l, double*
     if (j < width && row >= solved && row < rows) b[row * ld + j] = xs[i][j];
   }
   if (solved == 0) return;
-#pragma unroll
-  for (int q = 0; q < per_thread; ++q) {
-    const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
-    lv[q] = i < solved && j < width ? b[i * ld + j] : 0.0;
-  }
   __syncthreads();  // L is read no more
 #pragma unroll
   for (int q = 0; q < per_thread; ++q) {
     const int e = threadIdx.x + q * threads, i = e / width_max, j = e % width_max;
-    ls[i][j] = lv[q];
-    if (first + i < solved) xs[i][j] = lv[q];
+    ls[i][j] = nv[q];
+    if (first + i < solved) xs[i][j] = nv[q];
   }
   __syncthreads();
   // C(r, c) -= X(r, :) X(c, :)ᵀ, on and below the diagonal of the next block: warp w its 8 rows,
