@@ -325,16 +325,17 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 
 // H100, n = 1e6 (bench/RESULTS.md, 2026-11-26 and -27): left-looking is the faster up to blocks of
 // 128 (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK
-// kept off 32 multiprocessors (5-10 % faster at b = 3000, nb 256); on blocks wider than 256
-// (b >= 3500), the panel's kernels factoring their diagonal blocks alone (right_looking_solve),
-// which leaves the device to the trailing SYRK (200 against 237-260 us a step at b = 4000),
-// 8 multiprocessors kept for the panel.
+// kept off 32 multiprocessors (5-10 % faster at b = 3000, nb 256); from b = 3500, the panel's
+// kernels factoring their diagonal blocks alone (right_looking_solve), which leaves the device to
+// the trailing SYRK (200 against 237-260 us a 384-column step at b = 4000), 8 multiprocessors
+// kept for the panel (b = 4000, nb 256: 0.824 s, 0.847 with narrow updates in another run; nb 384:
+// 0.840-0.870; right_looking_ahead 0.86-0.90). The narrow updates by narrow_update were faster
+// alone (7 against 19 us) but not in the factorisation (0-3 % slower).
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
-  if (layout.block > 256) {
+  if (layout.block > 128 && layout.bandwidth >= 3500) {
     schedule.panel = PanelMethod::right_looking_solve;
     schedule.panel_sms = 8;
-    schedule.narrow_updates = true;
   } else if (layout.block > 128) {
     schedule.panel = PanelMethod::right_looking_ahead;
     schedule.panel_sms = 32;
