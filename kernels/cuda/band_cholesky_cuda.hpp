@@ -3,7 +3,8 @@
 // and the panel under it) on a high-priority stream by the project's block column kernel
 // (kernels/cuda/block_column_cholesky.hpp), one launch for every 64 columns, each applying the
 // update of the columns left of it (left-looking) or, for wide blocks, each followed by cuBLAS
-// SYRK/GEMM updates of the columns right of it (right-looking; PanelMethod). The rest of the
+// SYRK/GEMM updates of the columns right of it (right-looking), or factoring the diagonal block
+// alone and the rows under it solved by solve_under_diagonal (PanelMethod). The rest of the
 // trailing window is one cuBLAS SYRK a step, on a second stream, while the next block column is
 // updated and factored on the first (look-ahead); that second stream may run in a green context
 // of part of the device, so that the panel's launches find multiprocessors free at once
@@ -32,9 +33,10 @@ enum class PanelMethod {
                           // before, then by each kernel), the others on a side stream beside it
   right_looking_solve,    // right_looking_ahead with each kernel factoring its diagonal block and solving only the
                           // next one's rows (two thread blocks), solve_under_diagonal solving the other rows and
-                          // updating the next kernel's columns: the kernel's every thread block factors the diagonal
-                          // block again for its 32 rows, so over a wide band it holds every multiprocessor (one a
-                          // thread block) while the trailing update waits; double only
+                          // updating the next kernel's columns. (On all the rows, every thread block of the kernel
+                          // factors the diagonal block again for its 32 rows: over a wide band it holds every
+                          // multiprocessor, one a thread block, while the trailing SYRK waits.) Double only; float
+                          // factors as right_looking_ahead
 };
 
 struct DeviceSchedule {
