@@ -104,8 +104,8 @@ class Factorizer {
       const index_t next = std::min(layout_.block, below);  // the next block column, inside this window
       panel_done_.wait_in(update_);
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
-      // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
-      // stream, of its other columns on the side stream beside that kernel.
+      // right_looking_ahead and _solve: the look-ahead of the next block column's first kernel on
+      // the panel stream, of its other columns on the side stream beside that kernel.
       const bool split_look_ahead = schedule_.panel != PanelMethod::left_looking_kernels &&
                                     schedule_.panel != PanelMethod::right_looking_kernels && next > block_column_width;
       if (split_look_ahead) {
@@ -169,9 +169,9 @@ class Factorizer {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
   }
 
-  // When the side stream has updated the columns from `next` on of the block column (right_looking_ahead:
-  // the look-ahead's, or the kernel before's, queued before the next kernel's): the second kernel's
-  // columns take their look-ahead first.
+  // Recorded once the side stream's updates of a block column's columns from `next` on, queued
+  // before the next kernel's, are done: for the second kernel's columns (next = 64), their
+  // look-ahead alone, which the side stream does first.
   Event& side_ready(index_t next) { return next == block_column_width ? side_first_done_ : side_done_; }
 
   // right_looking_solve (in double: float takes right_looking_ahead).

@@ -643,7 +643,9 @@ TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updat
             if (c < w || r - w >= solved || c - w <= r - w) at(r, c) = entry(rng);
         // x L^T = b, row by row, in long double; the first `solved` rows handed over solved.
         std::vector<long double> x(static_cast<std::size_t>(rows * w));
-        const auto xs = [&](long long r, long long k) -> long double& { return x[static_cast<std::size_t>(r * w + k)]; };
+        const auto xs = [&](long long r, long long k) -> long double& {
+          return x[static_cast<std::size_t>(r * w + k)];
+        };
         for (long long r = 0; r < rows; ++r)
           for (long long j = 0; j < w; ++j) {
             long double v = at(w + r, j);
