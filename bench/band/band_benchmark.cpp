@@ -50,7 +50,7 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -75,6 +75,8 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cublas-left      the same with every panel by block column kernels (64 columns each), left-looking
   cublas-right     the same by block column kernels with cuBLAS updates of the columns right of each
   cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
+  cublas-solve     cublas-ahead with each kernel solving only the next diagonal block's rows, the others
+                   solved (and the next kernel's columns updated) by the project's solve_under_diagonal
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -96,6 +98,7 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
+  std::vector<int> narrow_updates;    // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -118,9 +121,13 @@ void add_options(CLI::App& app, Options& o) {
                   non_negative_number());
   add_list_option(app, "--impl", o.impls, "implementations (below)", CLI::IsMember(known_impls));
   add_list_option(app, "--panel-sms", o.panel_sms,
-                  "cublas, cublas-left, cublas-right, cublas-ahead: multiprocessors kept from the trailing SYRK "
+                  "cublas and its variants: multiprocessors kept from the trailing SYRK "
                   "for the panel, by a green context (default: the solver's rule)",
                   non_negative_number());
+  add_list_option(app, "--narrow-updates", o.narrow_updates,
+                  "cublas and its right-looking variants: updates of at most 64 columns by cuBLAS (0) or by "
+                  "narrow_update (1) (default: the solver's rule)",
+                  CLI::Range(0, 1));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -148,7 +155,8 @@ void add_options(CLI::App& app, Options& o) {
 
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
-  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead";
+  return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead" ||
+         impl == "cublas-solve";
 }
 
 bool on_device(const std::string& impl) {
@@ -273,6 +281,18 @@ class OtherProcesses {
   Stopwatch wall_;
 };
 
+// What a row of the cublas chain forces of the CUDA schedule (device_schedule); -1 and 0: the rule's.
+struct ScheduleForced {
+  int panel_sms = -1;  // multiprocessors kept for the panel
+  int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
+
+  std::string describe() const {
+    std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
+    if (narrow_updates >= 0) s += (s.empty() ? "" : ", ") + std::string(narrow_updates ? "narrow_update" : "cuBLAS");
+    return s;
+  }
+};
+
 // The benchmark's right-hand side, the same for every implementation.
 std::vector<double> benchmark_rhs(index_t n) {
   std::vector<double> rhs(static_cast<std::size_t>(n));
@@ -282,20 +302,28 @@ std::vector<double> benchmark_rhs(index_t n) {
 
 #if FEM_WITH_CUDA
 // The CUDA schedule of a cublas_chain row: the solver's rule, but for the panel method its impl
-// forces and the multiprocessors kept for the panel (panel_sms >= 0).
-kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout, int panel_sms) {
+// forces and what `forced` says.
+kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout,
+                                          const ScheduleForced& forced) {
   kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
   if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
   if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
-  if (panel_sms >= 0) schedule.panel_sms = panel_sms;
+  if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
+  if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
+  if (forced.narrow_updates >= 0) schedule.narrow_updates = forced.narrow_updates == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms of an impl's rows (-1: the rule's).
-std::vector<int> panel_sms_of(const Options& o, const std::string& impl) {
-  return cublas_chain(impl) && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1};
+// The --panel-sms and --narrow-updates of an impl's rows, every pair.
+std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
+  const bool chain = cublas_chain(impl);
+  std::vector<ScheduleForced> all;
+  for (const int sms : chain && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1})
+    for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
+      all.push_back({sms, narrow});
+  return all;
 }
 
 // One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
@@ -303,7 +331,8 @@ std::vector<int> panel_sms_of(const Options& o, const std::string& impl) {
 // reader should know of the run (the chunks of a streamed one).
 template <class T>
 Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
-                 const HostArena& arena, double device_gb, int panel_sms, double settle_s, std::string& note) {
+                 const HostArena& arena, double device_gb, const ScheduleForced& forced, double settle_s,
+                 std::string& note) {
   auto a = make_band<T>(backend, layout, arena);
   const auto rhs = benchmark_rhs(layout.n);
   backend.synchronize();
@@ -312,7 +341,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
   if (cublas_chain(impl)) {
-    kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, panel_sms));
+    kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, forced));
   } else if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : layout.elements() * sizeof(T) / 4;
@@ -324,7 +353,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   } else
 #endif
   {
-    (void)device_gb, (void)panel_sms, (void)note;
+    (void)device_gb, (void)forced, (void)note;
     const band::Schedule schedule = impl == "blas"                            ? band::kHostSchedule
                                     : impl == "blas-tasks" || impl == "openmp" ? band::Schedule::tasks
                                     : impl == "blas-look-ahead"                ? band::Schedule::look_ahead
@@ -391,14 +420,17 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
 // update stream's trailing SYRK; the step takes about the larger of the two.
 void print_step_breakdown(const Options& o) {
   std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
-            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column\n";
+            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | next_update: cuBLAS  narrow  "
+               "look_ahead (first 64): cuBLAS  narrow  (rest) | trailing on 100 SMs | thin_kernel  solve\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       const StepBreakdown t = time_step_parts(b, nb);
-      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f\n", static_cast<long long>(b), static_cast<long long>(nb),
-                  t.first_kernel_us, t.panel_us, t.trailing_us,
-                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb));
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %19.1f %7.1f %28.1f %7.1f %7.1f | %19.1f | %11.1f %6.1f\n",
+                  static_cast<long long>(b), static_cast<long long>(nb), t.first_kernel_us, t.panel_us, t.trailing_us,
+                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.next_update_us,
+                  t.next_update_narrow_us, t.look_ahead_us, t.look_ahead_narrow_us, t.look_ahead_rest_us,
+                  t.trailing_green_us, t.thin_kernel_us, t.solve_us);
     }
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
   std::cout << "\ncuda-persistent, the critical path of a step (64 columns) in the kernel, median over steps "
@@ -424,21 +456,21 @@ void print_step_breakdown(const Options& o) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms   period  look-ahead+panel  trailing_update  us/column  "
+            << "     b    nb  impl            panel_sms narrow   period  look-ahead+panel  trailing_update  us/column  "
                "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
       for (const auto& impl : o.impls) {
         if (!cublas_chain(impl)) continue;
-        for (const int panel_sms : panel_sms_of(o, impl)) {
+        for (const auto& forced : forced_of(o, impl)) {
           band::BandLayout layout;
           layout.bandwidth = b;
           layout.block = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
           layout.n = 100 * layout.block + 2 * b;
           const kernels::cuda::DeviceBuffer<double> storage(layout.elements());
           fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
-          const auto schedule = schedule_of(impl, layout, panel_sms);
+          const auto schedule = schedule_of(impl, layout, forced);
           const auto times = kernels::cuda::factor_on_device_timed(layout, storage.get(), schedule);
           std::vector<double> period, panel, trailing, lag;
           // Steps from 2 on, up to the first whose window the band's end cuts.
@@ -450,8 +482,9 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
+          std::printf("%6lld %5lld  %-15s %9d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
                       static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
+                      static_cast<int>(schedule.narrow_updates),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
         }
@@ -462,7 +495,7 @@ void print_chain_steps(const Options& o) {
 // One implementation at one block size, at one (n, b, precision) of the grid.
 struct Row {
   index_t block = 0;
-  int panel_sms = -1;  // cublas_chain: the multiprocessors forced to be kept for the panel (-1: the rule's)
+  ScheduleForced forced;  // cublas_chain: what the row forces of the CUDA schedule
   std::string impl;
   std::vector<double> factor_s, solve_s, total_s;  // one a repeat
   Timing median;
@@ -526,13 +559,13 @@ void run(Options o) {
           for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
                                       : impl == "cuda-persistent" ? std::vector<index_t>{64}
                                                                   : o.blocks)
-            for (const int panel_sms : panel_sms_of(o, impl)) {
+            for (const auto& forced : forced_of(o, impl)) {
               if (impl == "openblas" && precision != "double") continue;
               Row row;
               row.impl = impl;
               row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
                                               : band::default_block_size(b, on_device(impl));
-              row.panel_sms = panel_sms;
+              row.forced = forced;
               if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
               else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
               rows.push_back(row);
@@ -569,8 +602,8 @@ void run(Options o) {
               const auto run = [&](const band::BandLayout& l) {
                 auto& be = *backends[row.impl];
                 return precision == "double"
-                           ? time_ours<double>(row.impl, be, l, arena, o.device_gb, row.panel_sms, o.settle, row.note)
-                           : time_ours<float>(row.impl, be, l, arena, o.device_gb, row.panel_sms, o.settle, row.note);
+                           ? time_ours<double>(row.impl, be, l, arena, o.device_gb, row.forced, o.settle, row.note)
+                           : time_ours<float>(row.impl, be, l, arena, o.device_gb, row.forced, o.settle, row.note);
               };
               if (on_device(row.impl) && !warmed[row.impl + precision]) {  // module loading, first handles
                 run(band::BandLayout{std::min<index_t>(n, 4 * (b + row.block)), b, row.block});
@@ -622,7 +655,7 @@ void run(Options o) {
             }
             if (on_device(row.impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
           }
-          const std::string forced = row.panel_sms < 0 ? "" : std::to_string(row.panel_sms) + " SMs kept for the panel";
+          const std::string forced = row.forced.describe();
           const std::string note = forced.empty() ? row.note : forced + (row.note.empty() ? "" : "; " + row.note);
           char line[640];
           std::snprintf(line, sizeof line,

@@ -14,7 +14,10 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/blas_handle.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
+#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
 namespace fem::bench {
@@ -76,10 +79,57 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     for (std::int64_t c = 0; c < nb; c += kernels::cuda::block_column_width)
       kernels::cuda::block_column_cholesky(column(c), info, 0, scratch, stream);
   });
-  if (rest > 0)
+  const int width = kernels::cuda::block_column_width;
+  if (nb > width) {
+    const int rows_past = static_cast<int>(nb + b) - 2 * width;  // under the next 64 columns' diagonal block
+    t.next_update_us = per_call_us(stream, 50, [&] {
+      check(kernels::cuda::syrk(blas, width, width, at(nb + width, nb), at(nb + width, nb + width), ld), "syrk");
+      check(kernels::cuda::gemm_nt(blas, rows_past, width, width, at(nb + 2 * width, nb), at(nb + width, nb),
+                                   at(nb + 2 * width, nb + width), ld),
+            "gemm");
+    });
+    t.next_update_narrow_us = per_call_us(stream, 50, [&] {
+      kernels::cuda::narrow_update(at(nb + width, nb), at(nb + width, nb + width), rows_past + width, width, width, w,
+                                   stream);
+    });
+    t.look_ahead_us = per_call_us(stream, 50, [&] {
+      check(kernels::cuda::syrk(blas, width, k, at(nb, 0), at(nb, nb), ld), "syrk");
+      check(kernels::cuda::gemm_nt(blas, static_cast<int>(b) - width, width, k, at(nb + width, 0), at(nb, 0),
+                                   at(nb + width, nb), ld),
+            "gemm");
+    });
+    t.look_ahead_narrow_us = per_call_us(stream, 50, [&] {
+      kernels::cuda::narrow_update(at(nb, 0), at(nb, nb), b, width, k, w, stream);
+    });
+    t.thin_kernel_us = per_call_us(stream, 50, [&] {
+      auto thin = column(0);
+      thin.below = width;
+      kernels::cuda::block_column_cholesky(thin, info, 0, scratch, stream);
+    });
+    t.solve_us = per_call_us(stream, 50, [&] {
+      kernels::cuda::solve_under_diagonal(at(nb, nb), at(nb + width, nb), column(0).below, width, w, width, stream);
+    });
+    t.look_ahead_rest_us = per_call_us(stream, 20, [&] {
+      check(kernels::cuda::syrk(blas, next - width, k, at(nb + width, 0), at(nb + width, nb + width), ld), "syrk");
+      check(kernels::cuda::gemm_nt(blas, static_cast<int>(b) - next, next - width, k, at(nb + next, 0),
+                                   at(nb + width, 0), at(nb + next, nb + width), ld),
+            "gemm");
+    });
+  }
+  if (rest > 0) {
     t.trailing_us = per_call_us(stream, 20, [&] {
       check(kernels::cuda::syrk(blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
     });
+    try {
+      const kernels::cuda::GreenStream green(32);
+      const kernels::cuda::BlasHandle green_blas(green);
+      t.trailing_green_us = per_call_us(green, 20, [&] {
+        check(kernels::cuda::syrk(green_blas, rest, k, at(nb + next, 0), at(nb + next, nb + next), ld), "syrk");
+      });
+    } catch (const std::runtime_error&) {
+      cudaGetLastError();  // no partition on this device: left at 0
+    }
+  }
   return t;
 }
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/cuda/blas_handle.hpp"
@@ -17,7 +18,9 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
+#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
 
@@ -101,9 +104,10 @@ class Factorizer {
       const index_t next = std::min(layout_.block, below);  // the next block column, inside this window
       panel_done_.wait_in(update_);
       rest_done_.wait_in(panel_);  // the next block column waits for the trailing SYRK of the step before
-      // right_looking_ahead: the look-ahead of the next block column's first kernel on the panel
-      // stream, of its other columns on the side stream beside that kernel.
-      const bool split_look_ahead = schedule_.panel == PanelMethod::right_looking_ahead && next > block_column_width;
+      // right_looking_ahead and _solve: the look-ahead of the next block column's first kernel on
+      // the panel stream, of its other columns on the side stream beside that kernel.
+      const bool split_look_ahead = schedule_.panel != PanelMethod::left_looking_kernels &&
+                                    schedule_.panel != PanelMethod::right_looking_kernels && next > block_column_width;
       if (split_look_ahead) {
         panel_done_.wait_in(side_);
         rest_done_.wait_in(side_);
@@ -122,8 +126,12 @@ class Factorizer {
         const index_t first_kernel = split_look_ahead ? block_column_width : next;
         update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
         if (split_look_ahead) {
-          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + next);
-          side_done_.record(side_);  // the next block column's first kernel waits for it before updating past itself
+          // The second kernel's columns first: the first kernel's update of them waits for them alone.
+          const index_t second = std::min<index_t>(next, 2 * block_column_width);
+          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
+          side_first_done_.record(side_);
+          update_columns(side_blas_, at, j, 0, size, size + second, size + next);
+          side_done_.record(side_);
         }
       }
       if (j + size < last) {
@@ -161,6 +169,14 @@ class Factorizer {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
   }
 
+  // Recorded once the side stream's updates of a block column's columns from `next` on, queued
+  // before the next kernel's, are done: for the second kernel's columns (next = 64), their
+  // look-ahead alone, which the side stream does first.
+  Event& side_ready(index_t next) { return next == block_column_width ? side_first_done_ : side_done_; }
+
+  // right_looking_solve (in double: float takes right_looking_ahead).
+  bool solves_apart() const { return std::is_same_v<T, double> && schedule_.panel == PanelMethod::right_looking_solve; }
+
   bool panel_applies_previous_block() const {
     return schedule_.panel == PanelMethod::left_looking_kernels && kernel_applies_previous_block(layout_.block);
   }
@@ -171,7 +187,8 @@ class Factorizer {
     switch (schedule_.panel) {
       case PanelMethod::left_looking_kernels: return factor_panel_left_looking(at, j);
       case PanelMethod::right_looking_kernels: return factor_panel_right_looking(at, j, false);
-      case PanelMethod::right_looking_ahead: return factor_panel_right_looking(at, j, true);
+      case PanelMethod::right_looking_ahead:
+      case PanelMethod::right_looking_solve: return factor_panel_right_looking(at, j, true);
     }
   }
 
@@ -201,19 +218,43 @@ class Factorizer {
     for (index_t c = 0; c < size; c += block_column_width) {
       BlockColumn<T> column = step_block_column(layout_, at(j + c, j + c), j, c);
       column.left = 0;  // cuBLAS has already applied every column left of it
-      block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
-      const index_t next = c + column.width, past = ahead ? std::min(size, next + block_column_width) : size;
-      if (ahead) {
-        side_done_.wait_in(panel_);  // its update of columns from `next` on, by the kernel before (queued before the next)
-        if (past < size) {
-          kernel_done_.record(panel_);
-          kernel_done_.wait_in(side_);
-          update_columns(side_blas_, at, j, c, column.width, past, size);
-          side_done_.record(side_);
-        }
+      const index_t next = c + column.width;
+      if (solves_apart()) {
+        // The kernel solves the next kernel's diagonal block rows; the solve of the others updates
+        // that block's columns.
+        const index_t rows_below = column.below, fused = std::min(size, next + block_column_width) - next;
+        column.below = fused;
+        block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+        if (fused > 0) side_ready(next).wait_in(panel_);
+        if constexpr (std::is_same_v<T, double>)
+          solve_under_diagonal(at(j + c, j + c), at(j + next, j + c), rows_below, column.width, layout_.window(),
+                               static_cast<int>(fused), panel_);
+        update_past(at, j, c, column.width, next, ahead, true);
+      } else {
+        block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+        update_past(at, j, c, column.width, next, ahead, false);
       }
-      update_columns(panel_blas_, at, j, c, column.width, next, past);
     }
+  }
+
+  // The columns from j + next on of the block column at j take the update of its columns
+  // [j + c, j + c + w), just factored: with `ahead`, those of the next kernel on the panel
+  // stream (unless `next_done`: the solve has done that), the others on the side stream (see
+  // factor_panel_right_looking).
+  template <class At>
+  void update_past(const At& at, index_t j, index_t c, index_t w, index_t next, bool ahead, bool next_done) {
+    const index_t end = std::min(layout_.block, layout_.n - j);
+    const index_t past = ahead ? std::min(end, next + block_column_width) : end;
+    if (ahead) {
+      if (!next_done) side_ready(next).wait_in(panel_);
+      if (past < end) {
+        kernel_done_.record(panel_);
+        kernel_done_.wait_in(side_);
+        update_columns(side_blas_, at, j, c, w, past, end);
+        side_done_.record(side_);
+      }
+    }
+    if (!next_done) update_columns(panel_blas_, at, j, c, w, next, past);
   }
 
   // Once the columns [j + c, j + c + w) of the block column at j are factored and solved: the
@@ -228,6 +269,15 @@ class Factorizer {
     const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
     const int ld = as_int(layout_.window());
     const T* b = at(j + first, j + c);
+    if constexpr (std::is_same_v<T, double>) {
+      if (schedule_.narrow_updates && last - first <= block_column_width) {
+        cudaStream_t stream = nullptr;
+        check(cublasGetStream(blas, &stream), "cublasGetStream");
+        narrow_update(b, at(j + first, j + first), size + below - first, static_cast<int>(last - first), as_int(w),
+                      layout_.window(), stream);
+        return;
+      }
+    }
     check(syrk(blas, as_int(last - first), as_int(w), b, at(j + first, j + first), ld), "syrk (block column)");
     if (size + below > last)
       check(gemm_nt(blas, as_int(size + below - last), as_int(last - first), as_int(w), at(j + last, j + c), b,
@@ -241,7 +291,7 @@ class Factorizer {
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   cudaStream_t update_;
   BlasHandle panel_blas_, update_blas_, side_blas_{side_};
-  Event panel_done_, rest_done_, kernel_done_, side_done_;
+  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
@@ -273,13 +323,20 @@ class PinnedRange {
 
 bool kernel_applies_previous_block(index_t block) { return block <= block_column_width; }
 
-// H100, n = 1e6 (bench/RESULTS.md, 2026-11-26): left-looking is the faster up to blocks of 128
-// (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK kept
-// off 32 multiprocessors (5-10 % faster at b = 3000, nb 256; within 2 % either way at b = 4000,
-// nb 384).
+// H100, n = 1e6 (bench/RESULTS.md, 2026-11-26 and -27): left-looking is the faster up to blocks of
+// 128 (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK
+// kept off 32 multiprocessors (5-10 % faster at b = 3000, nb 256); from b = 3500, the panel's
+// kernels factoring their diagonal blocks alone (right_looking_solve), which leaves the device to
+// the trailing SYRK (200 against 237-260 us a 384-column step at b = 4000), 8 multiprocessors
+// kept for the panel (b = 4000, nb 256: 0.824 s, 0.847 with narrow updates in another run; nb 384:
+// 0.840-0.870; right_looking_ahead 0.86-0.90). The narrow updates by narrow_update were faster
+// alone (7 against 19 us) but not in the factorisation (0-3 % slower).
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
-  if (layout.block > 128) {
+  if (layout.block > 128 && layout.bandwidth >= 3500) {
+    schedule.panel = PanelMethod::right_looking_solve;
+    schedule.panel_sms = 8;
+  } else if (layout.block > 128) {
     schedule.panel = PanelMethod::right_looking_ahead;
     schedule.panel_sms = 32;
   }

@@ -3,7 +3,8 @@
 // and the panel under it) on a high-priority stream by the project's block column kernel
 // (kernels/cuda/block_column_cholesky.hpp), one launch for every 64 columns, each applying the
 // update of the columns left of it (left-looking) or, for wide blocks, each followed by cuBLAS
-// SYRK/GEMM updates of the columns right of it (right-looking; PanelMethod). The rest of the
+// SYRK/GEMM updates of the columns right of it (right-looking), or factoring the diagonal block
+// alone and the rows under it solved by solve_under_diagonal (PanelMethod). The rest of the
 // trailing window is one cuBLAS SYRK a step, on a second stream, while the next block column is
 // updated and factored on the first (look-ahead); that second stream may run in a green context
 // of part of the device, so that the panel's launches find multiprocessors free at once
@@ -30,6 +31,12 @@ enum class PanelMethod {
   right_looking_kernels,  // the block column kernel every 64 columns, the columns right of it updated by cuBLAS
   right_looking_ahead,    // the same, but only the next kernel's columns updated before it (by the block column
                           // before, then by each kernel), the others on a side stream beside it
+  right_looking_solve,    // right_looking_ahead with each kernel factoring its diagonal block and solving only the
+                          // next one's rows (two thread blocks), solve_under_diagonal solving the other rows and
+                          // updating the next kernel's columns. (On all the rows, every thread block of the kernel
+                          // factors the diagonal block again for its 32 rows: over a wide band it holds every
+                          // multiprocessor, one a thread block, while the trailing SYRK waits.) Double only; float
+                          // factors as right_looking_ahead
 };
 
 struct DeviceSchedule {
@@ -39,6 +46,9 @@ struct DeviceSchedule {
   // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
   // kernels, changed nothing: bench/RESULTS.md.)
   int panel_sms = 0;
+  // Updates of at most 64 columns (the next kernel's, the look-ahead's first) by narrow_update (one
+  // launch on the tensor cores) instead of a cuBLAS SYRK and GEMM; double only.
+  bool narrow_updates = false;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

@@ -21,8 +21,10 @@ index_t default_block_size(index_t bandwidth, bool gpu) {
   // 0.67-0.76x, 48 at 0.78-0.85x; b = 200: 32 at 0.74-0.76x, 48 at 0.79-0.86x), 48 from b = 400
   // (32 to 64 within the noise at b = 500 and 1333), 64 on the widest bands. GPU (H100, n = 1e6):
   // one block column kernel a step while its chain sets the pace (b < 1500); wider blocks, fewer
-  // and larger trailing SYRKs, above (kernels/cuda/band_cholesky_cuda.cpp's device_schedule).
-  const index_t target = gpu ? bandwidth < 1500 ? 64 : bandwidth < 2500 ? 128 : bandwidth < 3500 ? 256 : 384
+  // and larger trailing SYRKs, above, 256 wide from b = 2500 (with the panel off the
+  // multiprocessors at b = 4000, 256 beat 384 by 2-4 %: kernels/cuda/band_cholesky_cuda.cpp's
+  // device_schedule).
+  const index_t target = gpu ? bandwidth < 1500 ? 64 : bandwidth < 2500 ? 128 : 256
                          : bandwidth < 150 ? 24 : bandwidth < 400 ? 32 : bandwidth < 1500 ? 48 : 64;
   return std::max<index_t>(1, std::min(target, bandwidth));
 }

@@ -20,6 +20,8 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
+#include "kernels/cuda/narrow_update.hpp"
+#include "kernels/cuda/solve_under_diagonal.hpp"
 #endif
 
 using namespace fem;
@@ -253,20 +255,22 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
 namespace {
 constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,
                                                         kernels::cuda::PanelMethod::right_looking_kernels,
-                                                        kernels::cuda::PanelMethod::right_looking_ahead};
+                                                        kernels::cuda::PanelMethod::right_looking_ahead,
+                                                        kernels::cuda::PanelMethod::right_looking_solve};
 }  // namespace
 
-TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device") {
+TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
+          "narrow updates by cuBLAS or our kernel") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
   unsigned seed = 240;
-  // Blocks of one diagonal block (128), of several (256, 384, 512), one cut short (200: 128 + 72),
-  // one as wide as the band (600), one of 128 + 1 (129: the band cuts 384 down), and n that cut
-  // the last block.
-  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1000, 130, 128}, {1001, 300, 256},
-                                     {2000, 500, 384}, {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600},
-                                     {700, 129, 384}}) {
+  // Blocks of one kernel's width (64), of one diagonal block (128), of several (256, 384, 512),
+  // one cut short (200: 128 + 72), one as wide as the band (600), one of 128 + 1 (129: the band
+  // cuts 384 down), and n that cut the last block.
+  for (const auto& [n, kd, block] :
+       {std::tuple<index_t, index_t, index_t>{900, 200, 64}, {1000, 130, 128}, {1001, 300, 256}, {2000, 500, 384},
+        {1500, 700, 200}, {3000, 1000, 512}, {1300, 600, 600}, {700, 129, 384}}) {
     CAPTURE(n);
     CAPTURE(kd);
     CAPTURE(block);
@@ -276,12 +280,16 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     auto reference = band::load_band<double>(cpu, csr, layout);
     band::factor(cpu, reference, band::Schedule::in_order);
     const auto expected = lower_band(cpu, reference);
+    // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const int panel_sms : {0, 16}) {
+      for (const auto& [panel_sms, narrow_updates] :
+           {std::pair<int, bool>{0, false}, {16, true}, {0, true}, {16, false}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
+        CAPTURE(narrow_updates);
         auto on_device = band::load_band<double>(*gpu, csr, layout);
-        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method, panel_sms});
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
+                                        kernels::cuda::DeviceSchedule{method, panel_sms, narrow_updates});
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
       }
   }
@@ -567,5 +575,110 @@ TEST_CASE("the block column kernel reports the first pivot that is not positive,
     CHECK(run_kernel(m, block_column(ld, w, below), 0, 128, scratch).info == 128 + bad + 1);
   }
 }
+
+TEST_CASE("narrow_update subtracts X X(0 : width, :)ᵀ from the lower part of C and writes nothing else") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  std::mt19937 rng(81);
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  // One column, a tail's width and a kernel's; k of one, a chunk and a part, a kernel's and a
+  // wide block's; rows around the 64-row slabs.
+  for (const int width : {1, 37, 64})
+    for (const int k : {1, 45, 64, 384})
+      for (const long long rows : {64LL, 65LL, 200LL, 1000LL}) {
+        CAPTURE(width);
+        CAPTURE(k);
+        CAPTURE(rows);
+        // X in columns [0, k), C in [k, k + width) of each row; NaN past C and above its diagonal.
+        const long long ld = k + width + 3;
+        std::vector<double> m(static_cast<std::size_t>(rows * ld), std::nan(""));
+        const auto at = [&](long long r, long long c) -> double& { return m[static_cast<std::size_t>(r * ld + c)]; };
+        for (long long r = 0; r < rows; ++r)
+          for (long long c = 0; c < k + width; ++c)
+            if (c < k + std::min<long long>(r + 1, width)) at(r, c) = entry(rng);
+        std::vector<long double> expected(m.begin(), m.end());
+        for (long long r = 0; r < rows; ++r)
+          for (long long j = 0; j < width && j <= r; ++j)
+            for (long long l = 0; l < k; ++l)
+              expected[static_cast<std::size_t>(r * ld + k + j)] -= static_cast<long double>(at(r, l)) * at(j, l);
+        kernels::cuda::DeviceBuffer<double> device(m);
+        kernels::cuda::narrow_update(device.get(), device.get() + k, rows, width, k, ld, nullptr);
+        std::vector<double> got(m.size());
+        device.download(got.data());
+        double diff = 0, scale = 0;
+        int changed = 0;  // NaNs written over, or numbers turned to NaN
+        for (std::size_t e = 0; e < got.size(); ++e) {
+          if (std::isnan(m[e]) || std::isnan(got[e])) {
+            changed += !(std::isnan(m[e]) && std::isnan(got[e]));
+            continue;
+          }
+          diff = std::max(diff, static_cast<double>(std::abs(got[e] - expected[e])));
+          scale = std::max(scale, static_cast<double>(std::abs(expected[e])));
+        }
+        CHECK(changed == 0);
+        CHECK(diff / scale < 1e-13);
+      }
+}
+
+TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updates the next block's columns") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  std::mt19937 rng(77);
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  // One column, a tail block's width and a kernel's; rows around the 64-row slabs; no update, or
+  // that of the next 64 columns, or of fewer (a tail).
+  for (const int w : {1, 37, 64})
+    for (const long long rows : {1LL, 63LL, 64LL, 65LL, 1000LL})
+      for (const int solved : {0, 1, w / 2, w}) {
+        if (solved > rows) continue;
+        CAPTURE(w);
+        CAPTURE(rows);
+        CAPTURE(solved);
+        const long long ld = 2 * w + 3;
+        // L in rows [0, w), its upper part NaN (not to be read); B under it, then C; NaN past them.
+        std::vector<double> m(static_cast<std::size_t>((w + rows) * ld), std::nan(""));
+        const auto at = [&](long long r, long long c) -> double& { return m[static_cast<std::size_t>(r * ld + c)]; };
+        for (long long r = 0; r < w; ++r)
+          for (long long c = 0; c <= r; ++c) at(r, c) = r == c ? 2.0 + entry(rng) : 0.2 * entry(rng);
+        for (long long r = w; r < w + rows; ++r)
+          for (long long c = 0; c < w + solved; ++c)
+            if (c < w || r - w >= solved || c - w <= r - w) at(r, c) = entry(rng);
+        // x L^T = b, row by row, in long double; the first `solved` rows handed over solved.
+        std::vector<long double> x(static_cast<std::size_t>(rows * w));
+        const auto xs = [&](long long r, long long k) -> long double& {
+          return x[static_cast<std::size_t>(r * w + k)];
+        };
+        for (long long r = 0; r < rows; ++r)
+          for (long long j = 0; j < w; ++j) {
+            long double v = at(w + r, j);
+            for (long long k = 0; k < j; ++k) v -= xs(r, k) * at(j, k);
+            xs(r, j) = v / at(j, j);
+          }
+        for (long long r = 0; r < solved; ++r)
+          for (long long k = 0; k < w; ++k) at(w + r, k) = static_cast<double>(xs(r, k));
+        std::vector<long double> expected(m.begin(), m.end());
+        for (long long r = 0; r < rows; ++r) {
+          for (long long k = 0; k < w; ++k) expected[static_cast<std::size_t>((w + r) * ld + k)] = xs(r, k);
+          for (long long c = 0; c < solved && (r >= solved || c <= r); ++c)
+            for (long long k = 0; k < w; ++k)
+              expected[static_cast<std::size_t>((w + r) * ld + w + c)] -= xs(r, k) * static_cast<double>(xs(c, k));
+        }
+        kernels::cuda::DeviceBuffer<double> device(m);
+        kernels::cuda::solve_under_diagonal(device.get(), device.get() + w * ld, rows, w, ld, solved, nullptr);
+        std::vector<double> got(m.size());
+        device.download(got.data());
+        double diff = 0, scale = 0;
+        int changed = 0;  // NaNs written over, or numbers turned to NaN
+        for (std::size_t e = 0; e < got.size(); ++e) {
+          if (std::isnan(m[e]) || std::isnan(got[e])) {
+            changed += !(std::isnan(m[e]) && std::isnan(got[e]));
+            continue;
+          }
+          diff = std::max(diff, static_cast<double>(std::abs(got[e] - expected[e])));
+          scale = std::max(scale, static_cast<double>(std::abs(expected[e])));
+        }
+        CHECK(changed == 0);
+        CHECK(diff / scale < 1e-12);
+      }
+}
+
 
 #endif
