@@ -485,9 +485,9 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
     return std::pair{c.block_rows * range / ranges, c.block_rows * (range + 1) / ranges};
   };
   std::vector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));
-  struct Rows {  // a thread's rows of the result, one after another
-    std::vector<std::int32_t> col;
-    std::vector<double> val;
+  struct Rows {  // a thread's rows of the result, one after another (grown in the large-block cache)
+    std::vector<std::int32_t, kernels::UninitializedAllocator<std::int32_t>> col;
+    Values val;
   };
   std::vector<Rows> made(static_cast<std::size_t>(ranges));
 #pragma omp parallel if (parallel)
