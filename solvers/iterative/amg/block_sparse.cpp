@@ -12,6 +12,7 @@
 #include <omp.h>
 
 #include "kernels/cpu/sparse_backend_cpu.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::amg {
 namespace {
@@ -474,7 +475,7 @@ namespace {
 // its own first coarse row on.
 template <class DimsAP, class DimsRAP>
 BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
-                              DimsRAP rap_dims) {
+                              DimsRAP rap_dims, std::vector<double>* range_seconds) {
   BlockSparse c;
   c.row_block = c.col_block = r.row_block;
   c.block_rows = c.block_cols = r.block_rows;
@@ -490,9 +491,11 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
     Values val;
   };
   std::vector<Rows> made(static_cast<std::size_t>(ranges));
+  if (range_seconds) range_seconds->assign(static_cast<std::size_t>(ranges), 0.0);
 #pragma omp parallel if (parallel)
 #pragma omp for schedule(static, 1)
   for (std::int64_t range = 0; range < ranges; ++range) {
+    const Stopwatch watch;
     const auto [first, last] = rows_of(range);
     Rows& out = made[static_cast<std::size_t>(range)];
     // The rows of A P kept: cached[i] indexes `kept` (-1: not made); freed slots are reused.
@@ -546,6 +549,7 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
         if (!read_later) free_slots.push_back(cached[i]), cached[i] = -1;
       }
     }
+    if (range_seconds) (*range_seconds)[static_cast<std::size_t>(range)] = watch.seconds();
   }
   c.row_ptr.resize(static_cast<std::size_t>(c.block_rows) + 1);
   c.row_ptr[0] = 0;
@@ -565,17 +569,18 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
 
 }  // namespace
 
-BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
+BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p,
+                                 std::vector<double>* range_seconds) {
   if (r.col_block != a.row_block || r.block_cols != a.block_rows || a.col_block != p.row_block ||
       a.block_cols != p.block_rows || r.row_block != p.col_block || r.block_rows != p.block_cols)
     throw std::invalid_argument("amg upper_triple_product: R A P is not square in square blocks");
   const int d = a.row_block, k = p.col_block;
-  if (d == 3 && k == 6) return upper_triple_rows(r, a, p, Fixed<3, 6, 3>{}, Fixed<6, 6, 3>{});
-  if (d == 6 && k == 6) return upper_triple_rows(r, a, p, Fixed<6, 6, 6>{}, Fixed<6, 6, 6>{});
-  if (d == 2 && k == 3) return upper_triple_rows(r, a, p, Fixed<2, 3, 2>{}, Fixed<3, 3, 2>{});
-  if (d == 3 && k == 3) return upper_triple_rows(r, a, p, Fixed<3, 3, 3>{}, Fixed<3, 3, 3>{});
-  if (d == 1 && k == 1) return upper_triple_rows(r, a, p, Fixed<1, 1, 1>{}, Fixed<1, 1, 1>{});
-  return upper_triple_rows(r, a, p, Runtime{d, k, d}, Runtime{k, k, d});
+  if (d == 3 && k == 6) return upper_triple_rows(r, a, p, Fixed<3, 6, 3>{}, Fixed<6, 6, 3>{}, range_seconds);
+  if (d == 6 && k == 6) return upper_triple_rows(r, a, p, Fixed<6, 6, 6>{}, Fixed<6, 6, 6>{}, range_seconds);
+  if (d == 2 && k == 3) return upper_triple_rows(r, a, p, Fixed<2, 3, 2>{}, Fixed<3, 3, 2>{}, range_seconds);
+  if (d == 3 && k == 3) return upper_triple_rows(r, a, p, Fixed<3, 3, 3>{}, Fixed<3, 3, 3>{}, range_seconds);
+  if (d == 1 && k == 1) return upper_triple_rows(r, a, p, Fixed<1, 1, 1>{}, Fixed<1, 1, 1>{}, range_seconds);
+  return upper_triple_rows(r, a, p, Runtime{d, k, d}, Runtime{k, k, d}, range_seconds);
 }
 
 Values diagonal(const BlockSparse& a) {

@@ -253,7 +253,9 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
                          smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)};
       });
       tentative.t = {};
-      coarse = timed(steps_.galerkin, threads(), [&] { return galerkin_product(r, a, p); });
+      coarse = timed(steps_.galerkin, threads(), [&] {
+        return galerkin_product(r, a, p, levels_.size() == 1 ? &fine_galerkin_ranges_s_ : nullptr);
+      });
       if (backend.makes_single_copies()) {  // narrowed on the device
         uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
         uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
@@ -310,6 +312,12 @@ std::map<std::string, double> Hierarchy::figures() const {
     figures[prefix + "_page_faults"] = cost.page_faults;
     figures[prefix + "_mapped_bytes"] = cost.mapped_bytes;
     accounted += cost.seconds;
+  }
+  if (!fine_galerkin_ranges_s_.empty()) {
+    const auto [fastest, slowest] = std::minmax_element(fine_galerkin_ranges_s_.begin(), fine_galerkin_ranges_s_.end());
+    figures["amg_setup_galerkin_fine_ranges"] = static_cast<double>(fine_galerkin_ranges_s_.size());
+    figures["amg_setup_galerkin_fine_range_min_s"] = *fastest;
+    figures["amg_setup_galerkin_fine_range_max_s"] = *slowest;
   }
   figures["amg_setup_s"] = steps_.total.seconds;
   figures["amg_setup_page_faults"] = steps_.total.page_faults;

@@ -28,7 +28,8 @@ BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t
 // R A P with R = P^T given: its upper half (A P made row by row as that needs it, never whole),
 // the lower mirrored. A coarse dof whose column of P is zero (its near-null vector vanished on the
 // aggregate) would have an empty row: it gets a unit diagonal, stays decoupled and so never
-// receives a correction.
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
+// receives a correction. `range_seconds` as upper_triple_product's.
+BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p,
+                             std::vector<double>* range_seconds = nullptr);
 
 }  // namespace fem::amg
