@@ -204,25 +204,22 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
-  // The block columns of any other block row: the union of its rows' columns divided by the
-  // block, gathered with a marker per block column (`seen` holds the last block row that met it);
-  // sorted when asked (the counting pass needs only how many).
-  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen,
-                                 bool sorted) {
+  // The block columns of any other block row, sorted: the union of its rows' columns divided by
+  // the block (sorted, then each once: a marker per block column would be an array of the
+  // matrix's size on every thread that meets such a row, hundreds of megabytes at millions of
+  // equations, for the few rows the boundary conditions cut).
+  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
     cols.clear();
     for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const std::int32_t c = a.col[k] / block;
-        if (seen[c] != br) seen[c] = br, cols.push_back(c);
-      }
-    if (sorted) std::sort(cols.begin(), cols.end());
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
   };
   std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
   std::vector<char> whole(static_cast<std::size_t>(m.block_rows));
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
       whole[br] = whole_blocks(a, br, block);
@@ -230,8 +227,7 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
         count[br] = (a.row_ptr[br * block + 1] - a.row_ptr[br * block]) / block;
         continue;
       }
-      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
-      block_columns(br, cols, seen, false);
+      block_columns(br, cols);
       count[br] = static_cast<std::int64_t>(cols.size());
     }
   }
@@ -249,7 +245,6 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
       const std::int64_t first = br * block;
@@ -264,8 +259,7 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
         norms_of_row(br);
         continue;
       }
-      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
-      block_columns(br, cols, seen, true);
+      block_columns(br, cols);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
       std::fill(m.block(m.row_ptr[br]), m.block(m.row_ptr[br]) + cols.size() * m.block_size(), 0.0);
       for (std::int64_t i = first; i < first + block; ++i) {
@@ -498,8 +492,16 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
     const Stopwatch watch;
     const auto [first, last] = rows_of(range);
     Rows& out = made[static_cast<std::size_t>(range)];
-    // The rows of A P kept: cached[i] indexes `kept` (-1: not made); freed slots are reused.
-    std::vector<std::int32_t> cached(static_cast<std::size_t>(p.block_rows), -1), free_slots;
+    // The rows of A P kept: cached(i) indexes `kept` (-1: not made) for the fine rows
+    // low..high that this range reads (a band, not all of them); freed slots are reused.
+    std::int64_t low = p.block_rows, high = -1;
+    for (std::int64_t row = first; row < last; ++row)
+      if (r.row_ptr[row] < r.row_ptr[row + 1])
+        low = std::min<std::int64_t>(low, r.col[r.row_ptr[row]]),
+        high = std::max<std::int64_t>(high, r.col[r.row_ptr[row + 1] - 1]);
+    std::vector<std::int32_t> cached_band(static_cast<std::size_t>(std::max<std::int64_t>(high - low + 1, 0)), -1),
+        free_slots;
+    const auto cached = [&](std::int64_t i) -> std::int32_t& { return cached_band[static_cast<std::size_t>(i - low)]; };
     struct KeptRow {
       std::vector<std::int32_t> col;
       std::vector<double> val;
@@ -511,9 +513,9 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
       // (1) the rows of A P this coarse row reads
       for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
         const std::int32_t i = r.col[k];
-        if (cached[i] >= 0) continue;
+        if (cached(i) >= 0) continue;
         if (free_slots.empty()) free_slots.push_back(static_cast<std::int32_t>(kept.size())), kept.emplace_back();
-        cached[i] = free_slots.back();
+        cached(i) = free_slots.back();
         free_slots.pop_back();
         cols.clear();
         // from the first coarse row of this range that reads it: a row that the range before
@@ -521,7 +523,7 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
         const auto p_first = p.col.begin() + p.row_ptr[i], p_last = p.col.begin() + p.row_ptr[i + 1];
         accumulate_row(a, p, i, *std::lower_bound(p_first, p_last, static_cast<std::int32_t>(first)), ap_dims,
                        slot.data(), cols, acc);
-        KeptRow& ap = kept[static_cast<std::size_t>(cached[i])];
+        KeptRow& ap = kept[static_cast<std::size_t>(cached(i))];
         ap.col.assign(cols.begin(), cols.end());
         ap.val.assign(acc.begin(), acc.begin() + static_cast<std::int64_t>(cols.size()) * ap_bs);
         for (const auto j : cols) slot[j] = -1;
@@ -529,7 +531,7 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
       // (2) the coarse row from its columns on
       cols.clear();
       for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
-        const KeptRow& ap = kept[static_cast<std::size_t>(cached[r.col[k]])];
+        const KeptRow& ap = kept[static_cast<std::size_t>(cached(r.col[k]))];
         accumulate_upper(r.block(k), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols, acc);
       }
       std::sort(cols.begin(), cols.end());
@@ -543,10 +545,10 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
       // coarse rows of P's row i)
       for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
         const std::int32_t i = r.col[k];
-        if (cached[i] < 0) continue;
+        if (cached(i) < 0) continue;
         bool read_later = false;
         for (auto kp = p.row_ptr[i]; kp < p.row_ptr[i + 1]; ++kp) read_later = read_later || (p.col[kp] > row && p.col[kp] < last);
-        if (!read_later) free_slots.push_back(cached[i]), cached[i] = -1;
+        if (!read_later) free_slots.push_back(cached(i)), cached(i) = -1;
       }
     }
     if (range_seconds) (*range_seconds)[static_cast<std::size_t>(range)] = watch.seconds();
