@@ -16,9 +16,9 @@ template <class Value>
 struct BlockMatrix {
   int row_block = 1, col_block = 1;       // each block is row_block x col_block, row-major
   std::int64_t block_rows = 0, block_cols = 0;
-  std::vector<std::int64_t> row_ptr{0};   // size block_rows + 1
-  std::vector<std::int32_t, UninitializedAllocator<std::int32_t>> col;  // block columns, sorted within a block row
-  std::vector<Value, UninitializedAllocator<Value>> val;                // col.size() blocks, each contiguous
+  UninitializedVector<std::int64_t> row_ptr{0};  // size block_rows + 1
+  UninitializedVector<std::int32_t> col;         // block columns, sorted within a block row
+  UninitializedVector<Value> val;                // col.size() blocks, each contiguous
 
   std::int64_t rows() const { return block_rows * row_block; }
   std::int64_t cols() const { return block_cols * col_block; }

@@ -11,6 +11,7 @@
 #include <memory>
 #include <new>
 #include <utility>
+#include <vector>
 
 #include "support/large_block_cache.hpp"
 
@@ -48,5 +49,9 @@ struct UninitializedAllocator : std::allocator<T> {
  private:
   static bool large(std::size_t n) { return n * sizeof(T) >= LargeBlockCache::kLargeFrom; }
 };
+
+// A vector whose resize() leaves its new elements for the code that fills it.
+template <class T>
+using UninitializedVector = std::vector<T, UninitializedAllocator<T>>;
 
 }  // namespace fem::kernels

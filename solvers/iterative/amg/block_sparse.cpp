@@ -138,7 +138,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
   c.block_cols = b.block_cols;
   const std::int64_t bs = c.block_size();
   const bool parallel = a.nnz() > kParallelFrom;
-  std::vector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));
+  kernels::UninitializedVector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));  // each written below
 #pragma omp parallel if (parallel)
   {
     std::vector<std::int64_t> seen(static_cast<std::size_t>(b.block_cols), -1);  // the last row that met a column
@@ -215,8 +215,8 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
     std::sort(cols.begin(), cols.end());
     cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
   };
-  std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
-  std::vector<char> whole(static_cast<std::size_t>(m.block_rows));
+  kernels::UninitializedVector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));  // each written below
+  kernels::UninitializedVector<char> whole(static_cast<std::size_t>(m.block_rows));
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
@@ -479,9 +479,9 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
   const auto rows_of = [&](std::int64_t range) {
     return std::pair{c.block_rows * range / ranges, c.block_rows * (range + 1) / ranges};
   };
-  std::vector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));
+  kernels::UninitializedVector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));  // each written below
   struct Rows {  // a thread's rows of the result, one after another (grown in the large-block cache)
-    std::vector<std::int32_t, kernels::UninitializedAllocator<std::int32_t>> col;
+    kernels::UninitializedVector<std::int32_t> col;
     Values val;
   };
   std::vector<Rows> made(static_cast<std::size_t>(ranges));
