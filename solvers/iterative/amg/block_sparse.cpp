@@ -312,21 +312,15 @@ SingleBlockSparse to_single(const BlockSparse& a) {
 
 namespace {
 
-// transpose() of `a`, whose rows prepare_row (where given) may change through the caller's
-// reference before they are read.
-BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
-  BlockSparse t;
-  t.row_block = a.col_block;
-  t.col_block = a.row_block;
-  t.block_rows = a.block_cols;
-  t.block_cols = a.block_rows;
-  t.col.resize(a.col.size());
-  t.val.resize(a.val.size());
-  const int R = a.row_block, C = a.col_block;
+// The transpose of `a`'s pattern: its row pointers into `row_ptr`, and place(k, i, to) for each
+// block k of `a` (in row i) with the position `to` it takes in the transpose. Each thread takes a
+// fixed range of block rows; per-thread counts of each column give every thread its own slots, in
+// the order of the rows, so each row of the transpose comes out sorted whatever the threads. Each
+// row i of `a` is first handed to prepare_row(i) (where given) on the thread that then reads it.
+template <class Place>
+void transpose_pattern(const BlockSparse& a, kernels::UninitializedVector<std::int64_t>& row_ptr,
+                       const std::function<void(std::int64_t)>& prepare_row, Place place) {
   const std::int64_t columns = a.block_cols;
-  // Each thread takes a fixed range of block rows; per-thread counts of each column give every
-  // thread its own slots, in the order of the rows, so each row of the transpose comes out sorted
-  // whatever the threads.
   const bool parallel = a.nnz() > kParallelFrom;
   const int threads = parallel ? omp_get_max_threads() : 1;
   std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(columns), 0);
@@ -342,7 +336,7 @@ BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64
 #pragma omp barrier
 #pragma omp single
     {
-      t.row_ptr.assign(static_cast<std::size_t>(columns) + 1, 0);
+      row_ptr.assign(static_cast<std::size_t>(columns) + 1, 0);
       std::int64_t next = 0;
       for (std::int64_t c = 0; c < columns; ++c) {
         for (int th = 0; th < threads; ++th) {
@@ -351,21 +345,34 @@ BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64
           s = next;
           next += n;
         }
-        t.row_ptr[c + 1] = next;
+        row_ptr[c + 1] = next;
       }
     }
     for (std::int64_t i = first; i < last; ++i) {
       if (prepare_row) prepare_row(i);
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const auto to_slot = count[a.col[k]]++;
-        t.col[to_slot] = static_cast<std::int32_t>(i);
-        const double* from = a.block(k);
-        double* to = t.block(to_slot);
-        for (int r = 0; r < R; ++r)
-          for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
-      }
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) place(k, i, count[a.col[k]]++);
     }
   }
+}
+
+// transpose() of `a`, whose rows prepare_row (where given) may change through the caller's
+// reference before they are read.
+BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
+  BlockSparse t;
+  t.row_block = a.col_block;
+  t.col_block = a.row_block;
+  t.block_rows = a.block_cols;
+  t.block_cols = a.block_rows;
+  t.col.resize(a.col.size());
+  t.val.resize(a.val.size());
+  const int R = a.row_block, C = a.col_block;
+  transpose_pattern(a, t.row_ptr, prepare_row, [&](std::int64_t k, std::int64_t i, std::int64_t to) {
+    t.col[to] = static_cast<std::int32_t>(i);
+    const double* from = a.block(k);
+    double* into = t.block(to);
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C; ++c) into[c * R + r] = from[r * C + c];
+  });
   return t;
 }
 
@@ -461,6 +468,34 @@ BlockSparse mirrored(const BlockSparse& upper) {
 
 namespace {
 
+// R = P^T read in place from P's blocks: the pattern of P^T, and at each of its entries the index of
+// the block of P it transposes. The Galerkin product needs no R of its own (a level's R is then
+// made after it, in the pages of what it freed: at millions of equations a gigabyte not touched fresh).
+struct RestrictionOfP {
+  const BlockSparse& p;
+  kernels::UninitializedVector<std::int64_t> row_ptr;
+  kernels::UninitializedVector<std::int32_t> col;            // rows of P
+  kernels::UninitializedVector<std::int64_t> block_of_p;
+
+  explicit RestrictionOfP(const BlockSparse& prolongator) : p(prolongator) {
+    col.resize(p.col.size());
+    block_of_p.resize(p.col.size());
+    transpose_pattern(p, row_ptr, nullptr, [&](std::int64_t k, std::int64_t i, std::int64_t to) {
+      col[to] = static_cast<std::int32_t>(i);
+      block_of_p[to] = k;
+    });
+  }
+  // R's block k (dims: rows x inner, the transpose of P's inner x rows block), in `scratch`.
+  template <class Dims>
+  const double* block(std::int64_t k, Dims dims, double* scratch) const {
+    const int rows = dims.rows(), inner = dims.inner();
+    const double* from = p.block(block_of_p[k]);
+    for (int v = 0; v < rows; ++v)
+      for (int c = 0; c < inner; ++c) scratch[v * inner + c] = from[c * rows + v];
+    return scratch;
+  }
+};
+
 // The rows of A P that the upper half of R (A P) reads, made as R's rows come to need them:
 // each thread takes a range of coarse rows in order and keeps the rows of A P its next coarse
 // rows still read (a band of the fine rows in a banded numbering), dropping each after the last
@@ -468,11 +503,11 @@ namespace {
 // gigabytes written and read once); a fine row that two ranges read is made by both, each from
 // its own first coarse row on.
 template <class DimsAP, class DimsRAP>
-BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
+BlockSparse upper_triple_rows(const RestrictionOfP& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
                               DimsRAP rap_dims, std::vector<double>* range_seconds) {
   BlockSparse c;
-  c.row_block = c.col_block = r.row_block;
-  c.block_rows = c.block_cols = r.block_rows;
+  c.row_block = c.col_block = p.col_block;
+  c.block_rows = c.block_cols = p.block_cols;
   const std::int64_t ap_bs = std::int64_t(ap_dims.rows()) * ap_dims.cols(), bs = c.block_size();
   const bool parallel = a.nnz() > kParallelFrom;
   const std::int64_t ranges = parallel ? omp_get_max_threads() : 1;
@@ -509,6 +544,7 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
     std::vector<KeptRow> kept;
     std::vector<std::int32_t> slot(static_cast<std::size_t>(p.block_cols), -1), cols;
     std::vector<double> acc;
+    double r_block[kMaxBlock * kMaxBlock];
     for (std::int64_t row = first; row < last; ++row) {
       // (1) the rows of A P this coarse row reads
       for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
@@ -532,7 +568,7 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
       cols.clear();
       for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
         const KeptRow& ap = kept[static_cast<std::size_t>(cached(r.col[k]))];
-        accumulate_upper(r.block(k), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols, acc);
+        accumulate_upper(r.block(k, rap_dims, r_block), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols, acc);
       }
       std::sort(cols.begin(), cols.end());
       row_length[row] = static_cast<std::int64_t>(cols.size());
@@ -571,11 +607,11 @@ BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const 
 
 }  // namespace
 
-BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p,
-                                 std::vector<double>* range_seconds) {
-  if (r.col_block != a.row_block || r.block_cols != a.block_rows || a.col_block != p.row_block ||
-      a.block_cols != p.block_rows || r.row_block != p.col_block || r.block_rows != p.block_cols)
-    throw std::invalid_argument("amg upper_triple_product: R A P is not square in square blocks");
+BlockSparse upper_triple_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* range_seconds) {
+  if (a.row_block != a.col_block || a.block_rows != a.block_cols || a.col_block != p.row_block ||
+      a.block_cols != p.block_rows)
+    throw std::invalid_argument("amg upper_triple_product: P^T A P needs a square A in square blocks, P's rows A's");
+  const RestrictionOfP r(p);
   const int d = a.row_block, k = p.col_block;
   if (d == 3 && k == 6) return upper_triple_rows(r, a, p, Fixed<3, 6, 3>{}, Fixed<6, 6, 3>{}, range_seconds);
   if (d == 6 && k == 6) return upper_triple_rows(r, a, p, Fixed<6, 6, 6>{}, Fixed<6, 6, 6>{}, range_seconds);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <future>
 #include <string>
+#include <tuple>
 
 #include <omp.h>
 #include <sys/resource.h>
@@ -215,8 +216,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     }
     if (!sent) send();
     // T and A T while the Lanczos steps run on a device, and (A T)^T (which the damping does not
-    // change) if they still run then; otherwise P is damped and R made as its transpose in one
-    // pass, two fewer over the level's largest matrices (R = P^T to the last bit either way).
+    // change) if they still run then; otherwise R is made from P below (R = P^T to the last bit
+    // either way).
     TentativeProlongator tentative;
     BlockSparse at, at_transposed;
     bool transposed_early = false;
@@ -246,16 +247,25 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     BlockSparse coarse;
     if (!coarsest) {
       const double omega = 4.0 / 3.0 / lambda_max;
-      auto [p, r] = timed(steps_.prolongator, threads(), [&] {
-        if (!transposed_early) return smoothed_prolongator_and_restriction(std::move(at), tentative.t, inv_diag, omega);
-        BlockSparse damped = smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
-        return std::pair{std::move(damped),
-                         smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)};
+      // Where the fine level's blocks are freed after the Galerkin product (which reads P^T from
+      // P), R is made after it, in their pages; elsewhere with P, in one pass.
+      const bool restriction_after = narrowed_on_backend && !transposed_early;
+      BlockSparse p, r;
+      timed(steps_.prolongator, threads(), [&] {
+        const BlockSparse& t = tentative.t;
+        if (transposed_early) r = smoothed_restriction(std::move(at_transposed), t, inv_diag, omega);
+        if (transposed_early || restriction_after) p = smoothed_prolongator(std::move(at), t, inv_diag, omega);
+        else std::tie(p, r) = smoothed_prolongator_and_restriction(std::move(at), t, inv_diag, omega);
+        return 0;
       });
       tentative.t = {};
       coarse = timed(steps_.galerkin, threads(), [&] {
-        return galerkin_product(r, a, p, levels_.size() == 1 ? &fine_galerkin_ranges_s_ : nullptr);
+        return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_ranges_s_ : nullptr);
       });
+      // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
+      // steps' wait above), are spent too: R and the coarser levels are made in their pages.
+      if (narrowed_on_backend) fine_ = {};
+      if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
       if (backend.makes_single_copies()) {  // narrowed on the device
         uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
         uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
@@ -268,9 +278,6 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
         uploads.start(level.p, level.p_on_backend);
         uploads.start(level.r, level.r_on_backend);
       }
-      // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
-      // steps' wait above), are spent too: the coarser levels are made in their pages.
-      if (narrowed_on_backend) fine_ = {};
     }
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
