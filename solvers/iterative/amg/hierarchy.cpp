@@ -208,7 +208,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       });
     // Each large temporary is freed as soon as it is spent, where no copy reads it: its pages go
     // to the large-block cache and the next steps' arrays are made in them (no page faults).
-    fine_block_norms = {};
+    fine_block_norms = Values();
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
       coarse_ = timed(steps_.coarse, threads(), [&] { return std::make_unique<CoarseSolver>(a); });
