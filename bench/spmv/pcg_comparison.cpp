@@ -119,11 +119,11 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
     row.levels += "; page faults (thousands):" + per_step("_page_faults", 1e3, "%.0f") +
                   "; fresh GB mapped:" + per_step("_mapped_bytes", 1e9, "%.2f") + ", reused GB " +
                   seconds(report.figures.at("amg_setup_reused_bytes") / 1e9);
-    if (report.figures.count("amg_setup_galerkin_fine_ranges"))
+    if (report.figures.count("amg_setup_galerkin_fine_threads"))
       row.levels += "; the fine level's Galerkin product on " +
-                    std::to_string(static_cast<int>(report.figures.at("amg_setup_galerkin_fine_ranges"))) +
-                    " ranges: " + seconds(figure("galerkin_fine_range_min")) + "-" +
-                    seconds(figure("galerkin_fine_range_max")) + " s";
+                    std::to_string(static_cast<int>(report.figures.at("amg_setup_galerkin_fine_threads"))) +
+                    " threads, each busy " + seconds(figure("galerkin_fine_thread_min")) + "-" +
+                    seconds(figure("galerkin_fine_thread_max")) + " s";
   }
   return row;
 }

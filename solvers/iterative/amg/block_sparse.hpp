@@ -53,10 +53,9 @@ BlockSparse product(const BlockSparse& a, const BlockSparse& b);
 BlockSparse mirrored(const BlockSparse& upper);
 // The blocks on and above the diagonal of P^T A P (A symmetric), without A P ever whole in memory
 // (each row of A P is made when P^T's rows come to need it and dropped after) nor P^T (its blocks
-// read from P's). With `range_seconds`, the seconds of each thread's range of rows (how evenly the
-// threads share it).
+// read from P's). With `thread_seconds`, the seconds each thread worked (how evenly they shared it).
 BlockSparse upper_triple_product(const BlockSparse& a, const BlockSparse& p,
-                                 std::vector<double>* range_seconds = nullptr);
+                                 std::vector<double>* thread_seconds = nullptr);
 
 // The scalar diagonal of a square block matrix (zero where no entry is stored).
 Values diagonal(const BlockSparse& a);

@@ -260,7 +260,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       });
       tentative.t = {};
       coarse = timed(steps_.galerkin, threads(), [&] {
-        return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_ranges_s_ : nullptr);
+        return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_threads_s_ : nullptr);
       });
       // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
       // steps' wait above), are spent too: R and the coarser levels are made in their pages.
@@ -320,11 +320,11 @@ std::map<std::string, double> Hierarchy::figures() const {
     figures[prefix + "_mapped_bytes"] = cost.mapped_bytes;
     accounted += cost.seconds;
   }
-  if (!fine_galerkin_ranges_s_.empty()) {
-    const auto [fastest, slowest] = std::minmax_element(fine_galerkin_ranges_s_.begin(), fine_galerkin_ranges_s_.end());
-    figures["amg_setup_galerkin_fine_ranges"] = static_cast<double>(fine_galerkin_ranges_s_.size());
-    figures["amg_setup_galerkin_fine_range_min_s"] = *fastest;
-    figures["amg_setup_galerkin_fine_range_max_s"] = *slowest;
+  if (!fine_galerkin_threads_s_.empty()) {
+    const auto [fastest, slowest] = std::minmax_element(fine_galerkin_threads_s_.begin(), fine_galerkin_threads_s_.end());
+    figures["amg_setup_galerkin_fine_threads"] = static_cast<double>(fine_galerkin_threads_s_.size());
+    figures["amg_setup_galerkin_fine_thread_min_s"] = *fastest;
+    figures["amg_setup_galerkin_fine_thread_max_s"] = *slowest;
   }
   figures["amg_setup_s"] = steps_.total.seconds;
   figures["amg_setup_page_faults"] = steps_.total.page_faults;

@@ -72,8 +72,8 @@ class Hierarchy {
   // the levels whose R was made from (A T)^T while lambda_max was sought; amg_setup_other_s: what no step
   // accounts for), amg_setup_s in all; for each step and in all, amg_setup_*page_faults and
   // amg_setup_*mapped_bytes (StepCost), amg_setup_reused_bytes in all; the fine level's Galerkin
-  // product's ranges of rows, one a thread (amg_setup_galerkin_fine_ranges), the fastest's and the
-  // slowest's seconds (amg_setup_galerkin_fine_range_min_s, _max_s).
+  // product's threads (amg_setup_galerkin_fine_threads) and the seconds the least and the most
+  // busy of them worked (amg_setup_galerkin_fine_thread_min_s, _max_s).
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;  // on the host and on the back-end
 
@@ -88,7 +88,7 @@ class Hierarchy {
   BlockSparse fine_;
   std::deque<BlockSparse> spent_;
   std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
-  std::vector<double> fine_galerkin_ranges_s_;  // the seconds of each thread's range of the fine level's R A P
+  std::vector<double> fine_galerkin_threads_s_;  // the seconds each thread worked on the fine level's R A P
   int near_null_vectors_ = 0;
   int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max
   bool rigid_body_modes_ = false;

@@ -28,7 +28,7 @@ BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t
 // P^T A P: its upper half (A P made row by row as that needs it, never whole; P^T's blocks read
 // from P's), the lower mirrored. A coarse dof whose column of P is zero (its near-null vector
 // vanished on the aggregate) would have an empty row: it gets a unit diagonal, stays decoupled and
-// so never receives a correction. `range_seconds` as upper_triple_product's.
-BlockSparse galerkin_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* range_seconds = nullptr);
+// so never receives a correction. `thread_seconds` as upper_triple_product's.
+BlockSparse galerkin_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* thread_seconds = nullptr);
 
 }  // namespace fem::amg
