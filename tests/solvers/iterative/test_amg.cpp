@@ -10,6 +10,8 @@
 #include <random>
 #include <tuple>
 
+#include <omp.h>
+
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
@@ -297,6 +299,17 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   CHECK(std::equal(r_fused.col.begin(), r_fused.col.end(), r.col.begin()));
   CHECK(std::equal(r_fused.val.begin(), r_fused.val.end(), r.val.begin()));
   const auto fused = amg::galerkin_product(a, p);
+  // The same bits on one thread and on more threads than cores (threads delayed: the others cut
+  // pieces off theirs, each piece making its band of A P again from its own first row on).
+  for (const int threads : {1, 9}) {
+    const int saved = omp_get_max_threads();
+    omp_set_num_threads(threads);
+    const auto again = amg::galerkin_product(a, p);
+    omp_set_num_threads(saved);
+    CHECK(again.row_ptr == fused.row_ptr);
+    CHECK(std::equal(again.col.begin(), again.col.end(), fused.col.begin()));
+    CHECK(std::equal(again.val.begin(), again.val.end(), fused.val.begin()));
+  }
   const auto whole = amg::product(r, amg::product(a, p));  // A P whole, then R (A P), both halves
   REQUIRE(fused.row_ptr == whole.row_ptr);
   CHECK(std::equal(fused.col.begin(), fused.col.end(), whole.col.begin()));
