@@ -205,8 +205,8 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
   BlockSparse m;
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
-  // The block columns of any other block row, sorted: the union of its rows' columns divided by
-  // the block (sorted, then each once: a marker per block column would be an array of the
+  // The block columns of any other block row: the union of its rows' columns divided by the
+  // block, sorted, each once (a marker per block column instead would be an array of the
   // matrix's size on every thread that meets such a row, hundreds of megabytes at millions of
   // equations, for the few rows the boundary conditions cut).
   const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
