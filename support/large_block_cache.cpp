@@ -1,8 +1,11 @@
 #include "support/large_block_cache.hpp"
 
+#include <omp.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
@@ -29,6 +32,26 @@ void* map_fresh(std::size_t size) {
   if (head > 0) ::munmap(mapped, head);
   ::munmap(at(mapped, head + size), kGrain - head);
   return at(mapped, head);
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23  // Linux 5.14
+#endif
+
+// Faults in `size` bytes at `block` ahead of their first write, a 2 MiB piece a thread on all the
+// OpenMP threads of the caller: the kernel maps and zeroes the pages in one call a piece instead
+// of one trap a page (on a 2-core machine the AMG setup's first conversion 20 % faster). Called
+// outside parallel regions only: an array made there is one the loops after it fill whole, while
+// one made inside may be a vector growing into a capacity it never fills.
+void populate(void* block, std::size_t size) {
+  static std::atomic<bool> supported{true};
+  if (!supported || omp_in_parallel()) return;
+  const auto pieces = static_cast<std::int64_t>(size / kGrain);
+#pragma omp parallel for schedule(static)
+  for (std::int64_t piece = 0; piece < pieces; ++piece)
+    if (::madvise(at(block, static_cast<std::size_t>(piece) * kGrain), kGrain, MADV_POPULATE_WRITE) != 0 &&
+        errno == EINVAL)
+      supported = false;  // an older kernel: the pages are faulted in where first written
 }
 
 }  // namespace
@@ -92,6 +115,7 @@ void* LargeBlockCache::allocate(std::size_t bytes) {
     else
       cache_or_unmap(taken_block, taken_size);
   }
+  populate(at(block, moved), size - moved);
   const std::lock_guard lock(mutex_);
   live_.emplace(block, size);
   counts_.live_bytes += size;
