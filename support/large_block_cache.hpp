@@ -10,7 +10,8 @@
 // cached block that holds it (cutting off the rest), or else is made of the cached blocks that
 // fit in it, their pages moved into it by mremap (page tables move, bytes do not), and fresh
 // pages only for what they lack. So the process touches fresh pages only for what it holds at
-// once beyond what it held before.
+// once beyond what it held before. Fresh pages of a block made outside a parallel region are
+// faulted in ahead on all OpenMP threads (one call a 2 MiB piece rather than one trap a page).
 //
 // The cached bytes are capped (a freed block beyond the cap is unmapped); release() unmaps every
 // cached block. Thread-safe; a live block is never handed out twice.
