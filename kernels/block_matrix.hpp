@@ -4,44 +4,21 @@
 // per aggregate), a coarse operator k x k. The sparse back-ends multiply it in single precision
 // (SparseBackend::block_matrix) on double vectors.
 #include <cstdint>
-#include <memory>
-#include <new>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
-namespace fem::kernels {
+#include "kernels/uninitialized_allocator.hpp"
 
-// An allocator whose resize() leaves new elements uninitialised: a level's arrays (gigabytes at
-// millions of equations) are then first written, and so placed in memory, by the parallel loops
-// that fill them, not zeroed by one thread beforehand.
-template <class T>
-struct UninitializedAllocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = UninitializedAllocator<U>;
-  };
-  UninitializedAllocator() = default;
-  template <class U>
-  UninitializedAllocator(const UninitializedAllocator<U>&) noexcept {}
-  template <class U>
-  void construct(U* p) noexcept {
-    ::new (static_cast<void*>(p)) U;  // default-initialised: no zeroing
-  }
-  template <class U, class... Args>
-  void construct(U* p, Args&&... args) {
-    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
-  }
-};
+namespace fem::kernels {
 
 template <class Value>
 struct BlockMatrix {
   int row_block = 1, col_block = 1;       // each block is row_block x col_block, row-major
   std::int64_t block_rows = 0, block_cols = 0;
-  std::vector<std::int64_t> row_ptr{0};   // size block_rows + 1
-  std::vector<std::int32_t, UninitializedAllocator<std::int32_t>> col;  // block columns, sorted within a block row
-  std::vector<Value, UninitializedAllocator<Value>> val;                // col.size() blocks, each contiguous
+  UninitializedVector<std::int64_t> row_ptr{0};  // size block_rows + 1
+  UninitializedVector<std::int32_t> col;         // block columns, sorted within a block row
+  UninitializedVector<Value> val;                // col.size() blocks, each contiguous
 
   std::int64_t rows() const { return block_rows * row_block; }
   std::int64_t cols() const { return block_cols * col_block; }

@@ -102,6 +102,28 @@ Row solved(const std::string& preconditioner, const std::string& device, const S
                   "; R from (A T)^T on " +
                   std::to_string(static_cast<int>(report.figures.at("amg_setup_restrictions_transposed_early"))) +
                   " levels";
+    // The first touch of fresh memory, by step: the process's minor page faults, and the bytes the
+    // large-block cache mapped fresh (the rest of the large arrays it handed out again).
+    const auto per_step = [&](const std::string& what, double unit, const char* format) {
+      std::string text;
+      for (const char* step : {"near_null", "convert", "diagonal", "aggregate", "eigenvalue", "prolongator",
+                               "galerkin", "coarse"}) {
+        char value[32];
+        std::snprintf(value, sizeof value, format, report.figures.at("amg_setup_" + std::string(step) + what) / unit);
+        text += std::string(" ") + step + " " + value;
+      }
+      char all[32];
+      std::snprintf(all, sizeof all, format, report.figures.at("amg_setup" + what) / unit);
+      return text + ", all " + all;
+    };
+    row.levels += "; page faults (thousands):" + per_step("_page_faults", 1e3, "%.0f") +
+                  "; fresh GB mapped:" + per_step("_mapped_bytes", 1e9, "%.2f") + ", reused GB " +
+                  seconds(report.figures.at("amg_setup_reused_bytes") / 1e9);
+    if (report.figures.count("amg_setup_galerkin_fine_threads"))
+      row.levels += "; the fine level's Galerkin product on " +
+                    std::to_string(static_cast<int>(report.figures.at("amg_setup_galerkin_fine_threads"))) +
+                    " threads, each busy " + seconds(figure("galerkin_fine_thread_min")) + "-" +
+                    seconds(figure("galerkin_fine_thread_max")) + " s";
   }
   return row;
 }

@@ -1,6 +1,7 @@
 #include "solvers/iterative/amg/block_sparse.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <numeric>
@@ -12,6 +13,7 @@
 #include <omp.h>
 
 #include "kernels/cpu/sparse_backend_cpu.hpp"
+#include "support/stopwatch.hpp"
 
 namespace fem::amg {
 namespace {
@@ -137,7 +139,7 @@ BlockSparse product_rows(const BlockSparse& a, const BlockSparse& b, Dims dims) 
   c.block_cols = b.block_cols;
   const std::int64_t bs = c.block_size();
   const bool parallel = a.nnz() > kParallelFrom;
-  std::vector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));
+  kernels::UninitializedVector<std::int64_t> row_length(static_cast<std::size_t>(a.block_rows));  // each written below
 #pragma omp parallel if (parallel)
   {
     std::vector<std::int64_t> seen(static_cast<std::size_t>(b.block_cols), -1);  // the last row that met a column
@@ -204,24 +206,21 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
   m.row_block = m.col_block = block;
   m.block_rows = m.block_cols = a.rows / block;
   // The block columns of any other block row: the union of its rows' columns divided by the
-  // block, gathered with a marker per block column (`seen` holds the last block row that met it);
-  // sorted when asked (the counting pass needs only how many).
-  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols, std::vector<std::int64_t>& seen,
-                                 bool sorted) {
+  // block, sorted, each once (a marker per block column instead would be an array of the
+  // matrix's size on every thread that meets such a row, hundreds of megabytes at millions of
+  // equations, for the few rows the boundary conditions cut).
+  const auto block_columns = [&](std::int64_t br, std::vector<std::int32_t>& cols) {
     cols.clear();
     for (std::int64_t i = br * block; i < (br + 1) * block; ++i)
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const std::int32_t c = a.col[k] / block;
-        if (seen[c] != br) seen[c] = br, cols.push_back(c);
-      }
-    if (sorted) std::sort(cols.begin(), cols.end());
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) cols.push_back(a.col[k] / block);
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
   };
-  std::vector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));
-  std::vector<char> whole(static_cast<std::size_t>(m.block_rows));
+  kernels::UninitializedVector<std::int64_t> count(static_cast<std::size_t>(m.block_rows));  // each written below
+  kernels::UninitializedVector<char> whole(static_cast<std::size_t>(m.block_rows));
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
       whole[br] = whole_blocks(a, br, block);
@@ -229,8 +228,7 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
         count[br] = (a.row_ptr[br * block + 1] - a.row_ptr[br * block]) / block;
         continue;
       }
-      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
-      block_columns(br, cols, seen, false);
+      block_columns(br, cols);
       count[br] = static_cast<std::int64_t>(cols.size());
     }
   }
@@ -248,7 +246,6 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
 #pragma omp parallel if (a.nnz() > kParallelFrom)
   {
     std::vector<std::int32_t> cols;
-    std::vector<std::int64_t> seen;
 #pragma omp for schedule(static)
     for (std::int64_t br = 0; br < m.block_rows; ++br) {
       const std::int64_t first = br * block;
@@ -263,8 +260,7 @@ BlockSparse blocks_of(const CsrMatrix& a, Block block, Values* squared_norms) {
         norms_of_row(br);
         continue;
       }
-      if (seen.empty()) seen.assign(static_cast<std::size_t>(m.block_cols), -1);
-      block_columns(br, cols, seen, true);
+      block_columns(br, cols);
       std::copy(cols.begin(), cols.end(), m.col.begin() + m.row_ptr[br]);
       std::fill(m.block(m.row_ptr[br]), m.block(m.row_ptr[br]) + cols.size() * m.block_size(), 0.0);
       for (std::int64_t i = first; i < first + block; ++i) {
@@ -317,21 +313,15 @@ SingleBlockSparse to_single(const BlockSparse& a) {
 
 namespace {
 
-// transpose() of `a`, whose rows prepare_row (where given) may change through the caller's
-// reference before they are read.
-BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
-  BlockSparse t;
-  t.row_block = a.col_block;
-  t.col_block = a.row_block;
-  t.block_rows = a.block_cols;
-  t.block_cols = a.block_rows;
-  t.col.resize(a.col.size());
-  t.val.resize(a.val.size());
-  const int R = a.row_block, C = a.col_block;
+// The transpose of `a`'s pattern: its row pointers into `row_ptr`, and place(k, i, to) for each
+// block k of `a` (in row i) with the position `to` it takes in the transpose. Each thread takes a
+// fixed range of block rows; per-thread counts of each column give every thread its own slots, in
+// the order of the rows, so each row of the transpose comes out sorted whatever the threads. Each
+// row i of `a` is first handed to prepare_row(i) (where given) on the thread that then reads it.
+template <class Place>
+void transpose_pattern(const BlockSparse& a, kernels::UninitializedVector<std::int64_t>& row_ptr,
+                       const std::function<void(std::int64_t)>& prepare_row, Place place) {
   const std::int64_t columns = a.block_cols;
-  // Each thread takes a fixed range of block rows; per-thread counts of each column give every
-  // thread its own slots, in the order of the rows, so each row of the transpose comes out sorted
-  // whatever the threads.
   const bool parallel = a.nnz() > kParallelFrom;
   const int threads = parallel ? omp_get_max_threads() : 1;
   std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(columns), 0);
@@ -347,7 +337,7 @@ BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64
 #pragma omp barrier
 #pragma omp single
     {
-      t.row_ptr.assign(static_cast<std::size_t>(columns) + 1, 0);
+      row_ptr.assign(static_cast<std::size_t>(columns) + 1, 0);
       std::int64_t next = 0;
       for (std::int64_t c = 0; c < columns; ++c) {
         for (int th = 0; th < threads; ++th) {
@@ -356,21 +346,34 @@ BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64
           s = next;
           next += n;
         }
-        t.row_ptr[c + 1] = next;
+        row_ptr[c + 1] = next;
       }
     }
     for (std::int64_t i = first; i < last; ++i) {
       if (prepare_row) prepare_row(i);
-      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
-        const auto to_slot = count[a.col[k]]++;
-        t.col[to_slot] = static_cast<std::int32_t>(i);
-        const double* from = a.block(k);
-        double* to = t.block(to_slot);
-        for (int r = 0; r < R; ++r)
-          for (int c = 0; c < C; ++c) to[c * R + r] = from[r * C + c];
-      }
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) place(k, i, count[a.col[k]]++);
     }
   }
+}
+
+// transpose() of `a`, whose rows prepare_row (where given) may change through the caller's
+// reference before they are read.
+BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
+  BlockSparse t;
+  t.row_block = a.col_block;
+  t.col_block = a.row_block;
+  t.block_rows = a.block_cols;
+  t.block_cols = a.block_rows;
+  t.col.resize(a.col.size());
+  t.val.resize(a.val.size());
+  const int R = a.row_block, C = a.col_block;
+  transpose_pattern(a, t.row_ptr, prepare_row, [&](std::int64_t k, std::int64_t i, std::int64_t to) {
+    t.col[to] = static_cast<std::int32_t>(i);
+    const double* from = a.block(k);
+    double* into = t.block(to);
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C; ++c) into[c * R + r] = from[r * C + c];
+  });
   return t;
 }
 
@@ -466,116 +469,240 @@ BlockSparse mirrored(const BlockSparse& upper) {
 
 namespace {
 
-// The rows of A P that the upper half of R (A P) reads, made as R's rows come to need them:
-// each thread takes a range of coarse rows in order and keeps the rows of A P its next coarse
-// rows still read (a band of the fine rows in a banded numbering), dropping each after the last
-// coarse row of its range that reads it. A P is never whole in memory (at millions of equations
-// gigabytes written and read once); a fine row that two ranges read is made by both, each from
-// its own first coarse row on.
+// R = P^T read in place from P's blocks: the pattern of P^T, and at each of its entries the index of
+// the block of P it transposes. The Galerkin product needs no R of its own (a level's R is then
+// made after it, in the pages of what it freed: at millions of equations a gigabyte not touched fresh).
+struct RestrictionOfP {
+  const BlockSparse& p;
+  kernels::UninitializedVector<std::int64_t> row_ptr;
+  kernels::UninitializedVector<std::int32_t> col;            // rows of P
+  kernels::UninitializedVector<std::int64_t> block_of_p;
+
+  explicit RestrictionOfP(const BlockSparse& prolongator) : p(prolongator) {
+    col.resize(p.col.size());
+    block_of_p.resize(p.col.size());
+    transpose_pattern(p, row_ptr, nullptr, [&](std::int64_t k, std::int64_t i, std::int64_t to) {
+      col[to] = static_cast<std::int32_t>(i);
+      block_of_p[to] = k;
+    });
+  }
+  // R's block k (dims: rows x inner, the transpose of P's inner x rows block), in `scratch`.
+  template <class Dims>
+  const double* block(std::int64_t k, Dims dims, double* scratch) const {
+    const int rows = dims.rows(), inner = dims.inner();
+    const double* from = p.block(block_of_p[k]);
+    for (int v = 0; v < rows; ++v)
+      for (int c = 0; c < inner; ++c) scratch[v * inner + c] = from[c * rows + v];
+    return scratch;
+  }
+};
+
+// The coarse rows [next, end) of a piece of the Galerkin product, in one word, so that its owner's
+// claim of its next row and another thread's cut of its upper half cannot cross.
+class RowSpan {
+ public:
+  void set(std::int64_t next, std::int64_t end) { word_.store(pack(next, end)); }
+  std::int64_t left() const {
+    const auto [next, end] = unpack(word_.load());
+    return end - next;
+  }
+  // The next row, or -1 when none is left.
+  std::int64_t claim() {
+    std::uint64_t word = word_.load();
+    for (;;) {
+      const auto [next, end] = unpack(word);
+      if (next >= end) return -1;
+      if (word_.compare_exchange_weak(word, pack(next + 1, end))) return next;
+    }
+  }
+  // The upper half of the rows left, cut off, when at least 2 * least are left; else an empty span.
+  std::pair<std::int64_t, std::int64_t> cut(std::int64_t least) {
+    std::uint64_t word = word_.load();
+    for (;;) {
+      const auto [next, end] = unpack(word);
+      if (end - next < 2 * least) return {0, 0};
+      const std::int64_t middle = next + (end - next) / 2;
+      if (word_.compare_exchange_weak(word, pack(next, middle))) return {middle, end};
+    }
+  }
+
+ private:
+  static std::uint64_t pack(std::int64_t next, std::int64_t end) {
+    return static_cast<std::uint64_t>(next) << 32 | static_cast<std::uint64_t>(end);
+  }
+  static std::pair<std::int64_t, std::int64_t> unpack(std::uint64_t word) {
+    return {static_cast<std::int64_t>(word >> 32), static_cast<std::int64_t>(word & 0xffffffffu)};
+  }
+  std::atomic<std::uint64_t> word_{0};
+};
+
+// The rows of A P that the upper half of P^T (A P) reads, made as P^T's rows come to need them:
+// each thread takes a piece of consecutive coarse rows in order and keeps the rows of A P its next
+// coarse rows still read (a band of the fine rows in a banded numbering), dropping each after the
+// last coarse row of its piece that reads it. A P is never whole in memory (at millions of
+// equations gigabytes written and read once); a fine row that two pieces read is made by both,
+// each from its own first coarse row on. The pieces start as one range of rows a thread; a thread
+// done with its piece cuts off the upper half of the piece with the most rows left and takes it
+// (a thread that the system delays does not hold the others up: on the H100 host the product
+// spread from 0.50 to 0.93 s with one fixed range a thread).
 template <class DimsAP, class DimsRAP>
-BlockSparse upper_triple_rows(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
-                              DimsRAP rap_dims) {
+BlockSparse upper_triple_rows(const RestrictionOfP& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
+                              DimsRAP rap_dims, std::vector<double>* thread_seconds) {
   BlockSparse c;
-  c.row_block = c.col_block = r.row_block;
-  c.block_rows = c.block_cols = r.block_rows;
+  c.row_block = c.col_block = p.col_block;
+  c.block_rows = c.block_cols = p.block_cols;
   const std::int64_t ap_bs = std::int64_t(ap_dims.rows()) * ap_dims.cols(), bs = c.block_size();
   const bool parallel = a.nnz() > kParallelFrom;
-  const std::int64_t ranges = parallel ? omp_get_max_threads() : 1;
-  const auto rows_of = [&](std::int64_t range) {
-    return std::pair{c.block_rows * range / ranges, c.block_rows * (range + 1) / ranges};
+  const int most_threads = parallel ? omp_get_max_threads() : 1;
+  kernels::UninitializedVector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));  // each written below
+  struct Piece {
+    RowSpan span;
+    std::int64_t first = 0;                      // its first row: the rows of A P are made from this column on
+    kernels::UninitializedVector<std::int32_t> col;  // its rows of the result, one after another
+    Values val;
   };
-  std::vector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));
-  struct Rows {  // a thread's rows of the result, one after another
-    std::vector<std::int32_t> col;
-    std::vector<double> val;
+  const std::int64_t most_pieces = std::int64_t(most_threads) * 64;
+  std::vector<Piece> pieces(static_cast<std::size_t>(most_pieces));
+  std::atomic<std::int64_t> piece_count{0};
+  std::int64_t least = 1;  // the fewest rows of a piece cut off
+  // A piece cut off the one with the most rows left, or -1 when none is worth cutting.
+  const auto cut_off = [&]() -> std::int64_t {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      const std::int64_t count = std::min(piece_count.load(), most_pieces);
+      std::int64_t victim = -1, most = 0;
+      for (std::int64_t k = 0; k < count; ++k)
+        if (const std::int64_t left = pieces[k].span.left(); left > most) most = left, victim = k;
+      if (victim < 0 || most < 2 * least) return -1;
+      const std::int64_t taken = piece_count.fetch_add(1);
+      if (taken >= most_pieces) return -1;
+      const auto [from, to] = pieces[victim].span.cut(least);
+      if (from >= to) continue;  // left empty
+      pieces[taken].first = from;
+      pieces[taken].span.set(from, to);
+      return taken;
+    }
+    return -1;
   };
-  std::vector<Rows> made(static_cast<std::size_t>(ranges));
-#pragma omp parallel if (parallel)
-#pragma omp for schedule(static, 1)
-  for (std::int64_t range = 0; range < ranges; ++range) {
-    const auto [first, last] = rows_of(range);
-    Rows& out = made[static_cast<std::size_t>(range)];
-    // The rows of A P kept: cached[i] indexes `kept` (-1: not made); freed slots are reused.
-    std::vector<std::int32_t> cached(static_cast<std::size_t>(p.block_rows), -1), free_slots;
+  if (thread_seconds) thread_seconds->clear();
+#pragma omp parallel num_threads(most_threads) if (parallel)
+  {
+    const Stopwatch watch;
+    const int thread = omp_get_thread_num();
+#pragma omp single
+    {
+      // One range of rows a thread of the team to begin with. A piece cut off holds at least a
+      // sixteenth of such a range (below that, the band of A P rows it must make again costs
+      // more than the rows it takes).
+      const int threads = omp_get_num_threads();
+      for (int t = 0; t < threads; ++t) {
+        pieces[t].first = c.block_rows * t / threads;
+        pieces[t].span.set(pieces[t].first, c.block_rows * (t + 1) / threads);
+      }
+      piece_count = threads;
+      least = std::max<std::int64_t>(1, c.block_rows / threads / 16);
+      if (thread_seconds) thread_seconds->assign(static_cast<std::size_t>(threads), 0.0);
+    }
     struct KeptRow {
       std::vector<std::int32_t> col;
       std::vector<double> val;
     };
     std::vector<KeptRow> kept;
+    std::vector<std::int32_t> cached_band, free_slots;
     std::vector<std::int32_t> slot(static_cast<std::size_t>(p.block_cols), -1), cols;
     std::vector<double> acc;
-    for (std::int64_t row = first; row < last; ++row) {
-      // (1) the rows of A P this coarse row reads
-      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
-        const std::int32_t i = r.col[k];
-        if (cached[i] >= 0) continue;
-        if (free_slots.empty()) free_slots.push_back(static_cast<std::int32_t>(kept.size())), kept.emplace_back();
-        cached[i] = free_slots.back();
-        free_slots.pop_back();
+    double r_block[kMaxBlock * kMaxBlock];
+    for (std::int64_t at = thread; at >= 0; at = cut_off()) {
+      Piece& piece = pieces[static_cast<std::size_t>(at)];
+      const std::int64_t first = piece.first, last = first + piece.span.left();  // `last` may be cut lower
+      // The rows of A P kept: cached(i) indexes `kept` (-1: not made) for the fine rows
+      // low..high that this piece reads (a band, not all of them); freed slots are reused.
+      std::int64_t low = p.block_rows, high = -1;
+      for (std::int64_t row = first; row < last; ++row)
+        if (r.row_ptr[row] < r.row_ptr[row + 1])
+          low = std::min<std::int64_t>(low, r.col[r.row_ptr[row]]),
+          high = std::max<std::int64_t>(high, r.col[r.row_ptr[row + 1] - 1]);
+      cached_band.assign(static_cast<std::size_t>(std::max<std::int64_t>(high - low + 1, 0)), -1);
+      free_slots.resize(kept.size());
+      std::iota(free_slots.begin(), free_slots.end(), 0);
+      const auto cached = [&](std::int64_t i) -> std::int32_t& { return cached_band[static_cast<std::size_t>(i - low)]; };
+      for (std::int64_t row; (row = piece.span.claim()) >= 0;) {
+        // (1) the rows of A P this coarse row reads
+        for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+          const std::int32_t i = r.col[k];
+          if (cached(i) >= 0) continue;
+          if (free_slots.empty()) free_slots.push_back(static_cast<std::int32_t>(kept.size())), kept.emplace_back();
+          cached(i) = free_slots.back();
+          free_slots.pop_back();
+          cols.clear();
+          // from the first coarse row of this piece that reads it: a row that the piece before
+          // reads too is made here only in the part this piece needs
+          const auto p_first = p.col.begin() + p.row_ptr[i], p_last = p.col.begin() + p.row_ptr[i + 1];
+          accumulate_row(a, p, i, *std::lower_bound(p_first, p_last, static_cast<std::int32_t>(first)), ap_dims,
+                         slot.data(), cols, acc);
+          KeptRow& ap = kept[static_cast<std::size_t>(cached(i))];
+          ap.col.assign(cols.begin(), cols.end());
+          ap.val.assign(acc.begin(), acc.begin() + static_cast<std::int64_t>(cols.size()) * ap_bs);
+          for (const auto j : cols) slot[j] = -1;
+        }
+        // (2) the coarse row from its columns on
         cols.clear();
-        // from the first coarse row of this range that reads it: a row that the range before
-        // reads too is made here only in the part this range needs
-        const auto p_first = p.col.begin() + p.row_ptr[i], p_last = p.col.begin() + p.row_ptr[i + 1];
-        accumulate_row(a, p, i, *std::lower_bound(p_first, p_last, static_cast<std::int32_t>(first)), ap_dims,
-                       slot.data(), cols, acc);
-        KeptRow& ap = kept[static_cast<std::size_t>(cached[i])];
-        ap.col.assign(cols.begin(), cols.end());
-        ap.val.assign(acc.begin(), acc.begin() + static_cast<std::int64_t>(cols.size()) * ap_bs);
-        for (const auto j : cols) slot[j] = -1;
-      }
-      // (2) the coarse row from its columns on
-      cols.clear();
-      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
-        const KeptRow& ap = kept[static_cast<std::size_t>(cached[r.col[k]])];
-        accumulate_upper(r.block(k), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols, acc);
-      }
-      std::sort(cols.begin(), cols.end());
-      row_length[row] = static_cast<std::int64_t>(cols.size());
-      for (const auto j : cols) {
-        out.col.push_back(j);
-        out.val.insert(out.val.end(), acc.begin() + slot[j] * bs, acc.begin() + (slot[j] + 1) * bs);
-        slot[j] = -1;
-      }
-      // (3) drop the rows of A P no later coarse row of this range reads (row i is read by the
-      // coarse rows of P's row i)
-      for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
-        const std::int32_t i = r.col[k];
-        if (cached[i] < 0) continue;
-        bool read_later = false;
-        for (auto kp = p.row_ptr[i]; kp < p.row_ptr[i + 1]; ++kp) read_later = read_later || (p.col[kp] > row && p.col[kp] < last);
-        if (!read_later) free_slots.push_back(cached[i]), cached[i] = -1;
+        for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+          const KeptRow& ap = kept[static_cast<std::size_t>(cached(r.col[k]))];
+          accumulate_upper(r.block(k, rap_dims, r_block), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols,
+                           acc);
+        }
+        std::sort(cols.begin(), cols.end());
+        row_length[row] = static_cast<std::int64_t>(cols.size());
+        for (const auto j : cols) {
+          piece.col.push_back(j);
+          piece.val.insert(piece.val.end(), acc.begin() + slot[j] * bs, acc.begin() + (slot[j] + 1) * bs);
+          slot[j] = -1;
+        }
+        // (3) drop the rows of A P no later coarse row of this piece reads (row i is read by the
+        // coarse rows of P's row i)
+        for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+          const std::int32_t i = r.col[k];
+          if (cached(i) < 0) continue;
+          bool read_later = false;
+          for (auto kp = p.row_ptr[i]; kp < p.row_ptr[i + 1]; ++kp)
+            read_later = read_later || (p.col[kp] > row && p.col[kp] < last);
+          if (!read_later) free_slots.push_back(cached(i)), cached(i) = -1;
+        }
       }
     }
+    if (thread_seconds) (*thread_seconds)[static_cast<std::size_t>(thread)] = watch.seconds();
   }
   c.row_ptr.resize(static_cast<std::size_t>(c.block_rows) + 1);
   c.row_ptr[0] = 0;
   std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
   c.col.resize(static_cast<std::size_t>(c.row_ptr.back()));
   c.val.resize(static_cast<std::size_t>(c.row_ptr.back() * bs));
-#pragma omp parallel for schedule(static, 1) if (parallel)
-  for (std::int64_t range = 0; range < ranges; ++range) {
-    Rows& out = made[static_cast<std::size_t>(range)];
-    const std::int64_t first = rows_of(range).first;
-    std::copy(out.col.begin(), out.col.end(), c.col.begin() + c.row_ptr[first]);
-    std::copy(out.val.begin(), out.val.end(), c.val.begin() + c.row_ptr[first] * bs);
-    out = {};
+  const std::int64_t count = std::min(piece_count.load(), most_pieces);
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  for (std::int64_t k = 0; k < count; ++k) {  // each piece's rows in their place (a piece left empty has none)
+    Piece& piece = pieces[static_cast<std::size_t>(k)];
+    std::copy(piece.col.begin(), piece.col.end(), c.col.begin() + c.row_ptr[piece.first]);
+    std::copy(piece.val.begin(), piece.val.end(), c.val.begin() + c.row_ptr[piece.first] * bs);
+    piece.col = {};
+    piece.val = Values();
   }
   return c;
 }
 
 }  // namespace
 
-BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
-  if (r.col_block != a.row_block || r.block_cols != a.block_rows || a.col_block != p.row_block ||
-      a.block_cols != p.block_rows || r.row_block != p.col_block || r.block_rows != p.block_cols)
-    throw std::invalid_argument("amg upper_triple_product: R A P is not square in square blocks");
+BlockSparse upper_triple_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* thread_seconds) {
+  if (a.row_block != a.col_block || a.block_rows != a.block_cols || a.col_block != p.row_block ||
+      a.block_cols != p.block_rows)
+    throw std::invalid_argument("amg upper_triple_product: P^T A P needs a square A in square blocks, P's rows A's");
+  const RestrictionOfP r(p);
   const int d = a.row_block, k = p.col_block;
-  if (d == 3 && k == 6) return upper_triple_rows(r, a, p, Fixed<3, 6, 3>{}, Fixed<6, 6, 3>{});
-  if (d == 6 && k == 6) return upper_triple_rows(r, a, p, Fixed<6, 6, 6>{}, Fixed<6, 6, 6>{});
-  if (d == 2 && k == 3) return upper_triple_rows(r, a, p, Fixed<2, 3, 2>{}, Fixed<3, 3, 2>{});
-  if (d == 3 && k == 3) return upper_triple_rows(r, a, p, Fixed<3, 3, 3>{}, Fixed<3, 3, 3>{});
-  if (d == 1 && k == 1) return upper_triple_rows(r, a, p, Fixed<1, 1, 1>{}, Fixed<1, 1, 1>{});
-  return upper_triple_rows(r, a, p, Runtime{d, k, d}, Runtime{k, k, d});
+  if (d == 3 && k == 6) return upper_triple_rows(r, a, p, Fixed<3, 6, 3>{}, Fixed<6, 6, 3>{}, thread_seconds);
+  if (d == 6 && k == 6) return upper_triple_rows(r, a, p, Fixed<6, 6, 6>{}, Fixed<6, 6, 6>{}, thread_seconds);
+  if (d == 2 && k == 3) return upper_triple_rows(r, a, p, Fixed<2, 3, 2>{}, Fixed<3, 3, 2>{}, thread_seconds);
+  if (d == 3 && k == 3) return upper_triple_rows(r, a, p, Fixed<3, 3, 3>{}, Fixed<3, 3, 3>{}, thread_seconds);
+  if (d == 1 && k == 1) return upper_triple_rows(r, a, p, Fixed<1, 1, 1>{}, Fixed<1, 1, 1>{}, thread_seconds);
+  return upper_triple_rows(r, a, p, Runtime{d, k, d}, Runtime{k, k, d}, thread_seconds);
 }
 
 Values diagonal(const BlockSparse& a) {

@@ -51,9 +51,11 @@ BlockSparse product(const BlockSparse& a, const BlockSparse& b);
 
 // The symmetric matrix whose blocks on and above the diagonal are `upper`'s (the others their mirror).
 BlockSparse mirrored(const BlockSparse& upper);
-// The blocks on and above the diagonal of R A P (R = P^T, A symmetric), without A P ever whole in
-// memory: each row of A P is made when R's rows come to need it and dropped after.
-BlockSparse upper_triple_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
+// The blocks on and above the diagonal of P^T A P (A symmetric), without A P ever whole in memory
+// (each row of A P is made when P^T's rows come to need it and dropped after) nor P^T (its blocks
+// read from P's). With `thread_seconds`, the seconds each thread worked (how evenly they shared it).
+BlockSparse upper_triple_product(const BlockSparse& a, const BlockSparse& p,
+                                 std::vector<double>* thread_seconds = nullptr);
 
 // The scalar diagonal of a square block matrix (zero where no entry is stored).
 Values diagonal(const BlockSparse& a);

@@ -4,8 +4,10 @@
 #include <chrono>
 #include <future>
 #include <string>
+#include <tuple>
 
 #include <omp.h>
+#include <sys/resource.h>
 
 #include "solvers/iterative/amg/aggregation.hpp"
 #include "solvers/iterative/amg/background_uploads.hpp"
@@ -13,6 +15,7 @@
 #include "solvers/iterative/amg/smoothed_prolongator.hpp"
 #include "solvers/iterative/amg/spectral_radius.hpp"
 #include "solvers/iterative/amg/tentative_prolongator.hpp"
+#include "support/large_block_cache.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem::amg {
@@ -36,15 +39,40 @@ class OpenMpThreads {
   int saved_;
 };
 
-// Runs `step` on `threads` OpenMP threads and adds its seconds to `total`.
+// The process's minor page faults so far.
+double minor_page_faults() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_minflt);
+}
+
+// Adds what passes from its making to its end to `cost`.
+class Metered {
+ public:
+  explicit Metered(Hierarchy::StepCost& cost)
+      : cost_(cost), faults_(minor_page_faults()), cache_(LargeBlockCache::process().counts()) {}
+  ~Metered() {
+    const LargeBlockCache::Counts now = LargeBlockCache::process().counts();
+    cost_.seconds += watch_.seconds();
+    cost_.page_faults += minor_page_faults() - faults_;
+    cost_.mapped_bytes += static_cast<double>(now.mapped_bytes - cache_.mapped_bytes);
+    cost_.reused_bytes += static_cast<double>(now.reused_bytes - cache_.reused_bytes);
+  }
+  Metered(const Metered&) = delete;
+  Metered& operator=(const Metered&) = delete;
+
+ private:
+  Hierarchy::StepCost& cost_;
+  Stopwatch watch_;
+  double faults_;
+  LargeBlockCache::Counts cache_;
+};
+
+// Runs `step` on `threads` OpenMP threads and adds its cost to `cost`.
 template <class Step>
-auto timed(double& total, int threads, Step&& step) {
+auto timed(Hierarchy::StepCost& cost, int threads, Step&& step) {
   const OpenMpThreads scope(threads);
-  struct Add {
-    double& total;
-    Stopwatch watch;
-    ~Add() { total += watch.seconds(); }
-  } add{total, {}};
+  const Metered meter(cost);
   return step();
 }
 
@@ -118,19 +146,20 @@ SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Lev
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator) {
-  const Stopwatch whole;
+  const Metered whole(steps_.total);
   const int all_threads = omp_get_max_threads();
   // The threads of a step: every core on the host, on a device as threads_on_device() says.
   const auto step_threads = [&](bool beside_copies) {
     return backend.on_host() ? all_threads : threads_on_device(all_threads, beside_copies);
   };
   BackgroundUploads uploads(backend);
-  NearNullSpace b = timed(seconds_.near_null, step_threads(false), [&] { return near_null_space(nodes, fine.rows); });
+  NearNullSpace b = timed(steps_.near_null, step_threads(false), [&] { return near_null_space(nodes, fine.rows); });
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
-  fine_ = timed(seconds_.convert, step_threads(false),
-                [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms_); });
+  Values fine_block_norms;  // squared norms of fine_'s blocks, made by the conversion for the aggregation
+  fine_ = timed(steps_.convert, step_threads(false),
+                [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms); });
   const BlockSparse* current = &fine_;
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
@@ -161,7 +190,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
     const auto threads = [&] { return step_threads(!uploads.idle() || running(spectrum)); };
     if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
-    inv_diag = timed(seconds_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    inv_diag = timed(steps_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
     diagonal_known.set_value();
     level.rows = rows;
     level.nnz = a.nnz();
@@ -169,35 +198,39 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).
-    if (!narrowed_on_backend) level.a = timed(seconds_.convert, threads(), [&] { return to_single(a); });
+    if (!narrowed_on_backend) level.a = timed(steps_.convert, threads(), [&] { return to_single(a); });
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = timed(seconds_.aggregate, threads(), [&] {
-        const std::span<const double> norms = current == &fine_ ? fine_block_norms_ : std::span<const double>{};
+      aggregates = timed(steps_.aggregate, threads(), [&] {
+        const std::span<const double> norms = current == &fine_ ? fine_block_norms : std::span<const double>{};
         return aggregate(a, options.strength_threshold, norms);
       });
+    // Each large temporary is freed as soon as it is spent, where no copy reads it: its pages go
+    // to the large-block cache and the next steps' arrays are made in them (no page faults).
+    fine_block_norms = Values();
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
-      coarse_ = timed(seconds_.coarse, threads(), [&] { return std::make_unique<CoarseSolver>(a); });
+      coarse_ = timed(steps_.coarse, threads(), [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
     if (!sent) send();
     // T and A T while the Lanczos steps run on a device, and (A T)^T (which the damping does not
-    // change) if they still run then; otherwise P is damped and R made as its transpose in one
-    // pass, two fewer over the level's largest matrices (R = P^T to the last bit either way).
+    // change) if they still run then; otherwise R is made from P below (R = P^T to the last bit
+    // either way).
     TentativeProlongator tentative;
     BlockSparse at, at_transposed;
     bool transposed_early = false;
     if (!coarsest)
-      timed(seconds_.prolongator, threads(), [&] {
+      timed(steps_.prolongator, threads(), [&] {
         tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+        b = std::move(tentative.coarse);  // this level's near-null vectors are spent
         at = product(a, tentative.t);
         transposed_early = running(spectrum);
         if (transposed_early) at_transposed = transpose(at), ++restrictions_transposed_early_;
         return 0;
       });
-    const double lambda_max = timed(seconds_.eigenvalue, threads(), [&] {
+    const double lambda_max = timed(steps_.eigenvalue, threads(), [&] {
       if (spectrum.valid()) {
         const SpectrumOnBackend found = spectrum.get();
         seconds_.upload_background += found.copy_s;
@@ -214,77 +247,96 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     BlockSparse coarse;
     if (!coarsest) {
       const double omega = 4.0 / 3.0 / lambda_max;
-      auto [p, r] = timed(seconds_.prolongator, threads(), [&] {
-        if (!transposed_early) return smoothed_prolongator_and_restriction(std::move(at), tentative.t, inv_diag, omega);
-        BlockSparse damped = smoothed_prolongator(std::move(at), tentative.t, inv_diag, omega);
-        return std::pair{std::move(damped),
-                         smoothed_restriction(std::move(at_transposed), tentative.t, inv_diag, omega)};
+      // Where the fine level's blocks are freed after the Galerkin product (which reads P^T from
+      // P), R is made after it, in their pages; elsewhere with P, in one pass.
+      const bool restriction_after = narrowed_on_backend && !transposed_early;
+      BlockSparse p, r;
+      timed(steps_.prolongator, threads(), [&] {
+        const BlockSparse& t = tentative.t;
+        if (transposed_early) r = smoothed_restriction(std::move(at_transposed), t, inv_diag, omega);
+        if (transposed_early || restriction_after) p = smoothed_prolongator(std::move(at), t, inv_diag, omega);
+        else std::tie(p, r) = smoothed_prolongator_and_restriction(std::move(at), t, inv_diag, omega);
+        return 0;
       });
-      spent_.push_back(std::move(tentative.t));
-      coarse = timed(seconds_.galerkin, threads(), [&] { return galerkin_product(r, a, p); });
+      tentative.t = {};
+      coarse = timed(steps_.galerkin, threads(), [&] {
+        return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_threads_s_ : nullptr);
+      });
+      // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
+      // steps' wait above), are spent too: R and the coarser levels are made in their pages.
+      if (narrowed_on_backend) fine_ = {};
+      if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
       if (backend.makes_single_copies()) {  // narrowed on the device
         uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
         uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
       } else {
-        timed(seconds_.convert, threads(), [&] {
+        timed(steps_.convert, threads(), [&] {
           level.p = to_single(p);
           level.r = to_single(r);
           return 0;
         });
         uploads.start(level.p, level.p_on_backend);
         uploads.start(level.r, level.r_on_backend);
-        spent_.push_back(std::move(p));
-        spent_.push_back(std::move(r));
       }
-      b = std::move(tentative.coarse);
     }
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
-    if (current != &fine_) spent_.push_back(std::move(coarser));  // its single copy is kept
-    coarser = std::move(coarse);
+    coarser = std::move(coarse);  // the level above's double blocks are spent (its single copy is kept)
     current = &coarser;
   }
   if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_);  // a fine level solved by Cholesky
   uploads.wait_all();
   seconds_.upload = uploads.waited_s();
   seconds_.upload_background += uploads.copying_s();
-  seconds_.total = whole.seconds();
 }
 
 std::map<std::string, double> Hierarchy::figures() const {
   double nnz = 0, rows = 0;
   for (const auto& level : levels_) nnz += static_cast<double>(level->nnz), rows += static_cast<double>(level->rows);
   const Level& fine = *levels_.front();
-  return {{"amg_levels", static_cast<double>(levels_.size())},
+  std::map<std::string, double> figures{
+          {"amg_levels", static_cast<double>(levels_.size())},
           {"amg_operator_complexity", nnz / static_cast<double>(fine.nnz)},
           {"amg_grid_complexity", rows / static_cast<double>(fine.rows)},
           {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->rows)},
           {"amg_near_null_vectors", near_null_vectors_},
           {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0},
-          {"amg_setup_s", seconds_.total},
-          {"amg_setup_near_null_s", seconds_.near_null},
-          {"amg_setup_convert_s", seconds_.convert},
-          {"amg_setup_diagonal_s", seconds_.diagonal},
-          {"amg_setup_aggregate_s", seconds_.aggregate},
-          {"amg_setup_eigenvalue_s", seconds_.eigenvalue},
-          {"amg_setup_prolongator_s", seconds_.prolongator},
-          {"amg_setup_galerkin_s", seconds_.galerkin},
-          {"amg_setup_coarse_s", seconds_.coarse},
           {"amg_setup_upload_s", seconds_.upload},
           {"amg_setup_upload_background_s", seconds_.upload_background},
           {"amg_setup_fine_copy_background_s", seconds_.fine_copy_background},
           {"amg_setup_restrictions_transposed_early", restrictions_transposed_early_},
           {"amg_setup_eigenvalue_background_s", seconds_.eigenvalue_background},
-          {"amg_setup_other_s", seconds_.total - (seconds_.near_null + seconds_.convert + seconds_.diagonal +
-                                                  seconds_.aggregate + seconds_.eigenvalue + seconds_.prolongator +
-                                                  seconds_.galerkin + seconds_.coarse + seconds_.upload)}};
+          {"amg_setup_reused_bytes", steps_.total.reused_bytes}};
+  double accounted = seconds_.upload;
+  const std::pair<const char*, const StepCost&> steps[] = {
+      {"near_null", steps_.near_null},     {"convert", steps_.convert},         {"diagonal", steps_.diagonal},
+      {"aggregate", steps_.aggregate},     {"eigenvalue", steps_.eigenvalue},   {"prolongator", steps_.prolongator},
+      {"galerkin", steps_.galerkin},       {"coarse", steps_.coarse}};
+  for (const auto& [name, cost] : steps) {
+    const std::string prefix = std::string("amg_setup_") + name;
+    figures[prefix + "_s"] = cost.seconds;
+    figures[prefix + "_page_faults"] = cost.page_faults;
+    figures[prefix + "_mapped_bytes"] = cost.mapped_bytes;
+    accounted += cost.seconds;
+  }
+  if (!fine_galerkin_threads_s_.empty()) {
+    const auto [fastest, slowest] = std::minmax_element(fine_galerkin_threads_s_.begin(), fine_galerkin_threads_s_.end());
+    figures["amg_setup_galerkin_fine_threads"] = static_cast<double>(fine_galerkin_threads_s_.size());
+    figures["amg_setup_galerkin_fine_thread_min_s"] = *fastest;
+    figures["amg_setup_galerkin_fine_thread_max_s"] = *slowest;
+  }
+  figures["amg_setup_s"] = steps_.total.seconds;
+  figures["amg_setup_page_faults"] = steps_.total.page_faults;
+  figures["amg_setup_mapped_bytes"] = steps_.total.mapped_bytes;
+  figures["amg_setup_other_s"] = steps_.total.seconds - accounted;
+  return figures;
 }
 
 std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
 
 std::size_t Hierarchy::bytes() const {
-  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() + fine_block_norms_.size() * sizeof(double) +
+  std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() +
                       (fine_on_backend_ ? fine_on_backend_->device_bytes() : 0);
   for (const auto& m : spent_) total += m.bytes();
   for (const auto& level : levels_) {

@@ -39,6 +39,13 @@ struct Level {
 
 class Hierarchy {
  public:
+  // A step's seconds, the minor page faults of the process meanwhile (its threads' and the copies'
+  // beside it: the first touch of fresh memory), and the bytes the large-block cache mapped fresh
+  // and handed out again for it (support/large_block_cache.hpp).
+  struct StepCost {
+    double seconds = 0, page_faults = 0, mapped_bytes = 0, reused_bytes = 0;
+  };
+
   // Throws SolveFailure naming the equation of a non-positive diagonal entry, or when the
   // coarsest operator is not positive definite.
   // `keep_fine_operator`: copy the fine operator's double blocks to the back-end for
@@ -63,28 +70,33 @@ class Hierarchy {
   // a device; their own seconds in amg_setup_*_background_s, the fine operator's copy that the
   // Lanczos steps wait for in amg_setup_fine_copy_background_s; amg_setup_restrictions_transposed_early:
   // the levels whose R was made from (A T)^T while lambda_max was sought; amg_setup_other_s: what no step
-  // accounts for), amg_setup_s in all.
+  // accounts for), amg_setup_s in all; for each step and in all, amg_setup_*page_faults and
+  // amg_setup_*mapped_bytes (StepCost), amg_setup_reused_bytes in all; the fine level's Galerkin
+  // product's threads (amg_setup_galerkin_fine_threads) and the seconds the least and the most
+  // busy of them worked (amg_setup_galerkin_fine_thread_min_s, _max_s).
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;  // on the host and on the back-end
 
  private:
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
-  // The fine operator's double blocks and the setup's other large temporaries (T, P and R in
-  // double, the operators of the levels between), kept until the hierarchy goes: unmapping
-  // gigabytes costs about 0.1 s a gigabyte, and done beside the setup it stalls the other
-  // threads' page faults and copies to the device (a deque: copies read them in place).
+  // The fine operator's double blocks (freed once a device that narrows them has its copy), and
+  // P and R in double where copies to a device read them, kept until the hierarchy goes (a deque:
+  // the copies read them in place). The setup's other temporaries are freed as soon as they are
+  // spent, into the large-block cache, whose pages the next steps reuse: unmapping them would cost
+  // about 0.1 s a gigabyte and stall the other threads' page faults and copies.
   BlockSparse fine_;
-  Values fine_block_norms_;  // squared norms of fine_'s blocks, made by the conversion for the aggregation
   std::deque<BlockSparse> spent_;
   std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
+  std::vector<double> fine_galerkin_threads_s_;  // the seconds each thread worked on the fine level's R A P
   int near_null_vectors_ = 0;
   int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max
   bool rigid_body_modes_ = false;
   struct {
-    double near_null = 0, convert = 0, diagonal = 0, aggregate = 0, eigenvalue = 0, prolongator = 0, galerkin = 0,
-           coarse = 0, upload = 0, upload_background = 0, fine_copy_background = 0, eigenvalue_background = 0,
-           total = 0;
+    StepCost near_null, convert, diagonal, aggregate, eigenvalue, prolongator, galerkin, coarse, total;
+  } steps_;
+  struct {
+    double upload = 0, upload_background = 0, fine_copy_background = 0, eigenvalue_background = 0;
   } seconds_;
 };
 

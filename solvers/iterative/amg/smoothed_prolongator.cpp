@@ -59,8 +59,8 @@ BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t
   return r;
 }
 
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p) {
-  BlockSparse coarse = mirrored(upper_triple_product(r, a, p));
+BlockSparse galerkin_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* thread_seconds) {
+  BlockSparse coarse = mirrored(upper_triple_product(a, p, thread_seconds));
   const int b = coarse.row_block;
   for (std::int64_t i = 0; i < coarse.block_rows; ++i) {
     auto k = coarse.row_ptr[i];

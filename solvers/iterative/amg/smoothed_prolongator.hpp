@@ -25,10 +25,10 @@ std::pair<BlockSparse, BlockSparse> smoothed_prolongator_and_restriction(BlockSp
 BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t, std::span<const double> inv_diag,
                                  double omega);
 
-// R A P with R = P^T given: its upper half (A P made row by row as that needs it, never whole),
-// the lower mirrored. A coarse dof whose column of P is zero (its near-null vector vanished on the
-// aggregate) would have an empty row: it gets a unit diagonal, stays decoupled and so never
-// receives a correction.
-BlockSparse galerkin_product(const BlockSparse& r, const BlockSparse& a, const BlockSparse& p);
+// P^T A P: its upper half (A P made row by row as that needs it, never whole; P^T's blocks read
+// from P's), the lower mirrored. A coarse dof whose column of P is zero (its near-null vector
+// vanished on the aggregate) would have an empty row: it gets a unit diagonal, stays decoupled and
+// so never receives a correction. `thread_seconds` as upper_triple_product's.
+BlockSparse galerkin_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* thread_seconds = nullptr);
 
 }  // namespace fem::amg

@@ -75,7 +75,7 @@ TentativeProlongator tentative_prolongator(const Aggregates& aggregates, const N
   std::vector<std::int64_t> rows_before(static_cast<std::size_t>(threads) + 1, 0);
   std::vector<std::int64_t> slot(static_cast<std::size_t>(threads) * static_cast<std::size_t>(count), 0);
   std::vector<std::int64_t> first(static_cast<std::size_t>(count) + 1);
-  std::vector<std::int64_t> members;
+  kernels::UninitializedVector<std::int64_t> members;  // each written below
   t.row_ptr.resize(static_cast<std::size_t>(nodes) + 1);
 #pragma omp parallel num_threads(threads)
   {
