@@ -6,10 +6,15 @@
 
 #include "kernels/device_queries.hpp"
 #include "solvers/linear_solver.hpp"
+#include "support/large_block_cache.hpp"
 
 namespace fem::band {
 
 std::size_t host_available_memory() {
+  // Whoever asks is about to allocate: the pages an earlier AMG setup freed into the process's
+  // large-block cache (kept there for the next setup) go back to the system first, so a study's
+  // direct solver after the AMG one sees, and gets, the memory they held.
+  LargeBlockCache::process().release();
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
   std::size_t kib = 0;

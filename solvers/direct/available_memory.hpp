@@ -8,6 +8,7 @@
 
 namespace fem::band {
 
+// Empties the process's large-block cache first (support/large_block_cache.hpp).
 std::size_t host_available_memory();
 std::size_t available_memory(const kernels::DenseBackend& backend);
 

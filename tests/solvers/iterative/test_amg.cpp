@@ -15,6 +15,7 @@
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
+#include "solvers/direct/available_memory.hpp"
 #include "solvers/iterative/amg/aggregation.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "solvers/iterative/amg/near_null_space.hpp"
@@ -23,6 +24,7 @@
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
 #include "solvers/linear_solver.hpp"
+#include "support/large_block_cache.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 
 using namespace fem;
@@ -423,6 +425,18 @@ TEST_CASE("AMG setups in one process reuse each other's arrays, whose old conten
   CHECK(again.report.figures.at("amg_setup_mapped_bytes") < 0.05 * again.report.figures.at("amg_setup_reused_bytes"));
   CHECK(again.report.iterations == first.report.iterations);
   CHECK(again.u == first.u);
+}
+
+TEST_CASE("a solver asking for the free host memory gets the pages AMG setups left in the cache") {
+  const auto fe = testing::elasticity_box(16, 16, 16);
+  solve_amg("cg", fe, 1e-8);
+  const std::size_t cached = fem::LargeBlockCache::process().counts().cached_bytes;
+  REQUIRE(cached > 10e6);  // the spent setup's arrays
+  const std::size_t unmapped_before = fem::LargeBlockCache::process().counts().unmapped_bytes;
+  fem::band::host_available_memory();
+  const auto after = fem::LargeBlockCache::process().counts();
+  CHECK(after.cached_bytes == 0);
+  CHECK(after.unmapped_bytes - unmapped_before == cached);
 }
 
 TEST_CASE("AMG on 2D elasticity and heat, with CG and BiCGSTAB") {
