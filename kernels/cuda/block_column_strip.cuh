@@ -267,13 +267,11 @@ template <class T>
 __device__ void factor_slab_diagonal_block(T (&d)[slab], T pivot, T (*published)[slab], int meeting, int width, int k0,
                                            int& failed_column) {
   const int lane = threadIdx.x % 32;
-  int failed = -1;
   T r = reciprocal(pivot);
   T below = __shfl_sync(all_lanes, d[0], 1), next_diagonal = __shfl_sync(all_lanes, d[1], 1);
   T unscaled = 0, scale = 0;  // column j - 1's entry of this lane and 1 / L(j - 1, j - 1)
 #pragma unroll
   for (int j = 0; j < slab; ++j) {
-    failed = failed < 0 && !(pivot >= smallest_pivot<T>) && j < width ? j : failed;
     const T a = lane > j ? d[j] : T(0);
     published[j][lane] = lane == j ? pivot : a;
     if (j % published_group == published_group - 1) arrive(first_group_barrier + j / published_group, meeting);
@@ -296,7 +294,11 @@ __device__ void factor_slab_diagonal_block(T (&d)[slab], T pivot, T (*published)
     r = reciprocal(pivot);
   }
   d[slab - 1] = unscaled * scale;
-  if (lane == 0 && failed >= 0 && failed_column < 0) failed_column = k0 + failed;
+  // The first failed pivot from those published (lane j reads its own p_j), after the chain: a
+  // test a column on it was four of its fifty-odd instructions (Nsight Compute: the warp issues
+  // about one cycle in three, the rest waits for the latencies of the instructions before).
+  const unsigned failed = __ballot_sync(all_lanes, lane < width && !(published[lane][lane] >= smallest_pivot<T>));
+  if (lane == 0 && failed != 0 && failed_column < 0) failed_column = k0 + __ffs(static_cast<int>(failed)) - 1;
 }
 
 // A consumer: its row x under the slab (the columns before the slab applied) becomes its row of
@@ -517,9 +519,9 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   // The factorisation, a slab at a time, by the row warps (the first rows / 32), a thread a row:
   // the warp whose rows are the slab's diagonal block factors it (the producer) and publishes its
   // columns of L; the warps of the rows under it (the consumers) apply them to their rows. The
-  // others wait at the barrier (slab 2: the warp of the rows above it too). The producer keeps
-  // D's first column whose pivot is not positive (or subnormal), or -1 (a register: no
-  // shared-memory trip or branch on the chain) and leaves it in failed_column.
+  // others wait at the barrier (slab 2: the warp of the rows above it too). The producer finds
+  // D's first column whose pivot is not positive (or subnormal) after its chain and leaves it in
+  // failed_column.
   const int r = threadIdx.x;
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
