@@ -229,7 +229,7 @@ __device__ void for_each_update_tile(int first_row, int first_column, int w, con
 }
 
 // The slab factorisation's hand-over: the producer writes column j below the diagonal (as the
-// columns before left it, unscaled) and 1 / L(j, j) on it to published[j], and arrives at
+// columns before left it, unscaled) and the pivot p_j = L(j, j)² on it to published[j], and arrives at
 // barrier first_group_barrier + g once the columns of group g (published_group of them) are
 // there; the consumers wait there for each group. A barrier a group, each used once a slab: a
 // warp never arrives twice at one before it completes. (0 is __syncthreads'.)
@@ -254,39 +254,51 @@ __device__ inline void wait_at(int barrier, int threads) {
 // 1 / p_j -> p_(j + 1) = D(j + 1, j + 1) - a(j + 1, j)² / p_j -> 1 / p_(j + 1), in every lane: a
 // multiply-add, the reciprocal's approximation and three multiply-adds (with L(j + 1, j) and
 // 1 / sqrt(p_j) on it, six and the approximation). The two entries it needs next, D(j + 2, j + 1)
-// and D(j + 2, j + 2) with column j applied, come from lane j + 2 (one shuffle); 1 / sqrt(p_j),
-// which scales column j into L, is off the chain. Column j reaches the other lanes through
-// published, unscaled, with 1 / L(j, j) on its diagonal (31 - j shuffles, two a double, took the
-// issue slots the chain waits for).
+// and D(j + 2, j + 2) with column j applied, come from lane j + 2 (one shuffle). Column j
+// reaches the other lanes through published, unscaled, with p_j on its diagonal (31 - j shuffles,
+// two a double, took the issue slots the chain waits for); a(j + 1, j), the entry that the next
+// column needs first, does not: every lane has it from the shuffle before. Nothing on the chain
+// waits for a store and a load of shared memory, nor for 1 / sqrt(p_j): a warp issues in order,
+// and with 1 / L(j, j) in published (stored before the column's loads) each column waited for the
+// square root's approximation and step, then for the store and the load (about 200 cycles a
+// column). The producer scales column j into L a column later, the consumers take 1 / sqrt(p_j)
+// themselves.
 template <class T>
 __device__ void factor_slab_diagonal_block(T (&d)[slab], T pivot, T (*published)[slab], int meeting, int width, int k0,
                                            int& failed_column) {
   const int lane = threadIdx.x % 32;
-  int failed = -1;
   T r = reciprocal(pivot);
   T below = __shfl_sync(all_lanes, d[0], 1), next_diagonal = __shfl_sync(all_lanes, d[1], 1);
+  T unscaled = 0, scale = 0;  // column j - 1's entry of this lane and 1 / L(j - 1, j - 1)
 #pragma unroll
   for (int j = 0; j < slab; ++j) {
-    failed = failed < 0 && !(pivot >= smallest_pivot<T>) && j < width ? j : failed;
-    const T a = lane > j ? d[j] : T(0), inv = reciprocal_sqrt(pivot);
-    published[j][lane] = lane == j ? inv : a;
-    d[j] = lane == j ? pivot * inv : a * inv;  // L
+    const T a = lane > j ? d[j] : T(0);
+    published[j][lane] = lane == j ? pivot : a;
     if (j % published_group == published_group - 1) arrive(first_group_barrier + j / published_group, meeting);
+    if (j > 0) d[j - 1] = unscaled * scale;  // L, a column after its 1 / sqrt was issued
+    unscaled = lane == j ? pivot : a;
+    scale = reciprocal_sqrt(pivot);
     if (j + 1 == slab) break;
     const T t = a * r, next_pivot = next_diagonal - below * below * r;
+    d[j + 1] -= t * below;  // a(j + 1, j) = below
     if (j + 2 < slab) {  // from lane j + 2: its entries j + 1 and j + 2 with column j applied
-      const T next_below = d[j + 1] - t * below, next_row_diagonal = d[j + 2] - t * a;
-      below = __shfl_sync(all_lanes, next_below, j + 2);
+      const T next_row_diagonal = d[j + 2] - t * a;
+      below = __shfl_sync(all_lanes, d[j + 1], j + 2);
       next_diagonal = __shfl_sync(all_lanes, next_row_diagonal, j + 2);
     }
     __syncwarp();
     // Also right of the diagonal, where d holds nothing that is read: it costs less than a test.
 #pragma unroll
-    for (int c = j + 1; c < slab; ++c) d[c] -= t * published[j][c];  // a(c, j)
+    for (int c = j + 2; c < slab; ++c) d[c] -= t * published[j][c];  // a(c, j)
     pivot = next_pivot;
     r = reciprocal(pivot);
   }
-  if (lane == 0 && failed >= 0 && failed_column < 0) failed_column = k0 + failed;
+  d[slab - 1] = unscaled * scale;
+  // The first failed pivot from those published (lane j reads its own p_j), after the chain: a
+  // test a column on it was four of its fifty-odd instructions (Nsight Compute: the warp issues
+  // about one cycle in three, the rest waits for the latencies of the instructions before).
+  const unsigned failed = __ballot_sync(all_lanes, lane < width && !(published[lane][lane] >= smallest_pivot<T>));
+  if (lane == 0 && failed != 0 && failed_column < 0) failed_column = k0 + __ffs(static_cast<int>(failed)) - 1;
 }
 
 // A consumer: its row x under the slab (the columns before the slab applied) becomes its row of
@@ -298,7 +310,7 @@ __device__ void solve_slab_row(T (&x)[slab], const T (*published)[slab], int mee
     wait_at(first_group_barrier + g, meeting);
 #pragma unroll
     for (int j = g * published_group; j < (g + 1) * published_group; ++j) {
-      const T inv = published[j][j];
+      const T inv = reciprocal_sqrt(published[j][j]);
       x[j] *= inv;
       const T y = x[j] * inv;
 #pragma unroll
@@ -507,9 +519,9 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   // The factorisation, a slab at a time, by the row warps (the first rows / 32), a thread a row:
   // the warp whose rows are the slab's diagonal block factors it (the producer) and publishes its
   // columns of L; the warps of the rows under it (the consumers) apply them to their rows. The
-  // others wait at the barrier (slab 2: the warp of the rows above it too). The producer keeps
-  // D's first column whose pivot is not positive (or subnormal), or -1 (a register: no
-  // shared-memory trip or branch on the chain) and leaves it in failed_column.
+  // others wait at the barrier (slab 2: the warp of the rows above it too). The producer finds
+  // D's first column whose pivot is not positive (or subnormal) after its chain and leaves it in
+  // failed_column.
   const int r = threadIdx.x;
   for (int k0 = 0; k0 < w; k0 += slab) {
     if (r < rows) {
