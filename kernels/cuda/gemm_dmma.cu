@@ -9,6 +9,7 @@
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_kernels.hpp"
+#include "kernels/cuda/mma_16x8x16.cuh"
 
 #include <cstdint>
 
@@ -52,18 +53,6 @@ __device__ inline void cp_async_commit() { asm volatile("cp.async.commit_group;\
 template <int pending>
 __device__ inline void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(pending));
-}
-
-// D := A * B + D for one 16 x 8 x 16 step. Thread (group g = lane / 4, t = lane % 4) holds
-// a[i] = A(g + 8 (i % 2), t + 4 (i / 2)), b[i] = B(t + 4 i, g) and
-// d[i] = D(g + 8 (i / 2), 2 t + i % 2).
-__device__ inline void mma_16x8x16(double (&d)[4], const double (&a)[8], const double (&b)[4]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
-      "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%0, %1, %2, %3};\n"
-      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
-      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
-        "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]));
 }
 
 // Copies the block_k-deep slice of op(X) for `outer` rows (A) or columns (B) starting at
