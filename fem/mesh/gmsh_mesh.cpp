@@ -118,6 +118,7 @@ bool all_elements_are(int dim, ElementShape shape) {
 // Frontal-Delaunay triangulation; hexahedra from volumes the .geo made transfinite and
 // recombined. Where that leaves other shapes, the model is meshed again at twice the size and
 // every element subdivided into quadrilaterals (hexahedra), back to about the requested size.
+// Continues from the boundary mesh estimate_geo_cells made.
 void generate_cells(const fs::path& file, ElementShape shape, int dim) {
   const bool tensor = shape == ElementShape::Quadrilateral || shape == ElementShape::Hexahedron;
   gmsh_step(file, "meshing", [&] {
@@ -128,7 +129,6 @@ void generate_cells(const fs::path& file, ElementShape shape, int dim) {
     }
     if (tensor && dim == 3) {
       // Volumes can only be all-hexahedral on all-quadrilateral surfaces: skip the 3D pass otherwise.
-      gmsh::model::mesh::generate(2);
       if (all_elements_are(2, ElementShape::Quadrilateral)) gmsh::model::mesh::generate(3);
     } else {
       gmsh::model::mesh::generate(dim);
@@ -284,6 +284,14 @@ Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
     // Debian's Gmsh 4.8.4 crashes in "Frontal-Delaunay for quads" (algorithm 8): use plain Frontal-Delaunay.
     if (get_option("Mesh.Algorithm") == 8) gmsh::option::setNumber("Mesh.Algorithm", 6);
   });
+  GeoMeshEstimate estimate;
+  if (options.size > 0 && options.check_estimate) {
+    double boundary_elements = 0;
+    gmsh_step(geo, "measuring the geometry", [&] { estimate = estimate_from_bounding_box(dim, shape, options.size, boundary_elements); });
+    if (boundary_elements > kBoundaryElementsForEstimate) options.check_estimate(estimate);
+  }
+  gmsh_step(geo, "meshing the boundary", [&] { estimate = estimate_geo_cells(dim, shape); });
+  if (options.check_estimate) options.check_estimate(estimate);
   generate_cells(geo, shape, dim);
   if (options.order == 2)
     gmsh_step(geo, "making the mesh quadratic", [&] {

@@ -4,9 +4,11 @@
 // call, so they must not be called while the program has a Gmsh session of its own open,
 // nor from two threads at once (Gmsh is a global).
 #include <filesystem>
+#include <functional>
 #include <optional>
 
 #include "fem/elements/element_type.hpp"
+#include "fem/mesh/geo_mesh_estimate.hpp"
 #include "fem/mesh/mesh.hpp"
 
 namespace fem {
@@ -26,6 +28,9 @@ struct GmshMeshOptions {
   // local size from it, so a smaller size refines them everywhere, graded regions included.
   double size = 0;
   bool verbose = false;  // Gmsh's own progress messages on the terminal
+  // Called with the estimated number of cells once the boundary is meshed and before the cells
+  // are (geo_mesh_estimate.hpp): a caller refuses a mesh that would not fit by throwing.
+  std::function<void(const GeoMeshEstimate&)> check_estimate;
 };
 
 // Meshes a .geo file. Throws std::runtime_error, with a message naming the file, when it does

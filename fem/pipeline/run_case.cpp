@@ -126,6 +126,7 @@ Mesh make_mesh(const MeshSpec& spec) {
   options.order = spec.order;
   options.serendipity = spec.serendipity;
   options.size = spec.size;
+  options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, resources::available_host_bytes()); };
   return mesh_from_geo(spec.file, options);
 #else
   throw CaseError(spec.file.string() + ": this build of fem has no Gmsh (FEM_WITH_GMSH=OFF): use a 'box' mesh");

@@ -1,6 +1,8 @@
 #include "fem/resources/case_fit.hpp"
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 #include "kernels/device_queries.hpp"
 #include "solvers/solver_table.hpp"
@@ -32,6 +34,21 @@ void require_mesh_fits(const Case& c, std::size_t available) {
                  c.file.string() + ": the box mesh of " + std::to_string(mesh.cells) + " cells and " + std::to_string(mesh.nodes) +
                      " nodes (mesh, node graph" + (assembles_matrix(c.solver.method) ? ", matrix" : "") + ")",
                  "a box that fits: " + scaled_box_divisions(c.mesh.box, factor));
+}
+
+void require_geo_mesh_fits(const MeshSpec& spec, const GeoMeshEstimate& estimate, std::size_t available) {
+  const MeshSize mesh = geo_mesh_size(estimate, spec.order, spec.serendipity);
+  const std::size_t bytes = gmsh_meshing_bytes(mesh) + mesh_bytes(mesh);
+  if (bytes <= available) return;
+  // Cells go as the size to the power -dimension; a margin for the estimate's error.
+  const double base = spec.size > 0 ? spec.size : estimate.element_size;
+  const double fits = base * std::pow(static_cast<double>(bytes) / (0.7 * static_cast<double>(available)), 1.0 / estimate.dimension);
+  std::ostringstream what, smaller;
+  what << spec.file.string() << ": about " << std::setprecision(3) << static_cast<double>(estimate.cells) << " cells (estimated from "
+       << (estimate.from_bounding_box ? "its bounding box: " : "the mesh of its boundary: ") << (estimate.dimension == 2 ? "area " : "volume ")
+       << estimate.measure << ", element size " << estimate.element_size << "), meshed by Gmsh,";
+  smaller << "mesh.size " << std::setprecision(2) << fits << " would fit";
+  require_memory(bytes, available, what.str(), smaller.str());
 }
 
 SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dimension, int dofs_per_node) {

@@ -20,6 +20,11 @@ std::size_t box_case_bytes(const Case& c);
 // that fit, when a box case would not fit in `available` bytes.
 void require_mesh_fits(const Case& c, std::size_t available);
 
+// Throws ResourceError naming the .geo, the cells estimated from its boundary mesh and a
+// mesh.size that fits, when Gmsh making them and fem's copy of them would not fit in
+// `available` bytes.
+void require_geo_mesh_fits(const MeshSpec& spec, const GeoMeshEstimate& estimate, std::size_t available);
+
 SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dimension, int dofs_per_node);
 
 // What `method` needs beyond what is allocated by now: the matrix (when it assembles) and its own.

@@ -71,6 +71,35 @@ MeshSize box_mesh_size(const BoxSpec& box) {
   return m;
 }
 
+MeshSize geo_mesh_size(const GeoMeshEstimate& estimate, int order, bool serendipity) {
+  MeshSize m;
+  m.dimension = estimate.dimension;
+  m.nodes_per_cell = element_info(element_type_for(estimate.shape, order, serendipity)).num_nodes;
+  m.cells = estimate.cells;
+  // Per cell in a large mesh: vertices, edges, and for quad9 / hex27 the faces (hexahedra's) and a node inside.
+  const double cells = static_cast<double>(estimate.cells);
+  double vertices = cells, edges = 2 * cells, faces = 0;
+  switch (estimate.shape) {
+    case ElementShape::Triangle:
+      vertices = cells / 2, edges = 1.5 * cells;
+      break;
+    case ElementShape::Tetrahedron:
+      vertices = cells / 5.5, edges = 1.2 * cells;
+      break;
+    case ElementShape::Hexahedron:
+      edges = 3 * cells, faces = 3 * cells;
+      break;
+    default:
+      break;
+  }
+  const bool full = order == 2 && !serendipity && (estimate.shape == ElementShape::Quadrilateral || estimate.shape == ElementShape::Hexahedron);
+  const double nodes = vertices + (order == 2 ? edges : 0) + (full ? faces + cells : 0);
+  m.nodes = static_cast<std::int64_t>(std::min(nodes, 9e18));
+  return m;
+}
+
+std::size_t gmsh_meshing_bytes(const MeshSize& mesh) { return static_cast<std::size_t>(std::min(750.0 * static_cast<double>(mesh.cells), 1e19)); }
+
 std::int64_t estimated_node_couplings(const MeshSize& mesh) {
   return static_cast<std::int64_t>(std::min(9e18, couplings_per_node(mesh.dimension, mesh.nodes_per_cell) * mesh.nodes));
 }

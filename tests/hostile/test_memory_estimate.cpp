@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <regex>
 #include <string>
+#include <tuple>
 
 #include "fem/config.hpp"
 #include "fem/mesh/box_mesh.hpp"
@@ -160,3 +161,60 @@ TEST_CASE("the multifrontal estimate before assembly is within a factor 2 of wha
   }
 }
 #endif
+
+TEST_CASE("a .geo whose estimated cells would not fit is refused with a mesh.size that fits") {
+  const std::size_t available = std::size_t(1) << 30;
+  MeshSpec spec;
+  spec.source = MeshSpec::Source::Geo;
+  spec.file = "part.geo";
+  for (auto [dimension, shape, order, measure] : {std::tuple{3, ElementShape::Tetrahedron, 2, 2.5}, std::tuple{2, ElementShape::Triangle, 1, 40.0},
+                                                  std::tuple{3, ElementShape::Hexahedron, 2, 0.3}}) {
+    CAPTURE(dimension);
+    spec.order = order;
+    spec.size = dimension == 3 ? 0.004 : 0.0005;
+    const auto estimate_at = [&](double size) {
+      GeoMeshEstimate e;
+      e.dimension = dimension;
+      e.shape = shape;
+      e.measure = measure;
+      e.element_size = size;
+      e.cells = cells_of_size(dimension, shape, measure, size);
+      return e;
+    };
+    std::string message;
+    try {
+      require_geo_mesh_fits(spec, estimate_at(spec.size), available);
+    } catch (const ResourceError& e) {
+      message = e.what();
+    }
+    CAPTURE(message);
+    REQUIRE(message.find("part.geo: about ") == 0);
+    std::smatch m;
+    REQUIRE(std::regex_search(message, m, std::regex(R"(mesh\.size ([0-9.e+-]+) would fit)")));
+    const double fits = std::stod(m[1]);
+    CHECK(fits > spec.size);
+    const MeshSize at_fit = geo_mesh_size(estimate_at(fits), order, false);
+    const std::size_t bytes = gmsh_meshing_bytes(at_fit) + mesh_bytes(at_fit);
+    CHECK(bytes <= available);
+    CHECK(bytes > available / 4);  // and not needlessly coarse
+    spec.size = fits;
+    CHECK_NOTHROW(require_geo_mesh_fits(spec, estimate_at(fits), available));
+  }
+}
+
+TEST_CASE("nodes of a .geo's estimated mesh follow the element's shape and order") {
+  GeoMeshEstimate e;
+  e.cells = 1000000;
+  const auto nodes = [&](int dimension, ElementShape shape, int order, bool serendipity = false) {
+    e.dimension = dimension;
+    e.shape = shape;
+    return geo_mesh_size(e, order, serendipity).nodes;
+  };
+  CHECK(nodes(2, ElementShape::Triangle, 1) == 500000);        // two triangles a vertex
+  CHECK(nodes(2, ElementShape::Triangle, 2) == 2000000);       // and three edges a vertex
+  CHECK(nodes(2, ElementShape::Quadrilateral, 2) == 4000000);  // quad9: vertex, two edges, centre
+  CHECK(nodes(2, ElementShape::Quadrilateral, 2, true) == 3000000);
+  CHECK(nodes(3, ElementShape::Hexahedron, 2) == 8000000);     // hex27: vertex, 3 edges, 3 faces, centre
+  CHECK(nodes(3, ElementShape::Hexahedron, 2, true) == 4000000);
+  CHECK(nodes(3, ElementShape::Tetrahedron, 1) < 200000);      // about 5.5 tetrahedra a vertex
+}

@@ -434,3 +434,59 @@ TEST_CASE("bad input: errors name the file and what is wrong") {
   message = error_of([&] { mesh_from_geo(lines_only, tri3); });
   CHECK(message.find("no surface or volume") != std::string::npos);
 }
+
+TEST_CASE("a .geo's cells are estimated from its boundary mesh before they are made") {
+  const fs::path dir = scratch_dir("estimate");
+  const fs::path transfinite_box = write_file(dir / "box.geo",
+                                              "SetFactory(\"OpenCASCADE\");\nBox(1) = {0, 0, 0, 3, 2, 1};\n"
+                                              "Transfinite Curve{:} = 7;\nTransfinite Surface{:};\nRecombine Surface{:};\n"
+                                              "Transfinite Volume{1};\nRecombine Volume{1};\n");
+  // The built-in kernel, a volume by extrusion: its surfaces are oriented as the extrusion made them.
+  const fs::path extruded = write_file(dir / "extruded.geo",
+                                       "Point(1)={0,0,0,0.1}; Point(2)={2,0,0,0.1}; Point(3)={2,1,0,0.1}; Point(4)={0,1,0,0.1};\n"
+                                       "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1};\n"
+                                       "Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1};\n"
+                                       "Extrude {0, 0, 0.5} { Surface{1}; }\n");
+  struct Case {
+    fs::path geo;
+    ElementShape shape;
+    double size, measure, measure_tolerance;
+  };
+  const double bracket = 9.12 - 0.064 * pi;
+  const std::vector<Case> cases{
+      {mesh_file("cantilever.geo"), ElementShape::Triangle, 0.1, 10, 1e-12},
+      {mesh_file("cantilever.geo"), ElementShape::Quadrilateral, 0, 10, 1e-12},
+      {mesh_file("plate_hole.geo"), ElementShape::Triangle, 0, 400 - pi / 4, 1e-4},  // graded: 0.05 at the hole, 2 far away
+      {mesh_file("plate_hole.geo"), ElementShape::Quadrilateral, 0.5, 400 - pi / 4, 1e-4},
+      {mesh_file("fin.geo"), ElementShape::Triangle, 0, 12, 1e-12},
+      {mesh_file("bracket.geo"), ElementShape::Tetrahedron, 0.2, bracket, 2e-3},
+      {mesh_file("bracket.geo"), ElementShape::Hexahedron, 0.5, bracket, 1e-2},
+      {transfinite_box, ElementShape::Hexahedron, 0, 6, 1e-12},
+      {extruded, ElementShape::Tetrahedron, 0, 1, 1e-12},
+  };
+  for (const auto& c : cases) {
+    CAPTURE(c.geo.filename().string());
+    CAPTURE(static_cast<int>(c.shape));
+    GmshMeshOptions o = options(c.shape, 1, false, c.size);
+    GeoMeshEstimate estimate;
+    o.check_estimate = [&](const GeoMeshEstimate& e) { estimate = e; };
+    const Mesh mesh = mesh_from_geo(c.geo, o);
+    CHECK(estimate.dimension == mesh.dimension);
+    CHECK(estimate.measure == doctest::Approx(c.measure).epsilon(c.measure_tolerance));
+    REQUIRE(estimate.cells > 0);
+    const double ratio = static_cast<double>(mesh.cells.size()) / static_cast<double>(estimate.cells);
+    CAPTURE(mesh.cells.size());
+    CAPTURE(estimate.cells);
+    // Hexahedra by subdivision of tetrahedra (bracket.geo) come out more than the estimate (see geo_mesh_estimate.hpp).
+    const bool subdivided = c.shape == ElementShape::Hexahedron && c.geo == mesh_file("bracket.geo");
+    CHECK(ratio > 0.7);
+    CHECK(ratio < (subdivided ? 10.0 : 1.4));
+  }
+}
+
+TEST_CASE("a mesh refused from its estimate leaves no Gmsh session behind") {
+  GmshMeshOptions o = options(ElementShape::Tetrahedron, 1, false, 0.3);
+  o.check_estimate = [](const GeoMeshEstimate&) { throw std::runtime_error("too large"); };
+  CHECK_THROWS_WITH_AS(mesh_from_geo(mesh_file("bracket.geo"), o), "too large", std::runtime_error);
+  CHECK(mesh_from_geo(mesh_file("bracket.geo"), options(ElementShape::Tetrahedron, 1, false, 1.0)).cells.size() > 0);
+}
