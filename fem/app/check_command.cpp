@@ -10,6 +10,7 @@
 #include "fem/resources/case_fit.hpp"
 #include "support/stopwatch.hpp"
 #include "solvers/solver_table.hpp"
+#include "solvers/direct/available_memory.hpp"
 
 namespace fem {
 
@@ -17,7 +18,7 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   using resources::bytes_text;
   Case c = load_case_with(case_file, overrides);
   require_available_solver(c.solver.method, c.solver.device);
-  const std::size_t available = resources::available_host_bytes();
+  const std::size_t available = band::host_available_memory();
   log << "fem: case     " << c.file.string() << ": " << c.title << " (valid)\n"
       << "fem: memory   " << bytes_text(static_cast<double>(available)) << " available\n";
   if (const std::size_t box = resources::box_case_bytes(c); box > 0)

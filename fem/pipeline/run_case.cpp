@@ -38,6 +38,7 @@
 #include "fem/output/paraview_script.hpp"
 #include "fem/output/pvtu_writer.hpp"
 #include "fem/output/vtu_writer.hpp"
+#include "solvers/direct/available_memory.hpp"
 #endif
 
 namespace fem {
@@ -126,7 +127,7 @@ Mesh make_mesh(const MeshSpec& spec) {
   options.order = spec.order;
   options.serendipity = spec.serendipity;
   options.size = spec.size;
-  options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, resources::available_host_bytes()); };
+  options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, band::host_available_memory()); };
   return mesh_from_geo(spec.file, options);
 #else
   throw CaseError(spec.file.string() + ": this build of fem has no Gmsh (FEM_WITH_GMSH=OFF): use a 'box' mesh");
@@ -137,7 +138,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
   Case c = load_case_with(case_file, overrides);
   // A solver this build lacks is said before the mesh is made.
   require_available_solver(c.solver.method, c.solver.device);
-  resources::require_mesh_fits(c, resources::available_host_bytes());
+  resources::require_mesh_fits(c, band::host_available_memory());
   // Under mpirun every rank runs this pipeline on its part of the mesh; rank 0 alone speaks and
   // writes the summary.
   const int ranks = launched_ranks();
@@ -185,7 +186,7 @@ json run_case(const fs::path& case_file, const RunOverrides& overrides, std::ost
       << ", profile " << with_commas(order.before.profile) << " -> " << with_commas(order.after.profile);
     return s.str();
   });
-  resources::require_system_fits(c, resources::system_size(graph, order.after, mesh.dimension, d), resources::available_host_bytes());
+  resources::require_system_fits(c, resources::system_size(graph, order.after, mesh.dimension, d), band::host_available_memory());
 
   SolverOptions options = c.solver;
   if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };

@@ -17,14 +17,6 @@ namespace {
 constexpr double kCpuFlops = 10e9;
 constexpr double kCpuBytesPerSecond = 10e9;
 
-// A number from a one-line file such as cgroup v2's memory.max ("max": none).
-std::size_t read_bytes(const char* path) {
-  std::ifstream in(path);
-  std::size_t v = 0;
-  if (in >> v) return v;
-  return std::numeric_limits<std::size_t>::max();
-}
-
 // Average node-graph row length of structured meshes, per element type (the diagonal included).
 double couplings_per_node(int dimension, int nodes_per_cell) {
   if (dimension == 2) {
@@ -46,14 +38,6 @@ double couplings_per_node(int dimension, int nodes_per_cell) {
 }
 
 }  // namespace
-
-std::size_t available_host_bytes() {
-  std::size_t available = band::host_available_memory();
-  const std::size_t limit = read_bytes("/sys/fs/cgroup/memory.max");
-  const std::size_t used = read_bytes("/sys/fs/cgroup/memory.current");
-  if (limit != std::numeric_limits<std::size_t>::max() && used <= limit) available = std::min(available, limit - used);
-  return available;
-}
 
 MeshSize box_mesh_size(const BoxSpec& box) {
   MeshSize m;

@@ -21,9 +21,6 @@ class ResourceError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Bytes the process may still allocate: MemAvailable, or less when a cgroup caps the memory.
-std::size_t available_host_bytes();
-
 // Sizes of a mesh as the estimates need them.
 struct MeshSize {
   std::int64_t nodes = 0, cells = 0;

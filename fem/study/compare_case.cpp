@@ -7,6 +7,7 @@
 #include "fem/pipeline/number_format.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "fem/study/environment.hpp"
+#include "solvers/direct/available_memory.hpp"
 
 namespace fem::study {
 
@@ -31,7 +32,7 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
                      {"precision", c.solver.precision}};
 
   log << "fem: compare  " << c.file.string() << ": " << c.title << "\n";
-  resources::require_mesh_fits(c, resources::available_host_bytes());
+  resources::require_mesh_fits(c, band::host_available_memory());
   const Mesh mesh = make_mesh(c.mesh);
   log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";

@@ -1,5 +1,6 @@
 #include "solvers/direct/available_memory.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -10,18 +11,35 @@
 
 namespace fem::band {
 
+namespace {
+
+// A number from a one-line file such as cgroup v2's memory.max ("max": none).
+std::size_t read_bytes(const char* path) {
+  std::ifstream in(path);
+  std::size_t v = 0;
+  if (in >> v) return v;
+  return std::numeric_limits<std::size_t>::max();
+}
+
+}  // namespace
+
 std::size_t host_available_memory() {
   // Whoever asks is about to allocate: the pages an earlier AMG setup freed into the process's
   // large-block cache (kept there for the next setup) go back to the system first, so a study's
   // direct solver after the AMG one sees, and gets, the memory they held.
   LargeBlockCache::process().release();
+  std::size_t available = std::numeric_limits<std::size_t>::max();  // not Linux: no limit known
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
   std::size_t kib = 0;
   std::string unit;
   while (meminfo >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return std::numeric_limits<std::size_t>::max();  // not Linux: no limit known
+    if (key == "MemAvailable:") available = kib * 1024;
+  // A container's cgroup (v2) may allow less than the machine has free.
+  const std::size_t limit = read_bytes("/sys/fs/cgroup/memory.max");
+  const std::size_t used = read_bytes("/sys/fs/cgroup/memory.current");
+  if (limit != std::numeric_limits<std::size_t>::max() && used <= limit) available = std::min(available, limit - used);
+  return available;
 }
 
 namespace {

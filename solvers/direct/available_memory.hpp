@@ -1,6 +1,6 @@
 #pragma once
 // How many bytes a solver may still allocate where a back-end computes: MemAvailable from
-// /proc/meminfo for host back-ends, the CUDA device's free memory (kernels/device_queries.hpp) for the CUDA ones.
+// /proc/meminfo for host back-ends, less where the process's cgroup caps its memory, the CUDA device's free memory (kernels/device_queries.hpp) for the CUDA ones.
 #include <cstddef>
 #include <string>
 

@@ -28,6 +28,7 @@
 #include "support/stopwatch.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
+#include "solvers/direct/available_memory.hpp"
 #endif
 
 namespace fs = std::filesystem;
@@ -190,7 +191,7 @@ int main(int argc, char** argv) {
       {"case", "case.yaml",
        [](const fs::path& f) {
          const fem::Case c = fem::load_case(f);
-         fem::resources::require_mesh_fits(c, fem::resources::available_host_bytes());
+         fem::resources::require_mesh_fits(c, fem::band::host_available_memory());
        }},
       {"mtx", "matrix.mtx", [](const fs::path& f) { fem::bench::read_matrix_market(f.string()); }},
   };
