@@ -99,6 +99,7 @@ struct Options {
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> narrow_updates;    // likewise
+  std::vector<int> update_leaves, update_streams;  // likewise (the trailing update's LowerUpdatePlan)
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -108,6 +109,7 @@ struct Options {
   double time_limit = 30;
   index_t dgemm = 8192;
   bool breakdown = false;
+  bool update_rates = false;
   std::string csv = "band_benchmark.csv";
 };
 
@@ -128,6 +130,15 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its right-looking variants: updates of at most 64 columns by cuBLAS (0) or by "
                   "narrow_update (1) (default: the solver's rule)",
                   CLI::Range(0, 1));
+  add_list_option(app, "--update-leaf", o.update_leaves,
+                  "cublas and its variants: the trailing update cut into GEMMs and SYRKs of triangles of at most this "
+                  "many rows (0: one SYRK; default: the solver's rule); with --update-rates, the leaves to time "
+                  "(default 256,512,1024)",
+                  non_negative_number());
+  add_list_option(app, "--update-streams", o.update_streams,
+                  "cublas and its variants: streams the trailing update's pieces run on (default: the solver's rule); "
+                  "with --update-rates, the stream counts to time (default 1,2,4)",
+                  positive_number());
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -149,6 +160,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--breakdown", o.breakdown,
                "also time the two chains of one GPU step (block column kernels with their look-ahead; trailing SYRK) "
                "per b and block, alone");
+  app.add_flag("--update-rates", o.update_rates,
+               "also time a step's trailing update alone, per b and block, by each way of running it (cuBLAS DSYRK, "
+               "DSYRKX, DGEMM of the square, the pieces of --update-leaf on --update-streams), on the whole device and "
+               "with the --panel-sms (default 8) kept out");
   app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
   app.footer(kImplementations);
 }
@@ -285,10 +300,13 @@ class OtherProcesses {
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
+  int update_leaf = -1, update_streams = -1;  // the trailing update's LowerUpdatePlan
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
     if (narrow_updates >= 0) s += (s.empty() ? "" : ", ") + std::string(narrow_updates ? "narrow_update" : "cuBLAS");
+    if (update_leaf >= 0) s += (s.empty() ? "" : ", ") + std::string("trailing leaf ") + std::to_string(update_leaf);
+    if (update_streams >= 0) s += (s.empty() ? "" : ", ") + std::to_string(update_streams) + " trailing streams";
     return s;
   }
 };
@@ -312,17 +330,22 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
   if (forced.narrow_updates >= 0) schedule.narrow_updates = forced.narrow_updates == 1;
+  if (forced.update_leaf >= 0) schedule.trailing.leaf = forced.update_leaf;
+  if (forced.update_streams >= 0) schedule.trailing.streams = forced.update_streams;
   return schedule;
 }
 #endif
 
-// The --panel-sms and --narrow-updates of an impl's rows, every pair.
+// The --panel-sms, --narrow-updates, --update-leaf and --update-streams of an impl's rows, every
+// combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
+  const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
   std::vector<ScheduleForced> all;
-  for (const int sms : chain && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1})
-    for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
-      all.push_back({sms, narrow});
+  for (const int sms : given(o.panel_sms))
+    for (const int narrow : given(o.narrow_updates))
+      for (const int leaf : given(o.update_leaves))
+        for (const int streams : given(o.update_streams)) all.push_back({sms, narrow, leaf, streams});
   return all;
 }
 
@@ -450,14 +473,36 @@ void print_step_breakdown(const Options& o) {
 #endif
 
 #if FEM_WITH_CUDA
+// A step's trailing update alone, each way of running it (time_update_variants), beside the DGEMM
+// rate of the run.
+void print_update_rates(const Options& o, double dgemm_gflops) {
+  const std::vector<int> leaves = o.update_leaves.empty() ? std::vector<int>{256, 512, 1024} : o.update_leaves;
+  const std::vector<int> streams = o.update_streams.empty() ? std::vector<int>{1, 2, 4} : o.update_streams;
+  std::vector<int> spare{0};
+  for (const int sms : o.panel_sms.empty() ? std::vector<int>{8} : o.panel_sms)
+    if (sms > 0) spare.push_back(sms);
+  std::cout << "\nA step's trailing update alone (C -= X X^T, lower triangle of n = b - nb rows, X n x nb; TFLOP/s of "
+               "n (n + 1) nb flops, the square's of 2 n^2 nb; median of 5 rounds):\n"
+            << "     b    nb     n  SMs_kept        us   TFLOP/s  %DGEMM  variant\n";
+  for (const index_t b : o.bandwidths)
+    for (const index_t block0 : o.blocks) {
+      const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
+      if (nb >= b) continue;
+      for (const auto& r : time_update_variants(b, nb, leaves, streams, spare))
+        std::printf("%6lld %5lld %5lld %9d %9.1f %9.2f %7.1f  %s\n", static_cast<long long>(b),
+                    static_cast<long long>(nb), static_cast<long long>(b - nb), r.spare_sms, r.us, r.tflops,
+                    dgemm_gflops > 0 ? 100e3 * r.tflops / dgemm_gflops : 0.0, r.variant.c_str());
+    }
+}
+
 // The cublas chain's steps as they run, the two streams together: for each b, block, chain impl
 // and --panel-sms of the run, a band of 100 steps past its first window, factored with each
 // step timed; medians over the steps whose window is full.
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms narrow   period  look-ahead+panel  trailing_update  us/column  "
-               "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
+            << "     b    nb  impl            panel_sms narrow leaf streams   period  look-ahead+panel  trailing_update  "
+               "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
@@ -482,9 +527,9 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
+          std::printf("%6lld %5lld  %-15s %9d %6d %4d %7d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
                       static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      static_cast<int>(schedule.narrow_updates),
+                      static_cast<int>(schedule.narrow_updates), schedule.trailing.leaf, schedule.trailing.streams,
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
         }
@@ -679,6 +724,11 @@ void run(Options o) {
               << worst << " of the medians, " << worst_ratio_min[impl] << " of the fastest repeats\n";
   std::printf("load average (1 min) at the end: %.2f (at the start: %.2f)\n", load_average(), load_start);
   write_rows(csv, o.csv);
+  if (o.update_rates) {
+#if FEM_WITH_CUDA
+    if (kernels::dense_backend_status("cublas").available) print_update_rates(o, dgemm);
+#endif
+  }
   if (o.breakdown) {
 #if FEM_WITH_CUDA
     const auto cublas = kernels::dense_backend_status("cublas");

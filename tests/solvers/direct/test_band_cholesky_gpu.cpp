@@ -7,6 +7,7 @@
 // factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
+#include <deque>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -24,6 +25,8 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
+#include "kernels/cuda/lower_update.hpp"
+#include "kernels/cuda/stream_event.hpp"
 #include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #endif
@@ -261,6 +264,15 @@ constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMeth
                                                         kernels::cuda::PanelMethod::right_looking_kernels,
                                                         kernels::cuda::PanelMethod::right_looking_ahead,
                                                         kernels::cuda::PanelMethod::right_looking_solve};
+
+kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, int panel_sms = 0,
+                                            bool narrow_updates = false) {
+  kernels::cuda::DeviceSchedule schedule;
+  schedule.panel = method;
+  schedule.panel_sms = panel_sms;
+  schedule.narrow_updates = narrow_updates;
+  return schedule;
+}
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
@@ -293,7 +305,7 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
         CAPTURE(narrow_updates);
         auto on_device = band::load_band<double>(*gpu, csr, layout);
         kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
-                                        kernels::cuda::DeviceSchedule{method, panel_sms, narrow_updates});
+                                        schedule_with(method, panel_sms, narrow_updates));
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
       }
   }
@@ -349,7 +361,7 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
   const index_t n = 3000, kd = 500, block = 256;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 21), n);
   const band::BandLayout layout = band::make_layout(csr, block);
-  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::right_looking_ahead, 8};
+  const auto schedule = schedule_with(kernels::cuda::PanelMethod::right_looking_ahead, 8);
   auto untimed = band::load_band<double>(*gpu, csr, layout);
   kernels::cuda::factor_on_device(untimed.layout, untimed.rows(), schedule);
   auto timed = band::load_band<double>(*gpu, csr, layout);
@@ -383,7 +395,7 @@ TEST_CASE("every panel method names the first failing pivot, wherever it is in a
       const CsrMatrix csr = dense_to_csr(a, n);
       auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
       try {
-        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method});
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule_with(method));
         FAIL("no failure reported");
       } catch (const kernels::NotPositiveDefinite& e) {
         CHECK(e.column() == bad);
@@ -545,7 +557,8 @@ struct NanMarkedComparison {
   int changed = 0;
   double relative_diff = 0;
 };
-NanMarkedComparison compare_nan_marked(const std::vector<double>& before, const std::vector<double>& got,
+template <class T>
+NanMarkedComparison compare_nan_marked(const std::vector<T>& before, const std::vector<T>& got,
                                        const std::vector<long double>& expected) {
   NanMarkedComparison result;
   double diff = 0, scale = 0;
@@ -554,7 +567,7 @@ NanMarkedComparison compare_nan_marked(const std::vector<double>& before, const 
       result.changed += !(std::isnan(before[e]) && std::isnan(got[e]));
       continue;
     }
-    diff = std::max(diff, static_cast<double>(std::abs(got[e] - expected[e])));
+    diff = std::max(diff, static_cast<double>(std::abs(static_cast<long double>(got[e]) - expected[e])));
     scale = std::max(scale, static_cast<double>(std::abs(expected[e])));
   }
   result.relative_diff = diff / scale;
@@ -733,5 +746,116 @@ TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updat
       }
 }
 
+
+namespace {
+
+// The lower update on the device against a long-double host product: X in columns [0, k) of each
+// row, C in [k, k + n), one leading dimension; NaN above C's diagonal and past it, which nothing
+// may read or write.
+template <class T>
+NanMarkedComparison run_lower_update(std::int64_t n, int k, const kernels::cuda::LowerUpdatePlan& plan, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> entry(-1.0, 1.0);
+  const std::int64_t ld = k + n + 3;
+  std::vector<T> m(static_cast<std::size_t>(n * ld), static_cast<T>(std::nan("")));
+  const auto at = [&](std::int64_t r, std::int64_t c) -> T& { return m[static_cast<std::size_t>(r * ld + c)]; };
+  for (std::int64_t r = 0; r < n; ++r)
+    for (std::int64_t c = 0; c <= k + r; ++c) at(r, c) = static_cast<T>(entry(rng));
+  std::vector<long double> expected(m.begin(), m.end());
+  for (std::int64_t r = 0; r < n; ++r)
+    for (std::int64_t j = 0; j <= r; ++j)
+      for (int l = 0; l < k; ++l)
+        expected[static_cast<std::size_t>(r * ld + k + j)] -= static_cast<long double>(at(r, l)) * at(j, l);
+  kernels::cuda::DeviceBuffer<T> device(m);
+  std::deque<kernels::cuda::Stream> streams;
+  std::vector<cudaStream_t> ids;
+  for (int s = 0; s < plan.streams; ++s) ids.push_back(streams.emplace_back(0, cudaStreamNonBlocking));
+  kernels::cuda::LowerUpdate update(plan, ids);
+  update.run(n, k, device.get(), device.get() + k, ld);
+  REQUIRE(cudaStreamSynchronize(ids.front()) == cudaSuccess);
+  std::vector<T> got(m.size());
+  device.download(got.data());
+  return compare_nan_marked(m, got, expected);
+}
+
+}  // namespace
+
+TEST_CASE("lower_pieces covers the lower triangle once, nothing above its diagonal, on the streams asked") {
+  for (const std::int64_t n : {1, 63, 100, 777, 3744})
+    for (const int leaf : {0, 64, 100, 512})
+      for (const int streams : {1, 3}) {
+        CAPTURE(n);
+        CAPTURE(leaf);
+        CAPTURE(streams);
+        std::vector<int> covered(static_cast<std::size_t>(n * n), 0);
+        for (const auto& p : kernels::cuda::lower_pieces(n, {leaf, streams})) {
+          CHECK(p.stream >= 0);
+          CHECK(p.stream < streams);
+          CHECK((p.on_diagonal() ? p.rows == p.cols : p.col + p.cols <= p.row));
+          if (p.on_diagonal() && leaf > 0) CHECK(p.rows <= leaf);
+          for (std::int64_t i = p.row; i < p.row + p.rows; ++i)
+            for (std::int64_t j = p.col; j < p.col + p.cols && (!p.on_diagonal() || j <= i); ++j)
+              ++covered[static_cast<std::size_t>(i * n + j)];
+        }
+        int wrong = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+          for (std::int64_t j = 0; j < n; ++j) wrong += covered[static_cast<std::size_t>(i * n + j)] != (j <= i ? 1 : 0);
+        CHECK(wrong == 0);
+      }
+}
+
+TEST_CASE("LowerUpdate subtracts X Xᵀ from C's lower triangle and writes nothing else, in double and float") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  unsigned seed = 90;
+  // One SYRK; pieces down to triangles of 64 and 100 rows on one, two and three streams; sizes that
+  // are not multiples of the alignment.
+  for (const std::int64_t n : {1, 130, 777})
+    for (const int k : {1, 45, 256})
+      for (const auto& plan : {kernels::cuda::LowerUpdatePlan{0, 1}, kernels::cuda::LowerUpdatePlan{64, 1},
+                               kernels::cuda::LowerUpdatePlan{100, 2}, kernels::cuda::LowerUpdatePlan{64, 3}}) {
+        CAPTURE(n);
+        CAPTURE(k);
+        CAPTURE(plan.leaf);
+        CAPTURE(plan.streams);
+        const auto twice = run_lower_update<double>(n, k, plan, ++seed);
+        CHECK(twice.changed == 0);
+        CHECK(twice.relative_diff < 1e-13);
+        const auto once = run_lower_update<float>(n, k, plan, ++seed);
+        CHECK(once.changed == 0);
+        CHECK(once.relative_diff < 1e-5);
+      }
+}
+
+TEST_CASE("the CUDA band factorisation with its trailing update cut into pieces matches the CPU factor") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  band::BlasBackend cpu;
+  unsigned seed = 340;
+  for (const auto& [n, kd, block] :
+       {std::tuple<index_t, index_t, index_t>{1001, 300, 256}, {2000, 500, 384}, {3000, 1000, 512}, {900, 200, 64}}) {
+    CAPTURE(n);
+    CAPTURE(kd);
+    CAPTURE(block);
+    const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, ++seed), n);
+    band::BandLayout layout = band::make_layout(csr, block);
+    layout.block = std::min(block, layout.bandwidth);
+    auto reference = band::load_band<double>(cpu, csr, layout);
+    band::factor(cpu, reference, band::Schedule::in_order);
+    const auto expected = lower_band(cpu, reference);
+    for (const auto method : {kernels::cuda::PanelMethod::right_looking_solve, kernels::cuda::PanelMethod::left_looking_kernels})
+      for (const int panel_sms : {0, 8})
+        for (const auto& plan : {kernels::cuda::LowerUpdatePlan{128, 1}, kernels::cuda::LowerUpdatePlan{100, 3}}) {
+          CAPTURE(static_cast<int>(method));
+          CAPTURE(panel_sms);
+          CAPTURE(plan.leaf);
+          CAPTURE(plan.streams);
+          auto schedule = schedule_with(method, panel_sms);
+          schedule.trailing = plan;
+          auto on_device = band::load_band<double>(*gpu, csr, layout);
+          kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
+          CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+        }
+  }
+}
 
 #endif
