@@ -98,7 +98,6 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
-  std::vector<int> narrow_updates;    // likewise
   std::vector<int> update_leaves, update_streams;  // likewise (the trailing update's LowerUpdatePlan)
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
@@ -126,10 +125,6 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants: multiprocessors kept from the trailing SYRK "
                   "for the panel, by a green context (default: the solver's rule)",
                   non_negative_number());
-  add_list_option(app, "--narrow-updates", o.narrow_updates,
-                  "cublas and its right-looking variants: updates of at most 64 columns by cuBLAS (0) or by "
-                  "narrow_update (1) (default: the solver's rule)",
-                  CLI::Range(0, 1));
   add_list_option(app, "--update-leaf", o.update_leaves,
                   "cublas and its variants: the trailing update cut into GEMMs and SYRKs of triangles of at most this "
                   "many rows (0: one SYRK; default: the solver's rule); with --update-rates, the leaves to time "
@@ -299,12 +294,10 @@ class OtherProcesses {
 // What a row of the cublas chain forces of the CUDA schedule (device_schedule); -1 and 0: the rule's.
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
-  int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
   int update_leaf = -1, update_streams = -1;  // the trailing update's LowerUpdatePlan
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
-    if (narrow_updates >= 0) s += (s.empty() ? "" : ", ") + std::string(narrow_updates ? "narrow_update" : "cuBLAS");
     if (update_leaf >= 0) s += (s.empty() ? "" : ", ") + std::string("trailing leaf ") + std::to_string(update_leaf);
     if (update_streams >= 0) s += (s.empty() ? "" : ", ") + std::to_string(update_streams) + " trailing streams";
     return s;
@@ -329,23 +322,20 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
   if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
-  if (forced.narrow_updates >= 0) schedule.narrow_updates = forced.narrow_updates == 1;
   if (forced.update_leaf >= 0) schedule.trailing.leaf = forced.update_leaf;
   if (forced.update_streams >= 0) schedule.trailing.streams = forced.update_streams;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --narrow-updates, --update-leaf and --update-streams of an impl's rows, every
-// combination.
+// The --panel-sms, --update-leaf and --update-streams of an impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
   std::vector<ScheduleForced> all;
   for (const int sms : given(o.panel_sms))
-    for (const int narrow : given(o.narrow_updates))
-      for (const int leaf : given(o.update_leaves))
-        for (const int streams : given(o.update_streams)) all.push_back({sms, narrow, leaf, streams});
+    for (const int leaf : given(o.update_leaves))
+      for (const int streams : given(o.update_streams)) all.push_back({sms, leaf, streams});
   return all;
 }
 
@@ -443,16 +433,16 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
 // update stream's trailing SYRK; the step takes about the larger of the two.
 void print_step_breakdown(const Options& o) {
   std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
-            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | next_update: cuBLAS  narrow  "
-               "look_ahead (first 64): cuBLAS  narrow  (rest) | trailing on 100 SMs | thin_kernel  solve\n";
+            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | next_update  look_ahead (first 64)  "
+               "(rest) | trailing on 100 SMs | thin_kernel  solve\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       const StepBreakdown t = time_step_parts(b, nb);
-      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %19.1f %7.1f %28.1f %7.1f %7.1f | %19.1f | %11.1f %6.1f\n",
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %11.1f %21.1f %7.1f | %19.1f | %11.1f %6.1f\n",
                   static_cast<long long>(b), static_cast<long long>(nb), t.first_kernel_us, t.panel_us, t.trailing_us,
-                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.next_update_us,
-                  t.next_update_narrow_us, t.look_ahead_us, t.look_ahead_narrow_us, t.look_ahead_rest_us,
+                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.next_update_us, t.look_ahead_us,
+                  t.look_ahead_rest_us,
                   t.trailing_green_us, t.thin_kernel_us, t.solve_us);
     }
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
@@ -501,7 +491,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms narrow leaf streams   period  look-ahead+panel  trailing_update  "
+            << "     b    nb  impl            panel_sms leaf streams   period  look-ahead+panel  trailing_update  "
                "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -527,9 +517,9 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %6d %4d %7d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
-                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      static_cast<int>(schedule.narrow_updates), schedule.trailing.leaf, schedule.trailing.streams,
+          std::printf("%6lld %5lld  %-15s %9d %4d %7d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
+                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms, schedule.trailing.leaf,
+                      schedule.trailing.streams,
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
         }

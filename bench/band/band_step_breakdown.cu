@@ -20,7 +20,6 @@
 #include "kernels/cuda/lower_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
-#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
 namespace fem::bench {
@@ -91,18 +90,11 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
                                    at(nb + 2 * width, nb + width), ld),
             "gemm");
     });
-    t.next_update_narrow_us = per_call_us(stream, 50, [&] {
-      kernels::cuda::narrow_update(at(nb + width, nb), at(nb + width, nb + width), rows_past + width, width, width, w,
-                                   stream);
-    });
     t.look_ahead_us = per_call_us(stream, 50, [&] {
       check(kernels::cuda::syrk(blas, width, k, at(nb, 0), at(nb, nb), ld), "syrk");
       check(kernels::cuda::gemm_nt(blas, static_cast<int>(b) - width, width, k, at(nb + width, 0), at(nb, 0),
                                    at(nb + width, nb), ld),
             "gemm");
-    });
-    t.look_ahead_narrow_us = per_call_us(stream, 50, [&] {
-      kernels::cuda::narrow_update(at(nb, 0), at(nb, nb), b, width, k, w, stream);
     });
     t.thin_kernel_us = per_call_us(stream, 50, [&] {
       auto thin = column(0);

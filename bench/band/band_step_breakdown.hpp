@@ -13,10 +13,10 @@ struct StepBreakdown {
   double panel_us = 0;         // the step's block column kernels, after the look-ahead SYRK + GEMM
                                // for blocks wider than one kernel (panel stream)
   double trailing_us = 0;      // the SYRK of the rest of the window (update stream)
-  // The panel's updates of 64 columns by cuBLAS SYRK + GEMM and by narrow_update, and the trailing
-  // SYRK on part of the device:
-  double next_update_us = 0, next_update_narrow_us = 0;  // a kernel's 64 columns applied to the next 64, all rows
-  double look_ahead_us = 0, look_ahead_narrow_us = 0;    // the block column applied to the next one's first 64
+  // The panel's updates of 64 columns by cuBLAS SYRK + GEMM, and the trailing SYRK on part of the
+  // device:
+  double next_update_us = 0;  // a kernel's 64 columns applied to the next 64, all rows
+  double look_ahead_us = 0;   // the block column applied to the next one's first 64
   double look_ahead_rest_us = 0;  // ... and to its other columns (cuBLAS, the side stream's, beside the first kernel)
   double trailing_green_us = 0;   // the trailing SYRK in a green context of all but 32 multiprocessors
   // right_looking_solve's kernels: the block column kernel solving only the next diagonal block's

@@ -19,7 +19,6 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/lower_update.hpp"
-#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
@@ -285,15 +284,6 @@ class Factorizer {
     const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
     const int ld = as_int(layout_.window());
     const T* b = at(j + first, j + c);
-    if constexpr (std::is_same_v<T, double>) {
-      if (schedule_.narrow_updates && last - first <= block_column_width) {
-        cudaStream_t stream = nullptr;
-        check(cublasGetStream(blas, &stream), "cublasGetStream");
-        narrow_update(b, at(j + first, j + first), size + below - first, static_cast<int>(last - first), as_int(w),
-                      layout_.window(), stream);
-        return;
-      }
-    }
     check(syrk(blas, as_int(last - first), as_int(w), b, at(j + first, j + first), ld), "syrk (block column)");
     if (size + below > last)
       check(gemm_nt(blas, as_int(size + below - last), as_int(last - first), as_int(w), at(j + last, j + c), b,
@@ -347,9 +337,9 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 // kept off 32 multiprocessors (5-10 % faster at b = 3000, nb 256); from b = 3500, the panel's
 // kernels factoring their diagonal blocks alone (right_looking_solve), which leaves the device to
 // the trailing SYRK (200 against 237-260 us a 384-column step at b = 4000), 8 multiprocessors
-// kept for the panel (b = 4000, nb 256: 0.824 s, 0.847 with narrow updates in another run; nb 384:
-// 0.840-0.870; right_looking_ahead 0.86-0.90). The narrow updates by narrow_update were faster
-// alone (7 against 19 us) but not in the factorisation (0-3 % slower).
+// kept for the panel (b = 4000, nb 256: 0.824 s; nb 384: 0.840-0.870; right_looking_ahead 0.86-0.90).
+// (A tensor-core kernel for the panel's updates of 64 columns, faster alone, 7 against 19 us, made
+// the factorisation 0-3 % slower: its blocks took the trailing SYRK's multiprocessors.)
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
   if (layout.block > 128 && layout.bandwidth >= 3500) {

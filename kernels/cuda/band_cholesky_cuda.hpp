@@ -48,9 +48,6 @@ struct DeviceSchedule {
   // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
   // kernels, changed nothing: bench/RESULTS.md.)
   int panel_sms = 0;
-  // Updates of at most 64 columns (the next kernel's, the look-ahead's first) by narrow_update (one
-  // launch on the tensor cores) instead of a cuBLAS SYRK and GEMM; double only.
-  bool narrow_updates = false;
   // Factorisations running at once (from several host threads) may each keep their trailing SYRK
   // to its own share of the multiprocessors the panels leave: share update_part of update_parts
   // equal ones (with update_parts > 1, a green context even where panel_sms is 0). With the

@@ -27,7 +27,6 @@
 #include "kernels/cuda/band_cholesky_persistent.hpp"
 #include "kernels/cuda/lower_update.hpp"
 #include "kernels/cuda/stream_event.hpp"
-#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #endif
 
@@ -265,18 +264,16 @@ constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMeth
                                                         kernels::cuda::PanelMethod::right_looking_ahead,
                                                         kernels::cuda::PanelMethod::right_looking_solve};
 
-kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, int panel_sms = 0,
-                                            bool narrow_updates = false) {
+kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, int panel_sms = 0) {
   kernels::cuda::DeviceSchedule schedule;
   schedule.panel = method;
   schedule.panel_sms = panel_sms;
-  schedule.narrow_updates = narrow_updates;
   return schedule;
 }
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "narrow updates by cuBLAS or our kernel") {
+          "the trailing update by one SYRK or in pieces on several streams") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -298,14 +295,16 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, narrow_updates] :
-           {std::pair<int, bool>{0, false}, {16, true}, {0, true}, {16, false}}) {
+      for (const auto& [panel_sms, trailing] :
+           {std::pair<int, kernels::cuda::LowerUpdatePlan>{0, {}}, {16, {128, 2}}, {0, {100, 3}}, {16, {}}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
-        CAPTURE(narrow_updates);
+        CAPTURE(trailing.leaf);
+        CAPTURE(trailing.streams);
+        auto schedule = schedule_with(method, panel_sms);
+        schedule.trailing = trailing;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
-        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
-                                        schedule_with(method, panel_sms, narrow_updates));
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
       }
   }
@@ -660,40 +659,6 @@ TEST_CASE("the block column kernel reports the first pivot that is not positive,
   }
 }
 
-TEST_CASE("narrow_update subtracts X X(0 : width, :)ᵀ from the lower part of C and writes nothing else") {
-  if (!kernels::dense_backend_status("cublas").available) return;
-  std::mt19937 rng(81);
-  std::uniform_real_distribution<double> entry(-1.0, 1.0);
-  // One column, a tail's width and a kernel's; k of one, a chunk and a part, a kernel's and a
-  // wide block's; rows around the 64-row slabs.
-  for (const int width : {1, 37, 64})
-    for (const int k : {1, 45, 64, 384})
-      for (const long long rows : {64LL, 65LL, 200LL, 1000LL}) {
-        CAPTURE(width);
-        CAPTURE(k);
-        CAPTURE(rows);
-        // X in columns [0, k), C in [k, k + width) of each row; NaN past C and above its diagonal.
-        const long long ld = k + width + 3;
-        std::vector<double> m(static_cast<std::size_t>(rows * ld), std::nan(""));
-        const auto at = [&](long long r, long long c) -> double& { return m[static_cast<std::size_t>(r * ld + c)]; };
-        for (long long r = 0; r < rows; ++r)
-          for (long long c = 0; c < k + width; ++c)
-            if (c < k + std::min<long long>(r + 1, width)) at(r, c) = entry(rng);
-        std::vector<long double> expected(m.begin(), m.end());
-        for (long long r = 0; r < rows; ++r)
-          for (long long j = 0; j < width && j <= r; ++j)
-            for (long long l = 0; l < k; ++l)
-              expected[static_cast<std::size_t>(r * ld + k + j)] -= static_cast<long double>(at(r, l)) * at(j, l);
-        kernels::cuda::DeviceBuffer<double> device(m);
-        kernels::cuda::narrow_update(device.get(), device.get() + k, rows, width, k, ld, nullptr);
-        std::vector<double> got(m.size());
-        device.download(got.data());
-        const NanMarkedComparison compared = compare_nan_marked(m, got, expected);
-        CHECK(compared.changed == 0);
-        CHECK(compared.relative_diff < 1e-13);
-      }
-}
-
 TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updates the next block's columns") {
   if (!kernels::dense_backend_status("cublas").available) return;
   std::mt19937 rng(77);
@@ -824,38 +789,6 @@ TEST_CASE("LowerUpdate subtracts X Xᵀ from C's lower triangle and writes nothi
         CHECK(once.changed == 0);
         CHECK(once.relative_diff < 1e-5);
       }
-}
-
-TEST_CASE("the CUDA band factorisation with its trailing update cut into pieces matches the CPU factor") {
-  if (!kernels::dense_backend_status("cublas").available) return;
-  auto gpu = kernels::make_dense_backend("cublas");
-  band::BlasBackend cpu;
-  unsigned seed = 340;
-  for (const auto& [n, kd, block] :
-       {std::tuple<index_t, index_t, index_t>{1001, 300, 256}, {2000, 500, 384}, {3000, 1000, 512}, {900, 200, 64}}) {
-    CAPTURE(n);
-    CAPTURE(kd);
-    CAPTURE(block);
-    const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, ++seed), n);
-    band::BandLayout layout = band::make_layout(csr, block);
-    layout.block = std::min(block, layout.bandwidth);
-    auto reference = band::load_band<double>(cpu, csr, layout);
-    band::factor(cpu, reference, band::Schedule::in_order);
-    const auto expected = lower_band(cpu, reference);
-    for (const auto method : {kernels::cuda::PanelMethod::right_looking_solve, kernels::cuda::PanelMethod::left_looking_kernels})
-      for (const int panel_sms : {0, 8})
-        for (const auto& plan : {kernels::cuda::LowerUpdatePlan{128, 1}, kernels::cuda::LowerUpdatePlan{100, 3}}) {
-          CAPTURE(static_cast<int>(method));
-          CAPTURE(panel_sms);
-          CAPTURE(plan.leaf);
-          CAPTURE(plan.streams);
-          auto schedule = schedule_with(method, panel_sms);
-          schedule.trailing = plan;
-          auto on_device = band::load_band<double>(*gpu, csr, layout);
-          kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
-          CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
-        }
-  }
 }
 
 #endif
