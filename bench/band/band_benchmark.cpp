@@ -517,11 +517,31 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
+          // right_looking_solve's panel stream, piece by piece (ChainStepTimes::panel_marks).
+          std::vector<std::vector<double>> pieces;
+          for (std::size_t k = 2; k + 1 < full; ++k) {
+            const auto& m = times[k].panel_marks;
+            if (m.empty()) continue;
+            pieces.resize(m.size() + 1);
+            pieces[0].push_back(1e3 * (m[0] - times[k].panel_start));
+            for (std::size_t i = 1; i < m.size(); ++i)
+              if (!std::isnan(m[i]) && !std::isnan(m[i - 1])) pieces[i].push_back(1e3 * (m[i] - m[i - 1]));
+            std::size_t last = m.size() - 1;
+            while (last > 0 && std::isnan(m[last])) --last;
+            pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
+          }
           std::printf("%6lld %5lld  %-15s %9d %4d %7d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
                       static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms, schedule.trailing.leaf,
                       schedule.trailing.streams,
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
+          if (!pieces.empty()) {
+            std::printf("        panel stream: look-ahead (first 64) %.1f", median(pieces[0]));
+            for (std::size_t i = 1; i + 2 < pieces.size(); i += 3)
+              std::printf(" | kernel %zu: thin %.1f, side waited %.1f, solve %.1f", i / 3, median(pieces[i]),
+                          median(pieces[i + 1]), median(pieces[i + 2]));
+            std::printf(" | to the end %.1f\n", median(pieces.back()));
+          }
         }
       }
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <stdexcept>
@@ -78,6 +79,9 @@ class Factorizer {
     start_.back().record(update_);
     host_start_ = std::chrono::steady_clock::now();
     for (std::size_t k = 0; k < 4 * steps(); ++k) marks_.emplace_back(Event::Timing::on);
+    if (solves_apart())
+      for (std::size_t k = 0; k < panel_marks_a_step() * steps(); ++k) panel_marks_.emplace_back(Event::Timing::on);
+    panel_marked_.assign(panel_marks_.size(), false);
     queued_.assign(steps(), 0);
     marked_.assign(steps(), false);
   }
@@ -89,7 +93,13 @@ class Factorizer {
       return static_cast<float>(1e3 * marks_[4 * k + static_cast<std::size_t>(mark)].seconds_since(start_.front()));
     };
     for (std::size_t k = 0; k < times.size(); ++k)
-      if (marked_[k]) times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3), queued_[k]};
+      if (marked_[k]) {
+        times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3), queued_[k], {}};
+        if (!panel_marks_.empty())
+          for (std::size_t m = panel_marks_a_step() * k; m < panel_marks_a_step() * (k + 1); ++m)
+            times[k].panel_marks.push_back(
+                panel_marked_[m] ? static_cast<float>(1e3 * panel_marks_[m].seconds_since(start_.front())) : NAN);
+      }
     return times;
   }
 
@@ -120,6 +130,7 @@ class Factorizer {
         rest_done_.wait_in(side_);
       }
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
+      timed_step_ = step;
       mark(step, 0, update_);
       if (below > next)  // the rest of the window
         trailing_.run(below - next, as_int(size), at(j + size + next, j), at(j + size + next, j + size + next), ld);
@@ -130,6 +141,7 @@ class Factorizer {
       if (!panel_applies_previous_block()) {
         const index_t first_kernel = split_look_ahead ? block_column_width : next;
         update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
+        panel_mark(0);
         if (split_look_ahead) {
           // The second kernel's columns first: the first kernel's update of them waits for them alone.
           const index_t second = std::min<index_t>(next, 2 * block_column_width);
@@ -182,6 +194,18 @@ class Factorizer {
   // Mark `mark` of step k, when timing.
   void mark(std::size_t k, int mark, cudaStream_t stream) {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
+  }
+
+  // right_looking_solve's panel, timed: the look-ahead's first kernel's columns updated, then for
+  // each kernel its end, the side stream's update of the next kernel's columns waited for, and its
+  // solve's end (ChainStepTimes::panel_marks), on the panel stream.
+  std::size_t panel_marks_a_step() const {
+    return 1 + 3 * static_cast<std::size_t>((layout_.block + block_column_width - 1) / block_column_width);
+  }
+  void panel_mark(std::size_t m) {
+    if (panel_marks_.empty() || timed_step_ >= steps() || m >= panel_marks_a_step()) return;
+    panel_marks_[panel_marks_a_step() * timed_step_ + m].record(panel_);
+    panel_marked_[panel_marks_a_step() * timed_step_ + m] = true;
   }
 
   // Recorded once the side stream's updates of a block column's columns from `next` on, queued
@@ -240,10 +264,14 @@ class Factorizer {
         const index_t rows_below = column.below, fused = std::min(size, next + block_column_width) - next;
         column.below = fused;
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+        const std::size_t kernel = static_cast<std::size_t>(c / block_column_width);
+        panel_mark(1 + 3 * kernel);
         if (fused > 0) side_ready(next).wait_in(panel_);
+        panel_mark(2 + 3 * kernel);
         if constexpr (std::is_same_v<T, double>)
           solve_under_diagonal(at(j + c, j + c), at(j + next, j + c), rows_below, column.width, layout_.window(),
                                static_cast<int>(fused), panel_);
+        panel_mark(3 + 3 * kernel);
         update_past(at, j, c, column.width, next, ahead, true);
       } else {
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
@@ -307,6 +335,9 @@ class Factorizer {
   std::vector<bool> marked_;           // ... the steps that recorded theirs
   std::chrono::steady_clock::time_point host_start_;  // ... and when they were queued, from here
   std::vector<float> queued_;
+  std::deque<Event> panel_marks_;  // ... and right_looking_solve's panel_marks_a_step() a step
+  std::vector<bool> panel_marked_;  // ... those recorded (NaN in ChainStepTimes::panel_marks otherwise)
+  std::size_t timed_step_ = static_cast<std::size_t>(-1);  // the step whose panel is being queued
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:

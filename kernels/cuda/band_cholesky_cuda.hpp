@@ -81,6 +81,11 @@ void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& s
 struct ChainStepTimes {
   float trailing_start = 0, trailing_end = 0, panel_start = 0, panel_end = 0;
   float queued = 0;
+  // right_looking_solve in double: on the panel stream, when the look-ahead's update of the next
+  // block column's first 64 columns ended, then for each block column kernel when it ended, when
+  // the side stream's update of the columns its solve updates was done, and when the solve ended
+  // (NaN for the kernels a short block column does not have).
+  std::vector<float> panel_marks;
 };
 
 // factor_on_device, timing each step (for `fem bench band --breakdown`; the events cost a little).

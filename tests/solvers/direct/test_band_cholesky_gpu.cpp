@@ -377,6 +377,21 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
     if (k > 0) CHECK(times[k - 1].queued <= times[k].queued);
   }
   CHECK(times.back().panel_end == 0);
+  CHECK(times.front().panel_marks.empty());  // right_looking_ahead: no panel marks
+
+  // right_looking_solve: the panel's marks, 1 + 3 a kernel, in order inside each step's panel.
+  auto solved = band::load_band<double>(*gpu, csr, layout);
+  const auto marked = kernels::cuda::factor_on_device_timed(
+      solved.layout, solved.rows(), schedule_with(kernels::cuda::PanelMethod::right_looking_solve, 8));
+  CHECK(max_rel_diff(lower_band(*gpu, solved), lower_band(*gpu, untimed)) < 1e-12);
+  for (std::size_t k = 0; k + 2 < marked.size(); ++k) {  // the steps whose next block column is whole
+    CAPTURE(k);
+    const auto& m = marked[k].panel_marks;
+    REQUIRE(m.size() == 13);
+    CHECK(marked[k].panel_start <= m.front());
+    for (std::size_t i = 1; i < m.size(); ++i) CHECK(m[i - 1] <= m[i]);
+    CHECK(m.back() <= marked[k].panel_end);
+  }
 }
 
 TEST_CASE("every panel method names the first failing pivot, wherever it is in a block column") {
