@@ -99,6 +99,7 @@ struct Options {
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> update_leaves, update_streams;  // likewise (the trailing update's LowerUpdatePlan)
+  std::vector<int> look_ahead_on_update;            // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -134,6 +135,10 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants: streams the trailing update's pieces run on (default: the solver's rule); "
                   "with --update-rates, the stream counts to time (default 1,2,4)",
                   positive_number());
+  add_list_option(app, "--look-ahead-on-update", o.look_ahead_on_update,
+                  "cublas and its right-looking variants: the look-ahead on the panel and side streams (0) or on the "
+                  "update stream before the trailing update (1) (default: the solver's rule)",
+                  CLI::Range(0, 1));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -295,11 +300,14 @@ class OtherProcesses {
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int update_leaf = -1, update_streams = -1;  // the trailing update's LowerUpdatePlan
+  int look_ahead_on_update = -1;
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
     if (update_leaf >= 0) s += (s.empty() ? "" : ", ") + std::string("trailing leaf ") + std::to_string(update_leaf);
     if (update_streams >= 0) s += (s.empty() ? "" : ", ") + std::to_string(update_streams) + " trailing streams";
+    if (look_ahead_on_update >= 0)
+      s += (s.empty() ? "" : ", ") + std::string(look_ahead_on_update ? "look-ahead on the update stream" : "look-ahead beside");
     return s;
   }
 };
@@ -324,18 +332,21 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
   if (forced.update_leaf >= 0) schedule.trailing.leaf = forced.update_leaf;
   if (forced.update_streams >= 0) schedule.trailing.streams = forced.update_streams;
+  if (forced.look_ahead_on_update >= 0) schedule.look_ahead_on_update = forced.look_ahead_on_update == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --update-leaf and --update-streams of an impl's rows, every combination.
+// The --panel-sms, --update-leaf, --update-streams and --look-ahead-on-update of an impl's rows,
+// every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
   std::vector<ScheduleForced> all;
   for (const int sms : given(o.panel_sms))
     for (const int leaf : given(o.update_leaves))
-      for (const int streams : given(o.update_streams)) all.push_back({sms, leaf, streams});
+      for (const int streams : given(o.update_streams))
+        for (const int ahead : given(o.look_ahead_on_update)) all.push_back({sms, leaf, streams, ahead});
   return all;
 }
 
@@ -491,7 +502,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms leaf streams   period  look-ahead+panel  trailing_update  "
+            << "     b    nb  impl            panel_sms leaf streams la_upd   period  look-ahead+panel  trailing_update  "
                "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -530,9 +541,9 @@ void print_chain_steps(const Options& o) {
             while (last > 0 && std::isnan(m[last])) --last;
             pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
           }
-          std::printf("%6lld %5lld  %-15s %9d %4d %7d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
+          std::printf("%6lld %5lld  %-15s %9d %4d %7d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
                       static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms, schedule.trailing.leaf,
-                      schedule.trailing.streams,
+                      schedule.trailing.streams, static_cast<int>(schedule.look_ahead_on_update),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
           if (!pieces.empty()) {

@@ -57,6 +57,10 @@ struct DeviceSchedule {
   // How the trailing update of the window is cut into cuBLAS calls and on how many streams (all in
   // the update stream's green context, if it has one): by default one SYRK.
   LowerUpdatePlan trailing;
+  // The look-ahead (the next block column updated by this one) on the update stream, before the
+  // trailing update, instead of on the panel stream and beside it: on the update stream's
+  // multiprocessors, not the few the panel keeps.
+  bool look_ahead_on_update = false;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

@@ -273,7 +273,8 @@ kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, i
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "the trailing update by one SYRK or in pieces on several streams") {
+          "the trailing update by one SYRK or in pieces on several streams, the look-ahead beside the panel or before "
+          "the trailing update") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -295,14 +296,17 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, trailing] :
-           {std::pair<int, kernels::cuda::LowerUpdatePlan>{0, {}}, {16, {128, 2}}, {0, {100, 3}}, {16, {}}}) {
+      for (const auto& [panel_sms, trailing, look_ahead_on_update] :
+           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool>{0, {}, false}, {16, {128, 2}, true},
+            {0, {100, 3}, true}, {16, {}, false}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
         CAPTURE(trailing.leaf);
         CAPTURE(trailing.streams);
+        CAPTURE(look_ahead_on_update);
         auto schedule = schedule_with(method, panel_sms);
         schedule.trailing = trailing;
+        schedule.look_ahead_on_update = look_ahead_on_update;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
         kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
