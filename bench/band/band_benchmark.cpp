@@ -100,6 +100,7 @@ struct Options {
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> update_leaves, update_streams;  // likewise (the trailing update's LowerUpdatePlan)
   std::vector<int> look_ahead_on_update;            // likewise
+  std::vector<int> gemm_leaves;                     // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -135,6 +136,10 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants: streams the trailing update's pieces run on (default: the solver's rule); "
                   "with --update-rates, the stream counts to time (default 1,2,4)",
                   positive_number());
+  add_list_option(app, "--update-gemm-leaves", o.gemm_leaves,
+                  "cublas and its variants: the trailing update's leaves by SYRK (0) or as squares by a batched GEMM (1) "
+                  "(default: the solver's rule)",
+                  CLI::Range(0, 1));
   add_list_option(app, "--look-ahead-on-update", o.look_ahead_on_update,
                   "cublas and its right-looking variants: the look-ahead on the panel and side streams (0) or on the "
                   "update stream before the trailing update (1) (default: the solver's rule)",
@@ -301,11 +306,13 @@ struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int update_leaf = -1, update_streams = -1;  // the trailing update's LowerUpdatePlan
   int look_ahead_on_update = -1;
+  int gemm_leaves = -1;
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
     if (update_leaf >= 0) s += (s.empty() ? "" : ", ") + std::string("trailing leaf ") + std::to_string(update_leaf);
     if (update_streams >= 0) s += (s.empty() ? "" : ", ") + std::to_string(update_streams) + " trailing streams";
+    if (gemm_leaves >= 0) s += (s.empty() ? "" : ", ") + std::string(gemm_leaves ? "leaves by GEMM" : "leaves by SYRK");
     if (look_ahead_on_update >= 0)
       s += (s.empty() ? "" : ", ") + std::string(look_ahead_on_update ? "look-ahead on the update stream" : "look-ahead beside");
     return s;
@@ -333,12 +340,13 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (forced.update_leaf >= 0) schedule.trailing.leaf = forced.update_leaf;
   if (forced.update_streams >= 0) schedule.trailing.streams = forced.update_streams;
   if (forced.look_ahead_on_update >= 0) schedule.look_ahead_on_update = forced.look_ahead_on_update == 1;
+  if (forced.gemm_leaves >= 0) schedule.trailing.leaves_by_gemm = forced.gemm_leaves == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --update-leaf, --update-streams and --look-ahead-on-update of an impl's rows,
-// every combination.
+// The --panel-sms, --update-leaf, --update-streams, --update-gemm-leaves and --look-ahead-on-update
+// of an impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
@@ -346,7 +354,8 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
   for (const int sms : given(o.panel_sms))
     for (const int leaf : given(o.update_leaves))
       for (const int streams : given(o.update_streams))
-        for (const int ahead : given(o.look_ahead_on_update)) all.push_back({sms, leaf, streams, ahead});
+        for (const int ahead : given(o.look_ahead_on_update))
+          for (const int by_gemm : given(o.gemm_leaves)) all.push_back({sms, leaf, streams, ahead, by_gemm});
   return all;
 }
 
@@ -502,7 +511,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms leaf streams la_upd   period  look-ahead+panel  trailing_update  "
+            << "     b    nb  impl            panel_sms leaf streams gemm la_upd   period  look-ahead+panel  trailing_update  "
                "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -541,9 +550,10 @@ void print_chain_steps(const Options& o) {
             while (last > 0 && std::isnan(m[last])) --last;
             pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
           }
-          std::printf("%6lld %5lld  %-15s %9d %4d %7d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
-                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms, schedule.trailing.leaf,
-                      schedule.trailing.streams, static_cast<int>(schedule.look_ahead_on_update),
+          std::printf("%6lld %5lld  %-15s %9d %4d %7d %4d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
+                      static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
+                      schedule.trailing.leaf, schedule.trailing.streams, static_cast<int>(schedule.trailing.leaves_by_gemm),
+                      static_cast<int>(schedule.look_ahead_on_update),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
           if (!pieces.empty()) {
