@@ -18,7 +18,7 @@ namespace fem::kernels::cuda {
 struct LowerUpdatePlan {
   int leaf = 0;     // rows of the largest triangle left to one SYRK; 0: the whole triangle is one
   int streams = 1;  // streams the pieces run on
-  bool leaves_by_gemm = false;  // the leaves as squares by one batched GEMM (needs leaf > 0)
+  bool leaves_by_gemm = false;  // the leaves as squares by one batched GEMM (with leaf > 0)
 };
 
 // A piece of the triangle: rows [row, row + rows) and columns [col, col + cols) of C; on the

@@ -19,7 +19,6 @@ int as_int(std::int64_t v) {
 
 LowerUpdate::LowerUpdate(const LowerUpdatePlan& plan, const std::vector<cudaStream_t>& streams)
     : plan_(plan), streams_(streams) {
-  if (plan.leaves_by_gemm && plan.leaf <= 0) throw std::invalid_argument("lower update: leaves by GEMM need a leaf size");
   if (plan.streams < 1 || static_cast<std::size_t>(plan.streams) != streams.size())
     throw std::invalid_argument("lower update: " + std::to_string(plan.streams) + " streams planned, " +
                                 std::to_string(streams.size()) + " given");
