@@ -338,7 +338,9 @@ class Factorizer {
 
   BandLayout layout_;
   DeviceSchedule schedule_;
-  Stream panel_, side_{Stream::greatest_priority(), cudaStreamNonBlocking}, own_update_{0, cudaStreamNonBlocking};
+  Stream panel_;
+  Stream side_{schedule_.side_below_panel ? Stream::second_priority() : Stream::greatest_priority(), cudaStreamNonBlocking};
+  Stream own_update_{0, cudaStreamNonBlocking};
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   std::deque<Stream> more_update_;       // the trailing update's other streams, without a green context
   cudaStream_t update_;

@@ -61,6 +61,10 @@ struct DeviceSchedule {
   // trailing update, instead of on the panel stream and beside it: on the update stream's
   // multiprocessors, not the few the panel keeps.
   bool look_ahead_on_update = false;
+  // The side stream (the updates beside the panel's kernels) one priority below the panel's, so
+  // that a kernel of the panel takes the next free multiprocessor before the side's GEMM blocks
+  // (at b = 4000 the step's first kernel waited 65 us for them, 13 alone: bench/RESULTS.md).
+  bool side_below_panel = false;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

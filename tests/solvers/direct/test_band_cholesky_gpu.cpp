@@ -274,7 +274,7 @@ kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, i
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
           "the trailing update by one SYRK or in pieces on several streams, the look-ahead beside the panel or before "
-          "the trailing update") {
+          "the trailing update, the side stream at the panel's priority or below") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -296,18 +296,20 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, trailing, look_ahead_on_update] :
-           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool>{0, {}, false}, {16, {128, 2}, true},
-            {0, {100, 3, true}, true}, {16, {}, false}}) {
+      for (const auto& [panel_sms, trailing, look_ahead_on_update, side_below_panel] :
+           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool, bool>{0, {}, false, false},
+            {16, {128, 2}, true, true}, {0, {100, 3, true}, true, false}, {16, {}, false, true}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
         CAPTURE(trailing.leaf);
         CAPTURE(trailing.streams);
         CAPTURE(trailing.leaves_by_gemm);
         CAPTURE(look_ahead_on_update);
+        CAPTURE(side_below_panel);
         auto schedule = schedule_with(method, panel_sms);
         schedule.trailing = trailing;
         schedule.look_ahead_on_update = look_ahead_on_update;
+        schedule.side_below_panel = side_below_panel;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
         kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
