@@ -99,8 +99,6 @@ struct Options {
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> update_leaves, update_streams;  // likewise (the trailing update's LowerUpdatePlan)
-  std::vector<int> look_ahead_on_update;            // likewise
-  std::vector<int> gemm_leaves;                     // likewise
   std::vector<int> side_below_panel;                // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
@@ -137,17 +135,9 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants: streams the trailing update's pieces run on (default: the solver's rule); "
                   "with --update-rates, the stream counts to time (default 1,2,4)",
                   positive_number());
-  add_list_option(app, "--update-gemm-leaves", o.gemm_leaves,
-                  "cublas and its variants: the trailing update's leaves by SYRK (0) or as squares by a batched GEMM (1) "
-                  "(default: the solver's rule)",
-                  CLI::Range(0, 1));
   add_list_option(app, "--side-below-panel", o.side_below_panel,
                   "cublas and its right-looking variants: the side stream at the panel's priority (0) or one below "
                   "(1) (default: the solver's rule)",
-                  CLI::Range(0, 1));
-  add_list_option(app, "--look-ahead-on-update", o.look_ahead_on_update,
-                  "cublas and its right-looking variants: the look-ahead on the panel and side streams (0) or on the "
-                  "update stream before the trailing update (1) (default: the solver's rule)",
                   CLI::Range(0, 1));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
@@ -310,19 +300,14 @@ class OtherProcesses {
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int update_leaf = -1, update_streams = -1;  // the trailing update's LowerUpdatePlan
-  int look_ahead_on_update = -1;
-  int gemm_leaves = -1;
   int side_below_panel = -1;
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
     if (update_leaf >= 0) s += (s.empty() ? "" : ", ") + std::string("trailing leaf ") + std::to_string(update_leaf);
     if (update_streams >= 0) s += (s.empty() ? "" : ", ") + std::to_string(update_streams) + " trailing streams";
-    if (gemm_leaves >= 0) s += (s.empty() ? "" : ", ") + std::string(gemm_leaves ? "leaves by GEMM" : "leaves by SYRK");
     if (side_below_panel >= 0)
       s += (s.empty() ? "" : ", ") + std::string(side_below_panel ? "side below the panel" : "side at the panel's priority");
-    if (look_ahead_on_update >= 0)
-      s += (s.empty() ? "" : ", ") + std::string(look_ahead_on_update ? "look-ahead on the update stream" : "look-ahead beside");
     return s;
   }
 };
@@ -347,15 +332,13 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
   if (forced.update_leaf >= 0) schedule.trailing.leaf = forced.update_leaf;
   if (forced.update_streams >= 0) schedule.trailing.streams = forced.update_streams;
-  if (forced.look_ahead_on_update >= 0) schedule.look_ahead_on_update = forced.look_ahead_on_update == 1;
-  if (forced.gemm_leaves >= 0) schedule.trailing.leaves_by_gemm = forced.gemm_leaves == 1;
   if (forced.side_below_panel >= 0) schedule.side_below_panel = forced.side_below_panel == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --update-leaf, --update-streams, --update-gemm-leaves, --look-ahead-on-update and
-// --side-below-panel of an impl's rows, every combination.
+// The --panel-sms, --update-leaf, --update-streams and --side-below-panel of an impl's rows, every
+// combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
@@ -363,10 +346,7 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
   for (const int sms : given(o.panel_sms))
     for (const int leaf : given(o.update_leaves))
       for (const int streams : given(o.update_streams))
-        for (const int ahead : given(o.look_ahead_on_update))
-          for (const int by_gemm : given(o.gemm_leaves))
-            for (const int below : given(o.side_below_panel))
-              all.push_back({sms, leaf, streams, ahead, by_gemm, below});
+        for (const int below : given(o.side_below_panel)) all.push_back({sms, leaf, streams, below});
   return all;
 }
 
@@ -522,7 +502,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms leaf streams gemm la_upd side_below   period  look-ahead+panel  trailing_update  "
+            << "     b    nb  impl            panel_sms leaf streams side_below   period  look-ahead+panel  trailing_update  "
                "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -561,10 +541,9 @@ void print_chain_steps(const Options& o) {
             while (last > 0 && std::isnan(m[last])) --last;
             pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
           }
-          std::printf("%6lld %5lld  %-15s %9d %4d %7d %4d %6d %10d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
+          std::printf("%6lld %5lld  %-15s %9d %4d %7d %10d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
                       static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      schedule.trailing.leaf, schedule.trailing.streams, static_cast<int>(schedule.trailing.leaves_by_gemm),
-                      static_cast<int>(schedule.look_ahead_on_update), static_cast<int>(schedule.side_below_panel),
+                      schedule.trailing.leaf, schedule.trailing.streams, static_cast<int>(schedule.side_below_panel),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
           if (!pieces.empty()) {

@@ -180,15 +180,13 @@ std::vector<UpdateRate> time_update_variants(std::int64_t b, std::int64_t nb, co
         }),
         2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nb));
     for (const int leaf : leaves)
-      for (const int s : streams)
-        for (const bool by_gemm : {false, true}) {
-          if (leaf <= 0 && by_gemm) continue;
-          const kernels::cuda::LowerUpdatePlan plan{leaf, s, by_gemm};
-          kernels::cuda::LowerUpdate update(plan, std::vector<cudaStream_t>(ids.begin(), ids.begin() + s));
-          add("pieces, leaf " + std::to_string(leaf) + (by_gemm ? " by GEMM" : " by SYRK") + ", " + std::to_string(s) +
-                  " streams (" + std::to_string(kernels::cuda::lower_pieces(n, plan).size()) + " pieces)",
-              spare, per_call_us(stream, 20, [&] { update.run(n, k, x, c, ld); }), flops);
-        }
+      for (const int s : streams) {
+        const kernels::cuda::LowerUpdatePlan plan{leaf, s};
+        kernels::cuda::LowerUpdate update(plan, std::vector<cudaStream_t>(ids.begin(), ids.begin() + s));
+        add("pieces, leaf " + std::to_string(leaf) + ", " + std::to_string(s) + " streams (" +
+                std::to_string(kernels::cuda::lower_pieces(n, plan).size()) + " calls)",
+            spare, per_call_us(stream, 20, [&] { update.run(n, k, x, c, ld); }), flops);
+      }
   }
   return rates;
 }

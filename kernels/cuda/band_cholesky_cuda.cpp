@@ -131,22 +131,6 @@ class Factorizer {
       }
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
       timed_step_ = step;
-      const bool look_ahead_apart = !panel_applies_previous_block();  // else the next block column's kernels do it
-      const index_t first_kernel = split_look_ahead ? block_column_width : next;
-      const index_t second = std::min<index_t>(next, 2 * block_column_width);
-      if (look_ahead_apart && schedule_.look_ahead_on_update) {
-        // The look-ahead first, on the update stream's multiprocessors: the panel and side streams
-        // wait for its parts.
-        update_columns(update_blas_, at, j, 0, size, size, size + first_kernel);
-        look_ahead_done_.record(update_);
-        if (split_look_ahead) {
-          update_columns(update_blas_, at, j, 0, size, size + first_kernel, size + second);
-          side_first_done_.record(update_);
-          update_columns(update_blas_, at, j, 0, size, size + second, size + next);
-          side_done_.record(update_);
-          side_done_.wait_in(side_);  // the side stream's updates of those columns come after it
-        }
-      }
       mark(step, 0, update_);
       if (below > next)  // the rest of the window
         trailing_.run(below - next, as_int(size), at(j + size + next, j), at(j + size + next, j + size + next), ld);
@@ -154,14 +138,13 @@ class Factorizer {
       rest_done_.record(update_);
       mark(step, 2, panel_);
       // ... while the next block column is updated by this one (unless its kernels do that) and factored.
-      if (look_ahead_apart && schedule_.look_ahead_on_update) {
-        look_ahead_done_.wait_in(panel_);
-        panel_mark(0);
-      } else if (look_ahead_apart) {
+      if (!panel_applies_previous_block()) {
+        const index_t first_kernel = split_look_ahead ? block_column_width : next;
         update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
         panel_mark(0);
         if (split_look_ahead) {
           // The second kernel's columns first: the first kernel's update of them waits for them alone.
+          const index_t second = std::min<index_t>(next, 2 * block_column_width);
           update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
           side_first_done_.record(side_);
           update_columns(side_blas_, at, j, 0, size, size + second, size + next);
@@ -344,10 +327,10 @@ class Factorizer {
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   std::deque<Stream> more_update_;       // the trailing update's other streams, without a green context
   cudaStream_t update_;
-  BlasHandle panel_blas_, update_blas_{update_};
+  BlasHandle panel_blas_;
   LowerUpdate trailing_;
   BlasHandle side_blas_{side_};
-  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_, look_ahead_done_;
+  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)

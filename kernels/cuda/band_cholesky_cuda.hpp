@@ -57,10 +57,6 @@ struct DeviceSchedule {
   // How the trailing update of the window is cut into cuBLAS calls and on how many streams (all in
   // the update stream's green context, if it has one): by default one SYRK.
   LowerUpdatePlan trailing;
-  // The look-ahead (the next block column updated by this one) on the update stream, before the
-  // trailing update, instead of on the panel stream and beside it: on the update stream's
-  // multiprocessors, not the few the panel keeps.
-  bool look_ahead_on_update = false;
   // The side stream (the updates beside the panel's kernels) one priority below the panel's, so
   // that a kernel of the panel takes the next free multiprocessor before the side's GEMM blocks
   // (at b = 4000 the step's first kernel waited 65 us for them, 13 alone: bench/RESULTS.md).

@@ -5,11 +5,7 @@
 // each a SYRK. It is halved recursively (a square and two triangles of half the size) down to
 // triangles of at most `leaf` rows; the pieces, all independent, go to `streams` streams, largest
 // first, each to the stream with the least work so far, so that one piece's tail overlaps the
-// next ones. cuBLAS's SYRK of a small triangle takes about as long as one of 1900 rows (its time
-// follows k there: bench/RESULTS.md), so the leaves may instead be computed whole, as squares, by
-// one batched GEMM into scratch memory, and their lower triangles subtracted (leaves_by_gemm):
-// the halves then fall on multiples of `leaf`, every leaf but the last `leaf` rows, and the leaves
-// go to one stream together. Plain C++.
+// next ones. Plain C++.
 #include <cstdint>
 #include <vector>
 
@@ -18,7 +14,6 @@ namespace fem::kernels::cuda {
 struct LowerUpdatePlan {
   int leaf = 0;     // rows of the largest triangle left to one SYRK; 0: the whole triangle is one
   int streams = 1;  // streams the pieces run on
-  bool leaves_by_gemm = false;  // the leaves as squares by one batched GEMM (with leaf > 0)
 };
 
 // A piece of the triangle: rows [row, row + rows) and columns [col, col + cols) of C; on the

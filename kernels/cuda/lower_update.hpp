@@ -9,7 +9,6 @@
 #include <vector>
 
 #include "kernels/cuda/blas_handle.hpp"
-#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/lower_pieces.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
@@ -26,15 +25,11 @@ class LowerUpdate {
   void run(std::int64_t n, int k, const T* x, T* c, std::int64_t ld);
 
  private:
-  template <class T>
-  void subtract_leaves(const std::vector<LowerPiece>& leaves, int k, const T* x, T* c, std::int64_t ld);
-
   LowerUpdatePlan plan_;
   std::vector<cudaStream_t> streams_;
   std::vector<std::unique_ptr<BlasHandle>> blas_;  // one a stream: a handle's workspace is not shared
   Event forked_;
   std::deque<Event> joined_;
-  DeviceBuffer<double> squares_;  // leaves_by_gemm: the leaves' squares (as T), grown on first use
 };
 
 }  // namespace fem::kernels::cuda

@@ -27,33 +27,6 @@ inline cublasStatus_t cublas_gemm(cublasHandle_t h, cublasOperation_t ta, cublas
   return cublasSgemm(h, ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-inline cublasStatus_t cublas_gemm_strided_batched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                                                  int n, int k, const double* alpha, const double* a, int lda,
-                                                  long long stride_a, const double* b, int ldb, long long stride_b,
-                                                  const double* beta, double* c, int ldc, long long stride_c, int count) {
-  return cublasDgemmStridedBatched(h, ta, tb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c,
-                                   count);
-}
-inline cublasStatus_t cublas_gemm_strided_batched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
-                                                  int n, int k, const float* alpha, const float* a, int lda,
-                                                  long long stride_a, const float* b, int ldb, long long stride_b,
-                                                  const float* beta, float* c, int ldc, long long stride_c, int count) {
-  return cublasSgemmStridedBatched(h, ta, tb, m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c, ldc, stride_c,
-                                   count);
-}
-
-// S_i := X_i X_iᵀ for the `count` consecutive blocks X_i of n rows of X (k entries each, row-major,
-// leading dimension ld): S_i is n x n (symmetric, so either order), at s + i * square_stride with
-// leading dimension lds.
-template <class T>
-cublasStatus_t block_squares(cublasHandle_t h, int n, int k, const T* x, int ld, T* s, int lds, long long square_stride,
-                             int count) {
-  const T one = 1, zero = 0;
-  const long long stride_x = static_cast<long long>(n) * ld;
-  return cublas_gemm_strided_batched(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, k, &one, x, ld, stride_x, x, ld, stride_x, &zero, s,
-                                     lds, square_stride, count);
-}
-
 // Lower triangle of C (n x n row-major) -= A Aᵀ, A n x k row-major.
 template <class T>
 cublasStatus_t syrk(cublasHandle_t h, int n, int k, const T* a, T* c, int ld) {

@@ -273,8 +273,8 @@ kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, i
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "the trailing update by one SYRK or in pieces on several streams, the look-ahead beside the panel or before "
-          "the trailing update, the side stream at the panel's priority or below") {
+          "the trailing update by one SYRK or in pieces on several streams, the side stream at the panel's priority or "
+          "below") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -296,19 +296,16 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, trailing, look_ahead_on_update, side_below_panel] :
-           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool, bool>{0, {}, false, false},
-            {16, {128, 2}, true, true}, {0, {100, 3, true}, true, false}, {16, {}, false, true}}) {
+      for (const auto& [panel_sms, trailing, side_below_panel] :
+           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool>{0, {}, false}, {16, {128, 2}, true},
+            {0, {100, 3}, false}, {16, {}, true}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
         CAPTURE(trailing.leaf);
         CAPTURE(trailing.streams);
-        CAPTURE(trailing.leaves_by_gemm);
-        CAPTURE(look_ahead_on_update);
         CAPTURE(side_below_panel);
         auto schedule = schedule_with(method, panel_sms);
         schedule.trailing = trailing;
-        schedule.look_ahead_on_update = look_ahead_on_update;
         schedule.side_below_panel = side_below_panel;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
         kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
@@ -770,39 +767,28 @@ NanMarkedComparison run_lower_update(std::int64_t n, int k, const kernels::cuda:
 TEST_CASE("lower_pieces covers the lower triangle once, nothing above its diagonal, on the streams asked") {
   for (const std::int64_t n : {1, 63, 100, 777, 3744})
     for (const int leaf : {0, 64, 100, 512})
-      for (const int streams : {1, 3})
-        for (const bool by_gemm : {false, true}) {
-          if (by_gemm && leaf == 0) continue;
-          CAPTURE(n);
-          CAPTURE(leaf);
-          CAPTURE(streams);
-          CAPTURE(by_gemm);
-          std::vector<int> covered(static_cast<std::size_t>(n * n), 0);
-          int leaf_stream = -1;
-          for (const auto& p : kernels::cuda::lower_pieces(n, {leaf, streams, by_gemm})) {
-            CHECK(p.stream >= 0);
-            CHECK(p.stream < streams);
-            CHECK((p.on_diagonal() ? p.rows == p.cols : p.col + p.cols <= p.row));
-            if (p.on_diagonal() && leaf > 0) CHECK(p.rows <= leaf);
-            if (p.on_diagonal() && by_gemm) {  // every leaf from a multiple of the leaf size, all but the last whole
-              CHECK(p.row % leaf == 0);
-              CHECK((p.rows == leaf || p.row + p.rows == n));
-              if (leaf_stream < 0) leaf_stream = p.stream;
-              CHECK(p.stream == leaf_stream);
-            }
-            for (std::int64_t i = p.row; i < p.row + p.rows; ++i)
-              for (std::int64_t j = p.col; j < p.col + p.cols && (!p.on_diagonal() || j <= i); ++j)
-                ++covered[static_cast<std::size_t>(i * n + j)];
-          }
-          int wrong = 0;
-          for (std::int64_t i = 0; i < n; ++i)
-            for (std::int64_t j = 0; j < n; ++j) wrong += covered[static_cast<std::size_t>(i * n + j)] != (j <= i ? 1 : 0);
-          CHECK(wrong == 0);
+      for (const int streams : {1, 3}) {
+        CAPTURE(n);
+        CAPTURE(leaf);
+        CAPTURE(streams);
+        std::vector<int> covered(static_cast<std::size_t>(n * n), 0);
+        for (const auto& p : kernels::cuda::lower_pieces(n, {leaf, streams})) {
+          CHECK(p.stream >= 0);
+          CHECK(p.stream < streams);
+          CHECK((p.on_diagonal() ? p.rows == p.cols : p.col + p.cols <= p.row));
+          if (p.on_diagonal() && leaf > 0) CHECK(p.rows <= leaf);
+          for (std::int64_t i = p.row; i < p.row + p.rows; ++i)
+            for (std::int64_t j = p.col; j < p.col + p.cols && (!p.on_diagonal() || j <= i); ++j)
+              ++covered[static_cast<std::size_t>(i * n + j)];
         }
+        int wrong = 0;
+        for (std::int64_t i = 0; i < n; ++i)
+          for (std::int64_t j = 0; j < n; ++j) wrong += covered[static_cast<std::size_t>(i * n + j)] != (j <= i ? 1 : 0);
+        CHECK(wrong == 0);
+      }
 }
 
-TEST_CASE("LowerUpdate subtracts X Xᵀ from C's lower triangle and writes nothing else, in double and float, its "
-          "leaves by SYRK or by GEMM") {
+TEST_CASE("LowerUpdate subtracts X Xᵀ from C's lower triangle and writes nothing else, in double and float") {
   if (!kernels::dense_backend_status("cublas").available) return;
   unsigned seed = 90;
   // One SYRK; pieces down to triangles of 64 and 100 rows on one, two and three streams; sizes that
@@ -810,14 +796,11 @@ TEST_CASE("LowerUpdate subtracts X Xᵀ from C's lower triangle and writes nothi
   for (const std::int64_t n : {1, 130, 777})
     for (const int k : {1, 45, 256})
       for (const auto& plan : {kernels::cuda::LowerUpdatePlan{0, 1}, kernels::cuda::LowerUpdatePlan{64, 1},
-                               kernels::cuda::LowerUpdatePlan{100, 2}, kernels::cuda::LowerUpdatePlan{64, 3},
-                               kernels::cuda::LowerUpdatePlan{64, 1, true}, kernels::cuda::LowerUpdatePlan{100, 3, true},
-                               kernels::cuda::LowerUpdatePlan{1024, 2, true}}) {
+                               kernels::cuda::LowerUpdatePlan{100, 2}, kernels::cuda::LowerUpdatePlan{64, 3}}) {
         CAPTURE(n);
         CAPTURE(k);
         CAPTURE(plan.leaf);
         CAPTURE(plan.streams);
-        CAPTURE(plan.leaves_by_gemm);
         const auto twice = run_lower_update<double>(n, k, plan, ++seed);
         CHECK(twice.changed == 0);
         CHECK(twice.relative_diff < 1e-13);
