@@ -100,6 +100,7 @@ struct Options {
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> update_leaves, update_streams;  // likewise (the trailing update's LowerUpdatePlan)
   std::vector<int> side_below_panel;                // likewise
+  std::vector<int> after_look_ahead;                // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -135,6 +136,10 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants: streams the trailing update's pieces run on (default: the solver's rule); "
                   "with --update-rates, the stream counts to time (default 1,2,4)",
                   positive_number());
+  add_list_option(app, "--trailing-after-look-ahead", o.after_look_ahead,
+                  "cublas and its right-looking variants: the trailing update beside the look-ahead (0) or after it "
+                  "(1) (default: the solver's rule)",
+                  CLI::Range(0, 1));
   add_list_option(app, "--side-below-panel", o.side_below_panel,
                   "cublas and its right-looking variants: the side stream at the panel's priority (0) or one below "
                   "(1) (default: the solver's rule)",
@@ -301,11 +306,14 @@ struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int update_leaf = -1, update_streams = -1;  // the trailing update's LowerUpdatePlan
   int side_below_panel = -1;
+  int after_look_ahead = -1;
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
     if (update_leaf >= 0) s += (s.empty() ? "" : ", ") + std::string("trailing leaf ") + std::to_string(update_leaf);
     if (update_streams >= 0) s += (s.empty() ? "" : ", ") + std::to_string(update_streams) + " trailing streams";
+    if (after_look_ahead >= 0)
+      s += (s.empty() ? "" : ", ") + std::string(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
     if (side_below_panel >= 0)
       s += (s.empty() ? "" : ", ") + std::string(side_below_panel ? "side below the panel" : "side at the panel's priority");
     return s;
@@ -333,12 +341,13 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (forced.update_leaf >= 0) schedule.trailing.leaf = forced.update_leaf;
   if (forced.update_streams >= 0) schedule.trailing.streams = forced.update_streams;
   if (forced.side_below_panel >= 0) schedule.side_below_panel = forced.side_below_panel == 1;
+  if (forced.after_look_ahead >= 0) schedule.trailing_after_look_ahead = forced.after_look_ahead == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --update-leaf, --update-streams and --side-below-panel of an impl's rows, every
-// combination.
+// The --panel-sms, --update-leaf, --update-streams, --side-below-panel and
+// --trailing-after-look-ahead of an impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
@@ -346,7 +355,8 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
   for (const int sms : given(o.panel_sms))
     for (const int leaf : given(o.update_leaves))
       for (const int streams : given(o.update_streams))
-        for (const int below : given(o.side_below_panel)) all.push_back({sms, leaf, streams, below});
+        for (const int below : given(o.side_below_panel))
+          for (const int after : given(o.after_look_ahead)) all.push_back({sms, leaf, streams, below, after});
   return all;
 }
 
@@ -502,7 +512,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms leaf streams side_below   period  look-ahead+panel  trailing_update  "
+            << "     b    nb  impl            panel_sms leaf streams side_below after_la   period  look-ahead+panel  trailing_update  "
                "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -541,9 +551,10 @@ void print_chain_steps(const Options& o) {
             while (last > 0 && std::isnan(m[last])) --last;
             pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
           }
-          std::printf("%6lld %5lld  %-15s %9d %4d %7d %10d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
+          std::printf("%6lld %5lld  %-15s %9d %4d %7d %10d %8d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
                       static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
                       schedule.trailing.leaf, schedule.trailing.streams, static_cast<int>(schedule.side_below_panel),
+                      static_cast<int>(schedule.trailing_after_look_ahead),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
           if (!pieces.empty()) {

@@ -131,26 +131,21 @@ class Factorizer {
       }
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
       timed_step_ = step;
+      mark(step, 2, panel_);
+      // The next block column updated by this one (unless its kernels do that) ...
+      const bool look_ahead_apart = !panel_applies_previous_block();
+      if (look_ahead_apart) look_ahead(at, j, split_look_ahead);
+      if (look_ahead_apart && schedule_.trailing_after_look_ahead) {
+        look_ahead_done_.record(panel_);
+        look_ahead_done_.wait_in(update_);
+        if (split_look_ahead) side_done_.wait_in(update_);
+      }
+      // ... and the rest of the window, while the next block column is factored.
       mark(step, 0, update_);
-      if (below > next)  // the rest of the window
+      if (below > next)
         trailing_.run(below - next, as_int(size), at(j + size + next, j), at(j + size + next, j + size + next), ld);
       mark(step, 1, update_);
       rest_done_.record(update_);
-      mark(step, 2, panel_);
-      // ... while the next block column is updated by this one (unless its kernels do that) and factored.
-      if (!panel_applies_previous_block()) {
-        const index_t first_kernel = split_look_ahead ? block_column_width : next;
-        update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
-        panel_mark(0);
-        if (split_look_ahead) {
-          // The second kernel's columns first: the first kernel's update of them waits for them alone.
-          const index_t second = std::min<index_t>(next, 2 * block_column_width);
-          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
-          side_first_done_.record(side_);
-          update_columns(side_blas_, at, j, 0, size, size + second, size + next);
-          side_done_.record(side_);
-        }
-      }
       if (j + size < last) {
         factor_panel(at, j + size);
         panel_done_.record(panel_);
@@ -166,6 +161,24 @@ class Factorizer {
     side_done_.wait_in(panel_);
     panel_done_.record(panel_);
     panel_done_.wait_in(update_);
+  }
+
+  // The look-ahead of step j: the next block column updated by the block column at j, its first
+  // kernel's columns on the panel stream; with `split`, its other columns on the side stream, the
+  // second kernel's first (the first kernel's update of them waits for them alone).
+  template <class At>
+  void look_ahead(const At& at, index_t j, bool split) {
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t next = std::min({layout_.block, layout_.bandwidth, layout_.n - j - size});
+    const index_t first_kernel = split ? block_column_width : next;
+    update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
+    panel_mark(0);
+    if (!split) return;
+    const index_t second = std::min<index_t>(next, 2 * block_column_width);
+    update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
+    side_first_done_.record(side_);
+    update_columns(side_blas_, at, j, 0, size, size + second, size + next);
+    side_done_.record(side_);
   }
 
   // Waits for the device; throws NotPositiveDefinite for the first step whose pivot failed.
@@ -330,7 +343,7 @@ class Factorizer {
   BlasHandle panel_blas_;
   LowerUpdate trailing_;
   BlasHandle side_blas_{side_};
-  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_;
+  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_, look_ahead_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)

@@ -61,6 +61,10 @@ struct DeviceSchedule {
   // that a kernel of the panel takes the next free multiprocessor before the side's GEMM blocks
   // (at b = 4000 the step's first kernel waited 65 us for them, 13 alone: bench/RESULTS.md).
   bool side_below_panel = false;
+  // The trailing update waits for the look-ahead (the next block column updated by this one, on the
+  // panel and side streams): the look-ahead, on the chain from one block column to the next, finds
+  // the device free instead of behind the trailing update's first wave.
+  bool trailing_after_look_ahead = false;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:

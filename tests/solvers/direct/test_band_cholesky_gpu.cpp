@@ -274,7 +274,7 @@ kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, i
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
           "the trailing update by one SYRK or in pieces on several streams, the side stream at the panel's priority or "
-          "below") {
+          "below, the trailing update beside the look-ahead or after it") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -296,15 +296,17 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, trailing, side_below_panel] :
-           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool>{0, {}, false}, {16, {128, 2}, true},
-            {0, {100, 3}, false}, {16, {}, true}}) {
+      for (const auto& [panel_sms, trailing, side_below_panel, after_look_ahead] :
+           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool, bool>{0, {}, false, false},
+            {16, {128, 2}, true, true}, {0, {100, 3}, false, true}, {16, {}, true, false}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
         CAPTURE(trailing.leaf);
         CAPTURE(trailing.streams);
         CAPTURE(side_below_panel);
+        CAPTURE(after_look_ahead);
         auto schedule = schedule_with(method, panel_sms);
+        schedule.trailing_after_look_ahead = after_look_ahead;
         schedule.trailing = trailing;
         schedule.side_below_panel = side_below_panel;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
