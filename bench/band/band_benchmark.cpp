@@ -98,7 +98,6 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
-  std::vector<int> update_leaves, update_streams;  // likewise (the trailing update's LowerUpdatePlan)
   std::vector<int> side_below_panel;                // likewise
   std::vector<int> after_look_ahead;                // likewise
   std::vector<std::string> precisions{"double"};
@@ -127,15 +126,6 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants: multiprocessors kept from the trailing SYRK "
                   "for the panel, by a green context (default: the solver's rule)",
                   non_negative_number());
-  add_list_option(app, "--update-leaf", o.update_leaves,
-                  "cublas and its variants: the trailing update cut into GEMMs and SYRKs of triangles of at most this "
-                  "many rows (0: one SYRK; default: the solver's rule); with --update-rates, the leaves to time "
-                  "(default 256,512,1024)",
-                  non_negative_number());
-  add_list_option(app, "--update-streams", o.update_streams,
-                  "cublas and its variants: streams the trailing update's pieces run on (default: the solver's rule); "
-                  "with --update-rates, the stream counts to time (default 1,2,4)",
-                  positive_number());
   add_list_option(app, "--trailing-after-look-ahead", o.after_look_ahead,
                   "cublas and its right-looking variants: the trailing update beside the look-ahead (0) or after it "
                   "(1) (default: the solver's rule)",
@@ -166,9 +156,8 @@ void add_options(CLI::App& app, Options& o) {
                "also time the two chains of one GPU step (block column kernels with their look-ahead; trailing SYRK) "
                "per b and block, alone");
   app.add_flag("--update-rates", o.update_rates,
-               "also time a step's trailing update alone, per b and block, by each way of running it (cuBLAS DSYRK, "
-               "DSYRKX, DGEMM of the square, the pieces of --update-leaf on --update-streams), on the whole device and "
-               "with the --panel-sms (default 8) kept out");
+               "also time a step's trailing update alone, per b and block, by cuBLAS DSYRK and DSYRKX beside a DGEMM "
+               "of the square, on the whole device and with the --panel-sms (default 8) kept out");
   app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
   app.footer(kImplementations);
 }
@@ -304,14 +293,11 @@ class OtherProcesses {
 // What a row of the cublas chain forces of the CUDA schedule (device_schedule); -1 and 0: the rule's.
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
-  int update_leaf = -1, update_streams = -1;  // the trailing update's LowerUpdatePlan
   int side_below_panel = -1;
   int after_look_ahead = -1;
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
-    if (update_leaf >= 0) s += (s.empty() ? "" : ", ") + std::string("trailing leaf ") + std::to_string(update_leaf);
-    if (update_streams >= 0) s += (s.empty() ? "" : ", ") + std::to_string(update_streams) + " trailing streams";
     if (after_look_ahead >= 0)
       s += (s.empty() ? "" : ", ") + std::string(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
     if (side_below_panel >= 0)
@@ -338,25 +324,21 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
   if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
-  if (forced.update_leaf >= 0) schedule.trailing.leaf = forced.update_leaf;
-  if (forced.update_streams >= 0) schedule.trailing.streams = forced.update_streams;
   if (forced.side_below_panel >= 0) schedule.side_below_panel = forced.side_below_panel == 1;
   if (forced.after_look_ahead >= 0) schedule.trailing_after_look_ahead = forced.after_look_ahead == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --update-leaf, --update-streams, --side-below-panel and
-// --trailing-after-look-ahead of an impl's rows, every combination.
+// The --panel-sms, --side-below-panel and --trailing-after-look-ahead of an impl's rows, every
+// combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
   std::vector<ScheduleForced> all;
   for (const int sms : given(o.panel_sms))
-    for (const int leaf : given(o.update_leaves))
-      for (const int streams : given(o.update_streams))
-        for (const int below : given(o.side_below_panel))
-          for (const int after : given(o.after_look_ahead)) all.push_back({sms, leaf, streams, below, after});
+    for (const int below : given(o.side_below_panel))
+      for (const int after : given(o.after_look_ahead)) all.push_back({sms, below, after});
   return all;
 }
 
@@ -487,8 +469,6 @@ void print_step_breakdown(const Options& o) {
 // A step's trailing update alone, each way of running it (time_update_variants), beside the DGEMM
 // rate of the run.
 void print_update_rates(const Options& o, double dgemm_gflops) {
-  const std::vector<int> leaves = o.update_leaves.empty() ? std::vector<int>{256, 512, 1024} : o.update_leaves;
-  const std::vector<int> streams = o.update_streams.empty() ? std::vector<int>{1, 2, 4} : o.update_streams;
   std::vector<int> spare{0};
   for (const int sms : o.panel_sms.empty() ? std::vector<int>{8} : o.panel_sms)
     if (sms > 0) spare.push_back(sms);
@@ -499,7 +479,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       if (nb >= b) continue;
-      for (const auto& r : time_update_variants(b, nb, leaves, streams, spare))
+      for (const auto& r : time_update_variants(b, nb, spare))
         std::printf("%6lld %5lld %5lld %9d %9.1f %9.2f %7.1f  %s\n", static_cast<long long>(b),
                     static_cast<long long>(nb), static_cast<long long>(b - nb), r.spare_sms, r.us, r.tflops,
                     dgemm_gflops > 0 ? 100e3 * r.tflops / dgemm_gflops : 0.0, r.variant.c_str());
@@ -512,7 +492,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms leaf streams side_below after_la   period  look-ahead+panel  trailing_update  "
+            << "     b    nb  impl            panel_sms side_below after_la   period  look-ahead+panel  trailing_update  "
                "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -551,9 +531,9 @@ void print_chain_steps(const Options& o) {
             while (last > 0 && std::isnan(m[last])) --last;
             pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
           }
-          std::printf("%6lld %5lld  %-15s %9d %4d %7d %10d %8d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
+          std::printf("%6lld %5lld  %-15s %9d %10d %8d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
                       static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      schedule.trailing.leaf, schedule.trailing.streams, static_cast<int>(schedule.side_below_panel),
+                      static_cast<int>(schedule.side_below_panel),
                       static_cast<int>(schedule.trailing_after_look_ahead),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));

@@ -3,7 +3,6 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
-#include <deque>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -17,7 +16,6 @@
 #include "kernels/cuda/blas_handle.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
-#include "kernels/cuda/lower_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
@@ -128,8 +126,7 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
   return t;
 }
 
-std::vector<UpdateRate> time_update_variants(std::int64_t b, std::int64_t nb, const std::vector<int>& leaves,
-                                             const std::vector<int>& streams, const std::vector<int>& spare_sms) {
+std::vector<UpdateRate> time_update_variants(std::int64_t b, std::int64_t nb, const std::vector<int>& spare_sms) {
   // X in the window's first nb columns, C right of it, as a step of the band holds them.
   const std::int64_t w = b + nb, rows = b + 1, n = b - nb;
   const kernels::cuda::DeviceBuffer<double> storage(static_cast<std::size_t>(rows * (w + 1)));
@@ -140,53 +137,33 @@ std::vector<UpdateRate> time_update_variants(std::int64_t b, std::int64_t nb, co
   double* c = at(nb, nb);
   const int ld = static_cast<int>(w), k = static_cast<int>(nb), size = static_cast<int>(n);
   const double flops = static_cast<double>(n) * static_cast<double>(n + 1) * static_cast<double>(nb);
+  // The whole square, into a scratch matrix (above C's diagonal lie the band's other rows).
+  const kernels::cuda::DeviceBuffer<double> square(static_cast<std::size_t>(n * n));
   std::vector<UpdateRate> rates;
-  const auto add = [&](const std::string& variant, int spare, double us, double f) {
-    rates.push_back({variant, spare, us, f / us * 1e-6});
-  };
   for (const int spare : spare_sms) {
     std::unique_ptr<kernels::cuda::GreenStream> green;
-    std::unique_ptr<kernels::cuda::Stream> own;
-    const int most_streams = *std::max_element(streams.begin(), streams.end());
-    std::deque<kernels::cuda::Stream> more;
-    std::vector<cudaStream_t> ids;
+    const kernels::cuda::Stream own(0, cudaStreamNonBlocking);
     try {
-      if (spare > 0) {
-        green = std::make_unique<kernels::cuda::GreenStream>(spare, 0, 1, most_streams);
-        for (int s = 0; s < most_streams; ++s) ids.push_back(green->stream(s));
-      } else {
-        for (int s = 0; s < most_streams; ++s) ids.push_back(more.emplace_back(0, cudaStreamNonBlocking));
-      }
+      if (spare > 0) green = std::make_unique<kernels::cuda::GreenStream>(spare);
     } catch (const std::runtime_error&) {
       cudaGetLastError();  // no partition on this device
       continue;
     }
-    const cudaStream_t stream = ids.front();
+    const cudaStream_t stream = green ? static_cast<cudaStream_t>(*green) : static_cast<cudaStream_t>(own);
     const kernels::cuda::BlasHandle blas(stream);
-    add("syrk", spare, per_call_us(stream, 20, [&] { check(kernels::cuda::syrk(blas, size, k, x, c, ld), "syrk"); }),
-        flops);
-    add("syrkx", spare, per_call_us(stream, 20, [&] {
-          const double minus = -1, one = 1;
-          check(cublasDsyrkx(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, size, k, &minus, x, ld, x, ld, &one, c, ld),
-                "syrkx");
-        }),
-        flops);
-    // The whole square, into a scratch matrix (above C's diagonal lies the band's other rows).
-    const kernels::cuda::DeviceBuffer<double> square(static_cast<std::size_t>(n * n));
-    add("gemm (square, 2x flops)", spare, per_call_us(stream, 20, [&] {
-          const double minus = -1, one = 1;
-          check(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, size, size, k, &minus, x, ld, x, ld, &one, square.get(), size),
-                "gemm");
-        }),
-        2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nb));
-    for (const int leaf : leaves)
-      for (const int s : streams) {
-        const kernels::cuda::LowerUpdatePlan plan{leaf, s};
-        kernels::cuda::LowerUpdate update(plan, std::vector<cudaStream_t>(ids.begin(), ids.begin() + s));
-        add("pieces, leaf " + std::to_string(leaf) + ", " + std::to_string(s) + " streams (" +
-                std::to_string(kernels::cuda::lower_pieces(n, plan).size()) + " calls)",
-            spare, per_call_us(stream, 20, [&] { update.run(n, k, x, c, ld); }), flops);
-      }
+    const double minus = -1, one = 1;
+    const auto add = [&](const std::string& variant, double f, const auto& op) {
+      const double us = per_call_us(stream, 20, op);
+      rates.push_back({variant, spare, us, f / us * 1e-6});
+    };
+    add("syrk", flops, [&] { check(kernels::cuda::syrk(blas, size, k, x, c, ld), "syrk"); });
+    add("syrkx", flops, [&] {
+      check(cublasDsyrkx(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, size, k, &minus, x, ld, x, ld, &one, c, ld), "syrkx");
+    });
+    add("gemm (square, 2x flops)", 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nb), [&] {
+      check(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, size, size, k, &minus, x, ld, x, ld, &one, square.get(), size),
+            "gemm");
+    });
   }
   return rates;
 }

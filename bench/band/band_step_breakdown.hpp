@@ -27,9 +27,9 @@ struct StepBreakdown {
 StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
 
 // The trailing update of a step alone, C := C - X Xᵀ on the lower triangle of n = b - nb rows, X
-// n x nb, as the band holds them, by each way of running it: cuBLAS DSYRK, DSYRKX, a DGEMM of the
-// whole square (for its rate: twice the flops), and lower_update's pieces by leaf size and
-// streams, on the whole device or (spare_sms > 0) in a green context keeping that many out.
+// n x nb, as the band holds them, by cuBLAS DSYRK and DSYRKX, beside a DGEMM of the whole square
+// (for the rate cuBLAS reaches on the shape: twice the flops), on the whole device or (spare_sms
+// > 0) in a green context keeping that many out.
 struct UpdateRate {
   std::string variant;
   int spare_sms = 0;
@@ -37,8 +37,7 @@ struct UpdateRate {
   double tflops = 0;  // n (n + 1) nb flops a call (the square: 2 n² nb)
 };
 
-std::vector<UpdateRate> time_update_variants(std::int64_t bandwidth, std::int64_t block, const std::vector<int>& leaves,
-                                             const std::vector<int>& streams, const std::vector<int>& spare_sms);
+std::vector<UpdateRate> time_update_variants(std::int64_t bandwidth, std::int64_t block, const std::vector<int>& spare_sms);
 
 // The persistent kernel's critical path: per 64-column step, medians over the steps of a band
 // of 600 steps (its first and last reach steps left out), from the kernel's own time stamps. A

@@ -19,7 +19,6 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
-#include "kernels/cuda/lower_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
@@ -40,8 +39,7 @@ int as_int(index_t v) {
 std::unique_ptr<GreenStream> green_stream_or_none(const DeviceSchedule& schedule) {
   if (schedule.panel_sms <= 0 && schedule.update_parts <= 1) return nullptr;
   try {
-    return std::make_unique<GreenStream>(std::max(schedule.panel_sms, 0), schedule.update_part, schedule.update_parts,
-                                         schedule.trailing.streams);
+    return std::make_unique<GreenStream>(std::max(schedule.panel_sms, 0), schedule.update_part, schedule.update_parts);
   } catch (const std::runtime_error&) {
     cudaGetLastError();  // clear what the driver left
     return nullptr;
@@ -63,7 +61,7 @@ class Factorizer {
         green_(green_stream_or_none(schedule)),
         update_(green_ ? static_cast<cudaStream_t>(*green_) : static_cast<cudaStream_t>(own_update_)),
         panel_blas_(panel_),
-        trailing_(schedule.trailing, update_streams()),
+        update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
     Event queued_before;
     queued_before.record(cudaStreamLegacy);
@@ -143,7 +141,9 @@ class Factorizer {
       // ... and the rest of the window, while the next block column is factored.
       mark(step, 0, update_);
       if (below > next)
-        trailing_.run(below - next, as_int(size), at(j + size + next, j), at(j + size + next, j + size + next), ld);
+        check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
+                   at(j + size + next, j + size + next), ld),
+              "syrk (trailing window)");
       mark(step, 1, update_);
       rest_done_.record(update_);
       if (j + size < last) {
@@ -193,15 +193,6 @@ class Factorizer {
   }
 
  private:
-  // The trailing update's streams: update_ first, then the others the plan asks for, in update_'s
-  // green context if it has one.
-  std::vector<cudaStream_t> update_streams() {
-    std::vector<cudaStream_t> streams{update_};
-    for (int s = 1; s < schedule_.trailing.streams; ++s)
-      streams.push_back(green_ ? green_->stream(s) : static_cast<cudaStream_t>(more_update_.emplace_back(0, cudaStreamNonBlocking)));
-    return streams;
-  }
-
   std::size_t steps() const { return static_cast<std::size_t>((layout_.n + layout_.block - 1) / layout_.block); }
 
   // Mark `mark` of step k, when timing.
@@ -338,11 +329,8 @@ class Factorizer {
   Stream side_{schedule_.side_below_panel ? Stream::second_priority() : Stream::greatest_priority(), cudaStreamNonBlocking};
   Stream own_update_{0, cudaStreamNonBlocking};
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
-  std::deque<Stream> more_update_;       // the trailing update's other streams, without a green context
   cudaStream_t update_;
-  BlasHandle panel_blas_;
-  LowerUpdate trailing_;
-  BlasHandle side_blas_{side_};
+  BlasHandle panel_blas_, update_blas_, side_blas_{side_};
   Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_, look_ahead_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;

@@ -6,8 +6,7 @@
 // SYRK/GEMM updates of the columns right of it (right-looking), or factoring the diagonal block
 // alone and the rows under it solved by solve_under_diagonal (PanelMethod). The rest of the
 // trailing window is one cuBLAS SYRK a step, on a second stream, while the next block column is
-// updated and factored on the first (look-ahead), or SYRKs and GEMMs of its pieces on several
-// streams (lower_pieces.hpp); that second stream may run in a green context
+// updated and factored on the first (look-ahead); that second stream may run in a green context
 // of part of the device, so that the panel's launches find multiprocessors free at once
 // (DeviceSchedule). The pivot flags stay on the device (one per step) and are read once at the
 // end, so the host never waits inside the loop. The panel's chain sets the pace (bench/RESULTS.md).
@@ -22,7 +21,6 @@
 #include <vector>
 
 #include "kernels/band_layout.hpp"
-#include "kernels/cuda/lower_pieces.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
@@ -54,9 +52,6 @@ struct DeviceSchedule {
   // default, every factorisation's SYRK may use them all.
   int update_part = 0;
   int update_parts = 1;
-  // How the trailing update of the window is cut into cuBLAS calls and on how many streams (all in
-  // the update stream's green context, if it has one): by default one SYRK.
-  LowerUpdatePlan trailing;
   // The side stream (the updates beside the panel's kernels) one priority below the panel's, so
   // that a kernel of the panel takes the next free multiprocessor before the side's GEMM blocks
   // (at b = 4000 the step's first kernel waited 65 us for them, 13 alone: bench/RESULTS.md).

@@ -32,7 +32,7 @@ void check_driver(CUresult status, const char* what) {
 
 }  // namespace
 
-GreenStream::GreenStream(int spare_sms, int part, int parts, int streams) {
+GreenStream::GreenStream(int spare_sms, int part, int parts) {
   const auto device_get = driver_entry<PFN_cuDeviceGet_v2000>("cuDeviceGet", 2000);
   const auto get_resource = driver_entry<PFN_cuDeviceGetDevResource_v12040>("cuDeviceGetDevResource", 12040);
   const auto split = driver_entry<PFN_cuDevSmResourceSplitByCount_v12040>("cuDevSmResourceSplitByCount", 12040);
@@ -70,21 +70,18 @@ GreenStream::GreenStream(int spare_sms, int part, int parts, int streams) {
   CUgreenCtx context{};
   check_driver(create(&context, desc, device, CU_GREEN_CTX_DEFAULT_STREAM), "cuGreenCtxCreate");
   context_ = context;
-  for (int i = 0; i < std::max(streams, 1); ++i) {
-    CUstream stream{};
-    const CUresult made = create_stream(&stream, context, CU_STREAM_NON_BLOCKING, 0);
-    if (made != CUDA_SUCCESS) {
-      for (const cudaStream_t s : streams_) cudaStreamDestroy(s);
-      driver_entry<PFN_cuGreenCtxDestroy_v12040>("cuGreenCtxDestroy", 12040)(context);
-      check_driver(made, "cuGreenCtxStreamCreate");
-    }
-    streams_.push_back(stream);
+  CUstream stream{};
+  const CUresult made = create_stream(&stream, context, CU_STREAM_NON_BLOCKING, 0);
+  if (made != CUDA_SUCCESS) {
+    driver_entry<PFN_cuGreenCtxDestroy_v12040>("cuGreenCtxDestroy", 12040)(context);
+    check_driver(made, "cuGreenCtxStreamCreate");
   }
+  stream_ = stream;
   multiprocessors_ = static_cast<int>(used * per_group);
 }
 
 GreenStream::~GreenStream() {
-  for (const cudaStream_t s : streams_) cudaStreamDestroy(s);
+  cudaStreamDestroy(stream_);
   const auto destroy = driver_entry<PFN_cuGreenCtxDestroy_v12040>("cuGreenCtxDestroy", 12040);
   destroy(static_cast<CUgreenCtx>(context_));
 }

@@ -7,25 +7,21 @@
 // driver library itself.
 #include <cuda_runtime.h>
 
-#include <vector>
-
 namespace fem::kernels::cuda {
 
 class GreenStream {
  public:
   // Throws std::runtime_error where the driver cannot partition the device so.
-  // `streams`: how many streams it makes in its green context (stream(0) to stream(streams - 1)).
-  explicit GreenStream(int spare_sms, int part = 0, int parts = 1, int streams = 1);
+  explicit GreenStream(int spare_sms, int part = 0, int parts = 1);
   ~GreenStream();
   GreenStream(const GreenStream&) = delete;
   GreenStream& operator=(const GreenStream&) = delete;
-  operator cudaStream_t() const { return streams_.front(); }
-  cudaStream_t stream(int i) const { return streams_.at(static_cast<std::size_t>(i)); }
+  operator cudaStream_t() const { return stream_; }
   int multiprocessors() const { return multiprocessors_; }  // those its kernels run on
 
  private:
   void* context_ = nullptr;  // the CUgreenCtx
-  std::vector<cudaStream_t> streams_;
+  cudaStream_t stream_ = nullptr;
   int multiprocessors_ = 0;
 };
 

@@ -2,12 +2,10 @@
 // matrices, with the band on the device and streamed through a small device-memory budget; the
 // CUDA factorisation against the CPU one on awkward sizes and block sizes, with each panel
 // method, on the whole device or with the trailing update in a green context; two factorisations
-// at once from two host threads; the failing pivot
-// named on both paths and by each panel method; the block column kernel against a host
-// factorisation. Skipped without a CUDA device.
+// at once from two host threads; the failing pivot named on both paths and by each panel method;
+// the block column kernel against a host factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
-#include <deque>
 #include <iostream>
 #include <string>
 #include <thread>
@@ -25,8 +23,6 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
-#include "kernels/cuda/lower_update.hpp"
-#include "kernels/cuda/stream_event.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #endif
 
@@ -273,8 +269,7 @@ kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, i
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "the trailing update by one SYRK or in pieces on several streams, the side stream at the panel's priority or "
-          "below, the trailing update beside the look-ahead or after it") {
+          "the side stream at the panel's priority or below, the trailing update beside the look-ahead or after it") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -296,18 +291,14 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, trailing, side_below_panel, after_look_ahead] :
-           {std::tuple<int, kernels::cuda::LowerUpdatePlan, bool, bool>{0, {}, false, false},
-            {16, {128, 2}, true, true}, {0, {100, 3}, false, true}, {16, {}, true, false}}) {
+      for (const auto& [panel_sms, side_below_panel, after_look_ahead] :
+           {std::tuple<int, bool, bool>{0, false, false}, {16, true, true}, {0, false, true}, {16, true, false}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
-        CAPTURE(trailing.leaf);
-        CAPTURE(trailing.streams);
         CAPTURE(side_below_panel);
         CAPTURE(after_look_ahead);
         auto schedule = schedule_with(method, panel_sms);
         schedule.trailing_after_look_ahead = after_look_ahead;
-        schedule.trailing = trailing;
         schedule.side_below_panel = side_below_panel;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
         kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
@@ -577,8 +568,7 @@ struct NanMarkedComparison {
   int changed = 0;
   double relative_diff = 0;
 };
-template <class T>
-NanMarkedComparison compare_nan_marked(const std::vector<T>& before, const std::vector<T>& got,
+NanMarkedComparison compare_nan_marked(const std::vector<double>& before, const std::vector<double>& got,
                                        const std::vector<long double>& expected) {
   NanMarkedComparison result;
   double diff = 0, scale = 0;
@@ -587,7 +577,7 @@ NanMarkedComparison compare_nan_marked(const std::vector<T>& before, const std::
       result.changed += !(std::isnan(before[e]) && std::isnan(got[e]));
       continue;
     }
-    diff = std::max(diff, static_cast<double>(std::abs(static_cast<long double>(got[e]) - expected[e])));
+    diff = std::max(diff, static_cast<double>(std::abs(got[e] - expected[e])));
     scale = std::max(scale, static_cast<double>(std::abs(expected[e])));
   }
   result.relative_diff = diff / scale;
@@ -729,86 +719,6 @@ TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updat
         const NanMarkedComparison compared = compare_nan_marked(m, got, expected);
         CHECK(compared.changed == 0);
         CHECK(compared.relative_diff < 1e-12);
-      }
-}
-
-
-namespace {
-
-// The lower update on the device against a long-double host product: X in columns [0, k) of each
-// row, C in [k, k + n), one leading dimension; NaN above C's diagonal and past it, which nothing
-// may read or write.
-template <class T>
-NanMarkedComparison run_lower_update(std::int64_t n, int k, const kernels::cuda::LowerUpdatePlan& plan, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> entry(-1.0, 1.0);
-  const std::int64_t ld = k + n + 3;
-  std::vector<T> m(static_cast<std::size_t>(n * ld), static_cast<T>(std::nan("")));
-  const auto at = [&](std::int64_t r, std::int64_t c) -> T& { return m[static_cast<std::size_t>(r * ld + c)]; };
-  for (std::int64_t r = 0; r < n; ++r)
-    for (std::int64_t c = 0; c <= k + r; ++c) at(r, c) = static_cast<T>(entry(rng));
-  std::vector<long double> expected(m.begin(), m.end());
-  for (std::int64_t r = 0; r < n; ++r)
-    for (std::int64_t j = 0; j <= r; ++j)
-      for (int l = 0; l < k; ++l)
-        expected[static_cast<std::size_t>(r * ld + k + j)] -= static_cast<long double>(at(r, l)) * at(j, l);
-  kernels::cuda::DeviceBuffer<T> device(m);
-  std::deque<kernels::cuda::Stream> streams;
-  std::vector<cudaStream_t> ids;
-  for (int s = 0; s < plan.streams; ++s) ids.push_back(streams.emplace_back(0, cudaStreamNonBlocking));
-  kernels::cuda::LowerUpdate update(plan, ids);
-  update.run(n, k, device.get(), device.get() + k, ld);
-  REQUIRE(cudaStreamSynchronize(ids.front()) == cudaSuccess);
-  std::vector<T> got(m.size());
-  device.download(got.data());
-  return compare_nan_marked(m, got, expected);
-}
-
-}  // namespace
-
-TEST_CASE("lower_pieces covers the lower triangle once, nothing above its diagonal, on the streams asked") {
-  for (const std::int64_t n : {1, 63, 100, 777, 3744})
-    for (const int leaf : {0, 64, 100, 512})
-      for (const int streams : {1, 3}) {
-        CAPTURE(n);
-        CAPTURE(leaf);
-        CAPTURE(streams);
-        std::vector<int> covered(static_cast<std::size_t>(n * n), 0);
-        for (const auto& p : kernels::cuda::lower_pieces(n, {leaf, streams})) {
-          CHECK(p.stream >= 0);
-          CHECK(p.stream < streams);
-          CHECK((p.on_diagonal() ? p.rows == p.cols : p.col + p.cols <= p.row));
-          if (p.on_diagonal() && leaf > 0) CHECK(p.rows <= leaf);
-          for (std::int64_t i = p.row; i < p.row + p.rows; ++i)
-            for (std::int64_t j = p.col; j < p.col + p.cols && (!p.on_diagonal() || j <= i); ++j)
-              ++covered[static_cast<std::size_t>(i * n + j)];
-        }
-        int wrong = 0;
-        for (std::int64_t i = 0; i < n; ++i)
-          for (std::int64_t j = 0; j < n; ++j) wrong += covered[static_cast<std::size_t>(i * n + j)] != (j <= i ? 1 : 0);
-        CHECK(wrong == 0);
-      }
-}
-
-TEST_CASE("LowerUpdate subtracts X Xᵀ from C's lower triangle and writes nothing else, in double and float") {
-  if (!kernels::dense_backend_status("cublas").available) return;
-  unsigned seed = 90;
-  // One SYRK; pieces down to triangles of 64 and 100 rows on one, two and three streams; sizes that
-  // are not multiples of the alignment.
-  for (const std::int64_t n : {1, 130, 777})
-    for (const int k : {1, 45, 256})
-      for (const auto& plan : {kernels::cuda::LowerUpdatePlan{0, 1}, kernels::cuda::LowerUpdatePlan{64, 1},
-                               kernels::cuda::LowerUpdatePlan{100, 2}, kernels::cuda::LowerUpdatePlan{64, 3}}) {
-        CAPTURE(n);
-        CAPTURE(k);
-        CAPTURE(plan.leaf);
-        CAPTURE(plan.streams);
-        const auto twice = run_lower_update<double>(n, k, plan, ++seed);
-        CHECK(twice.changed == 0);
-        CHECK(twice.relative_diff < 1e-13);
-        const auto once = run_lower_update<float>(n, k, plan, ++seed);
-        CHECK(once.changed == 0);
-        CHECK(once.relative_diff < 1e-5);
       }
 }
 
