@@ -98,7 +98,6 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
-  std::vector<int> side_below_panel;                // likewise
   std::vector<int> after_look_ahead;                // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
@@ -128,10 +127,6 @@ void add_options(CLI::App& app, Options& o) {
                   non_negative_number());
   add_list_option(app, "--trailing-after-look-ahead", o.after_look_ahead,
                   "cublas and its right-looking variants: the trailing update beside the look-ahead (0) or after it "
-                  "(1) (default: the solver's rule)",
-                  CLI::Range(0, 1));
-  add_list_option(app, "--side-below-panel", o.side_below_panel,
-                  "cublas and its right-looking variants: the side stream at the panel's priority (0) or one below "
                   "(1) (default: the solver's rule)",
                   CLI::Range(0, 1));
   app.add_option("--device-memory", o.device_gb,
@@ -293,15 +288,12 @@ class OtherProcesses {
 // What a row of the cublas chain forces of the CUDA schedule (device_schedule); -1 and 0: the rule's.
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
-  int side_below_panel = -1;
   int after_look_ahead = -1;
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
     if (after_look_ahead >= 0)
       s += (s.empty() ? "" : ", ") + std::string(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
-    if (side_below_panel >= 0)
-      s += (s.empty() ? "" : ", ") + std::string(side_below_panel ? "side below the panel" : "side at the panel's priority");
     return s;
   }
 };
@@ -324,21 +316,18 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
   if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
-  if (forced.side_below_panel >= 0) schedule.side_below_panel = forced.side_below_panel == 1;
   if (forced.after_look_ahead >= 0) schedule.trailing_after_look_ahead = forced.after_look_ahead == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms, --side-below-panel and --trailing-after-look-ahead of an impl's rows, every
-// combination.
+// The --panel-sms and --trailing-after-look-ahead of an impl's rows, every pair.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
   std::vector<ScheduleForced> all;
   for (const int sms : given(o.panel_sms))
-    for (const int below : given(o.side_below_panel))
-      for (const int after : given(o.after_look_ahead)) all.push_back({sms, below, after});
+    for (const int after : given(o.after_look_ahead)) all.push_back({sms, after});
   return all;
 }
 
@@ -492,7 +481,7 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms side_below after_la   period  look-ahead+panel  trailing_update  "
+            << "     b    nb  impl            panel_sms after_la   period  look-ahead+panel  trailing_update  "
                "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
@@ -531,9 +520,8 @@ void print_chain_steps(const Options& o) {
             while (last > 0 && std::isnan(m[last])) --last;
             pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
           }
-          std::printf("%6lld %5lld  %-15s %9d %10d %8d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
+          std::printf("%6lld %5lld  %-15s %9d %8d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
                       static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      static_cast<int>(schedule.side_below_panel),
                       static_cast<int>(schedule.trailing_after_look_ahead),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));

@@ -325,9 +325,7 @@ class Factorizer {
 
   BandLayout layout_;
   DeviceSchedule schedule_;
-  Stream panel_;
-  Stream side_{schedule_.side_below_panel ? Stream::second_priority() : Stream::greatest_priority(), cudaStreamNonBlocking};
-  Stream own_update_{0, cudaStreamNonBlocking};
+  Stream panel_, side_{Stream::greatest_priority(), cudaStreamNonBlocking}, own_update_{0, cudaStreamNonBlocking};
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   cudaStream_t update_;
   BlasHandle panel_blas_, update_blas_, side_blas_{side_};
@@ -373,7 +371,11 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 // the trailing SYRK (200 against 237-260 us a 384-column step at b = 4000), 8 multiprocessors
 // kept for the panel (b = 4000, nb 256: 0.824 s; nb 384: 0.840-0.870; right_looking_ahead 0.86-0.90).
 // (A tensor-core kernel for the panel's updates of 64 columns, faster alone, 7 against 19 us, made
-// the factorisation 0-3 % slower: its blocks took the trailing SYRK's multiprocessors.)
+// the factorisation 0-3 % slower: its blocks took the trailing SYRK's multiprocessors.) Left-looking
+// on blocks of 128, whose look-ahead is a cuBLAS SYRK and GEMM on the panel stream, the trailing
+// SYRK waits for it (b = 2000: 0.454 against 0.476-0.481 s); on wider blocks that made it slower
+// (b = 3000: 0.75 against 0.67 s; 4000: 0.91 against 0.81), the trailing SYRK no longer beside the
+// look-ahead's 0.5 GFLOP.
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
   if (layout.block > 128 && layout.bandwidth >= 3500) {
@@ -382,6 +384,8 @@ DeviceSchedule device_schedule(const BandLayout& layout) {
   } else if (layout.block > 128) {
     schedule.panel = PanelMethod::right_looking_ahead;
     schedule.panel_sms = 32;
+  } else {
+    schedule.trailing_after_look_ahead = !kernel_applies_previous_block(layout.block);
   }
   return schedule;
 }

@@ -52,13 +52,10 @@ struct DeviceSchedule {
   // default, every factorisation's SYRK may use them all.
   int update_part = 0;
   int update_parts = 1;
-  // The side stream (the updates beside the panel's kernels) one priority below the panel's, so
-  // that a kernel of the panel takes the next free multiprocessor before the side's GEMM blocks
-  // (at b = 4000 the step's first kernel waited 65 us for them, 13 alone: bench/RESULTS.md).
-  bool side_below_panel = false;
   // The trailing update waits for the look-ahead (the next block column updated by this one, on the
   // panel and side streams): the look-ahead, on the chain from one block column to the next, finds
-  // the device free instead of behind the trailing update's first wave.
+  // the device free instead of behind the trailing update's first wave (where the panel's
+  // kernels do not apply it themselves).
   bool trailing_after_look_ahead = false;
 };
 

@@ -23,12 +23,6 @@ class Stream {
     check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
     return greatest;
   }
-  // The next priority below the highest (the highest where the device has only one or two).
-  static int second_priority() {
-    int least = 0, greatest = 0;
-    check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
-    return greatest + 1 < least ? greatest + 1 : greatest;  // numerically lower is higher
-  }
 
  private:
   cudaStream_t s_ = nullptr;

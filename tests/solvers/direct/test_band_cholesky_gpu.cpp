@@ -269,7 +269,7 @@ kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, i
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "the side stream at the panel's priority or below, the trailing update beside the look-ahead or after it") {
+          "the trailing update beside the look-ahead or after it") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -291,15 +291,13 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, side_below_panel, after_look_ahead] :
-           {std::tuple<int, bool, bool>{0, false, false}, {16, true, true}, {0, false, true}, {16, true, false}}) {
+      for (const auto& [panel_sms, after_look_ahead] :
+           {std::pair<int, bool>{0, false}, {16, true}, {0, true}, {16, false}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
-        CAPTURE(side_below_panel);
         CAPTURE(after_look_ahead);
         auto schedule = schedule_with(method, panel_sms);
         schedule.trailing_after_look_ahead = after_look_ahead;
-        schedule.side_below_panel = side_below_panel;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
         kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
