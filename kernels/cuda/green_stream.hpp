@@ -2,9 +2,9 @@
 // A CUDA stream whose kernels run on part of the device: a green context of all but `spare` of
 // its multiprocessors (or of one of `parts` equal shares of those), and a stream in it. Kernels on
 // the device's other streams may use every multiprocessor, so the spare ones are theirs alone;
-// streams made with the same `spare` and `parts` but another `part` get disjoint multiprocessors. The driver's green-context calls are
-// reached through the runtime (cudaGetDriverEntryPointByVersion), so that nothing links the
-// driver library itself.
+// streams made with the same `spare` and `parts` but another `part` get disjoint multiprocessors.
+// The driver's green-context calls are reached through the runtime
+// (cudaGetDriverEntryPointByVersion), so that nothing links the driver library itself.
 #include <cuda_runtime.h>
 
 namespace fem::kernels::cuda {
