@@ -98,7 +98,7 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
-  std::vector<int> after_look_ahead;                // likewise
+  std::vector<int> after_look_ahead;  // likewise
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -126,8 +126,8 @@ void add_options(CLI::App& app, Options& o) {
                   "for the panel, by a green context (default: the solver's rule)",
                   non_negative_number());
   add_list_option(app, "--trailing-after-look-ahead", o.after_look_ahead,
-                  "cublas and its right-looking variants: the trailing update beside the look-ahead (0) or after it "
-                  "(1) (default: the solver's rule)",
+                  "cublas and its variants (blocks wider than one kernel): the trailing update beside the look-ahead "
+                  "(0) or after it (1) (default: the solver's rule)",
                   CLI::Range(0, 1));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
@@ -455,8 +455,7 @@ void print_step_breakdown(const Options& o) {
 #endif
 
 #if FEM_WITH_CUDA
-// A step's trailing update alone, each way of running it (time_update_variants), beside the DGEMM
-// rate of the run.
+// A step's trailing update alone (time_update_variants), beside the DGEMM rate of the run.
 void print_update_rates(const Options& o, double dgemm_gflops) {
   std::vector<int> spare{0};
   for (const int sms : o.panel_sms.empty() ? std::vector<int>{8} : o.panel_sms)
