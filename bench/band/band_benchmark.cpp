@@ -50,7 +50,7 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-solve", "cublas-pair", "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -77,6 +77,10 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
   cublas-solve     cublas-ahead with each kernel solving only the next diagonal block's rows, the others
                    solved (and the next kernel's columns updated) by the project's solve_under_diagonal
+  cublas-pair      cublas on the band's leading and trailing halves as two bands, from two host threads at once
+                   (each by the rule, --update-parts 2: each trailing SYRK on its own half of the SMs): what two
+                   factorisations at once get of the device (the two-sided factorisation's premise; flops
+                   counted as for the whole band, about b/3n more than the halves do)
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -99,6 +103,7 @@ struct Options {
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> after_look_ahead;  // likewise
+  std::vector<int> update_parts;      // cublas-pair: 1 or 2
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -129,6 +134,10 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants (blocks wider than one kernel): the trailing update beside the look-ahead "
                   "(0) or after it (1) (default: the solver's rule)",
                   CLI::Range(0, 1));
+  add_list_option(app, "--update-parts", o.update_parts,
+                  "cublas-pair: both trailing SYRKs on all the SMs the panels leave (1) or each on its own half (2) "
+                  "(default 1)",
+                  CLI::Range(1, 2));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -160,7 +169,7 @@ void add_options(CLI::App& app, Options& o) {
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
   return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead" ||
-         impl == "cublas-solve";
+         impl == "cublas-solve" || impl == "cublas-pair";
 }
 
 bool on_device(const std::string& impl) {
@@ -289,9 +298,11 @@ class OtherProcesses {
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int after_look_ahead = -1;
+  int update_parts = 1;  // cublas-pair
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
+    if (update_parts > 1) s += (s.empty() ? "" : ", ") + std::string("the SMs halved between the two");
     if (after_look_ahead >= 0)
       s += (s.empty() ? "" : ", ") + std::string(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
     return s;
@@ -321,15 +332,47 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
 }
 #endif
 
-// The --panel-sms and --trailing-after-look-ahead of an impl's rows, every pair.
+// The --panel-sms and --trailing-after-look-ahead of an impl's rows (and cublas-pair's
+// --update-parts), every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
   const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
   std::vector<ScheduleForced> all;
+  const std::vector<int> parts = impl == "cublas-pair" && !o.update_parts.empty() ? o.update_parts : std::vector<int>{1};
   for (const int sms : given(o.panel_sms))
-    for (const int after : given(o.after_look_ahead)) all.push_back({sms, after});
+    for (const int after : given(o.after_look_ahead))
+      for (const int p : parts) all.push_back({sms, after, p});
   return all;
 }
+
+#if FEM_WITH_CUDA
+// cublas-pair: the band's leading rows [0, n/2) and trailing rows [n/2, n) factored as two bands
+// (each a principal submatrix, so SPD; the second's rows reach left of its first column, but a
+// factorisation reads nothing there) from two host threads at once, each by the rule's schedule.
+template <class T>
+void factor_halves_at_once(const band::BandOnBackend<T>& a, const ScheduleForced& forced) {
+  const index_t first = a.layout.n / 2;
+  const band::BandLayout halves[] = {{first, a.layout.bandwidth, a.layout.block},
+                                     {a.layout.n - first, a.layout.bandwidth, a.layout.block}};
+  T* rows[] = {a.rows(), a.rows() + first * a.layout.pitch()};
+  std::string failures[2];
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 2; ++k)
+    threads.emplace_back([&, k] {
+      try {
+        auto schedule = schedule_of("cublas", halves[k], forced);
+        schedule.update_part = forced.update_parts > 1 ? k : 0;
+        schedule.update_parts = forced.update_parts;
+        kernels::cuda::factor_on_device(halves[k], rows[k], schedule);
+      } catch (const std::exception& e) {
+        failures[k] = e.what();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& f : failures)
+    if (!f.empty()) throw std::runtime_error(f);
+}
+#endif
 
 // One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
 // side; on a device the factorisation alone, as the GPU figures have been). `note` gets what the
@@ -345,7 +388,9 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   Timing t;
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
-  if (cublas_chain(impl)) {
+  if (impl == "cublas-pair") {
+    factor_halves_at_once(a, forced);
+  } else if (cublas_chain(impl)) {
     kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, forced));
   } else if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
@@ -486,7 +531,7 @@ void print_chain_steps(const Options& o) {
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
       for (const auto& impl : o.impls) {
-        if (!cublas_chain(impl)) continue;
+        if (!cublas_chain(impl) || impl == "cublas-pair") continue;
         for (const auto& forced : forced_of(o, impl)) {
           band::BandLayout layout;
           layout.bandwidth = b;
