@@ -50,7 +50,7 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-solve", "cublas-pair", "cublas-streamed", "cuda", "cuda-persistent"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -77,6 +77,10 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cublas-ahead     cublas-right with only the next kernel's columns updated before it, the rest beside it
   cublas-solve     cublas-ahead with each kernel solving only the next diagonal block's rows, the others
                    solved (and the next kernel's columns updated) by the project's solve_under_diagonal
+  cublas-pair      cublas on the band's leading and trailing halves as two bands, from two host threads at once
+                   (each by the rule, --update-parts 2: each trailing SYRK on its own half of the SMs): what two
+                   factorisations at once get of the device (the two-sided factorisation's premise; flops
+                   counted as for the whole band, about b/3n more than the halves do)
   cublas-streamed  the same with the band in host memory streamed through --device-memory of the device
   cuda             ours in order on the project's tiled DGEMM on the GPU
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
@@ -98,7 +102,8 @@ struct Options {
   std::vector<index_t> blocks{0};
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
-  std::vector<int> narrow_updates;    // likewise
+  std::vector<int> after_look_ahead;  // likewise
+  std::vector<int> update_parts;      // cublas-pair: 1 or 2
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -108,6 +113,7 @@ struct Options {
   double time_limit = 30;
   index_t dgemm = 8192;
   bool breakdown = false;
+  bool update_rates = false;
   std::string csv = "band_benchmark.csv";
 };
 
@@ -124,10 +130,14 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants: multiprocessors kept from the trailing SYRK "
                   "for the panel, by a green context (default: the solver's rule)",
                   non_negative_number());
-  add_list_option(app, "--narrow-updates", o.narrow_updates,
-                  "cublas and its right-looking variants: updates of at most 64 columns by cuBLAS (0) or by "
-                  "narrow_update (1) (default: the solver's rule)",
+  add_list_option(app, "--trailing-after-look-ahead", o.after_look_ahead,
+                  "cublas and its variants (blocks wider than one kernel): the trailing update beside the look-ahead "
+                  "(0) or after it (1) (default: the solver's rule)",
                   CLI::Range(0, 1));
+  add_list_option(app, "--update-parts", o.update_parts,
+                  "cublas-pair: both trailing SYRKs on all the SMs the panels leave (1) or each on its own half (2) "
+                  "(default 1)",
+                  CLI::Range(1, 2));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -149,6 +159,9 @@ void add_options(CLI::App& app, Options& o) {
   app.add_flag("--breakdown", o.breakdown,
                "also time the two chains of one GPU step (block column kernels with their look-ahead; trailing SYRK) "
                "per b and block, alone");
+  app.add_flag("--update-rates", o.update_rates,
+               "also time a step's trailing update alone, per b and block, by cuBLAS DSYRK and DSYRKX beside a DGEMM "
+               "of the square, on the whole device and with the --panel-sms (default 8) kept out");
   app.add_option("--csv", o.csv, "CSV output")->capture_default_str();
   app.footer(kImplementations);
 }
@@ -156,7 +169,7 @@ void add_options(CLI::App& app, Options& o) {
 // The implementations of the CUDA solver's factorisation with the band held on the device.
 bool cublas_chain(const std::string& impl) {
   return impl == "cublas" || impl == "cublas-left" || impl == "cublas-right" || impl == "cublas-ahead" ||
-         impl == "cublas-solve";
+         impl == "cublas-solve" || impl == "cublas-pair";
 }
 
 bool on_device(const std::string& impl) {
@@ -284,11 +297,14 @@ class OtherProcesses {
 // What a row of the cublas chain forces of the CUDA schedule (device_schedule); -1 and 0: the rule's.
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
-  int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
+  int after_look_ahead = -1;
+  int update_parts = 1;  // cublas-pair
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
-    if (narrow_updates >= 0) s += (s.empty() ? "" : ", ") + std::string(narrow_updates ? "narrow_update" : "cuBLAS");
+    if (update_parts > 1) s += (s.empty() ? "" : ", ") + std::string("the SMs halved between the two");
+    if (after_look_ahead >= 0)
+      s += (s.empty() ? "" : ", ") + std::string(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
     return s;
   }
 };
@@ -311,20 +327,52 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
   if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
-  if (forced.narrow_updates >= 0) schedule.narrow_updates = forced.narrow_updates == 1;
+  if (forced.after_look_ahead >= 0) schedule.trailing_after_look_ahead = forced.after_look_ahead == 1;
   return schedule;
 }
 #endif
 
-// The --panel-sms and --narrow-updates of an impl's rows, every pair.
+// The --panel-sms and --trailing-after-look-ahead of an impl's rows (and cublas-pair's
+// --update-parts), every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl);
+  const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
   std::vector<ScheduleForced> all;
-  for (const int sms : chain && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1})
-    for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
-      all.push_back({sms, narrow});
+  const std::vector<int> parts = impl == "cublas-pair" && !o.update_parts.empty() ? o.update_parts : std::vector<int>{1};
+  for (const int sms : given(o.panel_sms))
+    for (const int after : given(o.after_look_ahead))
+      for (const int p : parts) all.push_back({sms, after, p});
   return all;
 }
+
+#if FEM_WITH_CUDA
+// cublas-pair: the band's leading rows [0, n/2) and trailing rows [n/2, n) factored as two bands
+// (each a principal submatrix, so SPD; the second's rows reach left of its first column, but a
+// factorisation reads nothing there) from two host threads at once, each by the rule's schedule.
+template <class T>
+void factor_halves_at_once(const band::BandOnBackend<T>& a, const ScheduleForced& forced) {
+  const index_t first = a.layout.n / 2;
+  const band::BandLayout halves[] = {{first, a.layout.bandwidth, a.layout.block},
+                                     {a.layout.n - first, a.layout.bandwidth, a.layout.block}};
+  T* rows[] = {a.rows(), a.rows() + first * a.layout.pitch()};
+  std::string failures[2];
+  std::vector<std::thread> threads;
+  for (int k = 0; k < 2; ++k)
+    threads.emplace_back([&, k] {
+      try {
+        auto schedule = schedule_of("cublas", halves[k], forced);
+        schedule.update_part = forced.update_parts > 1 ? k : 0;
+        schedule.update_parts = forced.update_parts;
+        kernels::cuda::factor_on_device(halves[k], rows[k], schedule);
+      } catch (const std::exception& e) {
+        failures[k] = e.what();
+      }
+    });
+  for (auto& t : threads) t.join();
+  for (const auto& f : failures)
+    if (!f.empty()) throw std::runtime_error(f);
+}
+#endif
 
 // One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
 // side; on a device the factorisation alone, as the GPU figures have been). `note` gets what the
@@ -340,7 +388,9 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   Timing t;
   const Stopwatch factoring;
 #if FEM_WITH_CUDA
-  if (cublas_chain(impl)) {
+  if (impl == "cublas-pair") {
+    factor_halves_at_once(a, forced);
+  } else if (cublas_chain(impl)) {
     kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, forced));
   } else if (impl == "cublas-streamed") {
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
@@ -420,16 +470,16 @@ std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
 // update stream's trailing SYRK; the step takes about the larger of the two.
 void print_step_breakdown(const Options& o) {
   std::cout << "\nOne GPU step, each operation alone (us a call, FP64):\n"
-            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | next_update: cuBLAS  narrow  "
-               "look_ahead (first 64): cuBLAS  narrow  (rest) | trailing on 100 SMs | thin_kernel  solve\n";
+            << "     b    nb  first_kernel  panel_chain  trailing_syrk  us/column | next_update  look_ahead (first 64)  "
+               "(rest) | trailing on 100 SMs | thin_kernel  solve\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks) {
       const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
       const StepBreakdown t = time_step_parts(b, nb);
-      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %19.1f %7.1f %28.1f %7.1f %7.1f | %19.1f | %11.1f %6.1f\n",
+      std::printf("%6lld %5lld %13.1f %12.1f %14.1f %10.3f | %11.1f %21.1f %7.1f | %19.1f | %11.1f %6.1f\n",
                   static_cast<long long>(b), static_cast<long long>(nb), t.first_kernel_us, t.panel_us, t.trailing_us,
-                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.next_update_us,
-                  t.next_update_narrow_us, t.look_ahead_us, t.look_ahead_narrow_us, t.look_ahead_rest_us,
+                  std::max(t.panel_us, t.trailing_us) / static_cast<double>(nb), t.next_update_us, t.look_ahead_us,
+                  t.look_ahead_rest_us,
                   t.trailing_green_us, t.thin_kernel_us, t.solve_us);
     }
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
@@ -450,19 +500,38 @@ void print_step_breakdown(const Options& o) {
 #endif
 
 #if FEM_WITH_CUDA
+// A step's trailing update alone (time_update_variants), beside the DGEMM rate of the run.
+void print_update_rates(const Options& o, double dgemm_gflops) {
+  std::vector<int> spare{0};
+  for (const int sms : o.panel_sms.empty() ? std::vector<int>{8} : o.panel_sms)
+    if (sms > 0) spare.push_back(sms);
+  std::cout << "\nA step's trailing update alone (C -= X X^T, lower triangle of n = b - nb rows, X n x nb; TFLOP/s of "
+               "n (n + 1) nb flops, the square's of 2 n^2 nb; median of 5 rounds):\n"
+            << "     b    nb     n  SMs_kept        us   TFLOP/s  %DGEMM  variant\n";
+  for (const index_t b : o.bandwidths)
+    for (const index_t block0 : o.blocks) {
+      const index_t nb = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
+      if (nb >= b) continue;
+      for (const auto& r : time_update_variants(b, nb, spare))
+        std::printf("%6lld %5lld %5lld %9d %9.1f %9.2f %7.1f  %s\n", static_cast<long long>(b),
+                    static_cast<long long>(nb), static_cast<long long>(b - nb), r.spare_sms, r.us, r.tflops,
+                    dgemm_gflops > 0 ? 100e3 * r.tflops / dgemm_gflops : 0.0, r.variant.c_str());
+    }
+}
+
 // The cublas chain's steps as they run, the two streams together: for each b, block, chain impl
 // and --panel-sms of the run, a band of 100 steps past its first window, factored with each
 // step timed; medians over the steps whose window is full.
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
-            << "     b    nb  impl            panel_sms narrow   period  look-ahead+panel  trailing_update  us/column  "
-               "lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
+            << "     b    nb  impl            panel_sms after_la   period  look-ahead+panel  trailing_update  "
+               "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
                "host's launches set the pace)\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
       for (const auto& impl : o.impls) {
-        if (!cublas_chain(impl)) continue;
+        if (!cublas_chain(impl) || impl == "cublas-pair") continue;
         for (const auto& forced : forced_of(o, impl)) {
           band::BandLayout layout;
           layout.bandwidth = b;
@@ -482,11 +551,31 @@ void print_chain_steps(const Options& o) {
             lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
           }
           const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          std::printf("%6lld %5lld  %-15s %9d %6d %8.1f %17.1f %16.1f %10.3f %8.1f\n", static_cast<long long>(b),
-                      static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      static_cast<int>(schedule.narrow_updates),
+          // right_looking_solve's panel stream, piece by piece (ChainStepTimes::panel_marks).
+          std::vector<std::vector<double>> pieces;
+          for (std::size_t k = 2; k + 1 < full; ++k) {
+            const auto& m = times[k].panel_marks;
+            if (m.empty()) continue;
+            pieces.resize(m.size() + 1);
+            pieces[0].push_back(1e3 * (m[0] - times[k].panel_start));
+            for (std::size_t i = 1; i < m.size(); ++i)
+              if (!std::isnan(m[i]) && !std::isnan(m[i - 1])) pieces[i].push_back(1e3 * (m[i] - m[i - 1]));
+            std::size_t last = m.size() - 1;
+            while (last > 0 && std::isnan(m[last])) --last;
+            pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
+          }
+          std::printf("%6lld %5lld  %-15s %9d %8d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
+                      static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
+                      static_cast<int>(schedule.trailing_after_look_ahead),
                       median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
                       median(lag));
+          if (!pieces.empty()) {
+            std::printf("        panel stream: look-ahead (first 64) %.1f", median(pieces[0]));
+            for (std::size_t i = 1; i + 2 < pieces.size(); i += 3)
+              std::printf(" | kernel %zu: thin %.1f, side waited %.1f, solve %.1f", i / 3, median(pieces[i]),
+                          median(pieces[i + 1]), median(pieces[i + 2]));
+            std::printf(" | to the end %.1f\n", median(pieces.back()));
+          }
         }
       }
 }
@@ -679,6 +768,11 @@ void run(Options o) {
               << worst << " of the medians, " << worst_ratio_min[impl] << " of the fastest repeats\n";
   std::printf("load average (1 min) at the end: %.2f (at the start: %.2f)\n", load_average(), load_start);
   write_rows(csv, o.csv);
+  if (o.update_rates) {
+#if FEM_WITH_CUDA
+    if (kernels::dense_backend_status("cublas").available) print_update_rates(o, dgemm);
+#endif
+  }
   if (o.breakdown) {
 #if FEM_WITH_CUDA
     const auto cublas = kernels::dense_backend_status("cublas");

@@ -3,6 +3,7 @@
 #include <cublas_v2.h>
 
 #include <algorithm>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,7 +18,6 @@
 #include "kernels/cuda/green_stream.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
-#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/stream_event.hpp"
 
 namespace fem::bench {
@@ -88,18 +88,11 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
                                    at(nb + 2 * width, nb + width), ld),
             "gemm");
     });
-    t.next_update_narrow_us = per_call_us(stream, 50, [&] {
-      kernels::cuda::narrow_update(at(nb + width, nb), at(nb + width, nb + width), rows_past + width, width, width, w,
-                                   stream);
-    });
     t.look_ahead_us = per_call_us(stream, 50, [&] {
       check(kernels::cuda::syrk(blas, width, k, at(nb, 0), at(nb, nb), ld), "syrk");
       check(kernels::cuda::gemm_nt(blas, static_cast<int>(b) - width, width, k, at(nb + width, 0), at(nb, 0),
                                    at(nb + width, nb), ld),
             "gemm");
-    });
-    t.look_ahead_narrow_us = per_call_us(stream, 50, [&] {
-      kernels::cuda::narrow_update(at(nb, 0), at(nb, nb), b, width, k, w, stream);
     });
     t.thin_kernel_us = per_call_us(stream, 50, [&] {
       auto thin = column(0);
@@ -131,6 +124,48 @@ StepBreakdown time_step_parts(std::int64_t b, std::int64_t nb) {
     }
   }
   return t;
+}
+
+std::vector<UpdateRate> time_update_variants(std::int64_t b, std::int64_t nb, const std::vector<int>& spare_sms) {
+  // X in the window's first nb columns, C right of it, as a step of the band holds them.
+  const std::int64_t w = b + nb, rows = b + 1, n = b - nb;
+  const kernels::cuda::DeviceBuffer<double> storage(static_cast<std::size_t>(rows * (w + 1)));
+  double* band = storage.get();
+  fill_band_on_device(band, 0, rows, b, w);
+  const auto at = [&](std::int64_t i, std::int64_t j) { return band + i * w + j + w; };
+  const double* x = at(nb, 0);
+  double* c = at(nb, nb);
+  const int ld = static_cast<int>(w), k = static_cast<int>(nb), size = static_cast<int>(n);
+  const double flops = static_cast<double>(n) * static_cast<double>(n + 1) * static_cast<double>(nb);
+  // The whole square, into a scratch matrix (above C's diagonal lie the band's other rows).
+  const kernels::cuda::DeviceBuffer<double> square(static_cast<std::size_t>(n * n));
+  std::vector<UpdateRate> rates;
+  for (const int spare : spare_sms) {
+    std::unique_ptr<kernels::cuda::GreenStream> green;
+    const kernels::cuda::Stream own(0, cudaStreamNonBlocking);
+    try {
+      if (spare > 0) green = std::make_unique<kernels::cuda::GreenStream>(spare);
+    } catch (const std::runtime_error&) {
+      cudaGetLastError();  // no partition on this device
+      continue;
+    }
+    const cudaStream_t stream = green ? static_cast<cudaStream_t>(*green) : static_cast<cudaStream_t>(own);
+    const kernels::cuda::BlasHandle blas(stream);
+    const double minus = -1, one = 1;
+    const auto add = [&](const std::string& variant, double f, const auto& op) {
+      const double us = per_call_us(stream, 20, op);
+      rates.push_back({variant, spare, us, f / us * 1e-6});
+    };
+    add("syrk", flops, [&] { check(kernels::cuda::syrk(blas, size, k, x, c, ld), "syrk"); });
+    add("syrkx", flops, [&] {
+      check(cublasDsyrkx(blas, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, size, k, &minus, x, ld, x, ld, &one, c, ld), "syrkx");
+    });
+    add("gemm (square, 2x flops)", 2.0 * static_cast<double>(n) * static_cast<double>(n) * static_cast<double>(nb), [&] {
+      check(cublasDgemm(blas, CUBLAS_OP_T, CUBLAS_OP_N, size, size, k, &minus, x, ld, x, ld, &one, square.get(), size),
+            "gemm");
+    });
+  }
+  return rates;
 }
 
 PersistentStepBreakdown time_persistent_steps(std::int64_t b) {

@@ -3,6 +3,8 @@
 // half-bandwidth b and block nb, timed alone with CUDA events (many calls back to back on one
 // stream, so launch gaps count as they do in the factorisation). Double precision.
 #include <cstdint>
+#include <string>
+#include <vector>
 
 namespace fem::bench {
 
@@ -11,10 +13,10 @@ struct StepBreakdown {
   double panel_us = 0;         // the step's block column kernels, after the look-ahead SYRK + GEMM
                                // for blocks wider than one kernel (panel stream)
   double trailing_us = 0;      // the SYRK of the rest of the window (update stream)
-  // The panel's updates of 64 columns by cuBLAS SYRK + GEMM and by narrow_update, and the trailing
-  // SYRK on part of the device:
-  double next_update_us = 0, next_update_narrow_us = 0;  // a kernel's 64 columns applied to the next 64, all rows
-  double look_ahead_us = 0, look_ahead_narrow_us = 0;    // the block column applied to the next one's first 64
+  // The panel's updates of 64 columns by cuBLAS SYRK + GEMM, and the trailing SYRK on part of the
+  // device:
+  double next_update_us = 0;  // a kernel's 64 columns applied to the next 64, all rows
+  double look_ahead_us = 0;   // the block column applied to the next one's first 64
   double look_ahead_rest_us = 0;  // ... and to its other columns (cuBLAS, the side stream's, beside the first kernel)
   double trailing_green_us = 0;   // the trailing SYRK in a green context of all but 32 multiprocessors
   // right_looking_solve's kernels: the block column kernel solving only the next diagonal block's
@@ -23,6 +25,19 @@ struct StepBreakdown {
 };
 
 StepBreakdown time_step_parts(std::int64_t bandwidth, std::int64_t block);
+
+// The trailing update of a step alone, C := C - X Xᵀ on the lower triangle of n = b - nb rows, X
+// n x nb, as the band holds them, by cuBLAS DSYRK and DSYRKX, beside a DGEMM of the whole square
+// (for the rate cuBLAS reaches on the shape: twice the flops), on the whole device or (spare_sms
+// > 0) in a green context keeping that many out.
+struct UpdateRate {
+  std::string variant;
+  int spare_sms = 0;
+  double us = 0;
+  double tflops = 0;  // n (n + 1) nb flops a call (the square: 2 n² nb)
+};
+
+std::vector<UpdateRate> time_update_variants(std::int64_t bandwidth, std::int64_t block, const std::vector<int>& spare_sms);
 
 // The persistent kernel's critical path: per 64-column step, medians over the steps of a band
 // of 600 steps (its first and last reach steps left out), from the kernel's own time stamps. A

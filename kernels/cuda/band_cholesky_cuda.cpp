@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <stdexcept>
@@ -18,7 +19,6 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/green_stream.hpp"
-#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/row_major_cublas.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #include "kernels/cuda/stream_event.hpp"
@@ -33,12 +33,13 @@ int as_int(index_t v) {
   return static_cast<int>(v);
 }
 
-// The update stream's green context keeping `panel_sms` multiprocessors out, or none where that
-// is 0 or the driver cannot (the partition only speeds the factorisation up).
-std::unique_ptr<GreenStream> green_stream_or_none(int panel_sms) {
-  if (panel_sms <= 0) return nullptr;
+// The update stream's green context keeping `panel_sms` multiprocessors out and taking its share
+// of the others, or none where the schedule asks for neither or the driver cannot (the partition
+// only speeds the factorisation up).
+std::unique_ptr<GreenStream> green_stream_or_none(const DeviceSchedule& schedule) {
+  if (schedule.panel_sms <= 0 && schedule.update_parts <= 1) return nullptr;
   try {
-    return std::make_unique<GreenStream>(panel_sms);
+    return std::make_unique<GreenStream>(std::max(schedule.panel_sms, 0), schedule.update_part, schedule.update_parts);
   } catch (const std::runtime_error&) {
     cudaGetLastError();  // clear what the driver left
     return nullptr;
@@ -47,19 +48,24 @@ std::unique_ptr<GreenStream> green_stream_or_none(int panel_sms) {
 
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
-// queues there ends after all of its work.
+// queues there ends after all of its work. Its streams do not wait for the default stream (so
+// that a factorisation in another host thread, starting, does not wait for this one's work):
+// it waits there once, made, for the work queued before it (the band's fill, the scratch's zeros).
 template <class T>
 class Factorizer {
  public:
   Factorizer(const BandLayout& layout, const DeviceSchedule& schedule)
       : layout_(layout),
         schedule_(schedule),
-        panel_(Stream::greatest_priority()),
-        green_(green_stream_or_none(schedule.panel_sms)),
+        panel_(Stream::greatest_priority(), cudaStreamNonBlocking),
+        green_(green_stream_or_none(schedule)),
         update_(green_ ? static_cast<cudaStream_t>(*green_) : static_cast<cudaStream_t>(own_update_)),
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
+    Event queued_before;
+    queued_before.record(cudaStreamLegacy);
+    queued_before.wait_in(update_);
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
   }
 
@@ -71,6 +77,9 @@ class Factorizer {
     start_.back().record(update_);
     host_start_ = std::chrono::steady_clock::now();
     for (std::size_t k = 0; k < 4 * steps(); ++k) marks_.emplace_back(Event::Timing::on);
+    if (solves_apart())
+      for (std::size_t k = 0; k < panel_marks_a_step() * steps(); ++k) panel_marks_.emplace_back(Event::Timing::on);
+    panel_marked_.assign(panel_marks_.size(), false);
     queued_.assign(steps(), 0);
     marked_.assign(steps(), false);
   }
@@ -82,7 +91,13 @@ class Factorizer {
       return static_cast<float>(1e3 * marks_[4 * k + static_cast<std::size_t>(mark)].seconds_since(start_.front()));
     };
     for (std::size_t k = 0; k < times.size(); ++k)
-      if (marked_[k]) times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3), queued_[k]};
+      if (marked_[k]) {
+        times[k] = {ms(k, 0), ms(k, 1), ms(k, 2), ms(k, 3), queued_[k], {}};
+        if (!panel_marks_.empty())
+          for (std::size_t m = panel_marks_a_step() * k; m < panel_marks_a_step() * (k + 1); ++m)
+            times[k].panel_marks.push_back(
+                panel_marked_[m] ? static_cast<float>(1e3 * panel_marks_[m].seconds_since(start_.front())) : NAN);
+      }
     return times;
   }
 
@@ -113,27 +128,24 @@ class Factorizer {
         rest_done_.wait_in(side_);
       }
       const std::size_t step = static_cast<std::size_t>(j / layout_.block);
+      timed_step_ = step;
+      mark(step, 2, panel_);
+      // The next block column updated by this one (unless its kernels do that) ...
+      const bool look_ahead_apart = !panel_applies_previous_block();
+      if (look_ahead_apart) look_ahead(at, j, split_look_ahead);
+      if (look_ahead_apart && schedule_.trailing_after_look_ahead) {
+        look_ahead_done_.record(panel_);
+        look_ahead_done_.wait_in(update_);
+        if (split_look_ahead) side_done_.wait_in(update_);
+      }
+      // ... and the rest of the window, while the next block column is factored.
       mark(step, 0, update_);
-      if (below > next)  // the rest of the window, one SYRK
+      if (below > next)
         check(syrk(update_blas_, as_int(below - next), as_int(size), at(j + size + next, j),
                    at(j + size + next, j + size + next), ld),
               "syrk (trailing window)");
       mark(step, 1, update_);
       rest_done_.record(update_);
-      mark(step, 2, panel_);
-      // ... while the next block column is updated by this one (unless its kernels do that) and factored.
-      if (!panel_applies_previous_block()) {
-        const index_t first_kernel = split_look_ahead ? block_column_width : next;
-        update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
-        if (split_look_ahead) {
-          // The second kernel's columns first: the first kernel's update of them waits for them alone.
-          const index_t second = std::min<index_t>(next, 2 * block_column_width);
-          update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
-          side_first_done_.record(side_);
-          update_columns(side_blas_, at, j, 0, size, size + second, size + next);
-          side_done_.record(side_);
-        }
-      }
       if (j + size < last) {
         factor_panel(at, j + size);
         panel_done_.record(panel_);
@@ -151,11 +163,30 @@ class Factorizer {
     panel_done_.wait_in(update_);
   }
 
+  // The look-ahead of step j: the next block column updated by the block column at j, its first
+  // kernel's columns on the panel stream; with `split`, its other columns on the side stream, the
+  // second kernel's first (the first kernel's update of them waits for them alone).
+  template <class At>
+  void look_ahead(const At& at, index_t j, bool split) {
+    const index_t size = std::min(layout_.block, layout_.n - j);
+    const index_t next = std::min({layout_.block, layout_.bandwidth, layout_.n - j - size});
+    const index_t first_kernel = split ? block_column_width : next;
+    update_columns(panel_blas_, at, j, 0, size, size, size + first_kernel);
+    panel_mark(0);
+    if (!split) return;
+    const index_t second = std::min<index_t>(next, 2 * block_column_width);
+    update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
+    side_first_done_.record(side_);
+    update_columns(side_blas_, at, j, 0, size, size + second, size + next);
+    side_done_.record(side_);
+  }
+
   // Waits for the device; throws NotPositiveDefinite for the first step whose pivot failed.
   void check_pivots() {
-    check(cudaStreamSynchronize(update_), "the band factorisation");
     std::vector<int> info(steps());
-    info_.download(info.data());
+    check(cudaMemcpyAsync(info.data(), info_.get(), steps() * sizeof(int), cudaMemcpyDeviceToHost, update_),
+          "cudaMemcpyAsync (pivot flags)");
+    check(cudaStreamSynchronize(update_), "the band factorisation");
     for (std::size_t k = 0; k < info.size(); ++k) {
       if (info[k] > 0) throw NotPositiveDefinite(static_cast<index_t>(k) * layout_.block + info[k] - 1);
     }
@@ -167,6 +198,18 @@ class Factorizer {
   // Mark `mark` of step k, when timing.
   void mark(std::size_t k, int mark, cudaStream_t stream) {
     if (!marks_.empty()) marks_[4 * k + static_cast<std::size_t>(mark)].record(stream);
+  }
+
+  // right_looking_solve's panel, timed: the look-ahead's first kernel's columns updated, then for
+  // each kernel its end, the side stream's update of the next kernel's columns waited for, and its
+  // solve's end (ChainStepTimes::panel_marks), on the panel stream.
+  std::size_t panel_marks_a_step() const {
+    return 1 + 3 * static_cast<std::size_t>((layout_.block + block_column_width - 1) / block_column_width);
+  }
+  void panel_mark(std::size_t m) {
+    if (panel_marks_.empty() || timed_step_ >= steps() || m >= panel_marks_a_step()) return;
+    panel_marks_[panel_marks_a_step() * timed_step_ + m].record(panel_);
+    panel_marked_[panel_marks_a_step() * timed_step_ + m] = true;
   }
 
   // Recorded once the side stream's updates of a block column's columns from `next` on, queued
@@ -225,10 +268,14 @@ class Factorizer {
         const index_t rows_below = column.below, fused = std::min(size, next + block_column_width) - next;
         column.below = fused;
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
+        const std::size_t kernel = static_cast<std::size_t>(c / block_column_width);
+        panel_mark(1 + 3 * kernel);
         if (fused > 0) side_ready(next).wait_in(panel_);
+        panel_mark(2 + 3 * kernel);
         if constexpr (std::is_same_v<T, double>)
           solve_under_diagonal(at(j + c, j + c), at(j + next, j + c), rows_below, column.width, layout_.window(),
                                static_cast<int>(fused), panel_);
+        panel_mark(3 + 3 * kernel);
         update_past(at, j, c, column.width, next, ahead, true);
       } else {
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
@@ -269,15 +316,6 @@ class Factorizer {
     const index_t below = std::min(layout_.bandwidth, layout_.n - j - size);
     const int ld = as_int(layout_.window());
     const T* b = at(j + first, j + c);
-    if constexpr (std::is_same_v<T, double>) {
-      if (schedule_.narrow_updates && last - first <= block_column_width) {
-        cudaStream_t stream = nullptr;
-        check(cublasGetStream(blas, &stream), "cublasGetStream");
-        narrow_update(b, at(j + first, j + first), size + below - first, static_cast<int>(last - first), as_int(w),
-                      layout_.window(), stream);
-        return;
-      }
-    }
     check(syrk(blas, as_int(last - first), as_int(w), b, at(j + first, j + first), ld), "syrk (block column)");
     if (size + below > last)
       check(gemm_nt(blas, as_int(size + below - last), as_int(last - first), as_int(w), at(j + last, j + c), b,
@@ -287,17 +325,20 @@ class Factorizer {
 
   BandLayout layout_;
   DeviceSchedule schedule_;
-  Stream panel_, side_{Stream::greatest_priority()}, own_update_{0};
+  Stream panel_, side_{Stream::greatest_priority(), cudaStreamNonBlocking}, own_update_{0, cudaStreamNonBlocking};
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   cudaStream_t update_;
   BlasHandle panel_blas_, update_blas_, side_blas_{side_};
-  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_;
+  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_, look_ahead_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
   std::vector<bool> marked_;           // ... the steps that recorded theirs
   std::chrono::steady_clock::time_point host_start_;  // ... and when they were queued, from here
   std::vector<float> queued_;
+  std::deque<Event> panel_marks_;  // ... and right_looking_solve's panel_marks_a_step() a step
+  std::vector<bool> panel_marked_;  // ... those recorded (NaN in ChainStepTimes::panel_marks otherwise)
+  std::size_t timed_step_ = static_cast<std::size_t>(-1);  // the step whose panel is being queued
 };
 
 // Host memory pinned for asynchronous copies while alive (left pageable if pinning fails:
@@ -328,9 +369,13 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 // kept off 32 multiprocessors (5-10 % faster at b = 3000, nb 256); from b = 3500, the panel's
 // kernels factoring their diagonal blocks alone (right_looking_solve), which leaves the device to
 // the trailing SYRK (200 against 237-260 us a 384-column step at b = 4000), 8 multiprocessors
-// kept for the panel (b = 4000, nb 256: 0.824 s, 0.847 with narrow updates in another run; nb 384:
-// 0.840-0.870; right_looking_ahead 0.86-0.90). The narrow updates by narrow_update were faster
-// alone (7 against 19 us) but not in the factorisation (0-3 % slower).
+// kept for the panel (b = 4000, nb 256: 0.824 s; nb 384: 0.840-0.870; right_looking_ahead 0.86-0.90).
+// (A tensor-core kernel for the panel's updates of 64 columns, faster alone, 7 against 19 us, made
+// the factorisation 0-3 % slower: its blocks took the trailing SYRK's multiprocessors.) Left-looking
+// on blocks of 128, whose look-ahead is a cuBLAS SYRK and GEMM on the panel stream, the trailing
+// SYRK waits for it (b = 2000: 0.454 against 0.476-0.481 s); on wider blocks that made it slower
+// (b = 3000: 0.75 against 0.67 s; 4000: 0.91 against 0.81), the trailing SYRK no longer beside the
+// look-ahead's 0.5 GFLOP.
 DeviceSchedule device_schedule(const BandLayout& layout) {
   DeviceSchedule schedule;
   if (layout.block > 128 && layout.bandwidth >= 3500) {
@@ -339,6 +384,8 @@ DeviceSchedule device_schedule(const BandLayout& layout) {
   } else if (layout.block > 128) {
     schedule.panel = PanelMethod::right_looking_ahead;
     schedule.panel_sms = 32;
+  } else {
+    schedule.trailing_after_look_ahead = !kernel_applies_previous_block(layout.block);
   }
   return schedule;
 }
@@ -410,7 +457,7 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
                                                DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch))};
   Factorizer<T> f(layout, device_schedule(layout));
   const cudaStream_t main = f.update();
-  Stream copy_in(0), copy_out(0);
+  Stream copy_in(0, cudaStreamNonBlocking), copy_out(0, cudaStreamNonBlocking);
   Event uploaded, moved, computed;
   std::array<Event, 2> downloaded;  // buffer b's finished rows are back on the host
   int chunks = 0;

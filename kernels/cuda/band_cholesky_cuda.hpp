@@ -46,9 +46,17 @@ struct DeviceSchedule {
   // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
   // kernels, changed nothing: bench/RESULTS.md.)
   int panel_sms = 0;
-  // Updates of at most 64 columns (the next kernel's, the look-ahead's first) by narrow_update (one
-  // launch on the tensor cores) instead of a cuBLAS SYRK and GEMM; double only.
-  bool narrow_updates = false;
+  // Factorisations running at once (from several host threads) may each keep their trailing SYRK
+  // to its own share of the multiprocessors the panels leave: share update_part of update_parts
+  // equal ones (with update_parts > 1, a green context even where panel_sms is 0). With the
+  // default, every factorisation's SYRK may use them all.
+  int update_part = 0;
+  int update_parts = 1;
+  // The trailing update waits for the look-ahead (the next block column updated by this one, on the
+  // panel and side streams): the look-ahead, on the chain from one block column to the next, finds
+  // the device free instead of behind the trailing update's first wave (where the panel's
+  // kernels do not apply it themselves).
+  bool trailing_after_look_ahead = false;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:
@@ -56,8 +64,11 @@ struct DeviceSchedule {
 DeviceSchedule device_schedule(const BandLayout& layout);
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
-// `rows`, as the `cublas` dense back-end holds it). Throws NotPositiveDefinite naming the first
-// equation whose pivot is not positive.
+// `rows`, as the `cublas` dense back-end holds it), after the work queued before it on the
+// default stream. Throws NotPositiveDefinite naming the first equation whose pivot is not
+// positive. Calls from several host threads on different bands run at once on the device: each
+// has its own streams, cuBLAS handles and scratch, and none waits for another's work (but
+// returning, each waits for the device to be idle once: cuBLAS's handles are released so).
 template <class T>
 void factor_on_device(const BandLayout& layout, T* rows);
 template <class T>
@@ -70,6 +81,11 @@ void factor_on_device(const BandLayout& layout, T* rows, const DeviceSchedule& s
 struct ChainStepTimes {
   float trailing_start = 0, trailing_end = 0, panel_start = 0, panel_end = 0;
   float queued = 0;
+  // right_looking_solve in double: on the panel stream, when the look-ahead's update of the next
+  // block column's first 64 columns ended, then for each block column kernel when it ended, when
+  // the side stream's update of the columns its solve updates was done, and when the solve ended
+  // (NaN for the kernels a short block column does not have).
+  std::vector<float> panel_marks;
 };
 
 // factor_on_device, timing each step (for `fem bench band --breakdown`; the events cost a little).

@@ -1,12 +1,15 @@
 // band-cholesky:cuda against band-cholesky:cpu (double and mixed precision) on random SPD band
 // matrices, with the band on the device and streamed through a small device-memory budget; the
 // CUDA factorisation against the CPU one on awkward sizes and block sizes, with each panel
-// method, on the whole device or with the trailing update in a green context; the failing pivot
-// named on both paths and by each panel method; the block column kernel against a host
-// factorisation. Skipped without a CUDA device.
+// method, on the whole device or with the trailing update in a green context; two factorisations
+// at once from two host threads; the failing pivot named on both paths and by each panel method;
+// the block column kernel against a host factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
 #include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "fem/config.hpp"
 #include "kernels/dense_registry.hpp"
@@ -20,7 +23,6 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
-#include "kernels/cuda/narrow_update.hpp"
 #include "kernels/cuda/solve_under_diagonal.hpp"
 #endif
 
@@ -257,10 +259,17 @@ constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMeth
                                                         kernels::cuda::PanelMethod::right_looking_kernels,
                                                         kernels::cuda::PanelMethod::right_looking_ahead,
                                                         kernels::cuda::PanelMethod::right_looking_solve};
+
+kernels::cuda::DeviceSchedule schedule_with(kernels::cuda::PanelMethod method, int panel_sms = 0) {
+  kernels::cuda::DeviceSchedule schedule;
+  schedule.panel = method;
+  schedule.panel_sms = panel_sms;
+  return schedule;
+}
 }  // namespace
 
 TEST_CASE("every panel method of the CUDA band factorisation matches the CPU factor, on all or part of the device, "
-          "narrow updates by cuBLAS or our kernel") {
+          "the trailing update beside the look-ahead or after it") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   band::BlasBackend cpu;
@@ -282,16 +291,61 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
     const auto expected = lower_band(cpu, reference);
     // Each option of the schedule on and off.
     for (const auto method : kPanelMethods)
-      for (const auto& [panel_sms, narrow_updates] :
+      for (const auto& [panel_sms, after_look_ahead] :
            {std::pair<int, bool>{0, false}, {16, true}, {0, true}, {16, false}}) {
         CAPTURE(static_cast<int>(method));
         CAPTURE(panel_sms);
-        CAPTURE(narrow_updates);
+        CAPTURE(after_look_ahead);
+        auto schedule = schedule_with(method, panel_sms);
+        schedule.trailing_after_look_ahead = after_look_ahead;
         auto on_device = band::load_band<double>(*gpu, csr, layout);
-        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(),
-                                        kernels::cuda::DeviceSchedule{method, panel_sms, narrow_updates});
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule);
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
       }
+  }
+}
+
+TEST_CASE("two CUDA band factorisations from two host threads at once each match the CPU factor") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  band::BlasBackend cpu;
+  // Two different bands (sizes, blocks, so panel methods), long enough to overlap on the device:
+  // the rule's schedules, both on every multiprocessor the panels leave, then each on its own half.
+  const CsrMatrix first = grid_laplacian(60000, 700, 31), second = grid_laplacian(45001, 450, 32);
+  const band::BandLayout layouts[] = {band::make_layout(first, 256), band::make_layout(second, 128)};
+  const CsrMatrix* matrices[] = {&first, &second};
+  std::vector<double> expected[2];
+  for (int k = 0; k < 2; ++k) {
+    auto reference = band::load_band<double>(cpu, *matrices[k], layouts[k]);
+    band::factor(cpu, reference, band::Schedule::in_order);
+    expected[k] = lower_band(cpu, reference);
+  }
+  for (const int parts : {1, 2}) {
+    CAPTURE(parts);
+    for (int round = 0; round < 2; ++round) {  // the second round finds the first's kernels set up
+      std::vector<band::BandOnBackend<double>> bands;
+      for (int k = 0; k < 2; ++k) bands.push_back(band::load_band<double>(*gpu, *matrices[k], layouts[k]));
+      std::string failures[2];
+      std::vector<std::thread> threads;
+      for (int k = 0; k < 2; ++k)
+        threads.emplace_back([&, k] {
+          try {
+            auto schedule = kernels::cuda::device_schedule(layouts[k]);
+            schedule.panel_sms = std::max(schedule.panel_sms, 8);
+            schedule.update_part = parts == 1 ? 0 : k;
+            schedule.update_parts = parts;
+            kernels::cuda::factor_on_device(bands[k].layout, bands[k].rows(), schedule);
+          } catch (const std::exception& e) {
+            failures[k] = e.what();
+          }
+        });
+      for (auto& t : threads) t.join();
+      for (int k = 0; k < 2; ++k) {
+        CAPTURE(k);
+        CHECK(failures[k].empty());
+        CHECK(max_rel_diff(lower_band(*gpu, bands[k]), expected[k]) < 1e-12);
+      }
+    }
   }
 }
 
@@ -301,7 +355,7 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
   const index_t n = 3000, kd = 500, block = 256;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 21), n);
   const band::BandLayout layout = band::make_layout(csr, block);
-  const kernels::cuda::DeviceSchedule schedule{kernels::cuda::PanelMethod::right_looking_ahead, 8};
+  const auto schedule = schedule_with(kernels::cuda::PanelMethod::right_looking_ahead, 8);
   auto untimed = band::load_band<double>(*gpu, csr, layout);
   kernels::cuda::factor_on_device(untimed.layout, untimed.rows(), schedule);
   auto timed = band::load_band<double>(*gpu, csr, layout);
@@ -318,6 +372,21 @@ TEST_CASE("the timed CUDA band factorisation factors as the untimed one, each st
     if (k > 0) CHECK(times[k - 1].queued <= times[k].queued);
   }
   CHECK(times.back().panel_end == 0);
+  CHECK(times.front().panel_marks.empty());  // right_looking_ahead: no panel marks
+
+  // right_looking_solve: the panel's marks, 1 + 3 a kernel, in order inside each step's panel.
+  auto solved = band::load_band<double>(*gpu, csr, layout);
+  const auto marked = kernels::cuda::factor_on_device_timed(
+      solved.layout, solved.rows(), schedule_with(kernels::cuda::PanelMethod::right_looking_solve, 8));
+  CHECK(max_rel_diff(lower_band(*gpu, solved), lower_band(*gpu, untimed)) < 1e-12);
+  for (std::size_t k = 0; k + 2 < marked.size(); ++k) {  // the steps whose next block column is whole
+    CAPTURE(k);
+    const auto& m = marked[k].panel_marks;
+    REQUIRE(m.size() == 13);
+    CHECK(marked[k].panel_start <= m.front());
+    for (std::size_t i = 1; i < m.size(); ++i) CHECK(m[i - 1] <= m[i]);
+    CHECK(m.back() <= marked[k].panel_end);
+  }
 }
 
 TEST_CASE("every panel method names the first failing pivot, wherever it is in a block column") {
@@ -335,7 +404,7 @@ TEST_CASE("every panel method names the first failing pivot, wherever it is in a
       const CsrMatrix csr = dense_to_csr(a, n);
       auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
       try {
-        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), kernels::cuda::DeviceSchedule{method});
+        kernels::cuda::factor_on_device(on_device.layout, on_device.rows(), schedule_with(method));
         FAIL("no failure reported");
       } catch (const kernels::NotPositiveDefinite& e) {
         CHECK(e.column() == bad);
@@ -599,40 +668,6 @@ TEST_CASE("the block column kernel reports the first pivot that is not positive,
   }
 }
 
-TEST_CASE("narrow_update subtracts X X(0 : width, :)ᵀ from the lower part of C and writes nothing else") {
-  if (!kernels::dense_backend_status("cublas").available) return;
-  std::mt19937 rng(81);
-  std::uniform_real_distribution<double> entry(-1.0, 1.0);
-  // One column, a tail's width and a kernel's; k of one, a chunk and a part, a kernel's and a
-  // wide block's; rows around the 64-row slabs.
-  for (const int width : {1, 37, 64})
-    for (const int k : {1, 45, 64, 384})
-      for (const long long rows : {64LL, 65LL, 200LL, 1000LL}) {
-        CAPTURE(width);
-        CAPTURE(k);
-        CAPTURE(rows);
-        // X in columns [0, k), C in [k, k + width) of each row; NaN past C and above its diagonal.
-        const long long ld = k + width + 3;
-        std::vector<double> m(static_cast<std::size_t>(rows * ld), std::nan(""));
-        const auto at = [&](long long r, long long c) -> double& { return m[static_cast<std::size_t>(r * ld + c)]; };
-        for (long long r = 0; r < rows; ++r)
-          for (long long c = 0; c < k + width; ++c)
-            if (c < k + std::min<long long>(r + 1, width)) at(r, c) = entry(rng);
-        std::vector<long double> expected(m.begin(), m.end());
-        for (long long r = 0; r < rows; ++r)
-          for (long long j = 0; j < width && j <= r; ++j)
-            for (long long l = 0; l < k; ++l)
-              expected[static_cast<std::size_t>(r * ld + k + j)] -= static_cast<long double>(at(r, l)) * at(j, l);
-        kernels::cuda::DeviceBuffer<double> device(m);
-        kernels::cuda::narrow_update(device.get(), device.get() + k, rows, width, k, ld, nullptr);
-        std::vector<double> got(m.size());
-        device.download(got.data());
-        const NanMarkedComparison compared = compare_nan_marked(m, got, expected);
-        CHECK(compared.changed == 0);
-        CHECK(compared.relative_diff < 1e-13);
-      }
-}
-
 TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updates the next block's columns") {
   if (!kernels::dense_backend_status("cublas").available) return;
   std::mt19937 rng(77);
@@ -684,6 +719,5 @@ TEST_CASE("solve_under_diagonal solves the rows under a lower triangle and updat
         CHECK(compared.relative_diff < 1e-12);
       }
 }
-
 
 #endif
