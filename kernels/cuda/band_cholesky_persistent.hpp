@@ -41,7 +41,15 @@ struct PersistentStepTimes {
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
 // `rows`; layout.block at least 64: the kernel's tiles are 64 columns wide whatever it is).
 // Throws NotPositiveDefinite naming the first equation whose pivot is not positive. With
-// `times`, fills it with the first times->size() steps' times.
-void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr);
+// `times`, fills it with the first times->size() steps' times. The kernel runs on a stream of
+// its own (after the default stream's work so far), with at most `max_blocks` blocks where that
+// is positive (else persistent_blocks()): two factorisations from two host threads, each with
+// at most half, run side by side (a grid that could not be resident beside the other's would
+// wait for it, its blocks spinning on flags: never more than the device holds in all).
+void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr,
+                       int max_blocks = 0);
+
+// The blocks of the kernel the device holds at once (its grid without a cap).
+int persistent_blocks();
 
 }  // namespace fem::kernels::cuda
