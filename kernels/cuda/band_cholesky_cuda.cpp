@@ -33,12 +33,13 @@ int as_int(index_t v) {
   return static_cast<int>(v);
 }
 
-// The update stream's green context keeping `panel_sms` multiprocessors out, or none where that
-// is 0 or the driver cannot (the partition only speeds the factorisation up).
-std::unique_ptr<GreenStream> green_stream_or_none(int panel_sms) {
-  if (panel_sms <= 0) return nullptr;
+// The update stream's green context keeping `panel_sms` multiprocessors out and taking its share
+// of the others, or none where the schedule asks for neither or the driver cannot (the partition
+// only speeds the factorisation up).
+std::unique_ptr<GreenStream> green_stream_or_none(const DeviceSchedule& schedule) {
+  if (schedule.panel_sms <= 0 && schedule.update_parts <= 1) return nullptr;
   try {
-    return std::make_unique<GreenStream>(panel_sms);
+    return std::make_unique<GreenStream>(std::max(schedule.panel_sms, 0), schedule.update_part, schedule.update_parts);
   } catch (const std::runtime_error&) {
     cudaGetLastError();  // clear what the driver left
     return nullptr;
@@ -47,19 +48,24 @@ std::unique_ptr<GreenStream> green_stream_or_none(int panel_sms) {
 
 // The steps of the factorisation on rows held in device memory. `update` is the stream the
 // caller orders its own work on: factor_steps starts after what is queued there and what it
-// queues there ends after all of its work.
+// queues there ends after all of its work. Its streams do not wait for the default stream (so
+// that a factorisation in another host thread, starting, does not wait for this one's work):
+// it waits there once, made, for the work queued before it (the band's fill, the scratch's zeros).
 template <class T>
 class Factorizer {
  public:
   Factorizer(const BandLayout& layout, const DeviceSchedule& schedule)
       : layout_(layout),
         schedule_(schedule),
-        panel_(Stream::greatest_priority()),
-        green_(green_stream_or_none(schedule.panel_sms)),
+        panel_(Stream::greatest_priority(), cudaStreamNonBlocking),
+        green_(green_stream_or_none(schedule)),
         update_(green_ ? static_cast<cudaStream_t>(*green_) : static_cast<cudaStream_t>(own_update_)),
         panel_blas_(panel_),
         update_blas_(update_),
         info_(static_cast<std::size_t>((layout.n + layout.block - 1) / layout.block)) {
+    Event queued_before;
+    queued_before.record(cudaStreamLegacy);
+    queued_before.wait_in(update_);
     check(cudaMemsetAsync(info_.get(), 0, steps() * sizeof(int), update_), "cudaMemsetAsync");
   }
 
@@ -153,9 +159,10 @@ class Factorizer {
 
   // Waits for the device; throws NotPositiveDefinite for the first step whose pivot failed.
   void check_pivots() {
-    check(cudaStreamSynchronize(update_), "the band factorisation");
     std::vector<int> info(steps());
-    info_.download(info.data());
+    check(cudaMemcpyAsync(info.data(), info_.get(), steps() * sizeof(int), cudaMemcpyDeviceToHost, update_),
+          "cudaMemcpyAsync (pivot flags)");
+    check(cudaStreamSynchronize(update_), "the band factorisation");
     for (std::size_t k = 0; k < info.size(); ++k) {
       if (info[k] > 0) throw NotPositiveDefinite(static_cast<index_t>(k) * layout_.block + info[k] - 1);
     }
@@ -287,7 +294,7 @@ class Factorizer {
 
   BandLayout layout_;
   DeviceSchedule schedule_;
-  Stream panel_, side_{Stream::greatest_priority()}, own_update_{0};
+  Stream panel_, side_{Stream::greatest_priority(), cudaStreamNonBlocking}, own_update_{0, cudaStreamNonBlocking};
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   cudaStream_t update_;
   BlasHandle panel_blas_, update_blas_, side_blas_{side_};
@@ -410,7 +417,7 @@ int factor_streamed(const BandLayout& layout, T* host_rows, std::size_t device_b
                                                DeviceBuffer<T>(static_cast<std::size_t>(buffer_rows * pitch))};
   Factorizer<T> f(layout, device_schedule(layout));
   const cudaStream_t main = f.update();
-  Stream copy_in(0), copy_out(0);
+  Stream copy_in(0, cudaStreamNonBlocking), copy_out(0, cudaStreamNonBlocking);
   Event uploaded, moved, computed;
   std::array<Event, 2> downloaded;  // buffer b's finished rows are back on the host
   int chunks = 0;

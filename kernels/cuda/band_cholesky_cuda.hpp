@@ -49,6 +49,12 @@ struct DeviceSchedule {
   // Updates of at most 64 columns (the next kernel's, the look-ahead's first) by narrow_update (one
   // launch on the tensor cores) instead of a cuBLAS SYRK and GEMM; double only.
   bool narrow_updates = false;
+  // Factorisations running at once (from several host threads) may each keep their trailing SYRK
+  // to its own share of the multiprocessors the panels leave: share update_part of update_parts
+  // equal ones (with update_parts > 1, a green context even where panel_sms is 0). With the
+  // default, every factorisation's SYRK may use them all.
+  int update_part = 0;
+  int update_parts = 1;
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:
@@ -56,8 +62,11 @@ struct DeviceSchedule {
 DeviceSchedule device_schedule(const BandLayout& layout);
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
-// `rows`, as the `cublas` dense back-end holds it). Throws NotPositiveDefinite naming the first
-// equation whose pivot is not positive.
+// `rows`, as the `cublas` dense back-end holds it), after the work queued before it on the
+// default stream. Throws NotPositiveDefinite naming the first equation whose pivot is not
+// positive. Calls from several host threads on different bands run at once on the device: each
+// has its own streams, cuBLAS handles and scratch, and none waits for another's work (but
+// returning, each waits for the device to be idle once: cuBLAS's handles are released so).
 template <class T>
 void factor_on_device(const BandLayout& layout, T* rows);
 template <class T>

@@ -32,7 +32,7 @@ void check_driver(CUresult status, const char* what) {
 
 }  // namespace
 
-GreenStream::GreenStream(int spare_sms) {
+GreenStream::GreenStream(int spare_sms, int part, int parts) {
   const auto device_get = driver_entry<PFN_cuDeviceGet_v2000>("cuDeviceGet", 2000);
   const auto get_resource = driver_entry<PFN_cuDeviceGetDevResource_v12040>("cuDeviceGetDevResource", 12040);
   const auto split = driver_entry<PFN_cuDevSmResourceSplitByCount_v12040>("cuDevSmResourceSplitByCount", 12040);
@@ -46,7 +46,9 @@ GreenStream::GreenStream(int spare_sms) {
   check_driver(device_get(&device, ordinal), "cuDeviceGet");
   CUdevResource all{};
   check_driver(get_resource(device, &all, CU_DEV_RESOURCE_TYPE_SM), "cuDeviceGetDevResource");
-  // Groups of the smallest size the driver allows, as many of them as leave `spare_sms` out.
+  // Groups of the smallest size the driver allows, as many of them as leave `spare_sms` out; of
+  // those, share `part` of `parts`. (The driver splits a device the same way every time, so the
+  // shares of streams made alike do not overlap.)
   const unsigned flags = CU_DEV_SM_RESOURCE_SPLIT_IGNORE_SM_COSCHEDULING;
   unsigned count = 0;
   check_driver(split(nullptr, &count, &all, nullptr, flags, 1), "cuDevSmResourceSplitByCount (count)");
@@ -54,12 +56,17 @@ GreenStream::GreenStream(int spare_sms) {
   check_driver(split(groups.data(), &count, &all, nullptr, flags, 1), "cuDevSmResourceSplitByCount");
   const unsigned per_group = count > 0 ? groups[0].sm.smCount : 0;
   const unsigned wanted = all.sm.smCount > static_cast<unsigned>(spare_sms) ? all.sm.smCount - spare_sms : 0;
-  const unsigned used = per_group > 0 ? std::min(count, wanted / per_group) : 0;
+  const unsigned left = per_group > 0 ? std::min(count, wanted / per_group) : 0;
+  if (parts < 1 || part < 0 || part >= parts)
+    throw std::runtime_error("GreenStream: no share " + std::to_string(part) + " of " + std::to_string(parts));
+  const unsigned used = left / static_cast<unsigned>(parts);
   if (used == 0)
     throw std::runtime_error("GreenStream: cannot keep " + std::to_string(spare_sms) + " of " +
-                             std::to_string(all.sm.smCount) + " multiprocessors out");
+                             std::to_string(all.sm.smCount) + " multiprocessors out and share the rest " +
+                             std::to_string(parts) + " ways");
   CUdevResourceDesc desc{};
-  check_driver(describe(&desc, groups.data(), used), "cuDevResourceGenerateDesc");
+  check_driver(describe(&desc, groups.data() + static_cast<std::size_t>(part) * used, used),
+               "cuDevResourceGenerateDesc");
   CUgreenCtx context{};
   check_driver(create(&context, desc, device, CU_GREEN_CTX_DEFAULT_STREAM), "cuGreenCtxCreate");
   context_ = context;

@@ -1,12 +1,16 @@
 // band-cholesky:cuda against band-cholesky:cpu (double and mixed precision) on random SPD band
 // matrices, with the band on the device and streamed through a small device-memory budget; the
 // CUDA factorisation against the CPU one on awkward sizes and block sizes, with each panel
-// method, on the whole device or with the trailing update in a green context; the failing pivot
+// method, on the whole device or with the trailing update in a green context; two factorisations
+// at once from two host threads; the failing pivot
 // named on both paths and by each panel method; the block column kernel against a host
 // factorisation. Skipped without a CUDA device.
 #include <doctest/doctest.h>
 
 #include <iostream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "fem/config.hpp"
 #include "kernels/dense_registry.hpp"
@@ -292,6 +296,50 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
                                         kernels::cuda::DeviceSchedule{method, panel_sms, narrow_updates});
         CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
       }
+  }
+}
+
+TEST_CASE("two CUDA band factorisations from two host threads at once each match the CPU factor") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  band::BlasBackend cpu;
+  // Two different bands (sizes, blocks, so panel methods), long enough to overlap on the device:
+  // the rule's schedules, both on every multiprocessor the panels leave, then each on its own half.
+  const CsrMatrix first = grid_laplacian(60000, 700, 31), second = grid_laplacian(45001, 450, 32);
+  const band::BandLayout layouts[] = {band::make_layout(first, 256), band::make_layout(second, 128)};
+  const CsrMatrix* matrices[] = {&first, &second};
+  std::vector<double> expected[2];
+  for (int k = 0; k < 2; ++k) {
+    auto reference = band::load_band<double>(cpu, *matrices[k], layouts[k]);
+    band::factor(cpu, reference, band::Schedule::in_order);
+    expected[k] = lower_band(cpu, reference);
+  }
+  for (const int parts : {1, 2}) {
+    CAPTURE(parts);
+    for (int round = 0; round < 2; ++round) {  // the second round finds the first's kernels set up
+      std::vector<band::BandOnBackend<double>> bands;
+      for (int k = 0; k < 2; ++k) bands.push_back(band::load_band<double>(*gpu, *matrices[k], layouts[k]));
+      std::string failures[2];
+      std::vector<std::thread> threads;
+      for (int k = 0; k < 2; ++k)
+        threads.emplace_back([&, k] {
+          try {
+            auto schedule = kernels::cuda::device_schedule(layouts[k]);
+            schedule.panel_sms = std::max(schedule.panel_sms, 8);
+            schedule.update_part = parts == 1 ? 0 : k;
+            schedule.update_parts = parts;
+            kernels::cuda::factor_on_device(bands[k].layout, bands[k].rows(), schedule);
+          } catch (const std::exception& e) {
+            failures[k] = e.what();
+          }
+        });
+      for (auto& t : threads) t.join();
+      for (int k = 0; k < 2; ++k) {
+        CAPTURE(k);
+        CHECK(failures[k].empty());
+        CHECK(max_rel_diff(lower_band(*gpu, bands[k]), expected[k]) < 1e-12);
+      }
+    }
   }
 }
 
