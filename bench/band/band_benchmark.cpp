@@ -32,6 +32,7 @@
 #include "solvers/direct/band_cholesky.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/twisted_band_cholesky.hpp"
 #include "support/csv_table.hpp"
 #include "support/statistics.hpp"
 #include "support/stopwatch.hpp"
@@ -50,7 +51,8 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-solve", "cublas-streamed", "cuda", "cuda-persistent",
+                                           "cublas-twisted", "cuda-twisted"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -82,6 +84,12 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
                    (factor + solve) and the tile updates (FP64 tensor cores), look-ahead by the task
                    order; double only, its own 64-column tiles whatever --blocks says (run once, nb 64)
+  cublas-twisted   two-sided (solvers/direct/twisted_band_cholesky.hpp): the band cut at the middle, its
+                   top factored top-down and its bottom, reflected into a second buffer, bottom-up by two
+                   cublas chains from two host threads at once, then the kd x kd separator; the note
+                   gives the split, the reflection's, the walkers' and the separator's times
+  cuda-twisted     the same with two cuda-persistent kernels, each on half of the device's blocks
+                   (double only, nb 64)
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
 ratio: a host implementation's time over openblas's (DPBTRF + DPBTRS), of the medians (ratio) and of
 the fastest repeats (ratio_min); "<=1.0" says which of the two are at most 1.0. On a shared machine
@@ -159,8 +167,11 @@ bool cublas_chain(const std::string& impl) {
          impl == "cublas-solve";
 }
 
+bool twisted(const std::string& impl) { return impl == "cublas-twisted" || impl == "cuda-twisted"; }
+
 bool on_device(const std::string& impl) {
-  return cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda" || impl == "cuda-persistent";
+  return cublas_chain(impl) || twisted(impl) || impl == "cublas-streamed" || impl == "cuda" ||
+         impl == "cuda-persistent";
 }
 
 // Rows [first, last) of the lower band, `window` entries left of the diagonal, pitch window + 1.
@@ -316,9 +327,29 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
 }
 #endif
 
+#if FEM_WITH_CUDA
+// The walkers of a twisted impl's two halves: persistent kernels on half of the device's blocks
+// each, or cublas chains by the rule (schedule_of as cublas's).
+template <class T>
+band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& forced) {
+  if (impl == "cuda-twisted") {
+    if constexpr (!std::is_same_v<T, double>) {
+      throw std::invalid_argument("cuda-twisted factors in double only");
+    } else {
+      return [](const band::BandOnBackend<double>& half, int) {
+        kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr, kernels::cuda::persistent_blocks() / 2);
+      };
+    }
+  }
+  return [forced](const band::BandOnBackend<T>& half, int) {
+    kernels::cuda::factor_on_device(half.layout, half.rows(), schedule_of("cublas", half.layout, forced));
+  };
+}
+#endif
+
 // The --panel-sms and --narrow-updates of an impl's rows, every pair.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
-  const bool chain = cublas_chain(impl);
+  const bool chain = cublas_chain(impl) || impl == "cublas-twisted";
   std::vector<ScheduleForced> all;
   for (const int sms : chain && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1})
     for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
@@ -350,6 +381,14 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
     else kernels::cuda::factor_persistent(a.layout, a.rows());
+  } else if (twisted(impl)) {
+    band::TwistedTimes parts;
+    const auto split = band::balanced_split(layout.n, layout.bandwidth);
+    band::factor_twisted<T>(backend, a, split, twisted_walker<T>(impl, forced), &parts);
+    char text[160];
+    std::snprintf(text, sizeof text, "m %lld: reflect %.2f ms, walkers %.4f s, separator %.2f ms",
+                  static_cast<long long>(split.m), 1e3 * parts.reflect_s, parts.walkers_s, 1e3 * parts.separator_s);
+    note = text;
   } else
 #endif
   {
@@ -406,7 +445,7 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
   if (impl.rfind("blas", 0) == 0) return std::make_unique<band::BlasBackend>();
-  if (cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
+  if (cublas_chain(impl) || twisted(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
     // cublas-streamed keeps the band in host memory and moves it itself.
     auto device = kernels::make_dense_backend("cublas");  // checks that a device is there
     if (impl != "cublas-streamed") return device;
@@ -557,7 +596,7 @@ void run(Options o) {
         std::vector<Row> rows;
         for (const auto& impl : o.impls)
           for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
-                                      : impl == "cuda-persistent" ? std::vector<index_t>{64}
+                                      : impl == "cuda-persistent" || impl == "cuda-twisted" ? std::vector<index_t>{64}
                                                                   : o.blocks)
             for (const auto& forced : forced_of(o, impl)) {
               if (impl == "openblas" && precision != "double") continue;

@@ -52,12 +52,12 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
     throw std::invalid_argument("twisted band Cholesky: the split is of another band");
   const index_t kd = split.kd, m = split.m;
   const BandLayout top_layout{split.top_rows(), kd, layout.block}, bottom_layout{split.bottom_rows(), kd, layout.block};
+  Stopwatch watch;
   TwistedFactor<T> f{split,
                      {top_layout, band.storage.block(0, 0, split.top_rows(), layout.pitch())},
                      {bottom_layout, backend.allocate<T>(split.bottom_rows(), layout.pitch())}};
   const DeviceMatrix<T> top_s = separator_of(f.top, m, kd), bottom_s = separator_of(f.bottom, split.bottom_only_rows(), kd);
 
-  Stopwatch watch;
   twisted::reflect_band(backend, band, m, f.bottom);
   const auto s = backend.allocate<T>(kd, kd);  // A_SS, then the separator's Schur complement
   twisted::triangle_to_dense(backend, top_s, false, s);
@@ -65,8 +65,8 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
   const double reflect_s = watch.restart();
 
   std::exception_ptr bottom_failure;
-  std::thread bottom([&] { bottom_failure = captured([&] { walker(f.bottom); }); });
-  const std::exception_ptr top_failure = captured([&] { walker(f.top); });
+  std::thread bottom([&] { bottom_failure = captured([&] { walker(f.bottom, 1); }); });
+  const std::exception_ptr top_failure = captured([&] { walker(f.top, 0); });
   bottom.join();
   backend.synchronize();
   const double walkers_s = watch.restart();

@@ -53,15 +53,16 @@ struct TwistedFactor {
 
 // Where the factorisation's time went (the back-end synchronised between the parts), seconds.
 struct TwistedTimes {
-  double reflect_s = 0;    // the bottom band reflected into its storage, A_SS copied
+  double reflect_s = 0;    // the bottom band allocated and reflected into it, A_SS copied
   double walkers_s = 0;    // the two walkers, side by side
   double separator_s = 0;  // S combined, factored and written back
 };
 
 // Factors a band in place (layout and rows as given), throwing kernels::NotPositiveDefinite
-// naming its first failing row; called from two threads at once.
+// naming its first failing row; called from two threads at once, with half 0 (the top band) and
+// half 1 (the bottom one), so that each may keep to its share of the device.
 template <class T>
-using Walker = std::function<void(const BandOnBackend<T>&)>;
+using Walker = std::function<void(const BandOnBackend<T>&, int half)>;
 
 // Factors `band` two-sided; its rows [0, m + kd) become the top factor, rows [m + kd, n) are left
 // as they were (no longer needed). Throws kernels::NotPositiveDefinite naming an equation of A.
