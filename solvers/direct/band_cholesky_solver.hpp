@@ -6,14 +6,19 @@
 // back to FP64 when refinement stalls.
 //
 // On the CPU the tiles run on OpenBLAS (BlasBackend) under OpenMP tasks. On CUDA the band is
-// factored by band_cholesky_cuda (our block column kernel, cuBLAS, streams) and substituted on the
-// device; a band larger than the device memory allowed is built in host memory, streamed
-// through the device in chunks for the factorisation, and substituted on the host.
+// factored on the device and substituted there: in FP64 on bands of 64 to kPersistentBelow - 1
+// half-bandwidth by the persistent kernel (band_cholesky_persistent), else by band_cholesky_cuda
+// (our block column kernel, cuBLAS, streams); two-sided (twisted_band_cholesky.hpp: two of those
+// side by side from both ends of the band, half the critical path) where the band is long
+// against its width (kTwistedFromLength) and the device also holds the reflected bottom half. A
+// band larger than the device memory allowed is built in host memory, streamed through the
+// device in chunks for the factorisation (one-sided), and substituted on the host.
 //
 // SolveReport.figures: bandwidth, block_size, factor_bytes, flops (factorisation, counted
 // exactly: about n (kd + 1)^2), threads, refinement_steps, precision_fallback (1 when the mixed
 // solve fell back to FP64), factor_precision_bits (32 or 64), device_chunks (CUDA: 0 when the
-// band lived on the device, else the chunks it streamed through in).
+// band lived on the device, else the chunks it streamed through in), two_sided (CUDA: 1 when
+// factored two-sided), persistent_kernel (CUDA: 1 when the persistent kernel factored).
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -21,6 +26,7 @@
 
 #include "kernels/dense_backend.hpp"
 #include "solvers/direct/band_cholesky.hpp"
+#include "solvers/direct/twisted_band_cholesky.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem {
@@ -44,6 +50,17 @@ BandOnBackend<T> load_band(kernels::DenseBackend& backend, const CsrMatrix& matr
 template <class T>
 std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnBackend<T>& factor,
                                    std::span<const double> rhs, index_t r);
+
+// The same with a two-sided factor.
+template <class T>
+std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedFactor<T>& factor,
+                                   std::span<const double> rhs, index_t r);
+
+// The CUDA solver's choices on the device (measured on the H100 at n = 1e6: bench/RESULTS.md):
+// the persistent kernel below this half-bandwidth in FP64 (from 64, its tiles' width), and
+// two-sided where n is at least this many times the half-bandwidth.
+inline constexpr index_t kPersistentBelow = 2000;
+inline constexpr index_t kTwistedFromLength = 8;
 
 // Factors on the back-end; kernels::NotPositiveDefinite becomes SolveFailure naming the equation.
 template <class T>

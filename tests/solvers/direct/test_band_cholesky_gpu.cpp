@@ -96,6 +96,52 @@ TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
   }
 }
 
+TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the device holds its second half") {
+  SolverOptions options;
+  options.device = "cuda";
+  try {
+    make_band_cholesky_cuda(options);
+  } catch (const SolverUnavailable&) {
+    return;
+  }
+  const index_t n = 20011, m = 130;
+  const CsrMatrix a = grid_laplacian(n, m, 15);
+  std::vector<double> rhs(n);
+  for (index_t i = 0; i < n; ++i) rhs[i] = std::cos(0.29 * i) + 0.3;
+  std::vector<double> u_cpu(n), u(n);
+  make_band_cholesky_cpu({})->solve(AssembledSystem{a, rhs}, u_cpu);
+  const auto solve = [&](const SolverOptions& o, std::size_t device_bytes, const CsrMatrix& matrix) {
+    return make_band_cholesky_cuda_within(o, device_bytes)->solve(AssembledSystem{matrix, rhs}, u);
+  };
+  // FP64, kd = 130: the persistent kernels from both ends.
+  auto report = solve(options, 0, a);
+  CHECK(report.figures.at("two_sided") == 1);
+  CHECK(report.figures.at("persistent_kernel") == 1);
+  CHECK(max_rel_diff(u, u_cpu) < 1e-10);
+  // Room for the band but not for the reflected half: one-sided, on the device.
+  const double band_bytes = static_cast<double>(n) * static_cast<double>(m + 64 + 1) * sizeof(double);
+  report = solve(options, static_cast<std::size_t>(band_bytes) + (1 << 20), a);
+  CHECK(report.figures.at("two_sided") == 0);
+  CHECK(report.figures.at("device_chunks") == 0);
+  CHECK(max_rel_diff(u, u_cpu) < 1e-10);
+  // FP32 (mixed): the cublas chains from both ends.
+  options.precision = "mixed";
+  report = solve(options, 0, a);
+  CHECK(report.figures.at("two_sided") == 1);
+  CHECK(report.figures.at("persistent_kernel") == 0);
+  CHECK(report.figures.at("factor_precision_bits") == 32);
+  CHECK(max_rel_diff(u, u_cpu) < 1e-9);
+  // A band shorter than kTwistedFromLength half-bandwidths: one-sided.
+  options.precision = "double";
+  const index_t short_n = band::kTwistedFromLength * m - 1;
+  const CsrMatrix short_band = grid_laplacian(short_n, m, 16);
+  rhs.resize(short_n);
+  u.resize(short_n);
+  report = solve(options, 0, short_band);
+  CHECK(report.figures.at("two_sided") == 0);
+  CHECK(report.residual < 1e-12);
+}
+
 TEST_CASE("band-cholesky:cuda names the failing equation") {
   std::unique_ptr<LinearSolver> gpu;
   try {
