@@ -88,8 +88,8 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
                    top factored top-down and its bottom, reflected into a second buffer, bottom-up by two
                    cublas chains from two host threads at once, then the kd x kd separator; the note
                    gives the split, the reflection's, the walkers' and the separator's times
-  cuda-twisted     the same with two cuda-persistent kernels, each on half of the device's blocks
-                   (double only, nb 64)
+  cuda-twisted     the same with two cuda-persistent kernels, each on half of the device's blocks, and
+                   a third on the separator (double only, nb 64)
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
 ratio: a host implementation's time over openblas's (DPBTRF + DPBTRS), of the medians (ratio) and of
 the fastest repeats (ratio_min); "<=1.0" says which of the two are at most 1.0. On a shared machine
@@ -328,20 +328,20 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
 #endif
 
 #if FEM_WITH_CUDA
-// The walkers of a twisted impl's two halves: persistent kernels on half of the device's blocks
-// each, or cublas chains by the rule (schedule_of as cublas's).
+// The walkers of a twisted impl: persistent kernels on their share of the device's blocks, or
+// cublas chains by the rule (schedule_of as cublas's).
 template <class T>
 band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& forced) {
   if (impl == "cuda-twisted") {
     if constexpr (!std::is_same_v<T, double>) {
       throw std::invalid_argument("cuda-twisted factors in double only");
     } else {
-      return [](const band::BandOnBackend<double>& half, int) {
-        kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr, kernels::cuda::persistent_blocks() / 2);
+      return [](const band::BandOnBackend<double>& half, int, int parts) {
+        kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr, kernels::cuda::persistent_blocks() / parts);
       };
     }
   }
-  return [forced](const band::BandOnBackend<T>& half, int) {
+  return [forced](const band::BandOnBackend<T>& half, int, int) {
     kernels::cuda::factor_on_device(half.layout, half.rows(), schedule_of("cublas", half.layout, forced));
   };
 }

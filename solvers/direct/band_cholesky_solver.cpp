@@ -230,23 +230,20 @@ class BandCholeskySolver final : public LinearSolver {
       const auto split = twisted_split_within(layout, sizeof(T), allowed - bytes);
       report.figures["two_sided"] = split ? 1 : 0;
       report.figures["persistent_kernel"] = persistent ? 1 : 0;
-      const auto walk = [&](const band::BandOnBackend<T>& band, int part, int parts) {
+      // A walker on share `part` of `parts` of the device: the persistent kernel on that share of
+      // its blocks; the cublas chain on all of it (the two chains' SYRKs share the multiprocessors).
+      const auto walk = [&](const band::BandOnBackend<T>& band, int, int parts) {
         if constexpr (std::is_same_v<T, double>) {
           if (persistent) {
             kernels::cuda::factor_persistent(band.layout, band.rows(), nullptr, kernels::cuda::persistent_blocks() / parts);
             return;
           }
         }
-        auto schedule = kernels::cuda::device_schedule(band.layout);
-        schedule.update_part = part;
-        schedule.update_parts = parts;
-        kernels::cuda::factor_on_device(band.layout, band.rows(), schedule);
+        kernels::cuda::factor_on_device(band.layout, band.rows());
       };
       band::pivot_or_fail<T>([&] {
         if (split) {
-          f.twisted = band::factor_twisted<T>(*gpu_, f.band, *split, [&](const band::BandOnBackend<T>& half, int part) {
-            walk(half, part, 2);
-          });
+          f.twisted = band::factor_twisted<T>(*gpu_, f.band, *split, walk);
         } else {
           walk(f.band, 0, 1);
         }

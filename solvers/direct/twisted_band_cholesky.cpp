@@ -65,8 +65,8 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
   const double reflect_s = watch.restart();
 
   std::exception_ptr bottom_failure;
-  std::thread bottom([&] { bottom_failure = captured([&] { walker(f.bottom, 1); }); });
-  const std::exception_ptr top_failure = captured([&] { walker(f.top, 0); });
+  std::thread bottom([&] { bottom_failure = captured([&] { walker(f.bottom, 1, 2); }); });
+  const std::exception_ptr top_failure = captured([&] { walker(f.top, 0, 2); });
   bottom.join();
   backend.synchronize();
   const double walkers_s = watch.restart();
@@ -86,12 +86,13 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
     backend.syrk(T(1), l1, T(-1), s);  // L1 L1ᵀ - A_SS
     backend.syrk(T(1), u2, T(1), s);   // + (J L2 J)(J L2 J)ᵀ = A_SS - C_top - C_bot
   }
+  twisted::copy_lower(backend, s, top_s);
+  const BandOnBackend<T> separator{{kd, kd, layout.block}, band.storage.block(m, 0, kd, layout.pitch())};
   try {
-    backend.potrf(s);
+    walker(separator, 0, 1);
   } catch (const NotPositiveDefinite& e) {
     throw NotPositiveDefinite(m + e.column());
   }
-  twisted::copy_lower(backend, s, top_s);
   twisted::unit_lower(backend, bottom_s);
   backend.synchronize();
   if (times) *times = {reflect_s, walkers_s, watch.seconds()};

@@ -13,8 +13,9 @@
 //     the same time, hold L_BB and L_SB (reflected); their S block first holds L2 with
 //     (J L2 J)(J L2 J)ᵀ = A_SS - C_bot;
 //   - separator: A_SS - C_top - C_bot = L1 L1ᵀ + (J L2 J)(J L2 J)ᵀ - A_SS (a copy of A_SS taken
-//     before), factored (the back-end's POTRF) into the top's S block as L_S; the bottom's S block
-//     becomes the identity, for the substitution.
+//     before; the back-end's SYRKs), written into the top's S block and factored there by the
+//     walker on the whole device (those kd rows are a band of their own, every entry inside its
+//     bandwidth) into L_S; the bottom's S block becomes the identity, for the substitution.
 // The substitution (with y = L⁻¹ b by blocks): forward over the bottom band with the right-hand
 // side [b_B reversed, 0] gives y_B and, in its S rows, -L_SB y_B (the identity's diagonal), which
 // is added to b_S; forward and back over the top band give x_S and x_T (it is the factor of
@@ -58,11 +59,11 @@ struct TwistedTimes {
   double separator_s = 0;  // S combined, factored and written back
 };
 
-// Factors a band in place (layout and rows as given), throwing kernels::NotPositiveDefinite
-// naming its first failing row; called from two threads at once, with half 0 (the top band) and
-// half 1 (the bottom one), so that each may keep to its share of the device.
+// Factors a band in place (layout and rows as given) on share `part` of `parts` of the device,
+// throwing kernels::NotPositiveDefinite naming its first failing row: the top band with (0, 2)
+// and the bottom one with (1, 2) from two threads at once, then the separator with (0, 1).
 template <class T>
-using Walker = std::function<void(const BandOnBackend<T>&, int half)>;
+using Walker = std::function<void(const BandOnBackend<T>&, int part, int parts)>;
 
 // Factors `band` two-sided; its rows [0, m + kd) become the top factor, rows [m + kd, n) are left
 // as they were (no longer needed). Throws kernels::NotPositiveDefinite naming an equation of A.

@@ -375,7 +375,7 @@ TEST_CASE("band Cholesky rejects an unknown precision and mismatched sizes") {
 TEST_CASE("two-sided band Cholesky on the host matches the one-sided solve and names the failing equation") {
   band::BlasBackend cpu;
   const auto walker = [&]<class T>(T) {
-    return band::Walker<T>([&](const band::BandOnBackend<T>& half, int) { band::factor(cpu, half, band::Schedule::in_order); });
+    return band::Walker<T>([&](const band::BandOnBackend<T>& half, int, int) { band::factor(cpu, half, band::Schedule::in_order); });
   };
   unsigned seed = 300;
   // Splits at both ends (T or B empty), odd ones, the balanced one; blocks that cut the separator.

@@ -306,16 +306,16 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
 #if FEM_WITH_CUDA
 namespace {
 
-// The two-sided factorisation's walkers on the device: persistent kernels on half of the blocks
-// each, or cublas chains by the solver's rule.
+// The two-sided factorisation's walkers on the device: persistent kernels on their share of the
+// blocks, or cublas chains by the solver's rule.
 band::Walker<double> persistent_walker() {
-  return [](const band::BandOnBackend<double>& half, int) {
-    kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr, kernels::cuda::persistent_blocks() / 2);
+  return [](const band::BandOnBackend<double>& half, int, int parts) {
+    kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr, kernels::cuda::persistent_blocks() / parts);
   };
 }
 template <class T>
 band::Walker<T> chain_walker() {
-  return [](const band::BandOnBackend<T>& half, int) { kernels::cuda::factor_on_device(half.layout, half.rows()); };
+  return [](const band::BandOnBackend<T>& half, int, int) { kernels::cuda::factor_on_device(half.layout, half.rows()); };
 }
 
 // The splits of a band of n rows and half-bandwidth kd the two-sided tests try: at both ends (T
