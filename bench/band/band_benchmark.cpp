@@ -107,6 +107,8 @@ struct Options {
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> narrow_updates;    // likewise
+  std::vector<int> strip_blocks;      // cuda-persistent, cuda-twisted: empty, the kernel's split
+  std::vector<int> update_parts;      // cublas-twisted: empty, the SYRKs of both chains share the device
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -136,6 +138,14 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its right-looking variants: updates of at most 64 columns by cuBLAS (0) or by "
                   "narrow_update (1) (default: the solver's rule)",
                   CLI::Range(0, 1));
+  add_list_option(app, "--strip-blocks", o.strip_blocks,
+                  "cuda-persistent and cuda-twisted: blocks of each persistent kernel that take the strips "
+                  "(default: the kernel's split by the work)",
+                  positive_number());
+  add_list_option(app, "--update-parts", o.update_parts,
+                  "cublas-twisted: 1, both chains' trailing SYRKs on every multiprocessor the panels leave; 2, "
+                  "each on its own half of them (green contexts) (default 1)",
+                  CLI::Range(1, 2));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
       ->check(positive_number());
@@ -296,10 +306,15 @@ class OtherProcesses {
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
+  int strip_blocks = 0;      // persistent kernels: blocks taking the strips (0: the kernel's split)
+  int update_parts = 1;      // twisted chains: shares of the multiprocessors for the two trailing SYRKs
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
-    if (narrow_updates >= 0) s += (s.empty() ? "" : ", ") + std::string(narrow_updates ? "narrow_update" : "cuBLAS");
+    const auto add = [&](const std::string& what) { s += (s.empty() ? "" : ", ") + what; };
+    if (narrow_updates >= 0) add(narrow_updates ? "narrow_update" : "cuBLAS");
+    if (strip_blocks > 0) add(std::to_string(strip_blocks) + " strip blocks");
+    if (update_parts > 1) add("SYRKs on " + std::to_string(update_parts) + " shares");
     return s;
   }
 };
@@ -336,24 +351,36 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
     if constexpr (!std::is_same_v<T, double>) {
       throw std::invalid_argument("cuda-twisted factors in double only");
     } else {
-      return [](const band::BandOnBackend<double>& half, int, int parts) {
-        kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr, kernels::cuda::persistent_blocks() / parts);
+      return [forced](const band::BandOnBackend<double>& half, int, int parts) {
+        kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr, kernels::cuda::persistent_blocks() / parts,
+                                         parts > 1 ? forced.strip_blocks : 0);
       };
     }
   }
-  return [forced](const band::BandOnBackend<T>& half, int, int) {
-    kernels::cuda::factor_on_device(half.layout, half.rows(), schedule_of("cublas", half.layout, forced));
+  return [forced](const band::BandOnBackend<T>& half, int part, int parts) {
+    auto schedule = schedule_of("cublas", half.layout, forced);
+    if (parts > 1 && forced.update_parts > 1) {
+      schedule.update_part = part;
+      schedule.update_parts = forced.update_parts;
+    }
+    kernels::cuda::factor_on_device(half.layout, half.rows(), schedule);
   };
 }
 #endif
 
-// The --panel-sms and --narrow-updates of an impl's rows, every pair.
+// The --panel-sms, --narrow-updates, --strip-blocks and --update-parts of an impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl) || impl == "cublas-twisted";
+  const bool persistent = impl == "cuda-persistent" || impl == "cuda-twisted";
+  const auto or_default = [](bool applies, const std::vector<int>& given, int rule) {
+    return applies && !given.empty() ? given : std::vector<int>{rule};
+  };
   std::vector<ScheduleForced> all;
-  for (const int sms : chain && !o.panel_sms.empty() ? o.panel_sms : std::vector<int>{-1})
-    for (const int narrow : chain && !o.narrow_updates.empty() ? o.narrow_updates : std::vector<int>{-1})
-      all.push_back({sms, narrow});
+  for (const int sms : or_default(chain, o.panel_sms, -1))
+    for (const int narrow : or_default(chain, o.narrow_updates, -1))
+      for (const int strips : or_default(persistent, o.strip_blocks, 0))
+        for (const int parts : or_default(impl == "cublas-twisted", o.update_parts, 1))
+          all.push_back({sms, narrow, strips, parts});
   return all;
 }
 
@@ -380,14 +407,15 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
-    else kernels::cuda::factor_persistent(a.layout, a.rows());
+    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, 0, forced.strip_blocks);
   } else if (twisted(impl)) {
     band::TwistedTimes parts;
     const auto split = band::balanced_split(layout.n, layout.bandwidth);
     band::factor_twisted<T>(backend, a, split, twisted_walker<T>(impl, forced), &parts);
-    char text[160];
-    std::snprintf(text, sizeof text, "m %lld: reflect %.2f ms, walkers %.4f s, separator %.2f ms",
-                  static_cast<long long>(split.m), 1e3 * parts.reflect_s, parts.walkers_s, 1e3 * parts.separator_s);
+    char text[200];
+    std::snprintf(text, sizeof text, "m %lld: allocate %.2f ms, reflect %.2f ms, walkers %.4f s, separator %.2f ms",
+                  static_cast<long long>(split.m), 1e3 * parts.allocate_s, 1e3 * parts.reflect_s, parts.walkers_s,
+                  1e3 * parts.separator_s);
     note = text;
   } else
 #endif
@@ -534,7 +562,7 @@ void print_chain_steps(const Options& o) {
 // One implementation at one block size, at one (n, b, precision) of the grid.
 struct Row {
   index_t block = 0;
-  ScheduleForced forced;  // cublas_chain: what the row forces of the CUDA schedule
+  ScheduleForced forced;  // what the row forces of the CUDA schedule or the persistent kernels
   std::string impl;
   std::vector<double> factor_s, solve_s, total_s;  // one a repeat
   Timing median;

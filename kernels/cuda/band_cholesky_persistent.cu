@@ -337,7 +337,7 @@ int persistent_blocks() {
 }
 
 void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times,
-                       int max_blocks) {
+                       int max_blocks, int strip_blocks) {
   if (layout.n == 0) return;
   if (layout.block < tile)
     throw std::invalid_argument("persistent band Cholesky: block " + std::to_string(layout.block) +
@@ -383,7 +383,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
   const double strip_work = 2.0 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
-  b.strip_blocks = std::clamp(std::min(balanced, 2 * b.strips), 1LL, grid - 1);
+  b.strip_blocks = std::clamp(strip_blocks > 0 ? strip_blocks : std::min(balanced, 2 * b.strips), 1LL, grid - 1);
   // Its own stream, not the default one, which would serialise it with another factorisation's;
   // after the default stream's work (the band's upload, the flags zeroed).
   const Stream stream(0, cudaStreamNonBlocking);

@@ -45,9 +45,10 @@ struct PersistentStepTimes {
 // its own (after the default stream's work so far), with at most `max_blocks` blocks where that
 // is positive (else persistent_blocks()): two factorisations from two host threads, each with
 // at most half, run side by side (a grid that could not be resident beside the other's would
-// wait for it, its blocks spinning on flags: never more than the device holds in all).
+// wait for it, its blocks spinning on flags: never more than the device holds in all). With
+// `strip_blocks` positive, that many of the blocks take the strips (else the split by the work).
 void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr,
-                       int max_blocks = 0);
+                       int max_blocks = 0, int strip_blocks = 0);
 
 // The blocks of the kernel the device holds at once (its grid without a cap).
 int persistent_blocks();

@@ -57,9 +57,12 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
                      {top_layout, band.storage.block(0, 0, split.top_rows(), layout.pitch())},
                      {bottom_layout, backend.allocate<T>(split.bottom_rows(), layout.pitch())}};
   const DeviceMatrix<T> top_s = separator_of(f.top, m, kd), bottom_s = separator_of(f.bottom, split.bottom_only_rows(), kd);
+  // A_SS, then the separator's Schur complement; L1 and J L2 J, dense.
+  const auto s = backend.allocate<T>(kd, kd), l1 = backend.allocate<T>(kd, kd), u2 = backend.allocate<T>(kd, kd);
+  backend.synchronize();
+  const double allocate_s = watch.restart();
 
   twisted::reflect_band(backend, band, m, f.bottom);
-  const auto s = backend.allocate<T>(kd, kd);  // A_SS, then the separator's Schur complement
   twisted::triangle_to_dense(backend, top_s, false, s);
   backend.synchronize();
   const double reflect_s = watch.restart();
@@ -79,13 +82,10 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
     }
   }
 
-  {
-    const auto l1 = backend.allocate<T>(kd, kd), u2 = backend.allocate<T>(kd, kd);
-    twisted::triangle_to_dense(backend, top_s, false, l1);
-    twisted::triangle_to_dense(backend, bottom_s, true, u2);
-    backend.syrk(T(1), l1, T(-1), s);  // L1 L1ᵀ - A_SS
-    backend.syrk(T(1), u2, T(1), s);   // + (J L2 J)(J L2 J)ᵀ = A_SS - C_top - C_bot
-  }
+  twisted::triangle_to_dense(backend, top_s, false, l1);
+  twisted::triangle_to_dense(backend, bottom_s, true, u2);
+  backend.syrk(T(1), l1, T(-1), s);  // L1 L1ᵀ - A_SS
+  backend.syrk(T(1), u2, T(1), s);   // + (J L2 J)(J L2 J)ᵀ = A_SS - C_top - C_bot
   twisted::copy_lower(backend, s, top_s);
   const BandOnBackend<T> separator{{kd, kd, layout.block}, band.storage.block(m, 0, kd, layout.pitch())};
   try {
@@ -95,7 +95,7 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
   }
   twisted::unit_lower(backend, bottom_s);
   backend.synchronize();
-  if (times) *times = {reflect_s, walkers_s, watch.seconds()};
+  if (times) *times = {allocate_s, reflect_s, walkers_s, watch.seconds()};
   return f;
 }
 

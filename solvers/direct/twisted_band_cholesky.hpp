@@ -54,7 +54,8 @@ struct TwistedFactor {
 
 // Where the factorisation's time went (the back-end synchronised between the parts), seconds.
 struct TwistedTimes {
-  double reflect_s = 0;    // the bottom band allocated and reflected into it, A_SS copied
+  double allocate_s = 0;   // the bottom band's storage and the separator's (zero-filled)
+  double reflect_s = 0;    // the bottom band reflected into its storage, A_SS copied
   double walkers_s = 0;    // the two walkers, side by side
   double separator_s = 0;  // S combined, factored and written back
 };
