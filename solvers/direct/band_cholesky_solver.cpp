@@ -225,9 +225,9 @@ class BandCholeskySolver final : public LinearSolver {
         device_bytes_ > 0 ? device_bytes_ : kernels::cuda_free_memory() / 10 * 9;
     if (bytes <= allowed) {
       Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout), std::nullopt};
-      const bool persistent = std::is_same_v<T, double> && layout.bandwidth >= 64 &&
-                              layout.bandwidth < band::kPersistentBelow;
       const auto split = twisted_split_within(layout, sizeof(T), allowed - bytes);
+      const bool persistent = std::is_same_v<T, double> && layout.bandwidth >= 64 &&
+                              layout.bandwidth < (split ? band::kTwistedPersistentBelow : band::kPersistentBelow);
       report.figures["two_sided"] = split ? 1 : 0;
       report.figures["persistent_kernel"] = persistent ? 1 : 0;
       // A walker on share `part` of `parts` of the device: the persistent kernel on that share of

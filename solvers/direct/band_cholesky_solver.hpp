@@ -6,11 +6,12 @@
 // back to FP64 when refinement stalls.
 //
 // On the CPU the tiles run on OpenBLAS (BlasBackend) under OpenMP tasks. On CUDA the band is
-// factored on the device and substituted there: in FP64 on bands of 64 to kPersistentBelow - 1
-// half-bandwidth by the persistent kernel (band_cholesky_persistent), else by band_cholesky_cuda
-// (our block column kernel, cuBLAS, streams); two-sided (twisted_band_cholesky.hpp: two of those
-// side by side from both ends of the band, half the critical path) where the band is long
-// against its width (kTwistedFromLength) and the device also holds the reflected bottom half. A
+// factored on the device and substituted there: in FP64 on narrow bands (below kPersistentBelow,
+// kTwistedPersistentBelow two-sided) by the persistent kernel (band_cholesky_persistent), else by
+// band_cholesky_cuda (our block column kernel, cuBLAS, streams); two-sided
+// (twisted_band_cholesky.hpp: two of those side by side from both ends of the band, half the
+// critical path) where the band is long against its width (kTwistedFromLength) and the device
+// also holds the reflected bottom half. A
 // band larger than the device memory allowed is built in host memory, streamed through the
 // device in chunks for the factorisation (one-sided), and substituted on the host.
 //
@@ -56,11 +57,16 @@ template <class T>
 std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedFactor<T>& factor,
                                    std::span<const double> rhs, index_t r);
 
-// The CUDA solver's choices on the device (measured on the H100 at n = 1e6: bench/RESULTS.md):
-// the persistent kernel below this half-bandwidth in FP64 (from 64, its tiles' width), and
-// two-sided where n is at least this many times the half-bandwidth.
-inline constexpr index_t kPersistentBelow = 2000;
+// The CUDA solver's choices on the device (H100, n = 1e6: bench/RESULTS.md, "Two-sided (twisted)
+// band Cholesky on the GPU"): two-sided where n is at least kTwistedFromLength half-bandwidths
+// (each walker then walks n / 2 + kd rows, and the separator's factorisation is kd / 64 more
+// steps: the critical path is clearly shorter); in FP64 the persistent kernel walks bands of
+// half-bandwidth 64 (its tiles' width) up to below kPersistentBelow one-sided and
+// kTwistedPersistentBelow two-sided (on half the device each walker's updates fall behind sooner),
+// the cublas chain the others.
 inline constexpr index_t kTwistedFromLength = 8;
+inline constexpr index_t kPersistentBelow = 2500;
+inline constexpr index_t kTwistedPersistentBelow = 1500;
 
 // Factors on the back-end; kernels::NotPositiveDefinite becomes SolveFailure naming the equation.
 template <class T>
