@@ -38,19 +38,27 @@ struct PersistentStepTimes {
   std::int64_t strip_phases[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 };
 
+// How the kernel's grid is made: every block resident at once (they wait on one another by flags).
+struct PersistentGrid {
+  int max_blocks = 0;     // at most this many blocks (0: as many as the device holds)
+  int strip_blocks = 0;   // of which this many take the strips (0: the split by the work)
+  // 1: the kernel as compiled for one block a multiprocessor (255 registers a thread); 2: for
+  // two (at most 128 registers, a few hundred bytes spilled), twice the blocks on the device.
+  int blocks_per_sm = 1;
+};
+
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
 // `rows`; layout.block at least 64: the kernel's tiles are 64 columns wide whatever it is).
 // Throws NotPositiveDefinite naming the first equation whose pivot is not positive. With
 // `times`, fills it with the first times->size() steps' times. The kernel runs on a stream of
-// its own (after the default stream's work so far), with at most `max_blocks` blocks where that
-// is positive (else persistent_blocks()): two factorisations from two host threads, each with
-// at most half, run side by side (a grid that could not be resident beside the other's would
-// wait for it, its blocks spinning on flags: never more than the device holds in all). With
-// `strip_blocks` positive, that many of the blocks take the strips (else the split by the work).
+// its own, after the default stream's work so far: two factorisations from two host threads,
+// each with at most half of persistent_blocks(), run side by side (a grid that could not be
+// resident beside the other's would wait for it, its blocks spinning on flags: never more than
+// the device holds in all).
 void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr,
-                       int max_blocks = 0, int strip_blocks = 0);
+                       const PersistentGrid& grid = {});
 
-// The blocks of the kernel the device holds at once (its grid without a cap).
-int persistent_blocks();
+// The blocks of the kernel compiled for `blocks_per_sm` (1 or 2) that the device holds at once.
+int persistent_blocks(int blocks_per_sm = 1);
 
 }  // namespace fem::kernels::cuda

@@ -235,7 +235,7 @@ class BandCholeskySolver final : public LinearSolver {
       const auto walk = [&](const band::BandOnBackend<T>& band, int, int parts) {
         if constexpr (std::is_same_v<T, double>) {
           if (persistent) {
-            kernels::cuda::factor_persistent(band.layout, band.rows(), nullptr, kernels::cuda::persistent_blocks() / parts);
+            kernels::cuda::factor_persistent(band.layout, band.rows(), nullptr, {kernels::cuda::persistent_blocks() / parts});
             return;
           }
         }
