@@ -65,8 +65,8 @@ std::vector<double> solve_factored(kernels::DenseBackend& backend, const Twisted
 // kTwistedPersistentBelow two-sided (on half the device each walker's updates fall behind sooner),
 // the cublas chain the others.
 inline constexpr index_t kTwistedFromLength = 8;
-inline constexpr index_t kPersistentBelow = 2500;
-inline constexpr index_t kTwistedPersistentBelow = 1500;
+inline constexpr index_t kPersistentBelow = 3000;
+inline constexpr index_t kTwistedPersistentBelow = 2000;
 
 // Factors on the back-end; kernels::NotPositiveDefinite becomes SolveFailure naming the equation.
 template <class T>
