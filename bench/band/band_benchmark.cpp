@@ -108,7 +108,6 @@ struct Options {
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> narrow_updates;    // likewise
   std::vector<int> strip_blocks;      // cuda-persistent, cuda-twisted: empty, the kernel's split
-  std::vector<int> blocks_per_sm;     // cuda-persistent, cuda-twisted: empty, 1
   std::vector<int> update_parts;      // cublas-twisted: empty, the SYRKs of both chains share the device
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
@@ -143,10 +142,6 @@ void add_options(CLI::App& app, Options& o) {
                   "cuda-persistent and cuda-twisted: blocks of each persistent kernel that take the strips "
                   "(default: the kernel's split by the work)",
                   positive_number());
-  add_list_option(app, "--blocks-per-sm", o.blocks_per_sm,
-                  "cuda-persistent and cuda-twisted: the kernel compiled for 1 (255 registers) or 2 (128) blocks a "
-                  "multiprocessor (default 1)",
-                  CLI::Range(1, 2));
   add_list_option(app, "--update-parts", o.update_parts,
                   "cublas-twisted: 1, both chains' trailing SYRKs on every multiprocessor the panels leave; 2, "
                   "each on its own half of them (green contexts) (default 1)",
@@ -312,7 +307,6 @@ struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int narrow_updates = -1;   // updates of at most 64 columns by narrow_update (1) or cuBLAS (0)
   int strip_blocks = 0;      // persistent kernels: blocks taking the strips (0: the kernel's split)
-  int blocks_per_sm = 1;     // persistent kernels: compiled for 1 or 2 blocks a multiprocessor
   int update_parts = 1;      // twisted chains: shares of the multiprocessors for the two trailing SYRKs
 
   std::string describe() const {
@@ -320,7 +314,6 @@ struct ScheduleForced {
     const auto add = [&](const std::string& what) { s += (s.empty() ? "" : ", ") + what; };
     if (narrow_updates >= 0) add(narrow_updates ? "narrow_update" : "cuBLAS");
     if (strip_blocks > 0) add(std::to_string(strip_blocks) + " strip blocks");
-    if (blocks_per_sm > 1) add(std::to_string(blocks_per_sm) + " blocks/SM");
     if (update_parts > 1) add("SYRKs on " + std::to_string(update_parts) + " shares");
     return s;
   }
@@ -359,10 +352,8 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
       throw std::invalid_argument("cuda-twisted factors in double only");
     } else {
       return [forced](const band::BandOnBackend<double>& half, int, int parts) {
-        const int per_sm = forced.blocks_per_sm;
         kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr,
-                                         {kernels::cuda::persistent_blocks(per_sm) / parts,
-                                          parts > 1 ? forced.strip_blocks : 0, per_sm});
+                                         {kernels::cuda::persistent_blocks() / parts, parts > 1 ? forced.strip_blocks : 0});
       };
     }
   }
@@ -377,8 +368,7 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
 }
 #endif
 
-// The --panel-sms, --narrow-updates, --strip-blocks, --blocks-per-sm and --update-parts of an impl's rows, every
-// combination.
+// The --panel-sms, --narrow-updates, --strip-blocks and --update-parts of an impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl) || impl == "cublas-twisted";
   const bool persistent = impl == "cuda-persistent" || impl == "cuda-twisted";
@@ -389,9 +379,8 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
   for (const int sms : or_default(chain, o.panel_sms, -1))
     for (const int narrow : or_default(chain, o.narrow_updates, -1))
       for (const int strips : or_default(persistent, o.strip_blocks, 0))
-        for (const int per_sm : or_default(persistent, o.blocks_per_sm, 1))
-          for (const int parts : or_default(impl == "cublas-twisted", o.update_parts, 1))
-            all.push_back({sms, narrow, strips, per_sm, parts});
+        for (const int parts : or_default(impl == "cublas-twisted", o.update_parts, 1))
+          all.push_back({sms, narrow, strips, parts});
   return all;
 }
 
@@ -418,7 +407,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
-    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks, forced.blocks_per_sm});
+    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks});
   } else if (twisted(impl)) {
     band::TwistedTimes parts;
     const auto split = band::balanced_split(layout.n, layout.bandwidth);

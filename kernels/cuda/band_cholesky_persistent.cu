@@ -300,9 +300,7 @@ __device__ void update_task(const Band& b, long long g, long long r, unsigned ch
   if (count > 0) update_tiles(b, i, j, g - 1, static_cast<int>(count), shared);
 }
 
-// Compiled for `min_blocks` resident blocks a multiprocessor (PersistentGrid::blocks_per_sm).
-template <int min_blocks>
-__global__ void __launch_bounds__(threads, min_blocks) band_kernel(Band b) {
+__global__ void __launch_bounds__(threads, 1) band_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
   __shared__ long long ticket;
   const bool strips = blockIdx.x < b.strip_blocks;
@@ -321,34 +319,21 @@ __global__ void __launch_bounds__(threads, min_blocks) band_kernel(Band b) {
   }
 }
 
-// The kernel compiled for `min_blocks` blocks a multiprocessor, its shared memory allowed.
-using Kernel = void (*)(Band);
-template <int min_blocks>
-Kernel prepared() {
-  check(cudaFuncSetAttribute(band_kernel<min_blocks>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                             static_cast<int>(shared_bytes)),
-        "cudaFuncSetAttribute (persistent band kernel)");
-  return &band_kernel<min_blocks>;
-}
-Kernel kernel_for(int blocks_per_sm) {
-  if (blocks_per_sm != 1 && blocks_per_sm != 2)
-    throw std::invalid_argument("persistent band Cholesky: compiled for 1 or 2 blocks a multiprocessor, not " +
-                                std::to_string(blocks_per_sm));
-  static const Kernel one = prepared<1>(), two = prepared<2>();
-  return blocks_per_sm == 1 ? one : two;
-}
-
 }  // namespace
 
-int persistent_blocks(int blocks_per_sm) {
-  const Kernel kernel = kernel_for(blocks_per_sm);
-  int blocks = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, shared_bytes),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+int persistent_blocks() {
+  static const int blocks_per_sm = [] {
+    check(cudaFuncSetAttribute(band_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
+          "cudaFuncSetAttribute (persistent band kernel)");
+    int blocks = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, band_kernel, threads, shared_bytes),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return std::max(1, blocks);
+  }();
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
-  return std::max(1, blocks) * sms;
+  return blocks_per_sm * sms;
 }
 
 void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times,
@@ -394,8 +379,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   // strips whatever the band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and
   // b = 4000 at 156 us, the updates' pace. A weight of 1.5, more blocks for the updates, left
   // b = 2000 at 35.4 us a step against 29.7: the next group's strips taken later; 2026-11-27.)
-  const Kernel kernel = kernel_for(shape.blocks_per_sm);
-  const long long resident = persistent_blocks(shape.blocks_per_sm),
+  const long long resident = persistent_blocks(),
                   grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
   const double strip_work = 2.0 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
@@ -408,7 +392,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   Event uploaded;
   uploaded.record(nullptr);
   uploaded.wait_in(stream);
-  kernel<<<static_cast<unsigned>(grid), threads, shared_bytes, stream>>>(b);
+  band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes, stream>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
   check(cudaStreamSynchronize(stream), "the persistent band factorisation");
 

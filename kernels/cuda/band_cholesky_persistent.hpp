@@ -39,12 +39,12 @@ struct PersistentStepTimes {
 };
 
 // How the kernel's grid is made: every block resident at once (they wait on one another by flags).
+// (The kernel takes 255 registers a thread, so the H100 holds one block a multiprocessor; built
+// for two, at most 128 registers, it spilled and every case ran slower, alone and two side by
+// side: bench/RESULTS.md, "Two-sided (twisted) band Cholesky on the GPU", round 3.)
 struct PersistentGrid {
   int max_blocks = 0;     // at most this many blocks (0: as many as the device holds)
   int strip_blocks = 0;   // of which this many take the strips (0: the split by the work)
-  // 1: the kernel as compiled for one block a multiprocessor (255 registers a thread); 2: for
-  // two (at most 128 registers, a few hundred bytes spilled), twice the blocks on the device.
-  int blocks_per_sm = 1;
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
@@ -58,7 +58,7 @@ struct PersistentGrid {
 void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr,
                        const PersistentGrid& grid = {});
 
-// The blocks of the kernel compiled for `blocks_per_sm` (1 or 2) that the device holds at once.
-int persistent_blocks(int blocks_per_sm = 1);
+// The blocks of the kernel the device holds at once (its grid without a cap).
+int persistent_blocks();
 
 }  // namespace fem::kernels::cuda
