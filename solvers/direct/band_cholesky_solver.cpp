@@ -144,8 +144,8 @@ enum class Device { cpu, cuda };
 
 #if FEM_WITH_CUDA
 // The split of a two-sided factorisation on the device, where the band is long enough against its
-// width for half the critical path to outweigh the reflected copy and the separator (n at least
-// kTwistedFromLength kd) and `spare` bytes of device memory hold the reflected bottom half and
+// width for half the critical path to outweigh the walkers' sharing of the device, the reflected
+// copy and the separator (n at least kTwistedFromLength kd) and `spare` bytes of device memory hold the reflected bottom half and
 // the separator's three kd x kd blocks; else none (one-sided).
 std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& layout, std::size_t element_bytes,
                                                        std::size_t spare) {

@@ -58,13 +58,14 @@ std::vector<double> solve_factored(kernels::DenseBackend& backend, const Twisted
                                    std::span<const double> rhs, index_t r);
 
 // The CUDA solver's choices on the device (H100, n = 1e6: bench/RESULTS.md, "Two-sided (twisted)
-// band Cholesky on the GPU"): two-sided where n is at least kTwistedFromLength half-bandwidths
-// (each walker then walks n / 2 + kd rows, and the separator's factorisation is kd / 64 more
-// steps: the critical path is clearly shorter); in FP64 the persistent kernel walks bands of
-// half-bandwidth 64 (its tiles' width) up to below kPersistentBelow one-sided and
-// kTwistedPersistentBelow two-sided (on half the device each walker's updates fall behind sooner),
-// the cublas chain the others.
-inline constexpr index_t kTwistedFromLength = 8;
+// band Cholesky on the GPU"). Two-sided where n is at least kTwistedFromLength half-bandwidths:
+// each walker walks n / 2 + kd rows, but side by side each step takes longer than alone (1.55x for
+// the persistent kernel at b = 1000, 1.7x for the cublas chain at 4000), and the separator costs
+// about kd rows more, so two-sided wins once 1.7 (n / 2 + kd) + kd < n, n > 18 kd. In FP64 the
+// persistent kernel walks bands of half-bandwidth 64 (its tiles' width) up to below
+// kPersistentBelow one-sided and kTwistedPersistentBelow two-sided (on half the device each
+// walker's updates fall behind sooner), the cublas chain the others.
+inline constexpr index_t kTwistedFromLength = 20;
 inline constexpr index_t kPersistentBelow = 3000;
 inline constexpr index_t kTwistedPersistentBelow = 2000;
 
