@@ -631,7 +631,7 @@ void run(Options o) {
               Row row;
               row.impl = impl;
               row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
-                                              : band::default_block_size(b, on_device(impl));
+                                              : band::default_block_size(b, on_device(impl), twisted(impl));
               row.forced = forced;
               if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
               else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";

@@ -142,6 +142,11 @@ struct Factor {
 
 enum class Device { cpu, cuda };
 
+// Whether the band is long enough against its width for the two-sided factorisation on the device.
+bool may_twist(const band::BandLayout& layout) {
+  return layout.bandwidth >= 1 && layout.n >= band::kTwistedFromLength * layout.bandwidth;
+}
+
 #if FEM_WITH_CUDA
 // The split of a two-sided factorisation on the device, where the band is long enough against its
 // width for half the critical path to outweigh the walkers' sharing of the device, the reflected
@@ -149,7 +154,7 @@ enum class Device { cpu, cuda };
 // the separator's three kd x kd blocks; else none (one-sided).
 std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& layout, std::size_t element_bytes,
                                                        std::size_t spare) {
-  if (layout.bandwidth < 1 || layout.n < band::kTwistedFromLength * layout.bandwidth) return std::nullopt;
+  if (!may_twist(layout)) return std::nullopt;
   const band::TwistedSplit split = band::balanced_split(layout.n, layout.bandwidth);
   const auto kd = static_cast<std::size_t>(layout.bandwidth);
   const std::size_t needed = (static_cast<std::size_t>(split.bottom_rows()) * static_cast<std::size_t>(layout.pitch()) +
@@ -185,7 +190,7 @@ class BandCholeskySolver final : public LinearSolver {
     SolveReport report;
     const bool gpu = device_ == Device::cuda;
     band::BandLayout layout = band::make_layout(a, 0);
-    layout.block = band::default_block_size(layout.bandwidth, gpu);
+    layout.block = band::default_block_size(layout.bandwidth, gpu, gpu && may_twist(layout));
     report.figures["bandwidth"] = static_cast<double>(layout.bandwidth);
     report.figures["block_size"] = static_cast<double>(layout.block);
     report.figures["flops"] = band::cholesky_flops(layout.n, layout.bandwidth);
