@@ -412,12 +412,10 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     band::TwistedTimes parts;
     const auto split = band::balanced_split(layout.n, layout.bandwidth);
     band::factor_twisted<T>(backend, a, split, twisted_walker<T>(impl, forced), &parts);
-    char text[240];
-    std::snprintf(text, sizeof text,
-                  "m %lld: A_SS copy %.2f ms, walkers %.4f s (bottom band allocated and reflected in %.2f ms of it), "
-                  "separator %.2f ms",
-                  static_cast<long long>(split.m), 1e3 * parts.separator_copy_s, parts.walkers_s,
-                  1e3 * parts.bottom_band_s, 1e3 * parts.separator_s);
+    char text[200];
+    std::snprintf(text, sizeof text, "m %lld: allocate %.2f ms, reflect %.2f ms, walkers %.4f s, separator %.2f ms",
+                  static_cast<long long>(split.m), 1e3 * parts.allocate_s, 1e3 * parts.reflect_s, parts.walkers_s,
+                  1e3 * parts.separator_s);
     note = text;
   } else
 #endif

@@ -2,7 +2,6 @@
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/cuda_check.hpp"
-#include "kernels/cuda/stream_event.hpp"
 #include "kernels/cuda/twisted_copies.hpp"
 
 namespace fem::kernels::cuda {
@@ -16,7 +15,7 @@ constexpr int tile = 32, tile_rows = 8;  // 32 x 8 threads move a 32 x 32 tile
 // q = n - 1 - i are the target's rows), stores along the target's.
 template <class T>
 __global__ void reflect_kernel(const T* source, long long n, long long first, long long kd, long long window,
-                               const T* separator, long long separator_ld, T* target) {
+                               T* target) {
   __shared__ T buffer[tile][tile + 1];
   const long long rows = n - first, i0 = static_cast<long long>(blockIdx.x) * tile,
                   j0 = i0 - window + static_cast<long long>(blockIdx.y) * tile;
@@ -24,10 +23,7 @@ __global__ void reflect_kernel(const T* source, long long n, long long first, lo
     const long long i = i0 + threadIdx.x, j = j0 + jj;
     const bool on_band = i < rows && j >= 0 && i - j >= 0 && i - j <= kd;
     // target (i, j) = source (n - 1 - j, n - 1 - i): consecutive threads, consecutive source columns
-    const long long p = n - 1 - j, q = n - 1 - i;
-    buffer[jj][threadIdx.x] = !on_band                 ? T(0)
-                              : p < first + kd ? separator[(p - first) * separator_ld + (q - first)]
-                                               : source[p * window + q + window];
+    buffer[jj][threadIdx.x] = on_band ? source[(n - 1 - j) * window + (n - 1 - i) + window] : T(0);
   }
   __syncthreads();
   for (int ii = threadIdx.y; ii < tile; ii += tile_rows) {
@@ -70,19 +66,12 @@ unsigned blocks_for(long long count) { return static_cast<unsigned>((count + thr
 }  // namespace
 
 template <class T>
-void reflect_band(const BandLayout& from, const T* source, index_t first, const T* separator, index_t separator_ld,
-                  const BandLayout& to, T* target) {
+void reflect_band(const BandLayout& from, const T* source, index_t first, const BandLayout& to, T* target) {
   if (to.n == 0) return;
   const dim3 grid(static_cast<unsigned>((to.n + tile - 1) / tile),
                   static_cast<unsigned>((to.window() + tile) / tile + 1));
-  const Stream stream(0, cudaStreamNonBlocking);
-  Event queued;
-  queued.record(nullptr);
-  queued.wait_in(stream);
-  reflect_kernel<<<grid, dim3(tile, tile_rows), 0, stream>>>(source, from.n, first, from.bandwidth, from.window(),
-                                                              separator, separator_ld, target);
+  reflect_kernel<<<grid, dim3(tile, tile_rows)>>>(source, from.n, first, from.bandwidth, from.window(), target);
   check(cudaGetLastError(), "launch of the band reflection");
-  check(cudaStreamSynchronize(stream), "the band reflection");
 }
 
 template <class T>
@@ -109,7 +98,7 @@ void reverse_rows(const T* from, index_t from_ld, index_t rows, index_t cols, bo
 }
 
 #define FEM_TWISTED_COPIES(T)                                                                            \
-  template void reflect_band<T>(const BandLayout&, const T*, index_t, const T*, index_t, const BandLayout&, T*); \
+  template void reflect_band<T>(const BandLayout&, const T*, index_t, const BandLayout&, T*);            \
   template void triangle_to_dense<T>(const T*, index_t, index_t, bool, T*, index_t);                     \
   template void copy_lower<T>(const T*, index_t, index_t, T*, index_t);                                  \
   template void reverse_rows<T>(const T*, index_t, index_t, index_t, bool, T*, index_t);

@@ -2,8 +2,7 @@
 // The element moves of the two-sided (twisted) band Cholesky on the device
 // (solvers/direct/twisted_band_cholesky.hpp): the reflected copy of the band's bottom part, the
 // separator's triangles to and from dense blocks, and the right-hand side's rows reversed. All
-// but reflect_band queue on the default stream (as the cuBLAS back-end's calls do) and return at
-// once.
+// queue on the default stream (as the cuBLAS back-end's calls do) and return at once.
 //
 // Plain C++ (the kernels: twisted_copies.cu).
 #include "kernels/band_layout.hpp"
@@ -13,15 +12,10 @@ namespace fem::kernels::cuda {
 
 // Rows [first, from.n) of the band `source` (layout `from`) reflected into `target` (layout `to`:
 // from.n - first rows, the same bandwidth and block): to(i, j) = from(n - 1 - j, n - 1 - i) on
-// the band, every other stored entry zero (the padding included), so `target` needs no clearing;
-// the entries of the first kd rows' lower triangle (the separator's A_SS) read from `separator`
-// (kd x kd, leading dimension separator_ld) instead, so that the top walker may already be
-// factoring those rows. Tiles of 32 x 32 through shared memory: both sides' rows read and written
-// along their length. On a stream of its own after the default stream's work so far (not waiting
-// for other streams' kernels, such as the top walker's); returns when done.
+// the band, every other stored entry zero (the padding included), so `target` needs no clearing.
+// Tiles of 32 x 32 through shared memory: both sides' rows read and written along their length.
 template <class T>
-void reflect_band(const BandLayout& from, const T* source, index_t first, const T* separator, index_t separator_ld,
-                  const BandLayout& to, T* target);
+void reflect_band(const BandLayout& from, const T* source, index_t first, const BandLayout& to, T* target);
 
 // dense (size x size, leading dimension dense_ld) := the lower triangle of `triangle` (leading
 // dimension triangle_ld; its strict upper part not read), zero above the diagonal; reflected:

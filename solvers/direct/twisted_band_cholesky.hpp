@@ -9,9 +9,8 @@
 // fits the same storage:
 //   - top: the first m + kd rows of the band, factored in place as a band of their own by a
 //     one-sided walker, hold L_TT and L_ST; their S block first holds L1, L1 L1ᵀ = A_SS - C_top;
-//   - bottom: S and B reflected into a second band of n - m rows (while the top walker starts),
-//     factored by a second walker at the same time, hold L_BB and L_SB (reflected); their S block
-//     first holds L2 with
+//   - bottom: S and B reflected into a second band of n - m rows, factored by a second walker at
+//     the same time, hold L_BB and L_SB (reflected); their S block first holds L2 with
 //     (J L2 J)(J L2 J)ᵀ = A_SS - C_bot;
 //   - separator: A_SS - C_top - C_bot = L1 L1ᵀ + (J L2 J)(J L2 J)ᵀ - A_SS (a copy of A_SS taken
 //     before; the back-end's SYRKs), written into the top's S block and factored there by the
@@ -43,10 +42,7 @@ struct TwistedSplit {
 
 // The split at m (0 <= m <= n - kd, kd >= 1; throws std::invalid_argument otherwise).
 TwistedSplit twisted_split(index_t n, index_t kd, index_t m);
-// The split whose two walkers end together: the bottom one starts once its band is allocated and
-// reflected, which took about as long as the walkers take for 2 % of n (H100, n = 1e6: 8 ms at
-// b = 1000, 31 ms at 4000), so the top one walks 1 % of n more than half (m + kd = n / 2 + kd / 2
-// + n / 100 rows, at most n).
+// The split whose two walkers' bands are as long as the rows allow: m + kd and n - m rows.
 TwistedSplit balanced_split(index_t n, index_t kd);
 
 template <class T>
@@ -58,10 +54,10 @@ struct TwistedFactor {
 
 // Where the factorisation's time went (the back-end synchronised between the parts), seconds.
 struct TwistedTimes {
-  double separator_copy_s = 0;  // the separator's blocks allocated, A_SS copied
-  double bottom_band_s = 0;     // the bottom band allocated and reflected, beside the top walker
-  double walkers_s = 0;         // the two walkers side by side, bottom_band_s included
-  double separator_s = 0;       // S combined, factored and written back
+  double allocate_s = 0;   // the bottom band's storage and the separator's (zero-filled)
+  double reflect_s = 0;    // the bottom band reflected into its storage, A_SS copied
+  double walkers_s = 0;    // the two walkers, side by side
+  double separator_s = 0;  // S combined, factored and written back
 };
 
 // Factors a band in place (layout and rows as given) on share `part` of `parts` of the device,

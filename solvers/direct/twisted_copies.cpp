@@ -34,29 +34,23 @@ bool on_cuda(const kernels::DenseBackend& backend) {
 
 template <class T>
 void reflect_band(kernels::DenseBackend& backend, const BandOnBackend<T>& band, index_t first,
-                  const DeviceMatrix<T>& separator, const BandOnBackend<T>& reflected) {
+                  const BandOnBackend<T>& reflected) {
   const BandLayout &from = band.layout, &to = reflected.layout;
-  const index_t n = from.n, kd = from.bandwidth, window = from.window();
-  if (to.n != n - first || to.bandwidth != kd || to.block != from.block)
+  if (to.n != from.n - first || to.bandwidth != from.bandwidth || to.block != from.block)
     throw std::invalid_argument("reflect_band: the reflected band's layout does not match");
-  if (separator.rows != kd || separator.cols != kd)
-    throw std::invalid_argument("reflect_band: the separator's copy is not kd x kd");
   if (on_cuda(backend)) {
 #if FEM_WITH_CUDA
-    kernels::cuda::reflect_band(from, band.rows(), first, data(separator), separator.ld, to, reflected.rows());
+    kernels::cuda::reflect_band(from, band.rows(), first, to, reflected.rows());
 #endif
     return;
   }
+  backend.synchronize();
   const T* source = band.rows();
-  const T* s = data(separator);
   T* target = reflected.rows();
+  const index_t n = from.n, kd = from.bandwidth, window = from.window();
   for (index_t i = 0; i < to.n; ++i)
-    for (index_t j = i - window; j <= i; ++j) {
-      const index_t p = n - 1 - j, q = n - 1 - i;  // the source entry
-      target[to.offset(i, j)] = j < 0 || i - j > kd ? T(0)
-                                : p < first + kd    ? s[(p - first) * separator.ld + (q - first)]
-                                                    : source[from.offset(p, q)];
-    }
+    for (index_t j = i - window; j <= i; ++j)
+      target[to.offset(i, j)] = j >= 0 && i - j <= kd ? source[from.offset(n - 1 - j, n - 1 - i)] : T(0);
 }
 
 template <class T>
@@ -138,8 +132,7 @@ void reverse_rows(kernels::DenseBackend& backend, const DeviceMatrix<T>& from, b
 }
 
 #define FEM_TWISTED_COPIES(T)                                                                                   \
-  template void reflect_band<T>(kernels::DenseBackend&, const BandOnBackend<T>&, index_t, const DeviceMatrix<T>&,   \
-                                const BandOnBackend<T>&);                                                         \
+  template void reflect_band<T>(kernels::DenseBackend&, const BandOnBackend<T>&, index_t, const BandOnBackend<T>&); \
   template void triangle_to_dense<T>(kernels::DenseBackend&, const DeviceMatrix<T>&, bool, const DeviceMatrix<T>&); \
   template void copy_lower<T>(kernels::DenseBackend&, const DeviceMatrix<T>&, const DeviceMatrix<T>&);          \
   template void unit_lower<T>(kernels::DenseBackend&, const DeviceMatrix<T>&);                                  \

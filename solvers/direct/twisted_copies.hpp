@@ -8,13 +8,10 @@
 namespace fem::band::twisted {
 
 // Rows [first, n) of `band` reflected into `reflected` (n - first rows, the same bandwidth and
-// block): reflected(i, j) = band(n - 1 - j, n - 1 - i), zero in every other stored entry; the
-// lower triangle of the kd x kd block at (first, first) read from `separator` (a copy of it)
-// instead, so that another thread may be factoring the band's first + kd rows meanwhile. Returns
-// when done, without waiting for other work on the device.
+// block): reflected(i, j) = band(n - 1 - j, n - 1 - i), zero in every other stored entry.
 template <class T>
 void reflect_band(kernels::DenseBackend& backend, const BandOnBackend<T>& band, index_t first,
-                  const kernels::DeviceMatrix<T>& separator, const BandOnBackend<T>& reflected);
+                  const BandOnBackend<T>& reflected);
 
 // `dense` (square) := the lower triangle of `triangle`, zero above; reflected: J L J (upper).
 template <class T>
