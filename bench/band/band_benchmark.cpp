@@ -32,6 +32,7 @@
 #include "solvers/direct/band_cholesky.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/twisted_band_cholesky.hpp"
 #include "support/csv_table.hpp"
 #include "support/statistics.hpp"
 #include "support/stopwatch.hpp"
@@ -50,7 +51,8 @@ using band::index_t;
 
 const std::vector<std::string> known_impls{"openblas", "blas",   "blas-tasks",      "blas-in-order", "blas-look-ahead",
                                            "openmp",   "serial", "cublas", "cublas-left", "cublas-right", "cublas-ahead",
-                                           "cublas-solve", "cublas-pair", "cublas-streamed", "cuda", "cuda-persistent"};
+                                           "cublas-solve", "cublas-pair", "cublas-streamed", "cuda", "cuda-persistent",
+                                           "cublas-twisted", "cuda-twisted"};
 
 constexpr const char* kImplementations = R"(Each point is factored and solved with one right-hand side (on a device: factored only); time_s = factor_s + solve_s
 (median of the sums, the repeats interleaved between the implementations), min_s the fastest
@@ -86,6 +88,12 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
                    (factor + solve) and the tile updates (FP64 tensor cores), look-ahead by the task
                    order; double only, its own 64-column tiles whatever --blocks says (run once, nb 64)
+  cublas-twisted   two-sided (solvers/direct/twisted_band_cholesky.hpp): the band cut at the middle, its
+                   top factored top-down and its bottom, reflected into a second buffer, bottom-up by two
+                   cublas chains from two host threads at once, then the kd x kd separator; the note
+                   gives the split, the reflection's, the walkers' and the separator's times
+  cuda-twisted     the same with two cuda-persistent kernels, each on half of the device's blocks, and
+                   a third on the separator (double only, nb 64)
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
 ratio: a host implementation's time over openblas's (DPBTRF + DPBTRS), of the medians (ratio) and of
 the fastest repeats (ratio_min); "<=1.0" says which of the two are at most 1.0. On a shared machine
@@ -103,7 +111,8 @@ struct Options {
   std::vector<std::string> impls;
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> after_look_ahead;  // likewise
-  std::vector<int> update_parts;      // cublas-pair: 1 or 2
+  std::vector<int> strip_blocks;      // cuda-persistent, cuda-twisted: empty, the kernel's split
+  std::vector<int> update_parts;      // cublas-pair, cublas-twisted: empty, the SYRKs of both chains share the device
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -134,9 +143,13 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas and its variants (blocks wider than one kernel): the trailing update beside the look-ahead "
                   "(0) or after it (1) (default: the solver's rule)",
                   CLI::Range(0, 1));
+  add_list_option(app, "--strip-blocks", o.strip_blocks,
+                  "cuda-persistent and cuda-twisted: blocks of each persistent kernel that take the strips "
+                  "(default: the kernel's split by the work)",
+                  positive_number());
   add_list_option(app, "--update-parts", o.update_parts,
-                  "cublas-pair: both trailing SYRKs on all the SMs the panels leave (1) or each on its own half (2) "
-                  "(default 1)",
+                  "cublas-pair and cublas-twisted: 1, both chains' trailing SYRKs on every multiprocessor the panels "
+                  "leave; 2, each on its own half of them (green contexts) (default 1)",
                   CLI::Range(1, 2));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band)")
@@ -172,8 +185,11 @@ bool cublas_chain(const std::string& impl) {
          impl == "cublas-solve" || impl == "cublas-pair";
 }
 
+bool twisted(const std::string& impl) { return impl == "cublas-twisted" || impl == "cuda-twisted"; }
+
 bool on_device(const std::string& impl) {
-  return cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda" || impl == "cuda-persistent";
+  return cublas_chain(impl) || twisted(impl) || impl == "cublas-streamed" || impl == "cuda" ||
+         impl == "cuda-persistent";
 }
 
 // Rows [first, last) of the lower band, `window` entries left of the diagonal, pitch window + 1.
@@ -297,14 +313,16 @@ class OtherProcesses {
 // What a row of the cublas chain forces of the CUDA schedule (device_schedule); -1 and 0: the rule's.
 struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
-  int after_look_ahead = -1;
-  int update_parts = 1;  // cublas-pair
+  int after_look_ahead = -1;  // the trailing update after the look-ahead (1) or beside it (0)
+  int strip_blocks = 0;       // persistent kernels: blocks taking the strips (0: the kernel's split)
+  int update_parts = 1;       // two chains at once: shares of the multiprocessors for the two trailing SYRKs
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
-    if (update_parts > 1) s += (s.empty() ? "" : ", ") + std::string("the SMs halved between the two");
-    if (after_look_ahead >= 0)
-      s += (s.empty() ? "" : ", ") + std::string(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
+    const auto add = [&](const std::string& what) { s += (s.empty() ? "" : ", ") + what; };
+    if (after_look_ahead >= 0) add(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
+    if (strip_blocks > 0) add(std::to_string(strip_blocks) + " strip blocks");
+    if (update_parts > 1) add("the SMs halved between the two chains' SYRKs");
     return s;
   }
 };
@@ -332,16 +350,47 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
 }
 #endif
 
-// The --panel-sms and --trailing-after-look-ahead of an impl's rows (and cublas-pair's
-// --update-parts), every combination.
+#if FEM_WITH_CUDA
+// The walkers of a twisted impl: persistent kernels on their share of the device's blocks, or
+// cublas chains by the rule (schedule_of as cublas's).
+template <class T>
+band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& forced) {
+  if (impl == "cuda-twisted") {
+    if constexpr (!std::is_same_v<T, double>) {
+      throw std::invalid_argument("cuda-twisted factors in double only");
+    } else {
+      return [forced](const band::BandOnBackend<double>& half, int, int parts) {
+        kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr,
+                                         {kernels::cuda::persistent_blocks() / parts, parts > 1 ? forced.strip_blocks : 0});
+      };
+    }
+  }
+  return [forced](const band::BandOnBackend<T>& half, int part, int parts) {
+    auto schedule = schedule_of("cublas", half.layout, forced);
+    if (parts > 1 && forced.update_parts > 1) {
+      schedule.update_part = part;
+      schedule.update_parts = forced.update_parts;
+    }
+    kernels::cuda::factor_on_device(half.layout, half.rows(), schedule);
+  };
+}
+#endif
+
+// The --panel-sms, --trailing-after-look-ahead, --strip-blocks and --update-parts of an impl's rows, every
+// combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
-  const bool chain = cublas_chain(impl);
-  const auto given = [&](const std::vector<int>& v) { return chain && !v.empty() ? v : std::vector<int>{-1}; };
+  const bool chain = cublas_chain(impl) || impl == "cublas-twisted";
+  const bool persistent = impl == "cuda-persistent" || impl == "cuda-twisted";
+  const bool two_chains = impl == "cublas-pair" || impl == "cublas-twisted";
+  const auto or_default = [](bool applies, const std::vector<int>& given, int rule) {
+    return applies && !given.empty() ? given : std::vector<int>{rule};
+  };
   std::vector<ScheduleForced> all;
-  const std::vector<int> parts = impl == "cublas-pair" && !o.update_parts.empty() ? o.update_parts : std::vector<int>{1};
-  for (const int sms : given(o.panel_sms))
-    for (const int after : given(o.after_look_ahead))
-      for (const int p : parts) all.push_back({sms, after, p});
+  for (const int sms : or_default(chain, o.panel_sms, -1))
+    for (const int after : or_default(chain, o.after_look_ahead, -1))
+      for (const int strips : or_default(persistent, o.strip_blocks, 0))
+        for (const int parts : or_default(two_chains, o.update_parts, 1))
+          all.push_back({sms, after, strips, parts});
   return all;
 }
 
@@ -399,7 +448,16 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
-    else kernels::cuda::factor_persistent(a.layout, a.rows());
+    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks});
+  } else if (twisted(impl)) {
+    band::TwistedTimes parts;
+    const auto split = band::balanced_split(layout.n, layout.bandwidth);
+    band::factor_twisted<T>(backend, a, split, twisted_walker<T>(impl, forced), &parts);
+    char text[200];
+    std::snprintf(text, sizeof text, "m %lld: allocate %.2f ms, reflect %.2f ms, walkers %.4f s, separator %.2f ms",
+                  static_cast<long long>(split.m), 1e3 * parts.allocate_s, 1e3 * parts.reflect_s, parts.walkers_s,
+                  1e3 * parts.separator_s);
+    note = text;
   } else
 #endif
   {
@@ -456,7 +514,7 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
   if (impl.rfind("blas", 0) == 0) return std::make_unique<band::BlasBackend>();
-  if (cublas_chain(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
+  if (cublas_chain(impl) || twisted(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
     // cublas-streamed keeps the band in host memory and moves it itself.
     auto device = kernels::make_dense_backend("cublas");  // checks that a device is there
     if (impl != "cublas-streamed") return device;
@@ -584,7 +642,7 @@ void print_chain_steps(const Options& o) {
 // One implementation at one block size, at one (n, b, precision) of the grid.
 struct Row {
   index_t block = 0;
-  ScheduleForced forced;  // cublas_chain: what the row forces of the CUDA schedule
+  ScheduleForced forced;  // what the row forces of the CUDA schedule or the persistent kernels
   std::string impl;
   std::vector<double> factor_s, solve_s, total_s;  // one a repeat
   Timing median;
@@ -646,14 +704,14 @@ void run(Options o) {
         std::vector<Row> rows;
         for (const auto& impl : o.impls)
           for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
-                                      : impl == "cuda-persistent" ? std::vector<index_t>{64}
+                                      : impl == "cuda-persistent" || impl == "cuda-twisted" ? std::vector<index_t>{64}
                                                                   : o.blocks)
             for (const auto& forced : forced_of(o, impl)) {
               if (impl == "openblas" && precision != "double") continue;
               Row row;
               row.impl = impl;
               row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
-                                              : band::default_block_size(b, on_device(impl));
+                                              : band::default_block_size(b, on_device(impl), twisted(impl));
               row.forced = forced;
               if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
               else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";

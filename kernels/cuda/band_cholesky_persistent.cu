@@ -43,6 +43,7 @@
 #include "kernels/cuda/block_column_strip.cuh"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/stream_event.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
@@ -320,7 +321,23 @@ __global__ void __launch_bounds__(threads, 1) band_kernel(Band b) {
 
 }  // namespace
 
-void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times) {
+int persistent_blocks() {
+  static const int blocks_per_sm = [] {
+    check(cudaFuncSetAttribute(band_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
+          "cudaFuncSetAttribute (persistent band kernel)");
+    int blocks = 0;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, band_kernel, threads, shared_bytes),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    return std::max(1, blocks);
+  }();
+  int device = 0, sms = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+  return blocks_per_sm * sms;
+}
+
+void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times,
+                       const PersistentGrid& shape) {
   if (layout.n == 0) return;
   if (layout.block < tile)
     throw std::invalid_argument("persistent band Cholesky: block " + std::to_string(layout.block) +
@@ -355,17 +372,6 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
     b.timed_steps = static_cast<long long>(times->size());
   }
 
-  static const int blocks_per_sm = [] {
-    check(cudaFuncSetAttribute(band_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
-          "cudaFuncSetAttribute (persistent band kernel)");
-    int blocks = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, band_kernel, threads, shared_bytes),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    return std::max(1, blocks);
-  }();
-  int device = 0, sms = 0;
-  check(cudaGetDevice(&device), "cudaGetDevice");
-  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
   // Every block resident at once (they wait on one another), at least one of each role. The grid
   // split by a group's work: a strip (loads, left updates, the two slabs' pivot chains, stores)
   // weighs two update tasks of two tiles, plus 8 blocks for the next group's strips to be taken
@@ -373,14 +379,22 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   // strips whatever the band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and
   // b = 4000 at 156 us, the updates' pace. A weight of 1.5, more blocks for the updates, left
   // b = 2000 at 35.4 us a step against 29.7: the next group's strips taken later; 2026-11-27.)
-  const long long grid = static_cast<long long>(blocks_per_sm) * sms;
-  if (grid < 2) throw std::runtime_error("persistent band Cholesky: the device holds fewer than two of its blocks at once");
+  const long long resident = persistent_blocks(),
+                  grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
+  if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
   const double strip_work = 2.0 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
-  b.strip_blocks = std::clamp(std::min(balanced, 2 * b.strips), 1LL, grid - 1);
-  band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes>>>(b);
+  b.strip_blocks =
+      std::clamp(shape.strip_blocks > 0 ? shape.strip_blocks : std::min(balanced, 2 * b.strips), 1LL, grid - 1);
+  // Its own stream, not the default one, which would serialise it with another factorisation's;
+  // after the default stream's work (the band's upload, the flags zeroed).
+  const Stream stream(0, cudaStreamNonBlocking);
+  Event uploaded;
+  uploaded.record(nullptr);
+  uploaded.wait_in(stream);
+  band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes, stream>>>(b);
   check(cudaGetLastError(), "launch of the persistent band kernel");
-  check(cudaDeviceSynchronize(), "the persistent band factorisation");
+  check(cudaStreamSynchronize(stream), "the persistent band factorisation");
 
   std::vector<int> info(columns + 1);  // and the stall flag
   check(cudaMemcpy(info.data(), b.info, (columns + 1) * sizeof(int), cudaMemcpyDeviceToHost),

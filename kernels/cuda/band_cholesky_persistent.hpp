@@ -38,10 +38,27 @@ struct PersistentStepTimes {
   std::int64_t strip_phases[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
 };
 
+// How the kernel's grid is made: every block resident at once (they wait on one another by flags).
+// (The kernel takes 255 registers a thread, so the H100 holds one block a multiprocessor; built
+// for two, at most 128 registers, it spilled and every case ran slower, alone and two side by
+// side: bench/RESULTS.md, "Two-sided (twisted) band Cholesky on the GPU", round 3.)
+struct PersistentGrid {
+  int max_blocks = 0;     // at most this many blocks (0: as many as the device holds)
+  int strip_blocks = 0;   // of which this many take the strips (0: the split by the work)
+};
+
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
 // `rows`; layout.block at least 64: the kernel's tiles are 64 columns wide whatever it is).
 // Throws NotPositiveDefinite naming the first equation whose pivot is not positive. With
-// `times`, fills it with the first times->size() steps' times.
-void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr);
+// `times`, fills it with the first times->size() steps' times. The kernel runs on a stream of
+// its own, after the default stream's work so far: two factorisations from two host threads,
+// each with at most half of persistent_blocks(), run side by side (a grid that could not be
+// resident beside the other's would wait for it, its blocks spinning on flags: never more than
+// the device holds in all).
+void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr,
+                       const PersistentGrid& grid = {});
+
+// The blocks of the kernel the device holds at once (its grid without a cap).
+int persistent_blocks();
 
 }  // namespace fem::kernels::cuda

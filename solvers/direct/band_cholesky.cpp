@@ -1,6 +1,7 @@
 #include "solvers/direct/band_cholesky.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <stdexcept>
 #include <vector>
 
@@ -137,17 +138,21 @@ namespace {
 // Forward: X1 := L11^-1 X1, then the rows the panel reaches lose P X1. Backward, in reverse:
 // X1 -= Pᵀ X2, then X1 := L11^-T X1. The panel's entries past the bandwidth are zero padding.
 template <class T>
-void substitute_by_blocks(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
+void substitute_by_blocks(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x,
+                          Sweep sweep) {
   const BandLayout& layout = factor.layout;
   const index_t r = x.cols;
   const auto rows = [&](index_t first, index_t count) { return x.block(first, 0, count, r); };
-  for (index_t j = 0; j < layout.n; j += layout.block) {
-    const Step s = step_at(layout, j);
-    const auto x1 = rows(s.j, s.size);
-    backend.trsm(Side::left, Op::none, factor.tile(s.j, s.j, s.size, s.size), x1);
-    if (s.below > 0)
-      backend.gemm(Op::none, Op::none, T(-1), factor.tile(s.j + s.size, s.j, s.below, s.size), x1, T(1),
-                   rows(s.j + s.size, s.below));
+  if (sweep == Sweep::forward) {
+    for (index_t j = 0; j < layout.n; j += layout.block) {
+      const Step s = step_at(layout, j);
+      const auto x1 = rows(s.j, s.size);
+      backend.trsm(Side::left, Op::none, factor.tile(s.j, s.j, s.size, s.size), x1);
+      if (s.below > 0)
+        backend.gemm(Op::none, Op::none, T(-1), factor.tile(s.j + s.size, s.j, s.below, s.size), x1, T(1),
+                     rows(s.j + s.size, s.below));
+    }
+    return;
   }
   const index_t last = (layout.n - 1) / layout.block * layout.block;
   for (index_t j = last; j >= 0; j -= layout.block) {
@@ -165,7 +170,7 @@ void substitute_by_blocks(kernels::DenseBackend& backend, const BandOnBackend<T>
 // (forward) and one with U (backward) a right-hand side, the rows' padding left of the band
 // skipped by starting each column kd above its diagonal.
 template <class T>
-void substitute_on_host(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
+void substitute_on_host(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x, std::initializer_list<Sweep> sweeps) {
   const BandLayout& layout = factor.layout;
   const T* ab = factor.rows() + (layout.window() - layout.bandwidth);
   const auto n = static_cast<int>(layout.n), kd = static_cast<int>(layout.bandwidth);
@@ -174,9 +179,22 @@ void substitute_on_host(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x
   std::vector<T> v(static_cast<std::size_t>(layout.n));  // one column, contiguous
   for (index_t c = 0; c < x.cols; ++c) {
     for (index_t i = 0; i < layout.n; ++i) v[i] = values[i * x.ld + c];
-    blas::tbsv(CblasTrans, n, kd, ab, ldab, v.data());
-    blas::tbsv(CblasNoTrans, n, kd, ab, ldab, v.data());
+    for (const Sweep sweep : sweeps) blas::tbsv(sweep == Sweep::forward ? CblasTrans : CblasNoTrans, n, kd, ab, ldab, v.data());
     for (index_t i = 0; i < layout.n; ++i) values[i * x.ld + c] = v[i];
+  }
+}
+
+// Both sweeps or one, on the host's BLAS where that is faster (a few right-hand sides in host
+// memory: memory-bound, each sweep streams the band once).
+template <class T>
+void substitute_sweeps(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x,
+                       std::initializer_list<Sweep> sweeps) {
+  if (factor.layout.n == 0 || x.cols == 0) return;
+  if (backend.uses_host_memory() && x.cols < 8) {
+    backend.synchronize();
+    substitute_on_host(factor, x, sweeps);
+  } else {
+    for (const Sweep sweep : sweeps) substitute_by_blocks(backend, factor, x, sweep);
   }
 }
 
@@ -184,14 +202,12 @@ void substitute_on_host(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x
 
 template <class T>
 void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x) {
-  if (factor.layout.n == 0 || x.cols == 0) return;
-  // A few right-hand sides on the host: memory-bound, each pass streams the band once.
-  if (backend.uses_host_memory() && x.cols < 8) {
-    backend.synchronize();
-    substitute_on_host(factor, x);
-  } else {
-    substitute_by_blocks(backend, factor, x);
-  }
+  substitute_sweeps(backend, factor, x, {Sweep::forward, Sweep::backward});
+}
+
+template <class T>
+void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const DeviceMatrix<T>& x, Sweep sweep) {
+  substitute_sweeps(backend, factor, x, {sweep});
 }
 
 template struct BandOnBackend<double>;
@@ -200,5 +216,8 @@ template void factor<double>(kernels::DenseBackend&, const BandOnBackend<double>
 template void factor<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule, const ColumnsDone&);
 template void substitute<double>(kernels::DenseBackend&, const BandOnBackend<double>&, const DeviceMatrix<double>&);
 template void substitute<float>(kernels::DenseBackend&, const BandOnBackend<float>&, const DeviceMatrix<float>&);
+template void substitute<double>(kernels::DenseBackend&, const BandOnBackend<double>&, const DeviceMatrix<double>&,
+                                 Sweep);
+template void substitute<float>(kernels::DenseBackend&, const BandOnBackend<float>&, const DeviceMatrix<float>&, Sweep);
 
 }  // namespace fem::band

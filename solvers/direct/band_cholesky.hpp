@@ -52,4 +52,10 @@ template <class T>
 void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor,
                 const kernels::DeviceMatrix<T>& x);
 
+// One half of substitute: X := L^-1 X (forward) or X := L^-T X (backward).
+enum class Sweep { forward, backward };
+template <class T>
+void substitute(kernels::DenseBackend& backend, const BandOnBackend<T>& factor, const kernels::DeviceMatrix<T>& x,
+                Sweep sweep);
+
 }  // namespace fem::band

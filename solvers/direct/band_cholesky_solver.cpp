@@ -6,6 +6,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
@@ -18,6 +19,7 @@
 #include "kernels/device_queries.hpp"
 #if FEM_WITH_CUDA
 #include "kernels/cuda/band_cholesky_cuda.hpp"
+#include "kernels/cuda/band_cholesky_persistent.hpp"
 #endif
 
 namespace fem::band {
@@ -40,24 +42,44 @@ BandOnBackend<T> load_band(kernels::DenseBackend& backend, const CsrMatrix& matr
   return band;
 }
 
-template <class T>
-std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnBackend<T>& factor,
-                                   std::span<const double> rhs, index_t r) {
+namespace {
+
+// B uploaded in T, solved in place by `substitute_in_place`, downloaded.
+template <class T, class Substitute>
+std::vector<double> solve_uploaded(kernels::DenseBackend& backend, index_t n, std::span<const double> rhs, index_t r,
+                                   Substitute&& substitute_in_place) {
   const std::vector<T> b(rhs.begin(), rhs.end());
-  const auto x = backend.upload(b.data(), factor.layout.n, r, r);
-  if (backend.uses_host_memory() && r < 8) {
-    // A few right-hand sides: the substitution is memory-bound and made of many small tile
-    // solves; one thread does it without a fork/join per tile (nested regions run inline).
-    FirstFailure failure;
-#pragma omp parallel num_threads(1)
-    failure.run([&] { substitute(backend, factor, x); });
-    failure.rethrow_if_failed();
-  } else {
-    substitute(backend, factor, x);
-  }
+  const auto x = backend.upload(b.data(), n, r, r);
+  substitute_in_place(x);
   std::vector<T> solved(b.size());
   backend.download(x, solved.data(), r);
   return {solved.begin(), solved.end()};
+}
+
+}  // namespace
+
+template <class T>
+std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnBackend<T>& factor,
+                                   std::span<const double> rhs, index_t r) {
+  return solve_uploaded<T>(backend, factor.layout.n, rhs, r, [&](const kernels::DeviceMatrix<T>& x) {
+    if (backend.uses_host_memory() && r < 8) {
+      // A few right-hand sides: the substitution is memory-bound and made of many small tile
+      // solves; one thread does it without a fork/join per tile (nested regions run inline).
+      FirstFailure failure;
+#pragma omp parallel num_threads(1)
+      failure.run([&] { substitute(backend, factor, x); });
+      failure.rethrow_if_failed();
+    } else {
+      substitute(backend, factor, x);
+    }
+  });
+}
+
+template <class T>
+std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedFactor<T>& factor,
+                                   std::span<const double> rhs, index_t r) {
+  return solve_uploaded<T>(backend, factor.split.n, rhs, r,
+                           [&](const kernels::DeviceMatrix<T>& x) { substitute_twisted(backend, factor, x); });
 }
 
 namespace {
@@ -88,6 +110,10 @@ template std::vector<double> solve_factored<double>(kernels::DenseBackend&, cons
                                                     std::span<const double>, index_t);
 template std::vector<double> solve_factored<float>(kernels::DenseBackend&, const BandOnBackend<float>&,
                                                    std::span<const double>, index_t);
+template std::vector<double> solve_factored<double>(kernels::DenseBackend&, const TwistedFactor<double>&,
+                                                    std::span<const double>, index_t);
+template std::vector<double> solve_factored<float>(kernels::DenseBackend&, const TwistedFactor<float>&,
+                                                   std::span<const double>, index_t);
 template void factor_or_fail<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule, const ColumnsDone&);
 template void factor_or_fail<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule, const ColumnsDone&);
 
@@ -103,9 +129,40 @@ template <class T>
 struct Factor {
   kernels::DenseBackend* backend;
   band::BandOnBackend<T> band;
+  std::optional<band::TwistedFactor<T>> twisted;  // where factored two-sided: its halves (the top in `band`)
+
+  std::vector<double> solve(std::span<const double> rhs) const {
+    return twisted ? band::solve_factored(*backend, *twisted, rhs, 1) : band::solve_factored(*backend, band, rhs, 1);
+  }
+  std::size_t bytes() const {
+    const std::size_t bottom = twisted ? twisted->bottom.layout.elements() : 0;
+    return (band.layout.elements() + bottom) * sizeof(T);
+  }
 };
 
 enum class Device { cpu, cuda };
+
+// Whether the band is long enough against its width for the two-sided factorisation on the device.
+bool may_twist(const band::BandLayout& layout) {
+  return layout.bandwidth >= 1 && layout.n >= band::kTwistedFromLength * layout.bandwidth;
+}
+
+#if FEM_WITH_CUDA
+// The split of a two-sided factorisation on the device, where the band is long enough against its
+// width for half the critical path to outweigh the walkers' sharing of the device, the reflected
+// copy and the separator (n at least kTwistedFromLength kd) and `spare` bytes of device memory hold the reflected bottom half and
+// the separator's three kd x kd blocks; else none (one-sided).
+std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& layout, std::size_t element_bytes,
+                                                       std::size_t spare) {
+  if (!may_twist(layout)) return std::nullopt;
+  const band::TwistedSplit split = band::balanced_split(layout.n, layout.bandwidth);
+  const auto kd = static_cast<std::size_t>(layout.bandwidth);
+  const std::size_t needed = (static_cast<std::size_t>(split.bottom_rows()) * static_cast<std::size_t>(layout.pitch()) +
+                              3 * kd * kd) * element_bytes;
+  if (needed > spare) return std::nullopt;
+  return split;
+}
+#endif
 
 class BandCholeskySolver final : public LinearSolver {
  public:
@@ -133,14 +190,18 @@ class BandCholeskySolver final : public LinearSolver {
     SolveReport report;
     const bool gpu = device_ == Device::cuda;
     band::BandLayout layout = band::make_layout(a, 0);
-    layout.block = band::default_block_size(layout.bandwidth, gpu);
+    layout.block = band::default_block_size(layout.bandwidth, gpu, gpu && may_twist(layout));
     report.figures["bandwidth"] = static_cast<double>(layout.bandwidth);
     report.figures["block_size"] = static_cast<double>(layout.block);
     report.figures["flops"] = band::cholesky_flops(layout.n, layout.bandwidth);
     report.figures["threads"] = gpu ? 0 : omp_get_max_threads();
     report.figures["refinement_steps"] = 0;
     report.figures["precision_fallback"] = 0;
-    if (gpu) report.figures["device_chunks"] = 0;
+    if (gpu) {
+      report.figures["device_chunks"] = 0;
+      report.figures["two_sided"] = 0;
+      report.figures["persistent_kernel"] = 0;
+    }
     if (options_.precision == "mixed" && solve_mixed(system, layout, solution, report)) return report;
     if (options_.precision == "mixed") {
       report.figures["precision_fallback"] = 1;
@@ -157,7 +218,7 @@ class BandCholeskySolver final : public LinearSolver {
   template <class T>
   Factor<T> load_and_factor(const CsrMatrix& a, const band::BandLayout& layout, SolveReport& report) {
     if (device_ == Device::cpu) {
-      Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
+      Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout), std::nullopt};
       ProgressMeter progress(options_);
       band::factor_or_fail(*host_, f.band, band::kHostSchedule,
                            [&](index_t done) { progress.steps("columns", done, layout.n); });
@@ -168,14 +229,36 @@ class BandCholeskySolver final : public LinearSolver {
     const std::size_t allowed =
         device_bytes_ > 0 ? device_bytes_ : kernels::cuda_free_memory() / 10 * 9;
     if (bytes <= allowed) {
-      Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout)};
-      band::pivot_or_fail<T>([&] { kernels::cuda::factor_on_device(layout, f.band.rows()); });
+      Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout), std::nullopt};
+      const auto split = twisted_split_within(layout, sizeof(T), allowed - bytes);
+      const bool persistent = std::is_same_v<T, double> && layout.bandwidth >= 64 &&
+                              layout.bandwidth < (split ? band::kTwistedPersistentBelow : band::kPersistentBelow);
+      report.figures["two_sided"] = split ? 1 : 0;
+      report.figures["persistent_kernel"] = persistent ? 1 : 0;
+      // A walker on share `part` of `parts` of the device: the persistent kernel on that share of
+      // its blocks; the cublas chain on all of it (the two chains' SYRKs share the multiprocessors).
+      const auto walk = [&](const band::BandOnBackend<T>& band, int, int parts) {
+        if constexpr (std::is_same_v<T, double>) {
+          if (persistent) {
+            kernels::cuda::factor_persistent(band.layout, band.rows(), nullptr, {kernels::cuda::persistent_blocks() / parts});
+            return;
+          }
+        }
+        kernels::cuda::factor_on_device(band.layout, band.rows());
+      };
+      band::pivot_or_fail<T>([&] {
+        if (split) {
+          f.twisted = band::factor_twisted<T>(*gpu_, f.band, *split, walk);
+        } else {
+          walk(f.band, 0, 1);
+        }
+      });
       return f;
     }
     if (allowed < kernels::cuda::min_streaming_bytes(layout, sizeof(T)))
       band::require_memory(kernels::cuda::min_streaming_bytes(layout, sizeof(T)), allowed,
                            "streaming the band (two chunks of half-bandwidth + block rows)", gpu_->description());
-    Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
+    Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout), std::nullopt};
     int chunks = 0;
     band::pivot_or_fail<T>([&] { chunks = kernels::cuda::factor_streamed(layout, f.band.rows(), allowed); });
     report.figures["device_chunks"] = chunks;
@@ -193,7 +276,7 @@ class BandCholeskySolver final : public LinearSolver {
     auto factor = load_and_factor<T>(system.matrix, layout, report);
     factor.backend->synchronize();
     report.time_setup_s += watch.seconds();
-    const std::size_t bytes = layout.elements() * sizeof(T);
+    const std::size_t bytes = factor.bytes();
     report.figures["factor_bytes"] = static_cast<double>(bytes);
     report.figures["factor_precision_bits"] = sizeof(T) * 8;
     report.memory_bytes = std::max(report.memory_bytes, bytes + 3 * system.rhs.size() * sizeof(double));
@@ -205,7 +288,7 @@ class BandCholeskySolver final : public LinearSolver {
                 SolveReport& report) {
     const auto factor = factor_in<T>(system, layout, report);
     const Stopwatch watch;
-    const auto x = band::solve_factored(*factor.backend, factor.band, system.rhs, 1);
+    const auto x = factor.solve(system.rhs);
     std::copy(x.begin(), x.end(), solution.begin());
     report.time_solve_s += watch.seconds();
   }
@@ -223,7 +306,7 @@ class BandCholeskySolver final : public LinearSolver {
     const Stopwatch watch;
     const bool converged = refine(
         system.matrix, system.rhs, solution,
-        [&](std::vector<double>& r) { r = band::solve_factored(*factor->backend, factor->band, r, 1); }, options_, report);
+        [&](std::vector<double>& r) { r = factor->solve(r); }, options_, report);
     report.time_solve_s += watch.seconds();
     return converged;
   }

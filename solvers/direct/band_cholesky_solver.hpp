@@ -6,14 +6,20 @@
 // back to FP64 when refinement stalls.
 //
 // On the CPU the tiles run on OpenBLAS (BlasBackend) under OpenMP tasks. On CUDA the band is
-// factored by band_cholesky_cuda (our block column kernel, cuBLAS, streams) and substituted on the
-// device; a band larger than the device memory allowed is built in host memory, streamed
-// through the device in chunks for the factorisation, and substituted on the host.
+// factored on the device and substituted there: in FP64 on narrow bands (below kPersistentBelow,
+// kTwistedPersistentBelow two-sided) by the persistent kernel (band_cholesky_persistent), else by
+// band_cholesky_cuda (our block column kernel, cuBLAS, streams); two-sided
+// (twisted_band_cholesky.hpp: two of those side by side from both ends of the band, half the
+// critical path) where the band is long against its width (kTwistedFromLength) and the device
+// also holds the reflected bottom half. A
+// band larger than the device memory allowed is built in host memory, streamed through the
+// device in chunks for the factorisation (one-sided), and substituted on the host.
 //
 // SolveReport.figures: bandwidth, block_size, factor_bytes, flops (factorisation, counted
 // exactly: about n (kd + 1)^2), threads, refinement_steps, precision_fallback (1 when the mixed
 // solve fell back to FP64), factor_precision_bits (32 or 64), device_chunks (CUDA: 0 when the
-// band lived on the device, else the chunks it streamed through in).
+// band lived on the device, else the chunks it streamed through in), two_sided (CUDA: 1 when
+// factored two-sided), persistent_kernel (CUDA: 1 when the persistent kernel factored).
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -21,6 +27,7 @@
 
 #include "kernels/dense_backend.hpp"
 #include "solvers/direct/band_cholesky.hpp"
+#include "solvers/direct/twisted_band_cholesky.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem {
@@ -44,6 +51,23 @@ BandOnBackend<T> load_band(kernels::DenseBackend& backend, const CsrMatrix& matr
 template <class T>
 std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnBackend<T>& factor,
                                    std::span<const double> rhs, index_t r);
+
+// The same with a two-sided factor.
+template <class T>
+std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedFactor<T>& factor,
+                                   std::span<const double> rhs, index_t r);
+
+// The CUDA solver's choices on the device (H100, n = 1e6: bench/RESULTS.md, "Two-sided (twisted)
+// band Cholesky on the GPU"). Two-sided where n is at least kTwistedFromLength half-bandwidths:
+// each walker walks n / 2 + kd rows, but side by side each step takes longer than alone (1.55x for
+// the persistent kernel at b = 1000, 1.7x for the cublas chain at 4000), and the separator costs
+// about kd rows more, so two-sided wins once 1.7 (n / 2 + kd) + kd < n, n > 18 kd. In FP64 the
+// persistent kernel walks bands of half-bandwidth 64 (its tiles' width) up to below
+// kPersistentBelow one-sided and kTwistedPersistentBelow two-sided (on half the device each
+// walker's updates fall behind sooner), the cublas chain the others.
+inline constexpr index_t kTwistedFromLength = 20;
+inline constexpr index_t kPersistentBelow = 3000;
+inline constexpr index_t kTwistedPersistentBelow = 2000;
 
 // Factors on the back-end; kernels::NotPositiveDefinite becomes SolveFailure naming the equation.
 template <class T>

@@ -15,7 +15,7 @@ index_t bandwidth_of(const CsrMatrix& matrix) {
   return kd;
 }
 
-index_t default_block_size(index_t bandwidth, bool gpu) {
+index_t default_block_size(index_t bandwidth, bool gpu, bool two_sided) {
   // CPU (look-ahead, 2 threads, interleaved against DPBTRF + DPBTRS, 2026-11-26): small blocks on
   // narrow bands, where the look-ahead's block column is the critical path (b = 100: 24 at
   // 0.67-0.76x, 48 at 0.78-0.85x; b = 200: 32 at 0.74-0.76x, 48 at 0.79-0.86x), 48 from b = 400
@@ -23,8 +23,11 @@ index_t default_block_size(index_t bandwidth, bool gpu) {
   // one block column kernel a step while its chain sets the pace (b < 1500); wider blocks, fewer
   // and larger trailing SYRKs, above, 256 wide from b = 2500 (with the panel off the
   // multiprocessors at b = 4000, 256 beat 384 by 2-4 %: kernels/cuda/band_cholesky_cuda.cpp's
-  // device_schedule).
-  const index_t target = gpu ? bandwidth < 1500 ? 64 : bandwidth < 2500 ? 128 : 256
+  // device_schedule). Two-sided (H100, n = 1e6, two chains side by side, 2026-11-27): 384 at
+  // b = 4000 (0.694 s against 0.743 for 256 and 0.728 for 512), 256 still at 3000 (0.600 against
+  // 0.610 and 0.626), the one-sided blocks below.
+  const index_t target = gpu && two_sided && bandwidth >= 3500 ? 384
+                         : gpu ? bandwidth < 1500 ? 64 : bandwidth < 2500 ? 128 : 256
                          : bandwidth < 150 ? 24 : bandwidth < 400 ? 32 : bandwidth < 1500 ? 48 : 64;
   return std::max<index_t>(1, std::min(target, bandwidth));
 }

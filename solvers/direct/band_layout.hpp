@@ -19,7 +19,9 @@ index_t bandwidth_of(const CsrMatrix& matrix);
 // The block size chosen from the bandwidth when the caller does not give one (tuned with
 // `fem bench band`): large enough for efficient products, small enough for several block
 // columns to update in parallel.
-index_t default_block_size(index_t bandwidth, bool gpu);
+// `two_sided` (GPU): for the two-sided factorisation's cublas chains, which hide more of the
+// panel's latency behind each other's trailing updates and so gain from wider ones.
+index_t default_block_size(index_t bandwidth, bool gpu, bool two_sided = false);
 
 // Checks the layout against the matrix and the block size (throws std::invalid_argument).
 BandLayout make_layout(const CsrMatrix& matrix, index_t block);

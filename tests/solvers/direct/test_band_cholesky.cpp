@@ -14,6 +14,7 @@
 #include "solvers/direct/band_elimination.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "tests/solvers/direct/band_test_matrices.hpp"
+#include "tests/solvers/direct/twisted_test_cases.hpp"
 
 using namespace fem;
 using band::index_t;
@@ -369,4 +370,41 @@ TEST_CASE("band Cholesky rejects an unknown precision and mismatched sizes") {
   const std::vector<double> rhs(4, 1.0);
   std::vector<double> u(5);
   CHECK_THROWS_AS(make_band_cholesky_cpu({})->solve(AssembledSystem{csr, rhs}, u), std::invalid_argument);
+}
+
+TEST_CASE("two-sided band Cholesky on the host matches the one-sided solve and names the failing equation") {
+  band::BlasBackend cpu;
+  const auto walker = [&]<class T>(T) {
+    return band::Walker<T>([&](const band::BandOnBackend<T>& half, int, int) { band::factor(cpu, half, band::Schedule::in_order); });
+  };
+  unsigned seed = 300;
+  // Splits at both ends (T or B empty), odd ones, the balanced one; blocks that cut the separator.
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{2, 1, 1}, {40, 7, 3}, {301, 29, 8},
+                                     {1001, 70, 32}, {777, 65, 64}}) {
+    for (const index_t m : {index_t{0}, index_t{1}, (n - kd) / 2, n - kd - 1, n - kd}) {
+      if (m < 0 || m > n - kd) continue;
+      CAPTURE(n);
+      CAPTURE(kd);
+      CAPTURE(block);
+      CAPTURE(m);
+      CHECK(twisted_against_one_sided<double>(cpu, walker(0.0), n, kd, m, block, 3, ++seed) < 1e-11);
+      CHECK(twisted_against_one_sided<float>(cpu, walker(0.0f), n, kd, m, block, 2, ++seed) < 2e-4);
+    }
+  }
+  CHECK_THROWS_AS(band::twisted_split(100, 10, 91), std::invalid_argument);
+  CHECK_THROWS_AS(band::twisted_split(100, 0, 50), std::invalid_argument);
+  CHECK(band::balanced_split(1000, 100).m == 450);
+
+  // A negative diagonal entry on a diagonally dominant band fails at its own row whatever the
+  // order: in T (top walker), in S (top walker, as one-sided), in B (bottom walker, reflected).
+  const index_t n = 400, kd = 30, m = 150;
+  for (const index_t bad : {index_t{0}, index_t{149}, index_t{150}, index_t{170}, index_t{179}, index_t{180},
+                            index_t{300}, index_t{399}}) {
+    CAPTURE(bad);
+    auto a = random_spd_band(n, kd, 77);
+    a[bad * n + bad] = -1.0;
+    CHECK(twisted_failure<double>(cpu, walker(0.0), a, n, m, 16) == bad);
+  }
+  CHECK(twisted_failure<double>(cpu, walker(0.0), separator_fails(), 3, 1, 1) == 1);
+  CHECK(twisted_failure<double>(cpu, walker(0.0), random_spd_band(n, kd, 78), n, m, 16) == -1);
 }

@@ -16,6 +16,7 @@
 #include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "tests/solvers/direct/band_test_matrices.hpp"
+#include "tests/solvers/direct/twisted_test_cases.hpp"
 #if FEM_WITH_CUDA
 #include <cuda_runtime.h>
 
@@ -91,6 +92,52 @@ TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
     CHECK(max_rel_diff(u_mixed, u_cpu) < 1e-9);
     CHECK(mixed.residual <= 1e-10);
   }
+}
+
+TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the device holds its second half") {
+  SolverOptions options;
+  options.device = "cuda";
+  try {
+    make_band_cholesky_cuda(options);
+  } catch (const SolverUnavailable&) {
+    return;
+  }
+  const index_t n = 20011, m = 130;
+  const CsrMatrix a = grid_laplacian(n, m, 15);
+  std::vector<double> rhs(n);
+  for (index_t i = 0; i < n; ++i) rhs[i] = std::cos(0.29 * i) + 0.3;
+  std::vector<double> u_cpu(n), u(n);
+  make_band_cholesky_cpu({})->solve(AssembledSystem{a, rhs}, u_cpu);
+  const auto solve = [&](const SolverOptions& o, std::size_t device_bytes, const CsrMatrix& matrix) {
+    return make_band_cholesky_cuda_within(o, device_bytes)->solve(AssembledSystem{matrix, rhs}, u);
+  };
+  // FP64, kd = 130: the persistent kernels from both ends.
+  auto report = solve(options, 0, a);
+  CHECK(report.figures.at("two_sided") == 1);
+  CHECK(report.figures.at("persistent_kernel") == 1);
+  CHECK(max_rel_diff(u, u_cpu) < 1e-10);
+  // Room for the band but not for the reflected half: one-sided, on the device.
+  const double band_bytes = static_cast<double>(n) * static_cast<double>(m + 64 + 1) * sizeof(double);
+  report = solve(options, static_cast<std::size_t>(band_bytes) + (1 << 20), a);
+  CHECK(report.figures.at("two_sided") == 0);
+  CHECK(report.figures.at("device_chunks") == 0);
+  CHECK(max_rel_diff(u, u_cpu) < 1e-10);
+  // FP32 (mixed): the cublas chains from both ends.
+  options.precision = "mixed";
+  report = solve(options, 0, a);
+  CHECK(report.figures.at("two_sided") == 1);
+  CHECK(report.figures.at("persistent_kernel") == 0);
+  CHECK(report.figures.at("factor_precision_bits") == 32);
+  CHECK(max_rel_diff(u, u_cpu) < 1e-9);
+  // A band shorter than kTwistedFromLength half-bandwidths: one-sided.
+  options.precision = "double";
+  const index_t short_n = band::kTwistedFromLength * m - 1;
+  const CsrMatrix short_band = grid_laplacian(short_n, m, 16);
+  rhs.resize(short_n);
+  u.resize(short_n);
+  report = solve(options, 0, short_band);
+  CHECK(report.figures.at("two_sided") == 0);
+  CHECK(report.residual < 1e-12);
 }
 
 TEST_CASE("band-cholesky:cuda names the failing equation") {
@@ -253,6 +300,72 @@ TEST_CASE("the persistent CUDA band factorisation names the first failing pivot"
     }
   }
 }
+
+#if FEM_WITH_CUDA
+namespace {
+
+// The two-sided factorisation's walkers on the device: persistent kernels on their share of the
+// blocks (the strips on `strip_blocks` of them where given: 3, the strips waiting on one another
+// more), or cublas chains by the solver's rule.
+band::Walker<double> persistent_walker(int strip_blocks = 0) {
+  return [strip_blocks](const band::BandOnBackend<double>& half, int, int parts) {
+    kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr,
+                                     {kernels::cuda::persistent_blocks() / parts, parts > 1 ? strip_blocks : 0});
+  };
+}
+template <class T>
+band::Walker<T> chain_walker() {
+  return [](const band::BandOnBackend<T>& half, int, int) { kernels::cuda::factor_on_device(half.layout, half.rows()); };
+}
+
+// The splits of a band of n rows and half-bandwidth kd the two-sided tests try: at both ends (T
+// or B empty), one row in, the balanced one and an odd one.
+std::vector<index_t> test_splits(index_t n, index_t kd) {
+  std::vector<index_t> splits{0, 1, (n - kd) / 2, (n - kd) / 3 + 7, n - kd - 1, n - kd};
+  std::erase_if(splits, [&](index_t m) { return m < 0 || m > n - kd; });
+  return splits;
+}
+
+}  // namespace
+
+TEST_CASE("the two-sided CUDA band factorisation solves as the one-sided CPU one, with either walker") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  unsigned seed = 500;
+  // n and kd off the 64-row tiles, a block wider than the tiles, a band of 16 tiles.
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{130, 1, 64}, {777, 65, 64},
+                                     {3001, 250, 64}, {2500, 400, 100}, {6007, 1030, 64}}) {
+    for (const index_t m : test_splits(n, kd)) {
+      CAPTURE(n);
+      CAPTURE(kd);
+      CAPTURE(block);
+      CAPTURE(m);
+      CHECK(twisted_against_one_sided<double>(*gpu, persistent_walker(), n, kd, m, block, 3, ++seed) < 1e-10);
+      CHECK(twisted_against_one_sided<double>(*gpu, persistent_walker(3), n, kd, m, block, 1, ++seed) < 1e-10);
+      // The chain's blocks are at most the bandwidth (as the solver makes them).
+      const index_t chain_block = std::min(block, kd);
+      CHECK(twisted_against_one_sided<double>(*gpu, chain_walker<double>(), n, kd, m, chain_block, 2, ++seed) < 1e-10);
+      CHECK(twisted_against_one_sided<float>(*gpu, chain_walker<float>(), n, kd, m, chain_block, 2, ++seed) < 1e-3);
+    }
+  }
+}
+
+TEST_CASE("the two-sided CUDA band factorisation names the failing equation in T, S and B") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  const index_t n = 2000, kd = 150, m = 900;  // T = [0, 900), S = [900, 1050), B = [1050, 2000)
+  for (const index_t bad : {index_t{0}, index_t{517}, index_t{899}, index_t{900}, index_t{1000}, index_t{1049},
+                            index_t{1050}, index_t{1400}, index_t{1999}}) {
+    CAPTURE(bad);
+    auto a = random_spd_band(n, kd, 7);
+    a[bad * n + bad] = -1.0;
+    CHECK(twisted_failure<double>(*gpu, persistent_walker(), a, n, m, 64) == bad);
+    CHECK(twisted_failure<double>(*gpu, chain_walker<double>(), a, n, m, 64) == bad);
+  }
+  CHECK(twisted_failure<double>(*gpu, persistent_walker(), separator_fails(), 3, 1, 64) == 1);
+  CHECK(twisted_failure<double>(*gpu, chain_walker<double>(), separator_fails(), 3, 1, 1) == 1);
+}
+#endif
 
 namespace {
 constexpr kernels::cuda::PanelMethod kPanelMethods[] = {kernels::cuda::PanelMethod::left_looking_kernels,

@@ -1,0 +1,144 @@
+#include "solvers/direct/twisted_copies.hpp"
+
+#include <stdexcept>
+#include <string>
+
+#include "fem/config.hpp"
+#if FEM_WITH_CUDA
+#include "kernels/cuda/twisted_copies.hpp"
+#endif
+
+namespace fem::band::twisted {
+
+using kernels::DeviceMatrix;
+
+namespace {
+
+template <class T>
+T* data(const DeviceMatrix<T>& m) {
+  return static_cast<T*>(m.storage->handle()) + m.offset;
+}
+
+// Where the back-end is neither a host one nor CUDA's (OpenCL): the moves have no kernels there.
+[[noreturn]] void unsupported(const kernels::DenseBackend& backend) {
+  throw std::invalid_argument("two-sided band Cholesky: no element moves on the '" + backend.name() + "' back-end");
+}
+
+bool on_cuda(const kernels::DenseBackend& backend) {
+  if (backend.uses_host_memory()) return false;
+  if (!FEM_WITH_CUDA || backend.name() != "cublas") unsupported(backend);
+  return true;
+}
+
+}  // namespace
+
+template <class T>
+void reflect_band(kernels::DenseBackend& backend, const BandOnBackend<T>& band, index_t first,
+                  const BandOnBackend<T>& reflected) {
+  const BandLayout &from = band.layout, &to = reflected.layout;
+  if (to.n != from.n - first || to.bandwidth != from.bandwidth || to.block != from.block)
+    throw std::invalid_argument("reflect_band: the reflected band's layout does not match");
+  if (on_cuda(backend)) {
+#if FEM_WITH_CUDA
+    kernels::cuda::reflect_band(from, band.rows(), first, to, reflected.rows());
+#endif
+    return;
+  }
+  backend.synchronize();
+  const T* source = band.rows();
+  T* target = reflected.rows();
+  const index_t n = from.n, kd = from.bandwidth, window = from.window();
+  for (index_t i = 0; i < to.n; ++i)
+    for (index_t j = i - window; j <= i; ++j)
+      target[to.offset(i, j)] = j >= 0 && i - j <= kd ? source[from.offset(n - 1 - j, n - 1 - i)] : T(0);
+}
+
+template <class T>
+void triangle_to_dense(kernels::DenseBackend& backend, const DeviceMatrix<T>& triangle, bool reflected,
+                       const DeviceMatrix<T>& dense) {
+  const index_t size = triangle.rows;
+  if (triangle.cols != size || dense.rows != size || dense.cols != size)
+    throw std::invalid_argument("triangle_to_dense: the matrices are not square and of one size");
+  if (on_cuda(backend)) {
+#if FEM_WITH_CUDA
+    kernels::cuda::triangle_to_dense(data(triangle), triangle.ld, size, reflected, data(dense), dense.ld);
+#endif
+    return;
+  }
+  backend.synchronize();
+  const T* from = data(triangle);
+  T* to = data(dense);
+  for (index_t i = 0; i < size; ++i)
+    for (index_t j = 0; j < size; ++j) {
+      T v = T(0);
+      if (!reflected && j <= i) v = from[i * triangle.ld + j];
+      if (reflected && j >= i) v = from[(size - 1 - i) * triangle.ld + (size - 1 - j)];
+      to[i * dense.ld + j] = v;
+    }
+}
+
+namespace {
+
+// copy_lower and unit_lower: from == nullptr writes the identity's triangle.
+template <class T>
+void write_lower(kernels::DenseBackend& backend, const DeviceMatrix<T>* from, const DeviceMatrix<T>& to) {
+  const index_t size = to.rows;
+  if (to.cols != size || (from && (from->rows != size || from->cols != size)))
+    throw std::invalid_argument("copy_lower: the matrices are not square and of one size");
+  const T* source = from ? data(*from) : nullptr;
+  const index_t from_ld = from ? from->ld : 0;
+  if (on_cuda(backend)) {
+#if FEM_WITH_CUDA
+    kernels::cuda::copy_lower(source, from_ld, size, data(to), to.ld);
+#endif
+    return;
+  }
+  backend.synchronize();
+  T* target = data(to);
+  for (index_t i = 0; i < size; ++i)
+    for (index_t j = 0; j <= i; ++j) target[i * to.ld + j] = source ? source[i * from_ld + j] : T(i == j ? 1 : 0);
+}
+
+}  // namespace
+
+template <class T>
+void copy_lower(kernels::DenseBackend& backend, const DeviceMatrix<T>& from, const DeviceMatrix<T>& to) {
+  write_lower(backend, &from, to);
+}
+
+template <class T>
+void unit_lower(kernels::DenseBackend& backend, const DeviceMatrix<T>& to) {
+  write_lower<T>(backend, nullptr, to);
+}
+
+template <class T>
+void reverse_rows(kernels::DenseBackend& backend, const DeviceMatrix<T>& from, bool add, const DeviceMatrix<T>& to) {
+  if (from.rows != to.rows || from.cols != to.cols)
+    throw std::invalid_argument("reverse_rows: the matrices differ in shape");
+  if (on_cuda(backend)) {
+#if FEM_WITH_CUDA
+    kernels::cuda::reverse_rows(data(from), from.ld, from.rows, from.cols, add, data(to), to.ld);
+#endif
+    return;
+  }
+  backend.synchronize();
+  const T* source = data(from);
+  T* target = data(to);
+  for (index_t i = 0; i < to.rows; ++i)
+    for (index_t c = 0; c < to.cols; ++c) {
+      const T v = source[(from.rows - 1 - i) * from.ld + c];
+      target[i * to.ld + c] = add ? target[i * to.ld + c] + v : v;
+    }
+}
+
+#define FEM_TWISTED_COPIES(T)                                                                                   \
+  template void reflect_band<T>(kernels::DenseBackend&, const BandOnBackend<T>&, index_t, const BandOnBackend<T>&); \
+  template void triangle_to_dense<T>(kernels::DenseBackend&, const DeviceMatrix<T>&, bool, const DeviceMatrix<T>&); \
+  template void copy_lower<T>(kernels::DenseBackend&, const DeviceMatrix<T>&, const DeviceMatrix<T>&);          \
+  template void unit_lower<T>(kernels::DenseBackend&, const DeviceMatrix<T>&);                                  \
+  template void reverse_rows<T>(kernels::DenseBackend&, const DeviceMatrix<T>&, bool, const DeviceMatrix<T>&);
+FEM_TWISTED_COPIES(double)
+FEM_TWISTED_COPIES(float)
+#undef FEM_TWISTED_COPIES
+
+}  // namespace fem::band::twisted

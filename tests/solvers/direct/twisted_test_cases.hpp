@@ -1,0 +1,67 @@
+#pragma once
+// The two-sided band Cholesky (twisted_band_cholesky.hpp) against the one-sided one on the host,
+// on any back-end and walker: the solutions of random SPD bands, and the equation named where a
+// pivot fails. Used by the host tests and by the GPU ones.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <vector>
+
+#include "solvers/direct/band_cholesky_solver.hpp"
+#include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/twisted_band_cholesky.hpp"
+#include "tests/solvers/direct/band_test_matrices.hpp"
+
+namespace fem::band_tests {
+
+// The largest relative difference between X solved two-sided in T (split at m, `block`, the
+// band's halves factored by `walker` on `backend`) and one-sided in FP64 on the host, for r
+// random right-hand sides of a random SPD band (n, kd).
+template <class T>
+double twisted_against_one_sided(kernels::DenseBackend& backend, const band::Walker<T>& walker, std::int64_t n,
+                                 std::int64_t kd, std::int64_t m, std::int64_t block, std::int64_t r, unsigned seed) {
+  const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, seed), n);
+  const band::BandLayout layout = band::make_layout(csr, block);
+  std::mt19937 rng(seed + 1);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> rhs(static_cast<std::size_t>(n * r)), expected(rhs.size());
+  for (auto& v : rhs) v = u(rng);
+
+  band::BlasBackend cpu;
+  const auto reference = band::load_band<double>(cpu, csr, layout);
+  band::factor(cpu, reference, band::Schedule::in_order);
+  const auto x_ref = cpu.upload(rhs.data(), n, r, r);
+  band::substitute(cpu, reference, x_ref);
+  cpu.download(x_ref, expected.data(), r);
+
+  const auto on_backend = band::load_band<T>(backend, csr, layout);
+  const auto factor = band::factor_twisted<T>(backend, on_backend, band::twisted_split(n, kd, m), walker);
+  std::vector<T> b(rhs.begin(), rhs.end());
+  const auto x = backend.upload(b.data(), n, r, r);
+  band::substitute_twisted(backend, factor, x);
+  backend.download(x, b.data(), r);
+  return max_rel_diff(std::vector<double>(b.begin(), b.end()), expected);
+}
+
+// The equation factor_twisted names for `a` (row-major dense n x n, not positive definite),
+// split at m; -1 where it names none.
+template <class T>
+std::int64_t twisted_failure(kernels::DenseBackend& backend, const band::Walker<T>& walker, const std::vector<double>& a,
+                             std::int64_t n, std::int64_t m, std::int64_t block) {
+  const CsrMatrix csr = dense_to_csr(a, n);
+  const band::BandLayout layout = band::make_layout(csr, block);
+  const auto on_backend = band::load_band<T>(backend, csr, layout);
+  try {
+    band::factor_twisted<T>(backend, on_backend, band::twisted_split(n, layout.bandwidth, m), walker);
+  } catch (const kernels::NotPositiveDefinite& e) {
+    return e.column();
+  }
+  return -1;
+}
+
+// A 3 x 3 tridiagonal matrix split at m = 1 (T, S, B one row each) whose top and bottom walkers
+// both factor (A_SS - C_top = A_SS - C_bot = 0.5) but whose separator does not (0.5 - 1 < 0):
+// the two-sided factorisation names equation 1.
+inline std::vector<double> separator_fails() { return {1, 1, 0, 1, 1.5, 1, 0, 1, 1}; }
+
+}  // namespace fem::band_tests
