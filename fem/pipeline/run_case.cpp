@@ -22,6 +22,7 @@
 #include "fem/post/nodal_results.hpp"
 #include "fem/renumber/ordering_metrics.hpp"
 #include "fem/resources/case_fit.hpp"
+#include "solvers/direct/available_memory.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/progress_meter.hpp"
 #include "solvers/solver_table.hpp"
@@ -38,7 +39,6 @@
 #include "fem/output/paraview_script.hpp"
 #include "fem/output/pvtu_writer.hpp"
 #include "fem/output/vtu_writer.hpp"
-#include "solvers/direct/available_memory.hpp"
 #endif
 
 namespace fem {

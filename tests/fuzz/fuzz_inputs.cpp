@@ -25,10 +25,10 @@
 #include "fem/case/case.hpp"
 #include "fem/config.hpp"
 #include "fem/resources/case_fit.hpp"
+#include "solvers/direct/available_memory.hpp"
 #include "support/stopwatch.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
-#include "solvers/direct/available_memory.hpp"
 #endif
 
 namespace fs = std::filesystem;
