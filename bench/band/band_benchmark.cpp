@@ -152,7 +152,7 @@ void add_options(CLI::App& app, Options& o) {
                   "leave; 2, each on its own half of them (green contexts) (default 1)",
                   CLI::Range(1, 2));
   app.add_option("--device-memory", o.device_gb,
-                 "GB of device memory for cublas-streamed (default: a quarter of the band)")
+                 "GB of device memory for cublas-streamed (default: a quarter of the band, at least what streaming needs)")
       ->check(positive_number());
   add_precision_option(app, o.precisions, "double, float or both (openblas runs in double only)");
   app.add_option("--threads", o.threads, "OpenMP and OpenBLAS threads (default: OpenMP's default)")
@@ -442,8 +442,10 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   } else if (cublas_chain(impl)) {
     kernels::cuda::factor_on_device(a.layout, a.rows(), schedule_of(impl, a.layout, forced));
   } else if (impl == "cublas-streamed") {
+    // By default a quarter of the band, but no less than streaming takes (the warm-up's band is small).
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
-                                            : layout.elements() * sizeof(T) / 4;
+                                            : std::max(layout.elements() * sizeof(T) / 4,
+                                                       kernels::cuda::min_streaming_bytes(layout, sizeof(T)));
     const int chunks = kernels::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
   } else if (impl == "cuda-persistent") {
