@@ -48,7 +48,7 @@ using F = Footprint;
 
 const std::vector<SolverMethod>& solver_table() {
   static const std::vector<SolverMethod> table = {
-      {"band-cholesky", Direct, Bandwidth, {F::Band}, One, "banded Cholesky on BLAS tiles; precision mixed factors in FP32",
+      {"band-cholesky", Direct, Bandwidth, {F::Band}, One, "banded Cholesky on BLAS tiles (on cuda, long bands from both ends at once); precision mixed factors in FP32",
        {{"cpu", make_band_cholesky_cpu}, {"cuda", make_band_cholesky_cuda, {kCuda}}}},
       {"band-gauss", Direct, Bandwidth, {F::BandBothTriangles}, One, "banded Gaussian elimination without pivoting, both triangles (a baseline)",
        {{"cpu", make_band_gauss_cpu}}},
