@@ -21,8 +21,6 @@ Point cross(const Point& a, const Point& b) {
 double dot(const Point& a, const Point& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 double norm(const Point& a) { return std::sqrt(dot(a, a)); }
 
-constexpr double unit_triangle = kEquilateralTriangleArea;
-
 // What the boundary mesh of one cell entity adds up to: the area or volume it encloses (signed,
 // by the divergence theorem over its oriented elements) and, over the boundary entities not
 // seen before, their length or area and their elements in units of a size-1 element.
@@ -78,7 +76,7 @@ void add_boundary_entity(const NodeCoordinates& at, int dim, int tag, double sig
           totals.enclosed += sign * dot(a, cross(b, c)) / 6;
           if (first_time) totals.extent += 0.5 * norm(cross(minus(b, a), minus(c, a)));
         }
-        if (first_time) totals.unit_elements += num_primary == 3 ? unit_triangle : 1.0;
+        if (first_time) totals.unit_elements += num_primary == 3 ? kEquilateralTriangleArea : 1.0;
       }
     }
   }
@@ -96,7 +94,7 @@ GeoMeshEstimate estimate_from_bounding_box(int dimension, ElementShape shape, do
   e.element_size = size;
   e.from_bounding_box = true;
   e.measure = dimension == 2 ? dx * dy : dx * dy * dz;
-  boundary_elements = dimension == 2 ? 2 * (dx + dy) / size : 2 * (dx * dy + dy * dz + dz * dx) / (unit_triangle * size * size);
+  boundary_elements = dimension == 2 ? 2 * (dx + dy) / size : 2 * (dx * dy + dy * dz + dz * dx) / (kEquilateralTriangleArea * size * size);
   e.cells = cells_of_size(dimension, shape, e.measure, size);
   return e;
 }
