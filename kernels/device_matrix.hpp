@@ -45,6 +45,10 @@ struct DeviceMatrix {
   index_t cols = 0;
   index_t ld = 0;
 
+  // The first element where the back-end holds it: a host or CUDA device pointer (not for
+  // OpenCL, whose handle is a cl_mem).
+  T* data() const { return static_cast<T*>(storage->handle()) + offset; }
+
   index_t rows_of(Op op) const { return op == Op::none ? rows : cols; }
   index_t cols_of(Op op) const { return op == Op::none ? cols : rows; }
 

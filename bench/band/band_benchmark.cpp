@@ -241,7 +241,7 @@ band::BandOnBackend<T> make_band(kernels::DenseBackend& backend, const band::Ban
   band::BandOnBackend<T> a{layout, backend.allocate<T>(layout.n, layout.pitch())};
 #if FEM_WITH_CUDA
   if (!backend.uses_host_memory()) {
-    fill_band_on_device(static_cast<T*>(a.storage.storage->handle()) + a.storage.offset, 0, layout.n,
+    fill_band_on_device(a.rows(), 0, layout.n,
                         layout.bandwidth, layout.window());
     return a;
   }

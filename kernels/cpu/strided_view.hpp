@@ -22,7 +22,7 @@ struct StridedView {
 // The host array behind a DeviceMatrix of a host back-end.
 template <class T>
 StridedView<T> host_view(const DeviceMatrix<T>& m) {
-  return {static_cast<T*>(m.storage->handle()) + m.offset, m.rows, m.cols, m.ld, 1};
+  return {m.data(), m.rows, m.cols, m.ld, 1};
 }
 
 // op(M) of a DeviceMatrix of a host back-end, read-only.

@@ -33,13 +33,8 @@ int as_int(index_t v, const char* what) {
 }
 
 template <class T>
-T* device_data(const DeviceMatrix<T>& m) {
-  return static_cast<T*>(m.storage->handle()) + m.offset;
-}
-
-template <class T>
 Operand<T> operand(const DeviceMatrix<T>& m, Op op) {
-  return op == Op::none ? Operand<T>{device_data(m), m.ld, 1} : Operand<T>{device_data(m), 1, m.ld};
+  return op == Op::none ? Operand<T>{m.data(), m.ld, 1} : Operand<T>{m.data(), 1, m.ld};
 }
 
 class CudaBackend final : public TypedDenseBackend<CudaBackend> {
@@ -115,8 +110,8 @@ protected:
     if (2 * static_cast<std::size_t>(n) > indices_.size()) indices_ = DeviceBuffer<int>(2 * static_cast<std::size_t>(n));
     copy_bytes_to_device(indices_.get(), from_index, n * sizeof(int));
     copy_bytes_to_device(indices_.get() + n, batch_index, n * sizeof(int));
-    cuda::front_assemble(device_data(from), from.ld, indices_.get(), device_data(batch), batch.ld,
-                         indices_.get() + n, device_data(to), to.ld, n);
+    cuda::front_assemble(from.data(), from.ld, indices_.get(), batch.data(), batch.ld,
+                         indices_.get() + n, to.data(), to.ld, n);
   }
 
 private:
@@ -127,7 +122,7 @@ private:
                 T beta, const DeviceMatrix<T>& c, Fill fill) {
     const GemmCall<T> call{as_int(c.rows, "rows"), as_int(c.cols, "columns"),
                            as_int(a.cols_of(op_a), "inner dimension"), alpha, operand(a, op_a),
-                           operand(b, op_b), beta, device_data(c), c.ld, fill == Fill::lower};
+                           operand(b, op_b), beta, c.data(), c.ld, fill == Fill::lower};
     switch (kernel_) {
       case GemmKernel::naive: gemm_naive(call); return;
       case GemmKernel::tiled:
@@ -152,8 +147,8 @@ private:
       gemm_tiled(g);  // a masked product that is not a SYRK: cuBLAS has no such call
       return;
     }
-    const T* pa = device_data(a);
-    const T* pb = device_data(b);
+    const T* pa = a.data();
+    const T* pb = b.data();
     if (fill == Fill::lower)
       check(cublas_syrk(cublas_, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_T, g.n, g.k, &g.alpha, pa, lda, &g.beta, g.c, ldc),
             "cuBLAS SYRK");
@@ -165,7 +160,7 @@ private:
 
   template <class T>
   index_t potrf_any(const DeviceMatrix<T>& a) {
-    cuda::potrf_tile(device_data(a), a.ld, as_int(a.rows, "tile size"), info_.get());
+    cuda::potrf_tile(a.data(), a.ld, as_int(a.rows, "tile size"), info_.get());
     int info = -1;
     info_.download(&info);
     return info;
@@ -178,7 +173,7 @@ private:
     const Op op = right ? (op_l == Op::none ? Op::transpose : Op::none) : op_l;
     const long long brs = right ? 1 : b.ld, bcs = right ? b.ld : 1;
     const int rhs = as_int(right ? b.rows : b.cols, "right-hand sides");
-    cuda::trsm_tile(operand(l, op), op == Op::none, as_int(l.rows, "tile size"), device_data(b),
+    cuda::trsm_tile(operand(l, op), op == Op::none, as_int(l.rows, "tile size"), b.data(),
                     brs, bcs, rhs);
   }
 

@@ -175,7 +175,7 @@ void substitute_on_host(const BandOnBackend<T>& factor, const DeviceMatrix<T>& x
   const T* ab = factor.rows() + (layout.window() - layout.bandwidth);
   const auto n = static_cast<int>(layout.n), kd = static_cast<int>(layout.bandwidth);
   const auto ldab = static_cast<int>(layout.pitch());
-  T* values = static_cast<T*>(x.storage->handle()) + x.offset;
+  T* values = x.data();
   std::vector<T> v(static_cast<std::size_t>(layout.n));  // one column, contiguous
   for (index_t c = 0; c < x.cols; ++c) {
     for (index_t i = 0; i < layout.n; ++i) v[i] = values[i * x.ld + c];

@@ -19,7 +19,7 @@ struct BandOnBackend {
   // The rows x cols tile of A whose top-left element is (i, j); it must lie inside the window.
   kernels::DeviceMatrix<T> tile(index_t i, index_t j, index_t rows, index_t cols) const;
   // The first row's first entry where the back-end holds it (host or device pointer).
-  T* rows() const { return static_cast<T*>(storage.storage->handle()) + storage.offset; }
+  T* rows() const { return storage.data(); }
 };
 
 // How the steps are issued. `tasks`: OpenMP tasks over block columns with dependencies, so the

@@ -15,11 +15,6 @@ using kernels::Side;
 
 namespace {
 
-template <class T>
-T* data(const DeviceMatrix<T>& m) {
-  return static_cast<T*>(m.storage->handle()) + m.offset;
-}
-
 CBLAS_TRANSPOSE trans(Op op) { return op == Op::none ? CblasNoTrans : CblasTrans; }
 
 int as_int(index_t v) {
@@ -48,22 +43,22 @@ void BlasBackend::gemm_any(Op op_a, Op op_b, T alpha, const DeviceMatrix<T>& a, 
   const int k = as_int(a.cols_of(op_a));
   if (fill == Fill::lower) {
     require_syrk(op_a, op_b, a, b);
-    blas::syrk(as_int(c.rows), k, alpha, data(a), as_int(a.ld), beta, data(c), as_int(c.ld));
+    blas::syrk(as_int(c.rows), k, alpha, a.data(), as_int(a.ld), beta, c.data(), as_int(c.ld));
   } else {
-    blas::gemm(trans(op_a), trans(op_b), as_int(c.rows), as_int(c.cols), k, alpha, data(a), as_int(a.ld), data(b),
-         as_int(b.ld), beta, data(c), as_int(c.ld));
+    blas::gemm(trans(op_a), trans(op_b), as_int(c.rows), as_int(c.cols), k, alpha, a.data(), as_int(a.ld), b.data(),
+         as_int(b.ld), beta, c.data(), as_int(c.ld));
   }
 }
 
 template <class T>
 index_t BlasBackend::potrf_any(const DeviceMatrix<T>& a) {
-  return blas::potrf_lower(as_int(a.rows), data(a), as_int(a.ld));
+  return blas::potrf_lower(as_int(a.rows), a.data(), as_int(a.ld));
 }
 
 template <class T>
 void BlasBackend::trsm_any(Side side, Op op_l, const DeviceMatrix<T>& l, const DeviceMatrix<T>& b) {
-  blas::trsm(side == Side::left ? CblasLeft : CblasRight, trans(op_l), as_int(b.rows), as_int(b.cols), data(l), as_int(l.ld),
-       data(b), as_int(b.ld));
+  blas::trsm(side == Side::left ? CblasLeft : CblasRight, trans(op_l), as_int(b.rows), as_int(b.cols), l.data(), as_int(l.ld),
+       b.data(), as_int(b.ld));
 }
 
 template void BlasBackend::gemm_any(Op, Op, double, const DeviceMatrix<double>&, const DeviceMatrix<double>&, double,

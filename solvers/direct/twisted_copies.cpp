@@ -14,11 +14,6 @@ using kernels::DeviceMatrix;
 
 namespace {
 
-template <class T>
-T* data(const DeviceMatrix<T>& m) {
-  return static_cast<T*>(m.storage->handle()) + m.offset;
-}
-
 // Where the back-end is neither a host one nor CUDA's (OpenCL): the moves have no kernels there.
 [[noreturn]] void unsupported(const kernels::DenseBackend& backend) {
   throw std::invalid_argument("two-sided band Cholesky: no element moves on the '" + backend.name() + "' back-end");
@@ -61,13 +56,13 @@ void triangle_to_dense(kernels::DenseBackend& backend, const DeviceMatrix<T>& tr
     throw std::invalid_argument("triangle_to_dense: the matrices are not square and of one size");
   if (on_cuda(backend)) {
 #if FEM_WITH_CUDA
-    kernels::cuda::triangle_to_dense(data(triangle), triangle.ld, size, reflected, data(dense), dense.ld);
+    kernels::cuda::triangle_to_dense(triangle.data(), triangle.ld, size, reflected, dense.data(), dense.ld);
 #endif
     return;
   }
   backend.synchronize();
-  const T* from = data(triangle);
-  T* to = data(dense);
+  const T* from = triangle.data();
+  T* to = dense.data();
   for (index_t i = 0; i < size; ++i)
     for (index_t j = 0; j < size; ++j) {
       T v = T(0);
@@ -85,16 +80,16 @@ void write_lower(kernels::DenseBackend& backend, const DeviceMatrix<T>* from, co
   const index_t size = to.rows;
   if (to.cols != size || (from && (from->rows != size || from->cols != size)))
     throw std::invalid_argument("copy_lower: the matrices are not square and of one size");
-  const T* source = from ? data(*from) : nullptr;
+  const T* source = from ? from->data() : nullptr;
   const index_t from_ld = from ? from->ld : 0;
   if (on_cuda(backend)) {
 #if FEM_WITH_CUDA
-    kernels::cuda::copy_lower(source, from_ld, size, data(to), to.ld);
+    kernels::cuda::copy_lower(source, from_ld, size, to.data(), to.ld);
 #endif
     return;
   }
   backend.synchronize();
-  T* target = data(to);
+  T* target = to.data();
   for (index_t i = 0; i < size; ++i)
     for (index_t j = 0; j <= i; ++j) target[i * to.ld + j] = source ? source[i * from_ld + j] : T(i == j ? 1 : 0);
 }
@@ -117,13 +112,13 @@ void reverse_rows(kernels::DenseBackend& backend, const DeviceMatrix<T>& from, b
     throw std::invalid_argument("reverse_rows: the matrices differ in shape");
   if (on_cuda(backend)) {
 #if FEM_WITH_CUDA
-    kernels::cuda::reverse_rows(data(from), from.ld, from.rows, from.cols, add, data(to), to.ld);
+    kernels::cuda::reverse_rows(from.data(), from.ld, from.rows, from.cols, add, to.data(), to.ld);
 #endif
     return;
   }
   backend.synchronize();
-  const T* source = data(from);
-  T* target = data(to);
+  const T* source = from.data();
+  T* target = to.data();
   for (index_t i = 0; i < to.rows; ++i)
     for (index_t c = 0; c < to.cols; ++c) {
       const T v = source[(from.rows - 1 - i) * from.ld + c];

@@ -243,7 +243,7 @@ TEST_CASE("the CUDA band factorisation matches the CPU one on awkward sizes, on 
                                      kernels::cuda::min_streaming_bytes(layout, sizeof(double)) * 3}) {
       CAPTURE(budget);
       auto streamed = band::load_band<double>(cpu, csr, layout);
-      double* rows = static_cast<double*>(streamed.storage.storage->handle()) + streamed.storage.offset;
+      double* rows = streamed.rows();
       const int chunks = kernels::cuda::factor_streamed(layout, rows, budget);
       const index_t per_chunk = kernels::cuda::chunk_rows(layout, budget, sizeof(double));
       CHECK(chunks == (n + per_chunk - 1) / per_chunk);
