@@ -88,10 +88,10 @@ Implementations (--impl; default: openblas,blas and, with a device, cublas):
   cuda-persistent  ours on CUDA as one persistent kernel: 64 x 64 tiles, flags between the strips
                    (factor + solve) and the tile updates (FP64 tensor cores), look-ahead by the task
                    order; double only, its own 64-column tiles whatever --blocks says (run once, nb 64)
-  cublas-twisted   two-sided (solvers/direct/twisted_band_cholesky.hpp): the band cut at the middle, its
-                   top factored top-down and its bottom, reflected into a second buffer, bottom-up by two
-                   cublas chains from two host threads at once, then the kd x kd separator; the note
-                   gives the split, the reflection's, the walkers' and the separator's times
+  cublas-twisted   two-sided (solvers/direct/twisted_band_cholesky.hpp): the band made in the two-sided layout
+                   (cut at the middle, its bottom half reflected; n + kd rows), its top factored top-down and
+                   its bottom bottom-up by two cublas chains from two host threads at once, then the kd x kd
+                   separator; the note gives the split and the times of A_SS's copy, the walkers and the separator
   cuda-twisted     the same with two cuda-persistent kernels, each on half of the device's blocks, and
                    a third on the separator (double only, nb 64)
 Speed-up: host implementations against openblas; device ones against blas (else openmp), same n, b.
@@ -423,6 +423,31 @@ void factor_halves_at_once(const band::BandOnBackend<T>& a, const ScheduleForced
 }
 #endif
 
+#if FEM_WITH_CUDA
+// The factorisation of a twisted impl, its band made on the device in the two-sided layout (not timed).
+template <class T>
+Timing time_twisted(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
+                    const ScheduleForced& forced, std::string& note) {
+  const auto split = band::balanced_split(layout.n, layout.bandwidth);
+  band::require_memory(backend, band::twisted_elements(layout) * sizeof(T), "the benchmark's two-sided band");
+  const auto a = band::allocate_twisted<T>(backend, layout, split);
+  fill_band_on_device(a.top.rows(), 0, a.top.layout.n, layout.bandwidth, layout.window());
+  fill_reflected_band_on_device(a.bottom.rows(), layout.n, split.m, layout.bandwidth, layout.window());
+  backend.synchronize();
+  band::TwistedTimes parts;
+  const Stopwatch factoring;
+  band::factor_twisted<T>(backend, a, twisted_walker<T>(impl, forced), &parts);
+  backend.synchronize();
+  Timing t;
+  t.factor_s = factoring.seconds();
+  char text[200];
+  std::snprintf(text, sizeof text, "m %lld: copy A_SS %.2f ms, walkers %.4f s, separator %.2f ms",
+                static_cast<long long>(split.m), 1e3 * parts.copy_s, parts.walkers_s, 1e3 * parts.separator_s);
+  note = text;
+  return t;
+}
+#endif
+
 // One factorisation and, on the host, solve of ours (the solve with its copies of the right-hand
 // side; on a device the factorisation alone, as the GPU figures have been). `note` gets what the
 // reader should know of the run (the chunks of a streamed one).
@@ -430,6 +455,9 @@ template <class T>
 Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const band::BandLayout& layout,
                  const HostArena& arena, double device_gb, const ScheduleForced& forced, double settle_s,
                  std::string& note) {
+#if FEM_WITH_CUDA
+  if (twisted(impl)) return time_twisted<T>(impl, backend, layout, forced, note);
+#endif
   auto a = make_band<T>(backend, layout, arena);
   const auto rhs = benchmark_rhs(layout.n);
   backend.synchronize();
@@ -451,15 +479,6 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
     else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks});
-  } else if (twisted(impl)) {
-    band::TwistedTimes parts;
-    const auto split = band::balanced_split(layout.n, layout.bandwidth);
-    band::factor_twisted<T>(backend, a, split, twisted_walker<T>(impl, forced), &parts);
-    char text[200];
-    std::snprintf(text, sizeof text, "m %lld: allocate %.2f ms, reflect %.2f ms, walkers %.4f s, separator %.2f ms",
-                  static_cast<long long>(split.m), 1e3 * parts.allocate_s, 1e3 * parts.reflect_s, parts.walkers_s,
-                  1e3 * parts.separator_s);
-    note = text;
   } else
 #endif
   {

@@ -28,8 +28,19 @@ FEM_BAND_HOST_DEVICE inline double band_slot(std::int64_t i, std::int64_t slot, 
   return (j < 0 || i - j > b) ? 0.0 : band_entry(i, j, b);
 }
 
+// Row r of the band's reflection J A J (n equations) as band_slot's: equation n - 1 - r, entry
+// (r, c) = A(n - 1 - c, n - 1 - r), a lower one of A.
+FEM_BAND_HOST_DEVICE inline double reflected_band_slot(std::int64_t r, std::int64_t slot, std::int64_t b,
+                                                       std::int64_t window, std::int64_t n) {
+  const std::int64_t c = r - window + slot;
+  return (c < 0 || r - c > b) ? 0.0 : band_entry(n - 1 - c, n - 1 - r, b);
+}
+
 // Rows [first, last) of the band into device memory `rows` (pitch window + 1); CUDA builds only.
 template <class T>
 void fill_band_on_device(T* rows, std::int64_t first, std::int64_t last, std::int64_t b, std::int64_t window);
+// The n - first rows of its reflection below row `first` (the two-sided layout's bottom band).
+template <class T>
+void fill_reflected_band_on_device(T* rows, std::int64_t n, std::int64_t first, std::int64_t b, std::int64_t window);
 
 }  // namespace fem::bench

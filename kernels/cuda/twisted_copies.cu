@@ -8,30 +8,6 @@ namespace fem::kernels::cuda {
 
 namespace {
 
-constexpr int tile = 32, tile_rows = 8;  // 32 x 8 threads move a 32 x 32 tile
-
-// Block (x, y): target rows [32 x, 32 x + 32) and the 32 columns starting y tiles right of the
-// row tile's leftmost stored slot (32 x - window). Loads go along the source's rows (its columns
-// q = n - 1 - i are the target's rows), stores along the target's.
-template <class T>
-__global__ void reflect_kernel(const T* source, long long n, long long first, long long kd, long long window,
-                               T* target) {
-  __shared__ T buffer[tile][tile + 1];
-  const long long rows = n - first, i0 = static_cast<long long>(blockIdx.x) * tile,
-                  j0 = i0 - window + static_cast<long long>(blockIdx.y) * tile;
-  for (int jj = threadIdx.y; jj < tile; jj += tile_rows) {
-    const long long i = i0 + threadIdx.x, j = j0 + jj;
-    const bool on_band = i < rows && j >= 0 && i - j >= 0 && i - j <= kd;
-    // target (i, j) = source (n - 1 - j, n - 1 - i): consecutive threads, consecutive source columns
-    buffer[jj][threadIdx.x] = on_band ? source[(n - 1 - j) * window + (n - 1 - i) + window] : T(0);
-  }
-  __syncthreads();
-  for (int ii = threadIdx.y; ii < tile; ii += tile_rows) {
-    const long long i = i0 + ii, j = j0 + threadIdx.x;
-    if (i < rows && j >= i - window && j <= i) target[i * window + j + window] = buffer[threadIdx.x][ii];
-  }
-}
-
 template <class T>
 __global__ void triangle_to_dense_kernel(const T* triangle, long long triangle_ld, long long size, bool reflected,
                                          T* dense, long long dense_ld) {
@@ -66,15 +42,6 @@ unsigned blocks_for(long long count) { return static_cast<unsigned>((count + thr
 }  // namespace
 
 template <class T>
-void reflect_band(const BandLayout& from, const T* source, index_t first, const BandLayout& to, T* target) {
-  if (to.n == 0) return;
-  const dim3 grid(static_cast<unsigned>((to.n + tile - 1) / tile),
-                  static_cast<unsigned>((to.window() + tile) / tile + 1));
-  reflect_kernel<<<grid, dim3(tile, tile_rows)>>>(source, from.n, first, from.bandwidth, from.window(), target);
-  check(cudaGetLastError(), "launch of the band reflection");
-}
-
-template <class T>
 void triangle_to_dense(const T* triangle, index_t triangle_ld, index_t size, bool reflected, T* dense,
                        index_t dense_ld) {
   if (size == 0) return;
@@ -98,7 +65,6 @@ void reverse_rows(const T* from, index_t from_ld, index_t rows, index_t cols, bo
 }
 
 #define FEM_TWISTED_COPIES(T)                                                                            \
-  template void reflect_band<T>(const BandLayout&, const T*, index_t, const BandLayout&, T*);            \
   template void triangle_to_dense<T>(const T*, index_t, index_t, bool, T*, index_t);                     \
   template void copy_lower<T>(const T*, index_t, index_t, T*, index_t);                                  \
   template void reverse_rows<T>(const T*, index_t, index_t, index_t, bool, T*, index_t);

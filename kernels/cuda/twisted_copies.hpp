@@ -1,21 +1,13 @@
 #pragma once
 // The element moves of the two-sided (twisted) band Cholesky on the device
-// (solvers/direct/twisted_band_cholesky.hpp): the reflected copy of the band's bottom part, the
-// separator's triangles to and from dense blocks, and the right-hand side's rows reversed. All
-// queue on the default stream (as the cuBLAS back-end's calls do) and return at once.
+// (solvers/direct/twisted_band_cholesky.hpp): the separator's triangles to and from dense blocks
+// and the right-hand side's rows reversed. All queue on the default stream (as the cuBLAS
+// back-end's calls do) and return at once.
 //
 // Plain C++ (the kernels: twisted_copies.cu).
-#include "kernels/band_layout.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
-
-// Rows [first, from.n) of the band `source` (layout `from`) reflected into `target` (layout `to`:
-// from.n - first rows, the same bandwidth and block): to(i, j) = from(n - 1 - j, n - 1 - i) on
-// the band, every other stored entry zero (the padding included), so `target` needs no clearing.
-// Tiles of 32 x 32 through shared memory: both sides' rows read and written along their length.
-template <class T>
-void reflect_band(const BandLayout& from, const T* source, index_t first, const BandLayout& to, T* target);
 
 // dense (size x size, leading dimension dense_ld) := the lower triangle of `triangle` (leading
 // dimension triangle_ld; its strict upper part not read), zero above the diagonal; reflected:

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <variant>
 
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
@@ -24,21 +25,54 @@
 
 namespace fem::band {
 
+namespace {
+
+// How many rows of the band go up at once: 32 MiB of them, so the host never holds the band whole.
+template <class T>
+index_t upload_chunk(const BandLayout& layout) {
+  return std::max<index_t>(1, (index_t{32} << 20) / (layout.pitch() * index_t{sizeof(T)}));
+}
+
+// Rows [0, to.layout.n) of the band of `matrix` (in `layout`) uploaded into `to`.
+template <class T>
+void upload_band_rows(kernels::DenseBackend& backend, const CsrMatrix& matrix, const BandLayout& layout,
+                      const BandOnBackend<T>& to) {
+  const index_t chunk = upload_chunk<T>(layout), rows = to.layout.n;
+  std::vector<T> staged(static_cast<std::size_t>(std::min(chunk, rows) * layout.pitch()));
+  for (index_t first = 0; first < rows; first += chunk) {
+    const index_t last = std::min(rows, first + chunk);
+    fill_band_rows(matrix, layout, first, last, staged.data());
+    backend.upload(staged.data(), layout.pitch(), to.storage.block(first, 0, last - first, layout.pitch()));
+  }
+}
+
+std::string band_description(const BandLayout& layout, std::size_t element_bytes) {
+  return std::to_string(layout.n) + " equations, half-bandwidth " + std::to_string(layout.bandwidth) + " and block " +
+         std::to_string(layout.block) + " (" + std::to_string(element_bytes * 8) + "-bit)";
+}
+
+}  // namespace
+
 template <class T>
 BandOnBackend<T> load_band(kernels::DenseBackend& backend, const CsrMatrix& matrix, const BandLayout& layout) {
-  const std::size_t bytes = layout.elements() * sizeof(T);
-  require_memory(backend, bytes,
-                 "the band of " + std::to_string(layout.n) + " equations, half-bandwidth " +
-                     std::to_string(layout.bandwidth) + " and block " + std::to_string(layout.block) + " (" +
-                     std::to_string(sizeof(T) * 8) + "-bit)");
+  require_memory(backend, layout.elements() * sizeof(T), "the band of " + band_description(layout, sizeof(T)));
   BandOnBackend<T> band{layout, backend.allocate<T>(layout.n, layout.pitch())};
-  const index_t chunk = std::max<index_t>(1, (index_t{32} << 20) / (layout.pitch() * index_t{sizeof(T)}));
-  std::vector<T> rows(static_cast<std::size_t>(std::min(chunk, layout.n) * layout.pitch()));
-  for (index_t first = 0; first < layout.n; first += chunk) {
-    const index_t last = std::min(layout.n, first + chunk);
-    fill_band_rows(matrix, layout, first, last, rows.data());
-    backend.upload(rows.data(), layout.pitch(), band.storage.block(first, 0, last - first, layout.pitch()));
-  }
+  upload_band_rows(backend, matrix, layout, band);
+  return band;
+}
+
+template <class T>
+TwistedBand<T> load_twisted_band(kernels::DenseBackend& backend, const CsrMatrix& matrix, const BandLayout& layout,
+                                 const TwistedSplit& split) {
+  require_memory(backend, twisted_elements(layout) * sizeof(T),
+                 "the two-sided band of " + band_description(layout, sizeof(T)) + " cut at row " +
+                     std::to_string(split.m));
+  TwistedBand<T> band = allocate_twisted<T>(backend, layout, split);
+  upload_band_rows(backend, matrix, layout, band.top);
+  const BandOnBackend<T>& bottom = band.bottom;
+  reflected_band_rows<T>(matrix, layout, split.m, upload_chunk<T>(layout), [&](index_t first, index_t rows, const T* data) {
+    backend.upload(data, layout.pitch(), bottom.storage.block(first, 0, rows, layout.pitch()));
+  });
   return band;
 }
 
@@ -76,7 +110,7 @@ std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnB
 }
 
 template <class T>
-std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedFactor<T>& factor,
+std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedBand<T>& factor,
                                    std::span<const double> rhs, index_t r) {
   return solve_uploaded<T>(backend, factor.split.n, rhs, r,
                            [&](const kernels::DeviceMatrix<T>& x) { substitute_twisted(backend, factor, x); });
@@ -110,10 +144,14 @@ template std::vector<double> solve_factored<double>(kernels::DenseBackend&, cons
                                                     std::span<const double>, index_t);
 template std::vector<double> solve_factored<float>(kernels::DenseBackend&, const BandOnBackend<float>&,
                                                    std::span<const double>, index_t);
-template std::vector<double> solve_factored<double>(kernels::DenseBackend&, const TwistedFactor<double>&,
+template std::vector<double> solve_factored<double>(kernels::DenseBackend&, const TwistedBand<double>&,
                                                     std::span<const double>, index_t);
-template std::vector<double> solve_factored<float>(kernels::DenseBackend&, const TwistedFactor<float>&,
+template std::vector<double> solve_factored<float>(kernels::DenseBackend&, const TwistedBand<float>&,
                                                    std::span<const double>, index_t);
+template TwistedBand<double> load_twisted_band<double>(kernels::DenseBackend&, const CsrMatrix&, const BandLayout&,
+                                                       const TwistedSplit&);
+template TwistedBand<float> load_twisted_band<float>(kernels::DenseBackend&, const CsrMatrix&, const BandLayout&,
+                                                     const TwistedSplit&);
 template void factor_or_fail<double>(kernels::DenseBackend&, const BandOnBackend<double>&, Schedule, const ColumnsDone&);
 template void factor_or_fail<float>(kernels::DenseBackend&, const BandOnBackend<float>&, Schedule, const ColumnsDone&);
 
@@ -124,19 +162,18 @@ namespace fem {
 namespace {
 
 using band::index_t;
-// A factor and the back-end that holds it (and substitutes with it).
+// A factor and the back-end that holds it (and substitutes with it): one-sided or two-sided.
 template <class T>
 struct Factor {
   kernels::DenseBackend* backend;
-  band::BandOnBackend<T> band;
-  std::optional<band::TwistedFactor<T>> twisted;  // where factored two-sided: its halves (the top in `band`)
+  std::variant<band::BandOnBackend<T>, band::TwistedBand<T>> band;
 
   std::vector<double> solve(std::span<const double> rhs) const {
-    return twisted ? band::solve_factored(*backend, *twisted, rhs, 1) : band::solve_factored(*backend, band, rhs, 1);
+    return std::visit([&](const auto& f) { return band::solve_factored(*backend, f, rhs, 1); }, band);
   }
   std::size_t bytes() const {
-    const std::size_t bottom = twisted ? twisted->bottom.layout.elements() : 0;
-    return (band.layout.elements() + bottom) * sizeof(T);
+    if (const auto* twisted = std::get_if<band::TwistedBand<T>>(&band)) return twisted->bytes();
+    return std::get<band::BandOnBackend<T>>(band).layout.elements() * sizeof(T);
   }
 };
 
@@ -149,18 +186,13 @@ bool may_twist(const band::BandLayout& layout) {
 
 #if FEM_WITH_CUDA
 // The split of a two-sided factorisation on the device, where the band is long enough against its
-// width for half the critical path to outweigh the walkers' sharing of the device, the reflected
-// copy and the separator (n at least kTwistedFromLength kd) and `spare` bytes of device memory hold the reflected bottom half and
-// the separator's three kd x kd blocks; else none (one-sided).
+// width for half the critical path to outweigh the walkers' sharing of the device and the
+// separator (n at least kTwistedFromLength kd) and `allowed` bytes of device memory hold its
+// layout (kd rows and two kd x kd blocks more than the one-sided band); else none (one-sided).
 std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& layout, std::size_t element_bytes,
-                                                       std::size_t spare) {
-  if (!may_twist(layout)) return std::nullopt;
-  const band::TwistedSplit split = band::balanced_split(layout.n, layout.bandwidth);
-  const auto kd = static_cast<std::size_t>(layout.bandwidth);
-  const std::size_t needed = (static_cast<std::size_t>(split.bottom_rows()) * static_cast<std::size_t>(layout.pitch()) +
-                              3 * kd * kd) * element_bytes;
-  if (needed > spare) return std::nullopt;
-  return split;
+                                                       std::size_t allowed) {
+  if (!may_twist(layout) || band::twisted_elements(layout) * element_bytes > allowed) return std::nullopt;
+  return band::balanced_split(layout.n, layout.bandwidth);
 }
 #endif
 
@@ -218,9 +250,9 @@ class BandCholeskySolver final : public LinearSolver {
   template <class T>
   Factor<T> load_and_factor(const CsrMatrix& a, const band::BandLayout& layout, SolveReport& report) {
     if (device_ == Device::cpu) {
-      Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout), std::nullopt};
+      Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
       ProgressMeter progress(options_);
-      band::factor_or_fail(*host_, f.band, band::kHostSchedule,
+      band::factor_or_fail(*host_, std::get<band::BandOnBackend<T>>(f.band), band::kHostSchedule,
                            [&](index_t done) { progress.steps("columns", done, layout.n); });
       return f;
     }
@@ -228,9 +260,8 @@ class BandCholeskySolver final : public LinearSolver {
     const std::size_t bytes = layout.elements() * sizeof(T);
     const std::size_t allowed =
         device_bytes_ > 0 ? device_bytes_ : kernels::cuda_free_memory() / 10 * 9;
-    if (bytes <= allowed) {
-      Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout), std::nullopt};
-      const auto split = twisted_split_within(layout, sizeof(T), allowed - bytes);
+    const auto split = twisted_split_within(layout, sizeof(T), allowed);
+    if (split || bytes <= allowed) {
       const bool persistent = std::is_same_v<T, double> && layout.bandwidth >= 64 &&
                               layout.bandwidth < (split ? band::kTwistedPersistentBelow : band::kPersistentBelow);
       report.figures["two_sided"] = split ? 1 : 0;
@@ -246,21 +277,23 @@ class BandCholeskySolver final : public LinearSolver {
         }
         kernels::cuda::factor_on_device(band.layout, band.rows());
       };
-      band::pivot_or_fail<T>([&] {
-        if (split) {
-          f.twisted = band::factor_twisted<T>(*gpu_, f.band, *split, walk);
-        } else {
-          walk(f.band, 0, 1);
-        }
-      });
+      if (split) {
+        Factor<T> f{gpu_.get(), band::load_twisted_band<T>(*gpu_, a, layout, *split)};
+        band::pivot_or_fail<T>([&] { band::factor_twisted<T>(*gpu_, std::get<band::TwistedBand<T>>(f.band), walk); });
+        return f;
+      }
+      Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout)};
+      band::pivot_or_fail<T>([&] { walk(std::get<band::BandOnBackend<T>>(f.band), 0, 1); });
       return f;
     }
     if (allowed < kernels::cuda::min_streaming_bytes(layout, sizeof(T)))
       band::require_memory(kernels::cuda::min_streaming_bytes(layout, sizeof(T)), allowed,
                            "streaming the band (two chunks of half-bandwidth + block rows)", gpu_->description());
-    Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout), std::nullopt};
+    Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
     int chunks = 0;
-    band::pivot_or_fail<T>([&] { chunks = kernels::cuda::factor_streamed(layout, f.band.rows(), allowed); });
+    band::pivot_or_fail<T>([&] {
+      chunks = kernels::cuda::factor_streamed(layout, std::get<band::BandOnBackend<T>>(f.band).rows(), allowed);
+    });
     report.figures["device_chunks"] = chunks;
     return f;
 #else

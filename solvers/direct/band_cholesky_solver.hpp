@@ -11,7 +11,7 @@
 // band_cholesky_cuda (our block column kernel, cuBLAS, streams); two-sided
 // (twisted_band_cholesky.hpp: two of those side by side from both ends of the band, half the
 // critical path) where the band is long against its width (kTwistedFromLength) and the device
-// also holds the reflected bottom half. A
+// holds it in the two-sided layout (kd rows and two kd x kd blocks more). A
 // band larger than the device memory allowed is built in host memory, streamed through the
 // device in chunks for the factorisation (one-sided), and substituted on the host.
 //
@@ -47,6 +47,13 @@ namespace fem::band {
 template <class T>
 BandOnBackend<T> load_band(kernels::DenseBackend& backend, const CsrMatrix& matrix, const BandLayout& layout);
 
+// The same in the two-sided layout cut by `split` (twisted_band_cholesky.hpp): the top rows
+// uploaded as load_band's, the bottom band's scattered from the matrix straight to their
+// reflected places (reflected_band_rows) and uploaded in chunks.
+template <class T>
+TwistedBand<T> load_twisted_band(kernels::DenseBackend& backend, const CsrMatrix& matrix, const BandLayout& layout,
+                                 const TwistedSplit& split);
+
 // Solves with a factored band for the n x r right-hand sides `rhs` (row-major), returning X.
 template <class T>
 std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnBackend<T>& factor,
@@ -54,7 +61,7 @@ std::vector<double> solve_factored(kernels::DenseBackend& backend, const BandOnB
 
 // The same with a two-sided factor.
 template <class T>
-std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedFactor<T>& factor,
+std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedBand<T>& factor,
                                    std::span<const double> rhs, index_t r);
 
 // The CUDA solver's choices on the device (H100, n = 1e6: bench/RESULTS.md, "Two-sided (twisted)

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace fem::band {
 
@@ -43,24 +44,73 @@ BandLayout make_layout(const CsrMatrix& matrix, index_t block) {
   return layout;
 }
 
+namespace {
+
+// Calls place(j, value) for each entry of row i in its lower triangle.
+template <class Place>
+void lower_entries(const CsrMatrix& matrix, index_t i, Place&& place) {
+  for (auto k = matrix.row_ptr[i]; k < matrix.row_ptr[i + 1]; ++k) {
+    const index_t j = matrix.col[k];
+    if (j < 0 || j >= matrix.rows)
+      throw std::invalid_argument("band solver: row " + std::to_string(i) + " has column " + std::to_string(j) +
+                                  " outside the " + std::to_string(matrix.rows) + " columns");
+    if (j <= i) place(j, matrix.val[k]);
+  }
+}
+
+}  // namespace
+
 template <class T>
 void fill_band_rows(const CsrMatrix& matrix, const BandLayout& layout, index_t first, index_t last, T* out) {
   const index_t w = layout.window();
   std::fill(out, out + (last - first) * layout.pitch(), T(0));
   for (index_t i = first; i < last; ++i) {
     T* row = out + (i - first) * layout.pitch();
-    for (auto k = matrix.row_ptr[i]; k < matrix.row_ptr[i + 1]; ++k) {
-      const index_t j = matrix.col[k];
-      if (j < 0 || j >= matrix.rows)
-        throw std::invalid_argument("band solver: row " + std::to_string(i) + " has column " + std::to_string(j) +
-                                    " outside the " + std::to_string(matrix.rows) + " columns");
-      if (j <= i) row[j - i + w] = static_cast<T>(matrix.val[k]);
-    }
+    lower_entries(matrix, i, [&](index_t j, double v) { row[j - i + w] = static_cast<T>(v); });
   }
 }
 
-template void fill_band_rows<double>(const CsrMatrix&, const BandLayout&, index_t, index_t, double*);
-template void fill_band_rows<float>(const CsrMatrix&, const BandLayout&, index_t, index_t, float*);
+template <class T>
+void reflected_band_rows(const CsrMatrix& matrix, const BandLayout& layout, index_t first, index_t chunk,
+                         const TakeRows<T>& take) {
+  const index_t n = layout.n, kd = layout.bandwidth, pitch = layout.pitch(), rows = n - first;
+  if (first < 0 || first > n || chunk < 1)
+    throw std::invalid_argument("reflected_band_rows: no rows below row " + std::to_string(first) + " of " +
+                                std::to_string(n) + " in chunks of " + std::to_string(chunk));
+  // A ring of rows: row r at slot r % slots. Entry (i, j) of A lands in row n - 1 - j, at most kd
+  // rows past row n - 1 - i, so once rows [0, n - i) are complete the rows written are within
+  // chunk + kd of the first not yet taken.
+  const index_t slots = std::min(rows, chunk + kd);
+  std::vector<T> ring(static_cast<std::size_t>(slots * pitch), T(0));
+  index_t taken = 0;
+  // Hands rows [taken, end) over (the ring's wrap cuts them in two) and clears their slots.
+  const auto take_until = [&](index_t end) {
+    while (taken < end) {
+      const index_t slot = taken % slots, count = std::min(end - taken, slots - slot);
+      T* data = ring.data() + slot * pitch;
+      take(taken, count, data);
+      std::fill(data, data + count * pitch, T(0));
+      taken += count;
+    }
+  };
+  for (index_t i = n - 1; i >= first; --i) {
+    if (n - 1 - i - taken >= chunk) take_until(n - 1 - i);  // rows [0, n - 1 - i) are complete
+    const index_t r_diagonal = n - 1 - i;
+    lower_entries(matrix, i, [&](index_t j, double v) {
+      if (j < first) return;  // in T: the top band's alone
+      const index_t r = n - 1 - j;
+      ring[static_cast<std::size_t>((r % slots) * pitch + (r_diagonal - r) + layout.window())] = static_cast<T>(v);
+    });
+  }
+  take_until(rows);
+}
+
+#define FEM_BAND_ROWS(T)                                                                             \
+  template void fill_band_rows<T>(const CsrMatrix&, const BandLayout&, index_t, index_t, T*);      \
+  template void reflected_band_rows<T>(const CsrMatrix&, const BandLayout&, index_t, index_t, const TakeRows<T>&);
+FEM_BAND_ROWS(double)
+FEM_BAND_ROWS(float)
+#undef FEM_BAND_ROWS
 
 double cholesky_flops(index_t n, index_t bandwidth) {
   // Columns j < n - kd all have r = kd; the last kd columns have r = kd - 1, ..., 0.

@@ -3,6 +3,7 @@
 // band rows filled from the matrix, and the work of factoring it.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 
 #include "kernels/band_layout.hpp"
 #include "kernels/csr_matrix.hpp"
@@ -30,6 +31,17 @@ BandLayout make_layout(const CsrMatrix& matrix, index_t block);
 // zeroed), from the lower triangle of `matrix`.
 template <class T>
 void fill_band_rows(const CsrMatrix& matrix, const BandLayout& layout, index_t first, index_t last, T* out);
+
+// Rows of the band's reflection J A J below row `first` of A: row r (0 <= r < n - first) is
+// equation n - 1 - r, its entry (r, c) is A(n - 1 - c, n - 1 - r) (its padding zero), scattered
+// from the lower triangle of the matrix's rows [first, n) read once, bottom-up. They are handed
+// to `take(first_row, rows, data)` in order, as they are complete, at most `chunk` rows a call
+// (pitch() entries a row), from a buffer of chunk + kd rows.
+template <class T>
+using TakeRows = std::function<void(index_t first_row, index_t rows, const T* data)>;
+template <class T>
+void reflected_band_rows(const CsrMatrix& matrix, const BandLayout& layout, index_t first, index_t chunk,
+                         const TakeRows<T>& take);
 
 // Floating-point operations of the band Cholesky factorisation counted exactly:
 // column j with r = min(kd, n - 1 - j) entries below the diagonal costs r divisions,

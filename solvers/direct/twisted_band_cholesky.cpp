@@ -44,32 +44,45 @@ DeviceMatrix<T> separator_of(const BandOnBackend<T>& band, index_t first, index_
 
 }  // namespace
 
+std::size_t twisted_elements(const BandLayout& layout) {
+  const auto kd = static_cast<std::size_t>(layout.bandwidth);
+  return (static_cast<std::size_t>(layout.n) + kd) * static_cast<std::size_t>(layout.pitch()) + 2 * kd * kd;
+}
+
 template <class T>
-TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBackend<T>& band, const TwistedSplit& split,
-                                const Walker<T>& walker, TwistedTimes* times) {
-  const BandLayout& layout = band.layout;
+std::size_t TwistedBand<T>::bytes() const {
+  return twisted_elements({split.n, split.kd, top.layout.block}) * sizeof(T);
+}
+
+template <class T>
+TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split) {
   if (split.n != layout.n || split.kd != layout.bandwidth)
     throw std::invalid_argument("twisted band Cholesky: the split is of another band");
-  const index_t kd = split.kd, m = split.m;
-  const BandLayout top_layout{split.top_rows(), kd, layout.block}, bottom_layout{split.bottom_rows(), kd, layout.block};
-  Stopwatch watch;
-  TwistedFactor<T> f{split,
-                     {top_layout, band.storage.block(0, 0, split.top_rows(), layout.pitch())},
-                     {bottom_layout, backend.allocate<T>(split.bottom_rows(), layout.pitch())}};
-  const DeviceMatrix<T> top_s = separator_of(f.top, m, kd), bottom_s = separator_of(f.bottom, split.bottom_only_rows(), kd);
-  // A_SS, then the separator's Schur complement; L1 and J L2 J, dense.
-  const auto s = backend.allocate<T>(kd, kd), l1 = backend.allocate<T>(kd, kd), u2 = backend.allocate<T>(kd, kd);
-  backend.synchronize();
-  const double allocate_s = watch.restart();
+  const index_t kd = split.kd, pitch = layout.pitch();
+  // One allocation, the bottom band's rows right after the top's.
+  const auto rows = backend.allocate<T>(split.top_rows() + split.bottom_rows(), pitch);
+  return {split,
+          {{split.top_rows(), kd, layout.block}, rows.block(0, 0, split.top_rows(), pitch)},
+          {{split.bottom_rows(), kd, layout.block}, rows.block(split.top_rows(), 0, split.bottom_rows(), pitch)},
+          backend.allocate<T>(kd, kd),
+          backend.allocate<T>(kd, kd)};
+}
 
-  twisted::reflect_band(backend, band, m, f.bottom);
-  twisted::triangle_to_dense(backend, top_s, false, s);
+template <class T>
+void factor_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& band, const Walker<T>& walker,
+                    TwistedTimes* times) {
+  const TwistedSplit& split = band.split;
+  const index_t kd = split.kd, m = split.m;
+  const DeviceMatrix<T> top_s = separator_of(band.top, m, kd),
+                        bottom_s = separator_of(band.bottom, split.bottom_only_rows(), kd);
+  Stopwatch watch;
+  twisted::triangle_to_dense(backend, top_s, false, band.separator);  // A_SS, before the walkers change it
   backend.synchronize();
-  const double reflect_s = watch.restart();
+  const double copy_s = watch.restart();
 
   std::exception_ptr bottom_failure;
-  std::thread bottom([&] { bottom_failure = captured([&] { walker(f.bottom, 1, 2); }); });
-  const std::exception_ptr top_failure = captured([&] { walker(f.top, 0, 2); });
+  std::thread bottom([&] { bottom_failure = captured([&] { walker(band.bottom, 1, 2); }); });
+  const std::exception_ptr top_failure = captured([&] { walker(band.top, 0, 2); });
   bottom.join();
   backend.synchronize();
   const double walkers_s = watch.restart();
@@ -82,12 +95,14 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
     }
   }
 
-  twisted::triangle_to_dense(backend, top_s, false, l1);
-  twisted::triangle_to_dense(backend, bottom_s, true, u2);
-  backend.syrk(T(1), l1, T(-1), s);  // L1 L1ᵀ - A_SS
-  backend.syrk(T(1), u2, T(1), s);   // + (J L2 J)(J L2 J)ᵀ = A_SS - C_top - C_bot
+  const DeviceMatrix<T>& s = band.separator;
+  twisted::triangle_to_dense(backend, top_s, false, band.triangle);
+  backend.syrk(T(1), band.triangle, T(-1), s);  // L1 L1ᵀ - A_SS
+  twisted::triangle_to_dense(backend, bottom_s, true, band.triangle);
+  backend.syrk(T(1), band.triangle, T(1), s);  // + (J L2 J)(J L2 J)ᵀ = A_SS - C_top - C_bot
   twisted::copy_lower(backend, s, top_s);
-  const BandOnBackend<T> separator{{kd, kd, layout.block}, band.storage.block(m, 0, kd, layout.pitch())};
+  const BandLayout& top = band.top.layout;
+  const BandOnBackend<T> separator{{kd, kd, top.block}, band.top.storage.block(m, 0, kd, top.pitch())};
   try {
     walker(separator, 0, 1);
   } catch (const NotPositiveDefinite& e) {
@@ -95,12 +110,11 @@ TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBack
   }
   twisted::unit_lower(backend, bottom_s);
   backend.synchronize();
-  if (times) *times = {allocate_s, reflect_s, walkers_s, watch.seconds()};
-  return f;
+  if (times) *times = {copy_s, walkers_s, watch.seconds()};
 }
 
 template <class T>
-void substitute_twisted(kernels::DenseBackend& backend, const TwistedFactor<T>& factor, const DeviceMatrix<T>& x) {
+void substitute_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& factor, const DeviceMatrix<T>& x) {
   const TwistedSplit& s = factor.split;
   const index_t r = x.cols, b_rows = s.bottom_only_rows();
   if (x.rows != s.n) throw std::invalid_argument("substitute_twisted: the right-hand sides have the wrong rows");
@@ -118,12 +132,13 @@ void substitute_twisted(kernels::DenseBackend& backend, const TwistedFactor<T>& 
   twisted::reverse_rows(backend, v_b, false, x_b);
 }
 
-template TwistedFactor<double> factor_twisted<double>(kernels::DenseBackend&, const BandOnBackend<double>&,
-                                                      const TwistedSplit&, const Walker<double>&, TwistedTimes*);
-template TwistedFactor<float> factor_twisted<float>(kernels::DenseBackend&, const BandOnBackend<float>&,
-                                                    const TwistedSplit&, const Walker<float>&, TwistedTimes*);
-template void substitute_twisted<double>(kernels::DenseBackend&, const TwistedFactor<double>&,
-                                         const DeviceMatrix<double>&);
-template void substitute_twisted<float>(kernels::DenseBackend&, const TwistedFactor<float>&, const DeviceMatrix<float>&);
+#define FEM_TWISTED_BAND(T)                                                                                     \
+  template struct TwistedBand<T>;                                                                               \
+  template TwistedBand<T> allocate_twisted<T>(kernels::DenseBackend&, const BandLayout&, const TwistedSplit&);  \
+  template void factor_twisted<T>(kernels::DenseBackend&, const TwistedBand<T>&, const Walker<T>&, TwistedTimes*); \
+  template void substitute_twisted<T>(kernels::DenseBackend&, const TwistedBand<T>&, const DeviceMatrix<T>&);
+FEM_TWISTED_BAND(double)
+FEM_TWISTED_BAND(float)
+#undef FEM_TWISTED_BAND
 
 }  // namespace fem::band

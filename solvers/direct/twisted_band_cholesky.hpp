@@ -6,12 +6,12 @@
 // only T and S, and eliminating B bottom-up (top-down on the reflected matrix J A J) only B and
 // S; S, dense, takes both Schur complements and is eliminated last. That is the Cholesky
 // factorisation of A in the order T, B reversed, S, with no fill outside the band, so the factor
-// fits the same storage:
-//   - top: the first m + kd rows of the band, factored in place as a band of their own by a
-//     one-sided walker, hold L_TT and L_ST; their S block first holds L1, L1 L1ᵀ = A_SS - C_top;
-//   - bottom: S and B reflected into a second band of n - m rows, factored by a second walker at
-//     the same time, hold L_BB and L_SB (reflected); their S block first holds L2 with
-//     (J L2 J)(J L2 J)ᵀ = A_SS - C_bot;
+// fits the layout the band is loaded in (TwistedBand: n + kd rows, kd more than one-sided):
+//   - top: rows [0, m + kd) of the band, factored as a band of their own by a one-sided walker,
+//     hold L_TT and L_ST; their S block first holds L1, L1 L1ᵀ = A_SS - C_top;
+//   - bottom: S and B reflected (J A J, n - m rows), loaded so (load_twisted_band) and factored by
+//     a second walker at the same time, hold L_BB and L_SB (reflected); their S block first holds
+//     L2 with (J L2 J)(J L2 J)ᵀ = A_SS - C_bot;
 //   - separator: A_SS - C_top - C_bot = L1 L1ᵀ + (J L2 J)(J L2 J)ᵀ - A_SS (a copy of A_SS taken
 //     before; the back-end's SYRKs), written into the top's S block and factored there by the
 //     walker on the whole device (those kd rows are a band of their own, every entry inside its
@@ -24,6 +24,7 @@
 //
 // A pivot that is not positive is named by its equation in A: the top walker's first (T, or S
 // as one-sided Cholesky meets it), else the bottom's (B, or S from below), else the separator's.
+#include <cstddef>
 #include <functional>
 
 #include "solvers/direct/band_cholesky.hpp"
@@ -45,17 +46,32 @@ TwistedSplit twisted_split(index_t n, index_t kd, index_t m);
 // The split whose two walkers' bands are as long as the rows allow: m + kd and n - m rows.
 TwistedSplit balanced_split(index_t n, index_t kd);
 
+// A band in the two-sided layout on a back-end: the top and bottom bands in one allocation of
+// n + kd rows, and the separator's two kd x kd blocks. Loaded it holds A's entries (every other
+// stored entry zero); factor_twisted turns it into the factor.
 template <class T>
-struct TwistedFactor {
+struct TwistedBand {
   TwistedSplit split;
-  BandOnBackend<T> top;     // rows [0, m + kd) of the band, in place: L_TT, then [L_ST | L_S]
-  BandOnBackend<T> bottom;  // its own storage, reflected: L_BB, then [L_SB | I]
+  BandOnBackend<T> top;     // rows [0, m + kd) of A's band; factored: L_TT, then [L_ST | L_S]
+  BandOnBackend<T> bottom;  // S and B reflected, row i equation n - 1 - i; factored: L_BB, then [L_SB | I]
+  kernels::DeviceMatrix<T> separator;  // dense kd x kd: A_SS, then A_SS - C_top - C_bot
+  kernels::DeviceMatrix<T> triangle;   // dense kd x kd: L1, then J L2 J
+
+  // The back-end memory it takes.
+  std::size_t bytes() const;
 };
+
+// Elements of a band in `layout` in the two-sided layout: (n + kd) rows and 2 kd^2.
+std::size_t twisted_elements(const BandLayout& layout);
+
+// A zero-filled TwistedBand for a band in `layout` cut by `split` (no memory check: the loaders
+// make theirs, naming what they load).
+template <class T>
+TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split);
 
 // Where the factorisation's time went (the back-end synchronised between the parts), seconds.
 struct TwistedTimes {
-  double allocate_s = 0;   // the bottom band's storage and the separator's (zero-filled)
-  double reflect_s = 0;    // the bottom band reflected into its storage, A_SS copied
+  double copy_s = 0;       // A_SS copied into the separator's block
   double walkers_s = 0;    // the two walkers, side by side
   double separator_s = 0;  // S combined, factored and written back
 };
@@ -66,15 +82,15 @@ struct TwistedTimes {
 template <class T>
 using Walker = std::function<void(const BandOnBackend<T>&, int part, int parts)>;
 
-// Factors `band` two-sided; its rows [0, m + kd) become the top factor, rows [m + kd, n) are left
-// as they were (no longer needed). Throws kernels::NotPositiveDefinite naming an equation of A.
+// Factors a loaded TwistedBand in place (no allocation, no copy of the bands). Throws
+// kernels::NotPositiveDefinite naming an equation of A.
 template <class T>
-TwistedFactor<T> factor_twisted(kernels::DenseBackend& backend, const BandOnBackend<T>& band, const TwistedSplit& split,
-                                const Walker<T>& walker, TwistedTimes* times = nullptr);
+void factor_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& band, const Walker<T>& walker,
+                    TwistedTimes* times = nullptr);
 
 // Solves A X = B in place for the n x r right-hand sides X (row-major, on the back-end).
 template <class T>
-void substitute_twisted(kernels::DenseBackend& backend, const TwistedFactor<T>& factor,
+void substitute_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& factor,
                         const kernels::DeviceMatrix<T>& x);
 
 }  // namespace fem::band

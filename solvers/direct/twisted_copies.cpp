@@ -28,27 +28,6 @@ bool on_cuda(const kernels::DenseBackend& backend) {
 }  // namespace
 
 template <class T>
-void reflect_band(kernels::DenseBackend& backend, const BandOnBackend<T>& band, index_t first,
-                  const BandOnBackend<T>& reflected) {
-  const BandLayout &from = band.layout, &to = reflected.layout;
-  if (to.n != from.n - first || to.bandwidth != from.bandwidth || to.block != from.block)
-    throw std::invalid_argument("reflect_band: the reflected band's layout does not match");
-  if (on_cuda(backend)) {
-#if FEM_WITH_CUDA
-    kernels::cuda::reflect_band(from, band.rows(), first, to, reflected.rows());
-#endif
-    return;
-  }
-  backend.synchronize();
-  const T* source = band.rows();
-  T* target = reflected.rows();
-  const index_t n = from.n, kd = from.bandwidth, window = from.window();
-  for (index_t i = 0; i < to.n; ++i)
-    for (index_t j = i - window; j <= i; ++j)
-      target[to.offset(i, j)] = j >= 0 && i - j <= kd ? source[from.offset(n - 1 - j, n - 1 - i)] : T(0);
-}
-
-template <class T>
 void triangle_to_dense(kernels::DenseBackend& backend, const DeviceMatrix<T>& triangle, bool reflected,
                        const DeviceMatrix<T>& dense) {
   const index_t size = triangle.rows;
@@ -127,7 +106,6 @@ void reverse_rows(kernels::DenseBackend& backend, const DeviceMatrix<T>& from, b
 }
 
 #define FEM_TWISTED_COPIES(T)                                                                                   \
-  template void reflect_band<T>(kernels::DenseBackend&, const BandOnBackend<T>&, index_t, const BandOnBackend<T>&); \
   template void triangle_to_dense<T>(kernels::DenseBackend&, const DeviceMatrix<T>&, bool, const DeviceMatrix<T>&); \
   template void copy_lower<T>(kernels::DenseBackend&, const DeviceMatrix<T>&, const DeviceMatrix<T>&);          \
   template void unit_lower<T>(kernels::DenseBackend&, const DeviceMatrix<T>&);                                  \

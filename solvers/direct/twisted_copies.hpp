@@ -7,12 +7,6 @@
 
 namespace fem::band::twisted {
 
-// Rows [first, n) of `band` reflected into `reflected` (n - first rows, the same bandwidth and
-// block): reflected(i, j) = band(n - 1 - j, n - 1 - i), zero in every other stored entry.
-template <class T>
-void reflect_band(kernels::DenseBackend& backend, const BandOnBackend<T>& band, index_t first,
-                  const BandOnBackend<T>& reflected);
-
 // `dense` (square) := the lower triangle of `triangle`, zero above; reflected: J L J (upper).
 template <class T>
 void triangle_to_dense(kernels::DenseBackend& backend, const kernels::DeviceMatrix<T>& triangle, bool reflected,

@@ -345,9 +345,10 @@ TEST_CASE("band solvers name the equation whose pivot fails") {
   }
 }
 
-TEST_CASE("band Cholesky refuses a band that does not fit in memory, with a clear message") {
-  // Two entries 3 million equations apart: the band would need about 72 TB.
-  const index_t n = 3'000'000;
+namespace {
+
+// n equations, the last row's only entry in column 0: a band of half-bandwidth n - 1.
+CsrMatrix corners_apart(index_t n) {
   CsrMatrix csr;
   csr.rows = n;
   csr.row_ptr.assign(n + 1, 0);
@@ -355,6 +356,15 @@ TEST_CASE("band Cholesky refuses a band that does not fit in memory, with a clea
   csr.col.resize(n);
   csr.val.assign(n, 1.0);
   for (index_t i = 0; i < n; ++i) csr.col[i] = static_cast<std::int32_t>(i == n - 1 ? 0 : i);
+  return csr;
+}
+
+}  // namespace
+
+TEST_CASE("band Cholesky refuses a band that does not fit in memory, with a clear message") {
+  // Two entries 3 million equations apart: the band would need about 72 TB.
+  const index_t n = 3'000'000;
+  const CsrMatrix csr = corners_apart(n);
   const std::vector<double> rhs(n, 1.0);
   std::vector<double> u(n);
   CHECK_THROWS_WITH_AS(make_band_cholesky_cpu({})->solve(AssembledSystem{csr, rhs}, u),
@@ -370,6 +380,86 @@ TEST_CASE("band Cholesky rejects an unknown precision and mismatched sizes") {
   const std::vector<double> rhs(4, 1.0);
   std::vector<double> u(5);
   CHECK_THROWS_AS(make_band_cholesky_cpu({})->solve(AssembledSystem{csr, rhs}, u), std::invalid_argument);
+}
+
+namespace {
+
+// A random SPD band with holes (a third of its off-diagonal entries zero, so not stored): the
+// loads must place what the CSR matrix holds and zero the rest.
+CsrMatrix band_with_holes(index_t n, index_t kd, unsigned seed) {
+  auto a = random_spd_band(n, kd, seed);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t j = std::max<index_t>(0, i - kd + 1); j < i; ++j)
+      if ((i * 7 + j * 3) % 3 == 0) a[i * n + j] = a[j * n + i] = 0;
+  return dense_to_csr(a, n);
+}
+
+}  // namespace
+
+TEST_CASE("reflected_band_rows hands over the band's reflection in order, in chunks of any size") {
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1, 0, 1}, {2, 1, 1}, {57, 9, 4},
+                                     {301, 29, 8}, {200, 63, 64}}) {
+    const CsrMatrix csr = band_with_holes(n, kd, static_cast<unsigned>(n + kd));
+    const band::BandLayout layout = band::make_layout(csr, block);
+    const index_t pitch = layout.pitch(), window = layout.window();
+    std::vector<double> whole(layout.elements());
+    band::fill_band_rows(csr, layout, 0, n, whole.data());
+    for (const index_t first : {index_t{0}, index_t{1}, n / 2, n - kd, n - 1}) {
+      if (first < 0 || first >= n) continue;
+      for (const index_t chunk : {index_t{1}, index_t{2}, std::max<index_t>(1, kd - 1), kd + 3, n}) {
+        CAPTURE(n);
+        CAPTURE(kd);
+        CAPTURE(first);
+        CAPTURE(chunk);
+        std::vector<float> reflected(static_cast<std::size_t>((n - first) * pitch), -1.0f);
+        index_t next = 0, too_large = 0;
+        band::reflected_band_rows<float>(csr, layout, first, chunk, [&](index_t row, index_t rows, const float* data) {
+          CHECK(row == next);
+          too_large += rows > chunk || rows < 1;
+          std::copy(data, data + rows * pitch, reflected.begin() + row * pitch);
+          next = row + rows;
+        });
+        CHECK(next == n - first);
+        CHECK(too_large == 0);
+        index_t wrong = 0;
+        for (index_t i = 0; i < n - first; ++i)
+          for (index_t j = i - window; j <= i; ++j) {
+            const double expected = j >= 0 && i - j <= kd ? whole[layout.offset(n - 1 - j, n - 1 - i)] : 0.0;
+            wrong += reflected[layout.offset(i, j)] != static_cast<float>(expected);
+          }
+        CHECK(wrong == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("the two-sided load holds the one-sided band's top rows and its reflected bottom rows") {
+  band::BlasBackend cpu;
+  // n and kd off the tiles and blocks, splits at both ends and one row in.
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{2, 1, 1}, {40, 7, 3}, {301, 29, 8},
+                                     {777, 65, 64}}) {
+    const CsrMatrix csr = band_with_holes(n, kd, static_cast<unsigned>(n));
+    const band::BandLayout layout = band::make_layout(csr, block);
+    for (const index_t m : {index_t{0}, index_t{1}, (n - kd) / 2, n - kd - 1, n - kd}) {
+      if (m < 0 || m > n - layout.bandwidth) continue;
+      CAPTURE(n);
+      CAPTURE(kd);
+      CAPTURE(m);
+      const auto d = twisted_load_against_reflection<double>(cpu, csr, layout, m);
+      CHECK(d.top == 0);
+      CHECK(d.bottom == 0);
+      const auto f = twisted_load_against_reflection<float>(cpu, csr, layout, m);
+      CHECK(f.top == 0);
+      CHECK(f.bottom == 0);
+    }
+  }
+  // n + kd rows of pitch kd + block + 1, and the separator's two kd x kd blocks.
+  CHECK(band::twisted_elements({300, 10, 8}) == (300 + 10) * 19 + 2 * 10 * 10);
+  // As load_band, it refuses a band the back-end's memory cannot hold, naming it.
+  const CsrMatrix far = corners_apart(3'000'000);
+  const band::BandLayout layout = band::make_layout(far, 64);
+  CHECK_THROWS_WITH_AS(band::load_twisted_band<double>(cpu, far, layout, band::twisted_split(layout.n, layout.bandwidth, 0)),
+                       doctest::Contains("the two-sided band of 3000000 equations"), SolveFailure);
 }
 
 TEST_CASE("two-sided band Cholesky on the host matches the one-sided solve and names the failing equation") {

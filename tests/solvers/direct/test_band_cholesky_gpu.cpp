@@ -94,7 +94,7 @@ TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
   }
 }
 
-TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the device holds its second half") {
+TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the device holds its two-sided layout") {
   SolverOptions options;
   options.device = "cuda";
   try {
@@ -116,11 +116,21 @@ TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the d
   CHECK(report.figures.at("two_sided") == 1);
   CHECK(report.figures.at("persistent_kernel") == 1);
   CHECK(max_rel_diff(u, u_cpu) < 1e-10);
-  // Room for the band but not for the reflected half: one-sided, on the device.
-  const double band_bytes = static_cast<double>(n) * static_cast<double>(m + 64 + 1) * sizeof(double);
-  report = solve(options, static_cast<std::size_t>(band_bytes) + (1 << 20), a);
+  // It takes the two-sided layout: kd rows and the separator's two kd x kd blocks more than the band.
+  const band::BandLayout layout{n, m, 64};
+  const std::size_t band_bytes = layout.elements() * sizeof(double),
+                    twisted_bytes = band::twisted_elements(layout) * sizeof(double);
+  CHECK(twisted_bytes == band_bytes + static_cast<std::size_t>(m * layout.pitch() + 2 * m * m) * sizeof(double));
+  CHECK(report.figures.at("factor_bytes") == static_cast<double>(twisted_bytes));
+  // Exactly that room: two-sided; room for the band but not for those kd rows more: one-sided, on
+  // the device.
+  report = solve(options, twisted_bytes, a);
+  CHECK(report.figures.at("two_sided") == 1);
+  CHECK(max_rel_diff(u, u_cpu) < 1e-10);
+  report = solve(options, twisted_bytes - 1, a);
   CHECK(report.figures.at("two_sided") == 0);
   CHECK(report.figures.at("device_chunks") == 0);
+  CHECK(report.figures.at("factor_bytes") == static_cast<double>(band_bytes));
   CHECK(max_rel_diff(u, u_cpu) < 1e-10);
   // FP32 (mixed): the cublas chains from both ends.
   options.precision = "mixed";
@@ -346,6 +356,27 @@ TEST_CASE("the two-sided CUDA band factorisation solves as the one-sided CPU one
       const index_t chain_block = std::min(block, kd);
       CHECK(twisted_against_one_sided<double>(*gpu, chain_walker<double>(), n, kd, m, chain_block, 2, ++seed) < 1e-10);
       CHECK(twisted_against_one_sided<float>(*gpu, chain_walker<float>(), n, kd, m, chain_block, 2, ++seed) < 1e-3);
+    }
+  }
+}
+
+TEST_CASE("the two-sided load on the device holds the one-sided band's top rows and its reflected bottom rows") {
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{130, 1, 64}, {777, 65, 64},
+                                     {3001, 250, 100}}) {
+    const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, static_cast<unsigned>(n)), n);
+    const band::BandLayout layout = band::make_layout(csr, block);
+    for (const index_t m : test_splits(n, kd)) {
+      CAPTURE(n);
+      CAPTURE(kd);
+      CAPTURE(m);
+      const auto d = twisted_load_against_reflection<double>(*gpu, csr, layout, m);
+      CHECK(d.top == 0);
+      CHECK(d.bottom == 0);
+      const auto f = twisted_load_against_reflection<float>(*gpu, csr, layout, m);
+      CHECK(f.top == 0);
+      CHECK(f.bottom == 0);
     }
   }
 }
