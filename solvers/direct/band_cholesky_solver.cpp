@@ -64,7 +64,7 @@ BandOnBackend<T> load_band(kernels::DenseBackend& backend, const CsrMatrix& matr
 template <class T>
 TwistedBand<T> load_twisted_band(kernels::DenseBackend& backend, const CsrMatrix& matrix, const BandLayout& layout,
                                  const TwistedSplit& split) {
-  require_memory(backend, twisted_elements(layout) * sizeof(T),
+  require_memory(backend, twisted_bytes(layout, sizeof(T)),
                  "the two-sided band of " + band_description(layout, sizeof(T)) + " cut at row " +
                      std::to_string(split.m));
   TwistedBand<T> band = allocate_twisted<T>(backend, layout, split);
@@ -188,10 +188,11 @@ bool may_twist(const band::BandLayout& layout) {
 // The split of a two-sided factorisation on the device, where the band is long enough against its
 // width for half the critical path to outweigh the walkers' sharing of the device and the
 // separator (n at least kTwistedFromLength kd) and `allowed` bytes of device memory hold its
-// layout (kd rows and two kd x kd blocks more than the one-sided band); else none (one-sided).
+// layout (kd rows, two kd x kd blocks and the bottom band's alignment more than the one-sided
+// band); else none (one-sided).
 std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& layout, std::size_t element_bytes,
                                                        std::size_t allowed) {
-  if (!may_twist(layout) || band::twisted_elements(layout) * element_bytes > allowed) return std::nullopt;
+  if (!may_twist(layout) || band::twisted_bytes(layout, element_bytes) > allowed) return std::nullopt;
   return band::balanced_split(layout.n, layout.bandwidth);
 }
 #endif

@@ -1,5 +1,6 @@
 #include "solvers/direct/twisted_band_cholesky.hpp"
 
+#include <cstdint>
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -44,28 +45,47 @@ DeviceMatrix<T> separator_of(const BandOnBackend<T>& band, index_t first, index_
 
 }  // namespace
 
-std::size_t twisted_elements(const BandLayout& layout) {
+std::size_t twisted_bytes(const BandLayout& layout, std::size_t element_bytes) {
   const auto kd = static_cast<std::size_t>(layout.bandwidth);
-  return (static_cast<std::size_t>(layout.n) + kd) * static_cast<std::size_t>(layout.pitch()) + 2 * kd * kd;
+  return ((static_cast<std::size_t>(layout.n) + kd) * static_cast<std::size_t>(layout.pitch()) + 2 * kd * kd) *
+             element_bytes +
+         kBottomAlignment;
 }
 
 template <class T>
 std::size_t TwistedBand<T>::bytes() const {
-  return twisted_elements({split.n, split.kd, top.layout.block}) * sizeof(T);
+  const auto& top_storage = top.storage.storage;
+  const std::size_t own_bottom = bottom.storage.storage != top_storage ? bottom.storage.storage->bytes() : 0;
+  return top_storage->bytes() + own_bottom + separator.storage->bytes() + triangle.storage->bytes();
 }
 
 template <class T>
-TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split) {
+TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split,
+                                std::size_t bottom_alignment) {
   if (split.n != layout.n || split.kd != layout.bandwidth)
     throw std::invalid_argument("twisted band Cholesky: the split is of another band");
-  const index_t kd = split.kd, pitch = layout.pitch();
-  // One allocation, the bottom band's rows right after the top's.
-  const auto rows = backend.allocate<T>(split.top_rows() + split.bottom_rows(), pitch);
-  return {split,
-          {{split.top_rows(), kd, layout.block}, rows.block(0, 0, split.top_rows(), pitch)},
-          {{split.bottom_rows(), kd, layout.block}, rows.block(split.top_rows(), 0, split.bottom_rows(), pitch)},
-          backend.allocate<T>(kd, kd),
-          backend.allocate<T>(kd, kd)};
+  if (bottom_alignment % sizeof(T) != 0)
+    throw std::invalid_argument("twisted band Cholesky: the bottom band cannot start at a multiple of " +
+                                std::to_string(bottom_alignment) + " bytes");
+  const index_t kd = split.kd, pitch = layout.pitch(), top_rows = split.top_rows(), bottom_rows = split.bottom_rows();
+  const BandLayout top{top_rows, kd, layout.block}, bottom{bottom_rows, kd, layout.block};
+  const auto own = [&](index_t rows) { return backend.allocate<T>(rows, pitch); };
+  TwistedBand<T> band{split, {top, {}}, {bottom, {}}, backend.allocate<T>(kd, kd), backend.allocate<T>(kd, kd)};
+  if (bottom_alignment == 0) {
+    band.top.storage = own(top_rows);
+    band.bottom.storage = own(bottom_rows);
+    return band;
+  }
+  // One allocation: the top's rows, then the bottom's from the first aligned element after them.
+  const index_t slack = static_cast<index_t>(bottom_alignment / sizeof(T)),
+                top_elements = top_rows * pitch;
+  const auto all = backend.allocate<T>(1, top_elements + slack + bottom_rows * pitch);
+  const auto address = reinterpret_cast<std::uintptr_t>(all.data() + top_elements);
+  const index_t bottom_offset =
+      top_elements + static_cast<index_t>((bottom_alignment - address % bottom_alignment) % bottom_alignment / sizeof(T));
+  band.top.storage = {all.storage, 0, top_rows, pitch, pitch};
+  band.bottom.storage = {all.storage, bottom_offset, bottom_rows, pitch, pitch};
+  return band;
 }
 
 template <class T>
@@ -81,8 +101,13 @@ void factor_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& band, 
   const double copy_s = watch.restart();
 
   std::exception_ptr bottom_failure;
-  std::thread bottom([&] { bottom_failure = captured([&] { walker(band.bottom, 1, 2); }); });
+  double bottom_walker_s = 0;
+  std::thread bottom([&] {
+    bottom_failure = captured([&] { walker(band.bottom, 1, 2); });
+    bottom_walker_s = watch.seconds();
+  });
   const std::exception_ptr top_failure = captured([&] { walker(band.top, 0, 2); });
+  const double top_walker_s = watch.seconds();
   bottom.join();
   backend.synchronize();
   const double walkers_s = watch.restart();
@@ -110,7 +135,7 @@ void factor_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& band, 
   }
   twisted::unit_lower(backend, bottom_s);
   backend.synchronize();
-  if (times) *times = {copy_s, walkers_s, watch.seconds()};
+  if (times) *times = {copy_s, walkers_s, top_walker_s, bottom_walker_s, watch.seconds()};
 }
 
 template <class T>
@@ -134,7 +159,8 @@ void substitute_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& fa
 
 #define FEM_TWISTED_BAND(T)                                                                                     \
   template struct TwistedBand<T>;                                                                               \
-  template TwistedBand<T> allocate_twisted<T>(kernels::DenseBackend&, const BandLayout&, const TwistedSplit&);  \
+  template TwistedBand<T> allocate_twisted<T>(kernels::DenseBackend&, const BandLayout&, const TwistedSplit&, \
+                                              std::size_t);                                                      \
   template void factor_twisted<T>(kernels::DenseBackend&, const TwistedBand<T>&, const Walker<T>&, TwistedTimes*); \
   template void substitute_twisted<T>(kernels::DenseBackend&, const TwistedBand<T>&, const DeviceMatrix<T>&);
 FEM_TWISTED_BAND(double)

@@ -46,9 +46,9 @@ TwistedSplit twisted_split(index_t n, index_t kd, index_t m);
 // The split whose two walkers' bands are as long as the rows allow: m + kd and n - m rows.
 TwistedSplit balanced_split(index_t n, index_t kd);
 
-// A band in the two-sided layout on a back-end: the top and bottom bands in one allocation of
-// n + kd rows, and the separator's two kd x kd blocks. Loaded it holds A's entries (every other
-// stored entry zero); factor_twisted turns it into the factor.
+// A band in the two-sided layout on a back-end: the top and bottom bands (n + kd rows) and the
+// separator's two kd x kd blocks. Loaded it holds A's entries (every other stored entry zero);
+// factor_twisted turns it into the factor.
 template <class T>
 struct TwistedBand {
   TwistedSplit split;
@@ -61,18 +61,26 @@ struct TwistedBand {
   std::size_t bytes() const;
 };
 
-// Elements of a band in `layout` in the two-sided layout: (n + kd) rows and 2 kd^2.
-std::size_t twisted_elements(const BandLayout& layout);
+// Where allocate_twisted puts the bottom band: in the top band's allocation, right after its rows
+// with its first element aligned to this many bytes (as a band of its own allocation starts).
+inline constexpr std::size_t kBottomAlignment = std::size_t{2} << 20;
+
+// The most back-end memory a TwistedBand for `layout` takes with the bottom band so aligned:
+// n + kd rows, 2 kd^2 entries and the alignment.
+std::size_t twisted_bytes(const BandLayout& layout, std::size_t element_bytes);
 
 // A zero-filled TwistedBand for a band in `layout` cut by `split` (no memory check: the loaders
-// make theirs, naming what they load).
+// make theirs, naming what they load). `bottom_alignment`: as kBottomAlignment (a multiple of
+// sizeof(T)), or 0 for an allocation of the bottom band's own (`fem bench band --bottom-align`).
 template <class T>
-TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split);
+TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split,
+                                std::size_t bottom_alignment = kBottomAlignment);
 
 // Where the factorisation's time went (the back-end synchronised between the parts), seconds.
 struct TwistedTimes {
   double copy_s = 0;       // A_SS copied into the separator's block
   double walkers_s = 0;    // the two walkers, side by side
+  double top_s = 0, bottom_s = 0;  // each walker's, from the same start to its return
   double separator_s = 0;  // S combined, factored and written back
 };
 

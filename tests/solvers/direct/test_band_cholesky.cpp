@@ -6,6 +6,7 @@
 #include <omp.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <tuple>
 
@@ -453,13 +454,40 @@ TEST_CASE("the two-sided load holds the one-sided band's top rows and its reflec
       CHECK(f.bottom == 0);
     }
   }
-  // n + kd rows of pitch kd + block + 1, and the separator's two kd x kd blocks.
-  CHECK(band::twisted_elements({300, 10, 8}) == (300 + 10) * 19 + 2 * 10 * 10);
+  // n + kd rows of pitch kd + block + 1, the separator's two kd x kd blocks and the bottom band's
+  // alignment.
+  CHECK(band::twisted_bytes({300, 10, 8}, 4) == ((300 + 10) * 19 + 2 * 10 * 10) * 4 + band::kBottomAlignment);
   // As load_band, it refuses a band the back-end's memory cannot hold, naming it.
   const CsrMatrix far = corners_apart(3'000'000);
   const band::BandLayout layout = band::make_layout(far, 64);
   CHECK_THROWS_WITH_AS(band::load_twisted_band<double>(cpu, far, layout, band::twisted_split(layout.n, layout.bandwidth, 0)),
                        doctest::Contains("the two-sided band of 3000000 equations"), SolveFailure);
+}
+
+TEST_CASE("allocate_twisted puts the bottom band aligned after the top's rows, or in an allocation of its own") {
+  band::BlasBackend cpu;
+  const band::BandLayout layout{1001, 37, 8};  // pitch 46: the top's rows end off any alignment
+  const auto split = band::twisted_split(layout.n, layout.bandwidth, 300);
+  for (const std::size_t alignment : {std::size_t{8}, std::size_t{256}, band::kBottomAlignment, std::size_t{0}}) {
+    CAPTURE(alignment);
+    const auto t = band::allocate_twisted<double>(cpu, layout, split, alignment);
+    CHECK(t.top.layout.n == 337);
+    CHECK(t.bottom.layout.n == 701);
+    const auto top_end = reinterpret_cast<std::uintptr_t>(t.top.rows() + t.top.layout.elements()),
+               bottom = reinterpret_cast<std::uintptr_t>(t.bottom.rows());
+    const std::size_t blocks = 2 * 37 * 37 * sizeof(double);
+    if (alignment == 0) {
+      CHECK(t.bottom.storage.storage != t.top.storage.storage);
+      CHECK(t.bytes() == (337 + 701) * 46 * sizeof(double) + blocks);
+    } else {
+      CHECK(bottom % alignment == 0);
+      CHECK(bottom >= top_end);
+      CHECK(bottom < top_end + alignment);
+      CHECK(t.bytes() == (337 + 701) * 46 * sizeof(double) + alignment + blocks);
+    }
+    CHECK(t.bytes() <= band::twisted_bytes(layout, sizeof(double)));
+  }
+  CHECK_THROWS_AS(band::allocate_twisted<double>(cpu, layout, split, 4), std::invalid_argument);
 }
 
 TEST_CASE("two-sided band Cholesky on the host matches the one-sided solve and names the failing equation") {

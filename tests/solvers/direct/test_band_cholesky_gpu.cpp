@@ -116,11 +116,13 @@ TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the d
   CHECK(report.figures.at("two_sided") == 1);
   CHECK(report.figures.at("persistent_kernel") == 1);
   CHECK(max_rel_diff(u, u_cpu) < 1e-10);
-  // It takes the two-sided layout: kd rows and the separator's two kd x kd blocks more than the band.
+  // It takes the two-sided layout: kd rows, the separator's two kd x kd blocks and the bottom
+  // band's alignment more than the band.
   const band::BandLayout layout{n, m, 64};
   const std::size_t band_bytes = layout.elements() * sizeof(double),
-                    twisted_bytes = band::twisted_elements(layout) * sizeof(double);
-  CHECK(twisted_bytes == band_bytes + static_cast<std::size_t>(m * layout.pitch() + 2 * m * m) * sizeof(double));
+                    twisted_bytes = band::twisted_bytes(layout, sizeof(double));
+  CHECK(twisted_bytes == band_bytes + static_cast<std::size_t>(m * layout.pitch() + 2 * m * m) * sizeof(double) +
+                             band::kBottomAlignment);
   CHECK(report.figures.at("factor_bytes") == static_cast<double>(twisted_bytes));
   // Exactly that room: two-sided; room for the band but not for those kd rows more: one-sided, on
   // the device.
