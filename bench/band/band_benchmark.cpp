@@ -113,7 +113,6 @@ struct Options {
   std::vector<int> after_look_ahead;  // likewise
   std::vector<int> strip_blocks;      // cuda-persistent, cuda-twisted: empty, the kernel's split
   std::vector<int> update_parts;      // cublas-pair, cublas-twisted: empty, the SYRKs of both chains share the device
-  std::vector<long long> bottom_align;  // twisted: empty, the solver's placement of the bottom band
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -148,10 +147,6 @@ void add_options(CLI::App& app, Options& o) {
                   "cuda-persistent and cuda-twisted: blocks of each persistent kernel that take the strips "
                   "(default: the kernel's split by the work)",
                   positive_number());
-  add_list_option(app, "--bottom-align", o.bottom_align,
-                  "cublas-twisted and cuda-twisted: the bottom band's first element aligned to this many bytes right "
-                  "after the top band's rows, or 0: in an allocation of its own (default: the solver's, 2 MiB)",
-                  non_negative_number());
   add_list_option(app, "--update-parts", o.update_parts,
                   "cublas-pair and cublas-twisted: 1, both chains' trailing SYRKs on every multiprocessor the panels "
                   "leave; 2, each on its own half of them (green contexts) (default 1)",
@@ -321,7 +316,6 @@ struct ScheduleForced {
   int after_look_ahead = -1;  // the trailing update after the look-ahead (1) or beside it (0)
   int strip_blocks = 0;       // persistent kernels: blocks taking the strips (0: the kernel's split)
   int update_parts = 1;       // two chains at once: shares of the multiprocessors for the two trailing SYRKs
-  long long bottom_align = -1;  // twisted: the bottom band's alignment after the top's rows (0: its own allocation)
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
@@ -329,8 +323,6 @@ struct ScheduleForced {
     if (after_look_ahead >= 0) add(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
     if (strip_blocks > 0) add(std::to_string(strip_blocks) + " strip blocks");
     if (update_parts > 1) add("the SMs halved between the two chains' SYRKs");
-    if (bottom_align == 0) add("bottom band in its own allocation");
-    if (bottom_align > 0) add("bottom band aligned to " + std::to_string(bottom_align) + " B");
     return s;
   }
 };
@@ -384,7 +376,7 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
 }
 #endif
 
-// The --panel-sms, --trailing-after-look-ahead, --strip-blocks, --update-parts and --bottom-align of an impl's rows, every
+// The --panel-sms, --trailing-after-look-ahead, --strip-blocks and --update-parts of an impl's rows, every
 // combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl) || impl == "cublas-twisted";
@@ -398,9 +390,7 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
     for (const int after : or_default(chain, o.after_look_ahead, -1))
       for (const int strips : or_default(persistent, o.strip_blocks, 0))
         for (const int parts : or_default(two_chains, o.update_parts, 1))
-          for (const long long align : twisted(impl) && !o.bottom_align.empty() ? o.bottom_align
-                                                                                : std::vector<long long>{-1})
-            all.push_back({sms, after, strips, parts, align});
+          all.push_back({sms, after, strips, parts});
   return all;
 }
 
@@ -440,8 +430,7 @@ Timing time_twisted(const std::string& impl, kernels::DenseBackend& backend, con
                     const ScheduleForced& forced, std::string& note) {
   const auto split = band::balanced_split(layout.n, layout.bandwidth);
   band::require_memory(backend, band::twisted_bytes(layout, sizeof(T)), "the benchmark's two-sided band");
-  const auto a = band::allocate_twisted<T>(
-      backend, layout, split, forced.bottom_align < 0 ? band::kBottomAlignment : static_cast<std::size_t>(forced.bottom_align));
+  const auto a = band::allocate_twisted<T>(backend, layout, split);
   fill_band_on_device(a.top.rows(), 0, a.top.layout.n, layout.bandwidth, layout.window());
   fill_reflected_band_on_device(a.bottom.rows(), layout.n, split.m, layout.bandwidth, layout.window());
   backend.synchronize();
@@ -452,9 +441,11 @@ Timing time_twisted(const std::string& impl, kernels::DenseBackend& backend, con
   Timing t;
   t.factor_s = factoring.seconds();
   char text[200];
-  std::snprintf(text, sizeof text, "m %lld: copy A_SS %.2f ms, walkers %.4f s (top %.4f, bottom %.4f), separator %.2f ms",
+  std::snprintf(text, sizeof text,
+                "m %lld: copy A_SS %.2f ms, walkers %.4f s (top %.4f, bottom %.4f), separator combined %.2f ms, "
+                "factored %.2f ms",
                 static_cast<long long>(split.m), 1e3 * parts.copy_s, parts.walkers_s, parts.top_s, parts.bottom_s,
-                1e3 * parts.separator_s);
+                1e3 * parts.combine_s, 1e3 * parts.separator_s);
   note = text;
   return t;
 }

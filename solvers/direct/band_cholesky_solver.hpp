@@ -11,7 +11,7 @@
 // band_cholesky_cuda (our block column kernel, cuBLAS, streams); two-sided
 // (twisted_band_cholesky.hpp: two of those side by side from both ends of the band, half the
 // critical path) where the band is long against its width (kTwistedFromLength) and the device
-// holds it in the two-sided layout (kd rows, two kd x kd blocks and 2 MiB more). A
+// holds it in the two-sided layout (kd rows, two kd x kd blocks and 256 bytes more). A
 // band larger than the device memory allowed is built in host memory, streamed through the
 // device in chunks for the factorisation (one-sided), and substituted on the host.
 //

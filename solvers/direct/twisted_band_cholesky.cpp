@@ -54,38 +54,25 @@ std::size_t twisted_bytes(const BandLayout& layout, std::size_t element_bytes) {
 
 template <class T>
 std::size_t TwistedBand<T>::bytes() const {
-  const auto& top_storage = top.storage.storage;
-  const std::size_t own_bottom = bottom.storage.storage != top_storage ? bottom.storage.storage->bytes() : 0;
-  return top_storage->bytes() + own_bottom + separator.storage->bytes() + triangle.storage->bytes();
+  return top.storage.storage->bytes() + separator.storage->bytes() + triangle.storage->bytes();
 }
 
 template <class T>
-TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split,
-                                std::size_t bottom_alignment) {
+TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split) {
   if (split.n != layout.n || split.kd != layout.bandwidth)
     throw std::invalid_argument("twisted band Cholesky: the split is of another band");
-  if (bottom_alignment % sizeof(T) != 0)
-    throw std::invalid_argument("twisted band Cholesky: the bottom band cannot start at a multiple of " +
-                                std::to_string(bottom_alignment) + " bytes");
   const index_t kd = split.kd, pitch = layout.pitch(), top_rows = split.top_rows(), bottom_rows = split.bottom_rows();
-  const BandLayout top{top_rows, kd, layout.block}, bottom{bottom_rows, kd, layout.block};
-  const auto own = [&](index_t rows) { return backend.allocate<T>(rows, pitch); };
-  TwistedBand<T> band{split, {top, {}}, {bottom, {}}, backend.allocate<T>(kd, kd), backend.allocate<T>(kd, kd)};
-  if (bottom_alignment == 0) {
-    band.top.storage = own(top_rows);
-    band.bottom.storage = own(bottom_rows);
-    return band;
-  }
   // One allocation: the top's rows, then the bottom's from the first aligned element after them.
-  const index_t slack = static_cast<index_t>(bottom_alignment / sizeof(T)),
-                top_elements = top_rows * pitch;
+  const index_t top_elements = top_rows * pitch, slack = static_cast<index_t>(kBottomAlignment / sizeof(T));
   const auto all = backend.allocate<T>(1, top_elements + slack + bottom_rows * pitch);
-  const auto address = reinterpret_cast<std::uintptr_t>(all.data() + top_elements);
+  const auto top_end = reinterpret_cast<std::uintptr_t>(all.data() + top_elements);
   const index_t bottom_offset =
-      top_elements + static_cast<index_t>((bottom_alignment - address % bottom_alignment) % bottom_alignment / sizeof(T));
-  band.top.storage = {all.storage, 0, top_rows, pitch, pitch};
-  band.bottom.storage = {all.storage, bottom_offset, bottom_rows, pitch, pitch};
-  return band;
+      top_elements + static_cast<index_t>((kBottomAlignment - top_end % kBottomAlignment) % kBottomAlignment / sizeof(T));
+  return {split,
+          {{top_rows, kd, layout.block}, {all.storage, 0, top_rows, pitch, pitch}},
+          {{bottom_rows, kd, layout.block}, {all.storage, bottom_offset, bottom_rows, pitch, pitch}},
+          backend.allocate<T>(kd, kd),
+          backend.allocate<T>(kd, kd)};
 }
 
 template <class T>
@@ -126,6 +113,8 @@ void factor_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& band, 
   twisted::triangle_to_dense(backend, bottom_s, true, band.triangle);
   backend.syrk(T(1), band.triangle, T(1), s);  // + (J L2 J)(J L2 J)ᵀ = A_SS - C_top - C_bot
   twisted::copy_lower(backend, s, top_s);
+  backend.synchronize();
+  const double combine_s = watch.restart();
   const BandLayout& top = band.top.layout;
   const BandOnBackend<T> separator{{kd, kd, top.block}, band.top.storage.block(m, 0, kd, top.pitch())};
   try {
@@ -135,7 +124,7 @@ void factor_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& band, 
   }
   twisted::unit_lower(backend, bottom_s);
   backend.synchronize();
-  if (times) *times = {copy_s, walkers_s, top_walker_s, bottom_walker_s, watch.seconds()};
+  if (times) *times = {copy_s, walkers_s, top_walker_s, bottom_walker_s, combine_s, watch.seconds()};
 }
 
 template <class T>
@@ -159,8 +148,7 @@ void substitute_twisted(kernels::DenseBackend& backend, const TwistedBand<T>& fa
 
 #define FEM_TWISTED_BAND(T)                                                                                     \
   template struct TwistedBand<T>;                                                                               \
-  template TwistedBand<T> allocate_twisted<T>(kernels::DenseBackend&, const BandLayout&, const TwistedSplit&, \
-                                              std::size_t);                                                      \
+  template TwistedBand<T> allocate_twisted<T>(kernels::DenseBackend&, const BandLayout&, const TwistedSplit&);  \
   template void factor_twisted<T>(kernels::DenseBackend&, const TwistedBand<T>&, const Walker<T>&, TwistedTimes*); \
   template void substitute_twisted<T>(kernels::DenseBackend&, const TwistedBand<T>&, const DeviceMatrix<T>&);
 FEM_TWISTED_BAND(double)

@@ -61,27 +61,28 @@ struct TwistedBand {
   std::size_t bytes() const;
 };
 
-// Where allocate_twisted puts the bottom band: in the top band's allocation, right after its rows
-// with its first element aligned to this many bytes (as a band of its own allocation starts).
-inline constexpr std::size_t kBottomAlignment = std::size_t{2} << 20;
+// Where the bottom band starts: right after the top band's rows, at the next multiple of this
+// many bytes in their one allocation. Measured (H100, n = 1e6, bench/RESULTS.md, "Two-sided band
+// loaded in its layout"): packed right after the top's rows (8 bytes) its rows lay off the 256-byte
+// grid and the walkers took 3-6 % longer; 256 bytes was as fast as an allocation of its own.
+inline constexpr std::size_t kBottomAlignment = 256;
 
-// The most back-end memory a TwistedBand for `layout` takes with the bottom band so aligned:
-// n + kd rows, 2 kd^2 entries and the alignment.
+// The most back-end memory a TwistedBand for `layout` takes: n + kd rows, 2 kd^2 entries and the
+// bottom band's alignment.
 std::size_t twisted_bytes(const BandLayout& layout, std::size_t element_bytes);
 
 // A zero-filled TwistedBand for a band in `layout` cut by `split` (no memory check: the loaders
-// make theirs, naming what they load). `bottom_alignment`: as kBottomAlignment (a multiple of
-// sizeof(T)), or 0 for an allocation of the bottom band's own (`fem bench band --bottom-align`).
+// make theirs, naming what they load).
 template <class T>
-TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split,
-                                std::size_t bottom_alignment = kBottomAlignment);
+TwistedBand<T> allocate_twisted(kernels::DenseBackend& backend, const BandLayout& layout, const TwistedSplit& split);
 
 // Where the factorisation's time went (the back-end synchronised between the parts), seconds.
 struct TwistedTimes {
   double copy_s = 0;       // A_SS copied into the separator's block
   double walkers_s = 0;    // the two walkers, side by side
   double top_s = 0, bottom_s = 0;  // each walker's, from the same start to its return
-  double separator_s = 0;  // S combined, factored and written back
+  double combine_s = 0;    // S = L1 L1ᵀ + (J L2 J)(J L2 J)ᵀ - A_SS, written into the top band
+  double separator_s = 0;  // S factored, the bottom's S block made the identity
 };
 
 // Factors a band in place (layout and rows as given) on share `part` of `parts` of the device,
