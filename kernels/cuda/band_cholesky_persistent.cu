@@ -15,15 +15,20 @@
 //   - the strips of block column g,
 //   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a tile a
 //     task.
-// Every task reads only what tasks before it in this order write. The blocks have roles: the
-// first few take only strips, the others only updates, each from its own ticket counter, in
-// that order. A block that waits then always waits for a task that a running block holds (the
-// earliest task not done has been handed out, since its queue hands out in order, and all it
-// waits for is done), so the order cannot deadlock, whatever the split. The roles keep each
-// multiprocessor's instruction cache on one kind of task: the strip's pivot chain is tens of KB
-// of straight-line code, which ran about 6 us slower on its first slab than on its second (the
-// same code, by then cached) when strips and updates shared the blocks (3.5 and 3.5 us with the
-// roles).
+// Every task reads only what tasks before it in this order write. The tasks run in two kernels at
+// once, on their own multiprocessors: the strips in one (a block of 256 threads a multiprocessor:
+// the strip's pivot chain takes 255 registers a thread) and the updates in the other, whose blocks
+// each hold two or three update workers of 256 threads (their registers and shared memory fill
+// the multiprocessor), each worker taking tasks by itself. A strip block waits on loads, flags
+// and its chain rather than on its multiprocessor, and so does an update worker: two workers a
+// multiprocessor keep its loads and tensor cores busier than one. Each queue hands out its
+// tickets in order from a counter of its own; a worker that waits then always waits for a task
+// that a running block or worker holds (the earliest task not done has been handed out, and all
+// it waits for is done), so the order cannot deadlock, whatever the split, as long as one block
+// of each kernel runs. The separate kernels also keep each multiprocessor's instruction cache on
+// one kind of task: the strip's pivot chain is tens of KB of straight-line code, which ran about
+// 6 us slower on its first slab than on its second (the same code, by then cached) when strips
+// and updates shared the blocks (3.5 and 3.5 us with the roles).
 // What a task waits for: a strip of block column k, the strips of block columns k - 2 and k - 1
 // that it reads (those of T(k, k)'s rows and of its own; k - 1's a half of their columns at a
 // time) and the update counts of T(k, k) and of its own tile (all block columns before k - 2
@@ -55,13 +60,17 @@ using block_column_device::threads;
 constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
-// Tiles of a block column an update task updates (update_tiles): fewer fixed costs (waits, flags,
-// tickets, L(j, k)'s load) for the same work. (A tile a task kept short the chain of updates of
+// The update kernel's shapes: workers of `threads` threads a block, each updating `task_tiles`
+// tiles of a block column a task (update_tiles: more tiles a task, fewer fixed costs (waits,
+// flags, tickets, L(j, k)'s load) for the same work). Its L tiles in shared memory, (1 +
+// task_tiles) of them a worker, fill a multiprocessor with the workers' registers: one update
+// block a multiprocessor, as a strip block, so that every block of both kernels is resident
+// whatever order the device places them in. (A tile a task kept short the chain of updates of
 // T(k, k) by k - 2 and k - 3 when the first was a task: b = 4000 2.27 s against 1.58 with 2 x 2
 // tiles on 2026-11-26; the strips apply k - 2 now, and the chain has two steps.)
-constexpr int task_tiles = 2;
-constexpr std::size_t update_shared_bytes = (1 + task_tiles) * tile * tile_pitch * sizeof(double);  // its L tiles
-constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(2));
+template <int task_tiles>
+constexpr std::size_t update_worker_bytes = (1 + task_tiles) * tile * tile_pitch * sizeof(double);
+constexpr std::size_t strip_shared_bytes = block_column_device::shared_size<double>(2);
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
 
@@ -72,8 +81,8 @@ struct Band {
   long long reach = 0;      // tile rows under a diagonal block that its block column updates
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
+  long long task_tiles = 0;  // tiles of a block column an update task updates
   long long updates = 0;    // update tasks a group
-  long long strip_blocks = 0;  // the first blocks, which take the strips; the others take the updates
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
   int* applied = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
@@ -130,29 +139,42 @@ __device__ void release_add(int* flag, int value) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
+// An update worker: `threads` threads of an update block, with a named barrier of their own (1 +
+// its index in the block; 0 is __syncthreads').
+struct Worker {
+  int index;   // in its block
+  int thread;  // 0 .. threads - 1
+  __device__ void sync() const { asm volatile("bar.sync %0, %1;" ::"r"(1 + index), "n"(threads) : "memory"); }
+};
+
 // The update of the `count` tiles T(i + t, j), t < count <= task_tiles, by block column k
 // (k < j <= i + t <= k + reach, i + t < columns): T -= L(i + t, k) L(j, k)ᵀ. The L tiles through
 // shared memory (zero outside the band and past n; L(j, k) once, also where i + t == j), the
 // products on the tensor cores (each warp 16 x 32 entries of a tile), T read and written in place
 // where it is stored (lower triangle, band, rows < n). Tiles of a task share L(j, k)'s load, the
-// waits' and flags' trips and the ticket.
-__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int count, unsigned char* shared) {
+// waits' and flags' trips and the ticket. By one worker, in its share of the shared memory.
+template <int task_tiles>
+__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int count, unsigned char* shared,
+                             const Worker& worker) {
   double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(j, k), then L(i + t, k)
   const auto l_index = [&](int t) { return i + t == j ? 0 : 1 + t; };                   // of tile t's rows
   const auto l_row = [&](int which) { return which == 0 ? j : i + which - 1; };          // of L tile `which`
   const auto loaded = [&](int which) { return which == 0 || (which - 1 < count && l_index(which - 1) == which); };
-  if (threadIdx.x < 32) {  // lanes 0 .. 5: the strips of the L tiles; lanes 8 and 9: the tiles' counts
-    const int lane = threadIdx.x;
+  constexpr int count_lanes = 16;  // lanes 0 .. 2 task_tiles + 1: the strips of the L tiles; from 16: the tiles' counts
+  static_assert(2 * (1 + task_tiles) <= count_lanes && count_lanes + task_tiles <= 32, "a lane a flag");
+  if (worker.thread < 32) {
+    const int lane = worker.thread;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
     if (lane < 2 * (1 + task_tiles) && loaded(lane / 2) && s < b.strips_of(k))
       wait_until_at_least(b, b.solved + k * b.strips + s, 2);
-    if (lane >= 8 && lane - 8 < count) wait_until_at_least(b, b.updates_of(i + lane - 8, j), b.updates_before(i + lane - 8, k));
+    const int t = lane - count_lanes;
+    if (t >= 0 && t < count) wait_until_at_least(b, b.updates_of(i + t, j), b.updates_before(i + t, k));
   }
-  __syncthreads();
+  worker.sync();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
   // into registers, each stored to shared memory, went out a few at a time: 7.4 us for two
   // tiles), then the entries of this thread's accumulators.
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t4 = lane % 4;
+  const int warp = worker.thread / 32, lane = worker.thread % 32, g = lane / 4, t4 = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
   const auto entry = [&](int t, int nt, int q, long long& row, long long& column) {  // of tile t's acc[nt][q]
     row = (i + t) * tile + r0 + g + 8 * (q / 2);
@@ -160,7 +182,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     return t < count && row < b.n && column <= row && row - column <= b.kd;
   };
   {
-    const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
+    const int c = worker.thread % tile, first_row = worker.thread / tile;
     const long long column = k * tile + c;
 #pragma unroll
     for (int which = 0; which < 1 + task_tiles; ++which) {
@@ -176,31 +198,31 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     }
     __pipeline_commit();
   }
-  // The first tile's entries load beside the L tiles; a later tile's after the tile before it is
-  // written (both in registers ahead: spills).
-  double old[4][4];
+  // The first tile's entries load beside the L tiles, into the accumulators (T - L Lᵀ as T +
+  // (-L) Lᵀ: T's entries and the product's sums in the same registers, no spills at 128
+  // registers a thread); a later tile's after the tile before it is written.
+  double acc[4][4];
   const auto load_entries = [&](int t) {
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         long long row, column;
-        old[nt][q] = entry(t, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
+        acc[nt][q] = entry(t, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
       }
   };
   load_entries(0);
   __pipeline_wait_prior(0);
-  __syncthreads();
+  worker.sync();
 #pragma unroll 1
   for (int t = 0; t < count; ++t) {
     if (t > 0) load_entries(t);
     const double(*rows_l)[tile_pitch] = l[l_index(t)];
-    double acc[4][4] = {};
 #pragma unroll
     for (int k0 = 0; k0 < tile; k0 += 16) {
       double a[8];
 #pragma unroll
-      for (int q = 0; q < 8; ++q) a[q] = rows_l[r0 + g + 8 * (q % 2)][k0 + t4 + 4 * (q / 2)];
+      for (int q = 0; q < 8; ++q) a[q] = -rows_l[r0 + g + 8 * (q % 2)][k0 + t4 + 4 * (q / 2)];
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         double bf[4];
@@ -214,11 +236,11 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         long long row, column;
-        if (entry(t, nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
+        if (entry(t, nt, q, row, column)) *b.at(row, column) = acc[nt][q];
       }
   }
-  __syncthreads();
-  if (threadIdx.x < count) release_add(b.updates_of(i + threadIdx.x, j), 1);
+  worker.sync();
+  if (worker.thread < count) release_add(b.updates_of(i + worker.thread, j), 1);
 }
 
 // The strip's handoff with the strips of the block columns before and after it
@@ -290,46 +312,94 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 // Update task r of group g (the order in the file's comment, strips left out): block column g - 1's
 // updates of block columns g + 2 on, column by column from the diagonal down, task_tiles tiles a
 // task.
-__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
+template <int task_tiles>
+__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared, const Worker& worker) {
   if (g == 0) return;
   long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
   const auto tasks_of = [&](long long column) { return (b.reach - 2 - column + task_tiles - 1) / task_tiles; };
   while (r >= tasks_of(c)) r -= tasks_of(c++);
   const long long j = g + 2 + c, i = j + r * task_tiles;
   const long long count = min(static_cast<long long>(task_tiles), min(b.reach - 2 - c - r * task_tiles, b.columns - i));
-  if (count > 0) update_tiles(b, i, j, g - 1, static_cast<int>(count), shared);
+  if (count > 0) update_tiles<task_tiles>(b, i, j, g - 1, static_cast<int>(count), shared, worker);
 }
 
-__global__ void __launch_bounds__(threads, 1) band_kernel(Band b) {
+// The strips, a block a multiprocessor, each block a strip at a time in the queue's order.
+__global__ void __launch_bounds__(threads, 1) strip_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
   __shared__ long long ticket;
-  const bool strips = blockIdx.x < b.strip_blocks;
-  unsigned long long* const counter = strips ? b.next_strip : b.next_update;
-  const long long per_group = strips ? b.strips : b.updates, tickets = b.columns * per_group;
+  const long long tickets = b.columns * b.strips;
   for (;;) {
-    __syncthreads();  // the last task is done with the shared memory
-    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(counter, 1ULL));
+    __syncthreads();  // the last strip is done with the shared memory
+    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(b.next_strip, 1ULL));
     __syncthreads();
     if (ticket >= tickets) return;
-    const long long g = ticket / per_group, r = ticket % per_group;
-    if (strips)
-      factor_strip(b, r, g, shared);
-    else
-      update_task(b, g, r, shared);
+    factor_strip(b, ticket % b.strips, ticket / b.strips, shared);
   }
+}
+
+// The updates, `workers` workers a block (a block a multiprocessor), each a task at a time in the
+// queue's order.
+template <int workers, int task_tiles>
+__global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  __shared__ long long tickets[workers];
+  const Worker worker{static_cast<int>(threadIdx.x) / threads, static_cast<int>(threadIdx.x) % threads};
+  unsigned char* const own = shared + worker.index * update_worker_bytes<task_tiles>;
+  long long& ticket = tickets[worker.index];
+  const long long all = b.columns * b.updates;
+  for (;;) {
+    worker.sync();  // the last task is done with the shared memory
+    if (worker.thread == 0) ticket = static_cast<long long>(atomicAdd(b.next_update, 1ULL));
+    worker.sync();
+    if (ticket >= all) return;
+    update_task<task_tiles>(b, ticket / b.updates, ticket % b.updates, own, worker);
+  }
+}
+
+// The update kernel's shapes (PersistentGrid::update_workers picks one by its workers).
+struct UpdateShape {
+  int workers, task_tiles;
+  void (*kernel)(Band);
+  std::size_t shared_bytes() const {
+    return static_cast<std::size_t>(workers) * (1 + task_tiles) * tile * tile_pitch * sizeof(double);
+  }
+};
+template <int workers, int task_tiles>
+constexpr UpdateShape shape_of() {
+  static_assert(workers * update_worker_bytes<task_tiles> <= 227 * 1024, "a block's shared memory on sm_90");
+  return {workers, task_tiles, update_kernel<workers, task_tiles>};
+}
+const UpdateShape update_shapes[] = {shape_of<1, 4>(), shape_of<2, 2>(), shape_of<3, 1>()};
+constexpr int default_update_workers = 2;
+
+// Once a process: the kernels' shared memory beyond the default 48 KB.
+void allow_shared_memory() {
+  static const bool done = [] {
+    check(cudaFuncSetAttribute(strip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(strip_shared_bytes)),
+          "cudaFuncSetAttribute (persistent strip kernel)");
+    for (const UpdateShape& shape : update_shapes)
+      check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(shape.shared_bytes())),
+            "cudaFuncSetAttribute (persistent update kernel)");
+    return true;
+  }();
+  (void)done;
+}
+
+// The blocks of `kernel` a multiprocessor holds.
+int blocks_per_multiprocessor(void (*kernel)(Band), int block_threads, std::size_t shared) {
+  allow_shared_memory();
+  int blocks = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, shared),
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return blocks;
 }
 
 }  // namespace
 
 int persistent_blocks() {
-  static const int blocks_per_sm = [] {
-    check(cudaFuncSetAttribute(band_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
-          "cudaFuncSetAttribute (persistent band kernel)");
-    int blocks = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, band_kernel, threads, shared_bytes),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    return std::max(1, blocks);
-  }();
+  static const int blocks_per_sm = std::max(1, blocks_per_multiprocessor(strip_kernel, threads, strip_shared_bytes));
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
@@ -342,6 +412,11 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   if (layout.block < tile)
     throw std::invalid_argument("persistent band Cholesky: block " + std::to_string(layout.block) +
                                 " leaves too little padding for its 64-column tiles");
+  const int workers = shape.update_workers > 0 ? shape.update_workers : default_update_workers;
+  const UpdateShape* update = nullptr;
+  for (const UpdateShape& u : update_shapes)
+    if (u.workers == workers) update = &u;
+  if (!update) throw std::invalid_argument("persistent band Cholesky: no update kernel of " + std::to_string(workers) + " workers");
   Band b;
   b.rows = rows;
   b.n = layout.n;
@@ -351,8 +426,13 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
+  b.task_tiles = update->task_tiles;
   b.updates = 0;  // tasks of block columns >= g + 2
-  for (long long c = 0; b.reach - 2 - c > 0; ++c) b.updates += (b.reach - 2 - c + task_tiles - 1) / task_tiles;
+  long long tiles = 0;
+  for (long long c = 0; b.reach - 2 - c > 0; ++c) {
+    b.updates += (b.reach - 2 - c + b.task_tiles - 1) / b.task_tiles;
+    tiles += b.reach - 2 - c;
+  }
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
   // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
@@ -372,29 +452,42 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
     b.timed_steps = static_cast<long long>(times->size());
   }
 
-  // Every block resident at once (they wait on one another), at least one of each role. The grid
-  // split by a group's work: a strip (loads, left updates, the two slabs' pivot chains, stores)
-  // weighs two update tasks of two tiles, plus 8 blocks for the next group's strips to be taken
-  // before their inputs land; at most two blocks a strip of a group. (A third of the grid for the
-  // strips whatever the band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and
-  // b = 4000 at 156 us, the updates' pace. A weight of 1.5, more blocks for the updates, left
-  // b = 2000 at 35.4 us a step against 29.7: the next group's strips taken later; 2026-11-27.)
+  // Every block resident at once (they wait on one another), at least one of each kernel: a
+  // block a multiprocessor, strip or update, so `grid` blocks of both fit on as many
+  // multiprocessors. The multiprocessors split by a group's work: a strip (loads, left updates,
+  // the two slabs' pivot chains, stores) weighs four tiles' update on one worker, an update
+  // multiprocessor's workers together doing (1 + workers) / 2 workers' work (they share its loads
+  // and tensor cores), plus 8 blocks for the next group's strips to be taken before their inputs
+  // land; at most two blocks a strip of a group. (A third of the grid for the strips whatever the
+  // band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and b = 4000 at 156 us,
+  // the updates' pace. A weight of three tiles, more blocks for the updates, left b = 2000 at
+  // 35.4 us a step against 29.7: the next group's strips taken later; 2026-11-27, a worker a
+  // multiprocessor.)
   const long long resident = persistent_blocks(),
                   grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
-  const double strip_work = 2.0 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
+  if (blocks_per_multiprocessor(update->kernel, workers * threads, update->shared_bytes()) < 1)
+    throw std::runtime_error("persistent band Cholesky: its update kernel does not fit a multiprocessor");
+  const double strip_work = 4.0 * static_cast<double>(b.strips),
+               update_work = static_cast<double>(tiles) / (0.5 * (1 + workers));
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
-  b.strip_blocks =
+  const long long strip_blocks =
       std::clamp(shape.strip_blocks > 0 ? shape.strip_blocks : std::min(balanced, 2 * b.strips), 1LL, grid - 1);
-  // Its own stream, not the default one, which would serialise it with another factorisation's;
-  // after the default stream's work (the band's upload, the flags zeroed).
-  const Stream stream(0, cudaStreamNonBlocking);
+  // Streams of their own, not the default one, which would serialise them with another
+  // factorisation's; after the default stream's work (the band's upload, the flags zeroed). The
+  // strips first: they hold the factorisation's critical path.
+  const Stream strip_stream(0, cudaStreamNonBlocking), update_stream(0, cudaStreamNonBlocking);
   Event uploaded;
   uploaded.record(nullptr);
-  uploaded.wait_in(stream);
-  band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes, stream>>>(b);
-  check(cudaGetLastError(), "launch of the persistent band kernel");
-  check(cudaStreamSynchronize(stream), "the persistent band factorisation");
+  uploaded.wait_in(strip_stream);
+  uploaded.wait_in(update_stream);
+  strip_kernel<<<static_cast<unsigned>(strip_blocks), threads, strip_shared_bytes, strip_stream>>>(b);
+  check(cudaGetLastError(), "launch of the persistent strip kernel");
+  update->kernel<<<static_cast<unsigned>(grid - strip_blocks), static_cast<unsigned>(workers * threads),
+                   update->shared_bytes(), update_stream>>>(b);
+  check(cudaGetLastError(), "launch of the persistent update kernel");
+  check(cudaStreamSynchronize(strip_stream), "the persistent band factorisation's strips");
+  check(cudaStreamSynchronize(update_stream), "the persistent band factorisation's updates");
 
   std::vector<int> info(columns + 1);  // and the stall flag
   check(cudaMemcpy(info.data(), b.info, (columns + 1) * sizeof(int), cudaMemcpyDeviceToHost),

@@ -274,12 +274,23 @@ TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
     band::BandLayout host_layout = band::make_layout(csr, std::min<index_t>(64, std::max<index_t>(kd, 1)));
     auto reference = band::load_band<double>(cpu, csr, host_layout);
     band::factor(cpu, reference, band::Schedule::in_order);
-    auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
-    kernels::cuda::factor_persistent(on_device.layout, on_device.rows());
-    CHECK(max_rel_diff(lower_band(*gpu, on_device), lower_band(cpu, reference)) < 1e-12);
+    const auto expected = lower_band(cpu, reference);
+    // Each update kernel's shape (1 worker a block and 4 tiles a task, 2 and 2, 3 and 1) on the
+    // whole device, and on three multiprocessors: one strip block, two update blocks (the tasks
+    // waiting on one another most).
+    for (const kernels::cuda::PersistentGrid grid : {kernels::cuda::PersistentGrid{0, 0, 1}, {0, 0, 2}, {0, 0, 3},
+                                                     {3, 1, 2}}) {
+      CAPTURE(grid.max_blocks);
+      CAPTURE(grid.update_workers);
+      auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
+      kernels::cuda::factor_persistent(on_device.layout, on_device.rows(), nullptr, grid);
+      CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+    }
   }
   band::BandLayout narrow{100, 5, 32};
   CHECK_THROWS_AS(kernels::cuda::factor_persistent(narrow, nullptr), std::invalid_argument);
+  band::BandLayout fine{100, 5, 64};
+  CHECK_THROWS_AS(kernels::cuda::factor_persistent(fine, nullptr, nullptr, {0, 0, 4}), std::invalid_argument);
 }
 
 TEST_CASE("the persistent CUDA band factorisation names the first failing pivot") {
