@@ -553,17 +553,20 @@ void print_step_breakdown(const Options& o) {
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
   std::cout << "\ncuda-persistent, the critical path of a step (64 columns) in the kernel, median over steps "
                "(us; global timer):\n"
-            << "     b  step  (strip waited, counts late)  strip: loads left_update wait2 second slab1 slab1->right "
-               "slab2 flag  ->next strip  (SM GHz)  (chains: slab1 slab2)  (first half ->next)\n";
-  for (const index_t b : o.bandwidths) {
-    const PersistentStepBreakdown t = time_persistent_steps(b);
-    std::printf("%6lld %5.1f %14.1f %12.1f %7.1f: %5.1f %11.1f %5.1f %6.1f %5.1f %11.1f %5.1f %4.1f %12.1f %9.2f %15.1f %5.1f "
-                "%18.1f\n",
-                static_cast<long long>(b), t.step_us, t.strip_waited_us, t.counts_late_us, t.strip_us, t.strip_loads_us,
-                t.strip_left_update_us, t.strip_second_wait_us, t.strip_second_half_us, t.strip_first_slab_us,
-                t.strip_first_update_us, t.strip_second_slab_us, t.strip_flag_us, t.to_next_us,
-                t.clock_ghz, t.first_chain_us, t.second_chain_us, t.first_half_to_next_us);
-  }
+            << "     b  walkers  step  (strip waited, counts late)  strip: loads left_update wait2 second slab1 "
+               "slab1->right slab2 flag  ->next strip  (SM GHz)  (chains: slab1 slab2)  (first half ->next)  "
+               "(update tasks: a step, waited, held)\n";
+  for (const index_t b : o.bandwidths)
+    for (const int walkers : {1, 2}) {
+      const PersistentStepBreakdown t = time_persistent_steps(b, walkers);
+      std::printf("%6lld %8d %5.1f %14.1f %12.1f %7.1f: %5.1f %11.1f %5.1f %6.1f %5.1f %11.1f %5.1f %4.1f %12.1f %9.2f "
+                  "%15.1f %5.1f %18.1f %14.0f %6.1f %5.1f\n",
+                  static_cast<long long>(b), walkers, t.step_us, t.strip_waited_us, t.counts_late_us, t.strip_us,
+                  t.strip_loads_us, t.strip_left_update_us, t.strip_second_wait_us, t.strip_second_half_us,
+                  t.strip_first_slab_us, t.strip_first_update_us, t.strip_second_slab_us, t.strip_flag_us,
+                  t.to_next_us, t.clock_ghz, t.first_chain_us, t.second_chain_us, t.first_half_to_next_us,
+                  t.update_tasks, t.update_waited_us, t.update_held_us);
+    }
 }
 #endif
 

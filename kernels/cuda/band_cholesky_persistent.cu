@@ -153,9 +153,10 @@ struct Worker {
 // products on the tensor cores (each warp 16 x 32 entries of a tile), T read and written in place
 // where it is stored (lower triangle, band, rows < n). Tiles of a task share L(j, k)'s load, the
 // waits' and flags' trips and the ticket. By one worker, in its share of the shared memory.
+// With `inputs_ready`, its first thread leaves there when its inputs were there (ns).
 template <int task_tiles>
 __device__ void update_tiles(const Band& b, long long i, long long j, long long k, int count, unsigned char* shared,
-                             const Worker& worker) {
+                             const Worker& worker, std::int64_t* inputs_ready) {
   double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(j, k), then L(i + t, k)
   const auto l_index = [&](int t) { return i + t == j ? 0 : 1 + t; };                   // of tile t's rows
   const auto l_row = [&](int which) { return which == 0 ? j : i + which - 1; };          // of L tile `which`
@@ -171,6 +172,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     if (t >= 0 && t < count) wait_until_at_least(b, b.updates_of(i + t, j), b.updates_before(i + t, k));
   }
   worker.sync();
+  if (inputs_ready && worker.thread == 0) *inputs_ready = now_ns();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
   // into registers, each stored to shared memory, went out a few at a time: 7.4 us for two
   // tiles), then the entries of this thread's accumulators.
@@ -311,16 +313,17 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 
 // Update task r of group g (the order in the file's comment, strips left out): block column g - 1's
 // updates of block columns g + 2 on, column by column from the diagonal down, task_tiles tiles a
-// task.
+// task (`inputs_ready`: update_tiles').
 template <int task_tiles>
-__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared, const Worker& worker) {
+__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared, const Worker& worker,
+                            std::int64_t* inputs_ready) {
   if (g == 0) return;
   long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
   const auto tasks_of = [&](long long column) { return (b.reach - 2 - column + task_tiles - 1) / task_tiles; };
   while (r >= tasks_of(c)) r -= tasks_of(c++);
   const long long j = g + 2 + c, i = j + r * task_tiles;
   const long long count = min(static_cast<long long>(task_tiles), min(b.reach - 2 - c - r * task_tiles, b.columns - i));
-  if (count > 0) update_tiles<task_tiles>(b, i, j, g - 1, static_cast<int>(count), shared, worker);
+  if (count > 0) update_tiles<task_tiles>(b, i, j, g - 1, static_cast<int>(count), shared, worker, inputs_ready);
 }
 
 // The strips, a block a multiprocessor, each block a strip at a time in the queue's order.
@@ -343,6 +346,7 @@ template <int workers, int task_tiles>
 __global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
   __shared__ long long tickets[workers];
+  __shared__ std::int64_t stamps[workers][2];  // a timed task's: taken, inputs there (0: none)
   const Worker worker{static_cast<int>(threadIdx.x) / threads, static_cast<int>(threadIdx.x) % threads};
   unsigned char* const own = shared + worker.index * update_worker_bytes<task_tiles>;
   long long& ticket = tickets[worker.index];
@@ -352,7 +356,21 @@ __global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
     if (worker.thread == 0) ticket = static_cast<long long>(atomicAdd(b.next_update, 1ULL));
     worker.sync();
     if (ticket >= all) return;
-    update_task<task_tiles>(b, ticket / b.updates, ticket % b.updates, own, worker);
+    // The first steps' tasks timed, the stamps through shared memory (in registers across the
+    // task they spilled).
+    const long long g = ticket / b.updates;
+    std::int64_t* const stamp = stamps[worker.index];
+    if (g < b.timed_steps && worker.thread == 0) stamp[0] = now_ns(), stamp[1] = 0;
+    update_task<task_tiles>(b, g, ticket % b.updates, own, worker, g < b.timed_steps ? stamp + 1 : nullptr);
+    if (ticket / b.updates < b.timed_steps && worker.thread == 0 && stamp[1] > 0) {
+      PersistentStepTimes& t = b.times[ticket / b.updates];
+      const auto add = [](std::int64_t& sum, std::int64_t ns) {
+        atomicAdd(reinterpret_cast<unsigned long long*>(&sum), static_cast<unsigned long long>(ns));
+      };
+      add(t.update_tasks, 1);
+      add(t.update_waited, stamp[1] - stamp[0]);
+      add(t.update_held, now_ns() - stamp[0]);
+    }
   }
 }
 
@@ -416,7 +434,8 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   const UpdateShape* update = nullptr;
   for (const UpdateShape& u : update_shapes)
     if (u.workers == workers) update = &u;
-  if (!update) throw std::invalid_argument("persistent band Cholesky: no update kernel of " + std::to_string(workers) + " workers");
+  if (!update)
+    throw std::invalid_argument("persistent band Cholesky: no update kernel of " + std::to_string(workers) + " workers");
   Band b;
   b.rows = rows;
   b.n = layout.n;
@@ -448,6 +467,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.stalled = b.info + columns;
   DeviceBuffer<PersistentStepTimes> step_times(times ? std::max<std::size_t>(1, times->size()) : 1);
   if (times) {
+    step_times.zero();  // the update tasks' sums
     b.times = step_times.get();
     b.timed_steps = static_cast<long long>(times->size());
   }
@@ -455,21 +475,21 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   // Every block resident at once (they wait on one another), at least one of each kernel: a
   // block a multiprocessor, strip or update, so `grid` blocks of both fit on as many
   // multiprocessors. The multiprocessors split by a group's work: a strip (loads, left updates,
-  // the two slabs' pivot chains, stores) weighs four tiles' update on one worker, an update
-  // multiprocessor's workers together doing (1 + workers) / 2 workers' work (they share its loads
-  // and tensor cores), plus 8 blocks for the next group's strips to be taken before their inputs
-  // land; at most two blocks a strip of a group. (A third of the grid for the strips whatever the
-  // band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and b = 4000 at 156 us,
-  // the updates' pace. A weight of three tiles, more blocks for the updates, left b = 2000 at
-  // 35.4 us a step against 29.7: the next group's strips taken later; 2026-11-27, a worker a
-  // multiprocessor.)
+  // the two slabs' pivot chains, stores) weighs the update of four tiles on a multiprocessor,
+  // plus 8 blocks for the next group's strips to be taken before their inputs land; at most two
+  // blocks a strip of a group. (A third of the grid for the strips whatever the band: b = 1000 at
+  // 19.1 us a step, 32 strips of 26 us on 44 blocks, and b = 4000 at 156 us, the updates' pace. A
+  // weight of three tiles, more blocks for the updates, left b = 2000 at 35.4 us a step against
+  // 29.7: the next group's strips taken later; 2026-11-27, a worker a multiprocessor. With two or
+  // three workers an update multiprocessor, b = 1000 two-sided was fastest at 44 strip blocks of
+  // 66, as with one, the split this gives: bench/RESULTS.md, "The strips and the updates as two
+  // kernels".)
   const long long resident = persistent_blocks(),
                   grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
   if (blocks_per_multiprocessor(update->kernel, workers * threads, update->shared_bytes()) < 1)
     throw std::runtime_error("persistent band Cholesky: its update kernel does not fit a multiprocessor");
-  const double strip_work = 4.0 * static_cast<double>(b.strips),
-               update_work = static_cast<double>(tiles) / (0.5 * (1 + workers));
+  const double strip_work = 4.0 * static_cast<double>(b.strips), update_work = static_cast<double>(tiles);
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
   const long long strip_blocks =
       std::clamp(shape.strip_blocks > 0 ? shape.strip_blocks : std::min(balanced, 2 * b.strips), 1LL, grid - 1);

@@ -37,6 +37,9 @@ struct PersistentStepTimes {
   // factored; the clock at the second and the fifth; the first and the second slab's chains
   // done; the first half applied
   std::int64_t strip_phases[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  // The update tasks of group k (block column k - 1's updates): how many, and summed over them
+  // the ns from their ticket until their inputs were there and until their flags moved.
+  std::int64_t update_tasks = 0, update_waited = 0, update_held = 0;
 };
 
 // How the kernels' grids are made: every block resident at once (they wait on one another by
