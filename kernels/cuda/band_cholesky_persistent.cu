@@ -178,7 +178,8 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   if (inputs_ready && worker.thread == 0) *inputs_ready = now_ns();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
   // into registers, each stored to shared memory, went out a few at a time: 7.4 us for two
-  // tiles), then the entries of this thread's accumulators.
+  // tiles), then the entries of this thread's accumulators. The first tile's product waits only
+  // for the first two L tiles (the copies' first group), the later tiles' for the rest.
   const int warp = worker.thread / 32, lane = worker.thread % 32, g = lane / 4, t4 = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
   const auto entry = [&](int t, int nt, int q, long long& row, long long& column) {  // of tile t's acc[nt][q]
@@ -191,15 +192,17 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     const long long column = k * tile + c;
 #pragma unroll
     for (int which = 0; which < 1 + task_tiles; ++which) {
-      if (!loaded(which)) continue;
+      if (loaded(which)) {
 #pragma unroll
-      for (int r = first_row; r < tile; r += threads / tile) {
-        const long long row = l_row(which) * tile + r;
-        if (row < b.n && row - column <= b.kd)
-          __pipeline_memcpy_async(&l[which][r][c], b.at(row, column), sizeof(double));
-        else
-          l[which][r][c] = 0.0;
+        for (int r = first_row; r < tile; r += threads / tile) {
+          const long long row = l_row(which) * tile + r;
+          if (row < b.n && row - column <= b.kd)
+            __pipeline_memcpy_async(&l[which][r][c], b.at(row, column), sizeof(double));
+          else
+            l[which][r][c] = 0.0;
+        }
       }
+      if (which == 1) __pipeline_commit();  // the first group: L(j, k) and L(i, k)
     }
     __pipeline_commit();
   }
@@ -217,10 +220,14 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
       }
   };
   load_entries(acc, 0);
-  __pipeline_wait_prior(0);
+  __pipeline_wait_prior(1);
   worker.sync();
 #pragma unroll 1
   for (int t = 0; t < count; ++t) {
+    if (t == 1) {
+      __pipeline_wait_prior(0);
+      worker.sync();
+    }
     const double(*rows_l)[tile_pitch] = l[l_index(t)];
 #pragma unroll
     for (int k0 = 0; k0 < tile; k0 += 16) {
