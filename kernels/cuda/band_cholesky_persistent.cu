@@ -85,7 +85,6 @@ struct Band {
   long long updates = 0;    // update tasks a group
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
-  bool tickets_ahead = true;  // a task fetches its block's (worker's) next ticket beside its last stores
   int* applied = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
   int* solved = nullptr;     // per strip (k, s): its halves stored (of its block column's 64 columns), 2 once solved
   unsigned* arrivals = nullptr;  // per block column: its strips that have read its diagonal block
@@ -157,7 +156,7 @@ struct Worker {
 // With `inputs_ready`, its first thread leaves there when its inputs were there (ns). The
 // worker's next ticket goes to `next_ticket` (fetched before the last tile's stores: its round
 // trip beside them).
-template <int task_tiles, bool loads_ahead>
+template <int task_tiles>
 __device__ void update_tiles(const Band& b, long long i, long long j, long long k, int count, unsigned char* shared,
                              const Worker& worker, std::int64_t* inputs_ready, long long& next_ticket) {
   double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(j, k), then L(i + t, k)
@@ -208,8 +207,10 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   }
   // The first tile's entries load beside the L tiles, into the accumulators (T - L Lᵀ as T +
   // (-L) Lᵀ: T's entries and the product's sums in the same registers; apart, they spilled at
-  // 128 registers a thread); a later tile's while the tile before it is stored.
-  double acc[4][4], next[4][4];
+  // 128 registers a thread); a later tile's after the tile before it is stored. (Loaded while
+  // it was stored, in registers of their own, they spilled: b = 1000 two-sided 0.1746 s against
+  // 0.1547, round 3 of bench/RESULTS.md's "The strips and the updates as two kernels".)
+  double acc[4][4];
   const auto load_entries = [&](double(&to)[4][4], int t) {
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
@@ -242,8 +243,7 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
         mma_16x8x16(acc[nt], a, bf);
       }
     }
-    const bool last = t + 1 == count, fetches = b.tickets_ahead && last && worker.thread == threads - 1;
-    if (loads_ahead && !last) load_entries(next, t + 1);
+    const bool last = t + 1 == count, fetches = last && worker.thread == threads - 1;
     unsigned long long ticket = 0;
     if (fetches) ticket = atomicAdd(b.next_update, 1ULL);
 #pragma unroll
@@ -252,10 +252,9 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
       for (int q = 0; q < 4; ++q) {
         long long row, column;
         if (entry(t, nt, q, row, column)) *b.at(row, column) = acc[nt][q];
-        if (loads_ahead) acc[nt][q] = next[nt][q];
       }
     if (fetches) next_ticket = static_cast<long long>(ticket);
-    if (!loads_ahead && !last) load_entries(acc, t + 1);
+    if (!last) load_entries(acc, t + 1);
   }
   worker.sync();
   if (worker.thread < count) release_add(b.updates_of(i + worker.thread, j), 1);
@@ -291,15 +290,13 @@ struct StripHandoff {
     release_add(b.solved + k * b.strips + s, 1);
     if (timed) b.times[k].strip_half_done = now_ns();
   }
-  __device__ unsigned long long fetch_next() const { return b.tickets_ahead ? atomicAdd(b.next_strip, 1ULL) : 0; }
-  __device__ void fetched(unsigned long long ticket) const {
-    if (b.tickets_ahead) next_ticket = static_cast<long long>(ticket);
-  }
+  __device__ unsigned long long fetch_next() const { return atomicAdd(b.next_strip, 1ULL); }
+  __device__ void fetched(unsigned long long ticket) const { next_ticket = static_cast<long long>(ticket); }
 };
 
 // Strip s of block column k: apply block columns k - strips_apply ... k - 1 to T(k, k) and the
-// strip, factor T(k, k), solve the strip (block_column_strip.cuh); with tickets_ahead, the
-// block's next ticket to `next_ticket` before its last stores.
+// strip, factor T(k, k), solve the strip (block_column_strip.cuh); the block's next ticket to
+// `next_ticket`, fetched beside its last stores.
 __device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared, long long& next_ticket) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
@@ -336,7 +333,7 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 // Update task r of group g (the order in the file's comment, strips left out): block column g - 1's
 // updates of block columns g + 2 on, column by column from the diagonal down, task_tiles tiles a
 // task (`inputs_ready`, `next_ticket`: update_tiles'; every thread has read the task's ticket).
-template <int task_tiles, bool loads_ahead>
+template <int task_tiles>
 __device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared, const Worker& worker,
                             std::int64_t* inputs_ready, long long& next_ticket) {
   const auto no_tiles = [&] {  // the next ticket where update_tiles does not fetch it
@@ -350,9 +347,7 @@ __device__ void update_task(const Band& b, long long g, long long r, unsigned ch
   const long long j = g + 2 + c, i = j + r * task_tiles;
   const long long count = min(static_cast<long long>(task_tiles), min(b.reach - 2 - c - r * task_tiles, b.columns - i));
   if (count <= 0) return no_tiles();
-  update_tiles<task_tiles, loads_ahead>(b, i, j, g - 1, static_cast<int>(count), shared, worker, inputs_ready,
-                                        next_ticket);
-  if (!b.tickets_ahead) no_tiles();
+  update_tiles<task_tiles>(b, i, j, g - 1, static_cast<int>(count), shared, worker, inputs_ready, next_ticket);
 }
 
 // The strips, a block a multiprocessor, each block a strip at a time in the queue's order.
@@ -366,7 +361,7 @@ __global__ void __launch_bounds__(threads, 1) strip_kernel(Band b) {
     const long long current = ticket, k = current / b.strips, s = current % b.strips;
     if (current >= tickets) return;
     factor_strip(b, s, k, shared, ticket);
-    if (!b.tickets_ahead || s >= b.strips_of(k)) {  // factor_strip did not fetch it
+    if (s >= b.strips_of(k)) {  // factor_strip did not fetch it
       __syncthreads();  // every thread has read the ticket
       if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(b.next_strip, 1ULL));
     }
@@ -375,7 +370,7 @@ __global__ void __launch_bounds__(threads, 1) strip_kernel(Band b) {
 
 // The updates, `workers` workers a block (a block a multiprocessor), each a task at a time in the
 // queue's order.
-template <int workers, int task_tiles, bool loads_ahead>
+template <int workers, int task_tiles>
 __global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
   __shared__ long long tickets[workers];
@@ -395,7 +390,7 @@ __global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
     const long long g = current / b.updates;
     std::int64_t* const stamp = stamps[worker.index];
     if (g < b.timed_steps && worker.thread == 0) stamp[0] = now_ns(), stamp[1] = 0;
-    update_task<task_tiles, loads_ahead>(b, g, current % b.updates, own, worker, g < b.timed_steps ? stamp + 1 : nullptr, ticket);
+    update_task<task_tiles>(b, g, current % b.updates, own, worker, g < b.timed_steps ? stamp + 1 : nullptr, ticket);
     if (g < b.timed_steps && worker.thread == 0 && stamp[1] > 0) {  // stamp[1] 0: no tiles
       PersistentStepTimes& t = b.times[g];
       const auto add = [](std::int64_t& sum, std::int64_t ns) {
@@ -408,22 +403,20 @@ __global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
   }
 }
 
-// The update kernel's shapes (PersistentGrid::update_workers and loads_ahead pick one).
+// The update kernel's shapes (PersistentGrid::update_workers picks one by its workers).
 struct UpdateShape {
   int workers, task_tiles;
-  bool loads_ahead;
   void (*kernel)(Band);
   std::size_t shared_bytes() const {
     return static_cast<std::size_t>(workers) * (1 + task_tiles) * tile * tile_pitch * sizeof(double);
   }
 };
-template <int workers, int task_tiles, bool loads_ahead>
+template <int workers, int task_tiles>
 constexpr UpdateShape shape_of() {
   static_assert(workers * update_worker_bytes<task_tiles> <= 227 * 1024, "a block's shared memory on sm_90");
-  return {workers, task_tiles, loads_ahead, update_kernel<workers, task_tiles, loads_ahead>};
+  return {workers, task_tiles, update_kernel<workers, task_tiles>};
 }
-const UpdateShape update_shapes[] = {shape_of<1, 4, true>(),  shape_of<2, 2, true>(),  shape_of<3, 1, false>(),
-                                     shape_of<1, 4, false>(), shape_of<2, 2, false>()};
+const UpdateShape update_shapes[] = {shape_of<1, 4>(), shape_of<2, 2>(), shape_of<3, 1>()};
 constexpr int default_update_workers = 2;
 
 // Once a process: the kernels' shared memory beyond the default 48 KB.
@@ -469,7 +462,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   const int workers = shape.update_workers > 0 ? shape.update_workers : default_update_workers;
   const UpdateShape* update = nullptr;
   for (const UpdateShape& u : update_shapes)
-    if (u.workers == workers && (u.loads_ahead == shape.loads_ahead || u.task_tiles == 1)) update = &u;
+    if (u.workers == workers) update = &u;
   if (!update)
     throw std::invalid_argument("persistent band Cholesky: no update kernel of " + std::to_string(workers) + " workers");
   Band b;
@@ -482,7 +475,6 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
   b.task_tiles = update->task_tiles;
-  b.tickets_ahead = shape.tickets_ahead;
   b.updates = 0;  // tasks of block columns >= g + 2
   long long tiles = 0;
   for (long long c = 0; b.reach - 2 - c > 0; ++c) {

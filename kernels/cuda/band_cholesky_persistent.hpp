@@ -53,8 +53,6 @@ struct PersistentGrid {
   int max_blocks = 0;      // at most this many blocks of both kernels, a multiprocessor each (0: all)
   int strip_blocks = 0;    // of which this many take the strips (0: the split by the work)
   int update_workers = 0;  // workers an update block: 1 (4 tiles a task), 2 or 3 (1 tile a task); 0: 2
-  bool tickets_ahead = true;  // each task fetches its block's or worker's next ticket beside its last stores
-  bool loads_ahead = true;    // an update task loads its next tile's entries while it stores the one before
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
