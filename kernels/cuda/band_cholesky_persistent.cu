@@ -82,6 +82,7 @@ struct Band {
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
   long long task_tiles = 0;  // tiles of a block column an update task updates
+  unsigned poll_ns = 0;      // the update workers' polls, this far apart
   long long updates = 0;    // update tasks a group
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
@@ -114,14 +115,14 @@ __device__ std::int64_t now_ns() { return block_column_device::global_time_ns();
 // L2 for all); the acquire makes what the writer wrote before its release visible to the block
 // after the barrier that follows. A wait of over a second means a bug, not a slow device: it
 // stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
-// Polls `spacing` ns apart after each round trip: a hundred update blocks polling a few flags in
+// Polls Band::poll_ns apart after each round trip: a hundred update blocks polling a few flags in
 // a tight loop queued up in L2 before the loads of the blocks that work (a tile update's loads
 // took 7.4 us instead of about 1); the few strip blocks, on the critical path, poll back to back.
-enum class Polls : unsigned { spaced = 200, back_to_back = 0 };
+enum class Polls { spaced, back_to_back };
 __device__ void wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced) {
   std::int64_t start = 0;
   for (unsigned polls = 1; load_acquire(flag) < value; ++polls) {
-    if (spacing != Polls::back_to_back) __nanosleep(static_cast<unsigned>(spacing));
+    if (spacing == Polls::spaced) __nanosleep(b.poll_ns);
     if (polls % 256 != 0) continue;  // the clock and the stall flag now and then
     if (*static_cast<volatile int*>(b.stalled) != 0) return;
     if (start == 0) {
@@ -475,6 +476,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
   b.task_tiles = update->task_tiles;
+  b.poll_ns = static_cast<unsigned>(shape.update_poll_ns > 0 ? shape.update_poll_ns : 200);
   b.updates = 0;  // tasks of block columns >= g + 2
   long long tiles = 0;
   for (long long c = 0; b.reach - 2 - c > 0; ++c) {
