@@ -41,6 +41,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -83,6 +84,7 @@ struct Band {
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
   long long task_tiles = 0;  // tiles of a block column an update task updates
   unsigned poll_ns = 0;      // the update workers' polls, this far apart
+  bool pairs = false;        // two neighbouring entries of a row in one 16-byte access (ld even, rows aligned)
   long long updates = 0;    // update tasks a group
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
@@ -211,8 +213,28 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   // 128 registers a thread); a later tile's after the tile before it is stored. (Loaded while
   // it was stored, in registers of their own, they spilled: b = 1000 two-sided 0.1746 s against
   // 0.1547, round 3 of bench/RESULTS.md's "The strips and the updates as two kernels".)
+  // A thread's entries q and q + 1 (q even) are neighbours in a row: with Band::pairs, in a tile
+  // whose entries are all stored (under the diagonal, in the band, rows < n), one 16-byte access
+  // for both (a warp's access then a whole 64-byte piece of each of 8 rows, where single entries
+  // took every other double of it); entry by entry elsewhere.
   double acc[4][4];
+  const auto whole = [&](int t) {
+    return b.pairs && i + t > j && (i + t + 1) * tile <= b.n && (i + t - j + 1) * tile - 1 <= b.kd;
+  };
+  const auto pair_at = [&](int t, int nt, int q) {  // entries q, q + 1 of a whole tile
+    return reinterpret_cast<double2*>(b.at((i + t) * tile + r0 + g + 8 * (q / 2), j * tile + c0 + nt * 8 + 2 * t4));
+  };
   const auto load_entries = [&](double(&to)[4][4], int t) {
+    if (whole(t)) {
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+        for (int q = 0; q < 4; q += 2) {
+          const double2 v = __ldcg(pair_at(t, nt, q));
+          to[nt][q] = v.x, to[nt][q + 1] = v.y;
+        }
+      return;
+    }
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
@@ -247,13 +269,20 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     const bool last = t + 1 == count, fetches = last && worker.thread == threads - 1;
     unsigned long long ticket = 0;
     if (fetches) ticket = atomicAdd(b.next_update, 1ULL);
+    if (whole(t)) {
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+      for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        long long row, column;
-        if (entry(t, nt, q, row, column)) *b.at(row, column) = acc[nt][q];
-      }
+        for (int q = 0; q < 4; q += 2) *pair_at(t, nt, q) = make_double2(acc[nt][q], acc[nt][q + 1]);
+    } else {
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          long long row, column;
+          if (entry(t, nt, q, row, column)) *b.at(row, column) = acc[nt][q];
+        }
+    }
     if (fetches) next_ticket = static_cast<long long>(ticket);
     if (!last) load_entries(acc, t + 1);
   }
@@ -477,6 +506,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.strips_apply = b.reach >= 2 ? 2 : 1;
   b.task_tiles = update->task_tiles;
   b.poll_ns = static_cast<unsigned>(shape.update_poll_ns > 0 ? shape.update_poll_ns : 200);
+  b.pairs = shape.paired_entries && b.ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(rows) % sizeof(double2) == 0;
   b.updates = 0;  // tasks of block columns >= g + 2
   long long tiles = 0;
   for (long long c = 0; b.reach - 2 - c > 0; ++c) {

@@ -277,11 +277,14 @@ TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
     const auto expected = lower_band(cpu, reference);
     // Each update kernel's shape (1 worker a block and 4 tiles a task, 2 and 2, 3 and 1) on the
     // whole device, and on three multiprocessors: one strip block, two update blocks (the tasks
-    // waiting on one another most).
+    // waiting on one another most); the update's entries one at a time (the others take two at a
+    // time in whole tiles where the window, kd + block, is even).
     for (const kernels::cuda::PersistentGrid grid :
-         {kernels::cuda::PersistentGrid{0, 0, 1}, {0, 0, 2}, {0, 0, 3}, {3, 1, 1}, {3, 1, 2}, {3, 1, 3}}) {
+         {kernels::cuda::PersistentGrid{0, 0, 1}, {0, 0, 2}, {0, 0, 3}, {3, 1, 1}, {3, 1, 2}, {3, 1, 3},
+          {0, 0, 2, 0, false}}) {
       CAPTURE(grid.max_blocks);
       CAPTURE(grid.update_workers);
+      CAPTURE(grid.paired_entries);
       auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
       kernels::cuda::factor_persistent(on_device.layout, on_device.rows(), nullptr, grid);
       CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
