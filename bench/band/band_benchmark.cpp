@@ -113,8 +113,6 @@ struct Options {
   std::vector<int> after_look_ahead;  // likewise
   std::vector<int> strip_blocks;      // cuda-persistent, cuda-twisted: empty, the kernel's split
   std::vector<int> update_workers;    // likewise: empty, the kernel's default
-  std::vector<int> update_poll_ns;    // likewise
-  std::vector<int> update_paired;     // likewise
   std::vector<int> update_parts;      // cublas-pair, cublas-twisted: empty, the SYRKs of both chains share the device
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
@@ -153,14 +151,6 @@ void add_options(CLI::App& app, Options& o) {
   add_list_option(app, "--update-workers", o.update_workers,
                   "cuda-persistent and cuda-twisted: workers of each update block (1, 2 or 3; default: the kernel's)",
                   CLI::Range(1, 3));
-  add_list_option(app, "--update-poll-ns", o.update_poll_ns,
-                  "cuda-persistent and cuda-twisted: ns between an update worker's polls of its flags (default: "
-                  "the kernel's)",
-                  positive_number());
-  add_list_option(app, "--update-paired", o.update_paired,
-                  "cuda-persistent and cuda-twisted: 1, an update's neighbouring entries in 16-byte accesses; 0, "
-                  "one at a time (default 1)",
-                  CLI::Range(0, 1));
   add_list_option(app, "--update-parts", o.update_parts,
                   "cublas-pair and cublas-twisted: 1, both chains' trailing SYRKs on every multiprocessor the panels "
                   "leave; 2, each on its own half of them (green contexts) (default 1)",
@@ -330,8 +320,6 @@ struct ScheduleForced {
   int after_look_ahead = -1;  // the trailing update after the look-ahead (1) or beside it (0)
   int strip_blocks = 0;       // persistent kernels: blocks taking the strips (0: the kernel's split)
   int update_workers = 0;     // persistent kernels: workers an update block (0: the kernel's)
-  int update_poll_ns = 0;     // persistent kernels: ns between an update worker's polls (0: the kernel's)
-  int update_paired = 1;      // persistent kernels: an update's neighbouring entries in 16-byte accesses
   int update_parts = 1;       // two chains at once: shares of the multiprocessors for the two trailing SYRKs
 
   std::string describe() const {
@@ -340,8 +328,6 @@ struct ScheduleForced {
     if (after_look_ahead >= 0) add(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
     if (strip_blocks > 0) add(std::to_string(strip_blocks) + " strip blocks");
     if (update_workers > 0) add(std::to_string(update_workers) + " update workers a block");
-    if (update_poll_ns > 0) add("polls " + std::to_string(update_poll_ns) + " ns apart");
-    if (update_paired == 0) add("entries one at a time");
     if (update_parts > 1) add("the SMs halved between the two chains' SYRKs");
     return s;
   }
@@ -382,7 +368,7 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
       return [forced](const band::BandOnBackend<double>& half, int, int parts) {
         kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr,
                                          {kernels::cuda::persistent_blocks() / parts, parts > 1 ? forced.strip_blocks : 0,
-                                          forced.update_workers, forced.update_poll_ns, forced.update_paired != 0});
+                                          forced.update_workers});
       };
     }
   }
@@ -411,10 +397,8 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
     for (const int after : or_default(chain, o.after_look_ahead, -1))
       for (const int strips : or_default(persistent, o.strip_blocks, 0))
         for (const int workers : or_default(persistent, o.update_workers, 0))
-          for (const int poll_ns : or_default(persistent, o.update_poll_ns, 0))
-            for (const int paired : or_default(persistent, o.update_paired, 1))
-              for (const int parts : or_default(two_chains, o.update_parts, 1))
-                all.push_back({sms, after, strips, workers, poll_ns, paired, parts});
+          for (const int parts : or_default(two_chains, o.update_parts, 1))
+            all.push_back({sms, after, strips, workers, parts});
   return all;
 }
 
@@ -474,8 +458,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
-    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks, forced.update_workers,
-                                                                        forced.update_poll_ns, forced.update_paired != 0});
+    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks, forced.update_workers});
   } else if (twisted(impl)) {
     band::TwistedTimes parts;
     const auto split = band::balanced_split(layout.n, layout.bandwidth);

@@ -83,7 +83,6 @@ struct Band {
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
   long long task_tiles = 0;  // tiles of a block column an update task updates
-  unsigned poll_ns = 0;      // the update workers' polls, this far apart
   bool pairs = false;        // two neighbouring entries of a row in one 16-byte access (ld even, rows aligned)
   long long updates = 0;    // update tasks a group
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
@@ -117,14 +116,16 @@ __device__ std::int64_t now_ns() { return block_column_device::global_time_ns();
 // L2 for all); the acquire makes what the writer wrote before its release visible to the block
 // after the barrier that follows. A wait of over a second means a bug, not a slow device: it
 // stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
-// Polls Band::poll_ns apart after each round trip: a hundred update blocks polling a few flags in
+// Polls `spacing` ns apart after each round trip: a hundred update blocks polling a few flags in
 // a tight loop queued up in L2 before the loads of the blocks that work (a tile update's loads
 // took 7.4 us instead of about 1); the few strip blocks, on the critical path, poll back to back.
-enum class Polls { spaced, back_to_back };
+// (500 ns did as well as 200 with two update workers a multiprocessor: bench/RESULTS.md, "The
+// strips and the updates as two kernels", round 4.)
+enum class Polls : unsigned { spaced = 200, back_to_back = 0 };
 __device__ void wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced) {
   std::int64_t start = 0;
   for (unsigned polls = 1; load_acquire(flag) < value; ++polls) {
-    if (spacing == Polls::spaced) __nanosleep(b.poll_ns);
+    if (spacing != Polls::back_to_back) __nanosleep(static_cast<unsigned>(spacing));
     if (polls % 256 != 0) continue;  // the clock and the stall flag now and then
     if (*static_cast<volatile int*>(b.stalled) != 0) return;
     if (start == 0) {
@@ -212,11 +213,12 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   // (-L) Lᵀ: T's entries and the product's sums in the same registers; apart, they spilled at
   // 128 registers a thread); a later tile's after the tile before it is stored. (Loaded while
   // it was stored, in registers of their own, they spilled: b = 1000 two-sided 0.1746 s against
-  // 0.1547, round 3 of bench/RESULTS.md's "The strips and the updates as two kernels".)
-  // A thread's entries q and q + 1 (q even) are neighbours in a row: with Band::pairs, in a tile
+  // 0.1547, round 3 of bench/RESULTS.md's "The strips and the updates as two kernels".) A
+  // thread's entries q and q + 1 (q even) are neighbours in a row: with Band::pairs, in a tile
   // whose entries are all stored (under the diagonal, in the band, rows < n), one 16-byte access
   // for both (a warp's access then a whole 64-byte piece of each of 8 rows, where single entries
-  // took every other double of it); entry by entry elsewhere.
+  // took every other double of it: b = 1000 two-sided 0.1517 s against 0.1613, round 4); entry
+  // by entry elsewhere.
   double acc[4][4];
   const auto whole = [&](int t) {
     return b.pairs && i + t > j && (i + t + 1) * tile <= b.n && (i + t - j + 1) * tile - 1 <= b.kd;
@@ -505,8 +507,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
   b.task_tiles = update->task_tiles;
-  b.poll_ns = static_cast<unsigned>(shape.update_poll_ns > 0 ? shape.update_poll_ns : 200);
-  b.pairs = shape.paired_entries && b.ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(rows) % sizeof(double2) == 0;
+  b.pairs = b.ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(rows) % sizeof(double2) == 0;
   b.updates = 0;  // tasks of block columns >= g + 2
   long long tiles = 0;
   for (long long c = 0; b.reach - 2 - c > 0; ++c) {
@@ -536,21 +537,21 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   // Every block resident at once (they wait on one another), at least one of each kernel: a
   // block a multiprocessor, strip or update, so `grid` blocks of both fit on as many
   // multiprocessors. The multiprocessors split by a group's work: a strip (loads, left updates,
-  // the two slabs' pivot chains, stores) weighs the update of four tiles on a multiprocessor,
+  // the two slabs' pivot chains, stores) weighs the update of 4.5 tiles on a multiprocessor,
   // plus 8 blocks for the next group's strips to be taken before their inputs land; at most two
   // blocks a strip of a group. (A third of the grid for the strips whatever the band: b = 1000 at
   // 19.1 us a step, 32 strips of 26 us on 44 blocks, and b = 4000 at 156 us, the updates' pace. A
   // weight of three tiles, more blocks for the updates, left b = 2000 at 35.4 us a step against
-  // 29.7: the next group's strips taken later; 2026-11-27, a worker a multiprocessor. With two or
-  // three workers an update multiprocessor, b = 1000 two-sided was fastest at 44 strip blocks of
-  // 66, as with one, the split this gives: bench/RESULTS.md, "The strips and the updates as two
-  // kernels".)
+  // 29.7: the next group's strips taken later; 2026-11-27, a worker a multiprocessor. With two
+  // workers an update multiprocessor and their entries in pairs, b = 1000 two-sided did best at
+  // 46 strip blocks of 66, the split this gives: 0.1458 s against 0.1520 at 44 and 0.1579 at 42;
+  // bench/RESULTS.md, "The strips and the updates as two kernels", round 4.)
   const long long resident = persistent_blocks(),
                   grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
   if (blocks_per_multiprocessor(update->kernel, workers * threads, update->shared_bytes()) < 1)
     throw std::runtime_error("persistent band Cholesky: its update kernel does not fit a multiprocessor");
-  const double strip_work = 4.0 * static_cast<double>(b.strips), update_work = static_cast<double>(tiles);
+  const double strip_work = 4.5 * static_cast<double>(b.strips), update_work = static_cast<double>(tiles);
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
   const long long strip_blocks =
       std::clamp(shape.strip_blocks > 0 ? shape.strip_blocks : std::min(balanced, 2 * b.strips), 1LL, grid - 1);

@@ -53,8 +53,6 @@ struct PersistentGrid {
   int max_blocks = 0;      // at most this many blocks of both kernels, a multiprocessor each (0: all)
   int strip_blocks = 0;    // of which this many take the strips (0: the split by the work)
   int update_workers = 0;  // workers an update block: 1 (4 tiles a task), 2 or 3 (1 tile a task); 0: 2
-  int update_poll_ns = 0;  // the update workers' polls of their flags, this far apart (0: 200)
-  bool paired_entries = true;  // an update's two neighbouring entries of a row in one 16-byte access
 };
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
