@@ -13,22 +13,25 @@
 // 7 us of waits, loads, product and flag, more than the strips' step). The tasks go by groups,
 // group g being:
 //   - the strips of block column g,
-//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a tile a
-//     task.
+//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a few
+//     tiles of a block column a task.
 // Every task reads only what tasks before it in this order write. The tasks run in two kernels at
 // once, on their own multiprocessors: the strips in one (a block of 256 threads a multiprocessor:
 // the strip's pivot chain takes 255 registers a thread) and the updates in the other, whose blocks
-// each hold two or three update workers of 256 threads (their registers and shared memory fill
-// the multiprocessor), each worker taking tasks by itself. A strip block waits on loads, flags
-// and its chain rather than on its multiprocessor, and so does an update worker: two workers a
-// multiprocessor keep its loads and tensor cores busier than one. Each queue hands out its
-// tickets in order from a counter of its own; a worker that waits then always waits for a task
-// that a running block or worker holds (the earliest task not done has been handed out, and all
-// it waits for is done), so the order cannot deadlock, whatever the split, as long as one block
-// of each kernel runs. The separate kernels also keep each multiprocessor's instruction cache on
-// one kind of task: the strip's pivot chain is tens of KB of straight-line code, which ran about
-// 6 us slower on its first slab than on its second (the same code, by then cached) when strips
-// and updates shared the blocks (3.5 and 3.5 us with the roles).
+// each hold one to three update workers of 256 threads (two by default; their registers and
+// shared memory fill the multiprocessor), each worker taking tasks by itself. An update worker
+// waits on loads and flags rather than on its multiprocessor: two workers a multiprocessor keep
+// its loads and tensor cores busier than one (b = 1000 two-sided 0.152 s against 0.161 with one
+// of four tiles a task: bench/RESULTS.md, "The strips and the updates as two kernels"). Each
+// queue hands out its tickets in order from a counter of its own; a block or worker that waits
+// then always waits for a task that a running one holds (the earliest task not done has been
+// handed out, and all it waits for is done), so the order cannot deadlock, whatever the split,
+// as long as one block of each kernel runs. A task fetches its block's or worker's next ticket
+// beside its last stores (it starts that one after it ends). The separate kernels also keep each
+// multiprocessor's instruction cache on one kind of task: the strip's pivot chain is tens of KB
+// of straight-line code, which ran about 6 us slower on its first slab than on its second (the
+// same code, by then cached) when strips and updates shared the blocks (3.5 and 3.5 us with the
+// roles).
 // What a task waits for: a strip of block column k, the strips of block columns k - 2 and k - 1
 // that it reads (those of T(k, k)'s rows and of its own; k - 1's a half of their columns at a
 // time) and the update counts of T(k, k) and of its own tile (all block columns before k - 2
