@@ -112,6 +112,7 @@ struct Options {
   std::vector<int> panel_sms;  // empty: the solver's rule
   std::vector<int> after_look_ahead;  // likewise
   std::vector<int> strip_blocks;      // cuda-persistent, cuda-twisted: empty, the kernel's split
+  std::vector<int> update_workers;    // likewise: empty, the kernel's default
   std::vector<int> update_parts;      // cublas-pair, cublas-twisted: empty, the SYRKs of both chains share the device
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
@@ -147,6 +148,9 @@ void add_options(CLI::App& app, Options& o) {
                   "cuda-persistent and cuda-twisted: blocks of each persistent kernel that take the strips "
                   "(default: the kernel's split by the work)",
                   positive_number());
+  add_list_option(app, "--update-workers", o.update_workers,
+                  "cuda-persistent and cuda-twisted: workers of each update block (1, 2 or 3; default: the kernel's)",
+                  CLI::Range(1, 3));
   add_list_option(app, "--update-parts", o.update_parts,
                   "cublas-pair and cublas-twisted: 1, both chains' trailing SYRKs on every multiprocessor the panels "
                   "leave; 2, each on its own half of them (green contexts) (default 1)",
@@ -315,6 +319,7 @@ struct ScheduleForced {
   int panel_sms = -1;  // multiprocessors kept for the panel
   int after_look_ahead = -1;  // the trailing update after the look-ahead (1) or beside it (0)
   int strip_blocks = 0;       // persistent kernels: blocks taking the strips (0: the kernel's split)
+  int update_workers = 0;     // persistent kernels: workers an update block (0: the kernel's)
   int update_parts = 1;       // two chains at once: shares of the multiprocessors for the two trailing SYRKs
 
   std::string describe() const {
@@ -322,6 +327,7 @@ struct ScheduleForced {
     const auto add = [&](const std::string& what) { s += (s.empty() ? "" : ", ") + what; };
     if (after_look_ahead >= 0) add(after_look_ahead ? "trailing after the look-ahead" : "trailing beside it");
     if (strip_blocks > 0) add(std::to_string(strip_blocks) + " strip blocks");
+    if (update_workers > 0) add(std::to_string(update_workers) + " update workers a block");
     if (update_parts > 1) add("the SMs halved between the two chains' SYRKs");
     return s;
   }
@@ -361,7 +367,8 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
     } else {
       return [forced](const band::BandOnBackend<double>& half, int, int parts) {
         kernels::cuda::factor_persistent(half.layout, half.rows(), nullptr,
-                                         {kernels::cuda::persistent_blocks() / parts, parts > 1 ? forced.strip_blocks : 0});
+                                         {kernels::cuda::persistent_blocks() / parts, parts > 1 ? forced.strip_blocks : 0,
+                                          forced.update_workers});
       };
     }
   }
@@ -376,8 +383,8 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
 }
 #endif
 
-// The --panel-sms, --trailing-after-look-ahead, --strip-blocks and --update-parts of an impl's rows, every
-// combination.
+// The --panel-sms, --trailing-after-look-ahead, --strip-blocks, --update-workers and --update-parts of an
+// impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl) || impl == "cublas-twisted";
   const bool persistent = impl == "cuda-persistent" || impl == "cuda-twisted";
@@ -389,8 +396,9 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
   for (const int sms : or_default(chain, o.panel_sms, -1))
     for (const int after : or_default(chain, o.after_look_ahead, -1))
       for (const int strips : or_default(persistent, o.strip_blocks, 0))
-        for (const int parts : or_default(two_chains, o.update_parts, 1))
-          all.push_back({sms, after, strips, parts});
+        for (const int workers : or_default(persistent, o.update_workers, 0))
+          for (const int parts : or_default(two_chains, o.update_parts, 1))
+            all.push_back({sms, after, strips, workers, parts});
   return all;
 }
 
@@ -481,7 +489,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");
-    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks});
+    else kernels::cuda::factor_persistent(a.layout, a.rows(), nullptr, {0, forced.strip_blocks, forced.update_workers});
   } else
 #endif
   {
@@ -567,17 +575,20 @@ void print_step_breakdown(const Options& o) {
   if (std::find(o.impls.begin(), o.impls.end(), "cuda-persistent") == o.impls.end()) return;
   std::cout << "\ncuda-persistent, the critical path of a step (64 columns) in the kernel, median over steps "
                "(us; global timer):\n"
-            << "     b  step  (strip waited, counts late)  strip: loads left_update wait2 second slab1 slab1->right "
-               "slab2 flag  ->next strip  (SM GHz)  (chains: slab1 slab2)  (first half ->next)\n";
-  for (const index_t b : o.bandwidths) {
-    const PersistentStepBreakdown t = time_persistent_steps(b);
-    std::printf("%6lld %5.1f %14.1f %12.1f %7.1f: %5.1f %11.1f %5.1f %6.1f %5.1f %11.1f %5.1f %4.1f %12.1f %9.2f %15.1f %5.1f "
-                "%18.1f\n",
-                static_cast<long long>(b), t.step_us, t.strip_waited_us, t.counts_late_us, t.strip_us, t.strip_loads_us,
-                t.strip_left_update_us, t.strip_second_wait_us, t.strip_second_half_us, t.strip_first_slab_us,
-                t.strip_first_update_us, t.strip_second_slab_us, t.strip_flag_us, t.to_next_us,
-                t.clock_ghz, t.first_chain_us, t.second_chain_us, t.first_half_to_next_us);
-  }
+            << "     b  walkers  step  (strip waited, counts late)  strip: loads left_update wait2 second slab1 "
+               "slab1->right slab2 flag  ->next strip  (SM GHz)  (chains: slab1 slab2)  (first half ->next)  "
+               "(update tasks: a step, waited, held)\n";
+  for (const index_t b : o.bandwidths)
+    for (const int walkers : {1, 2}) {
+      const PersistentStepBreakdown t = time_persistent_steps(b, walkers);
+      std::printf("%6lld %8d %5.1f %14.1f %12.1f %7.1f: %5.1f %11.1f %5.1f %6.1f %5.1f %11.1f %5.1f %4.1f %12.1f %9.2f "
+                  "%15.1f %5.1f %18.1f %14.0f %6.1f %5.1f\n",
+                  static_cast<long long>(b), walkers, t.step_us, t.strip_waited_us, t.counts_late_us, t.strip_us,
+                  t.strip_loads_us, t.strip_left_update_us, t.strip_second_wait_us, t.strip_second_half_us,
+                  t.strip_first_slab_us, t.strip_first_update_us, t.strip_second_slab_us, t.strip_flag_us,
+                  t.to_next_us, t.clock_ghz, t.first_chain_us, t.second_chain_us, t.first_half_to_next_us,
+                  t.update_tasks, t.update_waited_us, t.update_held_us);
+    }
 }
 #endif
 

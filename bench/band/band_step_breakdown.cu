@@ -6,6 +6,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/band/band_test_matrix.hpp"
@@ -168,21 +169,27 @@ std::vector<UpdateRate> time_update_variants(std::int64_t b, std::int64_t nb, co
   return rates;
 }
 
-PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
+PersistentStepBreakdown time_persistent_steps(std::int64_t b, int walkers) {
   constexpr std::int64_t steps = 600;
   kernels::BandLayout layout;
   layout.n = 64 * steps;
   layout.bandwidth = b;
   layout.block = 64;
-  const kernels::cuda::DeviceBuffer<double> storage(layout.elements());
+  const kernels::cuda::DeviceBuffer<double> storage(layout.elements()), other(walkers > 1 ? layout.elements() : 1);
   fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
+  if (walkers > 1) fill_band_on_device(other.get(), 0, layout.n, b, layout.window());
   std::vector<kernels::cuda::PersistentStepTimes> times(steps);
-  kernels::cuda::factor_persistent(layout, storage.get(), &times);
+  const kernels::cuda::PersistentGrid grid{kernels::cuda::persistent_blocks() / walkers};
+  std::thread beside;
+  if (walkers > 1) beside = std::thread([&] { kernels::cuda::factor_persistent(layout, other.get(), nullptr, grid); });
+  kernels::cuda::factor_persistent(layout, storage.get(), &times, grid);
+  if (beside.joinable()) beside.join();
   const std::int64_t reach = (b + 63) / 64;
   // Each part a list of its µs over the steps, then its median.
   enum Part {
     step, waited, counts_late, strip, loads, left_update, second_wait, second_half, first_slab, first_update,
-    second_slab, flag, to_next, first_chain, second_chain, first_half_to_next, parts
+    second_slab, flag, to_next, first_chain, second_chain, first_half_to_next, update_tasks, update_waited,
+    update_held, parts
   };
   std::vector<double> us[parts], ghz;
   const auto add = [&](Part p, std::int64_t from, std::int64_t to) { us[p].push_back(1e-3 * static_cast<double>(to - from)); };
@@ -205,6 +212,11 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
     add(first_half_to_next, t.strip_half_done, next.strip_ready);
     add(first_chain, t.strip_phases[1], t.strip_phases[7]);
     add(second_chain, t.strip_phases[3], t.strip_phases[8]);
+    if (t.update_tasks > 0) {
+      us[update_tasks].push_back(static_cast<double>(t.update_tasks));
+      add(update_waited, 0, t.update_waited / t.update_tasks);
+      add(update_held, 0, t.update_held / t.update_tasks);
+    }
     if (t.strip_phases[4] > t.strip_phases[1])
       ghz.push_back(static_cast<double>(t.strip_phases[6] - t.strip_phases[5]) /
                     static_cast<double>(t.strip_phases[4] - t.strip_phases[1]));
@@ -233,6 +245,9 @@ PersistentStepBreakdown time_persistent_steps(std::int64_t b) {
   out.first_chain_us = median(first_chain);
   out.second_chain_us = median(second_chain);
   out.clock_ghz = median_of(ghz);
+  out.update_tasks = median(update_tasks);
+  out.update_waited_us = median(update_waited);
+  out.update_held_us = median(update_held);
   return out;
 }
 

@@ -60,8 +60,13 @@ struct PersistentStepBreakdown {
   double to_next_us = 0;            // its second half's flag until the next step's first strip has it
   double first_half_to_next_us = 0;  // its first half's flag until the next step's first strip has it
   double clock_ghz = 0;        // the strip's multiprocessor clock during its factorisation
+  double update_tasks = 0;     // a step's update tasks
+  double update_waited_us = 0, update_held_us = 0;  // an update task's wait for its inputs, and all its time
 };
 
-PersistentStepBreakdown time_persistent_steps(std::int64_t bandwidth);
+// With walkers = 2, a second band of the same shape is factored at the same time from another
+// host thread, each on half the device's blocks (as the two-sided factorisation's walkers), and
+// the first one's steps are timed.
+PersistentStepBreakdown time_persistent_steps(std::int64_t bandwidth, int walkers = 1);
 
 }  // namespace fem::bench

@@ -13,13 +13,21 @@
 // 7 us of waits, loads, product and flag, more than the strips' step). The tasks go by groups,
 // group g being:
 //   - the strips of block column g,
-//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a tile a
-//     task.
-// Every task reads only what tasks before it in this order write. The blocks have roles: the
-// first few take only strips, the others only updates, each from its own ticket counter, in
-// that order. A block that waits then always waits for a task that a running block holds (the
-// earliest task not done has been handed out, since its queue hands out in order, and all it
-// waits for is done), so the order cannot deadlock, whatever the split. The roles keep each
+//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a few
+//     tiles of a block column a task.
+// Every task reads only what tasks before it in this order write. The tasks run in two kernels at
+// once, on their own multiprocessors: the strips in one (a block of 256 threads a multiprocessor:
+// the strip's pivot chain takes 255 registers a thread) and the updates in the other, whose blocks
+// each hold one to three update workers of 256 threads (two by default; their registers and
+// shared memory fill the multiprocessor), each worker taking tasks by itself. An update worker
+// waits on loads and flags rather than on its multiprocessor: two workers a multiprocessor keep
+// its loads and tensor cores busier than one (b = 1000 two-sided 0.152 s against 0.161 with one
+// of four tiles a task: bench/RESULTS.md, "The strips and the updates as two kernels"). Each
+// queue hands out its tickets in order from a counter of its own; a block or worker that waits
+// then always waits for a task that a running one holds (the earliest task not done has been
+// handed out, and all it waits for is done), so the order cannot deadlock, whatever the split,
+// as long as one block of each kernel runs. A task fetches its block's or worker's next ticket
+// beside its last stores (it starts that one after it ends). The separate kernels also keep each
 // multiprocessor's instruction cache on one kind of task: the strip's pivot chain is tens of KB
 // of straight-line code, which ran about 6 us slower on its first slab than on its second (the
 // same code, by then cached) when strips and updates shared the blocks (3.5 and 3.5 us with the
@@ -36,6 +44,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -55,13 +64,17 @@ using block_column_device::threads;
 constexpr int tile = block_column_width;  // 64
 constexpr int strip_rows = block_column_device::strip_rows;
 constexpr int tile_pitch = tile + 4;  // 4 mod 16 doubles: the tensor-core fragments hit distinct banks
-// Tiles of a block column an update task updates (update_tiles): fewer fixed costs (waits, flags,
-// tickets, L(j, k)'s load) for the same work. (A tile a task kept short the chain of updates of
+// The update kernel's shapes: workers of `threads` threads a block, each updating `task_tiles`
+// tiles of a block column a task (update_tiles: more tiles a task, fewer fixed costs (waits,
+// flags, tickets, L(j, k)'s load) for the same work). Its L tiles in shared memory, (1 +
+// task_tiles) of them a worker, fill a multiprocessor with the workers' registers: one update
+// block a multiprocessor, as a strip block, so that every block of both kernels is resident
+// whatever order the device places them in. (A tile a task kept short the chain of updates of
 // T(k, k) by k - 2 and k - 3 when the first was a task: b = 4000 2.27 s against 1.58 with 2 x 2
 // tiles on 2026-11-26; the strips apply k - 2 now, and the chain has two steps.)
-constexpr int task_tiles = 2;
-constexpr std::size_t update_shared_bytes = (1 + task_tiles) * tile * tile_pitch * sizeof(double);  // its L tiles
-constexpr std::size_t shared_bytes = std::max(update_shared_bytes, block_column_device::shared_size<double>(2));
+template <int task_tiles>
+constexpr std::size_t update_worker_bytes = (1 + task_tiles) * tile * tile_pitch * sizeof(double);
+constexpr std::size_t strip_shared_bytes = block_column_device::shared_size<double>(2);
 
 static_assert(threads == 256 && tile == 64, "the update's warps: 4 x 2 of 16 x 32 entries each");
 
@@ -72,8 +85,9 @@ struct Band {
   long long reach = 0;      // tile rows under a diagonal block that its block column updates
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
+  long long task_tiles = 0;  // tiles of a block column an update task updates
+  bool pairs = false;        // two neighbouring entries of a row in one 16-byte access (ld even, rows aligned)
   long long updates = 0;    // update tasks a group
-  long long strip_blocks = 0;  // the first blocks, which take the strips; the others take the updates
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
   unsigned long long* next_update = nullptr;
   int* applied = nullptr;    // per tile T(i, j), j <= i <= j + reach: block columns applied to it
@@ -108,6 +122,8 @@ __device__ std::int64_t now_ns() { return block_column_device::global_time_ns();
 // Polls `spacing` ns apart after each round trip: a hundred update blocks polling a few flags in
 // a tight loop queued up in L2 before the loads of the blocks that work (a tile update's loads
 // took 7.4 us instead of about 1); the few strip blocks, on the critical path, poll back to back.
+// (500 ns did as well as 200 with two update workers a multiprocessor: bench/RESULTS.md, "The
+// strips and the updates as two kernels", round 4.)
 enum class Polls : unsigned { spaced = 200, back_to_back = 0 };
 __device__ void wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced) {
   std::int64_t start = 0;
@@ -130,29 +146,47 @@ __device__ void release_add(int* flag, int value) {
   asm volatile("red.release.gpu.global.add.s32 [%0], %1;" ::"l"(flag), "r"(value) : "memory");
 }
 
+// An update worker: `threads` threads of an update block, with a named barrier of their own (1 +
+// its index in the block; 0 is __syncthreads').
+struct Worker {
+  int index;   // in its block
+  int thread;  // 0 .. threads - 1
+  __device__ void sync() const { asm volatile("bar.sync %0, %1;" ::"r"(1 + index), "n"(threads) : "memory"); }
+};
+
 // The update of the `count` tiles T(i + t, j), t < count <= task_tiles, by block column k
 // (k < j <= i + t <= k + reach, i + t < columns): T -= L(i + t, k) L(j, k)ᵀ. The L tiles through
 // shared memory (zero outside the band and past n; L(j, k) once, also where i + t == j), the
 // products on the tensor cores (each warp 16 x 32 entries of a tile), T read and written in place
 // where it is stored (lower triangle, band, rows < n). Tiles of a task share L(j, k)'s load, the
-// waits' and flags' trips and the ticket.
-__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int count, unsigned char* shared) {
+// waits' and flags' trips and the ticket. By one worker, in its share of the shared memory.
+// With `inputs_ready`, its first thread leaves there when its inputs were there (ns). The
+// worker's next ticket goes to `next_ticket` (fetched before the last tile's stores: its round
+// trip beside them).
+template <int task_tiles>
+__device__ void update_tiles(const Band& b, long long i, long long j, long long k, int count, unsigned char* shared,
+                             const Worker& worker, std::int64_t* inputs_ready, long long& next_ticket) {
   double(*l)[tile][tile_pitch] = reinterpret_cast<double(*)[tile][tile_pitch]>(shared);  // L(j, k), then L(i + t, k)
   const auto l_index = [&](int t) { return i + t == j ? 0 : 1 + t; };                   // of tile t's rows
   const auto l_row = [&](int which) { return which == 0 ? j : i + which - 1; };          // of L tile `which`
   const auto loaded = [&](int which) { return which == 0 || (which - 1 < count && l_index(which - 1) == which); };
-  if (threadIdx.x < 32) {  // lanes 0 .. 5: the strips of the L tiles; lanes 8 and 9: the tiles' counts
-    const int lane = threadIdx.x;
+  constexpr int count_lanes = 16;  // lanes 0 .. 2 task_tiles + 1: the strips of the L tiles; from 16: the tiles' counts
+  static_assert(2 * (1 + task_tiles) <= count_lanes && count_lanes + task_tiles <= 32, "a lane a flag");
+  if (worker.thread < 32) {
+    const int lane = worker.thread;
     const long long s = 2 * (l_row(lane / 2) - k - 1) + lane % 2;
     if (lane < 2 * (1 + task_tiles) && loaded(lane / 2) && s < b.strips_of(k))
       wait_until_at_least(b, b.solved + k * b.strips + s, 2);
-    if (lane >= 8 && lane - 8 < count) wait_until_at_least(b, b.updates_of(i + lane - 8, j), b.updates_before(i + lane - 8, k));
+    const int t = lane - count_lanes;
+    if (t >= 0 && t < count) wait_until_at_least(b, b.updates_of(i + t, j), b.updates_before(i + t, k));
   }
-  __syncthreads();
+  worker.sync();
+  if (inputs_ready && worker.thread == 0) *inputs_ready = now_ns();
   // Loads go out together: the L tiles by asynchronous copies (a column of each a thread; loads
   // into registers, each stored to shared memory, went out a few at a time: 7.4 us for two
-  // tiles), then the entries of this thread's accumulators.
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, t4 = lane % 4;
+  // tiles), then the entries of this thread's accumulators. The first tile's product waits only
+  // for the first two L tiles (the copies' first group), the later tiles' for the rest.
+  const int warp = worker.thread / 32, lane = worker.thread % 32, g = lane / 4, t4 = lane % 4;
   const int r0 = warp / 2 * 16, c0 = warp % 2 * 32;
   const auto entry = [&](int t, int nt, int q, long long& row, long long& column) {  // of tile t's acc[nt][q]
     row = (i + t) * tile + r0 + g + 8 * (q / 2);
@@ -160,47 +194,75 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
     return t < count && row < b.n && column <= row && row - column <= b.kd;
   };
   {
-    const int c = threadIdx.x % tile, first_row = threadIdx.x / tile;
+    const int c = worker.thread % tile, first_row = worker.thread / tile;
     const long long column = k * tile + c;
 #pragma unroll
     for (int which = 0; which < 1 + task_tiles; ++which) {
-      if (!loaded(which)) continue;
+      if (loaded(which)) {
 #pragma unroll
-      for (int r = first_row; r < tile; r += threads / tile) {
-        const long long row = l_row(which) * tile + r;
-        if (row < b.n && row - column <= b.kd)
-          __pipeline_memcpy_async(&l[which][r][c], b.at(row, column), sizeof(double));
-        else
-          l[which][r][c] = 0.0;
+        for (int r = first_row; r < tile; r += threads / tile) {
+          const long long row = l_row(which) * tile + r;
+          if (row < b.n && row - column <= b.kd)
+            __pipeline_memcpy_async(&l[which][r][c], b.at(row, column), sizeof(double));
+          else
+            l[which][r][c] = 0.0;
+        }
       }
+      if (which == 1) __pipeline_commit();  // the first group: L(j, k) and L(i, k)
     }
     __pipeline_commit();
   }
-  // The first tile's entries load beside the L tiles; a later tile's after the tile before it is
-  // written (both in registers ahead: spills).
-  double old[4][4];
-  const auto load_entries = [&](int t) {
+  // The first tile's entries load beside the L tiles, into the accumulators (T - L Lᵀ as T +
+  // (-L) Lᵀ: T's entries and the product's sums in the same registers; apart, they spilled at
+  // 128 registers a thread); a later tile's after the tile before it is stored. (Loaded while
+  // it was stored, in registers of their own, they spilled: b = 1000 two-sided 0.1746 s against
+  // 0.1547, round 3 of bench/RESULTS.md's "The strips and the updates as two kernels".) A
+  // thread's entries q and q + 1 (q even) are neighbours in a row: with Band::pairs, in a tile
+  // whose entries are all stored (under the diagonal, in the band, rows < n), one 16-byte access
+  // for both (a warp's access then a whole 64-byte piece of each of 8 rows, where single entries
+  // took every other double of it: b = 1000 two-sided 0.1517 s against 0.1613, round 4); entry
+  // by entry elsewhere.
+  double acc[4][4];
+  const auto whole = [&](int t) {
+    return b.pairs && i + t > j && (i + t + 1) * tile <= b.n && (i + t - j + 1) * tile - 1 <= b.kd;
+  };
+  const auto pair_at = [&](int t, int nt, int q) {  // entries q, q + 1 of a whole tile
+    return reinterpret_cast<double2*>(b.at((i + t) * tile + r0 + g + 8 * (q / 2), j * tile + c0 + nt * 8 + 2 * t4));
+  };
+  const auto load_entries = [&](double(&to)[4][4], int t) {
+    if (whole(t)) {
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+        for (int q = 0; q < 4; q += 2) {
+          const double2 v = __ldcg(pair_at(t, nt, q));
+          to[nt][q] = v.x, to[nt][q + 1] = v.y;
+        }
+      return;
+    }
 #pragma unroll
     for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
       for (int q = 0; q < 4; ++q) {
         long long row, column;
-        old[nt][q] = entry(t, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
+        to[nt][q] = entry(t, nt, q, row, column) ? __ldcg(b.at(row, column)) : 0.0;
       }
   };
-  load_entries(0);
-  __pipeline_wait_prior(0);
-  __syncthreads();
+  load_entries(acc, 0);
+  __pipeline_wait_prior(1);
+  worker.sync();
 #pragma unroll 1
   for (int t = 0; t < count; ++t) {
-    if (t > 0) load_entries(t);
+    if (t == 1) {
+      __pipeline_wait_prior(0);
+      worker.sync();
+    }
     const double(*rows_l)[tile_pitch] = l[l_index(t)];
-    double acc[4][4] = {};
 #pragma unroll
     for (int k0 = 0; k0 < tile; k0 += 16) {
       double a[8];
 #pragma unroll
-      for (int q = 0; q < 8; ++q) a[q] = rows_l[r0 + g + 8 * (q % 2)][k0 + t4 + 4 * (q / 2)];
+      for (int q = 0; q < 8; ++q) a[q] = -rows_l[r0 + g + 8 * (q % 2)][k0 + t4 + 4 * (q / 2)];
 #pragma unroll
       for (int nt = 0; nt < 4; ++nt) {
         double bf[4];
@@ -209,16 +271,28 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
         mma_16x8x16(acc[nt], a, bf);
       }
     }
+    const bool last = t + 1 == count, fetches = last && worker.thread == threads - 1;
+    unsigned long long ticket = 0;
+    if (fetches) ticket = atomicAdd(b.next_update, 1ULL);
+    if (whole(t)) {
 #pragma unroll
-    for (int nt = 0; nt < 4; ++nt)
+      for (int nt = 0; nt < 4; ++nt)
 #pragma unroll
-      for (int q = 0; q < 4; ++q) {
-        long long row, column;
-        if (entry(t, nt, q, row, column)) *b.at(row, column) = old[nt][q] - acc[nt][q];
-      }
+        for (int q = 0; q < 4; q += 2) *pair_at(t, nt, q) = make_double2(acc[nt][q], acc[nt][q + 1]);
+    } else {
+#pragma unroll
+      for (int nt = 0; nt < 4; ++nt)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          long long row, column;
+          if (entry(t, nt, q, row, column)) *b.at(row, column) = acc[nt][q];
+        }
+    }
+    if (fetches) next_ticket = static_cast<long long>(ticket);
+    if (!last) load_entries(acc, t + 1);
   }
-  __syncthreads();
-  if (threadIdx.x < count) release_add(b.updates_of(i + threadIdx.x, j), 1);
+  worker.sync();
+  if (worker.thread < count) release_add(b.updates_of(i + worker.thread, j), 1);
 }
 
 // The strip's handoff with the strips of the block columns before and after it
@@ -232,6 +306,7 @@ struct StripHandoff {
   const Band& b;
   long long k, s;
   bool timed;
+  long long& next_ticket;  // the block's
 
   __device__ void wait_left(int back, int halves) const {
     if (threadIdx.x < 32) {
@@ -250,11 +325,14 @@ struct StripHandoff {
     release_add(b.solved + k * b.strips + s, 1);
     if (timed) b.times[k].strip_half_done = now_ns();
   }
+  __device__ unsigned long long fetch_next() const { return atomicAdd(b.next_strip, 1ULL); }
+  __device__ void fetched(unsigned long long ticket) const { next_ticket = static_cast<long long>(ticket); }
 };
 
 // Strip s of block column k: apply block columns k - strips_apply ... k - 1 to T(k, k) and the
-// strip, factor T(k, k), solve the strip (block_column_strip.cuh).
-__device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared) {
+// strip, factor T(k, k), solve the strip (block_column_strip.cuh); the block's next ticket to
+// `next_ticket`, fetched beside its last stores.
+__device__ void factor_strip(const Band& b, long long s, long long k, unsigned char* shared, long long& next_ticket) {
   const long long strips = b.strips_of(k), below = b.below(k);
   if (s >= strips) return;
   const bool timed = s == 0 && k < b.timed_steps;
@@ -278,7 +356,7 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
   column.bandwidth = b.kd;
   std::int64_t* stamps = timed ? b.times[k].strip_phases : nullptr;
   block_column_device::factor_strip(column, s, static_cast<unsigned>(strips), b.info + k, 0, b.arrivals + k, shared,
-                                    stamps, StripHandoff{b, k, s, timed});
+                                    stamps, StripHandoff{b, k, s, timed, next_ticket});
   __syncthreads();
   if (threadIdx.x == 0) {
     // The second half; both where the block column is one slab wide (no first_slab_stored).
@@ -289,47 +367,121 @@ __device__ void factor_strip(const Band& b, long long s, long long k, unsigned c
 
 // Update task r of group g (the order in the file's comment, strips left out): block column g - 1's
 // updates of block columns g + 2 on, column by column from the diagonal down, task_tiles tiles a
-// task.
-__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared) {
-  if (g == 0) return;
+// task (`inputs_ready`, `next_ticket`: update_tiles'; every thread has read the task's ticket).
+template <int task_tiles>
+__device__ void update_task(const Band& b, long long g, long long r, unsigned char* shared, const Worker& worker,
+                            std::int64_t* inputs_ready, long long& next_ticket) {
+  const auto no_tiles = [&] {  // the next ticket where update_tiles does not fetch it
+    worker.sync();  // every thread has read the ticket
+    if (worker.thread == 0) next_ticket = static_cast<long long>(atomicAdd(b.next_update, 1ULL));
+  };
+  if (g == 0) return no_tiles();
   long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
   const auto tasks_of = [&](long long column) { return (b.reach - 2 - column + task_tiles - 1) / task_tiles; };
   while (r >= tasks_of(c)) r -= tasks_of(c++);
   const long long j = g + 2 + c, i = j + r * task_tiles;
   const long long count = min(static_cast<long long>(task_tiles), min(b.reach - 2 - c - r * task_tiles, b.columns - i));
-  if (count > 0) update_tiles(b, i, j, g - 1, static_cast<int>(count), shared);
+  if (count <= 0) return no_tiles();
+  update_tiles<task_tiles>(b, i, j, g - 1, static_cast<int>(count), shared, worker, inputs_ready, next_ticket);
 }
 
-__global__ void __launch_bounds__(threads, 1) band_kernel(Band b) {
+// The strips, a block a multiprocessor, each block a strip at a time in the queue's order.
+__global__ void __launch_bounds__(threads, 1) strip_kernel(Band b) {
   extern __shared__ __align__(16) unsigned char shared[];
-  __shared__ long long ticket;
-  const bool strips = blockIdx.x < b.strip_blocks;
-  unsigned long long* const counter = strips ? b.next_strip : b.next_update;
-  const long long per_group = strips ? b.strips : b.updates, tickets = b.columns * per_group;
+  __shared__ long long ticket;  // the block's next strip, fetched by the strip before it (or here)
+  const long long tickets = b.columns * b.strips;
+  if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(b.next_strip, 1ULL));
   for (;;) {
-    __syncthreads();  // the last task is done with the shared memory
-    if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(counter, 1ULL));
-    __syncthreads();
-    if (ticket >= tickets) return;
-    const long long g = ticket / per_group, r = ticket % per_group;
-    if (strips)
-      factor_strip(b, r, g, shared);
-    else
-      update_task(b, g, r, shared);
+    __syncthreads();  // the last strip is done with the shared memory, the next ticket is there
+    const long long current = ticket, k = current / b.strips, s = current % b.strips;
+    if (current >= tickets) return;
+    factor_strip(b, s, k, shared, ticket);
+    if (s >= b.strips_of(k)) {  // factor_strip did not fetch it
+      __syncthreads();  // every thread has read the ticket
+      if (threadIdx.x == 0) ticket = static_cast<long long>(atomicAdd(b.next_strip, 1ULL));
+    }
   }
+}
+
+// The updates, `workers` workers a block (a block a multiprocessor), each a task at a time in the
+// queue's order.
+template <int workers, int task_tiles>
+__global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
+  extern __shared__ __align__(16) unsigned char shared[];
+  __shared__ long long tickets[workers];
+  __shared__ std::int64_t stamps[workers][2];  // a timed task's: taken, inputs there (0: none)
+  const Worker worker{static_cast<int>(threadIdx.x) / threads, static_cast<int>(threadIdx.x) % threads};
+  unsigned char* const own = shared + worker.index * update_worker_bytes<task_tiles>;
+  // The worker's next task, each task fetching the one after it (update_task).
+  long long& ticket = tickets[worker.index];
+  const long long all = b.columns * b.updates;
+  if (worker.thread == 0) ticket = static_cast<long long>(atomicAdd(b.next_update, 1ULL));
+  for (;;) {
+    worker.sync();  // the last task is done with the shared memory, its next ticket is there
+    const long long current = ticket;
+    if (current >= all) return;
+    // The first steps' tasks timed, the stamps through shared memory (in registers across the
+    // task they spilled).
+    const long long g = current / b.updates;
+    std::int64_t* const stamp = stamps[worker.index];
+    if (g < b.timed_steps && worker.thread == 0) stamp[0] = now_ns(), stamp[1] = 0;
+    update_task<task_tiles>(b, g, current % b.updates, own, worker, g < b.timed_steps ? stamp + 1 : nullptr, ticket);
+    if (g < b.timed_steps && worker.thread == 0 && stamp[1] > 0) {  // stamp[1] 0: no tiles
+      PersistentStepTimes& t = b.times[g];
+      const auto add = [](std::int64_t& sum, std::int64_t ns) {
+        atomicAdd(reinterpret_cast<unsigned long long*>(&sum), static_cast<unsigned long long>(ns));
+      };
+      add(t.update_tasks, 1);
+      add(t.update_waited, stamp[1] - stamp[0]);
+      add(t.update_held, now_ns() - stamp[0]);
+    }
+  }
+}
+
+// The update kernel's shapes (PersistentGrid::update_workers picks one by its workers).
+struct UpdateShape {
+  int workers, task_tiles;
+  void (*kernel)(Band);
+  std::size_t shared_bytes() const {
+    return static_cast<std::size_t>(workers) * (1 + task_tiles) * tile * tile_pitch * sizeof(double);
+  }
+};
+template <int workers, int task_tiles>
+constexpr UpdateShape shape_of() {
+  static_assert(workers * update_worker_bytes<task_tiles> <= 227 * 1024, "a block's shared memory on sm_90");
+  return {workers, task_tiles, update_kernel<workers, task_tiles>};
+}
+const UpdateShape update_shapes[] = {shape_of<1, 4>(), shape_of<2, 2>(), shape_of<3, 1>()};
+constexpr int default_update_workers = 2;
+
+// Once a process: the kernels' shared memory beyond the default 48 KB.
+void allow_shared_memory() {
+  static const bool done = [] {
+    check(cudaFuncSetAttribute(strip_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               static_cast<int>(strip_shared_bytes)),
+          "cudaFuncSetAttribute (persistent strip kernel)");
+    for (const UpdateShape& shape : update_shapes)
+      check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(shape.shared_bytes())),
+            "cudaFuncSetAttribute (persistent update kernel)");
+    return true;
+  }();
+  (void)done;
+}
+
+// The blocks of `kernel` a multiprocessor holds.
+int blocks_per_multiprocessor(void (*kernel)(Band), int block_threads, std::size_t shared) {
+  allow_shared_memory();
+  int blocks = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block_threads, shared),
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return blocks;
 }
 
 }  // namespace
 
 int persistent_blocks() {
-  static const int blocks_per_sm = [] {
-    check(cudaFuncSetAttribute(band_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)),
-          "cudaFuncSetAttribute (persistent band kernel)");
-    int blocks = 0;
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, band_kernel, threads, shared_bytes),
-          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-    return std::max(1, blocks);
-  }();
+  static const int blocks_per_sm = std::max(1, blocks_per_multiprocessor(strip_kernel, threads, strip_shared_bytes));
   int device = 0, sms = 0;
   check(cudaGetDevice(&device), "cudaGetDevice");
   check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
@@ -342,6 +494,12 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   if (layout.block < tile)
     throw std::invalid_argument("persistent band Cholesky: block " + std::to_string(layout.block) +
                                 " leaves too little padding for its 64-column tiles");
+  const int workers = shape.update_workers > 0 ? shape.update_workers : default_update_workers;
+  const UpdateShape* update = nullptr;
+  for (const UpdateShape& u : update_shapes)
+    if (u.workers == workers) update = &u;
+  if (!update)
+    throw std::invalid_argument("persistent band Cholesky: no update kernel of " + std::to_string(workers) + " workers");
   Band b;
   b.rows = rows;
   b.n = layout.n;
@@ -351,8 +509,14 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
+  b.task_tiles = update->task_tiles;
+  b.pairs = b.ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(rows) % sizeof(double2) == 0;
   b.updates = 0;  // tasks of block columns >= g + 2
-  for (long long c = 0; b.reach - 2 - c > 0; ++c) b.updates += (b.reach - 2 - c + task_tiles - 1) / task_tiles;
+  long long tiles = 0;
+  for (long long c = 0; b.reach - 2 - c > 0; ++c) {
+    b.updates += (b.reach - 2 - c + b.task_tiles - 1) / b.task_tiles;
+    tiles += b.reach - 2 - c;
+  }
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
   // strip flags, the arrivals, the pivot flags and the stall flag.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
@@ -368,33 +532,47 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.stalled = b.info + columns;
   DeviceBuffer<PersistentStepTimes> step_times(times ? std::max<std::size_t>(1, times->size()) : 1);
   if (times) {
+    step_times.zero();  // the update tasks' sums
     b.times = step_times.get();
     b.timed_steps = static_cast<long long>(times->size());
   }
 
-  // Every block resident at once (they wait on one another), at least one of each role. The grid
-  // split by a group's work: a strip (loads, left updates, the two slabs' pivot chains, stores)
-  // weighs two update tasks of two tiles, plus 8 blocks for the next group's strips to be taken
-  // before their inputs land; at most two blocks a strip of a group. (A third of the grid for the
-  // strips whatever the band: b = 1000 at 19.1 us a step, 32 strips of 26 us on 44 blocks, and
-  // b = 4000 at 156 us, the updates' pace. A weight of 1.5, more blocks for the updates, left
-  // b = 2000 at 35.4 us a step against 29.7: the next group's strips taken later; 2026-11-27.)
+  // Every block resident at once (they wait on one another), at least one of each kernel: a
+  // block a multiprocessor, strip or update, so `grid` blocks of both fit on as many
+  // multiprocessors. The multiprocessors split by a group's work: a strip (loads, left updates,
+  // the two slabs' pivot chains, stores) weighs the update of 4.5 tiles on a multiprocessor,
+  // plus 8 blocks for the next group's strips to be taken before their inputs land; at most two
+  // blocks a strip of a group. (A third of the grid for the strips whatever the band: b = 1000 at
+  // 19.1 us a step, 32 strips of 26 us on 44 blocks, and b = 4000 at 156 us, the updates' pace. A
+  // weight of three tiles, more blocks for the updates, left b = 2000 at 35.4 us a step against
+  // 29.7: the next group's strips taken later; 2026-11-27, a worker a multiprocessor. With two
+  // workers an update multiprocessor and their entries in pairs, b = 1000 two-sided did best at
+  // 46 strip blocks of 66, the split this gives: 0.1458 s against 0.1520 at 44 and 0.1579 at 42;
+  // bench/RESULTS.md, "The strips and the updates as two kernels", round 4.)
   const long long resident = persistent_blocks(),
                   grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
-  const double strip_work = 2.0 * static_cast<double>(b.strips), update_work = static_cast<double>(b.updates);
+  if (blocks_per_multiprocessor(update->kernel, workers * threads, update->shared_bytes()) < 1)
+    throw std::runtime_error("persistent band Cholesky: its update kernel does not fit a multiprocessor");
+  const double strip_work = 4.5 * static_cast<double>(b.strips), update_work = static_cast<double>(tiles);
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
-  b.strip_blocks =
+  const long long strip_blocks =
       std::clamp(shape.strip_blocks > 0 ? shape.strip_blocks : std::min(balanced, 2 * b.strips), 1LL, grid - 1);
-  // Its own stream, not the default one, which would serialise it with another factorisation's;
-  // after the default stream's work (the band's upload, the flags zeroed).
-  const Stream stream(0, cudaStreamNonBlocking);
+  // Streams of their own, not the default one, which would serialise them with another
+  // factorisation's; after the default stream's work (the band's upload, the flags zeroed). The
+  // strips first: they hold the factorisation's critical path.
+  const Stream strip_stream(0, cudaStreamNonBlocking), update_stream(0, cudaStreamNonBlocking);
   Event uploaded;
   uploaded.record(nullptr);
-  uploaded.wait_in(stream);
-  band_kernel<<<static_cast<unsigned>(grid), threads, shared_bytes, stream>>>(b);
-  check(cudaGetLastError(), "launch of the persistent band kernel");
-  check(cudaStreamSynchronize(stream), "the persistent band factorisation");
+  uploaded.wait_in(strip_stream);
+  uploaded.wait_in(update_stream);
+  strip_kernel<<<static_cast<unsigned>(strip_blocks), threads, strip_shared_bytes, strip_stream>>>(b);
+  check(cudaGetLastError(), "launch of the persistent strip kernel");
+  update->kernel<<<static_cast<unsigned>(grid - strip_blocks), static_cast<unsigned>(workers * threads),
+                   update->shared_bytes(), update_stream>>>(b);
+  check(cudaGetLastError(), "launch of the persistent update kernel");
+  check(cudaStreamSynchronize(strip_stream), "the persistent band factorisation's strips");
+  check(cudaStreamSynchronize(update_stream), "the persistent band factorisation's updates");
 
   std::vector<int> info(columns + 1);  // and the stall flag
   check(cudaMemcpy(info.data(), b.info, (columns + 1) * sizeof(int), cudaMemcpyDeviceToHost),

@@ -336,10 +336,15 @@ __device__ inline std::int64_t global_time_ns() {
 // column just left of D are waited for after the piece before is applied. Once the first
 // slab's columns of the strip's rows (and of D's, by the block that writes D) are stored, one
 // thread calls handoff.first_slab_stored(): the caller can tell the blocks that read them.
+// Before the last stores, one thread calls handoff.fetch_next() and, once its stores are done,
+// handoff.fetched() with what it returned: a caller that takes its tasks from a queue fetches
+// its next one there, the round trip beside the stores instead of between the tasks.
 struct NoHandoff {
   static constexpr bool waits = false;
   __device__ void wait_left(int, int) const {}
   __device__ void first_slab_stored() const {}
+  __device__ unsigned long long fetch_next() const { return 0; }
+  __device__ void fetched(unsigned long long) const {}
 };
 
 template <class T, class Handoff = NoHandoff>
@@ -587,12 +592,15 @@ __device__ void factor_strip(const BlockColumn<T>& bc, long long strip_index, un
   }
 
   // The rest: the second slab's columns (all of them where there is one slab).
+  const bool fetches = threadIdx.x == threads - 1;
+  const unsigned long long next = fetches ? handoff.fetch_next() : 0;
   for (int r2 = warp; r2 < rows; r2 += warps) {
     if (!stored(r2) || (r2 < width && !writes_d)) continue;
     T* to = bc.diagonal + global_row(r2) * bc.ld;
     for (int c = w > slab ? slab + lane : lane; c < w; c += 32)
       if (r2 >= width || c <= r2) to[c] = s[r2][c];
   }
+  if (fetches) handoff.fetched(next);
   if (writes_d && threadIdx.x == 0) {
     *arrivals = 0;  // every block has arrived: ready for the next launch
     if (failed_column >= 0) atomicCAS(info, 0, info_base + failed_column + 1);

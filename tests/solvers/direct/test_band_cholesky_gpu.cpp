@@ -275,7 +275,8 @@ TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
   // Bandwidths around the 32-row strips and 64-column tiles (up to 64: no update task, the
   // strips apply the block column before them), n that cut the last tile, a band reaching 16
   // tiles (many tasks waiting on one another), a block wider than the tiles (more padding in
-  // each row), and a dense matrix (more strips a block column than blocks that take strips).
+  // each row), and a dense matrix (more strips a block column than blocks that take strips);
+  // windows (kd + block) even and odd: the updates' entries two at a time and one at a time.
   for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1, 0, 64}, {200, 0, 64}, {100, 5, 64},
                                      {257, 31, 64}, {640, 64, 64}, {645, 65, 64}, {700, 129, 64}, {1000, 100, 64},
                                      {3001, 250, 64}, {2500, 400, 100}, {3000, 1000, 64}, {3000, 2999, 64}}) {
@@ -286,12 +287,23 @@ TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
     band::BandLayout host_layout = band::make_layout(csr, std::min<index_t>(64, std::max<index_t>(kd, 1)));
     auto reference = band::load_band<double>(cpu, csr, host_layout);
     band::factor(cpu, reference, band::Schedule::in_order);
-    auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
-    kernels::cuda::factor_persistent(on_device.layout, on_device.rows());
-    CHECK(max_rel_diff(lower_band(*gpu, on_device), lower_band(cpu, reference)) < 1e-12);
+    const auto expected = lower_band(cpu, reference);
+    // Each update kernel's shape (1 worker a block and 4 tiles a task, 2 and 2, 3 and 1) on the
+    // whole device, and on three multiprocessors: one strip block, two update blocks (the tasks
+    // waiting on one another most).
+    for (const kernels::cuda::PersistentGrid grid :
+         {kernels::cuda::PersistentGrid{0, 0, 1}, {0, 0, 2}, {0, 0, 3}, {3, 1, 1}, {3, 1, 2}, {3, 1, 3}}) {
+      CAPTURE(grid.max_blocks);
+      CAPTURE(grid.update_workers);
+      auto on_device = band::load_band<double>(*gpu, csr, band::make_layout(csr, block));
+      kernels::cuda::factor_persistent(on_device.layout, on_device.rows(), nullptr, grid);
+      CHECK(max_rel_diff(lower_band(*gpu, on_device), expected) < 1e-12);
+    }
   }
   band::BandLayout narrow{100, 5, 32};
   CHECK_THROWS_AS(kernels::cuda::factor_persistent(narrow, nullptr), std::invalid_argument);
+  band::BandLayout fine{100, 5, 64};
+  CHECK_THROWS_AS(kernels::cuda::factor_persistent(fine, nullptr, nullptr, {0, 0, 4}), std::invalid_argument);
 }
 
 TEST_CASE("the persistent CUDA band factorisation names the first failing pivot") {
