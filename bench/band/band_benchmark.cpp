@@ -114,6 +114,7 @@ struct Options {
   std::vector<int> strip_blocks;      // cuda-persistent, cuda-twisted: empty, the kernel's split
   std::vector<int> update_workers;    // likewise: empty, the kernel's default
   std::vector<int> update_parts;      // cublas-pair, cublas-twisted: empty, the SYRKs of both chains share the device
+  std::vector<std::string> panel_methods;  // cublas-pair, cublas-twisted: empty, the rule's
   std::vector<std::string> precisions{"double"};
   double device_gb = 0;
   int threads = 0;
@@ -155,6 +156,10 @@ void add_options(CLI::App& app, Options& o) {
                   "cublas-pair and cublas-twisted: 1, both chains' trailing SYRKs on every multiprocessor the panels "
                   "leave; 2, each on its own half of them (green contexts) (default 1)",
                   CLI::Range(1, 2));
+  add_list_option(app, "--panel-method", o.panel_methods,
+                  "cublas-pair and cublas-twisted: the chains' panel, as cublas-left, -right, -ahead or -solve "
+                  "factor theirs (default: the rule's)",
+                  CLI::IsMember({"left", "right", "ahead", "solve"}));
   app.add_option("--device-memory", o.device_gb,
                  "GB of device memory for cublas-streamed (default: a quarter of the band, at least what streaming needs)")
       ->check(positive_number());
@@ -321,6 +326,7 @@ struct ScheduleForced {
   int strip_blocks = 0;       // persistent kernels: blocks taking the strips (0: the kernel's split)
   int update_workers = 0;     // persistent kernels: workers an update block (0: the kernel's)
   int update_parts = 1;       // two chains at once: shares of the multiprocessors for the two trailing SYRKs
+  std::string panel_method;   // two chains at once: left, right, ahead or solve (empty: the rule's)
 
   std::string describe() const {
     std::string s = panel_sms < 0 ? "" : std::to_string(panel_sms) + " SMs kept for the panel";
@@ -329,6 +335,7 @@ struct ScheduleForced {
     if (strip_blocks > 0) add(std::to_string(strip_blocks) + " strip blocks");
     if (update_workers > 0) add(std::to_string(update_workers) + " update workers a block");
     if (update_parts > 1) add("the SMs halved between the two chains' SYRKs");
+    if (!panel_method.empty()) add("panel " + panel_method);
     return s;
   }
 };
@@ -346,10 +353,12 @@ std::vector<double> benchmark_rhs(index_t n) {
 kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout,
                                           const ScheduleForced& forced) {
   kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
-  if (impl == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
-  if (impl == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
-  if (impl == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
-  if (impl == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
+  // Two chains' rows name their panel method apart (--panel-method), the other rows by their impl.
+  const std::string method = forced.panel_method.empty() ? impl : "cublas-" + forced.panel_method;
+  if (method == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
+  if (method == "cublas-right") schedule.panel = kernels::cuda::PanelMethod::right_looking_kernels;
+  if (method == "cublas-ahead") schedule.panel = kernels::cuda::PanelMethod::right_looking_ahead;
+  if (method == "cublas-solve") schedule.panel = kernels::cuda::PanelMethod::right_looking_solve;
   if (forced.panel_sms >= 0) schedule.panel_sms = forced.panel_sms;
   if (forced.after_look_ahead >= 0) schedule.trailing_after_look_ahead = forced.after_look_ahead == 1;
   return schedule;
@@ -398,7 +407,9 @@ std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl)
       for (const int strips : or_default(persistent, o.strip_blocks, 0))
         for (const int workers : or_default(persistent, o.update_workers, 0))
           for (const int parts : or_default(two_chains, o.update_parts, 1))
-            all.push_back({sms, after, strips, workers, parts});
+            for (const auto& method : two_chains && !o.panel_methods.empty() ? o.panel_methods
+                                                                              : std::vector<std::string>{""})
+              all.push_back({sms, after, strips, workers, parts, method});
   return all;
 }
 
