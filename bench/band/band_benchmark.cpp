@@ -351,8 +351,8 @@ std::vector<double> benchmark_rhs(index_t n) {
 // The CUDA schedule of a cublas_chain row: the solver's rule, but for the panel method its impl
 // forces and what `forced` says.
 kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::BandLayout& layout,
-                                          const ScheduleForced& forced) {
-  kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout);
+                                          const ScheduleForced& forced, bool beside_another = false) {
+  kernels::cuda::DeviceSchedule schedule = kernels::cuda::device_schedule(layout, beside_another);
   // Two chains' rows name their panel method apart (--panel-method), the other rows by their impl.
   const std::string method = forced.panel_method.empty() ? impl : "cublas-" + forced.panel_method;
   if (method == "cublas-left") schedule.panel = kernels::cuda::PanelMethod::left_looking_kernels;
@@ -382,7 +382,7 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
     }
   }
   return [forced](const band::BandOnBackend<T>& half, int part, int parts) {
-    auto schedule = schedule_of("cublas", half.layout, forced);
+    auto schedule = schedule_of("cublas", half.layout, forced, parts > 1);
     if (parts > 1 && forced.update_parts > 1) {
       schedule.update_part = part;
       schedule.update_parts = forced.update_parts;
@@ -392,8 +392,8 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
 }
 #endif
 
-// The --panel-sms, --trailing-after-look-ahead, --strip-blocks, --update-workers and --update-parts of an
-// impl's rows, every combination.
+// The --panel-sms, --trailing-after-look-ahead, --strip-blocks, --update-workers, --update-parts and
+// --panel-method of an impl's rows, every combination.
 std::vector<ScheduleForced> forced_of(const Options& o, const std::string& impl) {
   const bool chain = cublas_chain(impl) || impl == "cublas-twisted";
   const bool persistent = impl == "cuda-persistent" || impl == "cuda-twisted";
@@ -428,7 +428,7 @@ void factor_halves_at_once(const band::BandOnBackend<T>& a, const ScheduleForced
   for (int k = 0; k < 2; ++k)
     threads.emplace_back([&, k] {
       try {
-        auto schedule = schedule_of("cublas", halves[k], forced);
+        auto schedule = schedule_of("cublas", halves[k], forced, true);
         schedule.update_part = forced.update_parts > 1 ? k : 0;
         schedule.update_parts = forced.update_parts;
         kernels::cuda::factor_on_device(halves[k], rows[k], schedule);

@@ -376,9 +376,15 @@ bool kernel_applies_previous_block(index_t block) { return block <= block_column
 // SYRK waits for it (b = 2000: 0.454 against 0.476-0.481 s); on wider blocks that made it slower
 // (b = 3000: 0.75 against 0.67 s; 4000: 0.91 against 0.81), the trailing SYRK no longer beside the
 // look-ahead's 0.5 GFLOP.
-DeviceSchedule device_schedule(const BandLayout& layout) {
+DeviceSchedule device_schedule(const BandLayout& layout, bool beside_another) {
   DeviceSchedule schedule;
-  if (layout.block > 128 && layout.bandwidth >= 3500) {
+  // Beside another chain, the solve panel (two thread blocks a kernel, the rest of the rows by
+  // solve_under_diagonal) from 256-column blocks: b = 3000, n = 1e6 two-sided 0.506 s against 0.589
+  // with the look-ahead panel, the same at 4000 (bench/RESULTS.md, "The two chains' panel").
+  if (layout.block > 128 && beside_another) {
+    schedule.panel = PanelMethod::right_looking_solve;
+    schedule.panel_sms = layout.bandwidth >= 3500 ? 8 : 32;
+  } else if (layout.block > 128 && layout.bandwidth >= 3500) {
     schedule.panel = PanelMethod::right_looking_solve;
     schedule.panel_sms = 8;
   } else if (layout.block > 128) {

@@ -60,8 +60,9 @@ struct DeviceSchedule {
 };
 
 // The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:
-// bench/RESULTS.md).
-DeviceSchedule device_schedule(const BandLayout& layout);
+// bench/RESULTS.md); `beside_another`: for one of two factorisations at once (the two-sided
+// walkers), whose panels each hide behind the other's trailing update.
+DeviceSchedule device_schedule(const BandLayout& layout, bool beside_another = false);
 
 // Factors in place the band in device memory (layout.n rows of layout.pitch() entries from
 // `rows`, as the `cublas` dense back-end holds it), after the work queued before it on the

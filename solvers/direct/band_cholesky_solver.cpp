@@ -276,7 +276,7 @@ class BandCholeskySolver final : public LinearSolver {
             return;
           }
         }
-        kernels::cuda::factor_on_device(band.layout, band.rows());
+        kernels::cuda::factor_on_device(band.layout, band.rows(), kernels::cuda::device_schedule(band.layout, parts > 1));
       };
       if (split) {
         Factor<T> f{gpu_.get(), band::load_twisted_band<T>(*gpu_, a, layout, *split)};

@@ -339,7 +339,9 @@ band::Walker<double> persistent_walker(int strip_blocks = 0) {
 }
 template <class T>
 band::Walker<T> chain_walker() {
-  return [](const band::BandOnBackend<T>& half, int, int) { kernels::cuda::factor_on_device(half.layout, half.rows()); };
+  return [](const band::BandOnBackend<T>& half, int, int parts) {
+    kernels::cuda::factor_on_device(half.layout, half.rows(), kernels::cuda::device_schedule(half.layout, parts > 1));
+  };
 }
 
 // The splits of a band of n rows and half-bandwidth kd the two-sided tests try: at both ends (T
@@ -356,9 +358,10 @@ TEST_CASE("the two-sided CUDA band factorisation solves as the one-sided CPU one
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
   unsigned seed = 500;
-  // n and kd off the 64-row tiles, a block wider than the tiles, a band of 16 tiles.
+  // n and kd off the 64-row tiles, a block wider than the tiles, a band of 16 tiles, blocks of 256
+  // (the chains' solve panel, as two chains at once take it).
   for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{130, 1, 64}, {777, 65, 64},
-                                     {3001, 250, 64}, {2500, 400, 100}, {6007, 1030, 64}}) {
+                                     {3001, 250, 64}, {2500, 400, 100}, {6007, 1030, 64}, {4099, 600, 256}}) {
     for (const index_t m : test_splits(n, kd)) {
       CAPTURE(n);
       CAPTURE(kd);
