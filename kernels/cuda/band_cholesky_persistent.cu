@@ -85,7 +85,6 @@ struct Band {
   long long reach = 0;      // tile rows under a diagonal block that its block column updates
   long long strips = 0;     // strip tasks a group: ceil(kd / 32), at least 1
   long long strips_apply = 0;  // the block columns before its own that a strip applies: 2 (1 if the band is one tile)
-  long long task_tiles = 0;  // tiles of a block column an update task updates
   bool pairs = false;        // two neighbouring entries of a row in one 16-byte access (ld even, rows aligned)
   long long updates = 0;    // update tasks a group
   unsigned long long* next_strip = nullptr;   // ticket counters: the strips', the updates'
@@ -106,6 +105,12 @@ struct Band {
   __device__ long long below(long long k) const { return min(kd, n - k * tile - width(k)); }
   __device__ long long strips_of(long long k) const { return below(k) > 0 ? (below(k) + strip_rows - 1) / strip_rows : 1; }
 };
+
+// Update tasks of a group for block column g + 2 + c (reach - 2 - c tiles, `task_tiles` a task):
+// the host counts a group's tasks, update_task finds its own among them.
+__host__ __device__ constexpr long long tasks_in_column(long long reach, long long c, long long task_tiles) {
+  return (reach - 2 - c + task_tiles - 1) / task_tiles;
+}
 
 __device__ int load_acquire(const int* p) {
   int v;
@@ -377,8 +382,7 @@ __device__ void update_task(const Band& b, long long g, long long r, unsigned ch
   };
   if (g == 0) return no_tiles();
   long long c = 0;  // block column g + 2 + c, whose tiles g - 1 updates: reach - 2 - c of them
-  const auto tasks_of = [&](long long column) { return (b.reach - 2 - column + task_tiles - 1) / task_tiles; };
-  while (r >= tasks_of(c)) r -= tasks_of(c++);
+  while (r >= tasks_in_column(b.reach, c, task_tiles)) r -= tasks_in_column(b.reach, c++, task_tiles);
   const long long j = g + 2 + c, i = j + r * task_tiles;
   const long long count = min(static_cast<long long>(task_tiles), min(b.reach - 2 - c - r * task_tiles, b.columns - i));
   if (count <= 0) return no_tiles();
@@ -442,14 +446,12 @@ __global__ void __launch_bounds__(workers* threads, 1) update_kernel(Band b) {
 struct UpdateShape {
   int workers, task_tiles;
   void (*kernel)(Band);
-  std::size_t shared_bytes() const {
-    return static_cast<std::size_t>(workers) * (1 + task_tiles) * tile * tile_pitch * sizeof(double);
-  }
+  std::size_t shared_bytes;  // its workers' L tiles
 };
 template <int workers, int task_tiles>
 constexpr UpdateShape shape_of() {
   static_assert(workers * update_worker_bytes<task_tiles> <= 227 * 1024, "a block's shared memory on sm_90");
-  return {workers, task_tiles, update_kernel<workers, task_tiles>};
+  return {workers, task_tiles, update_kernel<workers, task_tiles>, workers * update_worker_bytes<task_tiles>};
 }
 const UpdateShape update_shapes[] = {shape_of<1, 4>(), shape_of<2, 2>(), shape_of<3, 1>()};
 constexpr int default_update_workers = 2;
@@ -462,7 +464,7 @@ void allow_shared_memory() {
           "cudaFuncSetAttribute (persistent strip kernel)");
     for (const UpdateShape& shape : update_shapes)
       check(cudaFuncSetAttribute(shape.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 static_cast<int>(shape.shared_bytes())),
+                                 static_cast<int>(shape.shared_bytes)),
             "cudaFuncSetAttribute (persistent update kernel)");
     return true;
   }();
@@ -509,12 +511,11 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   b.reach = (b.kd + tile - 1) / tile;
   b.strips = std::max<long long>(1, (b.kd + strip_rows - 1) / strip_rows);
   b.strips_apply = b.reach >= 2 ? 2 : 1;
-  b.task_tiles = update->task_tiles;
   b.pairs = b.ld % 2 == 0 && reinterpret_cast<std::uintptr_t>(rows) % sizeof(double2) == 0;
   b.updates = 0;  // tasks of block columns >= g + 2
   long long tiles = 0;
   for (long long c = 0; b.reach - 2 - c > 0; ++c) {
-    b.updates += (b.reach - 2 - c + b.task_tiles - 1) / b.task_tiles;
+    b.updates += tasks_in_column(b.reach, c, update->task_tiles);
     tiles += b.reach - 2 - c;
   }
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
@@ -552,7 +553,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   const long long resident = persistent_blocks(),
                   grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");
-  if (blocks_per_multiprocessor(update->kernel, workers * threads, update->shared_bytes()) < 1)
+  if (blocks_per_multiprocessor(update->kernel, workers * threads, update->shared_bytes) < 1)
     throw std::runtime_error("persistent band Cholesky: its update kernel does not fit a multiprocessor");
   const double strip_work = 4.5 * static_cast<double>(b.strips), update_work = static_cast<double>(tiles);
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
@@ -569,7 +570,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   strip_kernel<<<static_cast<unsigned>(strip_blocks), threads, strip_shared_bytes, strip_stream>>>(b);
   check(cudaGetLastError(), "launch of the persistent strip kernel");
   update->kernel<<<static_cast<unsigned>(grid - strip_blocks), static_cast<unsigned>(workers * threads),
-                   update->shared_bytes(), update_stream>>>(b);
+                   update->shared_bytes, update_stream>>>(b);
   check(cudaGetLastError(), "launch of the persistent update kernel");
   check(cudaStreamSynchronize(strip_stream), "the persistent band factorisation's strips");
   check(cudaStreamSynchronize(update_stream), "the persistent band factorisation's updates");
