@@ -250,8 +250,7 @@ band::BandOnBackend<T> make_band(kernels::DenseBackend& backend, const band::Ban
   band::BandOnBackend<T> a{layout, backend.allocate<T>(layout.n, layout.pitch())};
 #if FEM_WITH_CUDA
   if (!backend.uses_host_memory()) {
-    fill_band_on_device(a.rows(), 0, layout.n,
-                        layout.bandwidth, layout.window());
+    fill_band_on_device(a.rows(), 0, layout.n, layout.bandwidth, layout.window());
     return a;
   }
 #endif
@@ -496,7 +495,7 @@ Timing time_ours(const std::string& impl, kernels::DenseBackend& backend, const 
     const std::size_t bytes = device_gb > 0 ? static_cast<std::size_t>(device_gb * (1 << 30))
                                             : std::max(layout.elements() * sizeof(T) / 4,
                                                        kernels::cuda::min_streaming_bytes(layout, sizeof(T)));
-    const int chunks = kernels::cuda::factor_streamed(layout, static_cast<T*>(a.storage.storage->handle()), bytes);
+    const int chunks = kernels::cuda::factor_streamed(layout, a.rows(), bytes);
     note = std::to_string(chunks) + " chunks through " + std::to_string(bytes >> 20) + " MiB";
   } else if (impl == "cuda-persistent") {
     if constexpr (!std::is_same_v<T, double>) throw std::invalid_argument("cuda-persistent factors in double only");

@@ -381,12 +381,9 @@ DeviceSchedule device_schedule(const BandLayout& layout, bool beside_another) {
   // Beside another chain, the solve panel (two thread blocks a kernel, the rest of the rows by
   // solve_under_diagonal) from 256-column blocks: b = 3000, n = 1e6 two-sided 0.506 s against 0.589
   // with the look-ahead panel, the same at 4000 (bench/RESULTS.md, "The two chains' panel").
-  if (layout.block > 128 && beside_another) {
+  if (layout.block > 128 && (beside_another || layout.bandwidth >= 3500)) {
     schedule.panel = PanelMethod::right_looking_solve;
     schedule.panel_sms = layout.bandwidth >= 3500 ? 8 : 32;
-  } else if (layout.block > 128 && layout.bandwidth >= 3500) {
-    schedule.panel = PanelMethod::right_looking_solve;
-    schedule.panel_sms = 8;
   } else if (layout.block > 128) {
     schedule.panel = PanelMethod::right_looking_ahead;
     schedule.panel_sms = 32;

@@ -591,8 +591,7 @@ TEST_CASE("the CUDA band factorisation names the first failing pivot, on the dev
   }
   auto streamed = band::load_band<double>(cpu, csr, layout);
   try {
-    kernels::cuda::factor_streamed(layout, static_cast<double*>(streamed.storage.storage->handle()),
-                                kernels::cuda::min_streaming_bytes(layout, sizeof(double)) * 2);
+    kernels::cuda::factor_streamed(layout, streamed.rows(), kernels::cuda::min_streaming_bytes(layout, sizeof(double)) * 2);
     FAIL("no failure reported");
   } catch (const kernels::NotPositiveDefinite& e) {
     CHECK(e.column() == bad);
