@@ -622,66 +622,90 @@ void print_update_rates(const Options& o, double dgemm_gflops) {
     }
 }
 
+// One chain's line of print_chain_steps (and right_looking_solve's panel stream, piece by piece).
+void print_chain_step_medians(const band::BandLayout& layout, const std::string& label,
+                              const kernels::cuda::DeviceSchedule& schedule,
+                              const std::vector<kernels::cuda::ChainStepTimes>& times) {
+  std::vector<double> period, panel, trailing, lag, queue;
+  // Steps from 2 on, up to the first whose window the band's end cuts.
+  const std::size_t full = static_cast<std::size_t>((layout.n - layout.bandwidth) / layout.block) - 1;
+  for (std::size_t k = 2; k + 1 < full; ++k) {
+    period.push_back(1e3 * (times[k + 1].panel_end - times[k].panel_end));
+    panel.push_back(1e3 * (times[k].panel_end - times[k].panel_start));
+    trailing.push_back(1e3 * (times[k].trailing_end - times[k].trailing_start));
+    lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
+    queue.push_back(1e3 * (times[k + 1].queued - times[k].queued));
+  }
+  const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
+  std::vector<std::vector<double>> pieces;
+  for (std::size_t k = 2; k + 1 < full; ++k) {
+    const auto& m = times[k].panel_marks;
+    if (m.empty()) continue;
+    pieces.resize(m.size() + 1);
+    pieces[0].push_back(1e3 * (m[0] - times[k].panel_start));
+    for (std::size_t i = 1; i < m.size(); ++i)
+      if (!std::isnan(m[i]) && !std::isnan(m[i - 1])) pieces[i].push_back(1e3 * (m[i] - m[i - 1]));
+    std::size_t last = m.size() - 1;
+    while (last > 0 && std::isnan(m[last])) --last;
+    pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
+  }
+  std::printf("%6lld %5lld  %-15s %9d %8d %8.1f %17.1f %16.1f %10.3f %8.1f %8.1f\n",
+              static_cast<long long>(layout.bandwidth), static_cast<long long>(layout.block), label.c_str(),
+              schedule.panel_sms, static_cast<int>(schedule.trailing_after_look_ahead), median(period), median(panel),
+              median(trailing), median(period) / static_cast<double>(layout.block), median(lag), median(queue));
+  if (!pieces.empty()) {
+    std::printf("        panel stream: look-ahead (first 64) %.1f", median(pieces[0]));
+    for (std::size_t i = 1; i + 2 < pieces.size(); i += 3)
+      std::printf(" | kernel %zu: thin %.1f, side waited %.1f, solve %.1f", i / 3, median(pieces[i]),
+                  median(pieces[i + 1]), median(pieces[i + 2]));
+    std::printf(" | to the end %.1f\n", median(pieces.back()));
+  }
+}
+
 // The cublas chain's steps as they run, the two streams together: for each b, block, chain impl
 // and --panel-sms of the run, a band of 100 steps past its first window, factored with each
-// step timed; medians over the steps whose window is full.
+// step timed; medians over the steps whose window is full. cublas-pair factors two such bands at
+// once from two host threads (each beside the other, as the two-sided walkers are) and prints a
+// line for each chain.
 void print_chain_steps(const Options& o) {
   std::cout << "\ncublas chain, a step as it runs (us, median over the steps, CUDA events): the step's period, the "
                "next block column (look-ahead update + panel, panel stream) and the trailing SYRK (update stream)\n"
             << "     b    nb  impl            panel_sms after_la   period  look-ahead+panel  trailing_update  "
-               "us/column  lag\n(lag: from the host queuing a step to the device finishing it; about one step where the "
-               "host's launches set the pace)\n";
+               "us/column      lag    queue\n(lag: from the host queuing a step to the device finishing it; queue: "
+               "the host's time to queue a step; where the host's launches set the pace, lag is about one step and "
+               "queue the period)\n";
   for (const index_t b : o.bandwidths)
     for (const index_t block0 : o.blocks)
       for (const auto& impl : o.impls) {
-        if (!cublas_chain(impl) || impl == "cublas-pair") continue;
+        if (!cublas_chain(impl)) continue;
+        const bool pair = impl == "cublas-pair";
         for (const auto& forced : forced_of(o, impl)) {
           band::BandLayout layout;
           layout.bandwidth = b;
-          layout.block = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true);
+          layout.block = block0 > 0 ? std::min(block0, b) : band::default_block_size(b, true, pair);
           layout.n = 100 * layout.block + 2 * b;
-          const kernels::cuda::DeviceBuffer<double> storage(layout.elements());
-          fill_band_on_device(storage.get(), 0, layout.n, b, layout.window());
-          const auto schedule = schedule_of(impl, layout, forced);
-          const auto times = kernels::cuda::factor_on_device_timed(layout, storage.get(), schedule);
-          std::vector<double> period, panel, trailing, lag;
-          // Steps from 2 on, up to the first whose window the band's end cuts.
-          const std::size_t full = static_cast<std::size_t>((layout.n - b) / layout.block) - 1;
-          for (std::size_t k = 2; k + 1 < full; ++k) {
-            period.push_back(1e3 * (times[k + 1].panel_end - times[k].panel_end));
-            panel.push_back(1e3 * (times[k].panel_end - times[k].panel_start));
-            trailing.push_back(1e3 * (times[k].trailing_end - times[k].trailing_start));
-            lag.push_back(1e3 * (times[k].panel_end - times[k].queued));
+          const int chains = pair ? 2 : 1;
+          std::vector<kernels::cuda::DeviceBuffer<double>> storage;
+          for (int c = 0; c < chains; ++c) {
+            storage.emplace_back(layout.elements());
+            fill_band_on_device(storage.back().get(), 0, layout.n, b, layout.window());
           }
-          const auto median = [](std::vector<double> v) { return v.empty() ? 0.0 : spread_of(v).median; };
-          // right_looking_solve's panel stream, piece by piece (ChainStepTimes::panel_marks).
-          std::vector<std::vector<double>> pieces;
-          for (std::size_t k = 2; k + 1 < full; ++k) {
-            const auto& m = times[k].panel_marks;
-            if (m.empty()) continue;
-            pieces.resize(m.size() + 1);
-            pieces[0].push_back(1e3 * (m[0] - times[k].panel_start));
-            for (std::size_t i = 1; i < m.size(); ++i)
-              if (!std::isnan(m[i]) && !std::isnan(m[i - 1])) pieces[i].push_back(1e3 * (m[i] - m[i - 1]));
-            std::size_t last = m.size() - 1;
-            while (last > 0 && std::isnan(m[last])) --last;
-            pieces[m.size()].push_back(1e3 * (times[k].panel_end - m[last]));
-          }
-          std::printf("%6lld %5lld  %-15s %9d %8d %8.1f %17.1f %16.1f %10.3f %8.1f\n",
-                      static_cast<long long>(b), static_cast<long long>(layout.block), impl.c_str(), schedule.panel_sms,
-                      static_cast<int>(schedule.trailing_after_look_ahead),
-                      median(period), median(panel), median(trailing), median(period) / static_cast<double>(layout.block),
-                      median(lag));
-          if (!pieces.empty()) {
-            std::printf("        panel stream: look-ahead (first 64) %.1f", median(pieces[0]));
-            for (std::size_t i = 1; i + 2 < pieces.size(); i += 3)
-              std::printf(" | kernel %zu: thin %.1f, side waited %.1f, solve %.1f", i / 3, median(pieces[i]),
-                          median(pieces[i + 1]), median(pieces[i + 2]));
-            std::printf(" | to the end %.1f\n", median(pieces.back()));
-          }
+          const auto schedule = schedule_of(pair ? "cublas" : impl, layout, forced, pair);
+          std::vector<std::vector<kernels::cuda::ChainStepTimes>> times(static_cast<std::size_t>(chains));
+          std::vector<std::thread> threads;
+          for (int c = 0; c < chains; ++c)
+            threads.emplace_back([&, c] {
+              times[static_cast<std::size_t>(c)] =
+                  kernels::cuda::factor_on_device_timed(layout, storage[static_cast<std::size_t>(c)].get(), schedule);
+            });
+          for (auto& t : threads) t.join();
+          for (int c = 0; c < chains; ++c)
+            print_chain_step_medians(layout, pair ? impl + "/" + std::to_string(c) : impl, schedule,
+                                     times[static_cast<std::size_t>(c)]);
         }
       }
 }
+
 #endif
 
 // One implementation at one block size, at one (n, b, precision) of the grid.

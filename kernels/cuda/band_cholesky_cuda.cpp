@@ -176,7 +176,7 @@ class Factorizer {
     if (!split) return;
     const index_t second = std::min<index_t>(next, 2 * block_column_width);
     update_columns(side_blas_, at, j, 0, size, size + first_kernel, size + second);
-    side_first_done_.record(side_);
+    side_next_done_.record(side_);
     update_columns(side_blas_, at, j, 0, size, size + second, size + next);
     side_done_.record(side_);
   }
@@ -211,11 +211,6 @@ class Factorizer {
     panel_marks_[panel_marks_a_step() * timed_step_ + m].record(panel_);
     panel_marked_[panel_marks_a_step() * timed_step_ + m] = true;
   }
-
-  // Recorded once the side stream's updates of a block column's columns from `next` on, queued
-  // before the next kernel's, are done: for the second kernel's columns (next = 64), their
-  // look-ahead alone, which the side stream does first.
-  Event& side_ready(index_t next) { return next == block_column_width ? side_first_done_ : side_done_; }
 
   // right_looking_solve (in double: float takes right_looking_ahead).
   bool solves_apart() const { return std::is_same_v<T, double> && schedule_.panel == PanelMethod::right_looking_solve; }
@@ -270,7 +265,7 @@ class Factorizer {
         block_column_cholesky(column, info, static_cast<int>(c), scratch_, panel_);
         const std::size_t kernel = static_cast<std::size_t>(c / block_column_width);
         panel_mark(1 + 3 * kernel);
-        if (fused > 0) side_ready(next).wait_in(panel_);
+        if (fused > 0) side_next_done_.wait_in(panel_);
         panel_mark(2 + 3 * kernel);
         if constexpr (std::is_same_v<T, double>)
           solve_under_diagonal(at(j + c, j + c), at(j + next, j + c), rows_below, column.width, layout_.window(),
@@ -293,11 +288,15 @@ class Factorizer {
     const index_t end = std::min(layout_.block, layout_.n - j);
     const index_t past = ahead ? std::min(end, next + block_column_width) : end;
     if (ahead) {
-      if (!next_done) side_ready(next).wait_in(panel_);
+      if (!next_done) side_next_done_.wait_in(panel_);
       if (past < end) {
         kernel_done_.record(panel_);
         kernel_done_.wait_in(side_);
-        update_columns(side_blas_, at, j, c, w, past, end);
+        // The kernel after next updates [past, past + 64) first: those columns first, alone.
+        const index_t urgent = std::min(end, past + block_column_width);
+        update_columns(side_blas_, at, j, c, w, past, urgent);
+        side_next_done_.record(side_);
+        update_columns(side_blas_, at, j, c, w, urgent, end);
         side_done_.record(side_);
       }
     }
@@ -329,7 +328,13 @@ class Factorizer {
   std::unique_ptr<GreenStream> green_;  // the update stream, when it runs on a partition of the device
   cudaStream_t update_;
   BlasHandle panel_blas_, update_blas_, side_blas_{side_};
-  Event panel_done_, rest_done_, kernel_done_, side_done_, side_first_done_, look_ahead_done_;
+  Event panel_done_, rest_done_, kernel_done_, side_done_, look_ahead_done_;
+  // Recorded once the side stream has updated the 64 columns that the next solve's fused update
+  // updates (the second kernel's look-ahead, then each kernel's update of the kernel after next):
+  // the side stream does those first, before the rest of its work, so that the solve waits for
+  // them alone (b = 4000, nb 384, one chain on the H100: the second kernel's wait 38 -> 25 us, a
+  // step 359 -> 347 us; two chains at once wait for the look-ahead instead: bench/RESULTS.md).
+  Event side_next_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
   std::deque<Event> start_, marks_;    // time_steps: the start, and 4 marks a step (ChainStepTimes's order)
