@@ -377,6 +377,22 @@ TEST_CASE("the two-sided CUDA band factorisation solves as the one-sided CPU one
   }
 }
 
+TEST_CASE("two persistent walkers side by side never wait for each other: short two-sided bands, many times") {
+  // One walker's release of its flags (cudaFree) once waited for every kernel of the process while
+  // the other's strip kernel ran, which waited for its update kernel, whose launch waited for that
+  // release: a deadlock that the watchdog broke, in 12 of 30 runs of 100 such bands on the H100.
+  if (!kernels::dense_backend_status("cublas").available) return;
+  auto gpu = kernels::make_dense_backend("cublas");
+  unsigned seed = 900;
+  for (int round = 0; round < 60; ++round)
+    for (const auto& [n, kd] : {std::pair<index_t, index_t>{401, 400}, {465, 400}, {401, 300}}) {
+      CAPTURE(round);
+      CAPTURE(n);
+      CAPTURE(kd);
+      CHECK(twisted_against_one_sided<double>(*gpu, persistent_walker(), n, kd, (n - kd) / 2, 64, 1, ++seed) < 1e-10);
+    }
+}
+
 TEST_CASE("the two-sided load on the device holds the one-sided band's top rows and its reflected bottom rows") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
