@@ -45,6 +45,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -488,6 +489,59 @@ int blocks_per_multiprocessor(void (*kernel)(Band), int block_threads, std::size
   return blocks;
 }
 
+// Device memory for the kernels' flags, kept for the next factorisation instead of freed. A
+// cudaFree waits for every kernel of the process; beside another persistent factorisation (the
+// two-sided walkers, two host threads) that deadlocked until the watchdog broke it: this one's
+// release waited for the other's strip kernel, which waited for its update kernel, whose launch
+// waited for the release (the driver's lock between the two launches). Measured on the H100: 12 of
+// 30 runs of 100 short two-sided factorisations stalled so, none with the memory kept. (Stream-ordered
+// allocation, cudaMallocAsync, avoided the stall but its pool's growth made the second walker wait
+// for the first: b = 1000, n = 1e6 two-sided took 0.287 s instead of 0.15.) A few MB at most: the
+// flags of the largest band factored so far, per walker at once.
+class WorkspaceCache {
+ public:
+  static WorkspaceCache& instance() {
+    static WorkspaceCache* cache = new WorkspaceCache;  // never destroyed: CUDA may be gone at exit
+    return *cache;
+  }
+  // A buffer of at least `words` 8-byte words: a kept one if one is large enough, else a new one.
+  DeviceBuffer<std::int64_t> take(std::size_t words) {
+    {
+      const std::lock_guard<std::mutex> hold(lock_);
+      for (auto it = kept_.begin(); it != kept_.end(); ++it)
+        if (it->size() >= words) {
+          DeviceBuffer<std::int64_t> found = std::move(*it);
+          kept_.erase(it);
+          return found;
+        }
+    }
+    return DeviceBuffer<std::int64_t>(words);
+  }
+  void give_back(DeviceBuffer<std::int64_t>&& buffer) {
+    const std::lock_guard<std::mutex> hold(lock_);
+    kept_.push_back(std::move(buffer));
+  }
+
+ private:
+  std::mutex lock_;
+  std::vector<DeviceBuffer<std::int64_t>> kept_;
+};
+
+static_assert(sizeof(PersistentStepTimes) % sizeof(std::int64_t) == 0, "the timed steps fill whole words");
+
+// A workspace from the cache, given back when it goes.
+class CachedWorkspace {
+ public:
+  explicit CachedWorkspace(std::size_t words) : buffer_(WorkspaceCache::instance().take(words)) {}
+  ~CachedWorkspace() { WorkspaceCache::instance().give_back(std::move(buffer_)); }
+  CachedWorkspace(const CachedWorkspace&) = delete;
+  CachedWorkspace& operator=(const CachedWorkspace&) = delete;
+  std::int64_t* get() const { return buffer_.get(); }
+
+ private:
+  DeviceBuffer<std::int64_t> buffer_;
+};
+
 // The stall record's ints (Band::stalled).
 constexpr std::size_t stall_record = 5;
 
@@ -549,35 +603,26 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
     b.updates += tasks_in_column(b.reach, c, update->task_tiles);
     tiles += b.reach - 2 - c;
   }
-  // Streams of their own, not the default one, which would serialise them with another
-  // factorisation's; after the default stream's work so far (the band's upload).
-  const Stream strip_stream(0, cudaStreamNonBlocking), update_stream(0, cudaStreamNonBlocking);
-  Event uploaded;
-  uploaded.record(nullptr);
-  uploaded.wait_in(strip_stream);
   // Counters and flags, zero: the two ticket counters (two ints each), the update counts, the
-  // strip flags, the arrivals, the pivot flags and the stall record. Stream-ordered, on the strip
-  // stream: a plain cudaFree waits for every kernel of the process, and beside another persistent
-  // factorisation (the two-sided walkers) that deadlocked: this one's release waited for the
-  // other's strip kernel, which waited for its update kernel, whose launch waited for the release
-  // (the driver's lock); measured on the H100, 12 of 30 runs of 100 small two-sided factorisations
-  // stalled, none with the buffers kept.
+  // strip flags, the arrivals, the pivot flags and the stall record; then the timed steps'.
   const std::size_t counts = static_cast<std::size_t>(b.columns * (b.reach + 1)),
                     flags = static_cast<std::size_t>(b.columns * b.strips), columns = static_cast<std::size_t>(b.columns);
-  DeviceBuffer<int> state(4 + counts + flags + 2 * columns + stall_record, strip_stream);
-  state.zero();
-  b.next_strip = reinterpret_cast<unsigned long long*>(state.get());
+  const std::size_t state_ints = 4 + counts + flags + 2 * columns + stall_record, state_words = (state_ints + 1) / 2,
+                    timed = times ? times->size() : 0,
+                    time_words = timed * sizeof(PersistentStepTimes) / sizeof(std::int64_t);
+  const CachedWorkspace workspace(state_words + time_words);
+  int* const state = reinterpret_cast<int*>(workspace.get());
+  zero_device_bytes(workspace.get(), (state_words + time_words) * sizeof(std::int64_t));
+  b.next_strip = reinterpret_cast<unsigned long long*>(state);
   b.next_update = b.next_strip + 1;
-  b.applied = state.get() + 4;
+  b.applied = state + 4;
   b.solved = b.applied + counts;
   b.arrivals = reinterpret_cast<unsigned*>(b.solved + flags);
   b.info = b.solved + flags + columns;
   b.stalled = b.info + columns;
-  DeviceBuffer<PersistentStepTimes> step_times(times ? std::max<std::size_t>(1, times->size()) : 1, strip_stream);
   if (times) {
-    step_times.zero();  // the update tasks' sums
-    b.times = step_times.get();
-    b.timed_steps = static_cast<long long>(times->size());
+    b.times = reinterpret_cast<PersistentStepTimes*>(workspace.get() + state_words);  // zero: the tasks' sums
+    b.timed_steps = static_cast<long long>(timed);
   }
 
   // Every block resident at once (they wait on one another), at least one of each kernel: a
@@ -601,23 +646,26 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   const long long balanced = std::llround(static_cast<double>(grid) * strip_work / (strip_work + update_work)) + 8;
   const long long strip_blocks =
       std::clamp(shape.strip_blocks > 0 ? shape.strip_blocks : std::min(balanced, 2 * b.strips), 1LL, grid - 1);
-  // The updates after the flags are zeroed; the strips first: they hold the critical path.
-  Event zeroed;
-  zeroed.record(strip_stream);
-  zeroed.wait_in(update_stream);
+  // Streams of their own, not the default one, which would serialise them with another
+  // factorisation's; after the default stream's work (the band's upload, the flags zeroed). The
+  // strips first: they hold the critical path.
+  const Stream strip_stream(0, cudaStreamNonBlocking), update_stream(0, cudaStreamNonBlocking);
+  Event uploaded;
+  uploaded.record(nullptr);
+  uploaded.wait_in(strip_stream);
+  uploaded.wait_in(update_stream);
   strip_kernel<<<static_cast<unsigned>(strip_blocks), threads, strip_shared_bytes, strip_stream>>>(b);
   check(cudaGetLastError(), "launch of the persistent strip kernel");
   update->kernel<<<static_cast<unsigned>(grid - strip_blocks), static_cast<unsigned>(workers * threads),
                    update->shared_bytes, update_stream>>>(b);
   check(cudaGetLastError(), "launch of the persistent update kernel");
-  // The flags come back on the strip stream once both kernels are done.
-  Event updated;
-  updated.record(update_stream);
-  updated.wait_in(strip_stream);
+  check(cudaStreamSynchronize(strip_stream), "the persistent band factorisation's strips");
+  check(cudaStreamSynchronize(update_stream), "the persistent band factorisation's updates");
+
   std::vector<int> info(columns + stall_record);  // and the stall record
-  copy_bytes_to_host(info.data(), b.info, info.size() * sizeof(int), strip_stream);
+  copy_bytes_to_host(info.data(), b.info, info.size() * sizeof(int));
   if (info[columns] != 0) throw std::runtime_error(describe_stall(b, counts, info.data() + columns, strip_blocks));
-  if (times && !times->empty()) step_times.download(times->data());
+  if (timed > 0) copy_bytes_to_host(times->data(), b.times, timed * sizeof(PersistentStepTimes));
   for (std::size_t k = 0; k < columns; ++k)
     if (info[k] > 0) throw NotPositiveDefinite(static_cast<index_t>(k) * tile + info[k] - 1);
 }

@@ -7,21 +7,13 @@
 
 namespace fem::kernels::cuda {
 
-void* allocate_device_bytes(std::size_t bytes, cudaStream_t stream) {
+void* allocate_device_bytes(std::size_t bytes) {
   void* p = nullptr;
-  if (stream)
-    check(cudaMallocAsync(&p, std::max<std::size_t>(bytes, 1), stream), "cudaMallocAsync");
-  else
-    check(cudaMalloc(&p, std::max<std::size_t>(bytes, 1)), "cudaMalloc");
+  check(cudaMalloc(&p, std::max<std::size_t>(bytes, 1)), "cudaMalloc");
   return p;
 }
 
-void free_device_bytes(void* p, cudaStream_t stream) noexcept {
-  if (stream && p)
-    cudaFreeAsync(p, stream);
-  else
-    cudaFree(p);
-}
+void free_device_bytes(void* p) noexcept { cudaFree(p); }
 
 // Copies from this size on go through pinned staging (several times faster from pageable memory);
 // smaller ones directly, where staging would gain little beside pinning its buffers on first use.
@@ -32,15 +24,10 @@ void copy_bytes_to_device(void* device, const void* host, std::size_t bytes) {
   check(cudaMemcpy(device, host, bytes, cudaMemcpyHostToDevice), "cudaMemcpy to the device");
 }
 
-void copy_bytes_to_host(void* host, const void* device, std::size_t bytes, cudaStream_t stream) {
-  if (!stream) return check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to the host");
-  check(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync to the host");
-  check(cudaStreamSynchronize(stream), "cudaMemcpyAsync to the host");
+void copy_bytes_to_host(void* host, const void* device, std::size_t bytes) {
+  check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to the host");
 }
 
-void zero_device_bytes(void* device, std::size_t bytes, cudaStream_t stream) {
-  if (stream) return check(cudaMemsetAsync(device, 0, bytes, stream), "cudaMemsetAsync");
-  check(cudaMemset(device, 0, bytes), "cudaMemset");
-}
+void zero_device_bytes(void* device, std::size_t bytes) { check(cudaMemset(device, 0, bytes), "cudaMemset"); }
 
 }  // namespace fem::kernels::cuda

@@ -6,21 +6,15 @@
 #include <utility>
 #include <vector>
 
-struct CUstream_st;  // what cudaStream_t points to, without the CUDA headers
-
 namespace fem::kernels::cuda {
 
-// With a stream, the calls below are stream-ordered: in that stream's order, none waiting for the
-// rest of the device (cudaFree does: it waits for every kernel of the process). Without, the
-// plain ones.
 // Device memory of at least one byte (so that the pointer is never null); throws on failure.
-void* allocate_device_bytes(std::size_t bytes, CUstream_st* stream = nullptr);
-void free_device_bytes(void* p, CUstream_st* stream = nullptr) noexcept;
+void* allocate_device_bytes(std::size_t bytes);
+void free_device_bytes(void* p) noexcept;
 // Copies of a few MB and more go through pinned staging buffers (staged_upload.hpp).
 void copy_bytes_to_device(void* device, const void* host, std::size_t bytes);
-// With a stream, returns once the copy has landed.
-void copy_bytes_to_host(void* host, const void* device, std::size_t bytes, CUstream_st* stream = nullptr);
-void zero_device_bytes(void* device, std::size_t bytes, CUstream_st* stream = nullptr);
+void copy_bytes_to_host(void* host, const void* device, std::size_t bytes);
+void zero_device_bytes(void* device, std::size_t bytes);
 
 template <class T>
 class DeviceBuffer {
@@ -29,27 +23,20 @@ class DeviceBuffer {
   // `count` elements, uninitialised.
   explicit DeviceBuffer(std::size_t count)
       : data_(static_cast<T*>(allocate_device_bytes(count * sizeof(T)))), size_(count) {}
-  // `count` elements, uninitialised, stream-ordered on `stream` (allocated, zeroed, downloaded and
-  // freed there; the stream must outlive the buffer): for a persistent kernel's flags, whose
-  // release must not wait for another factorisation's kernels (band_cholesky_persistent.cu).
-  DeviceBuffer(std::size_t count, CUstream_st* stream)
-      : data_(static_cast<T*>(allocate_device_bytes(count * sizeof(T), stream))), size_(count), stream_(stream) {}
   // A copy of the `count` elements from `host`, or of `host`.
   DeviceBuffer(const T* host, std::size_t count) : DeviceBuffer(count) { upload(host); }
   explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.data(), host.size()) {}
-  ~DeviceBuffer() { free_device_bytes(data_, stream_); }
-  DeviceBuffer(DeviceBuffer&& o) noexcept
-      : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)), stream_(o.stream_) {}
+  ~DeviceBuffer() { free_device_bytes(data_); }
+  DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     std::swap(data_, o.data_);
     std::swap(size_, o.size_);
-    std::swap(stream_, o.stream_);
     return *this;
   }
 
   void upload(const T* host) { copy_bytes_to_device(data_, host, bytes()); }
-  void zero() { zero_device_bytes(data_, bytes(), stream_); }
-  void download(T* host) const { copy_bytes_to_host(host, data_, bytes(), stream_); }
+  void zero() { zero_device_bytes(data_, bytes()); }
+  void download(T* host) const { copy_bytes_to_host(host, data_, bytes()); }
   T* get() const { return data_; }
   std::size_t size() const { return size_; }
   std::size_t bytes() const { return size_ * sizeof(T); }
@@ -57,7 +44,6 @@ class DeviceBuffer {
  private:
   T* data_ = nullptr;
   std::size_t size_ = 0;
-  CUstream_st* stream_ = nullptr;  // stream-ordered on it, if any
 };
 
 }  // namespace fem::kernels::cuda
