@@ -496,8 +496,9 @@ int blocks_per_multiprocessor(void (*kernel)(Band), int block_threads, std::size
 // waited for the release (the driver's lock between the two launches). Measured on the H100: 12 of
 // 30 runs of 100 short two-sided factorisations stalled so, none with the memory kept. (Stream-ordered
 // allocation, cudaMallocAsync, avoided the stall but its pool's growth made the second walker wait
-// for the first: b = 1000, n = 1e6 two-sided took 0.287 s instead of 0.15.) A few MB at most: the
-// flags of the largest band factored so far, per walker at once.
+// for the first: b = 1000, n = 1e6 two-sided took 0.287 s instead of 0.15.) What is kept grows with
+// the bands factored, a buffer for each walker at once and each larger size: a few MB each (3.2 MB
+// for n = 1e6, kd = 1000).
 class WorkspaceCache {
  public:
   static WorkspaceCache& instance() {
