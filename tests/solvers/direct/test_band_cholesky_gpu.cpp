@@ -94,6 +94,33 @@ TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
   }
 }
 
+TEST_CASE("band-cholesky:cuda that cannot hold the two-sided layout factors one-sided, on the one-sided blocks") {
+  SolverOptions options;
+  options.device = "cuda";
+  try {
+    make_band_cholesky_cuda(options);
+  } catch (const SolverUnavailable&) {
+    return;
+  }
+  // kd = 3500, long enough for two-sided: its blocks are 384 wide, one-sided ones 256
+  // (band_layout.cpp). Room for the one-sided band of 256-column blocks, not for the two-sided
+  // layout: one-sided on the device, on 256 columns (on 384 it did not fit and streamed).
+  const index_t kd = 3500, n = band::kTwistedFromLength * kd;
+  const CsrMatrix a = grid_laplacian(n, kd, 16);
+  std::vector<double> rhs(n), u(n);
+  for (index_t i = 0; i < n; ++i) rhs[i] = std::sin(0.13 * i) + 0.2;
+  const band::BandLayout one_sided{n, kd, 256}, two_sided{n, kd, 384};
+  const std::size_t room = one_sided.elements() * sizeof(double);
+  REQUIRE(two_sided.elements() * sizeof(double) > room);
+  REQUIRE(band::twisted_bytes(two_sided, sizeof(double)) > room);
+  const auto report = make_band_cholesky_cuda_within(options, room)->solve(AssembledSystem{a, rhs}, u);
+  CHECK(report.figures.at("two_sided") == 0);
+  CHECK(report.figures.at("device_chunks") == 0);
+  CHECK(report.figures.at("block_size") == 256);
+  CHECK(report.figures.at("factor_bytes") == static_cast<double>(room));
+  CHECK(report.residual < 1e-10);
+}
+
 TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the device holds its two-sided layout") {
   SolverOptions options;
   options.device = "cuda";
