@@ -53,6 +53,16 @@ CsrMatrix grid_laplacian(index_t n, index_t m, unsigned seed) {
   return a;
 }
 
+// Whether band-cholesky:cuda can be made with `options` here (a device, a CUDA build).
+bool cuda_band_solver_available(const SolverOptions& options) {
+  try {
+    make_band_cholesky_cuda(options);
+    return true;
+  } catch (const SolverUnavailable&) {
+    return false;
+  }
+}
+
 // The grid Laplacian of the failure tests (5000 equations, bandwidth 70) with the diagonal of
 // equation kIndefinite negated: no longer positive definite there.
 constexpr index_t kIndefinite = 3001;
@@ -97,11 +107,7 @@ TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
 TEST_CASE("band-cholesky:cuda that cannot hold the two-sided layout factors one-sided, on the one-sided blocks") {
   SolverOptions options;
   options.device = "cuda";
-  try {
-    make_band_cholesky_cuda(options);
-  } catch (const SolverUnavailable&) {
-    return;
-  }
+  if (!cuda_band_solver_available(options)) return;
   // kd = 3500, long enough for two-sided: its blocks are 384 wide, one-sided ones 256
   // (band_layout.cpp). Room for the one-sided band of 256-column blocks, not for the two-sided
   // layout: one-sided on the device, on 256 columns (on 384 it did not fit and streamed).
@@ -124,11 +130,7 @@ TEST_CASE("band-cholesky:cuda that cannot hold the two-sided layout factors one-
 TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the device holds its two-sided layout") {
   SolverOptions options;
   options.device = "cuda";
-  try {
-    make_band_cholesky_cuda(options);
-  } catch (const SolverUnavailable&) {
-    return;
-  }
+  if (!cuda_band_solver_available(options)) return;
   const index_t n = 20011, m = 130;
   const CsrMatrix a = grid_laplacian(n, m, 15);
   std::vector<double> rhs(n);
