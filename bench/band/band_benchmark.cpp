@@ -182,7 +182,7 @@ void add_options(CLI::App& app, Options& o) {
                      non_negative_number());
   app.add_flag("--breakdown", o.breakdown,
                "also time the two chains of one GPU step (block column kernels with their look-ahead; trailing SYRK) "
-               "per b and block, alone");
+               "per b and block, alone, and with cublas-pair two bands' steps side by side");
   app.add_flag("--update-rates", o.update_rates,
                "also time a step's trailing update alone, per b and block, by cuBLAS DSYRK and DSYRKX beside a DGEMM "
                "of the square, on the whole device and with the --panel-sms (default 8) kept out");
