@@ -62,7 +62,9 @@ struct PersistentGrid {
 // their own, after the default stream's work so far: two factorisations from two host threads,
 // each with at most half of persistent_blocks(), run side by side (a grid that could not be
 // resident beside the other's would wait for it, its blocks spinning on flags: never more than
-// the device holds in all).
+// the device holds in all). Nothing may wait for the whole device meanwhile (a cudaFree does): a
+// factorisation's second launch would wait behind it while its first kernel spins. So the flags'
+// device memory is kept for the next call, never freed (band_cholesky_persistent.cu).
 void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr,
                        const PersistentGrid& grid = {});
 
