@@ -611,6 +611,11 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   const std::size_t state_ints = 4 + counts + flags + 2 * columns + stall_record, state_words = (state_ints + 1) / 2,
                     timed = times ? times->size() : 0,
                     time_words = timed * sizeof(PersistentStepTimes) / sizeof(std::int64_t);
+  // From taking the workspace (a new one is a cudaMalloc, which the driver may make wait for the
+  // device) to its second launch, one factorisation at a time: no other may be between its two
+  // launches while this one waits for the device, nor wait for the device while this one is.
+  static std::mutex launching;
+  std::unique_lock<std::mutex> launch_lock(launching);
   const CachedWorkspace workspace(state_words + time_words);
   int* const state = reinterpret_cast<int*>(workspace.get());
   zero_device_bytes(workspace.get(), (state_words + time_words) * sizeof(std::int64_t));
@@ -660,6 +665,7 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   update->kernel<<<static_cast<unsigned>(grid - strip_blocks), static_cast<unsigned>(workers * threads),
                    update->shared_bytes, update_stream>>>(b);
   check(cudaGetLastError(), "launch of the persistent update kernel");
+  launch_lock.unlock();
   check(cudaStreamSynchronize(strip_stream), "the persistent band factorisation's strips");
   check(cudaStreamSynchronize(update_stream), "the persistent band factorisation's updates");
 

@@ -64,7 +64,8 @@ struct PersistentGrid {
 // resident beside the other's would wait for it, its blocks spinning on flags: never more than
 // the device holds in all). Nothing may wait for the whole device meanwhile (a cudaFree does): a
 // factorisation's second launch would wait behind it while its first kernel spins. So the flags'
-// device memory is kept for the next call, never freed (band_cholesky_persistent.cu).
+// device memory is kept for the next call, never freed, and taken (maybe allocated) with the two
+// launches under a lock (band_cholesky_persistent.cu).
 void factor_persistent(const BandLayout& layout, double* rows, std::vector<PersistentStepTimes>* times = nullptr,
                        const PersistentGrid& grid = {});
 
