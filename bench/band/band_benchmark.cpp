@@ -364,6 +364,18 @@ kernels::cuda::DeviceSchedule schedule_of(const std::string& impl, const band::B
   if (forced.after_look_ahead >= 0) schedule.trailing_after_look_ahead = forced.after_look_ahead == 1;
   return schedule;
 }
+
+// The schedule of chain `part` (0 or 1) of two factored at once (cublas-pair's halves, cublas-twisted's
+// walkers, --breakdown's pair): cublas's beside another, its trailing SYRK on its own share of the
+// multiprocessors where --update-parts asks for shares.
+kernels::cuda::DeviceSchedule pair_schedule(const band::BandLayout& layout, const ScheduleForced& forced, int part) {
+  kernels::cuda::DeviceSchedule schedule = schedule_of("cublas", layout, forced, true);
+  if (forced.update_parts > 1) {
+    schedule.update_part = part;
+    schedule.update_parts = forced.update_parts;
+  }
+  return schedule;
+}
 #endif
 
 #if FEM_WITH_CUDA
@@ -383,12 +395,9 @@ band::Walker<T> twisted_walker(const std::string& impl, const ScheduleForced& fo
     }
   }
   return [forced](const band::BandOnBackend<T>& half, int part, int parts) {
-    auto schedule = schedule_of("cublas", half.layout, forced, parts > 1);
-    if (parts > 1 && forced.update_parts > 1) {
-      schedule.update_part = part;
-      schedule.update_parts = forced.update_parts;
-    }
-    kernels::cuda::factor_on_device(half.layout, half.rows(), schedule);
+    kernels::cuda::factor_on_device(half.layout, half.rows(),
+                                    parts > 1 ? pair_schedule(half.layout, forced, part)
+                                              : schedule_of("cublas", half.layout, forced));
   };
 }
 #endif
@@ -429,10 +438,7 @@ void factor_halves_at_once(const band::BandOnBackend<T>& a, const ScheduleForced
   for (int k = 0; k < 2; ++k)
     threads.emplace_back([&, k] {
       try {
-        auto schedule = schedule_of("cublas", halves[k], forced, true);
-        schedule.update_part = forced.update_parts > 1 ? k : 0;
-        schedule.update_parts = forced.update_parts;
-        kernels::cuda::factor_on_device(halves[k], rows[k], schedule);
+        kernels::cuda::factor_on_device(halves[k], rows[k], pair_schedule(halves[k], forced, k));
       } catch (const std::exception& e) {
         failures[k] = e.what();
       }
@@ -692,18 +698,20 @@ void print_chain_steps(const Options& o) {
             storage.emplace_back(layout.elements());
             fill_band_on_device(storage.back().get(), 0, layout.n, b, layout.window());
           }
-          const auto schedule = schedule_of(pair ? "cublas" : impl, layout, forced, pair);
+          std::vector<kernels::cuda::DeviceSchedule> schedules;
+          for (int c = 0; c < chains; ++c)
+            schedules.push_back(pair ? pair_schedule(layout, forced, c) : schedule_of(impl, layout, forced));
           std::vector<std::vector<kernels::cuda::ChainStepTimes>> times(static_cast<std::size_t>(chains));
           std::vector<std::thread> threads;
           for (int c = 0; c < chains; ++c)
             threads.emplace_back([&, c] {
-              times[static_cast<std::size_t>(c)] =
-                  kernels::cuda::factor_on_device_timed(layout, storage[static_cast<std::size_t>(c)].get(), schedule);
+              const auto k = static_cast<std::size_t>(c);
+              times[k] = kernels::cuda::factor_on_device_timed(layout, storage[k].get(), schedules[k]);
             });
           for (auto& t : threads) t.join();
           for (int c = 0; c < chains; ++c)
-            print_chain_step_medians(layout, pair ? impl + "/" + std::to_string(c) : impl, schedule,
-                                     times[static_cast<std::size_t>(c)]);
+            print_chain_step_medians(layout, pair ? impl + "/" + std::to_string(c) : impl,
+                                     schedules[static_cast<std::size_t>(c)], times[static_cast<std::size_t>(c)]);
         }
       }
 }
