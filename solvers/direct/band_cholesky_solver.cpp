@@ -223,8 +223,9 @@ class BandCholeskySolver final : public LinearSolver {
     SolveReport report;
     const bool gpu = device_ == Device::cuda;
     band::BandLayout layout = band::make_layout(a, 0);
-    layout.block = band::default_block_size(layout.bandwidth, gpu, gpu && may_twist(layout));
     report.figures["bandwidth"] = static_cast<double>(layout.bandwidth);
+    if (gpu) layout.bandwidth = band::device_bandwidth(layout.bandwidth, layout.n);
+    layout.block = band::default_block_size(layout.bandwidth, gpu, gpu && may_twist(layout));
     report.figures["block_size"] = static_cast<double>(layout.block);
     report.figures["flops"] = band::cholesky_flops(layout.n, layout.bandwidth);
     report.figures["threads"] = gpu ? 0 : omp_get_max_threads();

@@ -33,6 +33,8 @@ index_t default_block_size(index_t bandwidth, bool gpu, bool two_sided) {
   return std::max<index_t>(1, std::min(target, bandwidth));
 }
 
+index_t device_bandwidth(index_t kd, index_t n) { return std::max(kd, std::min((kd + 7) / 8 * 8, n - 1)); }
+
 BandLayout make_layout(const CsrMatrix& matrix, index_t block) {
   if (matrix.rows < 0 || static_cast<index_t>(matrix.row_ptr.size()) != matrix.rows + 1)
     throw std::invalid_argument("band solver: the CSR matrix has " + std::to_string(matrix.row_ptr.size()) +

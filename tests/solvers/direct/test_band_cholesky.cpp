@@ -278,6 +278,16 @@ TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 7), n);
   auto backend = std::make_unique<band::BlasBackend>();
   const band::BandLayout layout = band::make_layout(csr, 4);
+  CHECK(layout.window() == 16);  // kd + block = 13, rounded up to a multiple of 8 (band_layout.hpp)
+  CHECK(band::BandLayout{50, 9, 7}.window() == 16);
+  CHECK(band::BandLayout{50, 9, 8}.window() == 24);
+  // The GPU's half-bandwidth: a multiple of 8, at most n - 1, never below kd.
+  CHECK(band::device_bandwidth(3999, 1'000'000) == 4000);
+  CHECK(band::device_bandwidth(1601, 20'000) == 1608);
+  CHECK(band::device_bandwidth(1600, 20'000) == 1600);
+  CHECK(band::device_bandwidth(5, 7) == 6);
+  CHECK(band::device_bandwidth(6, 7) == 6);
+  CHECK(band::device_bandwidth(0, 1) == 0);
   auto factor = band::load_band<double>(*backend, csr, layout);
   band::factor(*backend, factor, band::Schedule::tasks);
   std::vector<double> stored(layout.elements());
@@ -454,9 +464,9 @@ TEST_CASE("the two-sided load holds the one-sided band's top rows and its reflec
       CHECK(f.bottom == 0);
     }
   }
-  // n + kd rows of pitch kd + block + 1, the separator's two kd x kd blocks and the bottom band's
-  // alignment.
-  CHECK(band::twisted_bytes({300, 10, 8}, 4) == ((300 + 10) * 19 + 2 * 10 * 10) * 4 + band::kBottomAlignment);
+  // n + kd rows of pitch kd + block (rounded up to 8) + 1, the separator's two kd x kd blocks and
+  // the bottom band's alignment.
+  CHECK(band::twisted_bytes({300, 10, 8}, 4) == ((300 + 10) * 25 + 2 * 10 * 10) * 4 + band::kBottomAlignment);
   // As load_band, it refuses a band the back-end's memory cannot hold, naming it.
   const CsrMatrix far = corners_apart(3'000'000);
   const band::BandLayout layout = band::make_layout(far, 64);
@@ -466,7 +476,7 @@ TEST_CASE("the two-sided load holds the one-sided band's top rows and its reflec
 
 TEST_CASE("allocate_twisted puts the bottom band right after the top's rows, aligned") {
   band::BlasBackend cpu;
-  const band::BandLayout layout{1001, 37, 8};  // pitch 46: the top's rows end off the alignment
+  const band::BandLayout layout{1001, 37, 8};  // pitch 49: the top's rows end off the alignment
   const auto t = band::allocate_twisted<double>(cpu, layout, band::twisted_split(layout.n, layout.bandwidth, 300));
   CHECK(t.top.layout.n == 337);
   CHECK(t.bottom.layout.n == 701);
@@ -475,7 +485,7 @@ TEST_CASE("allocate_twisted puts the bottom band right after the top's rows, ali
   CHECK(bottom % band::kBottomAlignment == 0);
   CHECK(bottom >= top_end);
   CHECK(bottom < top_end + band::kBottomAlignment);
-  CHECK(t.bytes() == ((337 + 701) * 46 + 2 * 37 * 37) * sizeof(double) + band::kBottomAlignment);
+  CHECK(t.bytes() == ((337 + 701) * 49 + 2 * 37 * 37) * sizeof(double) + band::kBottomAlignment);
   CHECK(t.bytes() == band::twisted_bytes(layout, sizeof(double)));
 }
 
