@@ -108,10 +108,12 @@ TEST_CASE("band-cholesky:cuda that cannot hold the two-sided layout factors one-
   SolverOptions options;
   options.device = "cuda";
   if (!cuda_band_solver_available(options)) return;
-  // kd = 3500, long enough for two-sided: its blocks are 384 wide, one-sided ones 256
-  // (band_layout.cpp). Room for the one-sided band of 256-column blocks, not for the two-sided
-  // layout: one-sided on the device, on 256 columns (on 384 it did not fit and streamed).
-  const index_t kd = 3500, n = band::kTwistedFromLength * kd;
+  // kd = 3504 (a multiple of 8: the device's own, band::device_bandwidth), long enough for
+  // two-sided: its blocks are 384 wide, one-sided ones 256 (band_layout.cpp). Room for the
+  // one-sided band of 256-column blocks, not for the two-sided layout: one-sided on the device, on
+  // 256 columns (on 384 it did not fit and streamed).
+  const index_t kd = 3504, n = band::kTwistedFromLength * kd;
+  REQUIRE(band::device_bandwidth(kd, n) == kd);
   const CsrMatrix a = grid_laplacian(n, kd, 16);
   std::vector<double> rhs(n), u(n);
   for (index_t i = 0; i < n; ++i) rhs[i] = std::sin(0.13 * i) + 0.2;
@@ -145,12 +147,14 @@ TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the d
   CHECK(report.figures.at("two_sided") == 1);
   CHECK(report.figures.at("persistent_kernel") == 1);
   CHECK(max_rel_diff(u, u_cpu) < 1e-10);
-  // It takes the two-sided layout: kd rows, the separator's two kd x kd blocks and the bottom
-  // band's alignment more than the band.
-  const band::BandLayout layout{n, m, 64};
+  // It takes the two-sided layout of the device's half-bandwidth (m rounded up to 8): kd rows, the
+  // separator's two kd x kd blocks and the bottom band's alignment more than the band.
+  const index_t kd = band::device_bandwidth(m, n);
+  REQUIRE(kd == 136);
+  const band::BandLayout layout{n, kd, 64};
   const std::size_t band_bytes = layout.elements() * sizeof(double),
                     twisted_bytes = band::twisted_bytes(layout, sizeof(double));
-  CHECK(twisted_bytes == band_bytes + static_cast<std::size_t>(m * layout.pitch() + 2 * m * m) * sizeof(double) +
+  CHECK(twisted_bytes == band_bytes + static_cast<std::size_t>(kd * layout.pitch() + 2 * kd * kd) * sizeof(double) +
                              band::kBottomAlignment);
   CHECK(report.figures.at("factor_bytes") == static_cast<double>(twisted_bytes));
   // Exactly that room: two-sided; room for the band but not for those kd rows more: one-sided, on
@@ -172,7 +176,7 @@ TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the d
   CHECK(max_rel_diff(u, u_cpu) < 1e-9);
   // A band shorter than kTwistedFromLength half-bandwidths: one-sided.
   options.precision = "double";
-  const index_t short_n = band::kTwistedFromLength * m - 1;
+  const index_t short_n = band::kTwistedFromLength * kd - 1;
   const CsrMatrix short_band = grid_laplacian(short_n, m, 16);
   rhs.resize(short_n);
   u.resize(short_n);
