@@ -6,7 +6,8 @@
 // back to FP64 when refinement stalls.
 //
 // On the CPU the tiles run on OpenBLAS (BlasBackend) under OpenMP tasks. On CUDA the band is
-// factored on the device and substituted there: in FP64 on narrow bands (below kPersistentBelow,
+// factored at its half-bandwidth rounded up to 8 (band::device_bandwidth: the kernels' shapes
+// aligned) on the device and substituted there: in FP64 on narrow bands (below kPersistentBelow,
 // kTwistedPersistentBelow two-sided) by the persistent kernel (band_cholesky_persistent), else by
 // band_cholesky_cuda (our block column kernel, cuBLAS, streams); two-sided
 // (twisted_band_cholesky.hpp: two of those side by side from both ends of the band, half the
@@ -15,7 +16,7 @@
 // band larger than the device memory allowed is built in host memory, streamed through the
 // device in chunks for the factorisation (one-sided), and substituted on the host.
 //
-// SolveReport.figures: bandwidth, block_size, factor_bytes, flops (factorisation, counted
+// SolveReport.figures: bandwidth (the matrix's), block_size, factor_bytes, flops (factorisation, counted
 // exactly: about n (kd + 1)^2), threads, refinement_steps, precision_fallback (1 when the mixed
 // solve fell back to FP64), factor_precision_bits (32 or 64), device_chunks (CUDA: 0 when the
 // band lived on the device, else the chunks it streamed through in), two_sided (CUDA: 1 when
