@@ -4,9 +4,11 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "fem/app/renumber_command.hpp"
+#include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/run_case.hpp"
 #include "fem/config.hpp"
 #include "fem/output/vtk_cells.hpp"
@@ -290,4 +292,16 @@ TEST_CASE("fem renumber compares every method and the chosen one reduces the pro
   const auto csv = slurp(dir.path / "results/box-renumber.csv");
   for (const char* method : {"none,", "rcm,", "gps,", "sloan,"}) CHECK(csv.find(std::string("\n") + method) != std::string::npos);
   CHECK(log.str().find("sloan") != std::string::npos);
+}
+
+TEST_CASE("numbers in tables and progress lines read as people write them") {
+  CHECK(fem::with_commas(0) == "0");
+  CHECK(fem::with_commas(999) == "999");
+  CHECK(fem::with_commas(1000) == "1,000");
+  CHECK(fem::with_commas(1234567) == "1,234,567");
+  CHECK(fem::with_commas(-999) == "-999");
+  CHECK(fem::with_commas(-1000) == "-1,000");
+  CHECK(fem::with_commas(-123456) == "-123,456");
+  CHECK(fem::with_commas(std::numeric_limits<long long>::min()) == "-9,223,372,036,854,775,808");
+  CHECK(fem::human_bytes(3.5e9) == "3.3 GiB");
 }

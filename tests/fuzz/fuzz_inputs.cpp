@@ -142,8 +142,8 @@ std::string run_isolated(const Target& target, const fs::path& file) {
   if (child == 0) {
     ::alarm(30);  // a hang ends as SIGALRM
     // The readers' own output is not ours to judge.
-    std::freopen("/dev/null", "w", stdout);
-    std::freopen("/dev/null", "w", stderr);
+    for (FILE* stream : {stdout, stderr})
+      if (!std::freopen("/dev/null", "w", stream)) std::_Exit(4);
     try {
       target.read(file);
     } catch (const std::exception&) {
@@ -156,6 +156,7 @@ std::string run_isolated(const Target& target, const fs::path& file) {
   ::waitpid(child, &status, 0);
   if (WIFSIGNALED(status)) return "signal " + std::to_string(WTERMSIG(status));
   if (WEXITSTATUS(status) == 3) return "an exception that is not a std::exception";
+  if (WEXITSTATUS(status) == 4) return "no /dev/null to silence the reader";
   if (WEXITSTATUS(status) != 0) return "exit status " + std::to_string(WEXITSTATUS(status));
   return {};
 }
