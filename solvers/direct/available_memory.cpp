@@ -5,6 +5,9 @@
 #include <limits>
 #include <sstream>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include "kernels/device_queries.hpp"
 #include "solvers/linear_solver.hpp"
 #include "support/large_block_cache.hpp"
@@ -39,6 +42,17 @@ std::size_t host_available_memory() {
   const std::size_t limit = read_bytes("/sys/fs/cgroup/memory.max");
   const std::size_t used = read_bytes("/sys/fs/cgroup/memory.current");
   if (limit != std::numeric_limits<std::size_t>::max() && used <= limit) available = std::min(available, limit - used);
+  // An address-space limit (ulimit -v, as some batch systems set one): what the process has not
+  // mapped of it yet.
+  rlimit address_space{};
+  if (getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY) {
+    std::ifstream statm("/proc/self/statm");
+    std::size_t pages = 0;
+    statm >> pages;
+    const std::size_t mapped = pages * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::size_t cap = address_space.rlim_cur;
+    available = std::min(available, cap > mapped ? cap - mapped : 0);
+  }
   return available;
 }
 

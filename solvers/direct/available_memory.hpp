@@ -1,6 +1,8 @@
 #pragma once
 // How many bytes a solver may still allocate where a back-end computes: MemAvailable from
-// /proc/meminfo for host back-ends, less where the process's cgroup caps its memory, the CUDA device's free memory (kernels/device_queries.hpp) for the CUDA ones.
+// /proc/meminfo for host back-ends, less where the process's cgroup caps its memory or an
+// address-space limit (RLIMIT_AS, ulimit -v) leaves less unmapped; the CUDA device's free memory
+// (kernels/device_queries.hpp) for the CUDA ones.
 #include <cstddef>
 #include <string>
 

@@ -2,10 +2,17 @@
 // mixed precision; what it says about an indefinite matrix and about bad input.
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <random>
+#include <sstream>
 #include <vector>
 
 #include "solvers/linear_solver.hpp"
@@ -146,4 +153,65 @@ TEST_CASE("bad input is refused with a clear message") {
   CHECK(make_solver(options)->solve(AssembledSystem{empty, none}, none).residual == 0);
   options.precision = "half";
   CHECK_THROWS_WITH_AS(make_solver(options), doctest::Contains("unknown precision 'half'"), std::invalid_argument);
+}
+
+namespace {
+
+// A sparse SPD matrix whose graph is an expander (each equation coupled to three random others):
+// no ordering keeps its factor small.
+CsrMatrix random_expander_matrix(std::int32_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<std::int32_t> any(0, n - 1);
+  std::map<std::pair<std::int32_t, std::int32_t>, double> entries;
+  for (std::int32_t i = 0; i < n; ++i) {
+    entries[{i, i}] += 1.0;
+    for (int k = 0; k < 3; ++k) {
+      const std::int32_t j = any(rng);
+      if (j == i) continue;
+      entries[{i, j}] -= 1.0;
+      entries[{j, i}] -= 1.0;
+      entries[{i, i}] += 1.0;
+      entries[{j, j}] += 1.0;
+    }
+  }
+  return test::csr_from(n, entries);
+}
+
+constexpr const char* kLimitedChild = "FEM_TEST_ADDRESS_SPACE_LIMITED";
+
+}  // namespace
+
+TEST_CASE("address-space limited child: a factorisation larger than what is left is refused before it allocates") {
+  if (std::getenv(kLimitedChild) == nullptr) return;  // run by the next test, in a process of its own
+  // What this process maps now, and 256 MiB more (the factor needs about 1.3 GiB).
+  std::ifstream statm("/proc/self/statm");
+  std::size_t pages = 0;
+  statm >> pages;
+  const rlim_t cap = static_cast<rlim_t>(pages) * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + (rlim_t{256} << 20);
+  const rlimit limit{cap, cap};
+  REQUIRE(setrlimit(RLIMIT_AS, &limit) == 0);
+  const CsrMatrix a = random_expander_matrix(16000, 5);
+  std::vector<double> b(a.rows, 1.0), x(a.rows);
+  SolverOptions options;
+  options.method = "multifrontal";
+  CHECK_THROWS_WITH_AS(make_solver(options)->solve(AssembledSystem{a, b}, x),
+                       doctest::Contains("the multifrontal factorisation of 16000 equations"), SolveFailure);
+}
+
+TEST_CASE("under an address-space limit (ulimit -v) a factorisation that would not fit is refused, naming it") {
+  // The limit in a process of its own (this test binary again, the test above alone), whose
+  // threads are few: each takes its stack's address space.
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe");
+  const std::filesystem::path log = std::filesystem::temp_directory_path() / ("fem_limited_" + std::to_string(getpid()));
+  const std::string command = std::string(kLimitedChild) + "=1 OMP_NUM_THREADS=2 OPENBLAS_NUM_THREADS=1 '" +
+                              self.string() + "' '--test-case=address-space limited child*' > '" + log.string() +
+                              "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(log);
+  std::stringstream output;
+  output << in.rdbuf();
+  std::filesystem::remove(log);
+  CAPTURE(output.str());
+  CHECK(status == 0);
+  CHECK(output.str().find("1 passed") != std::string::npos);
 }
