@@ -16,8 +16,8 @@
 // band larger than the device memory allowed is built in host memory, streamed through the
 // device in chunks for the factorisation (one-sided), and substituted on the host.
 //
-// SolveReport.figures: bandwidth (the matrix's), block_size, factor_bytes, flops (factorisation, counted
-// exactly: about n (kd + 1)^2), threads, refinement_steps, precision_fallback (1 when the mixed
+// SolveReport.figures: bandwidth (the matrix's), block_size, factor_bytes, flops (factorisation of the
+// matrix's band, counted exactly: about n (kd + 1)^2), threads, refinement_steps, precision_fallback (1 when the mixed
 // solve fell back to FP64), factor_precision_bits (32 or 64), device_chunks (CUDA: 0 when the
 // band lived on the device, else the chunks it streamed through in), two_sided (CUDA: 1 when
 // factored two-sided), persistent_kernel (CUDA: 1 when the persistent kernel factored).
