@@ -34,6 +34,7 @@
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/twisted_band_cholesky.hpp"
 #include "support/csv_table.hpp"
+#include "support/first_failure.hpp"
 #include "support/statistics.hpp"
 #include "support/stopwatch.hpp"
 #if FEM_WITH_CUDA
@@ -433,19 +434,14 @@ void factor_halves_at_once(const band::BandOnBackend<T>& a, const ScheduleForced
   const band::BandLayout halves[] = {{first, a.layout.bandwidth, a.layout.block},
                                      {a.layout.n - first, a.layout.bandwidth, a.layout.block}};
   T* rows[] = {a.rows(), a.rows() + first * a.layout.pitch()};
-  std::string failures[2];
+  FirstFailure failure;
   std::vector<std::thread> threads;
   for (int k = 0; k < 2; ++k)
     threads.emplace_back([&, k] {
-      try {
-        kernels::cuda::factor_on_device(halves[k], rows[k], pair_schedule(halves[k], forced, k));
-      } catch (const std::exception& e) {
-        failures[k] = e.what();
-      }
+      failure.run([&] { kernels::cuda::factor_on_device(halves[k], rows[k], pair_schedule(halves[k], forced, k)); });
     });
   for (auto& t : threads) t.join();
-  for (const auto& f : failures)
-    if (!f.empty()) throw std::runtime_error(f);
+  failure.rethrow_if_failed();
 }
 #endif
 
@@ -702,13 +698,15 @@ void print_chain_steps(const Options& o) {
           for (int c = 0; c < chains; ++c)
             schedules.push_back(pair ? pair_schedule(layout, forced, c) : schedule_of(impl, layout, forced));
           std::vector<std::vector<kernels::cuda::ChainStepTimes>> times(static_cast<std::size_t>(chains));
+          FirstFailure failure;
           std::vector<std::thread> threads;
           for (int c = 0; c < chains; ++c)
             threads.emplace_back([&, c] {
               const auto k = static_cast<std::size_t>(c);
-              times[k] = kernels::cuda::factor_on_device_timed(layout, storage[k].get(), schedules[k]);
+              failure.run([&] { times[k] = kernels::cuda::factor_on_device_timed(layout, storage[k].get(), schedules[k]); });
             });
           for (auto& t : threads) t.join();
+          failure.rethrow_if_failed();
           for (int c = 0; c < chains; ++c)
             print_chain_step_medians(layout, pair ? impl + "/" + std::to_string(c) : impl,
                                      schedules[static_cast<std::size_t>(c)], times[static_cast<std::size_t>(c)]);

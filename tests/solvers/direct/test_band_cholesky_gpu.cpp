@@ -309,7 +309,7 @@ TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
   // strips apply the block column before them), n that cut the last tile, a band reaching 16
   // tiles (many tasks waiting on one another), a block wider than the tiles (more padding in
   // each row), and a dense matrix (more strips a block column than blocks that take strips);
-  // kd + block even and odd (the window rounded up to even: the updates' entries two at a time).
+  // kd + block even and odd (the window rounded up to a multiple of 8: the updates' entries two at a time).
   for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1, 0, 64}, {200, 0, 64}, {100, 5, 64},
                                      {257, 31, 64}, {640, 64, 64}, {645, 65, 64}, {700, 129, 64}, {1000, 100, 64},
                                      {3001, 250, 64}, {2500, 400, 100}, {3000, 1000, 64}, {3000, 2999, 64}}) {
