@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "fem/pipeline/run_case.hpp"
+#include "fem/pipeline/make_mesh.hpp"
 #include "fem/case/case.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/element_order.hpp"

@@ -1,4 +1,5 @@
 #include "fem/app/check_command.hpp"
+#include "fem/pipeline/make_mesh.hpp"
 
 #include <cstdio>
 #include <iomanip>

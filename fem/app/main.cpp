@@ -21,7 +21,7 @@
 #include "fem/app/render_command.hpp"
 #include "fem/app/renumber_command.hpp"
 #include "fem/app/solvers_command.hpp"
-#include "fem/pipeline/run_case.hpp"
+#include "fem/app/run_command.hpp"
 #include "fem/case/case_settings.hpp"
 #include "fem/config.hpp"
 #include "fem/parallel/mpi_launch.hpp"

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <iosfwd>
 
-#include "fem/pipeline/run_case.hpp"
+#include "fem/pipeline/run_overrides.hpp"
 
 namespace fem {
 

@@ -1,4 +1,5 @@
 #include "fem/study/compare_case.hpp"
+#include "fem/pipeline/make_mesh.hpp"
 
 #include <algorithm>
 #include <ostream>

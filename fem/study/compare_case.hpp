@@ -4,7 +4,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "fem/pipeline/run_case.hpp"
+#include "fem/pipeline/run_overrides.hpp"
 #include "fem/study/comparison.hpp"
 #include "fem/study/study_result.hpp"
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "fem/pipeline/run_case.hpp"
+#include "fem/pipeline/run_overrides.hpp"
 #include "fem/study/comparison.hpp"
 
 namespace fem::study {

@@ -1,4 +1,5 @@
 #include "fem/study/sweep.hpp"
+#include "fem/pipeline/make_mesh.hpp"
 
 #include <algorithm>
 #include <ostream>

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "fem/app/render_command.hpp"
-#include "fem/pipeline/run_case.hpp"
+#include "fem/app/run_command.hpp"
 #include "fem/config.hpp"
 #include "fem/output/external_command.hpp"
 #include "tests/app/app_test_support.hpp"

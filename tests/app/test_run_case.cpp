@@ -9,7 +9,7 @@
 
 #include "fem/app/renumber_command.hpp"
 #include "fem/pipeline/number_format.hpp"
-#include "fem/pipeline/run_case.hpp"
+#include "fem/app/run_command.hpp"
 #include "fem/config.hpp"
 #include "fem/output/vtk_cells.hpp"
 #include "fem/elements/reference_element.hpp"
@@ -103,6 +103,30 @@ TEST_CASE("a body free to move is refused by every direct solver, not answered w
   }
   CHECK_FALSE(fs::exists(dir.path / "results/free.json"));
 }
+
+#if FEM_WITH_PETSC
+TEST_CASE("an answer that misses the tolerance is refused, whatever solver gave it, and earlier results stay") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  std::ostringstream log;
+  run_case(file, {}, log);
+  const std::string earlier = slurp(dir.path / "results/box.json");
+  // PETSc with options that skip the iterations returns an answer far from the solution.
+  for (const char* options : {"-ksp_type preonly", "-ksp_max_it 2 -ksp_converged_maxits"}) {
+    CAPTURE(options);
+    RunOverrides overrides;
+    overrides.settings = {"solver.method=petsc", std::string("solver.petsc_options=") + options};
+    try {
+      run_case(file, overrides, log);
+      FAIL("the run wrote an answer whose residual misses the tolerance");
+    } catch (const SolveFailure& e) {
+      CHECK(std::string(e.what()).find("above the tolerance") != std::string::npos);
+      CHECK(std::string(e.what()).find("petsc_options") != std::string::npos);
+    }
+  }
+  CHECK(slurp(dir.path / "results/box.json") == earlier);
+}
+#endif
 
 TEST_CASE("an AMG run takes the solver.amg keys and reports its setup apart from the solve") {
   TempDir dir;

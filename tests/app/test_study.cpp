@@ -10,7 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fem/pipeline/run_case.hpp"
+#include "fem/pipeline/make_mesh.hpp"
+#include "fem/pipeline/run_overrides.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/comparison.hpp"
 #include "fem/study/compare_case.hpp"

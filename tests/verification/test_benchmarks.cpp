@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "fem/pipeline/run_case.hpp"
+#include "fem/pipeline/make_mesh.hpp"
 #include "fem/config.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "tests/support/solve.hpp"

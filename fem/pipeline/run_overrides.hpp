@@ -1,15 +1,12 @@
 #pragma once
-// `fem run`: the whole pipeline from a case file to results on disk.
+// What the command line changes in a case: the values it replaces, checked as the case file's
+// own are, and the run's own switches (quiet, progress, matrix export).
 #include <filesystem>
-#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "fem/case/case.hpp"
-#include "fem/mesh/mesh.hpp"
 
 namespace fem {
 
@@ -29,13 +26,5 @@ void apply_overrides(Case& c, const RunOverrides& overrides);
 
 // The case as the command line sees it: the file with --set applied, then the other overrides.
 Case load_case_with(const std::filesystem::path& case_file, const RunOverrides& overrides);
-
-// The mesh a case describes: a Gmsh .geo or .msh, or the built-in box.
-Mesh make_mesh(const MeshSpec& spec);
-
-// Runs the case, printing one line per phase and a summary table to `log`; returns the JSON
-// summary that was written. Throws with a message naming the file, line, group or equation at
-// fault; results of earlier runs are left untouched then.
-nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log);
 
 }  // namespace fem

@@ -1,0 +1,60 @@
+#include "fem/app/run_command.hpp"
+
+#include <memory>
+#include <stdexcept>
+
+#include "fem/config.hpp"
+#include "fem/parallel/mpi_launch.hpp"
+#include "fem/pipeline/host_executor.hpp"
+#include "fem/pipeline/run_pipeline.hpp"
+#include "fem/resources/case_fit.hpp"
+#include "solvers/direct/available_memory.hpp"
+#include "solvers/solver_table.hpp"
+#if FEM_WITH_PETSC
+#include "fem/parallel/petsc_summary.hpp"
+#include "fem/parallel/rank_executor.hpp"
+#endif
+#if FEM_WITH_VTK
+#include "fem/output/vtk_result_sink.hpp"
+#endif
+
+namespace fem {
+namespace {
+
+std::unique_ptr<Executor> make_executor(const Case& c, int ranks) {
+#if FEM_WITH_PETSC
+  if (ranks > 1) return std::make_unique<RankExecutor>();
+  if (is_distributed_method(c.solver.method))  // petsc and mumps in one process report as under mpirun
+    return std::make_unique<HostExecutor>([options = c.solver](nlohmann::json& summary, const SolveReport& report) {
+      describe_petsc_solve(summary, report, options, {summary["dofs"].get<std::int64_t>()});
+    });
+#endif
+  (void)c, (void)ranks;  // a build without PETSc refused several ranks before
+  return std::make_unique<HostExecutor>();
+}
+
+std::unique_ptr<ResultSink> make_sink() {
+#if FEM_WITH_VTK
+  return std::make_unique<VtkResultSink>();
+#else
+  return std::make_unique<SummaryOnlySink>();
+#endif
+}
+
+}  // namespace
+
+nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
+  const Case c = load_case_with(case_file, overrides);
+  // A solver this build lacks is said before the mesh is made.
+  require_available_solver(c.solver.method, c.solver.device);
+  resources::require_mesh_fits(c, band::host_available_memory());
+  const int ranks = launched_ranks();
+  require_solver_for_ranks(c.solver.method, ranks);
+  if (overrides.export_matrix && ranks > 1)
+    throw std::runtime_error("--export-matrix writes the system of one process: run it without mpirun");
+  const auto executor = make_executor(c, ranks);
+  const auto sink = make_sink();
+  return run_pipeline(c, overrides, *executor, *sink, log);
+}
+
+}  // namespace fem

@@ -1,0 +1,55 @@
+#pragma once
+// Where a run's fields go: VTK files for ParaView (one .vtu, or a .pvtu with a piece per MPI
+// rank) or nowhere but the JSON summary in a build without VTK. The composition root picks one.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fem/mesh/mesh.hpp"
+#include "fem/output/paraview_script.hpp"
+#include "fem/output/vtu_writer.hpp"
+#include "support/atomic_output.hpp"
+
+namespace fem {
+
+// One process's share of the result files when they are written in pieces.
+struct ResultPiece {
+  int rank = 0, ranks = 1;
+  std::vector<std::size_t> cells;    // the cells this piece holds
+  std::vector<unsigned char> owned;  // per mesh node: 1 where this piece owns it
+};
+
+// The fields of a run at the nodes and cells of its mesh, and how a viewer shows them first.
+struct ResultFields {
+  const Mesh* mesh = nullptr;
+  std::vector<PointArray> points;
+  std::vector<CellArray> cells;
+  ParaviewView view;
+};
+
+// What a sink staged: the bytes of its files, and a note for the write line.
+struct StagedFields {
+  std::uintmax_t bytes = 0;
+  std::string note;
+};
+
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  // Stages the files for `fields` in `output` as `<name>...` (committed with the run's other
+  // files); `piece`: this process's share, when the results are written in pieces.
+  virtual StagedFields stage(AtomicOutput& output, const std::string& name, const ResultFields& fields,
+                            const std::optional<ResultPiece>& piece) = 0;
+};
+
+// Writes no field files: the summary alone (a build without VTK).
+class SummaryOnlySink final : public ResultSink {
+ public:
+  StagedFields stage(AtomicOutput&, const std::string&, const ResultFields&, const std::optional<ResultPiece>&) override {
+    return {0, "no .vtu: this build has no VTK"};
+  }
+};
+
+}  // namespace fem

@@ -1,0 +1,14 @@
+#pragma once
+// The fields as VTK XML files for ParaView: one .vtu, or under MPI a piece per rank and the
+// .pvtu index that joins them; beside them the ParaView script that shows them first.
+#include "fem/output/result_sink.hpp"
+
+namespace fem {
+
+class VtkResultSink final : public ResultSink {
+ public:
+  StagedFields stage(AtomicOutput& output, const std::string& name, const ResultFields& fields,
+                     const std::optional<ResultPiece>& piece) override;
+};
+
+}  // namespace fem

@@ -1,0 +1,29 @@
+#include "fem/pipeline/make_mesh.hpp"
+
+#include "fem/config.hpp"
+#include "fem/mesh/box_mesh.hpp"
+#include "fem/resources/case_fit.hpp"
+#include "solvers/direct/available_memory.hpp"
+#if FEM_WITH_GMSH
+#include "fem/mesh/gmsh_mesh.hpp"
+#endif
+
+namespace fem {
+
+Mesh make_mesh(const MeshSpec& spec) {
+  if (spec.source == MeshSpec::Source::Box) return make_box_mesh(spec.box);
+#if FEM_WITH_GMSH
+  if (spec.source == MeshSpec::Source::Msh) return mesh_from_msh(spec.file);
+  GmshMeshOptions options;
+  options.shape = spec.shape;
+  options.order = spec.order;
+  options.serendipity = spec.serendipity;
+  options.size = spec.size;
+  options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, band::host_available_memory()); };
+  return mesh_from_geo(spec.file, options);
+#else
+  throw CaseError(spec.file.string() + ": this build of fem has no Gmsh (FEM_WITH_GMSH=OFF): use a 'box' mesh");
+#endif
+}
+
+}  // namespace fem

@@ -1,0 +1,39 @@
+#include "fem/pipeline/run_overrides.hpp"
+
+#include "solvers/solver_table.hpp"
+
+namespace fem {
+namespace {
+
+std::string choose_override(const std::string& key, const std::string& value, const std::vector<const char*>& allowed) {
+  std::string list;
+  for (const char* a : allowed) {
+    if (value == a) return value;
+    list += std::string(list.empty() ? "" : ", ") + a;
+  }
+  throw CaseError("--" + key + " " + value + ": expected one of " + list);
+}
+
+}  // namespace
+
+void apply_overrides(Case& c, const RunOverrides& o) {
+  if (o.method) c.solver.method = choose_override("solver", *o.method, solver_methods());
+  if (o.device) c.solver.device = choose_override("device", *o.device, solver_devices());
+  if (o.renumber) c.solver.renumber = choose_override("renumber", *o.renumber, kRenumberMethods);
+  if (o.preconditioner) c.solver.preconditioner = *o.preconditioner;
+  if (o.precision) c.solver.precision = choose_override("precision", *o.precision, {"double", "mixed"});
+  if (o.tolerance) {
+    if (!(*o.tolerance > 0)) throw CaseError("--tolerance must be positive");
+    if (*o.tolerance < kSmallestTolerance) throw CaseError("--tolerance: " + tolerance_too_small(*o.tolerance));
+    c.solver.tolerance = *o.tolerance;
+  }
+  if (o.output_directory) c.output.directory = std::filesystem::absolute(*o.output_directory);
+}
+
+Case load_case_with(const std::filesystem::path& case_file, const RunOverrides& overrides) {
+  Case c = load_case(case_file, overrides.settings);
+  apply_overrides(c, overrides);
+  return c;
+}
+
+}  // namespace fem

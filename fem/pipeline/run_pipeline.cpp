@@ -1,0 +1,217 @@
+#include "fem/pipeline/run_pipeline.hpp"
+
+#include <iomanip>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <sstream>
+
+#include "fem/output/matrix_market.hpp"
+#include "fem/pipeline/answer_check.hpp"
+#include "fem/pipeline/make_mesh.hpp"
+#include "fem/pipeline/memory_watermark.hpp"
+#include "fem/pipeline/number_format.hpp"
+#include "fem/pipeline/phase_log.hpp"
+#include "fem/pipeline/run_summary.hpp"
+#include "fem/renumber/node_graph.hpp"
+#include "fem/resources/case_fit.hpp"
+#include "solvers/direct/available_memory.hpp"
+#include "support/stopwatch.hpp"
+
+namespace fem {
+namespace {
+
+using nlohmann::json;
+
+std::string describe_mesh(const Mesh& mesh) {
+  std::map<std::string, std::size_t> count;
+  for (auto t : mesh.cells.type) ++count[std::string(element_info(t).name)];
+  std::string s = with_commas(static_cast<long long>(mesh.num_nodes())) + " nodes, ";
+  bool first = true;
+  for (const auto& [name, n] : count) {
+    s += (first ? "" : " + ") + with_commas(static_cast<long long>(n)) + " " + name;
+    first = false;
+  }
+  return s;
+}
+
+std::string describe_numbering(const NodeOrdering& order) {
+  std::ostringstream s;
+  s << order.method << ": bandwidth " << with_commas(order.before.bandwidth) << " -> " << with_commas(order.after.bandwidth)
+    << ", profile " << with_commas(order.before.profile) << " -> " << with_commas(order.after.profile);
+  return s.str();
+}
+
+std::string describe_solve(const SolverOptions& options, const SolveOutcome& outcome) {
+  const SolveReport& report = outcome.report;
+  std::ostringstream s;
+  s << options.method << " on " << options.device;
+  if (report.figures.count("amg_levels"))
+    s << ", amg " << report.figures.at("amg_levels") << " levels (operator complexity " << std::fixed
+      << std::setprecision(2) << report.figures.at("amg_operator_complexity") << std::defaultfloat << ")";
+  s << ", setup " << std::fixed << std::setprecision(2) << report.time_setup_s << " s + solve " << report.time_solve_s
+    << " s" << std::defaultfloat;
+  if (report.iterations > 0) s << ", " << report.iterations << " iterations";
+  if (report.figures.count("spmv_tuning_s"))
+    s << ", SpMV tuning " << std::fixed << std::setprecision(2) << report.figures.at("spmv_tuning_s") << " s ("
+      << spmv_tuning_source(report) << ")" << std::defaultfloat;
+  s << ", residual " << std::scientific << std::setprecision(2) << outcome.residual;
+  return s.str();
+}
+
+// The node graph (which serves the sparsity pattern too) and the ordering the case asks for.
+struct Numbering {
+  renumber::NodeGraph graph;
+  NodeOrdering ordering;
+};
+
+Numbering number_stage(const Case& c, const Problem& problem) {
+  const Mesh& mesh = *problem.mesh;
+  Numbering numbering;
+  numbering.graph =
+      renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  numbering.ordering =
+      order_nodes(numbering.graph, c.solver.renumber, c.solver.method, problem.physics.dofs_per_node());
+  return numbering;
+}
+
+// The fields the case asks for (output.fields; all when it names none), as the sink takes them.
+ResultFields result_fields(const Case& c, const Problem& problem, const NodalResults& results, const json& summary) {
+  const Mesh& mesh = *problem.mesh;
+  ResultFields fields;
+  fields.mesh = &mesh;
+  const auto add = [&](const char* name, int components, const std::vector<double>& values) {
+    const auto& wanted = c.output.fields;
+    if (!values.empty() && (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end()))
+      fields.points.push_back({name, components, &values});
+  };
+  add("displacement", 3, results.displacement);
+  add("strain", 6, results.strain);
+  add("stress", 6, results.stress);
+  add("von_mises", 1, results.von_mises);
+  add("temperature", 1, results.temperature);
+  add("heat_flux", 3, results.heat_flux);
+  add("reaction", problem.physics.type == PhysicsType::Heat ? 1 : 3, results.reaction);
+  CellArray material{"material", {}};
+  material.values.assign(problem.cell_material.begin(), problem.cell_material.end());
+  fields.cells.push_back(std::move(material));
+
+  // What the ParaView script shows first: the deformed shape coloured by von Mises stress, or
+  // the temperature.
+  ParaviewView& view = fields.view;
+  view.script_name = c.name + "-view.py";
+  view.title = c.title;
+  view.dimension = mesh.dimension;
+  if (problem.physics.type == PhysicsType::Heat) {
+    view.color_field = "temperature";
+    view.color_label = "temperature [°C]";
+  } else {
+    view.color_field = "von_mises";
+    view.color_label = "von Mises stress [Pa]";
+    view.warp = true;
+    view.warp_scale = deformation_scale(mesh.coords, summary.value("max_displacement", 0.0));
+  }
+  return fields;
+}
+
+std::string megabytes(std::uintmax_t bytes, double seconds) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1) << bytes / 1e6 << " MB";
+  if (seconds > 0) s << " at " << std::setprecision(0) << bytes / 1e6 / seconds << " MB/s";
+  return s.str();
+}
+
+}  // namespace
+
+json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& executor, ResultSink& sink,
+                  std::ostream& console) {
+  std::ostream silent(nullptr);
+  std::ostream& log = executor.is_root() ? console : silent;
+  log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
+  PhaseLog phases(log);
+
+  Mesh mesh;
+  phases.run("mesh", [&] {
+    mesh = make_mesh(c.mesh);
+    return describe_mesh(mesh);
+  });
+  const Problem problem = build_problem(c, mesh);
+  const int d = problem.physics.dofs_per_node();
+
+  Numbering numbering;
+  phases.run("renumber", [&] {
+    numbering = number_stage(c, problem);
+    // Where the nodes live, once the graph is in its place: a distributed system keeps it.
+    executor.place_nodes(problem, numbering.graph, numbering.ordering);
+    return describe_numbering(numbering.ordering);
+  });
+  const NodeOrdering& order = numbering.ordering;
+  resources::require_system_fits(c, resources::system_size(numbering.graph, order.after, mesh.dimension, d),
+                                 band::host_available_memory());
+
+  SolverOptions options = c.solver;
+  if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
+  options.progress_interval_s = overrides.progress_interval_s;
+  auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
+  const bool by_elements = solver->uses_element_matrices();
+
+  DiscreteSystem system(problem, numbering.graph, order);
+  phases.run("assemble", [&] {
+    ProgressMeter progress(options);
+    executor.assemble(system, by_elements, progress);
+    return with_commas(system.dofs().num_dofs()) + " equations, " + with_commas(system.nnz()) + " nonzeros, " +
+           with_commas(system.constraints().count) + " prescribed" + (by_elements ? ", element by element" : "");
+  });
+
+  SolveOutcome solved;
+  phases.run("solve", [&] {
+    solved = executor.solve(system, *solver, options, by_elements);
+    require_accepted_residual(options, solved.residual);
+    return describe_solve(options, solved);
+  });
+
+  NodalResults results;
+  phases.run("post", [&] {
+    results = executor.recover(problem, system, solved.solution);
+    return std::string(problem.physics.type == PhysicsType::Heat ? "heat flux" : "strain, stress, von Mises") +
+           ", reactions";
+  });
+
+  json summary = run_summary({c, mesh, problem, order, system.dofs().num_dofs(), system.nnz(), solved, results});
+  executor.describe(summary, solved.report);
+
+  phases.run("write", [&] {
+    AtomicOutput output(c.output.directory);
+    StagedFields staged;
+    double field_seconds = 0;
+    executor.together([&] {
+      const Stopwatch writing;
+      staged = sink.stage(output, c.name, result_fields(c, problem, results, summary), executor.piece());
+      field_seconds = writing.seconds();
+      if (overrides.export_matrix) {
+        system.prepare(false);  // the frontal method solved without assembling: assemble for the export
+        const std::string what = c.name + ": " + with_commas(system.dofs().num_dofs()) + " equations in fem's " +
+                                 order.method + " numbering, Dirichlet conditions applied";
+        write_matrix_market(output.stage(c.name + "-K.mtx"), system.assembled().matrix, "K of " + what);
+        write_matrix_market(output.stage(c.name + "-f.mtx"), system.assembled().rhs, "f of " + what);
+      }
+      // "write" is the field files' time; the small JSON itself comes last.
+      phases.set_time("write", field_seconds);
+      summary["time_s"] = phases.times();
+      summary["write"] = {{"bytes", staged.bytes}, {"seconds", field_seconds}};
+      summary["peak_memory_bytes"] = peak_memory_bytes();
+      if (executor.is_root())
+        output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+    });
+    std::string list;
+    for (const auto& p : output.commit()) list += (list.empty() ? "" : ", ") + p.filename().string();
+    if (staged.bytes > 0) list += " (" + megabytes(staged.bytes, field_seconds) + ")";
+    if (!staged.note.empty()) list += " (" + staged.note + ")";
+    return list;
+  });
+  summary["time_s"] = phases.times();
+  print_run_summary(log, summary, c.output.directory.string());
+  return summary;
+}
+
+}  // namespace fem
