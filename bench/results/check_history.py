@@ -11,8 +11,9 @@ bench/results/*.md lost nothing, and that the numbers on the current page come f
 2. Union: every non-empty line of the old file is a line of some new file (bench/RESULTS.md or
    bench/results/*.md); lines with a digit are counted apart.
 3. Numbers on the current page: every number of bench/RESULTS.md (digits with their decimal
-   point and thousands commas) occurs in the old notebook or in bench/studies/README.md, or is
-   one of the page's own (dates, commits, command arguments); the rest are listed.
+   point and thousands commas) occurs in the old notebook or in bench/studies/README.md, or
+   in a file given with --extra (the shared ANCHORS.md the page quotes); the rest are listed
+   (dates are skipped; commits, UTC times and command arguments show up there).
 Exit status 1 if check 1 or 2 fails; check 3 only reports.
 """
 import argparse
@@ -54,6 +55,8 @@ def blocks(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--old", help="the old notebook (default: git show %s:bench/RESULTS.md)" % COMMIT)
+    ap.add_argument("--extra", action="append", default=[],
+                    help="more files the page quotes (e.g. the shared ANCHORS.md), for check 3")
     args = ap.parse_args()
     old = old_text(args.old).split("\n")
     if old and old[-1] == "":
@@ -94,9 +97,10 @@ def main():
     # 3. the current page's numbers
     sources = "\n".join(old)
     studies = os.path.join(ROOT, "bench", "studies", "README.md")
-    if os.path.exists(studies):
-        with open(studies, encoding="utf-8") as f:
-            sources += "\n" + f.read()
+    for extra in [studies] + args.extra:
+        if os.path.exists(extra):
+            with open(extra, encoding="utf-8") as f:
+                sources += "\n" + f.read()
     number = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
     known = {t.rstrip(",") for t in number.findall(sources)}
     unknown = {}
