@@ -20,6 +20,7 @@ import argparse
 import glob
 import os
 import re
+import signal
 import subprocess
 import sys
 
@@ -120,4 +121,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under | head
     sys.exit(main())
