@@ -6,8 +6,7 @@
 // matrix with leading dimension `window`: element (i, j) sits at i * window + j + window.
 // The window is rounded up to a multiple of 8 entries: every row's entry (i, j) then sits at
 // the alignment of (0, j), so that the GPU kernels read and write whole 16- to 64-byte pieces of
-// a row (H100, n = 1e6, the persistent kernel with odd windows: 7-12 % slower one-sided and
-// 1.5-1.7x two-sided at kd = 1601 and 1999; bench/RESULTS.md, "Odd windows").
+// a row (with odd windows they went entry by entry, much slower).
 #include <cstddef>
 #include <cstdint>
 

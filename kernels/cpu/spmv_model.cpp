@@ -11,8 +11,8 @@ constexpr double kInfinite = std::numeric_limits<double>::infinity();
 constexpr double kValue = 8, kIndex = 4;   // bytes of a double and of a 32-bit column index
 constexpr double kBlockValues = 9 * kValue;  // a 3x3 block
 // A lane that reads more than kPacedValues values of one row in sequence slows down as their
-// number to the power kPaceExponent (fitted to the OpenCL (WG, R) sweep on the H100 at 77 per
-// row: 20 values a lane 1.4x, 39 values 1.7x, 77 values 2.6x slower than 5 or 10).
+// number to the power kPaceExponent (fitted to the OpenCL (WG, R) sweep at 77 per row of
+// bench/results/2026-11-23-spmv-pcg.md).
 constexpr double kPacedValues = 10, kPaceExponent = 0.45;
 
 // HYB's ELL width as to_hyb chooses it (Bell & Garland): the largest that a third of the rows fill.

@@ -332,8 +332,7 @@ class Factorizer {
   // Recorded once the side stream has updated the 64 columns that the next solve's fused update
   // updates (the second kernel's look-ahead, then each kernel's update of the kernel after next):
   // the side stream does those first, before the rest of its work, so that the solve waits for
-  // them alone (b = 4000, nb 384, one chain on the H100: the second kernel's wait 38 -> 25 us, a
-  // step 359 -> 347 us; two chains at once wait for the look-ahead instead: bench/RESULTS.md).
+  // them alone (one chain's steps got shorter; two chains at once wait for the look-ahead instead).
   Event side_next_done_;
   DeviceBuffer<int> info_;  // per step: 0, or 1 + the column in its block whose pivot failed
   BlockColumnScratch scratch_;
@@ -369,23 +368,20 @@ class PinnedRange {
 
 bool kernel_applies_previous_block(index_t block) { return block <= block_column_width; }
 
-// H100, n = 1e6 (bench/RESULTS.md, 2026-11-26 and -27): left-looking is the faster up to blocks of
-// 128 (b <= 2000); above, right-looking with look-ahead in the block column, the trailing SYRK
-// kept off 32 multiprocessors (5-10 % faster at b = 3000, nb 256); from b = 3500, the panel's
-// kernels factoring their diagonal blocks alone (right_looking_solve), which leaves the device to
-// the trailing SYRK (200 against 237-260 us a 384-column step at b = 4000), 8 multiprocessors
-// kept for the panel (b = 4000, nb 256: 0.824 s; nb 384: 0.840-0.870; right_looking_ahead 0.86-0.90).
-// (A tensor-core kernel for the panel's updates of 64 columns, faster alone, 7 against 19 us, made
-// the factorisation 0-3 % slower: its blocks took the trailing SYRK's multiprocessors.) Left-looking
-// on blocks of 128, whose look-ahead is a cuBLAS SYRK and GEMM on the panel stream, the trailing
-// SYRK waits for it (b = 2000: 0.454 against 0.476-0.481 s); on wider blocks that made it slower
-// (b = 3000: 0.75 against 0.67 s; 4000: 0.91 against 0.81), the trailing SYRK no longer beside the
-// look-ahead's 0.5 GFLOP.
+// As measured (bench/results/2026-11-26-band-gpu.md, 2026-11-27-band-gpu-wide.md): left-looking is
+// the faster up to blocks of 128 (b <= 2000); above, right-looking with look-ahead in the block
+// column, the trailing SYRK kept off 32 multiprocessors; from b = 3500, the panel's kernels
+// factoring their diagonal blocks alone (right_looking_solve), which leaves the device to the
+// trailing SYRK, 8 multiprocessors kept for the panel. (A tensor-core kernel for the panel's
+// updates of 64 columns, faster alone, made the factorisation slower: its blocks took the trailing
+// SYRK's multiprocessors.) Left-looking on blocks of 128, whose look-ahead is a cuBLAS SYRK and GEMM
+// on the panel stream, the trailing SYRK waits for it; on wider blocks that made it slower, the
+// trailing SYRK no longer beside the look-ahead's work.
 DeviceSchedule device_schedule(const BandLayout& layout, bool beside_another) {
   DeviceSchedule schedule;
   // Beside another chain, the solve panel (two thread blocks a kernel, the rest of the rows by
-  // solve_under_diagonal) from 256-column blocks: b = 3000, n = 1e6 two-sided 0.506 s against 0.589
-  // with the look-ahead panel, the same at 4000 (bench/RESULTS.md, "The two chains' panel").
+  // solve_under_diagonal) from 256-column blocks: two chains hide each other's panels only with
+  // the solve panel's two thread blocks a kernel (the look-ahead panel's kernels take the device).
   if (layout.block > 128 && (beside_another || layout.bandwidth >= 3500)) {
     schedule.panel = PanelMethod::right_looking_solve;
     schedule.panel_sms = layout.bandwidth >= 3500 ? 8 : 32;

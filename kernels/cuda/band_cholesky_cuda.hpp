@@ -1,22 +1,12 @@
 #pragma once
-// The blocked band Cholesky on one CUDA device. Each step factors a block column (diagonal block
-// and the panel under it) on a high-priority stream by the project's block column kernel
-// (kernels/cuda/block_column_cholesky.hpp), one launch for every 64 columns, each applying the
-// update of the columns left of it (left-looking) or, for wide blocks, each followed by cuBLAS
-// SYRK/GEMM updates of the columns right of it (right-looking), or factoring the diagonal block
-// alone and the rows under it solved by solve_under_diagonal (PanelMethod). The rest of the
-// trailing window is one cuBLAS SYRK a step, on a second stream, while the next block column is
-// updated and factored on the first (look-ahead); that second stream may run in a green context
-// of part of the device, so that the panel's launches find multiprocessors free at once
-// (DeviceSchedule). The pivot flags stay on the device (one per step) and are read once at the
-// end, so the host never waits inside the loop. The panel's chain sets the pace (bench/RESULTS.md).
-//
-// Bands larger than the device memory stream through it: two buffers of C + kd rows take turns,
-// the kd rows still being updated move from one to the other on the device, new rows come in
-// and finished rows go back to the host on copy streams while the other buffer computes.
-//
-// Plain C++ (the band's block columns as the kernel sees them: block_column_cholesky.hpp).
-// The solver glue (load, substitution, refinement) is solvers/direct/band_cholesky_solver.cpp.
+// The blocked band Cholesky on one CUDA device. The panel (a block column: its diagonal block and
+// the rows under it) is a chain of dependent launches that sets the pace, so it runs on a
+// high-priority stream by the project's block column kernel (PanelMethod says how), while the rest
+// of the trailing window, one cuBLAS SYRK a step, runs on a second stream, possibly on a green
+// context of part of the device so that the panel's launches find multiprocessors free
+// (DeviceSchedule). The pivot flags stay on the device and are read once at the end: the host
+// never waits inside the loop. Bands larger than the device memory stream through two buffers
+// of C + kd rows that take turns. The solver glue is solvers/direct/band_cholesky_solver.cpp.
 #include <cstddef>
 #include <vector>
 
@@ -44,7 +34,7 @@ struct DeviceSchedule {
   // Multiprocessors kept from the trailing SYRK for the panel: the update stream then runs in a
   // green context of the others (GreenStream). 0: one device for both, the panel's kernels
   // waiting for the SYRK's blocks to leave. (cuBLAS's SM count target, a hint to its choice of
-  // kernels, changed nothing: bench/RESULTS.md.)
+  // kernels, changed nothing.)
   int panel_sms = 0;
   // Factorisations running at once (from several host threads) may each keep their trailing SYRK
   // to its own share of the multiprocessors the panels leave: share update_part of update_parts
@@ -59,8 +49,8 @@ struct DeviceSchedule {
   bool trailing_after_look_ahead = false;
 };
 
-// The schedule factor_on_device and factor_streamed use for `layout` (measured on the H100:
-// bench/RESULTS.md); `beside_another`: for one of two factorisations at once (the two-sided
+// The schedule factor_on_device and factor_streamed use for `layout` (chosen by measurement: see
+// the .cpp); `beside_another`: for one of two factorisations at once (the two-sided
 // walkers), whose panels each hide behind the other's trailing update.
 DeviceSchedule device_schedule(const BandLayout& layout, bool beside_another = false);
 

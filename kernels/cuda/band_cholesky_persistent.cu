@@ -1,44 +1,20 @@
-// The persistent band Cholesky kernel (band_cholesky_persistent.hpp).
-//
-// Tiles: T(i, j) holds rows [64 i, 64 i + 64) and columns [64 j, 64 j + 64) of the band; block
-// column k updates the tiles T(i, j) with k < j <= i <= k + reach (reach = ceil(kd / 64)), and the
-// strips under its diagonal block T(k, k) are 32 rows each. A strip of block column k applies
-// block columns k - 1 and k - 2 (where the band reaches that far) to its rows and its copy of
-// T(k, k) itself (the block column kernel's left update), then factors T(k, k) and solves its
-// rows; the other updates, of block column j by block columns k <= j - 3, are tasks of their own
-// that write the band. So the step's critical path is the strips of one block column to the
-// next, with no update task and its loads, stores and flags between them, and the updates that
-// the next strips wait for (their tiles' counts) have two steps to run, not one (with k - 2's
-// updates as tasks, T(k, k)'s by k - 2 was a chain of tasks one a step beside the strips': about
-// 7 us of waits, loads, product and flag, more than the strips' step). The tasks go by groups,
-// group g being:
-//   - the strips of block column g,
-//   - the rest of block column g - 1's updates (block columns g + 2 ... g - 1 + reach), a few
-//     tiles of a block column a task.
-// Every task reads only what tasks before it in this order write. The tasks run in two kernels at
-// once, on their own multiprocessors: the strips in one (a block of 256 threads a multiprocessor:
-// the strip's pivot chain takes 255 registers a thread) and the updates in the other, whose blocks
-// each hold one to three update workers of 256 threads (two by default; their registers and
-// shared memory fill the multiprocessor), each worker taking tasks by itself. An update worker
-// waits on loads and flags rather than on its multiprocessor: two workers a multiprocessor keep
-// its loads and tensor cores busier than one (b = 1000 two-sided 0.152 s against 0.161 with one
-// of four tiles a task: bench/RESULTS.md, "The strips and the updates as two kernels"). Each
-// queue hands out its tickets in order from a counter of its own; a block or worker that waits
-// then always waits for a task that a running one holds (the earliest task not done has been
-// handed out, and all it waits for is done), so the order cannot deadlock, whatever the split,
-// as long as one block of each kernel runs. A task fetches its block's or worker's next ticket
-// beside its last stores (it starts that one after it ends). The separate kernels also keep each
-// multiprocessor's instruction cache on one kind of task: the strip's pivot chain is tens of KB
-// of straight-line code, which ran about 6 us slower on its first slab than on its second (the
-// same code, by then cached) when strips and updates shared the blocks (3.5 and 3.5 us with the
-// roles).
-// What a task waits for: a strip of block column k, the strips of block columns k - 2 and k - 1
-// that it reads (those of T(k, k)'s rows and of its own; k - 1's a half of their columns at a
-// time) and the update counts of T(k, k) and of its own tile (all block columns before k - 2
-// applied); an update of T(i, j) by block column k, the strips of L(i, k) and L(j, k) and the
-// update of T(i, j) by block column k - 1 (the count). A strip stores the first 32 columns of its
-// rows while it factors the last 32 and says so (its flag at 1): the next block column's strips
-// apply them meanwhile, and wait for the rest (the flag at 2) after.
+// The persistent band Cholesky kernel (band_cholesky_persistent.hpp): the factorisation in two
+// kernels that stay resident and meet through flags in device memory, so that the critical path,
+// the strips of one block column to the next, has no launch and no update task on it.
+// Tiles are 64 x 64. The strips of block column k (32 rows each under T(k, k)) apply block columns
+// k - 1 and k - 2 to their rows and their copy of T(k, k) themselves, then factor T(k, k) and solve
+// their rows; the updates of block column j by block columns k <= j - 3 are tasks of their own,
+// which so have two steps to land. Tasks go by groups (group g: the strips of block column g, then
+// the rest of block column g - 1's updates); every task reads only what tasks before it write.
+// Strips and updates run in separate kernels on multiprocessors of their own (the strip's pivot
+// chain takes a multiprocessor's registers and, alone there, its instruction cache; an update block
+// holds one to three workers, each taking tasks by itself). Each queue hands out tickets in order:
+// whoever waits, waits for a task that a running block or worker holds, so the order cannot
+// deadlock whatever the split, as long as one block of each kernel runs.
+// Waits: a strip of block column k, for the strips of k - 2 and k - 1 it reads (k - 1's by halves:
+// flag 1 once a strip stored its first 32 columns, 2 once all) and for the update counts of T(k, k)
+// and of its own tile; an update of T(i, j) by k, for the strips of L(i, k) and L(j, k) and for
+// T(i, j)'s update by k - 1 (the count). The measurements: bench/results/2026-11-27-band-gpu-*.md.
 
 #include <cuda_runtime.h>
 
@@ -129,10 +105,8 @@ __device__ std::int64_t now_ns() { return block_column_device::global_time_ns();
 // after the barrier that follows. A wait of over a second means a bug, not a slow device: it
 // stops every wait (the kernel ends, with wrong numbers) instead of hanging the process.
 // Polls `spacing` ns apart after each round trip: a hundred update blocks polling a few flags in
-// a tight loop queued up in L2 before the loads of the blocks that work (a tile update's loads
-// took 7.4 us instead of about 1); the few strip blocks, on the critical path, poll back to back.
-// (500 ns did as well as 200 with two update workers a multiprocessor: bench/RESULTS.md, "The
-// strips and the updates as two kernels", round 4.)
+// a tight loop queue up in L2 before the loads of the blocks that work; the few strip blocks, on
+// the critical path, poll back to back.
 enum class Polls : unsigned { spaced = 200, back_to_back = 0 };
 __device__ void wait_until_at_least(const Band& b, const int* flag, int value, Polls spacing = Polls::spaced) {
   std::int64_t start = 0;
@@ -228,13 +202,12 @@ __device__ void update_tiles(const Band& b, long long i, long long j, long long 
   }
   // The first tile's entries load beside the L tiles, into the accumulators (T - L Lᵀ as T +
   // (-L) Lᵀ: T's entries and the product's sums in the same registers; apart, they spilled at
-  // 128 registers a thread); a later tile's after the tile before it is stored. (Loaded while
-  // it was stored, in registers of their own, they spilled: b = 1000 two-sided 0.1746 s against
-  // 0.1547, round 3 of bench/RESULTS.md's "The strips and the updates as two kernels".) A
+  // 128 registers a thread); a later tile's after the tile before it is stored (loaded while
+  // it was stored, in registers of their own, they spilled, and ran slower). A
   // thread's entries q and q + 1 (q even) are neighbours in a row: with Band::pairs, in a tile
   // whose entries are all stored (under the diagonal, in the band, rows < n), one 16-byte access
   // for both (a warp's access then a whole 64-byte piece of each of 8 rows, where single entries
-  // took every other double of it: b = 1000 two-sided 0.1517 s against 0.1613, round 4); entry
+  // took every other double of it); entry
   // by entry elsewhere.
   double acc[4][4];
   const auto whole = [&](int t) {
@@ -493,12 +466,10 @@ int blocks_per_multiprocessor(void (*kernel)(Band), int block_threads, std::size
 // cudaFree waits for every kernel of the process; beside another persistent factorisation (the
 // two-sided walkers, two host threads) that deadlocked until the watchdog broke it: this one's
 // release waited for the other's strip kernel, which waited for its update kernel, whose launch
-// waited for the release (the driver's lock between the two launches). Measured on the H100: 12 of
-// 30 runs of 100 short two-sided factorisations stalled so, none with the memory kept. (Stream-ordered
-// allocation, cudaMallocAsync, avoided the stall but its pool's growth made the second walker wait
-// for the first: b = 1000, n = 1e6 two-sided took 0.287 s instead of 0.15.) What is kept grows with
-// the bands factored, a buffer for each walker at once and each larger size: a few MB each (3.2 MB
-// for n = 1e6, kd = 1000).
+// waited for the release (the driver's lock between the two launches). (Stream-ordered
+// allocation, cudaMallocAsync, avoided the stall, but its pool's growth made the second walker
+// wait for the first.) What is kept grows with the bands factored, a buffer for each walker at
+// once and each larger size: a few MB each.
 class WorkspaceCache {
  public:
   static WorkspaceCache& instance() {
@@ -636,13 +607,9 @@ void factor_persistent(const BandLayout& layout, double* rows, std::vector<Persi
   // multiprocessors. The multiprocessors split by a group's work: a strip (loads, left updates,
   // the two slabs' pivot chains, stores) weighs the update of 4.5 tiles on a multiprocessor,
   // plus 8 blocks for the next group's strips to be taken before their inputs land; at most two
-  // blocks a strip of a group. (A third of the grid for the strips whatever the band: b = 1000 at
-  // 19.1 us a step, 32 strips of 26 us on 44 blocks, and b = 4000 at 156 us, the updates' pace. A
-  // weight of three tiles, more blocks for the updates, left b = 2000 at 35.4 us a step against
-  // 29.7: the next group's strips taken later; 2026-11-27, a worker a multiprocessor. With two
-  // workers an update multiprocessor and their entries in pairs, b = 1000 two-sided did best at
-  // 46 strip blocks of 66, the split this gives: 0.1458 s against 0.1520 at 44 and 0.1579 at 42;
-  // bench/RESULTS.md, "The strips and the updates as two kernels", round 4.)
+  // blocks a strip of a group. (A fixed share of the grid for the strips left either side short
+  // at some bandwidth; the weight is the one that did best with two update workers a
+  // multiprocessor and their entries in pairs.)
   const long long resident = persistent_blocks(),
                   grid = shape.max_blocks > 0 ? std::min<long long>(resident, shape.max_blocks) : resident;
   if (grid < 2) throw std::runtime_error("persistent band Cholesky: fewer than two of its blocks at once");

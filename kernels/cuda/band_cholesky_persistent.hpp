@@ -45,8 +45,7 @@ struct PersistentStepTimes {
 // How the kernels' grids are made: every block resident at once (they wait on one another by
 // flags), a block a multiprocessor. The strips run in a kernel of their own (255 registers a
 // thread: one block of 256 threads fills a multiprocessor; built for two, at most 128 registers,
-// it spilled and every case ran slower, alone and two side by side: bench/RESULTS.md,
-// "Two-sided (twisted) band Cholesky on the GPU", round 3), the updates in another whose blocks
+// it spilled and every case ran slower, alone and two side by side), the updates in another whose blocks
 // each hold `update_workers` workers of 256 threads (fewer registers: 2 or 3 fit where one strip
 // block does), each taking update tasks by itself.
 struct PersistentGrid {

@@ -247,12 +247,12 @@ void DeviceFronts<T>::extend_add(const T* child, std::int64_t rc, std::int64_t m
 
 // The panel by block rows of kPanelBlock pivots, right-looking. Within a block row, blocks of
 // kDiagonalBlock pivots: each block's Cholesky factor and inverse by factor_diagonal_block, the
-// rest of its rows multiplied by that inverse (a GEMM: cuBLAS's TRSM ran at 3-15 TFLOP/s on the
-// fronts' shapes, cuSOLVER's POTRF at about 1 µs a column), then the block row's other rows
+// rest of its rows multiplied by that inverse (a GEMM: cuBLAS's TRSM is slow on the fronts'
+// shapes, cuSOLVER's POTRF latency-bound), then the block row's other rows
 // updated. Once a block row is done, the rows below it take its update with an inner dimension of
 // kPanelBlock: the next block row's first, so that its elimination (on the side stream, mostly
 // latency) runs beside the update of the rest (the bulk of the flops, on the main stream). Then
-// the update matrix in one SYRK (tensor cores, 40-50 TFLOP/s on the H100 at these sizes).
+// the update matrix in one SYRK (on the tensor cores, near DGEMM's rate at these sizes).
 // cuBLAS is column-major: the row-major m x k panel is its k x m matrix U = [U11 U12] (ld k),
 // U11 upper, and the row-major update matrix's lower triangle its upper one (ld r).
 template <class T>

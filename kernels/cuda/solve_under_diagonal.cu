@@ -26,7 +26,7 @@ __device__ inline void add_tile_product(double& o0, double& o1, const double* a,
 
 // Two blocks a multiprocessor (128 registers, 28 bytes spilled, where 158 left room for one):
 // beside the trailing SYRKs each launch waits for multiprocessors to come free, and needs half as
-// many so (H100, b = 4000, n = 1e6 two-sided: 0.653-0.661 s against 0.675-0.682; bench/RESULTS.md).
+// many so.
 __global__ void __launch_bounds__(threads, 2) solve_kernel(const double* l, double* b, long long rows, int width,
                                                            long long ld, int solved) {
   // The slab's rows (B, then X), and L (zero above the diagonal and past width, then X(0 : solved, :)).

@@ -13,7 +13,8 @@
 namespace fem::kernels::cuda {
 
 // Every setting the tuner may pick (default launch parameters), each with the share of the
-// stream bandwidth its kernel reached on the H100 in the bytes it moves (bench/RESULTS.md).
+// stream bandwidth its kernel reached, in the bytes it moves, on the GPU it was measured on
+// (bench/results/2026-11-23-spmv-pcg.md).
 std::vector<SpmvCandidate> cuda_candidates();
 // The model's first pick for these statistics on the current device: no timing.
 SpmvSetting model_setting(const RowStats& stats);
@@ -23,7 +24,7 @@ std::string device_identity();
 // The current device's peak memory bandwidth (bytes/s) from its memory clock and bus width; 0 when unknown.
 double device_bandwidth();
 // Threads the current device needs in flight to stream at that rate: a quarter of what its
-// multiprocessors hold (67,584 on an H100); 0 when unknown.
+// multiprocessors hold; 0 when unknown.
 double device_saturating_threads();
 
 struct TuningReport {

@@ -18,8 +18,7 @@ inline constexpr int kMaxCopiers = 3;
 // Safe from several threads at once: each copier takes its own pair of buffers from a pool that
 // keeps them for the next copies (pinning memory is slow). A copy of over 64 MiB is split among
 // staging_copiers(bytes) copiers: one copier runs at the speed of one core's memcpy into its
-// buffers (4-5 GB/s beside the AMG setup on the H100 host), far below the link's; three take the
-// AMG's fine operator (3.4 GB) over in 0.17-0.31 s there.
+// buffers, far below the link's.
 void staged_copy_to_device(void* device, const void* host, std::size_t bytes);
 // How many copiers share a copy of `bytes` (1 up to kMaxCopiers).
 int staging_copiers(std::size_t bytes);

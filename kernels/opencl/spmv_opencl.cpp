@@ -376,7 +376,7 @@ double time_spmv(const ClSparseDevice& device, const ClSpmv& spmv, const ClVecto
 
 std::vector<SpmvCandidate> opencl_candidates() {
   std::vector<SpmvCandidate> c;
-  // The paper's kernel streams at about 80 % of the copy ceiling on the H100's NVIDIA driver.
+  // The paper's kernel streams at about 80 % of the copy ceiling (bench/results/2026-11-23-spmv-pcg.md).
   for (int team : {32, 16, 8, 4, 2, 1})
     c.push_back({to_string(ClSpmvSetting{ClSpmvFormat::Csr, 128, 128 / team}), SpmvLayout::Csr, team, 0.80});
   c.push_back({to_string(ClSpmvSetting{ClSpmvFormat::Sell, 128, 1}), SpmvLayout::Sell, 1, 0.80});
