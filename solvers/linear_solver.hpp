@@ -11,13 +11,14 @@
 #include <vector>
 
 #include "solvers/linear_system.hpp"
+#include "solvers/solver_choices.hpp"
 
 namespace fem {
 
 // The AMG preconditioner's settings (solver.amg in a case file).
 struct AmgOptions {
   double strength_threshold = 0.0;     // node blocks i, j strong when ||A_ij|| >= t sqrt(||A_ii|| ||A_jj||)
-  std::string smoother = "chebyshev";  // chebyshev | l1-jacobi
+  AmgSmoother smoother = AmgSmoother::Chebyshev;
   int smoother_degree = 2;             // polynomial degree or sweeps, before and after the coarse level
   int coarse_size = 2000;              // coarsen until at most this many unknowns, solved by Cholesky
 };
@@ -25,12 +26,12 @@ struct AmgOptions {
 struct SolverOptions {
   std::string method = "cg";           // a method of the solver table
   std::string device = "cpu";          // one of its devices
-  std::string preconditioner = "jacobi";
-  std::string precision = "double";    // direct solvers: double | mixed (FP32 factor, FP64 refinement)
+  Preconditioner preconditioner = Preconditioner::Jacobi;  // iterative
+  Precision precision = Precision::Double;                // direct
   double tolerance = 1e-10;            // iterative: relative residual
   int max_iterations = 0;              // iterative: 0 chooses from the size
   std::string spmv = "auto";           // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
-  std::string spmv_tuning = "cache";   // spmv auto: cache | fresh | model (kernels/cpu/spmv_autotune.hpp)
+  SpmvTuning spmv_tuning = SpmvTuning::Cache;
   AmgOptions amg;                      // preconditioner amg
   bool out_of_core = false;            // direct: keep the factor in a file (solver.out_of_core)
   std::string out_of_core_directory;   // where that file goes; empty: the system's temporary folder

@@ -391,7 +391,10 @@ void add_options(CLI::App& app, Options& o) {
   app.add_option_function<std::string>(
          "--preconditioner", [&o](const std::string& name) { o.preconditioners = {name}; },
          "with --solve: only this one (default: jacobi and amg side by side)")
-      ->check(CLI::IsMember(preconditioner_names()));
+      ->check(CLI::IsMember([] {
+        const auto names = choice_names<Preconditioner>();
+        return std::vector<std::string>(names.begin(), names.end());
+      }()));
   app.add_option("--cpu-iterations", o.cpu_iterations, "with --solve: also solve on the CPU, at most K iterations")
       ->type_name("K")
       ->check(positive_number());

@@ -72,10 +72,10 @@ void add_case_options(CLI::App* command, std::string& case_file, fem::RunOverrid
   command->add_option("--renumber", overrides.renumber, "node renumbering (case: solver.renumber)")
       ->check(CLI::IsMember(names(fem::kRenumberMethods)));
   command->add_option("--preconditioner", overrides.preconditioner, "preconditioner of iterative solvers (case: solver.preconditioner)")
-      ->check(CLI::IsMember(fem::preconditioner_names()));
+      ->check(CLI::IsMember(names(fem::choice_names<fem::Preconditioner>())));
   command->add_option("--precision", overrides.precision,
                       "direct solvers: mixed factors in FP32 and refines in FP64 (case: solver.precision)")
-      ->check(CLI::IsMember({"double", "mixed"}));
+      ->check(CLI::IsMember(names(fem::choice_names<fem::Precision>())));
   // Checked with the case (a clear message for a negative value or one below double precision).
   command->add_option("--tolerance", overrides.tolerance, "relative residual of iterative solvers (case: solver.tolerance)");
   command->add_option("--output", overrides.output_directory, "results directory (case: output.directory)");
@@ -152,8 +152,8 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
       ->capture_default_str();
   command->add_option("--solver-tolerance", overrides->tolerance, "relative residual of the iterative solvers (case: solver.tolerance)")
       ->check(CLI::PositiveNumber);
-  command->add_option("--preconditioner", overrides->preconditioner, "as for fem run")->check(CLI::IsMember(fem::preconditioner_names()));
-  command->add_option("--precision", overrides->precision, "as for fem run")->check(CLI::IsMember({"double", "mixed"}));
+  command->add_option("--preconditioner", overrides->preconditioner, "as for fem run")->check(CLI::IsMember(names(fem::choice_names<fem::Preconditioner>())));
+  command->add_option("--precision", overrides->precision, "as for fem run")->check(CLI::IsMember(names(fem::choice_names<fem::Precision>())));
   auto output = std::make_shared<std::optional<fs::path>>();
   command->add_option("--output", *output, "the study folder (default: <results directory>/<case>-compare)");
   add_set_and_quiet(command, *overrides);

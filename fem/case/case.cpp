@@ -43,6 +43,12 @@ std::string choose_word(const Section& s, const char* key, const std::vector<con
   s.fail(s.get(key), "'" + std::string(key) + "' is '" + word + "'; expected one of: " + list);
 }
 
+// A solver choice (solvers/solver_choices.hpp) by its name.
+template <class Choice>
+Choice choose_choice(const Section& s, const char* key, Choice fallback) {
+  return *parse_choice<Choice>(choose_word(s, key, choice_names<Choice>(), name_of(fallback)));
+}
+
 fs::path existing_file(const Section& s, const char* key, const fs::path& case_dir) {
   const fs::path p = fs::weakly_canonical(case_dir / s.text(key));
   if (!fs::is_regular_file(p)) s.fail(s.get(key), "'" + std::string(key) + "' file not found: " + p.string());
@@ -223,7 +229,7 @@ AmgOptions read_amg(const Section& solver, const fs::path& file) {
   amg.strength_threshold = s.value_or<double>("strength_threshold", "a number", amg.strength_threshold);
   if (!(amg.strength_threshold >= 0 && amg.strength_threshold < 1))
     s.fail(s.get("strength_threshold"), "'strength_threshold' in 'solver.amg' must be in [0, 1)");
-  amg.smoother = choose_word(s, "smoother", {"chebyshev", "l1-jacobi"}, amg.smoother);
+  amg.smoother = choose_choice(s, "smoother", amg.smoother);
   amg.smoother_degree = s.value_or<int>("smoother_degree", "an integer", amg.smoother_degree);
   if (amg.smoother_degree < 1 || amg.smoother_degree > 10)
     s.fail(s.get("smoother_degree"), "'smoother_degree' in 'solver.amg' must be 1 to 10");
@@ -241,8 +247,8 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.method = choose_word(s, "method", solver_methods(), sv.method);
   sv.device = choose_word(s, "device", solver_devices(), sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
-  sv.preconditioner = s.value_or<std::string>("preconditioner", "a string", sv.preconditioner);
-  sv.precision = choose_word(s, "precision", {"double", "mixed"}, sv.precision);
+  sv.preconditioner = choose_choice(s, "preconditioner", sv.preconditioner);
+  sv.precision = choose_choice(s, "precision", sv.precision);
   if (s.has("tolerance")) {
     sv.tolerance = s.positive("tolerance");
     if (sv.tolerance < kSmallestTolerance) s.fail(s.get("tolerance"), tolerance_too_small(sv.tolerance));
@@ -251,7 +257,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
-  sv.spmv_tuning = choose_word(s, "spmv_tuning", {"cache", "fresh", "model"}, sv.spmv_tuning);
+  sv.spmv_tuning = choose_choice(s, "spmv_tuning", sv.spmv_tuning);
   sv.petsc_options = s.value_or<std::string>("petsc_options", "a string", sv.petsc_options);
   sv.amg = read_amg(s, file);
   return sv;

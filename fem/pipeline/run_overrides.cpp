@@ -20,8 +20,11 @@ void apply_overrides(Case& c, const RunOverrides& o) {
   if (o.method) c.solver.method = choose_override("solver", *o.method, solver_methods());
   if (o.device) c.solver.device = choose_override("device", *o.device, solver_devices());
   if (o.renumber) c.solver.renumber = choose_override("renumber", *o.renumber, kRenumberMethods);
-  if (o.preconditioner) c.solver.preconditioner = *o.preconditioner;
-  if (o.precision) c.solver.precision = choose_override("precision", *o.precision, {"double", "mixed"});
+  if (o.preconditioner)
+    c.solver.preconditioner =
+        *parse_choice<Preconditioner>(choose_override("preconditioner", *o.preconditioner, choice_names<Preconditioner>()));
+  if (o.precision)
+    c.solver.precision = *parse_choice<Precision>(choose_override("precision", *o.precision, choice_names<Precision>()));
   if (o.tolerance) {
     if (!(*o.tolerance > 0)) throw CaseError("--tolerance must be positive");
     if (*o.tolerance < kSmallestTolerance) throw CaseError("--tolerance: " + tolerance_too_small(*o.tolerance));

@@ -40,8 +40,8 @@ json run_summary(const RunRecord& r) {
   summary["rms_wavefront"] = {{"before", order.before.rms_wavefront}, {"after", order.after.rms_wavefront}};
   summary["solver"] = c.solver.method;
   summary["device"] = c.solver.device;
-  summary["preconditioner"] = c.solver.preconditioner;
-  summary["precision"] = c.solver.precision;
+  summary["preconditioner"] = name_of(c.solver.preconditioner);
+  summary["precision"] = name_of(c.solver.precision);
   summary["threads"] = omp_get_max_threads();
   summary["iterations"] = report.iterations;
   summary["residual"] = r.solve.residual;

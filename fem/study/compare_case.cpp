@@ -29,8 +29,8 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
                      {"repeat", settings.repeat},
                      {"tolerance", settings.tolerance},
                      {"iterative_tolerance", c.solver.tolerance},
-                     {"preconditioner", c.solver.preconditioner},
-                     {"precision", c.solver.precision}};
+                     {"preconditioner", name_of(c.solver.preconditioner)},
+                     {"precision", name_of(c.solver.precision)}};
 
   log << "fem: compare  " << c.file.string() << ": " << c.title << "\n";
   resources::require_mesh_fits(c, band::host_available_memory());

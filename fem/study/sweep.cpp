@@ -49,8 +49,8 @@ StudyResult run_sweep(const StudyFile& study, const std::string& command, std::o
                      {"budget_time_s", study.settings.budget.time_s},
                      {"budget_memory_bytes", study.settings.budget.memory_bytes},
                      {"iterative_tolerance", c.solver.tolerance},
-                     {"preconditioner", c.solver.preconditioner},
-                     {"precision", c.solver.precision}};
+                     {"preconditioner", name_of(c.solver.preconditioner)},
+                     {"precision", name_of(c.solver.precision)}};
 
   log << "fem: sweep    " << study.file.string() << ": " << study.title << "\n"
       << "fem: sweep    " << study.sizes.size() << " sizes x " << study.settings.combinations.size() << " solvers x "

@@ -202,9 +202,6 @@ class BandCholeskySolver final : public LinearSolver {
   // `device_bytes` (CUDA): device memory the band may take, 0 for 90 % of the free memory.
   BandCholeskySolver(const SolverOptions& options, Device device, std::size_t device_bytes)
       : options_(options), device_(device), device_bytes_(device_bytes), host_(std::make_unique<band::BlasBackend>()) {
-    if (options_.precision != "double" && options_.precision != "mixed")
-      throw std::invalid_argument("band-cholesky: unknown precision '" + options_.precision +
-                                  "' (known: double, mixed)");
     if (device_ == Device::cuda) {
       try {
         gpu_ = kernels::make_dense_backend("cublas");
@@ -238,8 +235,8 @@ class BandCholeskySolver final : public LinearSolver {
       report.figures["two_sided"] = 0;
       report.figures["persistent_kernel"] = 0;
     }
-    if (options_.precision == "mixed" && solve_mixed(system, layout, solution, report)) return report;
-    if (options_.precision == "mixed") {
+    if (options_.precision == Precision::Mixed && solve_mixed(system, layout, solution, report)) return report;
+    if (options_.precision == Precision::Mixed) {
       report.figures["precision_fallback"] = 1;
       if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
     }

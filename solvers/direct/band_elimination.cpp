@@ -145,7 +145,7 @@ class BandEliminationSolver final : public LinearSolver {
     SolveReport report;
     report.figures["refinement_steps"] = 0;
     report.figures["precision_fallback"] = 0;
-    if (options_.precision == "mixed") {
+    if (options_.precision == Precision::Mixed) {
       try {
         auto factor = factor_in<float>(a, report);
         const Stopwatch watch;

@@ -250,8 +250,8 @@ SolveReport FrontalSolver::solve(const ElementSystem& system, std::span<double> 
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_frontal_solver(const SolverOptions& options, const FrontalSettings& settings) {
-  if (options.precision != "double")
-    throw SolverUnavailable("frontal: precision '" + options.precision +
+  if (options.precision != Precision::Double)
+    throw SolverUnavailable(std::string("frontal: precision '") + name_of(options.precision) +
                             "' is not available: the frontal solver factors in FP64 only (solver.precision: double)");
   return std::make_unique<FrontalSolver>(options, settings);
 }

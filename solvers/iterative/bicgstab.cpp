@@ -12,7 +12,7 @@ namespace {
 class Bicgstab final : public LinearSolver {
  public:
   explicit Bicgstab(SolverOptions options)
-      : options_(std::move(options)), backend_(make_krylov_backend("bicgstab", options_, {"none", "jacobi", "amg"})) {}
+      : options_(std::move(options)), backend_(make_krylov_backend("bicgstab", options_, {Preconditioner::None, Preconditioner::Jacobi, Preconditioner::Amg})) {}
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
     const kernels::SparseBackend& b = *backend_;

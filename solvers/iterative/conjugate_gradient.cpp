@@ -13,7 +13,10 @@ namespace {
 class ConjugateGradient final : public LinearSolver {
  public:
   explicit ConjugateGradient(SolverOptions options)
-      : options_(std::move(options)), backend_(make_krylov_backend("cg", options_, preconditioner_names())) {}
+      : options_(std::move(options)), backend_(make_krylov_backend("cg", options_,
+                                                                       {Preconditioner::None, Preconditioner::Jacobi,
+                                                                        Preconditioner::BlockJacobi, Preconditioner::Ssor,
+                                                                        Preconditioner::Amg})) {}
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
     SolveReport report;

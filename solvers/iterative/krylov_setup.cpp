@@ -12,13 +12,13 @@ namespace {
 // What the back-end's matrix() gets: `auto` carries the tuning mode ("auto", "auto/fresh",
 // "auto/model"); any other setting is the device's own.
 std::string spmv_setting(const SolverOptions& options) {
-  return options.spmv == "auto" ? kernels::auto_spmv_setting(options.spmv_tuning) : options.spmv;
+  return options.spmv == "auto" ? kernels::auto_spmv_setting(name_of(options.spmv_tuning)) : options.spmv;
 }
 
 }  // namespace
 
 std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& method, const SolverOptions& options,
-                                                            const std::vector<std::string>& preconditioners) {
+                                                            const std::vector<Preconditioner>& preconditioners) {
   const std::string solver = method + " on " + (options.device == "cpu" ? "the cpu" : options.device);
   std::unique_ptr<kernels::SparseBackend> backend;
   try {
@@ -28,11 +28,11 @@ std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& m
   }
   // A device applies block-diagonal preconditioners of the blocks it has and AMG (written against
   // the back-end); the host applies any.
-  std::vector<std::string> supported;
-  for (const auto& name : preconditioners) {
-    const auto block = diagonal_block(name);
-    if (backend->on_host() || name == "amg" || (block && backend->has_block_diagonal(*block)))
-      supported.push_back(name);
+  std::vector<Preconditioner> supported;
+  for (const auto preconditioner : preconditioners) {
+    const auto block = diagonal_block(preconditioner);
+    if (backend->on_host() || preconditioner == Preconditioner::Amg || (block && backend->has_block_diagonal(*block)))
+      supported.push_back(preconditioner);
   }
   require_preconditioner(options.preconditioner, supported, solver);
   backend->check_setting(spmv_setting(options));
@@ -43,7 +43,7 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledS
                          const SolverOptions& options, SolveReport& report)
     : backend_(backend), system_(system), n_(static_cast<std::size_t>(system.matrix.rows)),
       rhs_norm_(std::sqrt(cpu::dot(system.rhs, system.rhs))) {
-  if (options.preconditioner == "amg") {
+  if (options.preconditioner == Preconditioner::Amg) {
     if (system.nodes.coordinates.empty() && options.progress)
       options.progress("amg: no node coordinates: the near-null space is the constant of each of the " +
                        std::to_string(system.nodes.dofs_per_node) + " components (no rotations)");

@@ -18,7 +18,7 @@ namespace fem {
 // (one of `preconditioners`, the method's own, that the back-end can apply) and the SpMV setting
 // checked: SolverUnavailable names what is missing, std::invalid_argument a bad setting.
 std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& method, const SolverOptions& options,
-                                                            const std::vector<std::string>& preconditioners);
+                                                            const std::vector<Preconditioner>& preconditioners);
 
 class KrylovSetup {
  public:
@@ -47,7 +47,7 @@ class KrylovSetup {
   std::size_t n_;
   std::unique_ptr<kernels::SparseMatrix> matrix_;
   bool block_operator_ = false;  // matrix_ is a block_matrix() (AMG's fine operator), not a matrix()
-  std::unique_ptr<Preconditioner> host_preconditioner_;   // SSOR, on the host
+  std::unique_ptr<HostPreconditioner> host_preconditioner_;   // SSOR, on the host
   std::unique_ptr<kernels::BlockDiagonal> block_diagonal_;  // when M^-1 is block-diagonal
   std::unique_ptr<amg::VCycle> amg_;                        // AMG, on the back-end
   Vector z_;                                                // M^-1 r when it is not block-diagonal

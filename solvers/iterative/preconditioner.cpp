@@ -31,7 +31,7 @@ std::vector<double> checked_diagonal(const CsrMatrix& a) {
   return d;
 }
 
-class Identity final : public Preconditioner {
+class Identity final : public HostPreconditioner {
  public:
   void apply(std::span<const double> r, std::span<double> z) const override {
     std::copy(r.begin(), r.end(), z.begin());
@@ -40,7 +40,7 @@ class Identity final : public Preconditioner {
   std::optional<InverseBlocks> inverse_blocks() const override { return InverseBlocks{{}, 0}; }
 };
 
-class Jacobi final : public Preconditioner {
+class Jacobi final : public HostPreconditioner {
  public:
   explicit Jacobi(const CsrMatrix& a) : inv_diag_(checked_diagonal(a)) {
     for (double& d : inv_diag_) d = 1.0 / d;
@@ -58,7 +58,7 @@ class Jacobi final : public Preconditioner {
 };
 
 // The inverse of each 3x3 diagonal block, stored in full (9 values) so apply is a small product.
-class NodalBlockJacobi final : public Preconditioner {
+class NodalBlockJacobi final : public HostPreconditioner {
  public:
   explicit NodalBlockJacobi(const CsrMatrix& a) {
     if (a.rows % 3 != 0)
@@ -128,7 +128,7 @@ class NodalBlockJacobi final : public Preconditioner {
 
 // M = (D/w + L) (D/w)^-1 (D/w + U) * w / (2 - w); the constant factor is kept so M^-1 r stays
 // the SSOR iterate. The sweeps are sequential (a true Gauss-Seidel, not a per-thread one).
-class Ssor final : public Preconditioner {
+class Ssor final : public HostPreconditioner {
  public:
   Ssor(const CsrMatrix& a, double omega) : a_(a), omega_(omega), diag_(checked_diagonal(a)) {}
   void apply(std::span<const double> r, std::span<double> z) const override {
@@ -158,41 +158,33 @@ class Ssor final : public Preconditioner {
 
 }  // namespace
 
-std::vector<std::string> preconditioner_names() { return {"none", "jacobi", "block-jacobi", "ssor", "amg"}; }
-
-std::optional<int> diagonal_block(const std::string& name) {
-  if (name == "none") return 0;
-  if (name == "jacobi") return 1;
-  if (name == "block-jacobi") return 3;
-  return std::nullopt;
+std::optional<int> diagonal_block(Preconditioner preconditioner) {
+  switch (preconditioner) {
+    case Preconditioner::None: return 0;
+    case Preconditioner::Jacobi: return 1;
+    case Preconditioner::BlockJacobi: return 3;
+    default: return std::nullopt;
+  }
 }
 
-namespace {
-
-std::string comma_list(const std::vector<std::string>& names) {
-  std::string list;
-  for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
-  return list;
-}
-
-}  // namespace
-
-void require_preconditioner(const std::string& name, const std::vector<std::string>& supported,
+void require_preconditioner(Preconditioner preconditioner, const std::vector<Preconditioner>& supported,
                             const std::string& solver) {
-  if (std::find(supported.begin(), supported.end(), name) != supported.end()) return;
-  throw SolverUnavailable("preconditioner '" + name + "' is not available for " + solver + " (available: " +
-                          comma_list(supported) + ")");
+  if (std::find(supported.begin(), supported.end(), preconditioner) != supported.end()) return;
+  std::string list;
+  for (const auto p : supported) list += (list.empty() ? "" : ", ") + std::string(name_of(p));
+  throw SolverUnavailable(std::string("preconditioner '") + name_of(preconditioner) + "' is not available for " + solver +
+                          " (available: " + list + ")");
 }
 
-std::unique_ptr<Preconditioner> make_preconditioner(const std::string& name, const CsrMatrix& a) {
-  if (name == "amg")
-    throw std::invalid_argument("the amg preconditioner runs on a sparse back-end: it is made by the Krylov setup");
-  if (name == "none") return std::make_unique<Identity>();
-  if (name == "jacobi") return std::make_unique<Jacobi>(a);
-  if (name == "block-jacobi") return std::make_unique<NodalBlockJacobi>(a);
-  if (name == "ssor") return std::make_unique<Ssor>(a, 1.2);
-  throw std::invalid_argument("unknown preconditioner '" + name + "' (available: " + comma_list(preconditioner_names()) +
-                              ")");
+std::unique_ptr<HostPreconditioner> make_preconditioner(Preconditioner preconditioner, const CsrMatrix& a) {
+  switch (preconditioner) {
+    case Preconditioner::None: return std::make_unique<Identity>();
+    case Preconditioner::Jacobi: return std::make_unique<Jacobi>(a);
+    case Preconditioner::BlockJacobi: return std::make_unique<NodalBlockJacobi>(a);
+    case Preconditioner::Ssor: return std::make_unique<Ssor>(a, 1.2);
+    case Preconditioner::Amg: break;
+  }
+  throw std::invalid_argument("the amg preconditioner runs on a sparse back-end: it is made by the Krylov setup");
 }
 
 }  // namespace fem

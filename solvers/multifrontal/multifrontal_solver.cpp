@@ -50,10 +50,7 @@ class MultifrontalSolver final : public LinearSolver {
  public:
   // Fronts of device_min_flops and above (and those above them) go to the device; infinity: none.
   MultifrontalSolver(const SolverOptions& options, double device_min_flops)
-      : options_(options), device_min_flops_(device_min_flops) {
-    if (options_.precision != "double" && options_.precision != "mixed")
-      throw std::invalid_argument("multifrontal: unknown precision '" + options_.precision + "' (known: double, mixed)");
-  }
+      : options_(options), device_min_flops_(device_min_flops) {}
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
     const CsrMatrix& a = system.matrix;
@@ -79,8 +76,8 @@ class MultifrontalSolver final : public LinearSolver {
     f["refinement_steps"] = 0;
     f["precision_fallback"] = 0;
 
-    if (options_.precision == "mixed" && solve_mixed(system, symbolic, solution, report)) return report;
-    if (options_.precision == "mixed") {
+    if (options_.precision == Precision::Mixed && solve_mixed(system, symbolic, solution, report)) return report;
+    if (options_.precision == Precision::Mixed) {
       f["precision_fallback"] = 1;
       if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
     }

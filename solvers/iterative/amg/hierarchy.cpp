@@ -194,7 +194,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     diagonal_known.set_value();
     level.rows = rows;
     level.nnz = a.nnz();
-    if (options.smoother == "l1-jacobi") level.l1_row_sums = absolute_row_sums(a);
+    if (options.smoother == AmgSmoother::L1Jacobi) level.l1_row_sums = absolute_row_sums(a);
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).

@@ -6,18 +6,16 @@
 
 namespace fem::amg {
 
-void check_smoother(const std::string& kind, int degree) {
-  if (kind != "chebyshev" && kind != "l1-jacobi")
-    throw std::invalid_argument("amg smoother '" + kind + "' is not one of: chebyshev, l1-jacobi");
+void check_smoother_degree(int degree) {
   if (degree < 1) throw std::invalid_argument("amg smoother degree must be at least 1");
 }
 
 Smoother::Smoother(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a,
                    std::span<const double> inv_diag, std::span<const double> l1_row_sums, double lambda_max,
-                   const std::string& kind, int degree)
-    : backend_(backend), a_(a), chebyshev_(kind == "chebyshev"), degree_(degree),
+                   AmgSmoother kind, int degree)
+    : backend_(backend), a_(a), chebyshev_(kind == AmgSmoother::Chebyshev), degree_(degree),
       scale_(backend.vector(inv_diag.size())), step_(backend.vector(inv_diag.size())) {
-  check_smoother(kind, degree);
+  check_smoother_degree(degree);
   if (chebyshev_) {
     const double upper = 1.1 * lambda_max, lower = upper / 10;
     theta_ = 0.5 * (upper + lower);

@@ -9,19 +9,20 @@
 
 #include "kernels/sparse_backend.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
+#include "solvers/solver_choices.hpp"
 
 namespace fem::amg {
 
-// Throws std::invalid_argument for a kind other than chebyshev or l1-jacobi, or a degree below 1.
-void check_smoother(const std::string& kind, int degree);
+// Throws std::invalid_argument for a degree below 1.
+void check_smoother_degree(int degree);
 
 class Smoother {
  public:
-  // kind: "chebyshev" (interval [upper / 10, upper], upper = 1.1 lambda_max of D^-1 A) or
-  // "l1-jacobi" (D_ii = sum_j |a_ij| given as `l1_row_sums`, convergent without damping; unread
+  // kind: Chebyshev (interval [upper / 10, upper], upper = 1.1 lambda_max of D^-1 A) or
+  // L1Jacobi (D_ii = sum_j |a_ij| given as `l1_row_sums`, convergent without damping; unread
   // by Chebyshev); `degree` steps. `a` is the level's operator on `backend`.
   Smoother(const kernels::SparseBackend& backend, const kernels::SparseMatrix& a, std::span<const double> inv_diag,
-           std::span<const double> l1_row_sums, double lambda_max, const std::string& kind, int degree);
+           std::span<const double> l1_row_sums, double lambda_max, AmgSmoother kind, int degree);
 
   // x = S b from a zero start; r becomes b - A x (the residual the coarse level needs).
   void from_zero(const kernels::SparseVector& b, kernels::SparseVector& x, kernels::SparseVector& r) const;

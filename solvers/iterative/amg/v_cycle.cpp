@@ -17,7 +17,7 @@ namespace {
 
 // The options checked before the setup's work.
 const AmgOptions& checked(const AmgOptions& options) {
-  check_smoother(options.smoother, options.smoother_degree);
+  check_smoother_degree(options.smoother_degree);
   return options;
 }
 

@@ -96,9 +96,9 @@ TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
     const auto report = gpu->solve(AssembledSystem{a, rhs}, u_gpu);
     CHECK(max_rel_diff(u_gpu, u_cpu) < 1e-10);
     CHECK(report.residual < 1e-12);
-    options.precision = "mixed";
+    options.precision = Precision::Mixed;
     const auto mixed = make_band_cholesky_cuda(options)->solve(AssembledSystem{a, rhs}, u_mixed);
-    options.precision = "double";
+    options.precision = Precision::Double;
     CHECK(max_rel_diff(u_mixed, u_cpu) < 1e-9);
     CHECK(mixed.residual <= 1e-10);
   }
@@ -168,14 +168,14 @@ TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the d
   CHECK(report.figures.at("factor_bytes") == static_cast<double>(band_bytes));
   CHECK(max_rel_diff(u, u_cpu) < 1e-10);
   // FP32 (mixed): the cublas chains from both ends.
-  options.precision = "mixed";
+  options.precision = Precision::Mixed;
   report = solve(options, 0, a);
   CHECK(report.figures.at("two_sided") == 1);
   CHECK(report.figures.at("persistent_kernel") == 0);
   CHECK(report.figures.at("factor_precision_bits") == 32);
   CHECK(max_rel_diff(u, u_cpu) < 1e-9);
   // A band shorter than kTwistedFromLength half-bandwidths: one-sided.
-  options.precision = "double";
+  options.precision = Precision::Double;
   const index_t short_n = band::kTwistedFromLength * kd - 1;
   const CsrMatrix short_band = grid_laplacian(short_n, m, 16);
   rhs.resize(short_n);
@@ -221,7 +221,7 @@ TEST_CASE("band-cholesky:cuda streams a band larger than its device memory") {
     CHECK(report.figures.at("device_chunks") > 5);
     CHECK(max_rel_diff(u_gpu, u_cpu) < 1e-10);
     CHECK(report.residual < 1e-12);
-    options.precision = "mixed";
+    options.precision = Precision::Mixed;
     const auto mixed = make_band_cholesky_cuda_within(options, budget)->solve(AssembledSystem{a, rhs}, u_mixed);
     CHECK(mixed.figures.at("device_chunks") > 5);
     CHECK(mixed.figures.at("factor_precision_bits") == 32);

@@ -72,7 +72,7 @@ TEST_CASE("band solvers agree with CG on RCM-numbered box meshes in 2D and 3D") 
     CHECK(max_rel_diff(solve_with(fe, make_band_gauss_cpu(options)), reference) < 1e-10);
     CHECK(max_rel_diff(solve_with(fe, make_band_ldlt_cpu(options)), reference) < 1e-10);
 
-    options.precision = "mixed";
+    options.precision = Precision::Mixed;
     for (auto make : {make_band_cholesky_cpu, make_band_gauss_cpu, make_band_ldlt_cpu}) {
       const auto mixed = solve_with(fe, make(options), &report);
       CHECK(max_rel_diff(mixed, reference) < 1e-10);

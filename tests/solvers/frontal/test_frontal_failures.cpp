@@ -140,7 +140,7 @@ TEST_CASE("frontal rejects bad input with a message") {
 
 TEST_CASE("the frontal solver refuses mixed precision by name instead of ignoring it") {
   SolverOptions options;
-  options.precision = "mixed";
+  options.precision = Precision::Mixed;
   try {
     make_cpu_frontal(options);
     FAIL("mixed precision was accepted");

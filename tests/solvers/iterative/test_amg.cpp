@@ -89,7 +89,7 @@ AmgRun solve_amg(const std::string& method, const testing::FeSystem& fe, double 
                  const std::string& device = "cpu") {
   SolverOptions o;
   o.device = device;
-  o.preconditioner = "amg";
+  o.preconditioner = Preconditioner::Amg;
   o.tolerance = tolerance;
   o.amg.coarse_size = 200;  // small systems: still several levels
   auto solver = method == "cg" ? make_conjugate_gradient(o) : make_bicgstab(o);
@@ -455,7 +455,7 @@ TEST_CASE("AMG on 2D elasticity and heat, with CG and BiCGSTAB") {
 TEST_CASE("AMG without coordinates falls back to constants and says so") {
   const auto fe = testing::elasticity_box(8, 4, 4);
   SolverOptions o;
-  o.preconditioner = "amg";
+  o.preconditioner = Preconditioner::Amg;
   o.tolerance = 1e-8;
   std::string said;
   o.progress = [&](const std::string& line) { said += line; };

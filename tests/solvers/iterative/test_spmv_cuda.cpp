@@ -131,7 +131,7 @@ TEST_CASE("CG on CUDA matches the CPU CG") {
   for (const char* pc : {"jacobi", "block-jacobi", "none"}) {
     SolverOptions o;
     o.tolerance = 1e-11;
-    o.preconditioner = pc;
+    o.preconditioner = *parse_choice<Preconditioner>(pc);
     std::vector<double> u_cpu(fe.rhs.size(), 0.0);
     const auto cpu_report = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
     o.device = "cuda";
@@ -154,7 +154,7 @@ TEST_CASE("BiCGSTAB on CUDA matches the CPU BiCGSTAB on a non-symmetric system")
   const auto fe = testing::nonsymmetric_heat_square(9, 7);
   SolverOptions o;
   o.tolerance = 1e-11;
-  o.preconditioner = "jacobi";
+  o.preconditioner = Preconditioner::Jacobi;
   std::vector<double> u_cpu(fe.rhs.size(), 0.0), u_gpu(fe.rhs.size(), 0.0);
   const auto cpu_report = make_bicgstab(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
   o.device = "cuda";
@@ -175,6 +175,6 @@ TEST_CASE("cg on cuda says why when it cannot run") {
   }
   SolverOptions o;
   o.device = "cuda";
-  o.preconditioner = "ssor";
+  o.preconditioner = Preconditioner::Ssor;
   CHECK_THROWS_AS(make_conjugate_gradient(o), SolverUnavailable);
 }

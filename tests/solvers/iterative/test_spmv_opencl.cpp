@@ -118,7 +118,7 @@ TEST_CASE("CG on OpenCL matches the CPU CG") {
   CHECK(gpu_report.residual <= 1e-11);
   CHECK(std::abs(gpu_report.iterations - cpu_report.iterations) <= 2);
   o.spmv = "sell/wg64";
-  o.preconditioner = "none";
+  o.preconditioner = Preconditioner::None;
   std::fill(u_gpu.begin(), u_gpu.end(), 0.0);
   make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_gpu);
   CHECK(testing::relative_difference(u_gpu, u_cpu) < 1e-8);
@@ -127,7 +127,7 @@ TEST_CASE("CG on OpenCL matches the CPU CG") {
 TEST_CASE("BiCGSTAB on OpenCL matches the CPU BiCGSTAB on a non-symmetric system") {
   SolverOptions o;
   o.tolerance = 1e-11;
-  o.preconditioner = "jacobi";
+  o.preconditioner = Preconditioner::Jacobi;
   o.spmv = "csr/wg64/r4";
   o.device = "opencl";
   std::unique_ptr<LinearSolver> gpu;
@@ -145,6 +145,6 @@ TEST_CASE("BiCGSTAB on OpenCL matches the CPU BiCGSTAB on a non-symmetric system
   const auto gpu_report = gpu->solve(AssembledSystem{fe.matrix, fe.rhs}, u_gpu);
   CHECK(testing::relative_difference(u_gpu, u_cpu) < 1e-8);
   CHECK(std::abs(gpu_report.iterations - cpu_report.iterations) <= 2);
-  o.preconditioner = "block-jacobi";  // blocks of 3 are not among OpenCL's block-diagonal kernels
+  o.preconditioner = Preconditioner::BlockJacobi;  // blocks of 3 are not among OpenCL's block-diagonal kernels
   CHECK_THROWS_AS(make_conjugate_gradient(o), SolverUnavailable);
 }

@@ -33,7 +33,7 @@ std::unique_ptr<LinearSolver> device_solver(double min_flops, const std::string&
   SolverOptions options;
   options.method = "multifrontal";
   options.device = "cuda";
-  options.precision = precision;
+  options.precision = *parse_choice<Precision>(precision);
   try {
     return make_multifrontal_cuda_from(options, min_flops);
   } catch (const SolverUnavailable& e) {
