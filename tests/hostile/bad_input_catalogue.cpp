@@ -223,6 +223,38 @@ void add_case_structure(std::vector<BadInput>& out) {
                  "run case.yaml", {"afile/results", "Not a directory"}});
 }
 
+// Aliases, keys and list entries given twice, and values of the wrong kind: each once crashed,
+// picked one of two values silently, or said "bad conversion", "stoul" or "line 0".
+void add_repeats_and_aliases(std::vector<BadInput>& out) {
+  const auto v = [&](std::string name, const std::string& from, const std::string& to, std::vector<std::string> culprit) {
+    out.push_back(case_variant(std::move(name), from, to, std::move(culprit)));
+  };
+  v("an alias inside its own anchor", "title: catalogue base", "title: &a [*a]", {"case.yaml:1", "alias"});
+  v("a mesh that contains itself", "mesh:\n", "mesh: &m\n  self: *m\n", {"case.yaml:3", "alias"});
+  v("a group given two materials", "  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n",
+    "  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n  - {group: box, E: 1e3, nu: 0.3, density: 7800}\n",
+    {"case.yaml:11", "group 'box' is given two materials", "lines 10 and 11"});
+  v("two materials without a group", "  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n",
+    "  - {E: 210e9, nu: 0.3, density: 7800}\n  - {E: 1e3, nu: 0.3, density: 7800}\n", {"case.yaml:11", "two materials without a group"});
+  v("a list inside the fix list", "fix: [x, y]", "fix: [[x], y]", {case_line("fix: [x, y]"), "'fix'"});
+  v("a list inside the output fields", "directory: results", "directory: results\n  fields: [[stress]]", {"case.yaml:23", "'fields'"});
+  v("no materials names the file's first line", "materials:\n  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n", "",
+    {"case.yaml:1", "'materials'"});
+  const auto set = [&](std::string name, const std::string& command, const std::string& settings, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", kCase}}, command + " case.yaml " + settings, std::move(culprit)});
+  };
+  for (const std::string command : {"run", "check", "compare --solvers cg:cpu"})
+    set("--set with an alias inside its own anchor (" + command + ")", command, "--set 'title=&a [*a]'", {"--set title=&a [*a]", "alias"});
+  set("--set with aliases", "run", "--set 'solver={method: &m cg, preconditioner: *m}'", {"--set solver=", "aliases"});
+  set("--set with a key twice in its value", "run", "--set 'materials=[{group: box, E: 1, nu: 0.3, E: 5}]'",
+      {"--set materials=", "'E' is given twice"});
+  set("the same key twice through --set", "run", "--set materials.0.E=1 --set materials.0.E=2",
+      {"'materials.0.E' is given twice", "--set materials.0.E=1", "--set materials.0.E=2"});
+  set("a list index of 20 digits in --set", "run", "--set materials.99999999999999999999.E=1",
+      {"--set materials.99999999999999999999.E=1", "past the end"});
+  set("a list for a fix component through --set", "run", "--set 'boundary.0.fix=[[x]]'", {"case.yaml (--set)", "'fix'"});
+}
+
 void add_command_lines(std::vector<BadInput>& out) {
   const auto c = [&](std::string name, std::string arguments, std::vector<std::string> culprit, int code) {
     out.push_back({std::move(name), {{"case.yaml", kCase}}, std::move(arguments), std::move(culprit), code});
@@ -331,6 +363,7 @@ std::vector<BadInput> bad_inputs(const std::string& msh_text) {
   add_number_fields(out);
   add_list_fields(out);
   add_case_structure(out);
+  add_repeats_and_aliases(out);
   add_command_lines(out);
   if (FEM_WITH_GMSH) add_meshes(out, msh_text);
   add_matrices(out);
