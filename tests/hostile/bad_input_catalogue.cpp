@@ -318,6 +318,12 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   geo("a .geo with lines only", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Line(1)={1,2};\n", {"part.geo", "no surface or volume"});
   geo("a .geo without the case's groups", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={0,1,0,0.5};\n"
       "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1}; Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n", {"case.yaml", "'square'"});
+  // Degenerate surfaces: Gmsh fails inside its OpenMP loop over surfaces (once an abort).
+  geo("a .geo surface on a line", "Point(1)={0,0,0,0.1}; Point(2)={1,0,0,0.1}; Point(3)={2,0,0,0.1};\n"
+      "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1}; Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n", {"part.geo", "meshing failed"});
+  geo("a .geo surface that crosses itself", "Point(1)={0,0,0,0.1}; Point(2)={1,1,0,0.1}; Point(3)={1,0,0,0.1}; Point(4)={0,1,0,0.1};\n"
+      "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1};\n",
+      {"part.geo", "meshing failed"});
   // 10^13 triangles: refused from the geometry's extent before Gmsh meshes even its boundary.
   out.push_back({"a .geo at a size far too small", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  size: 1e-7")},
                  {"part.geo", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={1,1,0,0.5}; Point(4)={0,1,0,0.5};\n"
