@@ -165,10 +165,11 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
   using K = BoundarySpec::Kind;
   for (const auto& item : list) {
     const Section s(file, item, "a 'boundary' entry",
-                    {"group", "fix", "displacement", "traction", "pressure", "temperature", "flux", "convection"});
+                    {"group", "fix", "displacement", "traction", "pressure", "temperature", "flux", "convection", "whole_region"});
     BoundarySpec b;
     b.line = s.line();
     b.group = s.text("group");
+    b.whole_region = s.value_or<bool>("whole_region", "true or false", false);
     const bool elastic = physics == PhysicsType::Elasticity;
     int kinds = 0;
     const auto need = [&](const char* key, bool for_elasticity) {
@@ -219,6 +220,8 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
     if (kinds != 1)
       s.fail(item, "a 'boundary' entry needs exactly one condition (fix, displacement, traction, pressure, "
                    "temperature, flux or convection) beside its group");
+    if (s.has("whole_region") && b.kind != K::Fix && b.kind != K::Displacement && b.kind != K::Temperature)
+      s.fail(s.get("whole_region"), "'whole_region' goes with fix, displacement or temperature (it holds every node of a region)");
     out.push_back(b);
   }
   return out;

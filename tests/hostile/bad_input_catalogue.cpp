@@ -208,6 +208,12 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("a .geo that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "geo: nowhere.geo", {"case.yaml:3", "nowhere.geo"});
   v("a .msh that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "msh: nowhere.msh", {"case.yaml:3", "nowhere.msh"});
   v("gravity without density", ", density: 7800", "", {case_line("E: 210e9"), "density"});
+  v("a fix on the region group", "{group: xmin, fix: [x, y]}", "{group: box, fix: [x, y]}",
+    {case_line("fix: [x, y]"), "group 'box' is a region", "whole_region: true"});
+  v("a temperature-like hold on a region through displacement", "{group: xmin, fix: [x, y]}",
+    "{group: xmin, fix: [x, y]}\n  - {group: box, displacement: {x: 0.001}}", {"case.yaml:13", "group 'box' is a region"});
+  v("whole_region on a traction", "traction: [1e6, 0]}", "traction: [1e6, 0], whole_region: true}",
+    {case_line("traction: [1e6, 0]"), "'whole_region' goes with"});
   v("a fix of z in 2D", "fix: [x, y]", "fix: [x, z]", {case_line("fix: [x, y]"), "z"});
   v("fix of an unknown component", "fix: [x, y]", "fix: [x, w]", {case_line("fix: [x, y]"), "'fix'"});
   v("two conditions in one entry", "{group: xmin, fix: [x, y]}", "{group: xmin, fix: [x, y], pressure: 1}",
