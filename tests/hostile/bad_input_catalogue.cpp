@@ -316,6 +316,19 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
                  "run case.yaml", {"tet.msh", "element 2 (tet4, group 'part') is inverted"}});
   out.push_back({"a surface beside a volume", {{"case.yaml", kTetCase}, {"tet.msh", kTet}}, "run case.yaml",
                  {"tet.msh", "element 3 (tri3, group 'skin') is not on any 3D element"}});
+  // Meshes that do not conform: a quadratic triangle beside a linear one, an element pointing at
+  // a far node, a tetrahedron three times over.
+  out.push_back({"a hanging midside node", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
+                 "$Nodes\n5\n", "$Nodes\n7\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 0.5 0 0\n7 1 0.5 0\n"),
+                 "5\n10 1 2 1 1 1 4\n11 2 2 2 1 1 2 5\n12 2 2 2 1 2 3 5\n13 2 2 2 1 3 4 5\n14 2 2 2 1 4 1 5\n",
+                 "3\n10 1 2 1 1 4 1\n11 9 2 2 1 1 2 3 6 7 5\n12 2 2 2 2 1 3 4\n")}},
+                 "run case.yaml", {"fan.msh", "element 11 (tri6, group 'plate') has nodes inside the edge", "element 12 (tri3", "hanging midside node"}});
+  out.push_back({"an element pointing at a far node", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
+                 "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 500 -200 0\n"), "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 6 3 5\n")}},
+                 "run case.yaml", {"fan.msh", "element 12 (tri3, group 'plate') is ", "times the size of element 13", "far"}});
+  out.push_back({"a tetrahedron three times", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(kTet, "$Elements\n3\n", "$Elements\n4\n"),
+                 "3 2 2 1 3 5 6 7\n", "4 4 2 2 2 1 2 3 4\n5 4 2 2 2 1 2 3 4\n")}},
+                 "run case.yaml", {"tet.msh", "element 5 (tet4, group 'part') is a third element on a face of element 2"}});
   const auto geo = [&](std::string name, const std::string& text, std::vector<std::string> culprit) {
     out.push_back({std::move(name), {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo")}, {"part.geo", text}},
                    "run case.yaml", std::move(culprit)});
