@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "fem/mesh/geo_file_check.hpp"
 #include "fem/mesh/mesh_check.hpp"
 #include "fem/mesh/msh_file_check.hpp"
 
@@ -277,6 +278,7 @@ void check_options(const fs::path& geo, const GmshMeshOptions& options) {
 Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
   require_file(geo);
   check_options(geo, options);
+  check_geo_file(geo);
   GmshSession session(options.verbose, options.size);
   gmsh_step(geo, "reading", [&] { gmsh::open(geo.string()); });
 

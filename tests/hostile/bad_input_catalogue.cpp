@@ -337,6 +337,16 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   geo("a .geo with lines only", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Line(1)={1,2};\n", {"part.geo", "no surface or volume"});
   geo("a .geo without the case's groups", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={0,1,0,0.5};\n"
       "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1}; Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n", {"case.yaml", "'square'"});
+  // What a .geo may not do: refused by name and line before Gmsh reads it.
+  const std::string square = "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={1,1,0,0.5}; Point(4)={0,1,0,0.5};\n"
+                             "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1};\n";
+  geo("a .geo that runs a command", square + "SystemCall \"touch ../escaped\";\n", {"part.geo:3", "'SystemCall'"});
+  geo("a .geo that exits", "// Exit; in a comment is fine\n" + square + "Exit;\n", {"part.geo:4", "'Exit'"});
+  geo("a .geo that prints to a file", square + "Printf(\"x\") > \"../escaped.txt\";\n", {"part.geo:3", "'Printf ... >'"});
+  geo("a .geo that loops without bound", square + "i = 0;\nWhile (1)\n  i += 1;\nEndWhile\n", {"part.geo:4", "'While'"});
+  geo("a .geo that includes a file outside its folder", "Include \"/etc/passwd\";\n" + square, {"part.geo:1", "outside"});
+  geo("a .geo that merges a file that never ends", "Merge \"/dev/zero\";\n" + square, {"part.geo:1", "/dev/zero"});
+  geo("a .geo that merges a name it builds", "Merge StrCat(\"a\", \".msh\");\n" + square, {"part.geo:1", "\"quoted\" file name"});
   // Degenerate surfaces: Gmsh fails inside its OpenMP loop over surfaces (once an abort).
   geo("a .geo surface on a line", "Point(1)={0,0,0,0.1}; Point(2)={1,0,0,0.1}; Point(3)={2,0,0,0.1};\n"
       "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1}; Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n", {"part.geo", "meshing failed"});
