@@ -9,6 +9,8 @@
 #include <string>
 #include <system_error>
 
+#include "support/signal_cleanup.hpp"
+
 namespace fem {
 
 namespace fs = std::filesystem;
@@ -26,6 +28,7 @@ AtomicOutput::~AtomicOutput() {
   for (const auto& [temporary, final_path] : staged_) {
     std::error_code ec;
     fs::remove(temporary, ec);
+    unregister_temporary(temporary);
   }
 }
 
@@ -33,6 +36,7 @@ fs::path AtomicOutput::stage(const std::string& name) {
   const fs::path final_path = directory_ / name;
   const fs::path temporary = directory_ / ("." + name + ".partial-" + std::to_string(::getpid()));
   staged_.emplace_back(temporary, final_path);
+  register_temporary(temporary);
   return temporary;
 }
 
@@ -52,11 +56,18 @@ void write_file_atomically(const fs::path& path, const std::string& text) {
 }
 
 std::vector<fs::path> AtomicOutput::commit() {
+  // Not every writer checks its writes (VTK's appended data does not): a file cut at the limit
+  // would be moved into place as if whole.
+  if (file_size_limit_reached())
+    throw std::runtime_error(directory_.string() + ": a file reached this process's file-size limit (ulimit -f) while being "
+                             "written; nothing was replaced");
+  const SignalsHeld held;  // Ctrl-C here would leave some files new and the rest old
   std::vector<fs::path> written;
   for (const auto& [temporary, final_path] : staged_) {
     std::error_code ec;
     fs::rename(temporary, final_path, ec);
     if (ec) throw std::runtime_error(final_path.string() + ": cannot move the result into place: " + ec.message());
+    unregister_temporary(temporary);
     written.push_back(final_path);
   }
   staged_.clear();

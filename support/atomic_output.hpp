@@ -1,6 +1,7 @@
 #pragma once
 // Results appear all at once or not at all: files are written under temporary names and
-// renamed into place only when every one of them is complete.
+// renamed into place only when every one of them is complete. Temporaries are removed when the
+// output is dropped uncommitted, and when a signal stops the process (signal_cleanup.hpp).
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -34,6 +34,7 @@
 #include "solvers/linear_solver.hpp"
 #include "solvers/solver_table.hpp"
 #include "support/command_line.hpp"
+#include "support/signal_cleanup.hpp"
 
 namespace {
 
@@ -290,6 +291,7 @@ int main(int argc, char** argv) {
               << " runs in one process; under mpirun only 'fem run' (--solver petsc or mumps) spreads over the ranks\n";
     return 2;
   }
+  fem::install_signal_cleanup();
   CLI::App app("fem: finite elements with embedded direct, frontal and iterative solvers", "fem");
   app.footer(kFooter);
   app.set_version_flag("--version", version_text);

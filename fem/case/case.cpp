@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <initializer_list>
 #include <set>
 #include <sstream>
 
 #include "fem/case/case_settings.hpp"
+#include "fem/case/yaml_aliases.hpp"
 #include "fem/case/yaml_section.hpp"
 #include "solvers/solver_table.hpp"
 
@@ -120,13 +122,18 @@ PhysicsSpec read_physics(const Section& root, const fs::path& file) {
 std::vector<MaterialSpec> read_materials(const Section& root, const fs::path& file, PhysicsType physics) {
   const YAML::Node list = root.get("materials");
   if (!list || !list.IsSequence() || list.size() == 0)
-    root.fail(list ? list : YAML::Node(), "the case needs 'materials': a list such as - {group: part, E: 210e9, nu: 0.3}");
+    root.fail(list, "the case needs 'materials': a list such as - {group: part, E: 210e9, nu: 0.3}");
   std::vector<MaterialSpec> out;
+  std::map<std::string, int> group_lines;  // a group given two materials would silently get the last
   for (const auto& item : list) {
     const Section s(file, item, "a 'materials' entry", {"group", "E", "nu", "density", "k", "name"});
     MaterialSpec m;
     m.line = s.line();
     m.group = s.value_or<std::string>("group", "a string", "");
+    if (const auto [first, inserted] = group_lines.emplace(m.group, m.line); !inserted)
+      s.fail(item, (m.group.empty() ? std::string("two materials without a group (for every other cell)")
+                                    : "group '" + m.group + "' is given two materials") +
+                       ": lines " + std::to_string(first->second) + " and " + std::to_string(m.line) + "; keep one");
     if (physics == PhysicsType::Elasticity) {
       m.E = s.positive("E");
       m.nu = s.number("nu");
@@ -146,6 +153,7 @@ std::array<bool, 3> read_components(const Section& s, const YAML::Node& n) {
   if (n.IsScalar() && n.as<std::string>() == "all") return {true, true, true};
   if (!n.IsSequence() || n.size() == 0) bad();
   for (const auto& item : n) {
+    if (!item.IsScalar()) bad();
     const auto w = item.as<std::string>();
     if (w == "x") c[0] = true;
     else if (w == "y") c[1] = true;
@@ -163,10 +171,11 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
   using K = BoundarySpec::Kind;
   for (const auto& item : list) {
     const Section s(file, item, "a 'boundary' entry",
-                    {"group", "fix", "displacement", "traction", "pressure", "temperature", "flux", "convection"});
+                    {"group", "fix", "displacement", "traction", "pressure", "temperature", "flux", "convection", "whole_region"});
     BoundarySpec b;
     b.line = s.line();
     b.group = s.text("group");
+    b.whole_region = s.value_or<bool>("whole_region", "true or false", false);
     const bool elastic = physics == PhysicsType::Elasticity;
     int kinds = 0;
     const auto need = [&](const char* key, bool for_elasticity) {
@@ -217,6 +226,8 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
     if (kinds != 1)
       s.fail(item, "a 'boundary' entry needs exactly one condition (fix, displacement, traction, pressure, "
                    "temperature, flux or convection) beside its group");
+    if (s.has("whole_region") && b.kind != K::Fix && b.kind != K::Displacement && b.kind != K::Temperature)
+      s.fail(s.get("whole_region"), "'whole_region' goes with fix, displacement or temperature (it holds every node of a region)");
     out.push_back(b);
   }
   return out;
@@ -312,6 +323,7 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
       static const std::set<std::string> known = {"displacement", "stress", "strain", "von_mises", "reaction",
                                                   "temperature", "heat_flux"};
       for (const auto& item : f) {
+        if (!item.IsScalar()) s.fail(item, "'fields' must be a list of field names");
         const auto w = item.as<std::string>();
         if (!known.count(w))
           s.fail(item, "unknown output field '" + w +
@@ -354,17 +366,21 @@ Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the case file");
   check_utf8(file, text);
+  refuse_alias_cycles(text, file.string());
   YAML::Node doc;
   try {
     doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
+  if (doc.IsNull()) throw CaseError(file.string() + ":1: the case file is empty (cases/README.md shows what it holds)");
   apply_case_settings(doc, settings);
   try {
     return read_case(file, doc);
   } catch (const YAML::Exception& e) {  // a conversion a Section did not anticipate
-    throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+    throw CaseError(file.string() + (e.mark.is_null() ? std::string(settings.empty() ? "" : " (--set)")
+                                                      : ":" + std::to_string(e.mark.line + 1)) +
+                    ": a value of the wrong kind (" + e.msg + ")");
   }
 }
 

@@ -51,6 +51,7 @@ struct BoundarySpec {
   std::array<double, 3> vector{};      // Displacement values, Traction vector
   double value = 0;                    // Pressure, Temperature, Flux
   double h = 0, T_inf = 0;             // Convection
+  bool whole_region = false;           // Fix / Displacement / Temperature on a region group: every node inside it, meant
   int line = 0;
 };
 

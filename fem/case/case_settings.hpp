@@ -17,7 +17,8 @@ std::pair<std::vector<std::string>, std::string> parse_case_setting(const std::s
 
 // Puts each "key.path=value" into `doc`, creating the mappings on the way; a part that is a
 // number indexes a list ("materials.0.E=2e11"). The value is read as YAML ("[0, 0, -9.81]"
-// is a list). Nodes set this way carry no line, which messages show as "(--set)".
+// is a list). Nodes set this way carry no line, which messages show as "(--set)". The same
+// key path twice, a key twice inside a value and aliases (&name, *name) are CaseErrors.
 void apply_case_settings(YAML::Node& doc, const std::vector<std::string>& settings);
 
 }  // namespace fem

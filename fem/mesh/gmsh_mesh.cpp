@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "fem/mesh/geo_file_check.hpp"
 #include "fem/mesh/mesh_check.hpp"
 #include "fem/mesh/msh_file_check.hpp"
 
@@ -28,27 +29,31 @@ void require_file(const fs::path& file) {
   if (!fs::is_regular_file(file, ec)) fail(file, "no such file");
 }
 
-// The "Error: ..." lines Gmsh logged in this session, one per line, less the one that says
-// `already_said`.
-std::string logged_errors(const std::string& already_said = {}) {
-  std::vector<std::string> log;
+// The "Error: ..." lines Gmsh logged in this session.
+std::vector<std::string> logged_errors() {
+  std::vector<std::string> log, errors;
   gmsh::logger::get(log);
-  std::string errors;
-  for (const auto& line : log)
-    if (line.rfind("Error", 0) == 0 && (already_said.empty() || line.find(already_said) == std::string::npos))
-      errors += "\n  " + line;
+  for (auto& line : log)
+    if (line.rfind("Error", 0) == 0) errors.push_back(std::move(line));
   return errors;
 }
 
-// Runs Gmsh calls, turning Gmsh's errors (Gmsh 4.8 throws plain strings) into runtime_errors
-// that name the file and the step.
+// Runs Gmsh calls and fails, naming the file and the step, when they logged an error (Gmsh
+// goes on after one: see GmshSession) or threw (Gmsh 4.8 throws plain strings).
 template <class Calls>
 void gmsh_step(const fs::path& file, const char* step, Calls&& calls) {
+  const std::size_t errors_before = logged_errors().size();
+  std::string reason;
   try {
     calls();
-  } catch (const std::string& reason) {
-    fail(file, std::string(step) + " failed: " + reason + logged_errors(reason));
+  } catch (const std::string& thrown) {
+    reason = thrown;
   }
+  const auto errors = logged_errors();
+  std::string said;
+  for (std::size_t i = errors_before; i < errors.size(); ++i)
+    if (reason.empty() || errors[i].find(reason) == std::string::npos) said += "\n  " + errors[i];
+  if (!reason.empty() || !said.empty()) fail(file, std::string(step) + " failed" + (reason.empty() ? ":" : ": " + reason) + said);
 }
 
 // One Gmsh session, finalized on every path out. `size` > 0 is handed to the .geo as the
@@ -60,6 +65,9 @@ class GmshSession {
     gmsh::initialize(0, nullptr, /*readConfigFiles=*/false);
     try {
       gmsh::option::setNumber("General.Terminal", verbose ? 1 : 0);
+      // The API's default (2) throws from inside Gmsh's OpenMP loops, where a throw ends the
+      // process (a degenerate surface aborted fem); errors are logged and gmsh_step fails on them.
+      gmsh::option::setNumber("General.AbortOnError", 0);
       gmsh::option::setNumber("General.Verbosity", verbose ? 5 : 2);  // quiet: errors and warnings
       gmsh::logger::start();                                          // keeps the error text for our messages
       gmsh::onelab::clear();
@@ -171,7 +179,7 @@ Mesh extract_mesh(const fs::path& file) {
       if (!types.empty()) highest_dim = dim;
     }
   });
-  if (highest_dim < 0) fail(file, "the mesh has no elements" + logged_errors());
+  if (highest_dim < 0) fail(file, "the mesh has no elements");
   if (highest_dim < 2) fail(file, "the mesh has no 2D or 3D elements; fem needs cells of dimension 2 or 3");
   mesh.dimension = highest_dim;
 
@@ -270,6 +278,7 @@ void check_options(const fs::path& geo, const GmshMeshOptions& options) {
 Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
   require_file(geo);
   check_options(geo, options);
+  check_geo_file(geo);
   GmshSession session(options.verbose, options.size);
   gmsh_step(geo, "reading", [&] { gmsh::open(geo.string()); });
 

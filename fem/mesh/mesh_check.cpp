@@ -1,6 +1,7 @@
 #include "fem/mesh/mesh_check.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <stdexcept>
@@ -10,6 +11,7 @@
 
 #include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
+#include "fem/elements/reference_element.hpp"
 
 namespace fem {
 namespace {
@@ -107,6 +109,100 @@ void check_boundary_on_cells(const Mesh& mesh) {
   }
 }
 
+// Two cells that share a face (an edge in 2D) and are as far apart in size as this are taken
+// for an element that points at a node far from the rest of it; graded meshes stay far below.
+constexpr double kFarNodeRatio = 100;
+
+// A face by its corner nodes, sorted; -1 where a face has fewer than four.
+using FaceKey = std::array<int, 4>;
+struct FaceKeyHash {
+  std::size_t operator()(const FaceKey& k) const {
+    std::uint64_t h = 1469598103934665603ull;  // FNV-1a over the four ints
+    for (int v : k) h = (h ^ static_cast<std::uint32_t>(v)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+  }
+};
+struct FaceUse {
+  std::size_t cell;
+  int facet;
+  int count;
+};
+
+const double* at(const Mesh& mesh, int node) { return &mesh.coords[3 * static_cast<std::size_t>(node)]; }
+
+double longest_edge(const Mesh& mesh, std::size_t e) {
+  const auto nodes = mesh.cells.nodes_of(e);
+  const int nv = element_info(mesh.cells.type[e]).num_vertices;
+  double longest = 0;
+  for (int i = 0; i < nv; ++i)
+    for (int j = i + 1; j < nv; ++j) {
+      const double* a = at(mesh, nodes[i]);
+      const double* b = at(mesh, nodes[j]);
+      longest = std::max(longest, std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+    }
+  return longest;
+}
+
+// The nodes of facet f of cell e beyond its corners (midside, face centre), sorted.
+std::vector<int> inner_facet_nodes(const Mesh& mesh, std::size_t e, int f) {
+  const ElementType type = mesh.cells.type[e];
+  const auto local = facet_nodes(type, f);
+  const int nv = element_info(facet_type_of(type)).num_vertices;
+  std::vector<int> inner;
+  for (std::size_t i = static_cast<std::size_t>(nv); i < local.size(); ++i) inner.push_back(mesh.cells.nodes_of(e)[local[i]]);
+  std::sort(inner.begin(), inner.end());
+  return inner;
+}
+
+// Cells b (facet fb) and a (facet fa) have the same corners on a face: they must have the same
+// nodes inside it and be of comparable size.
+void check_shared_face(const Mesh& mesh, std::size_t a, int fa, std::size_t b, int fb) {
+  const auto& cells = mesh.cells;
+  const std::string face = mesh.dimension == 2 ? "edge" : "face";
+  const auto inner_a = inner_facet_nodes(mesh, a, fa), inner_b = inner_facet_nodes(mesh, b, fb);
+  if (inner_a.size() != inner_b.size()) {
+    const std::size_t quadratic = inner_a.size() > inner_b.size() ? a : b;
+    fail(mesh, describe(mesh, cells, quadratic) + " has nodes inside the " + face + " it shares with " +
+                   describe(mesh, cells, quadratic == a ? b : a) +
+                   ", which has none there: a hanging midside node (cells that share a " + face + " need the same order)");
+  }
+  if (inner_a != inner_b)
+    fail(mesh, describe(mesh, cells, b) + " and " + describe(mesh, cells, a) + " share the corners of a " + face +
+                   " but not the nodes inside it: the mesh is not conforming there");
+  const double la = longest_edge(mesh, a), lb = longest_edge(mesh, b);
+  if (std::max(la, lb) > kFarNodeRatio * std::min(la, lb)) {
+    const std::size_t big = la > lb ? a : b;
+    fail(mesh, describe(mesh, cells, big) + " is " + std::to_string(static_cast<long long>(std::max(la, lb) / std::min(la, lb))) +
+                   " times the size of " + describe(mesh, cells, big == a ? b : a) + ", with which it shares a " + face +
+                   ": does it point at a node far from the rest of it?");
+  }
+}
+
+// Every face (edge) of a cell is shared by at most two cells, which agree on it
+// (check_shared_face). One pass over the cells with a hash of each face's sorted corners.
+void check_conformity(const Mesh& mesh) {
+  const auto& cells = mesh.cells;
+  std::unordered_map<FaceKey, FaceUse, FaceKeyHash> faces;
+  faces.reserve(cells.size() * 3);
+  for (std::size_t e = 0; e < cells.size(); ++e) {
+    const ElementType type = cells.type[e];
+    const auto nodes = cells.nodes_of(e);
+    const int nv = element_info(facet_type_of(type)).num_vertices;
+    for (int f = 0; f < num_facets(type); ++f) {
+      const auto local = facet_nodes(type, f);
+      FaceKey key{-1, -1, -1, -1};
+      for (int i = 0; i < nv; ++i) key[static_cast<std::size_t>(i)] = nodes[local[i]];
+      std::sort(key.begin(), key.end());  // the unused -1 first
+      const auto [it, inserted] = faces.try_emplace(key, FaceUse{e, f, 1});
+      if (inserted) continue;
+      if (++it->second.count > 2)
+        fail(mesh, describe(mesh, cells, e) + " is a third element on a " + (mesh.dimension == 2 ? "edge" : "face") +
+                       " of " + describe(mesh, cells, it->second.cell) + ": elements overlap or are repeated");
+      check_shared_face(mesh, it->second.cell, it->second.facet, e, f);
+    }
+  }
+}
+
 }  // namespace
 
 void check_mesh(const Mesh& mesh) {
@@ -116,6 +212,7 @@ void check_mesh(const Mesh& mesh) {
   std::vector<double> sign(mesh.cells.size());
   for (std::size_t e = 0; e < mesh.cells.size(); ++e) sign[e] = orientation(mesh, e);
   if (mesh.dimension == 2) check_folds(mesh, sign);
+  check_conformity(mesh);
   check_boundary_on_cells(mesh);
 }
 

@@ -10,7 +10,9 @@ namespace fem {
 // group for: a non-finite node coordinate; a cell whose Jacobian vanishes or changes sign
 // inside it (in 3D: is not positive anywhere); a 2D cell folded over a neighbour (the two lie
 // on the same side of the edge they share: a node moved across it), whichever way the mesh is
-// wound; a boundary element of a group that is not part of any cell (a 2D part beside a 3D
+// wound; cells that do not conform: a face (2D: edge) of three cells, two cells that share a
+// face's corners but not its midside nodes (a quadratic cell beside a linear one), or
+// neighbours 100 times apart in size (an element pointing at a far node); a boundary element of a group that is not part of any cell (a 2D part beside a 3D
 // one, say), which would leave its nodes without stiffness.
 void check_mesh(const Mesh& mesh);
 

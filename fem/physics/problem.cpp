@@ -87,6 +87,12 @@ void resolve_boundary(const Case& c, const Mesh& mesh, Problem& p) {
   for (const auto& b : c.boundary) {
     const auto& g = find_group(c, mesh, b.group, b.line);
     if (b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature) {
+      // A region's nodes are all held, inside too: almost always a boundary group was meant.
+      if (g.dimension == mesh.dimension && !b.whole_region)
+        fail(c, b.line, "group '" + b.group + "' is a region (" + std::to_string(g.dimension) +
+                            "D, as the mesh): a condition there holds every node inside it, not just its surface; name a "
+                            "boundary group (" + group_list(mesh, mesh.dimension - 1) +
+                            "), or add 'whole_region: true' to the entry if the whole region is meant");
       DirichletCondition d{b.group, group_nodes(mesh, g), b.component, b.vector, {}};
       if (b.kind == K::Temperature) {
         d.component = {true, false, false};

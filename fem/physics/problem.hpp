@@ -59,7 +59,8 @@ struct Problem {
 };
 
 // Resolves the case's groups against the mesh. Throws CaseError naming the case file line
-// and the group for a group the mesh lacks, a region with no material, or no Dirichlet condition.
+// and the group for a group the mesh lacks, a region with no material, no Dirichlet condition,
+// or a Dirichlet condition on a region group without 'whole_region: true'.
 Problem build_problem(const Case& c, const Mesh& mesh);
 
 // +1 or -1 per facet so that its normal (as map_facet_point gives it) points out of the cell

@@ -40,11 +40,11 @@ class FileFactorStore final : public FactorStore {
     path_ = dir / ("fem-frontal-" + std::to_string(::getpid()) + "-" + std::to_string(serial++) + ".factor");
     file_.open(path_, std::ios::binary | std::ios::in | std::ios::out | std::ios::trunc);
     if (!file_) throw std::runtime_error("frontal solver: cannot create the factor file " + path_.string());
-  }
-  ~FileFactorStore() override {
-    file_.close();
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
+    // Unlinked while open: the stream keeps the file, and the system frees it however the
+    // process ends (Ctrl-C, a kill, a crash), with nothing left in the folder.
+    std::error_code ec;
+    std::filesystem::remove(path_, ec);
+    if (ec) throw std::runtime_error("frontal solver: cannot unlink the factor file " + path_.string() + ": " + ec.message());
   }
 
   void append(const FactorBlock& block) override {

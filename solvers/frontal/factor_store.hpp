@@ -29,8 +29,8 @@ class FactorStore {
 
 std::unique_ptr<FactorStore> make_memory_factor_store();
 
-// A fresh file in `directory` (empty: the system's temporary folder), removed when the store
-// goes. Throws std::runtime_error naming the path when it cannot be created or written.
+// A fresh file in `directory` (empty: the system's temporary folder), unlinked as soon as it is
+// open, so that it goes with the store or the process, whichever way the process ends. Throws std::runtime_error naming the path when it cannot be created or written.
 std::unique_ptr<FactorStore> make_file_factor_store(const std::string& directory);
 
 }  // namespace fem::frontal

@@ -208,6 +208,12 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("a .geo that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "geo: nowhere.geo", {"case.yaml:3", "nowhere.geo"});
   v("a .msh that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "msh: nowhere.msh", {"case.yaml:3", "nowhere.msh"});
   v("gravity without density", ", density: 7800", "", {case_line("E: 210e9"), "density"});
+  v("a fix on the region group", "{group: xmin, fix: [x, y]}", "{group: box, fix: [x, y]}",
+    {case_line("fix: [x, y]"), "group 'box' is a region", "whole_region: true"});
+  v("a temperature-like hold on a region through displacement", "{group: xmin, fix: [x, y]}",
+    "{group: xmin, fix: [x, y]}\n  - {group: box, displacement: {x: 0.001}}", {"case.yaml:13", "group 'box' is a region"});
+  v("whole_region on a traction", "traction: [1e6, 0]}", "traction: [1e6, 0], whole_region: true}",
+    {case_line("traction: [1e6, 0]"), "'whole_region' goes with"});
   v("a fix of z in 2D", "fix: [x, y]", "fix: [x, z]", {case_line("fix: [x, y]"), "z"});
   v("fix of an unknown component", "fix: [x, y]", "fix: [x, w]", {case_line("fix: [x, y]"), "'fix'"});
   v("two conditions in one entry", "{group: xmin, fix: [x, y]}", "{group: xmin, fix: [x, y], pressure: 1}",
@@ -221,6 +227,38 @@ void add_case_structure(std::vector<BadInput>& out) {
                  {case_line("E: 210e9"), "'E'"}});
   out.push_back({"an output folder under a file", {{"case.yaml", replaced(kCase, "directory: results", "directory: afile/results")}, {"afile", "x"}},
                  "run case.yaml", {"afile/results", "Not a directory"}});
+}
+
+// Aliases, keys and list entries given twice, and values of the wrong kind: each once crashed,
+// picked one of two values silently, or said "bad conversion", "stoul" or "line 0".
+void add_repeats_and_aliases(std::vector<BadInput>& out) {
+  const auto v = [&](std::string name, const std::string& from, const std::string& to, std::vector<std::string> culprit) {
+    out.push_back(case_variant(std::move(name), from, to, std::move(culprit)));
+  };
+  v("an alias inside its own anchor", "title: catalogue base", "title: &a [*a]", {"case.yaml:1", "alias"});
+  v("a mesh that contains itself", "mesh:\n", "mesh: &m\n  self: *m\n", {"case.yaml:3", "alias"});
+  v("a group given two materials", "  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n",
+    "  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n  - {group: box, E: 1e3, nu: 0.3, density: 7800}\n",
+    {"case.yaml:11", "group 'box' is given two materials", "lines 10 and 11"});
+  v("two materials without a group", "  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n",
+    "  - {E: 210e9, nu: 0.3, density: 7800}\n  - {E: 1e3, nu: 0.3, density: 7800}\n", {"case.yaml:11", "two materials without a group"});
+  v("a list inside the fix list", "fix: [x, y]", "fix: [[x], y]", {case_line("fix: [x, y]"), "'fix'"});
+  v("a list inside the output fields", "directory: results", "directory: results\n  fields: [[stress]]", {"case.yaml:23", "'fields'"});
+  v("no materials names the file's first line", "materials:\n  - {group: box, E: 210e9, nu: 0.3, density: 7800}\n", "",
+    {"case.yaml:1", "'materials'"});
+  const auto set = [&](std::string name, const std::string& command, const std::string& settings, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", kCase}}, command + " case.yaml " + settings, std::move(culprit)});
+  };
+  for (const std::string command : {"run", "check", "compare --solvers cg:cpu"})
+    set("--set with an alias inside its own anchor (" + command + ")", command, "--set 'title=&a [*a]'", {"--set title=&a [*a]", "alias"});
+  set("--set with aliases", "run", "--set 'solver={method: &m cg, preconditioner: *m}'", {"--set solver=", "aliases"});
+  set("--set with a key twice in its value", "run", "--set 'materials=[{group: box, E: 1, nu: 0.3, E: 5}]'",
+      {"--set materials=", "'E' is given twice"});
+  set("the same key twice through --set", "run", "--set materials.0.E=1 --set materials.0.E=2",
+      {"'materials.0.E' is given twice", "--set materials.0.E=1", "--set materials.0.E=2"});
+  set("a list index of 20 digits in --set", "run", "--set materials.99999999999999999999.E=1",
+      {"--set materials.99999999999999999999.E=1", "past the end"});
+  set("a list for a fix component through --set", "run", "--set 'boundary.0.fix=[[x]]'", {"case.yaml (--set)", "'fix'"});
 }
 
 void add_command_lines(std::vector<BadInput>& out) {
@@ -278,6 +316,19 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
                  "run case.yaml", {"tet.msh", "element 2 (tet4, group 'part') is inverted"}});
   out.push_back({"a surface beside a volume", {{"case.yaml", kTetCase}, {"tet.msh", kTet}}, "run case.yaml",
                  {"tet.msh", "element 3 (tri3, group 'skin') is not on any 3D element"}});
+  // Meshes that do not conform: a quadratic triangle beside a linear one, an element pointing at
+  // a far node, a tetrahedron three times over.
+  out.push_back({"a hanging midside node", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
+                 "$Nodes\n5\n", "$Nodes\n7\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 0.5 0 0\n7 1 0.5 0\n"),
+                 "5\n10 1 2 1 1 1 4\n11 2 2 2 1 1 2 5\n12 2 2 2 1 2 3 5\n13 2 2 2 1 3 4 5\n14 2 2 2 1 4 1 5\n",
+                 "3\n10 1 2 1 1 4 1\n11 9 2 2 1 1 2 3 6 7 5\n12 2 2 2 2 1 3 4\n")}},
+                 "run case.yaml", {"fan.msh", "element 11 (tri6, group 'plate') has nodes inside the edge", "element 12 (tri3", "hanging midside node"}});
+  out.push_back({"an element pointing at a far node", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
+                 "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 500 -200 0\n"), "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 6 3 5\n")}},
+                 "run case.yaml", {"fan.msh", "element 12 (tri3, group 'plate') is ", "times the size of element 13", "far"}});
+  out.push_back({"a tetrahedron three times", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(kTet, "$Elements\n3\n", "$Elements\n4\n"),
+                 "3 2 2 1 3 5 6 7\n", "4 4 2 2 2 1 2 3 4\n5 4 2 2 2 1 2 3 4\n")}},
+                 "run case.yaml", {"tet.msh", "element 5 (tet4, group 'part') is a third element on a face of element 2"}});
   const auto geo = [&](std::string name, const std::string& text, std::vector<std::string> culprit) {
     out.push_back({std::move(name), {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo")}, {"part.geo", text}},
                    "run case.yaml", std::move(culprit)});
@@ -286,6 +337,22 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   geo("a .geo with lines only", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Line(1)={1,2};\n", {"part.geo", "no surface or volume"});
   geo("a .geo without the case's groups", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={0,1,0,0.5};\n"
       "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1}; Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n", {"case.yaml", "'square'"});
+  // What a .geo may not do: refused by name and line before Gmsh reads it.
+  const std::string square = "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={1,1,0,0.5}; Point(4)={0,1,0,0.5};\n"
+                             "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1};\n";
+  geo("a .geo that runs a command", square + "SystemCall \"touch ../escaped\";\n", {"part.geo:3", "'SystemCall'"});
+  geo("a .geo that exits", "// Exit; in a comment is fine\n" + square + "Exit;\n", {"part.geo:4", "'Exit'"});
+  geo("a .geo that prints to a file", square + "Printf(\"x\") > \"../escaped.txt\";\n", {"part.geo:3", "'Printf ... >'"});
+  geo("a .geo that loops without bound", square + "i = 0;\nWhile (1)\n  i += 1;\nEndWhile\n", {"part.geo:4", "'While'"});
+  geo("a .geo that includes a file outside its folder", "Include \"/etc/passwd\";\n" + square, {"part.geo:1", "outside"});
+  geo("a .geo that merges a file that never ends", "Merge \"/dev/zero\";\n" + square, {"part.geo:1", "/dev/zero"});
+  geo("a .geo that merges a name it builds", "Merge StrCat(\"a\", \".msh\");\n" + square, {"part.geo:1", "\"quoted\" file name"});
+  // Degenerate surfaces: Gmsh fails inside its OpenMP loop over surfaces (once an abort).
+  geo("a .geo surface on a line", "Point(1)={0,0,0,0.1}; Point(2)={1,0,0,0.1}; Point(3)={2,0,0,0.1};\n"
+      "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,1}; Curve Loop(1)={1,2,3}; Plane Surface(1)={1};\n", {"part.geo", "meshing failed"});
+  geo("a .geo surface that crosses itself", "Point(1)={0,0,0,0.1}; Point(2)={1,1,0,0.1}; Point(3)={1,0,0,0.1}; Point(4)={0,1,0,0.1};\n"
+      "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1};\n",
+      {"part.geo", "meshing failed"});
   // 10^13 triangles: refused from the geometry's extent before Gmsh meshes even its boundary.
   out.push_back({"a .geo at a size far too small", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  size: 1e-7")},
                  {"part.geo", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={1,1,0,0.5}; Point(4)={0,1,0,0.5};\n"
@@ -331,6 +398,7 @@ std::vector<BadInput> bad_inputs(const std::string& msh_text) {
   add_number_fields(out);
   add_list_fields(out);
   add_case_structure(out);
+  add_repeats_and_aliases(out);
   add_command_lines(out);
   if (FEM_WITH_GMSH) add_meshes(out, msh_text);
   add_matrices(out);

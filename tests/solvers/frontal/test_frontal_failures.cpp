@@ -1,10 +1,14 @@
 // What the frontal solver says about systems it cannot solve, and about bad input.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 
+#include "solvers/frontal/factor_store.hpp"
 #include "solvers/frontal/frontal_solver.hpp"
 
 using namespace fem;
@@ -147,4 +151,20 @@ TEST_CASE("the frontal solver refuses mixed precision by name instead of ignorin
   } catch (const SolverUnavailable& e) {
     CHECK(std::string(e.what()).find("frontal: precision 'mixed' is not available") != std::string::npos);
   }
+}
+
+TEST_CASE("the out-of-core factor file leaves nothing in its folder, even while it is in use") {
+  const auto dir = std::filesystem::temp_directory_path() / ("fem-factor-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  {
+    const auto store = frontal::make_file_factor_store(dir.string());
+    frontal::FactorBlock block{{0, 1}, {2}, std::vector<double>(8, 1.5)};
+    store->append(block);
+    CHECK(std::filesystem::is_empty(dir));  // a kill now leaves nothing behind
+    frontal::FactorBlock back;
+    store->read(0, back);
+    CHECK(back.panel == block.panel);
+    CHECK(back.rest == block.rest);
+  }
+  std::filesystem::remove_all(dir);
 }
