@@ -87,7 +87,10 @@ std::uintmax_t write_vtu(const std::filesystem::path& path, const Mesh& mesh, co
   switch (compression) {
     case VtuCompression::None: writer->SetCompressorTypeToNone(); break;
     case VtuCompression::Lz4: writer->SetCompressorTypeToLZ4(); break;
-    case VtuCompression::Zlib: writer->SetCompressorTypeToZLib(); break;
+    case VtuCompression::Zlib:
+      writer->SetCompressorTypeToZLib();
+      writer->SetCompressionLevel(1);  // doubles gain little from harder work: VTK's level 5 is slower, hardly smaller
+      break;
   }
   if (writer->Write() != 1) throw std::runtime_error(path.string() + ": VTK could not write the file");
   return std::filesystem::file_size(path);
