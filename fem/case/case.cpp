@@ -315,8 +315,10 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
   c.solver = read_solver(root, file);
   c.output.directory = dir / "results";
   if (root.has("output")) {
-    const Section s(file, root.get("output"), "'output'", {"directory", "fields"});
+    const Section s(file, root.get("output"), "'output'", {"directory", "fields", "compression"});
     if (s.has("directory")) c.output.directory = dir / s.text("directory");
+    if (s.has("compression"))
+      c.output.compression = parse_vtu_compression(choose_word(s, "compression", kVtuCompressionNames, ""));
     if (s.has("fields")) {
       const YAML::Node f = s.get("fields");
       if (!f.IsSequence()) s.fail(f, "'fields' must be a list of field names");

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "fem/mesh/box_mesh.hpp"
+#include "fem/output/vtu_compression.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem {
@@ -74,6 +75,7 @@ struct SolverSpec : SolverOptions {
 struct OutputSpec {
   std::filesystem::path directory;     // absolute
   std::vector<std::string> fields;     // empty: everything the physics gives
+  VtuCompression compression = kDefaultVtuCompression;  // of the .vtu's appended data
 };
 
 struct Case {

@@ -7,9 +7,9 @@
 
 namespace fem {
 
-void write_vtu_piece(const std::filesystem::path& path, const Mesh& mesh, const std::vector<std::size_t>& cells,
-                     const std::vector<PointArray>& points, const std::vector<CellArray>& cell_arrays,
-                     const std::vector<char>& owned) {
+std::uintmax_t write_vtu_piece(const std::filesystem::path& path, const Mesh& mesh, const std::vector<std::size_t>& cells,
+                               const std::vector<PointArray>& points, const std::vector<CellArray>& cell_arrays,
+                               const std::vector<char>& owned, VtuCompression compression) {
   Mesh piece;
   piece.dimension = mesh.dimension;
   piece.source = mesh.source;
@@ -34,6 +34,7 @@ void write_vtu_piece(const std::filesystem::path& path, const Mesh& mesh, const 
   std::vector<PointArray> piece_points;
   for (std::size_t a = 0; a < points.size(); ++a) {
     const int width = points[a].components;
+    values[a].reserve(global.size() * width);
     for (int n : global)
       values[a].insert(values[a].end(), points[a].values->begin() + static_cast<std::ptrdiff_t>(n) * width,
                        points[a].values->begin() + static_cast<std::ptrdiff_t>(n + 1) * width);
@@ -47,11 +48,11 @@ void write_vtu_piece(const std::filesystem::path& path, const Mesh& mesh, const 
   }
   std::vector<unsigned char> duplicate;
   for (int n : global) duplicate.push_back(owned[n] ? 0 : 1);
-  write_vtu(path, piece, piece_points, piece_cells, duplicate);
+  return write_vtu(path, piece, piece_points, piece_cells, compression, duplicate);
 }
 
-void write_pvtu(const std::filesystem::path& path, const std::vector<std::string>& pieces,
-                const std::vector<PointArray>& points, const std::vector<CellArray>& cell_arrays) {
+std::uintmax_t write_pvtu(const std::filesystem::path& path, const std::vector<std::string>& pieces,
+                          const std::vector<PointArray>& points, const std::vector<CellArray>& cell_arrays) {
   std::ofstream out(path);
   out << "<?xml version=\"1.0\"?>\n"
       << "<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n"
@@ -64,7 +65,9 @@ void write_pvtu(const std::filesystem::path& path, const std::vector<std::string
   out << "    </PCellData>\n    <PPoints>\n      <PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n    </PPoints>\n";
   for (const auto& piece : pieces) out << "    <Piece Source=\"" << piece << "\"/>\n";
   out << "  </PUnstructuredGrid>\n</VTKFile>\n";
+  out.close();
   if (!out) throw std::runtime_error(path.string() + ": cannot write the parallel VTU index");
+  return std::filesystem::file_size(path);
 }
 
 }  // namespace fem

@@ -18,15 +18,16 @@ renumber::RenumberGoal renumber_goal(const std::string& solver) {
 NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& name, const std::string& solver, int d) {
   using namespace renumber;
   NodeOrdering o;
-  o.before = ordering_metrics(graph, Permutation::identity(graph.num_nodes()), d);
   const RenumberMethod method = parse_renumber_method(name);
   if (method == RenumberMethod::Auto) {
     auto choice = renumber_auto(graph, renumber_goal(solver), d);
     o.method = "auto/" + std::string(method_name(choice.method));
     o.permutation = std::move(choice.permutation);
+    o.before = choice.trials.front().metrics;  // auto measures the original numbering first
     o.after = choice.metrics;
     return o;
   }
+  o.before = ordering_metrics(graph, Permutation::identity(graph.num_nodes()), d);
   o.method = std::string(method_name(method));
   o.permutation = renumber::renumber(graph, method);
   o.after = ordering_metrics(graph, o.permutation, d);

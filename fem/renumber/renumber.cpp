@@ -4,6 +4,7 @@
 #include <string>
 #include <tuple>
 
+#include "fem/renumber/breadth_first_sweep.hpp"
 #include "fem/renumber/gibbs_poole_stockmeyer.hpp"
 #include "fem/renumber/reverse_cuthill_mckee.hpp"
 #include "fem/renumber/sloan.hpp"
@@ -64,7 +65,7 @@ Permutation renumber(const NodeGraph& graph, RenumberMethod method) {
 AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per_node, double budget_seconds) {
   const Stopwatch choosing;
 
-  AutoChoice best{RenumberMethod::None, {}, {}, {}};
+  AutoChoice best{RenumberMethod::None, {}, {}, {}, {}};
   double rcm_seconds = 0;
   auto consider = [&](RenumberMethod method) {
     const Stopwatch renumbering;
@@ -81,6 +82,11 @@ AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per
   };
 
   consider(RenumberMethod::None);
+  if (goal == RenumberGoal::Locality) {
+    best.sweep = ordering_metrics(graph, breadth_first_sweep(graph), dofs_per_node);
+    if (static_cast<double>(best.metrics.profile) <= kLocalityKeptWithin * static_cast<double>(best.sweep->profile))
+      return best;
+  }
   consider(RenumberMethod::Rcm);
   const bool sloan_first = goal == RenumberGoal::Front;
   for (RenumberMethod method : {sloan_first ? RenumberMethod::Sloan : RenumberMethod::Gps,

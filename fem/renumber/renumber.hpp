@@ -1,6 +1,7 @@
 #pragma once
 // The renumbering stage by name, as the case file's solver.renumber selects it:
 // none | rcm | gps | sloan | auto.
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -36,11 +37,21 @@ struct AutoChoice {
   Permutation permutation;
   OrderingMetrics metrics;
   std::vector<MethodTrial> trials;  // every method run, the original numbering (None) first
+  std::optional<OrderingMetrics> sweep;  // the breadth_first_sweep, when the Locality goal measured it
 };
 
-// Runs the original numbering, RCM, then GPS and Sloan (most promising for the goal first),
-// each only while its expected time fits in what is left of `budget_seconds`, and keeps the
-// best for the goal. RCM always runs.
+// For the Locality goal (iterative solvers, whose cost hardly changes with the profile once rows
+// are local) the original numbering is kept when its profile is at most this many times a
+// breadth_first_sweep's: no method would bring the rows' columns much nearer.
+inline constexpr double kLocalityKeptWithin = 2.0;
+
+// Measures the original numbering first. For the Locality goal it then measures a
+// breadth_first_sweep and keeps the original numbering, running no method, when it is within
+// kLocalityKeptWithin of the sweep. Otherwise, and always for Bandwidth and Front (direct
+// solvers, whose cost grows with the square of the measure, so that even a small gain pays for
+// the methods), it runs RCM, then GPS and Sloan (most promising for the goal first), each only
+// while its expected time fits in what is left of `budget_seconds`, and keeps the best for the
+// goal. RCM always runs then.
 AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per_node = 1,
                          double budget_seconds = 2.0);
 

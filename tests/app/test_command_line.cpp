@@ -107,6 +107,17 @@ TEST_CASE("--set values are checked like the file's, and say they came from --se
   CHECK(case_error(file, {"mesh.box.size.x=1"}).find("mesh.box.size.x=1") != std::string::npos);
 }
 
+TEST_CASE("output.compression reaches the case: none, lz4 or zlib") {
+  TempDir dir;
+  const auto file = dir.write("box.yaml", kBoxCase);
+  CHECK(load_case(file).output.compression == kDefaultVtuCompression);
+  CHECK(load_case(file, {"output.compression=lz4"}).output.compression == VtuCompression::Lz4);
+  CHECK(load_case(file, {"output.compression=zlib"}).output.compression == VtuCompression::Zlib);
+  CHECK(load_case(file, {"output.compression=none"}).output.compression == VtuCompression::None);
+  CHECK(case_error(file, {"output.compression=bzip2"}).find("'compression' is 'bzip2'; expected one of: none, lz4, zlib") !=
+        std::string::npos);
+}
+
 TEST_CASE("every fem command has its own --help; usage errors exit 2 and name the fault") {
   TempDir dir;
   const auto file = dir.write("box.yaml", kBoxCase);

@@ -204,6 +204,8 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("nothing holds the body", "{group: xmin, fix: [x, y]}", "{group: xmin, traction: [1, 0]}", {"case.yaml", "singular"});
   v("a tolerance below double precision", "tolerance: 1e-10", "tolerance: 1e-300", {case_line("tolerance: 1e-10"), "double precision"});
   v("an unknown output field", "directory: results", "directory: results\n  fields: [pressure]", {"case.yaml:23", "'pressure'"});
+  v("an unknown compression", "directory: results", "directory: results\n  compression: gzip",
+    {"case.yaml:23", "'compression' is 'gzip'; expected one of: none, lz4, zlib"});
   v("two mesh sources", "element: quad", "element: quad\n  geo: nowhere.geo", {"case.yaml", "exactly one of"});
   v("a .geo that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "geo: nowhere.geo", {"case.yaml:3", "nowhere.geo"});
   v("a .msh that is not there", "box: {size: [1, 1], divisions: [4, 4]}", "msh: nowhere.msh", {"case.yaml:3", "nowhere.msh"});

@@ -1,5 +1,5 @@
 #pragma once
-// Element connectivity for the renumbering tests: structured grids and random mixed meshes
+// Element connectivity for the renumbering tests: structured grids, tetrahedral boxes and random mixed meshes
 // with several parts and isolated nodes, plus a random relabelling of the nodes.
 #include <algorithm>
 #include <cstddef>
@@ -36,6 +36,29 @@ inline Connectivity grid(int nx, int ny, bool edges_only) {
         c.add({id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1)});
       }
     }
+  return c;
+}
+
+// An nx x ny x nz lattice of points (node = i + nx*(j + ny*k)), each cube split into the six
+// Kuhn tetrahedra that share its diagonal from the lowest to the highest corner.
+inline Connectivity tetrahedra(int nx, int ny, int nz) {
+  Connectivity c;
+  c.num_nodes = nx * ny * nz;
+  auto id = [&](int i, int j, int k) { return i + nx * (j + ny * k); };
+  const int axes[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (int k = 0; k + 1 < nz; ++k)
+    for (int j = 0; j + 1 < ny; ++j)
+      for (int i = 0; i + 1 < nx; ++i)
+        for (const auto& order : axes) {
+          int p[3] = {i, j, k};
+          const int first = id(p[0], p[1], p[2]);
+          ++p[order[0]];
+          const int second = id(p[0], p[1], p[2]);
+          ++p[order[1]];
+          const int third = id(p[0], p[1], p[2]);
+          ++p[order[2]];
+          c.add({first, second, third, id(p[0], p[1], p[2])});
+        }
   return c;
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "fem/renumber/breadth_first_sweep.hpp"
 #include "fem/renumber/gibbs_poole_stockmeyer.hpp"
 #include "fem/renumber/renumber.hpp"
 #include "fem/renumber/reverse_cuthill_mckee.hpp"
@@ -119,6 +120,63 @@ TEST_CASE("auto keeps the best trial for its goal") {
   }
   // A budget already spent still runs RCM, and nothing slower.
   CHECK(renumber_auto(g, RenumberGoal::Bandwidth, 1, 0.0).trials.size() == 2);
+}
+
+TEST_CASE("auto for locality keeps a well-ordered mesh after the sweep alone, and renumbers a scrambled one") {
+  using fem::renumber::testing::shuffled;
+  using fem::renumber::testing::tetrahedra;
+  // A tetrahedral box numbered plane by plane: rows already reach only about one plane back.
+  const Connectivity box = tetrahedra(12, 10, 9);
+  const AutoChoice kept = renumber_auto(graph_of(box), RenumberGoal::Locality, 3, 10.0);
+  REQUIRE(kept.trials.size() == 1);  // the original numbering, measured, and no method run
+  CHECK(kept.method == RenumberMethod::None);
+  REQUIRE(kept.sweep.has_value());
+  CHECK(kept.metrics.profile <= kLocalityKeptWithin * kept.sweep->profile);
+
+  // The same tetrahedra numbered as a mesher may leave them: at random, or with the boundary
+  // nodes first (interior rows then reach back to the start).
+  std::vector<int> boundary_first;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int k = 0; k < 9; ++k)
+      for (int j = 0; j < 10; ++j)
+        for (int i = 0; i < 12; ++i) {
+          const bool on_boundary = i == 0 || i == 11 || j == 0 || j == 9 || k == 0 || k == 8;
+          if (on_boundary == (pass == 0)) boundary_first.push_back(i + 12 * (j + 10 * k));
+        }
+  Connectivity surface_first = box;
+  const Permutation relabel = Permutation::from_old_of_new(boundary_first);
+  for (int& v : surface_first.nodes) v = relabel.new_of_old[v];
+  for (const Connectivity& scrambled : {shuffled(box, 5), surface_first}) {
+    const NodeGraph g = graph_of(scrambled);
+    const AutoChoice renumbered = renumber_auto(g, RenumberGoal::Locality, 3, 10.0);
+    REQUIRE(renumbered.sweep.has_value());
+    CHECK(renumbered.trials.front().metrics.profile > kLocalityKeptWithin * renumbered.sweep->profile);
+    CHECK(renumbered.method != RenumberMethod::None);
+    CHECK(renumbered.trials.size() == 4);
+    CHECK(renumbered.metrics.profile * 2 < renumbered.trials.front().metrics.profile);
+    CHECK(renumbered.metrics.profile <= renumbered.sweep->profile);
+  }
+
+  // Direct solvers' goals always try the methods: their cost grows with the square of the measure.
+  const AutoChoice banded = renumber_auto(graph_of(box), RenumberGoal::Bandwidth, 3, 10.0);
+  CHECK(banded.trials.size() == 4);
+  CHECK_FALSE(banded.sweep.has_value());
+}
+
+TEST_CASE("the breadth-first sweep numbers every component contiguously and shrinks a shuffled profile") {
+  for (unsigned seed : {31u, 32u}) {
+    const NodeGraph g = graph_of(fem::renumber::testing::random_mixed_mesh(seed, 60));
+    const Permutation p = breadth_first_sweep(g);
+    REQUIRE(p.size() == g.num_nodes());
+    CHECK(is_valid_permutation(p));
+    CHECK(components_contiguous(g, p));
+  }
+  const NodeGraph g = graph_of(fem::renumber::testing::shuffled(fem::renumber::testing::tetrahedra(16, 16, 16), 8));
+  const OrderingMetrics shuffled = ordering_metrics(g, Permutation::identity(g.num_nodes()));
+  const OrderingMetrics swept = ordering_metrics(g, breadth_first_sweep(g));
+  CHECK(swept.profile * 5 < shuffled.profile);
+  CHECK(swept.bandwidth * 5 < shuffled.bandwidth);
+  CHECK(breadth_first_sweep(graph_of(Connectivity{})).size() == 0);
 }
 
 TEST_CASE("method names round-trip and bad names are reported") {
