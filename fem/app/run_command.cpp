@@ -33,10 +33,11 @@ std::unique_ptr<Executor> make_executor(const Case& c, int ranks) {
   return std::make_unique<HostExecutor>();
 }
 
-std::unique_ptr<ResultSink> make_sink() {
+std::unique_ptr<ResultSink> make_sink(const Case& c) {
 #if FEM_WITH_VTK
-  return std::make_unique<VtkResultSink>();
+  return std::make_unique<VtkResultSink>(c.output.compression);
 #else
+  (void)c;
   return std::make_unique<SummaryOnlySink>();
 #endif
 }
@@ -53,7 +54,7 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
   if (overrides.export_matrix && ranks > 1)
     throw std::runtime_error("--export-matrix writes the system of one process: run it without mpirun");
   const auto executor = make_executor(c, ranks);
-  const auto sink = make_sink();
+  const auto sink = make_sink(c);
   return run_pipeline(c, overrides, *executor, *sink, log);
 }
 

@@ -2,13 +2,18 @@
 // The fields as VTK XML files for ParaView: one .vtu, or under MPI a piece per rank and the
 // .pvtu index that joins them; beside them the ParaView script that shows them first.
 #include "fem/output/result_sink.hpp"
+#include "fem/output/vtu_compression.hpp"
 
 namespace fem {
 
 class VtkResultSink final : public ResultSink {
  public:
+  explicit VtkResultSink(VtuCompression compression = kDefaultVtuCompression) : compression_(compression) {}
   StagedFields stage(AtomicOutput& output, const std::string& name, const ResultFields& fields,
                      const std::optional<ResultPiece>& piece) override;
+
+ private:
+  VtuCompression compression_;
 };
 
 }  // namespace fem
