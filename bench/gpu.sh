@@ -19,7 +19,7 @@ say() { echo "$*" | tee -a "$log"; }
 # Test programs run here; each must skip cleanly what it cannot run.
 GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda test_amg test_multifrontal_cuda)
 # FEM_GPU_TESTS="a b" runs only those tests; FEM_GPU_BENCH="band" only those benchmarks (dense band
-# frontal spmv multifrontal).
+# frontal spmv multifrontal pipeline).
 [ -n "${FEM_GPU_TESTS:-}" ] && read -r -a GPU_TESTS <<< "$FEM_GPU_TESTS"
 wants_bench() { [ -z "${FEM_GPU_BENCH:-}" ] || [[ " $FEM_GPU_BENCH " == *" $1 "* ]]; }
 
@@ -69,7 +69,7 @@ available=$(ninja -C "$build" -t targets all 2>/dev/null | sed 's/:.*//')
 has_target() { grep -qx "$1" <<< "$available"; }
 targets=()
 for t in "${GPU_TESTS[@]}"; do has_target "$t" && targets+=("$t"); done
-for b in dense band frontal spmv; do wants_bench "$b" && has_target "fem-bench-$b" && targets+=("fem-bench-$b"); done
+for b in dense band frontal spmv pipeline; do wants_bench "$b" && has_target "fem-bench-$b" && targets+=("fem-bench-$b"); done
 wants_bench multifrontal && has_target fem-bench-frontal && targets+=(fem-bench-frontal)
 say "building: ${targets[*]}"
 ninja -C "$build" -j"$(nproc)" "${targets[@]}" >> "$log" 2>&1 || say "build failed for some targets (see $log)"
@@ -155,6 +155,17 @@ run_benchmarks() {
     timeout 100 "$band" --csv "$results/band_streamed.csv" ${FEM_GPU_BAND_STREAM_ARGS:---n 400000 --bandwidths 1000 --impl cublas,cublas-streamed --device-memory 1 --dgemm 0} > "$results/band_streamed.txt" 2>&1
     cat "$results/band_streamed.txt"
   fi
+  local pipeline
+  pipeline=$(find "$build" -type f -name fem-bench-pipeline -perm -u+x 2>/dev/null | head -1)
+  if [ -n "$pipeline" ] && wants_bench pipeline; then
+    # fem run's phases on hex8 cubes up to 118³ (5.06M dofs of elasticity), CG + AMG on cpu and
+    # cuda, each run a fresh process; this build has no VTK, so write is the JSON alone.
+    # shellcheck disable=SC2086
+    timeout 540 "$pipeline" --output "$results/pipeline" \
+      ${FEM_GPU_PIPELINE_ARGS:---sizes 20,40,60,80,100,118 --devices cpu,cuda --cases hex8-elasticity,hex8-heat --time-budget 60} \
+      > "$results/pipeline.txt" 2>&1
+    cat "$results/pipeline.txt"
+  fi
 }
 run_benchmarks
 
@@ -168,4 +179,9 @@ if [ -f "$results/dense_gemm.csv" ]; then
            END { for (k in n) printf "  %-22s n=%-5d %10.1f  %s\n", k, n[k], g[k], (f[k] > 0 ? sprintf("%.0f%%", 100 * f[k]) : "") }' \
     "$results/dense_gemm.csv" | sort
   grep '^summary:' "$results/dense_gemm.txt"
+fi
+if [ -f "$results/pipeline/pipeline.csv" ]; then
+  echo "fem run phases (bench pipeline), largest size run per case and device (s; B/dof: peak host memory):"
+  awk -F, 'NR > 1 && $4 == "ok" { key = $1 "/" $3; if ($2 + 0 >= n[key]) { n[key] = $2 + 0; row[key] = sprintf("n=%-4d %9d dofs  total %6.2f  asm %5.2f  setup %5.2f  iter %5.2f  post %5.2f  wall %6.2f  %5.0f B/dof", $2, $8, $19, $12, $14, $16, $17, $20, $31) } }
+           END { for (k in n) printf "  %-22s %s\n", k, row[k] }' "$results/pipeline/pipeline.csv" | sort
 fi

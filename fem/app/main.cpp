@@ -15,6 +15,7 @@
 #include "bench/band/band_benchmark.hpp"
 #include "bench/dense/dense_benchmark.hpp"
 #include "bench/frontal/frontal_benchmark.hpp"
+#include "bench/pipeline/pipeline_benchmark.hpp"
 #include "bench/renumber/renumber_benchmark.hpp"
 #include "bench/spmv/spmv_benchmark.hpp"
 #include "fem/app/check_command.hpp"
@@ -237,6 +238,7 @@ void add_bench_command(CLI::App& app) {
       {"band", fem::bench::run_band_benchmark},
       {"dense", fem::bench::run_dense_benchmark},
       {"frontal", fem::bench::run_frontal_benchmark},
+      {"pipeline", fem::bench::run_pipeline_benchmark},
       {"renumber", fem::bench::run_renumber_benchmark},
       {"spmv", fem::bench::run_spmv_benchmark},
   };

@@ -1,0 +1,48 @@
+#include "bench/pipeline/pipeline_row.hpp"
+
+#include <algorithm>
+
+#include "support/statistics.hpp"
+
+namespace fem::bench {
+namespace {
+
+double median_of(const std::vector<nlohmann::json>& summaries, const nlohmann::json::json_pointer& at) {
+  std::vector<double> values;
+  for (const auto& s : summaries) values.push_back(s.contains(at) ? s.at(at).get<double>() : 0.0);
+  return spread_of(values).median;
+}
+
+}  // namespace
+
+double PipelineRow::phase(const std::string& name) const {
+  const auto it = phase_s.find(name);
+  return it == phase_s.end() ? 0 : it->second;
+}
+
+void summarise_runs(PipelineRow& row, const std::vector<nlohmann::json>& summaries, const std::vector<double>& walls) {
+  using pointer = nlohmann::json::json_pointer;
+  const nlohmann::json& first = summaries.front();
+  row.repeats = static_cast<int>(summaries.size());
+  row.sizes.elements = first.at("elements").get<std::int64_t>();
+  row.sizes.nodes = first.at("nodes").get<std::int64_t>();
+  row.sizes.dofs = first.at("dofs").get<std::int64_t>();
+  row.sizes.nnz = first.at("nnz").get<std::int64_t>();
+  row.iterations = first.at("iterations").get<int>();
+  for (const auto& [phase, seconds] : first.at("time_s").items()) row.phase_s[phase] = median_of(summaries, pointer("/time_s/" + phase));
+  std::vector<double> totals;
+  for (const auto& s : summaries) {
+    double total = 0;
+    for (const auto& [phase, seconds] : s.at("time_s").items()) total += seconds.get<double>();
+    totals.push_back(total);
+    row.peak_host_bytes = std::max(row.peak_host_bytes, s.at("peak_memory_bytes").get<double>());
+  }
+  row.total_s = spread_of(totals).median;
+  row.wall_s = spread_of(walls).median;
+  row.setup_s = median_of(summaries, pointer("/solver_time_s/setup"));
+  row.iterate_s = median_of(summaries, pointer("/solver_time_s/solve"));
+  row.write_bytes = first.contains("write") ? first.at("write").at("bytes").get<double>() : 0;
+  row.device_bytes = median_of(summaries, pointer("/solver_figures/device_memory_bytes"));
+}
+
+}  // namespace fem::bench
