@@ -18,18 +18,12 @@ namespace fem::bench {
 namespace {
 
 // --write none: the pipeline without its field files, to see the rest alone.
-class NoFieldsSink final : public ResultSink {
- public:
-  StagedFields stage(AtomicOutput&, const std::string&, const ResultFields&, const std::optional<ResultPiece>&) override {
-    return {0, "no field files: --write none"};
-  }
-};
-
-std::unique_ptr<ResultSink> make_sink(const std::string& write) {
-  if (write == "none") return std::make_unique<NoFieldsSink>();
+std::unique_ptr<ResultSink> make_sink(const std::string& write, const Case& c) {
+  if (write == "none") return std::make_unique<SummaryOnlySink>("no field files: --write none");
 #if FEM_WITH_VTK
-  return std::make_unique<VtkResultSink>();
+  return std::make_unique<VtkResultSink>(c.output.compression);
 #else
+  (void)c;
   return std::make_unique<SummaryOnlySink>();
 #endif
 }
@@ -43,7 +37,7 @@ void run_single_case(const std::filesystem::path& case_file, const std::string& 
   try {
     require_available_solver(c.solver.method, c.solver.device);
     HostExecutor executor;
-    const auto sink = make_sink(write);
+    const auto sink = make_sink(write, c);
     run_pipeline(c, overrides, executor, *sink, std::cout);
   } catch (const SolverUnavailable& e) {
     write_file_atomically(case_file.parent_path() / "unavailable.txt", std::string(e.what()) + "\n");

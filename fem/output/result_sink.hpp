@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fem/mesh/mesh.hpp"
@@ -44,12 +45,16 @@ class ResultSink {
                             const std::optional<ResultPiece>& piece) = 0;
 };
 
-// Writes no field files: the summary alone (a build without VTK).
+// Writes no field files: the summary alone (a build without VTK, or a benchmark of the rest).
 class SummaryOnlySink final : public ResultSink {
  public:
+  explicit SummaryOnlySink(std::string why = "no .vtu: this build has no VTK") : why_(std::move(why)) {}
   StagedFields stage(AtomicOutput&, const std::string&, const ResultFields&, const std::optional<ResultPiece>&) override {
-    return {0, "no .vtu: this build has no VTK"};
+    return {0, why_};
   }
+
+ private:
+  std::string why_;
 };
 
 }  // namespace fem
