@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "fem/assembly/dof_map.hpp"
+#include "fem/assembly/element_coloring.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "kernels/csr_matrix.hpp"
 #include "solvers/progress_meter.hpp"
 
 namespace fem {
-
 
 // How threads avoid writing the same entry at once: element colouring (elements of one colour
 // share no node) or a private copy of the values per thread, summed at the end.
@@ -32,8 +32,5 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
 // `progress` (none when null) hears the elements assembled.
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
                              AssemblyStrategy strategy = AssemblyStrategy::Coloring, ProgressMeter* progress = nullptr);
-
-// Elements grouped so that no two elements of a group share a node (greedy, in mesh order).
-std::vector<std::vector<std::size_t>> color_elements(const ElementSet& cells, std::size_t num_nodes);
 
 }  // namespace fem

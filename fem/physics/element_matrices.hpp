@@ -29,6 +29,10 @@ struct ElementBuffers {
 // Stiffness (conductivity) matrix and body load of one cell.
 void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out);
 
+// The body load of one cell alone, the same numbers as cell_contribution's load, without the
+// cost of the matrix (out.matrix is left as it was).
+void cell_load(const Problem& p, std::size_t cell, ElementBuffers& out);
+
 // Matrix (convection only; otherwise zero) and load of one facet of a boundary load;
 // `index` is the position within load.facets.
 void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out);
