@@ -108,20 +108,12 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
               out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j];
 }
 
-void cell_load(const Problem& p, std::size_t cell, ElementBuffers& out) {
-  const Mesh& mesh = *p.mesh;
-  const ElementType type = mesh.cells.type[cell];
-  const auto& info = element_info(type);
-  const int n = info.num_nodes;
-  const int d = p.physics.dofs_per_node();
-  out.load.assign(static_cast<std::size_t>(n) * d, 0.0);
+void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& vp, double quadrature_weight,
+                        std::vector<double>& load) {
   const BodyForce body = body_force(p, p.materials[p.cell_material[cell]]);
   if (!body.present) return;
-  gather_coords(mesh, mesh.cells.nodes_of(cell), out.coords);
-  for (const auto& q : quadrature_rule(info.shape, stiffness_quadrature_degree(type))) {
-    const VolumePoint vp = map_volume_point(type, out.coords, p.physics.space_dim, q.xi.data());
-    add_body_load(p, body, vp, q.weight * std::abs(vp.detJ) * p.physics.out_of_plane(), n, d, out.load);
-  }
+  const double w = quadrature_weight * std::abs(vp.detJ) * p.physics.out_of_plane();
+  add_body_load(p, body, vp, w, element_info(p.mesh->cells.type[cell]).num_nodes, p.physics.dofs_per_node(), load);
 }
 
 void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out) {

@@ -1,7 +1,7 @@
 #include "fem/post/nodal_results.hpp"
 
 #include "fem/physics/material_law.hpp"
-#include "fem/post/gradient_recovery.hpp"
+#include "fem/post/cell_results.hpp"
 #include "fem/post/reactions.hpp"
 
 namespace fem {
@@ -14,7 +14,8 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
   const auto value = [&](std::size_t node, int c) { return u[dofs.dof(static_cast<int>(node), c)]; };
   NodalResults r;
 
-  const std::vector<double> gradients = averaged_gradients(problem, dofs, u, cells);
+  const CellResults swept = sweep_cells(problem, dofs, u, cells);
+  const std::vector<double>& gradients = swept.gradients;
   const int width = gradient_width(problem);
   if (elastic) {
     r.displacement.assign(3 * nn, 0.0);
@@ -41,9 +42,9 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
     }
   }
 
-  LoadsAndReactions loads = loads_and_reactions(problem, dofs, constraints, u, cells);
-  r.applied_load = loads.applied_load;
-  r.reaction = std::move(loads.reaction);
+  Reactions at_constraints = reactions(problem, dofs, constraints, u, cells);
+  for (int c = 0; c < 3; ++c) r.applied_load[c] = swept.body_load[c] + at_constraints.boundary_load[c];
+  r.reaction = std::move(at_constraints.reaction);
   r.group_reactions = group_reactions(problem, r.reaction);
   return r;
 }

@@ -18,16 +18,17 @@ struct ResidualContext {
   const std::vector<char>& constrained_node;  // any component of the node fixed
 };
 
-// Over `count` elements: each one's load summed into `applied`, and for those that touch a
-// constrained node K_e u_e - f_e added at its constrained rows of `residual`. `compute(k,
-// touching, buffers)` fills the element's load (and its matrix when it returns true). The
-// elements are computed in parallel into a buffer, then added to `residual` in element order:
-// the sums do not depend on the thread count.
+// Over `count` elements: for those that touch a constrained node, K_e u_e - f_e added at their
+// constrained rows of `residual`; returns the loads of all of them summed when `total_loads`
+// (then every element is computed, else only those at a constraint). `compute(k, buffers)`
+// fills element k's load, and its matrix when it returns true. The elements are computed in
+// parallel into a buffer, then added to `residual` in element order: the sums do not depend on
+// the thread count.
 template <class NodesOf, class Compute>
-void add_element_shares(std::size_t count, NodesOf nodes_of, Compute compute, const ResidualContext& ctx,
-                        std::array<double, 3>& applied, std::vector<double>& residual) {
+std::array<double, 3> add_element_shares(std::size_t count, NodesOf nodes_of, Compute compute, bool total_loads,
+                                         const ResidualContext& ctx, std::vector<double>& residual) {
   const int d = ctx.dofs.dofs_per_node;
-  // Where each touching element's residual rows go in the buffer (-1: it touches none).
+  // Where each touching element's rows go in the buffer (-1: it touches no constraint).
   std::vector<std::int64_t> slot(count, -1);
 #pragma omp parallel for schedule(static)
   for (std::size_t k = 0; k < count; ++k) {
@@ -41,31 +42,32 @@ void add_element_shares(std::size_t count, NodesOf nodes_of, Compute compute, co
   std::vector<double> rows(static_cast<std::size_t>(slots), 0.0);
 
   FirstFailure failure;
-  double ax = 0, ay = 0, az = 0;
-#pragma omp parallel reduction(+ : ax, ay, az)
+  double lx = 0, ly = 0, lz = 0;
+#pragma omp parallel reduction(+ : lx, ly, lz)
   {
     ElementBuffers buffers;
 #pragma omp for schedule(dynamic, 64)
-    for (std::size_t k = 0; k < count; ++k) failure.run([&] {
-      const auto nodes = nodes_of(k);
-      const int nd = static_cast<int>(nodes.size()) * d;
-      const bool with_matrix = compute(k, slot[k] >= 0, buffers);
-      double load[3] = {0, 0, 0};
-      for (int i = 0; i < nd; ++i) load[i % d] += buffers.load[i];
-      ax += load[0], ay += load[1], az += load[2];
-      if (slot[k] < 0) return;
-      for (int i = 0; i < nd; ++i) {
-        if (!ctx.constraints.is_fixed(ctx.dofs.dof(nodes[i / d], i % d))) continue;
-        double ku = 0;
-        if (with_matrix)
-          for (int j = 0; j < nd; ++j)
-            ku += buffers.matrix[static_cast<std::size_t>(i) * nd + j] * ctx.u[ctx.dofs.dof(nodes[j / d], j % d)];
-        rows[slot[k] + i] = ku - buffers.load[i];
-      }
-    });
+    for (std::size_t k = 0; k < count; ++k)
+      failure.run([&] {
+        if (slot[k] < 0 && !total_loads) return;
+        const auto nodes = nodes_of(k);
+        const int nd = static_cast<int>(nodes.size()) * d;
+        const bool with_matrix = compute(k, buffers);
+        double load[3] = {0, 0, 0};
+        for (int i = 0; i < nd; ++i) load[i % d] += buffers.load[i];
+        lx += load[0], ly += load[1], lz += load[2];
+        if (slot[k] < 0) return;
+        for (int i = 0; i < nd; ++i) {
+          if (!ctx.constraints.is_fixed(ctx.dofs.dof(nodes[i / d], i % d))) continue;
+          double ku = 0;
+          if (with_matrix)
+            for (int j = 0; j < nd; ++j)
+              ku += buffers.matrix[static_cast<std::size_t>(i) * nd + j] * ctx.u[ctx.dofs.dof(nodes[j / d], j % d)];
+          rows[slot[k] + i] = ku - buffers.load[i];
+        }
+      });
   }
   failure.rethrow_if_failed();
-  applied[0] += ax, applied[1] += ay, applied[2] += az;
   // Few elements touch the constraints: adding their rows in order is cheap.
   for (std::size_t k = 0; k < count; ++k) {
     if (slot[k] < 0) continue;
@@ -75,6 +77,7 @@ void add_element_shares(std::size_t count, NodesOf nodes_of, Compute compute, co
       if (ctx.constraints.is_fixed(row)) residual[row] += rows[slot[k] + i];
     }
   }
+  return {lx, ly, lz};
 }
 
 // Load facets as one list of (load, index within it), those owned by `cells` only when given.
@@ -102,8 +105,8 @@ std::vector<FacetRef> facets_of(const Problem& problem, std::span<const std::siz
 
 }  // namespace
 
-LoadsAndReactions loads_and_reactions(const Problem& problem, const DofMap& dofs, const Constraints& constraints,
-                                      std::span<const double> u, std::span<const std::size_t> cells) {
+Reactions reactions(const Problem& problem, const DofMap& dofs, const Constraints& constraints, std::span<const double> u,
+                    std::span<const std::size_t> cells) {
   const Mesh& mesh = *problem.mesh;
   const std::size_t nn = mesh.num_nodes();
   const int d = dofs.dofs_per_node;
@@ -113,29 +116,24 @@ LoadsAndReactions loads_and_reactions(const Problem& problem, const DofMap& dofs
     for (int c = 0; c < d; ++c) constrained_node[n] |= constraints.is_fixed(dofs.dof(static_cast<int>(n), c));
   const ResidualContext ctx{dofs, constraints, u, constrained_node};
 
-  LoadsAndReactions out;
+  Reactions out;
   std::vector<double> residual(dofs.num_dofs(), 0.0);
   const auto cell_at = [&](std::size_t k) { return cells.empty() ? k : cells[k]; };
-  // Only the cells at a constraint need their stiffness; the others give their load alone.
   add_element_shares(
       cells.empty() ? mesh.cells.size() : cells.size(), [&](std::size_t k) { return mesh.cells.nodes_of(cell_at(k)); },
-      [&](std::size_t k, bool touching, ElementBuffers& buffers) {
-        if (!touching) {
-          cell_load(problem, cell_at(k), buffers);
-          return false;
-        }
+      [&](std::size_t k, ElementBuffers& buffers) {
         cell_contribution(problem, cell_at(k), buffers);
         return true;
       },
-      ctx, out.applied_load, residual);
+      false, ctx, residual);
   const auto facets = facets_of(problem, cells);
-  add_element_shares(
+  out.boundary_load = add_element_shares(
       facets.size(), [&](std::size_t k) { return mesh.boundary.nodes_of(facets[k].load->facets[facets[k].index]); },
-      [&](std::size_t k, bool, ElementBuffers& buffers) {
+      [&](std::size_t k, ElementBuffers& buffers) {
         facet_contribution(problem, *facets[k].load, facets[k].index, buffers);
         return facets[k].load->kind == BoundaryLoad::Kind::Convection;
       },
-      ctx, out.applied_load, residual);
+      true, ctx, residual);
 
   const int rc = problem.physics.type == PhysicsType::Elasticity ? 3 : 1;
   out.reaction.assign(rc * nn, 0.0);

@@ -1,4 +1,4 @@
-#include "fem/post/gradient_recovery.hpp"
+#include "fem/post/cell_results.hpp"
 
 #include <array>
 #include <map>
@@ -135,19 +135,23 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
 
 int gradient_width(const Problem& problem) { return problem.physics.type == PhysicsType::Elasticity ? 12 : 3; }
 
-std::vector<double> averaged_gradients(const Problem& problem, const DofMap& dofs, std::span<const double> u,
-                                       std::span<const std::size_t> cells) {
+CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<const double> u,
+                        std::span<const std::size_t> cells) {
   const Mesh& mesh = *problem.mesh;
   const std::size_t nn = mesh.num_nodes();
   const int width = gradient_width(problem);
-  std::vector<double> sum(nn * width, 0.0);
+  const int d = dofs.dofs_per_node;
+  CellResults out;
+  std::vector<double>& sum = out.gradients;
+  sum.assign(nn * width, 0.0);
   std::vector<int> count(nn, 0);
   // Cells of one colour share no node: each adds straight into the node sums.
   const auto colors = cells.empty() ? color_elements(mesh.cells, nn) : color_elements(mesh.cells, cells, nn);
-#pragma omp parallel
+  double lx = 0, ly = 0, lz = 0;
+#pragma omp parallel reduction(+ : lx, ly, lz)
   {
     ExtrapolationLookup extrapolation;
-    std::vector<double> coords, at_points;
+    std::vector<double> coords, at_points, load;
     for (const auto& group : colors) {
 #pragma omp for schedule(dynamic, 64)
       for (std::size_t i = 0; i < group.size(); ++i) {
@@ -158,9 +162,11 @@ std::vector<double> averaged_gradients(const Problem& problem, const DofMap& dof
         const IsotropicMaterial& m = problem.materials[problem.cell_material[e]];
         const auto& rule = quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type));
         at_points.assign(rule.size() * width, 0.0);
+        load.assign(nodes.size() * d, 0.0);
         for (std::size_t g = 0; g < rule.size(); ++g) {
           const VolumePoint vp = map_volume_point(type, coords, problem.physics.space_dim, rule[g].xi.data());
           gradient_at_point(problem, m, vp, nodes, dofs, u, &at_points[g * width]);
+          add_cell_body_load(problem, e, vp, rule[g].weight, load);
         }
         const Extrapolation& x = extrapolation(type);
         for (std::size_t a = 0; a < nodes.size(); ++a) {
@@ -169,14 +175,18 @@ std::vector<double> averaged_gradients(const Problem& problem, const DofMap& dof
             for (int k = 0; k < width; ++k) dst[k] += x.weight(static_cast<int>(a), g) * at_points[g * width + k];
           ++count[nodes[a]];
         }
+        double cell_load[3] = {0, 0, 0};
+        for (std::size_t j = 0; j < load.size(); ++j) cell_load[j % d] += load[j];
+        lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
       }
     }
   }
+  out.body_load = {lx, ly, lz};
 #pragma omp parallel for schedule(static)
   for (std::size_t n = 0; n < nn; ++n)
     if (count[n] > 0)
       for (int k = 0; k < width; ++k) sum[n * width + k] /= count[n];
-  return sum;
+  return out;
 }
 
 }  // namespace fem
