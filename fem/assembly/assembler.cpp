@@ -108,19 +108,20 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
   };
 
   if (strategy == AssemblyStrategy::Coloring) {
-    const auto colors = color_elements(mesh.cells, mesh.num_nodes());
-    out.colors = static_cast<int>(colors.size());
+    const auto blocks = color_element_blocks(mesh.cells, {}, mesh.num_nodes());
+    out.colors = static_cast<int>(blocks.colors.size());
 #pragma omp parallel
     {
       ElementBuffers buffers;
-      for (const auto& group : colors) {
-#pragma omp for schedule(dynamic, 64)
+      for (const auto& group : blocks.colors) {
+#pragma omp for schedule(dynamic, 1)
         for (std::size_t k = 0; k < group.size(); ++k)
-          guarded([&] {
-            cell_contribution(problem, group[k], buffers);
-            scatter.add(mesh.cells.nodes_of(group[k]), buffers, values, rhs);
-            count_element();
-          });
+          for (std::size_t e : blocks.block(group[k]))
+            guarded([&] {
+              cell_contribution(problem, e, buffers);
+              scatter.add(mesh.cells.nodes_of(e), buffers, values, rhs);
+              count_element();
+            });
       }
     }
   } else {

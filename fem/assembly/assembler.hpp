@@ -15,15 +15,16 @@
 
 namespace fem {
 
-// How threads avoid writing the same entry at once: element colouring (elements of one colour
-// share no node) or a private copy of the values per thread, summed at the end.
+// How threads avoid writing the same entry at once: colouring (blocks of consecutive elements,
+// no two blocks of a colour sharing a node: color_element_blocks) or a private copy of the
+// values per thread, summed at the end.
 enum class AssemblyStrategy { Coloring, ThreadBuffers };
 AssemblyStrategy parse_assembly_strategy(const std::string& name);
 
 struct AssembledSystemData {
   CsrMatrix matrix;
   std::vector<double> rhs;   // external loads: body, tractions, pressure, flux, convection
-  int colors = 0;            // colours used (Coloring)
+  int colors = 0;            // colours of the element blocks (Coloring)
 };
 
 // The CSR structure of the dof matrix (graph: the node adjacency in mesh numbering): row of (node, c) holds every dof of the node and its neighbours.

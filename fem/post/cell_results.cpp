@@ -145,40 +145,40 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
   std::vector<double>& sum = out.gradients;
   sum.assign(nn * width, 0.0);
   std::vector<int> count(nn, 0);
-  // Cells of one colour share no node: each adds straight into the node sums.
-  const auto colors = cells.empty() ? color_elements(mesh.cells, nn) : color_elements(mesh.cells, cells, nn);
+  // Blocks of one colour share no node: each adds straight into the node sums.
+  const auto blocks = color_element_blocks(mesh.cells, cells, nn);
   double lx = 0, ly = 0, lz = 0;
 #pragma omp parallel reduction(+ : lx, ly, lz)
   {
     ExtrapolationLookup extrapolation;
     std::vector<double> coords, at_points, load;
-    for (const auto& group : colors) {
-#pragma omp for schedule(dynamic, 64)
-      for (std::size_t i = 0; i < group.size(); ++i) {
-        const std::size_t e = group[i];
-        const ElementType type = mesh.cells.type[e];
-        const auto nodes = mesh.cells.nodes_of(e);
-        gather_coords(mesh, nodes, coords);
-        const IsotropicMaterial& m = problem.materials[problem.cell_material[e]];
-        const auto& rule = quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type));
-        at_points.assign(rule.size() * width, 0.0);
-        load.assign(nodes.size() * d, 0.0);
-        for (std::size_t g = 0; g < rule.size(); ++g) {
-          const VolumePoint vp = map_volume_point(type, coords, problem.physics.space_dim, rule[g].xi.data());
-          gradient_at_point(problem, m, vp, nodes, dofs, u, &at_points[g * width]);
-          add_cell_body_load(problem, e, vp, rule[g].weight, load);
+    for (const auto& group : blocks.colors) {
+#pragma omp for schedule(dynamic, 1)
+      for (std::size_t i = 0; i < group.size(); ++i)
+        for (const std::size_t e : blocks.block(group[i])) {
+          const ElementType type = mesh.cells.type[e];
+          const auto nodes = mesh.cells.nodes_of(e);
+          gather_coords(mesh, nodes, coords);
+          const IsotropicMaterial& m = problem.materials[problem.cell_material[e]];
+          const auto& rule = quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type));
+          at_points.assign(rule.size() * width, 0.0);
+          load.assign(nodes.size() * d, 0.0);
+          for (std::size_t g = 0; g < rule.size(); ++g) {
+            const VolumePoint vp = map_volume_point(type, coords, problem.physics.space_dim, rule[g].xi.data());
+            gradient_at_point(problem, m, vp, nodes, dofs, u, &at_points[g * width]);
+            add_cell_body_load(problem, e, vp, rule[g].weight, load);
+          }
+          const Extrapolation& x = extrapolation(type);
+          for (std::size_t a = 0; a < nodes.size(); ++a) {
+            double* dst = &sum[static_cast<std::size_t>(nodes[a]) * width];
+            for (int g = 0; g < x.points(); ++g)
+              for (int k = 0; k < width; ++k) dst[k] += x.weight(static_cast<int>(a), g) * at_points[g * width + k];
+            ++count[nodes[a]];
+          }
+          double cell_load[3] = {0, 0, 0};
+          for (std::size_t j = 0; j < load.size(); ++j) cell_load[j % d] += load[j];
+          lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
         }
-        const Extrapolation& x = extrapolation(type);
-        for (std::size_t a = 0; a < nodes.size(); ++a) {
-          double* dst = &sum[static_cast<std::size_t>(nodes[a]) * width];
-          for (int g = 0; g < x.points(); ++g)
-            for (int k = 0; k < width; ++k) dst[k] += x.weight(static_cast<int>(a), g) * at_points[g * width + k];
-          ++count[nodes[a]];
-        }
-        double cell_load[3] = {0, 0, 0};
-        for (std::size_t j = 0; j < load.size(); ++j) cell_load[j % d] += load[j];
-        lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
-      }
     }
   }
   out.body_load = {lx, ly, lz};
