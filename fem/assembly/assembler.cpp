@@ -50,28 +50,6 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
   return a;
 }
 
-std::vector<std::vector<std::size_t>> color_elements(const ElementSet& cells, std::size_t num_nodes) {
-  // Colours used around each node, as a bit set grown in 64-colour words.
-  std::vector<std::vector<std::uint64_t>> used(num_nodes);
-  std::vector<std::vector<std::size_t>> colors;
-  std::vector<std::uint64_t> forbidden;
-  for (std::size_t e = 0; e < cells.size(); ++e) {
-    const auto nodes = cells.nodes_of(e);
-    forbidden.assign(colors.size() / 64 + 1, 0);
-    for (int n : nodes)
-      for (std::size_t w = 0; w < used[n].size(); ++w) forbidden[w] |= used[n][w];
-    std::size_t color = 0;
-    while (forbidden[color / 64] >> (color % 64) & 1) ++color;
-    if (color == colors.size()) colors.emplace_back();
-    colors[color].push_back(e);
-    for (int n : nodes) {
-      if (used[n].size() <= color / 64) used[n].resize(color / 64 + 1, 0);
-      used[n][color / 64] |= std::uint64_t{1} << (color % 64);
-    }
-  }
-  return colors;
-}
-
 namespace {
 
 // Adds one element's matrix and load into the global arrays (values, rhs).
@@ -130,19 +108,20 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
   };
 
   if (strategy == AssemblyStrategy::Coloring) {
-    const auto colors = color_elements(mesh.cells, mesh.num_nodes());
-    out.colors = static_cast<int>(colors.size());
+    const auto blocks = color_element_blocks(mesh.cells, {}, mesh.num_nodes());
+    out.colors = static_cast<int>(blocks.colors.size());
 #pragma omp parallel
     {
       ElementBuffers buffers;
-      for (const auto& group : colors) {
-#pragma omp for schedule(dynamic, 64)
+      for (const auto& group : blocks.colors) {
+#pragma omp for schedule(dynamic, 1)
         for (std::size_t k = 0; k < group.size(); ++k)
-          guarded([&] {
-            cell_contribution(problem, group[k], buffers);
-            scatter.add(mesh.cells.nodes_of(group[k]), buffers, values, rhs);
-            count_element();
-          });
+          for (std::size_t e : blocks.block(group[k]))
+            guarded([&] {
+              cell_contribution(problem, e, buffers);
+              scatter.add(mesh.cells.nodes_of(e), buffers, values, rhs);
+              count_element();
+            });
       }
     }
   } else {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fem/assembly/dof_map.hpp"
+#include "fem/assembly/element_coloring.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "kernels/csr_matrix.hpp"
@@ -14,16 +15,16 @@
 
 namespace fem {
 
-
-// How threads avoid writing the same entry at once: element colouring (elements of one colour
-// share no node) or a private copy of the values per thread, summed at the end.
+// How threads avoid writing the same entry at once: colouring (blocks of consecutive elements,
+// no two blocks of a colour sharing a node: color_element_blocks) or a private copy of the
+// values per thread, summed at the end.
 enum class AssemblyStrategy { Coloring, ThreadBuffers };
 AssemblyStrategy parse_assembly_strategy(const std::string& name);
 
 struct AssembledSystemData {
   CsrMatrix matrix;
   std::vector<double> rhs;   // external loads: body, tractions, pressure, flux, convection
-  int colors = 0;            // colours used (Coloring)
+  int colors = 0;            // colours of the element blocks (Coloring)
 };
 
 // The CSR structure of the dof matrix (graph: the node adjacency in mesh numbering): row of (node, c) holds every dof of the node and its neighbours.
@@ -32,8 +33,5 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
 // `progress` (none when null) hears the elements assembled.
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
                              AssemblyStrategy strategy = AssemblyStrategy::Coloring, ProgressMeter* progress = nullptr);
-
-// Elements grouped so that no two elements of a group share a node (greedy, in mesh order).
-std::vector<std::vector<std::size_t>> color_elements(const ElementSet& cells, std::size_t num_nodes);
 
 }  // namespace fem

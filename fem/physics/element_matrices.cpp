@@ -14,6 +14,36 @@ void gather_coords(const Mesh& mesh, std::span<const int> nodes, std::vector<dou
     for (int k = 0; k < 3; ++k) out[3 * i + k] = mesh.coords[3 * static_cast<std::size_t>(nodes[i]) + k];
 }
 
+namespace {
+
+// The body force per unit volume of a cell's material: gravity times density, or the heat
+// source; `p.body`, when set, gives it point by point instead.
+struct BodyForce {
+  double value[3] = {0, 0, 0};
+  bool present = false;
+};
+
+BodyForce body_force(const Problem& p, const IsotropicMaterial& m) {
+  BodyForce body;
+  if (p.physics.type == PhysicsType::Elasticity)
+    for (int k = 0; k < p.physics.space_dim; ++k) body.value[k] = m.density * p.gravity[k];
+  else
+    body.value[0] = p.source;
+  body.present = p.body || std::any_of(body.value, body.value + 3, [](double v) { return v != 0; });
+  return body;
+}
+
+// Adds one integration point's share (weight w) of the body load to the n nodes' loads.
+void add_body_load(const Problem& p, const BodyForce& body, const VolumePoint& vp, double w, int n, int d,
+                   std::vector<double>& load) {
+  double f[3] = {body.value[0], body.value[1], body.value[2]};
+  if (p.body) p.body(vp.x, f);
+  for (int a = 0; a < n; ++a)
+    for (int c = 0; c < d; ++c) load[a * d + c] += w * vp.N[a] * f[c];
+}
+
+}  // namespace
+
 void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) {
   const Mesh& mesh = *p.mesh;
   const ElementType type = mesh.cells.type[cell];
@@ -28,12 +58,7 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
   const IsotropicMaterial& m = p.materials[p.cell_material[cell]];
   const bool elastic = p.physics.type == PhysicsType::Elasticity;
   const LameConstants lame = elastic ? lame_constants(p.physics.model, m) : LameConstants{};
-  double body[3] = {0, 0, 0};
-  if (elastic)
-    for (int k = 0; k < dim; ++k) body[k] = m.density * p.gravity[k];
-  else
-    body[0] = p.source;
-  const bool has_body = p.body || std::any_of(body, body + 3, [](double v) { return v != 0; });
+  const BodyForce body = body_force(p, m);
 
   const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
   double sign = 0;
@@ -72,12 +97,7 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
           out.matrix[static_cast<std::size_t>(a) * nd + b] += w * m.k * s2;
         }
     }
-    if (has_body) {
-      double f[3] = {body[0], body[1], body[2]};
-      if (p.body) p.body(vp.x, f);
-      for (int a = 0; a < n; ++a)
-        for (int c = 0; c < d; ++c) out.load[a * d + c] += w * vp.N[a] * f[c];
-    }
+    if (body.present) add_body_load(p, body, vp, w, n, d, out.load);
   }
   // Only node blocks b >= a were integrated; the matrix is symmetric.
   for (int a = 0; a < n; ++a)
@@ -86,6 +106,14 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
         for (int j = 0; j < d; ++j)
           out.matrix[static_cast<std::size_t>(b * d + j) * nd + a * d + i] =
               out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j];
+}
+
+void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& vp, double quadrature_weight,
+                        std::vector<double>& load) {
+  const BodyForce body = body_force(p, p.materials[p.cell_material[cell]]);
+  if (!body.present) return;
+  const double w = quadrature_weight * std::abs(vp.detJ) * p.physics.out_of_plane();
+  add_body_load(p, body, vp, w, element_info(p.mesh->cells.type[cell]).num_nodes, p.physics.dofs_per_node(), load);
 }
 
 void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out) {

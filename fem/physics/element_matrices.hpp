@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "fem/elements/isoparametric.hpp"
 #include "fem/physics/problem.hpp"
 
 namespace fem {
@@ -28,6 +29,11 @@ struct ElementBuffers {
 
 // Stiffness (conductivity) matrix and body load of one cell.
 void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out);
+
+// Adds one integration point's share of a cell's body load to `load` (nodes * d, node-major):
+// the same terms cell_contribution sums, for a loop that maps the cell's points anyway.
+void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& vp, double quadrature_weight,
+                        std::vector<double>& load);
 
 // Matrix (convection only; otherwise zero) and load of one facet of a boundary load;
 // `index` is the position within load.facets.

@@ -3,7 +3,9 @@
 // CSR residual, and renumbering never changes the answer.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <random>
 
 #include "fem/assembly/element_system.hpp"
@@ -56,6 +58,63 @@ TEST_CASE("colouring and per-thread buffers assemble the same matrix") {
     for (auto e : colour)
       for (int n : fx.mesh.cells.nodes_of(e)) CHECK(seen[n]++ == 0);
   }
+}
+
+TEST_CASE("element blocks hold every element once, in order, and blocks of a colour share no node") {
+  const Mesh mesh = make_box_mesh({{3, 3, 1}, {30, 30, 10}, ElementShape::Hexahedron, 1, false});
+  std::vector<std::size_t> shuffled(mesh.cells.size());
+  std::iota(shuffled.begin(), shuffled.end(), std::size_t{0});
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(7));
+  const std::vector<std::size_t> part(shuffled.begin(), shuffled.begin() + shuffled.size() / 3);
+  for (const auto& which : {std::vector<std::size_t>{}, part}) {
+    const ElementBlocks blocks = color_element_blocks(mesh.cells, which, mesh.num_nodes());
+    if (which.empty()) {
+      CHECK(blocks.block_size > 1);  // the box is numbered locally
+      CHECK(blocks.element.size() == mesh.cells.size());
+      CHECK(std::is_sorted(blocks.element.begin(), blocks.element.end()));
+    } else {
+      CHECK(blocks.element == which);
+    }
+    CHECK(blocks.colors.size() > 1);
+    std::vector<int> taken(blocks.element.size(), 0);
+    for (const auto& colour : blocks.colors) {
+      std::vector<int> seen(mesh.num_nodes(), 0);
+      for (auto b : colour) {
+        std::vector<int> nodes;
+        for (const std::size_t& e : blocks.block(b)) {
+          ++taken[&e - blocks.element.data()];
+          for (int n : mesh.cells.nodes_of(e)) nodes.push_back(n);
+        }
+        std::sort(nodes.begin(), nodes.end());
+        nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+        for (int n : nodes) CHECK(seen[n]++ == 0);
+      }
+    }
+    CHECK(std::all_of(taken.begin(), taken.end(), [](int t) { return t == 1; }));
+  }
+}
+
+TEST_CASE("assembly by element blocks gives the matrix of per-thread buffers") {
+  const Mesh mesh = make_box_mesh({{2, 1.5, 1}, {24, 16, 12}, ElementShape::Hexahedron, 1, false});
+  Problem p;
+  p.mesh = &mesh;
+  p.physics = {PhysicsType::Elasticity, ElasticModel::Solid3D, 1.0, 3};
+  p.materials = {{5e3, 0.25, 1.0, 0}};
+  p.cell_material.assign(mesh.cells.size(), 0);
+  p.gravity = {0, -2, 1};
+  const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  const auto dofs = make_dof_map(mesh.num_nodes(), 3, renumber::renumber(graph, renumber::RenumberMethod::Rcm).new_of_old);
+  REQUIRE(color_element_blocks(mesh.cells, {}, mesh.num_nodes()).block_size > 1);
+  const auto a = assemble(p, dofs, graph, AssemblyStrategy::Coloring);
+  const auto b = assemble(p, dofs, graph, AssemblyStrategy::ThreadBuffers);
+  REQUIRE(a.matrix.col == b.matrix.col);
+  double scale = 0;
+  for (double v : b.matrix.val) scale = std::max(scale, std::abs(v));
+  REQUIRE(scale > 0);
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < a.matrix.val.size(); ++k) bad += !(std::abs(a.matrix.val[k] - b.matrix.val[k]) <= 1e-12 * scale);
+  CHECK(bad == 0);
+  for (std::size_t i = 0; i < a.rhs.size(); ++i) CHECK(a.rhs[i] == doctest::Approx(b.rhs[i]).epsilon(1e-12));
 }
 
 TEST_CASE("the element system sums to the assembled matrix and the residuals agree") {

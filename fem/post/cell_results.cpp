@@ -1,0 +1,192 @@
+#include "fem/post/cell_results.hpp"
+
+#include <array>
+#include <map>
+#include <mutex>
+
+#include "fem/assembly/element_coloring.hpp"
+#include "fem/elements/isoparametric.hpp"
+#include "fem/elements/quadrature.hpp"
+#include "fem/elements/reference_element.hpp"
+#include "fem/physics/element_matrices.hpp"
+#include "fem/physics/material_law.hpp"
+
+namespace fem {
+namespace {
+
+// Maps values at the integration points to the element's nodes: a least-squares fit with
+// the corner-node (linear) shape functions, evaluated at every node. Exact for fields the
+// linear element represents; the usual recovery of stresses to nodes.
+class Extrapolation {
+ public:
+  explicit Extrapolation(ElementType type) {
+    const auto& info = element_info(type);
+    const ElementType linear = element_type_for(info.shape, 1);
+    const int nv = info.num_vertices, nn = info.num_nodes, dim = info.dimension;
+    const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
+    const int ng = static_cast<int>(rule.size());
+    std::vector<double> G(ng * nv), N(nv);
+    for (int g = 0; g < ng; ++g) {
+      shape_functions(linear, rule[g].xi.data(), N.data());
+      for (int v = 0; v < nv; ++v) G[g * nv + v] = N[v];
+    }
+    // (G^T G)^-1 G^T by Gauss-Jordan on the small normal equations.
+    std::vector<double> A(nv * nv, 0.0), P(nv * ng, 0.0);
+    for (int i = 0; i < nv; ++i)
+      for (int j = 0; j < nv; ++j)
+        for (int g = 0; g < ng; ++g) A[i * nv + j] += G[g * nv + i] * G[g * nv + j];
+    for (int i = 0; i < nv; ++i)
+      for (int g = 0; g < ng; ++g) P[i * ng + g] = G[g * nv + i];
+    for (int col = 0; col < nv; ++col) {
+      const double pivot = A[col * nv + col];
+      for (int j = 0; j < nv; ++j) A[col * nv + j] /= pivot;
+      for (int g = 0; g < ng; ++g) P[col * ng + g] /= pivot;
+      for (int r = 0; r < nv; ++r) {
+        if (r == col) continue;
+        const double f = A[r * nv + col];
+        for (int j = 0; j < nv; ++j) A[r * nv + j] -= f * A[col * nv + j];
+        for (int g = 0; g < ng; ++g) P[r * ng + g] -= f * P[col * ng + g];
+      }
+    }
+    const auto ref = reference_nodes(type);
+    matrix_.assign(nn * ng, 0.0);
+    for (int i = 0; i < nn; ++i) {
+      shape_functions(linear, &ref[i * dim], N.data());
+      for (int g = 0; g < ng; ++g)
+        for (int v = 0; v < nv; ++v) matrix_[i * ng + g] += N[v] * P[v * ng + g];
+    }
+    points_ = ng;
+  }
+  int points() const { return points_; }
+  double weight(int node, int point) const { return matrix_[node * points_ + point]; }
+
+ private:
+  std::vector<double> matrix_;
+  int points_ = 0;
+};
+
+const Extrapolation& extrapolation_for(ElementType type) {
+  static std::mutex lock;
+  static std::map<ElementType, Extrapolation> cache;
+  std::lock_guard<std::mutex> guard(lock);
+  auto it = cache.find(type);
+  if (it == cache.end()) it = cache.emplace(type, Extrapolation(type)).first;
+  return it->second;
+}
+
+// A thread's view of the shared cache: it takes the lock once per element type, not per cell.
+class ExtrapolationLookup {
+ public:
+  const Extrapolation& operator()(ElementType type) {
+    const Extrapolation*& slot = seen_[static_cast<std::size_t>(type)];
+    if (!slot) slot = &extrapolation_for(type);
+    return *slot;
+  }
+
+ private:
+  std::array<const Extrapolation*, static_cast<std::size_t>(ElementType::Hex27) + 1> seen_{};
+};
+
+// The gradient quantity (gradient_width values) at one integration point of a cell.
+void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const VolumePoint& vp, std::span<const int> nodes,
+                       const DofMap& dofs, std::span<const double> u, double* out) {
+  const int dim = problem.physics.space_dim;
+  const auto value = [&](int node, int c) { return u[dofs.dof(node, c)]; };
+  const int num_nodes = static_cast<int>(nodes.size());
+  if (problem.physics.type != PhysicsType::Elasticity) {
+    for (int k = 0; k < dim; ++k) {
+      double grad = 0;
+      for (int a = 0; a < num_nodes; ++a) grad += vp.dNdx[3 * a + k] * value(nodes[a], 0);
+      out[k] = -m.k * grad;
+    }
+    return;
+  }
+  double H[3][3] = {};  // displacement gradient du_i/dx_j
+  for (int a = 0; a < num_nodes; ++a)
+    for (int i = 0; i < dim; ++i)
+      for (int j = 0; j < dim; ++j) H[i][j] += value(nodes[a], i) * vp.dNdx[3 * a + j];
+  double voigt_strain[6], voigt_stress[6] = {};
+  const int nv = voigt_size(problem.physics.model);
+  if (dim == 2) {
+    voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = H[0][1] + H[1][0];
+  } else {
+    voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = H[2][2];
+    voigt_strain[3] = H[0][1] + H[1][0], voigt_strain[4] = H[1][2] + H[2][1], voigt_strain[5] = H[0][2] + H[2][0];
+  }
+  double D[36];
+  elasticity_matrix(problem.physics.model, m, D);
+  for (int i = 0; i < nv; ++i)
+    for (int j = 0; j < nv; ++j) voigt_stress[i] += D[i * nv + j] * voigt_strain[j];
+  const auto stress = full_stress(problem.physics.model, m, voigt_stress);
+  std::array<double, 6> strain{};
+  if (dim == 2) {
+    // plane stress: eps_zz = -nu/(1-nu) (eps_xx + eps_yy); plane strain: 0
+    const double ezz =
+        problem.physics.model == ElasticModel::PlaneStress ? -m.nu / (1 - m.nu) * (voigt_strain[0] + voigt_strain[1]) : 0.0;
+    strain = {voigt_strain[0], voigt_strain[1], ezz, voigt_strain[2], 0, 0};
+  } else {
+    std::copy(voigt_strain, voigt_strain + 6, strain.begin());
+  }
+  std::copy(strain.begin(), strain.end(), out);
+  std::copy(stress.begin(), stress.end(), out + 6);
+}
+
+}  // namespace
+
+int gradient_width(const Problem& problem) { return problem.physics.type == PhysicsType::Elasticity ? 12 : 3; }
+
+CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<const double> u,
+                        std::span<const std::size_t> cells) {
+  const Mesh& mesh = *problem.mesh;
+  const std::size_t nn = mesh.num_nodes();
+  const int width = gradient_width(problem);
+  const int d = dofs.dofs_per_node;
+  CellResults out;
+  std::vector<double>& sum = out.gradients;
+  sum.assign(nn * width, 0.0);
+  std::vector<int> count(nn, 0);
+  // Blocks of one colour share no node: each adds straight into the node sums.
+  const auto blocks = color_element_blocks(mesh.cells, cells, nn);
+  double lx = 0, ly = 0, lz = 0;
+#pragma omp parallel reduction(+ : lx, ly, lz)
+  {
+    ExtrapolationLookup extrapolation;
+    std::vector<double> coords, at_points, load;
+    for (const auto& group : blocks.colors) {
+#pragma omp for schedule(dynamic, 1)
+      for (std::size_t i = 0; i < group.size(); ++i)
+        for (const std::size_t e : blocks.block(group[i])) {
+          const ElementType type = mesh.cells.type[e];
+          const auto nodes = mesh.cells.nodes_of(e);
+          gather_coords(mesh, nodes, coords);
+          const IsotropicMaterial& m = problem.materials[problem.cell_material[e]];
+          const auto& rule = quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type));
+          at_points.assign(rule.size() * width, 0.0);
+          load.assign(nodes.size() * d, 0.0);
+          for (std::size_t g = 0; g < rule.size(); ++g) {
+            const VolumePoint vp = map_volume_point(type, coords, problem.physics.space_dim, rule[g].xi.data());
+            gradient_at_point(problem, m, vp, nodes, dofs, u, &at_points[g * width]);
+            add_cell_body_load(problem, e, vp, rule[g].weight, load);
+          }
+          const Extrapolation& x = extrapolation(type);
+          for (std::size_t a = 0; a < nodes.size(); ++a) {
+            double* dst = &sum[static_cast<std::size_t>(nodes[a]) * width];
+            for (int g = 0; g < x.points(); ++g)
+              for (int k = 0; k < width; ++k) dst[k] += x.weight(static_cast<int>(a), g) * at_points[g * width + k];
+            ++count[nodes[a]];
+          }
+          double cell_load[3] = {0, 0, 0};
+          for (std::size_t j = 0; j < load.size(); ++j) cell_load[j % d] += load[j];
+          lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
+        }
+    }
+  }
+  out.body_load = {lx, ly, lz};
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = 0; n < nn; ++n)
+    if (count[n] > 0)
+      for (int k = 0; k < width; ++k) sum[n * width + k] /= count[n];
+  return out;
+}
+
+}  // namespace fem

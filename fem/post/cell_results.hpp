@@ -1,0 +1,28 @@
+#pragma once
+// One parallel sweep over the cells, at their integration points: the gradient quantities
+// (strain and stress, or heat flux) extrapolated to each cell's nodes and averaged over the
+// cells that meet at each node, and the cells' body load, totalled.
+#include <array>
+#include <span>
+#include <vector>
+
+#include "fem/assembly/dof_map.hpp"
+#include "fem/physics/problem.hpp"
+
+namespace fem {
+
+struct CellResults {
+  // (num_nodes x gradient_width), row-major; zero at nodes none of the cells holds.
+  std::vector<double> gradients;
+  std::array<double, 3> body_load{};  // per component, summed over the cells and their nodes
+};
+
+// Values per node of CellResults::gradients: elasticity 12 (strain xx yy zz xy yz xz,
+// engineering shear, then stress in the same order), heat 3 (flux x y z; z = 0 in 2D).
+int gradient_width(const Problem& problem);
+
+// Over `cells` alone (empty: all cells). `solution` is in equation order.
+CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<const double> solution,
+                        std::span<const std::size_t> cells);
+
+}  // namespace fem
