@@ -276,9 +276,10 @@ TEST_CASE("a sweep with a 5 s budget finishes within about twice its budget") {
   REQUIRE(result.rows.size() == 2);
   CHECK(result.rows[0].status == RowStatus::Ok);
   // On a fast machine the large solve fits in the budget; otherwise it is skipped from the growth
-  // so far or stopped at the budget.
+  // so far or stopped at the budget. The budget is checked at the solver's progress calls (every
+  // twentieth of it), so a solve that ends between two of them may pass it by that much.
   if (result.rows[1].status == RowStatus::Ok)
-    CHECK(result.rows[1].time_solve_s.median <= 5.0);
+    CHECK(result.rows[1].time_solve_s.median <= 5.0 * 1.1);
   else
     CHECK((result.rows[1].status == RowStatus::OverBudget || result.rows[1].status == RowStatus::Skipped));
 }
