@@ -62,7 +62,12 @@ Permutation renumber(const NodeGraph& graph, RenumberMethod method) {
   throw std::invalid_argument("renumber: 'auto' needs a goal; call renumber_auto");
 }
 
-AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per_node, double budget_seconds) {
+std::size_t row_window_bytes(const OrderingMetrics& metrics) {
+  return static_cast<std::size_t>(2 * metrics.bandwidth + 1) * sizeof(double);
+}
+
+AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per_node, double budget_seconds,
+                         std::size_t cache_bytes) {
   const Stopwatch choosing;
 
   AutoChoice best{RenumberMethod::None, {}, {}, {}, {}};
@@ -83,6 +88,7 @@ AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per
 
   consider(RenumberMethod::None);
   if (goal == RenumberGoal::Locality) {
+    if (row_window_bytes(best.metrics) <= cache_bytes) return best;
     best.sweep = ordering_metrics(graph, breadth_first_sweep(graph), dofs_per_node);
     if (static_cast<double>(best.metrics.profile) <= kLocalityKeptWithin * static_cast<double>(best.sweep->profile))
       return best;

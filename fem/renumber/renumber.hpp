@@ -1,6 +1,7 @@
 #pragma once
 // The renumbering stage by name, as the case file's solver.renumber selects it:
 // none | rcm | gps | sloan | auto.
+#include <cstddef>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "fem/renumber/node_graph.hpp"
 #include "fem/renumber/ordering_metrics.hpp"
 #include "fem/renumber/permutation.hpp"
+#include "support/core_cache.hpp"
 
 namespace fem::renumber {
 
@@ -45,14 +47,19 @@ struct AutoChoice {
 // breadth_first_sweep's: no method would bring the rows' columns much nearer.
 inline constexpr double kLocalityKeptWithin = 2.0;
 
-// Measures the original numbering first. For the Locality goal it then measures a
-// breadth_first_sweep and keeps the original numbering, running no method, when it is within
-// kLocalityKeptWithin of the sweep. Otherwise, and always for Bandwidth and Front (direct
+// The bytes of the solution vector a product with the matrix keeps in use under `metrics`: row i
+// reaches columns i - bandwidth .. i + bandwidth, and an entry is read again a bandwidth later.
+std::size_t row_window_bytes(const OrderingMetrics& metrics);
+
+// Measures the original numbering first. For the Locality goal it keeps the original numbering,
+// running no method, when its row window fits in `cache_bytes` (the products then read the
+// vector from the core's cache whatever the order; 0: never), or else when a
+// breadth_first_sweep's profile is not kLocalityKeptWithin times smaller. Otherwise, and always for Bandwidth and Front (direct
 // solvers, whose cost grows with the square of the measure, so that even a small gain pays for
 // the methods), it runs RCM, then GPS and Sloan (most promising for the goal first), each only
 // while its expected time fits in what is left of `budget_seconds`, and keeps the best for the
 // goal. RCM always runs then.
 AutoChoice renumber_auto(const NodeGraph& graph, RenumberGoal goal, int dofs_per_node = 1,
-                         double budget_seconds = 2.0);
+                         double budget_seconds = 2.0, std::size_t cache_bytes = core_cache_bytes());
 
 }  // namespace fem::renumber

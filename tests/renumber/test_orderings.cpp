@@ -106,7 +106,7 @@ TEST_CASE("RCM, GPS and Sloan shrink a shuffled quad grid's bandwidth and profil
 TEST_CASE("auto keeps the best trial for its goal") {
   const NodeGraph g = graph_of(fem::renumber::testing::shuffled(fem::renumber::testing::grid(50, 20, false), 9));
   for (RenumberGoal goal : {RenumberGoal::Bandwidth, RenumberGoal::Front, RenumberGoal::Locality}) {
-    const AutoChoice choice = renumber_auto(g, goal, 3, 10.0);
+    const AutoChoice choice = renumber_auto(g, goal, 3, 10.0, 0);
     REQUIRE(choice.trials.size() == 4);  // none, rcm and both others fit in 10 s
     CHECK(choice.method != RenumberMethod::None);
     CHECK(is_valid_permutation(choice.permutation));
@@ -127,7 +127,8 @@ TEST_CASE("auto for locality keeps a well-ordered mesh after the sweep alone, an
   using fem::renumber::testing::tetrahedra;
   // A tetrahedral box numbered plane by plane: rows already reach only about one plane back.
   const Connectivity box = tetrahedra(12, 10, 9);
-  const AutoChoice kept = renumber_auto(graph_of(box), RenumberGoal::Locality, 3, 10.0);
+  // No cache to hold a row window (cache_bytes 0): the sweep decides.
+  const AutoChoice kept = renumber_auto(graph_of(box), RenumberGoal::Locality, 3, 10.0, 0);
   REQUIRE(kept.trials.size() == 1);  // the original numbering, measured, and no method run
   CHECK(kept.method == RenumberMethod::None);
   REQUIRE(kept.sweep.has_value());
@@ -148,13 +149,23 @@ TEST_CASE("auto for locality keeps a well-ordered mesh after the sweep alone, an
   for (int& v : surface_first.nodes) v = relabel.new_of_old[v];
   for (const Connectivity& scrambled : {shuffled(box, 5), surface_first}) {
     const NodeGraph g = graph_of(scrambled);
-    const AutoChoice renumbered = renumber_auto(g, RenumberGoal::Locality, 3, 10.0);
+    const AutoChoice renumbered = renumber_auto(g, RenumberGoal::Locality, 3, 10.0, 0);
     REQUIRE(renumbered.sweep.has_value());
     CHECK(renumbered.trials.front().metrics.profile > kLocalityKeptWithin * renumbered.sweep->profile);
     CHECK(renumbered.method != RenumberMethod::None);
     CHECK(renumbered.trials.size() == 4);
     CHECK(renumbered.metrics.profile * 2 < renumbered.trials.front().metrics.profile);
     CHECK(renumbered.metrics.profile <= renumbered.sweep->profile);
+
+    // A cache that holds the scrambled numbering's row window: the products read the vector from
+    // it in any order, so nothing is renumbered and not even the sweep is made.
+    const std::size_t window = row_window_bytes(renumbered.trials.front().metrics);
+    CHECK(window == (2 * renumbered.trials.front().metrics.bandwidth + 1) * sizeof(double));
+    const AutoChoice cached = renumber_auto(g, RenumberGoal::Locality, 3, 10.0, window);
+    CHECK(cached.method == RenumberMethod::None);
+    CHECK(cached.trials.size() == 1);
+    CHECK_FALSE(cached.sweep.has_value());
+    CHECK(renumber_auto(g, RenumberGoal::Locality, 3, 10.0, window - 1).method != RenumberMethod::None);
   }
 
   // Direct solvers' goals always try the methods: their cost grows with the square of the measure.
