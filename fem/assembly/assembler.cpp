@@ -29,8 +29,10 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
     for (int c = 0; c < d; ++c) a.row_ptr[r * d + c + 1] = width;
   }
   for (std::int64_t i = 0; i < a.rows; ++i) a.row_ptr[i + 1] += a.row_ptr[i];
+  // Left uninitialised here and first written below, row by row, by the threads that assemble
+  // them: no single-threaded pass over the pattern's bytes.
   a.col.resize(a.row_ptr.back());
-  a.val.assign(a.row_ptr.back(), 0.0);
+  a.val.resize(a.row_ptr.back());
 #pragma omp parallel
   {
     std::vector<std::int32_t> ranks;
@@ -44,6 +46,7 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
         auto* out = &a.col[a.row_ptr[r * d + c]];
         for (auto rank : ranks)
           for (int c2 = 0; c2 < d; ++c2) *out++ = rank * d + c2;
+        std::fill(a.val.begin() + a.row_ptr[r * d + c], a.val.begin() + a.row_ptr[r * d + c + 1], 0.0);
       }
     }
   }

@@ -25,7 +25,8 @@ class DeviceBuffer {
       : data_(static_cast<T*>(allocate_device_bytes(count * sizeof(T)))), size_(count) {}
   // A copy of the `count` elements from `host`, or of `host`.
   DeviceBuffer(const T* host, std::size_t count) : DeviceBuffer(count) { upload(host); }
-  explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.data(), host.size()) {}
+  template <class Allocator>
+  explicit DeviceBuffer(const std::vector<T, Allocator>& host) : DeviceBuffer(host.data(), host.size()) {}
   ~DeviceBuffer() { free_device_bytes(data_); }
   DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {

@@ -210,8 +210,8 @@ struct ClSpmv::Impl {
       case ClSpmvFormat::Sell: kernel = device->kernel("spmv_ell.cl", spmv_ell_cl, "", "spmv_sell"); break;
     }
   }
-  template <class T>
-  void add(const std::vector<T>& host) {
+  template <class T, class Allocator>
+  void add(const std::vector<T, Allocator>& host) {
     buffers.push_back(device->buffer(host.size() * sizeof(T), host.empty() ? nullptr : host.data()));
     bytes += host.size() * sizeof(T);
   }
