@@ -17,7 +17,7 @@ constexpr RenumberMethod all_methods[] = {RenumberMethod::None, RenumberMethod::
                                           RenumberMethod::Sloan, RenumberMethod::Auto};
 
 // Time of GPS and Sloan relative to RCM on the same graph, from fem-bench-renumber
-// (bench/RESULTS.md, "Renumbering": GPS 0.6-1.0x, Sloan 0.8-1.5x), rounded up: used to skip
+// (bench/results/2026-11-22-renumbering.md), rounded up: used to skip
 // what would overrun the budget.
 double expected_cost_relative_to_rcm(RenumberMethod method) { return method == RenumberMethod::Sloan ? 2.0 : 1.5; }
 

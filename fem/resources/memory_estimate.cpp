@@ -129,9 +129,9 @@ SolverEstimate estimate_solver(const std::string& method, const SystemSize& s) {
       break;
     }
     case Footprint::NestedDissectionFactor: {
-      // Fitted to our multifrontal solver and CHOLMOD on hex8, tet10 and quad4 boxes (bench/RESULTS.md,
-      // "Multifrontal solver"): separators of N^(2/3) nodes in 3D, N^(1/2) in 2D, each node a block
-      // of d unknowns. A supernode's entries share their row indices (about 8.5 bytes an entry),
+      // Fitted to our multifrontal solver and CHOLMOD on hex8, tet10 and quad4 boxes
+      // (bench/results/2026-11-23-multifrontal.md): separators of N^(2/3) nodes in 3D, N^(1/2) in
+      // 2D, each node a block of d unknowns. A supernode's entries share their row indices (about 8.5 bytes an entry),
       // and the update matrices add up to three quarters of the factor at their peak.
       const double entries = s.dimension == 3 ? 11.5 * std::pow(d, 2.0 / 3) * std::pow(n, 4.0 / 3)
                                               : 2.8 * d * n * std::log2(std::max(n, 2.0));

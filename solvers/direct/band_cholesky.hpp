@@ -5,7 +5,7 @@
 #include <functional>
 
 #include "kernels/dense_backend.hpp"
-#include "solvers/direct/band_layout.hpp"
+#include "solvers/direct/band_of_csr.hpp"
 
 namespace fem::band {
 
@@ -30,11 +30,9 @@ struct BandOnBackend {
 // next block column factored while the team updates the rest (band_look_ahead.hpp).
 enum class Schedule { tasks, in_order, look_ahead };
 
-// The schedule the CPU solver uses: look-ahead, at every half-bandwidth. Measured with
-// `fem bench band` (2 threads, n = 20000, b = 100 to 4000, interleaved repeats, 2026-11-26, on
-// 2 cores shared with other builds; bench/RESULTS.md): 0.85x DPBTRF + DPBTRS on average against
-// in order's 0.91x, 0.70-0.86x while both cores were free (in order 0.84-0.98x); both above 1.0
-// at a point or two in some runs under load.
+// The schedule the CPU solver uses: look-ahead, at every half-bandwidth: in `fem bench band`'s
+// sweeps against DPBTRF + DPBTRS it was the fastest on average, in order next
+// (bench/results/2026-11-26-band-cpu.md).
 inline constexpr Schedule kHostSchedule = Schedule::look_ahead;
 
 // Called with the number of columns factored so far (in order and look-ahead: once a step; tasks:

@@ -65,8 +65,7 @@ template <class T>
 std::vector<double> solve_factored(kernels::DenseBackend& backend, const TwistedBand<T>& factor,
                                    std::span<const double> rhs, index_t r);
 
-// The CUDA solver's choices on the device (H100, n = 1e6: bench/RESULTS.md, "Two-sided (twisted)
-// band Cholesky on the GPU"). Two-sided where n is at least kTwistedFromLength half-bandwidths:
+// The CUDA solver's choices on the device (bench/results/2026-11-27-band-gpu-two-sided.md). Two-sided where n is at least kTwistedFromLength half-bandwidths:
 // each walker walks n / 2 + kd rows, but side by side each step takes longer than alone (1.55x for
 // the persistent kernel at b = 1000, 1.7x for the cublas chain at 4000), and the separator costs
 // about kd rows more, so two-sided wins once 1.7 (n / 2 + kd) + kd < n, n > 18 kd. In FP64 the

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "solvers/direct/available_memory.hpp"
-#include "solvers/direct/band_layout.hpp"
+#include "solvers/direct/band_of_csr.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/progress_meter.hpp"
 #include "support/stopwatch.hpp"

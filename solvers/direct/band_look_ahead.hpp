@@ -8,7 +8,7 @@
 // 1.35x faster while both cores were free, 0-10 % slower at load 4 on 2 cores.
 #include <functional>
 
-#include "solvers/direct/band_layout.hpp"
+#include "solvers/direct/band_of_csr.hpp"
 
 namespace fem::band {
 

@@ -62,9 +62,9 @@ struct TwistedBand {
 };
 
 // Where the bottom band starts: right after the top band's rows, at the next multiple of this
-// many bytes in their one allocation. Measured (H100, n = 1e6, bench/RESULTS.md, "Two-sided band
-// loaded in its layout"): packed right after the top's rows (8 bytes) its rows lay off the 256-byte
-// grid and the walkers took 3-6 % longer; 256 bytes was as fast as an allocation of its own.
+// many bytes in their one allocation: packed right after the top's rows, its rows lie off the
+// 256-byte grid the walkers read in, and they are slower
+// (bench/results/2026-11-27-band-gpu-two-sided.md); 256 is as fast as an allocation of its own.
 inline constexpr std::size_t kBottomAlignment = 256;
 
 // The most back-end memory a TwistedBand for `layout` takes: n + kd rows, 2 kd^2 entries and the

@@ -100,12 +100,9 @@ Values inverse_diagonal(const BlockSparse& a, std::size_t level) {
 constexpr int kCoresForCopies = 3;
 
 // The threads of a step on a device: all but one core (left to the driver's and the system's
-// threads: a parallel step with a range per thread waits for any thread they delay; on every core
-// the Galerkin product took 0.50-0.78 s against 0.50-0.61 on 15 of 16, run 2 of "Every run under
-// 2 s" in bench/RESULTS.md), and while copies to the device or its Lanczos steps run, all but the
-// cores those take. More threads than cores stall a parallel step at each of its barriers (run 1
-// there, four copiers beside 15 threads on 16 cores: the aggregation 0.21-0.33 s against 0.17-0.19,
-// the coarse levels' Lanczos steps 0.08-0.26 s).
+// threads: a parallel step with a range per thread waits for any thread they delay), and while
+// copies to the device or its Lanczos steps run, all but the cores those take: more threads than
+// cores stall a parallel step at each of its barriers (bench/results/2026-11-26-amg-setup.md).
 int threads_on_device(int all, bool beside_copies) {
   if (all <= 2 * kCoresForCopies) return all;
   return beside_copies ? all - kCoresForCopies : all - 1;

@@ -278,7 +278,7 @@ TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 7), n);
   auto backend = std::make_unique<band::BlasBackend>();
   const band::BandLayout layout = band::make_layout(csr, 4);
-  CHECK(layout.window() == 16);  // kd + block = 13, rounded up to a multiple of 8 (band_layout.hpp)
+  CHECK(layout.window() == 16);  // kd + block = 13, rounded up to a multiple of 8 (kernels/band_layout.hpp)
   CHECK(band::BandLayout{50, 9, 7}.window() == 16);
   CHECK(band::BandLayout{50, 9, 8}.window() == 24);
   // The GPU's half-bandwidth: a multiple of 8, at most n - 1, never below kd.

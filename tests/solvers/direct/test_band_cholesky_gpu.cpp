@@ -109,7 +109,7 @@ TEST_CASE("band-cholesky:cuda that cannot hold the two-sided layout factors one-
   options.device = "cuda";
   if (!cuda_band_solver_available(options)) return;
   // kd = 3504 (a multiple of 8: the device's own, band::device_bandwidth), long enough for
-  // two-sided: its blocks are 384 wide, one-sided ones 256 (band_layout.cpp). Room for the
+  // two-sided: its blocks are 384 wide, one-sided ones 256 (band_of_csr.cpp). Room for the
   // one-sided band of 256-column blocks, not for the two-sided layout: one-sided on the device, on
   // 256 columns (on 384 it did not fit and streamed).
   const index_t kd = 3504, n = band::kTwistedFromLength * kd;

@@ -1,4 +1,4 @@
-#include "solvers/direct/band_layout.hpp"
+#include "solvers/direct/band_of_csr.hpp"
 
 #include <algorithm>
 #include <cstdlib>

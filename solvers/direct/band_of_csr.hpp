@@ -27,8 +27,8 @@ index_t default_block_size(index_t bandwidth, bool gpu, bool two_sided = false);
 // The half-bandwidth a band of half-bandwidth kd and n equations is factored at on a GPU: kd
 // rounded up to a multiple of 8 (at most n - 1; a band is also one of any wider half-bandwidth,
 // the entries past kd zero). cuBLAS's products and the persistent kernel's tiles run at their
-// pace on such shapes, and slower on odd ones (H100, n = 1e6: kd = 3999 two-sided 0.81 s
-// against 0.67 at 4000; bench/RESULTS.md, "Odd windows"); the flops grow by at most 7 / kd.
+// pace on such shapes and slower on odd ones (bench/results/2026-11-27-band-gpu-odd-windows.md);
+// the flops grow by at most 7 / kd.
 index_t device_bandwidth(index_t kd, index_t n);
 
 // Checks the layout against the matrix and the block size (throws std::invalid_argument).
