@@ -29,6 +29,7 @@
 #include "fem/config.hpp"
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "solvers/direct/band_cholesky.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/blas_backend.hpp"
@@ -809,7 +810,7 @@ void run(Options o) {
                                                           (precision == "double" ? sizeof(double) : sizeof(float)));
         HostArena arena(0);
         try {
-          band::require_memory(arena_bytes, band::host_available_memory(), "the benchmark band", "the host");
+          band::require_memory(arena_bytes, host_available_memory(), "the benchmark band", "the host");
           arena = HostArena(arena_bytes);
         } catch (const std::exception& e) {
           for (auto& row : rows)

@@ -26,7 +26,7 @@
 #include "fem/pipeline/number_format.hpp"
 #include "fem/study/budget.hpp"
 #include "fem/study/environment.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "solvers/solver_table.hpp"
 
 namespace fem::bench {
@@ -169,7 +169,7 @@ void run(Options& o) {
   std::sort(o.sizes.begin(), o.sizes.end());
   fs::create_directories(o.output);
   const double memory_budget =
-      o.memory_budget_bytes > 0 ? o.memory_budget_bytes : 0.5 * static_cast<double>(band::host_available_memory());
+      o.memory_budget_bytes > 0 ? o.memory_budget_bytes : 0.5 * static_cast<double>(host_available_memory());
   const double triad = stream_triad_bytes_per_second();
   std::printf("fem bench pipeline: %d threads; STREAM triad %.1f GB/s (the limit %%tri compares with); budget per run "
               "%s, %s peak host memory; field files: %s%s\n",

@@ -14,6 +14,7 @@
 
 #include "fem/resources/memory_estimate.hpp"
 #include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 
 namespace fem::bench {
 
@@ -81,7 +82,7 @@ CsrMatrix read_matrix_market(const std::string& path) {
   // Triples while reading, then CSR; per row its start and the three vectors a product with it needs.
   const std::size_t bytes = stored * (sizeof(std::tuple<std::int32_t, std::int32_t, double>) + 12) + 32 * static_cast<std::size_t>(rows);
   try {
-    resources::require_memory(bytes, band::host_available_memory(),
+    resources::require_memory(bytes, host_available_memory(),
                               "a " + std::to_string(rows) + " x " + std::to_string(rows) + " matrix of " + std::to_string(entries) + " entries", "");
   } catch (const resources::ResourceError& e) {
     fail(line_no, e.what());

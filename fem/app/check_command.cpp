@@ -11,7 +11,7 @@
 #include "fem/resources/case_fit.hpp"
 #include "support/stopwatch.hpp"
 #include "solvers/solver_table.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 
 namespace fem {
 
@@ -19,7 +19,7 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   using resources::bytes_text;
   Case c = load_case_with(case_file, overrides);
   require_available_solver(c.solver.method, c.solver.device);
-  const std::size_t available = band::host_available_memory();
+  const std::size_t available = host_available_memory();
   log << "fem: case     " << c.file.string() << ": " << c.title << " (valid)\n"
       << "fem: memory   " << bytes_text(static_cast<double>(available)) << " available\n";
   if (const std::size_t box = resources::box_case_bytes(c); box > 0)

@@ -8,7 +8,7 @@
 #include "fem/pipeline/host_executor.hpp"
 #include "fem/pipeline/run_pipeline.hpp"
 #include "fem/resources/case_fit.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "solvers/solver_table.hpp"
 #if FEM_WITH_PETSC
 #include "fem/parallel/petsc_summary.hpp"
@@ -48,7 +48,7 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
   const Case c = load_case_with(case_file, overrides);
   // A solver this build lacks is said before the mesh is made.
   require_available_solver(c.solver.method, c.solver.device);
-  resources::require_mesh_fits(c, band::host_available_memory());
+  resources::require_mesh_fits(c, host_available_memory());
   const int ranks = launched_ranks();
   require_solver_for_ranks(c.solver.method, ranks);
   if (overrides.export_matrix && ranks > 1)

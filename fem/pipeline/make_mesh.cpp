@@ -3,7 +3,7 @@
 #include "fem/config.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/resources/case_fit.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
 #endif
@@ -19,7 +19,7 @@ Mesh make_mesh(const MeshSpec& spec) {
   options.order = spec.order;
   options.serendipity = spec.serendipity;
   options.size = spec.size;
-  options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, band::host_available_memory()); };
+  options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, host_available_memory()); };
   return mesh_from_geo(spec.file, options);
 #else
   throw CaseError(spec.file.string() + ": this build of fem has no Gmsh (FEM_WITH_GMSH=OFF): use a 'box' mesh");

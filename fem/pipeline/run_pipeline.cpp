@@ -15,7 +15,7 @@
 #include "fem/pipeline/run_summary.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "fem/resources/case_fit.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem {
@@ -147,7 +147,7 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   });
   const NodeOrdering& order = numbering.ordering;
   resources::require_system_fits(c, resources::system_size(numbering.graph, order.after, mesh.dimension, d),
-                                 band::host_available_memory());
+                                 host_available_memory());
 
   SolverOptions options = c.solver;
   if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };

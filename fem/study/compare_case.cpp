@@ -8,7 +8,7 @@
 #include "fem/pipeline/number_format.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "fem/study/environment.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 
 namespace fem::study {
 
@@ -33,7 +33,7 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
                      {"precision", name_of(c.solver.precision)}};
 
   log << "fem: compare  " << c.file.string() << ": " << c.title << "\n";
-  resources::require_mesh_fits(c, band::host_available_memory());
+  resources::require_mesh_fits(c, host_available_memory());
   const Mesh mesh = make_mesh(c.mesh);
   log << "fem: mesh     " << with_commas(static_cast<long long>(mesh.num_nodes())) << " nodes, "
       << with_commas(static_cast<long long>(mesh.cells.size())) << " elements\n";

@@ -1,7 +1,6 @@
 #pragma once
-// How many bytes a solver may still allocate where a back-end computes: MemAvailable from
-// /proc/meminfo for host back-ends, less where the process's cgroup caps its memory or an
-// address-space limit (RLIMIT_AS, ulimit -v) leaves less unmapped; the CUDA device's free memory
+// How many bytes a solver may still allocate where a back-end computes: the host's available
+// memory (support/host_memory.hpp) for host back-ends, the CUDA device's free memory
 // (kernels/device_queries.hpp) for the CUDA ones.
 #include <cstddef>
 #include <string>
@@ -10,8 +9,6 @@
 
 namespace fem::band {
 
-// Empties the process's large-block cache first (support/large_block_cache.hpp).
-std::size_t host_available_memory();
 std::size_t available_memory(const kernels::DenseBackend& backend);
 
 // Throws SolveFailure naming what was asked, where, and what is available when `bytes` is

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "solvers/direct/band_of_csr.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/progress_meter.hpp"
@@ -184,7 +185,7 @@ class BandEliminationSolver final : public LinearSolver {
     m.left = m.kd + m.nb;
     m.right = method_ == Method::gauss ? m.left : 0;
     const std::size_t bytes = static_cast<std::size_t>(m.n) * static_cast<std::size_t>(m.ld() + 1) * sizeof(T);
-    band::require_memory(bytes, band::host_available_memory(),
+    band::require_memory(bytes, host_available_memory(),
                          std::string(name()) + " storage of " + std::to_string(m.n) + " equations, half-bandwidth " +
                              std::to_string(m.kd),
                          "the host");

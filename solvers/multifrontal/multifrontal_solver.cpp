@@ -12,6 +12,7 @@
 #include "fem/config.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
 #include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "solvers/direct/blas_backend.hpp"
 #include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/supernodal_solve.hpp"
@@ -107,7 +108,7 @@ class MultifrontalSolver final : public LinearSolver {
   multifrontal::NumericFactor<T> factor_in(const CsrMatrix& a, const multifrontal::SymbolicFactor& symbolic,
                                            SolveReport& report) {
     // The symbolic analysis knows what the factorisation will hold: refuse before allocating it.
-    band::require_memory(symbolic.estimate_bytes(sizeof(T)), band::host_available_memory(),
+    band::require_memory(symbolic.estimate_bytes(sizeof(T)), host_available_memory(),
                          "the multifrontal factorisation of " + std::to_string(a.rows) + " equations (" +
                              std::to_string(sizeof(T) * 8) + "-bit factor, update matrices and row maps)",
                          "the host", "use cg with --preconditioner amg, or --precision mixed for a factor in single precision");

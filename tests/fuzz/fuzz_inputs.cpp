@@ -25,7 +25,7 @@
 #include "fem/case/case.hpp"
 #include "fem/config.hpp"
 #include "fem/resources/case_fit.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "support/stopwatch.hpp"
 #if FEM_WITH_GMSH
 #include "fem/mesh/gmsh_mesh.hpp"
@@ -192,7 +192,7 @@ int main(int argc, char** argv) {
       {"case", "case.yaml",
        [](const fs::path& f) {
          const fem::Case c = fem::load_case(f);
-         fem::resources::require_mesh_fits(c, fem::band::host_available_memory());
+         fem::resources::require_mesh_fits(c, fem::host_available_memory());
        }},
       {"mtx", "matrix.mtx", [](const fs::path& f) { fem::bench::read_matrix_market(f.string()); }},
   };

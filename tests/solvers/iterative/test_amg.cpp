@@ -15,7 +15,7 @@
 #include "kernels/cpu/sparse_backend_cpu.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
-#include "solvers/direct/available_memory.hpp"
+#include "support/host_memory.hpp"
 #include "solvers/iterative/amg/aggregation.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "solvers/iterative/amg/near_null_space.hpp"
@@ -433,7 +433,7 @@ TEST_CASE("a solver asking for the free host memory gets the pages AMG setups le
   const std::size_t cached = fem::LargeBlockCache::process().counts().cached_bytes;
   REQUIRE(cached > 10e6);  // the spent setup's arrays
   const std::size_t unmapped_before = fem::LargeBlockCache::process().counts().unmapped_bytes;
-  fem::band::host_available_memory();
+  host_available_memory();
   const auto after = fem::LargeBlockCache::process().counts();
   CHECK(after.cached_bytes == 0);
   CHECK(after.unmapped_bytes - unmapped_before == cached);
