@@ -145,7 +145,7 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
       ->delimiter(',')
       ->check(CLI::IsMember(names(fem::kRenumberMethods)));
   command->add_option("--repeat", settings->repeat, "timed solves per row, each with a fresh solver; tables give the median and the min-max")
-      ->check(CLI::PositiveNumber)
+      ->check(CLI::Range(1, fem::study::kMaxRepeat))
       ->capture_default_str();
   command->add_option("--tolerance", settings->tolerance,
                       "agreement threshold: a row agrees when the largest nodal difference from the reference, "
@@ -180,7 +180,7 @@ void add_sweep_command(CLI::App& app, const std::string& invocation) {
   auto output = std::make_shared<std::optional<fs::path>>();
   auto quiet = std::make_shared<bool>(false);
   command->add_option("study", *file, "the study file")->required()->check(CLI::ExistingFile);
-  command->add_option("--repeat", *repeat, "timed solves per row (study: repeat)")->check(CLI::PositiveNumber);
+  command->add_option("--repeat", *repeat, "timed solves per row (study: repeat)")->check(CLI::Range(1, fem::study::kMaxRepeat));
   command->add_option("--time-budget", *time_budget, "seconds a solve may take (study: budget.time_s)")->check(CLI::PositiveNumber);
   command->add_option("--output", *output, "the study folder (study: output)");
   command->add_flag("--quiet,-q", *quiet, "no progress lines during long phases");

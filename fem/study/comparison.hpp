@@ -16,10 +16,14 @@
 
 namespace fem::study {
 
+// The most timed solves a row may ask for (--repeat, a study's repeat): enough for any spread, and
+// a bound on a run that has no time budget.
+inline constexpr int kMaxRepeat = 1000;
+
 struct CompareSettings {
   std::vector<Combination> combinations;   // the first is the reference
   std::vector<std::string> renumberings;   // none | rcm | gps | sloan | auto
-  int repeat = 1;                          // timed solves per row
+  int repeat = 1;                          // timed solves per row, 1 to kMaxRepeat
   double tolerance = 1e-6;                 // agreement: max_rel_diff <= tolerance
   Budget budget;
   bool progress = true;                    // progress lines during long solves (off: --quiet)

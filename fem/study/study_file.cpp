@@ -127,7 +127,8 @@ StudyFile load_study(const fs::path& file) {
       root.fail(root.get("renumber"), "'renumber' has '" + r + "'; expected none, rcm, gps, sloan or auto");
   study.sizes = read_sizes(root, c);
   study.settings.repeat = root.value_or<int>("repeat", "a positive integer", 1);
-  if (study.settings.repeat < 1) root.fail(root.get("repeat"), "'repeat' must be a positive integer");
+  if (study.settings.repeat < 1 || study.settings.repeat > kMaxRepeat)
+    root.fail(root.get("repeat"), "'repeat' must be 1 to " + std::to_string(kMaxRepeat));
   if (root.has("tolerance")) study.settings.tolerance = root.positive("tolerance");
   if (root.has("budget")) {
     const Section b(file, root.get("budget"), "'budget'", {"time_s", "memory_bytes"});

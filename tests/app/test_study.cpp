@@ -284,6 +284,24 @@ TEST_CASE("a sweep with a 5 s budget finishes within about twice its budget") {
     CHECK((result.rows[1].status == RowStatus::OverBudget || result.rows[1].status == RowStatus::Skipped));
 }
 
+TEST_CASE("repeats stop where one more would take the row past the time budget, and are bounded") {
+  TempDir dir;
+  dir.write("box.yaml", kSmallBox);
+  const auto study = [](const std::string& repeat) {
+    return "title: many repeats\ncase: box.yaml\nsolvers: [cg:cpu]\nsizes: [[6, 3, 3]]\nrepeat: " + repeat +
+           "\nbudget: {time_s: 0.5}\noutput: out\n";
+  };
+  std::ostringstream log;
+  const auto result = run_sweep(load_study(dir.write("repeats.yaml", study("1000"))), "fem sweep", log);
+  REQUIRE(result.rows.size() == 1);
+  CHECK(result.rows[0].status == RowStatus::Ok);
+  CHECK(result.rows[0].repeats >= 1);
+  CHECK(result.rows[0].repeats < 1000);  // each small solve takes far more than 0.5 ms
+  CHECK(result.rows[0].repeats * result.rows[0].time_solve_s.min <= 0.5 * 1.5);
+  CHECK_THROWS_WITH_AS(load_study(dir.write("too_many.yaml", study("1000000000"))),
+                       doctest::Contains("'repeat' must be 1 to 1000"), CaseError);
+}
+
 TEST_CASE("a solve that runs past its budget is stopped and recorded as over budget") {
   // One size: no growth to predict from, so the solve starts; it takes several times the budget.
   const auto [result, seconds, log] = budget_sweep("[[56, 28, 28]]", "1");
