@@ -1,6 +1,10 @@
 #include "fem/study/study_writer.hpp"
 
+#include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <ostream>
+#include <set>
 #include <stdexcept>
 
 #include "support/atomic_output.hpp"
@@ -22,11 +26,33 @@ fs::path stage_tables(const StudyResult& result, const fs::path& directory, Atom
   return output.stage_text("compare.json", to_json(result).dump(1) + "\n");
 }
 
+// The rows of an earlier run of the same study in `directory` whose sizes `result` has not
+// measured; none when there is no such run (or its compare.json cannot be read).
+std::vector<StudyRow> earlier_rows_not_rerun(const StudyResult& result, const fs::path& directory) {
+  std::ifstream in(directory / "compare.json");
+  if (!in) return {};
+  StudyResult earlier;
+  try {
+    earlier = study_from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception&) {
+    return {};
+  }
+  if (earlier.kind != result.kind || earlier.study_file != result.study_file) return {};
+  std::set<std::string> rerun;
+  for (const auto& row : result.rows) rerun.insert(row.size);
+  std::vector<StudyRow> kept;
+  std::copy_if(earlier.rows.begin(), earlier.rows.end(), std::back_inserter(kept),
+               [&](const StudyRow& row) { return !rerun.count(row.size); });
+  return kept;
+}
+
 }  // namespace
 
 void write_study_checkpoint(const StudyResult& result, const fs::path& directory) {
+  StudyResult checkpoint = result;
+  for (auto& row : earlier_rows_not_rerun(result, directory)) checkpoint.rows.push_back(std::move(row));
   AtomicOutput output(directory);
-  stage_tables(result, directory, output);
+  stage_tables(checkpoint, directory, output);
   output.commit();
 }
 

@@ -13,7 +13,9 @@ std::vector<std::filesystem::path> write_study(const StudyResult& result, const 
                                                std::ostream& log);
 
 // Only compare.csv and compare.json, quietly: the checkpoint a long sweep leaves after each size,
-// so that an interrupted one keeps what it measured (`fem report` draws the rest from it).
+// so that an interrupted one keeps what it measured (`fem report` draws the rest from it). Where
+// the folder holds an earlier run of the same study, its rows of the sizes not measured again yet
+// are kept in the checkpoint: an interrupted re-run loses none of them.
 void write_study_checkpoint(const StudyResult& result, const std::filesystem::path& directory);
 
 }  // namespace fem::study

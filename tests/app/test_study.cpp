@@ -377,3 +377,44 @@ TEST_CASE("fem compare on the command line: usage errors exit 2, a study exits 0
   CHECK(fs::exists(dir.path / "cmp/compare.csv"));
   CHECK(slurp(dir.path / "out.txt").find("frontal:cpu") != std::string::npos);
 }
+
+TEST_CASE("an interrupted re-run of a sweep keeps the earlier run's sizes it has not measured again") {
+  TempDir dir;
+  const auto sweep_of = [](const std::vector<std::pair<std::string, std::int64_t>>& sizes) {
+    StudyResult result;
+    result.kind = "sweep";
+    result.study_file = "/studies/s.yaml";
+    for (const auto& [size, dofs] : sizes) {
+      StudyRow row;
+      row.solver = "cg";
+      row.device = "cpu";
+      row.renumber = "rcm";
+      row.size = size;
+      row.dofs = dofs;
+      result.rows.push_back(row);
+    }
+    return result;
+  };
+  const auto rows_in_folder = [&] {
+    std::map<std::string, std::int64_t> dofs_by_size;
+    for (const auto& row : study_from_json(nlohmann::json::parse(slurp(dir.path / "compare.json"))).rows)
+      dofs_by_size[row.size] = row.dofs;
+    return dofs_by_size;
+  };
+  write_study_checkpoint(sweep_of({{"4x4x4", 375}, {"8x8x8", 2187}, {"16x16x16", 14739}}), dir.path);
+  REQUIRE(rows_in_folder().size() == 3);
+
+  // The re-run has measured the first size again (differently) when it is interrupted.
+  write_study_checkpoint(sweep_of({{"4x4x4", 376}}), dir.path);
+  const auto kept = rows_in_folder();
+  REQUIRE(kept.size() == 3);
+  CHECK(kept.at("4x4x4") == 376);  // the new measurement
+  CHECK(kept.at("8x8x8") == 2187);  // the earlier run's, not measured again yet
+  CHECK(kept.at("16x16x16") == 14739);
+
+  // Another study's folder contents are not mixed in.
+  auto other = sweep_of({{"2x2x2", 81}});
+  other.study_file = "/studies/other.yaml";
+  write_study_checkpoint(other, dir.path);
+  CHECK(rows_in_folder().size() == 1);
+}
