@@ -261,6 +261,12 @@ void add_repeats_and_aliases(std::vector<BadInput>& out) {
   set("a list index of 20 digits in --set", "run", "--set materials.99999999999999999999.E=1",
       {"--set materials.99999999999999999999.E=1", "past the end"});
   set("a list for a fix component through --set", "run", "--set 'boundary.0.fix=[[x]]'", {"case.yaml (--set)", "'fix'"});
+  const auto study = [&](std::string name, const std::string& line, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", kCase}, {"study.yaml", "case: case.yaml\n" + line + "\nsizes: [[4, 4]]\n"}},
+                   "sweep study.yaml", std::move(culprit)});
+  };
+  study("a study's solvers that contain themselves", "solvers: &s [cg:cpu, *s]", {"study.yaml:2", "alias", "without end"});
+  study("a study's budget that contains itself", "solvers: [cg:cpu]\nbudget: &b {time_s: *b}", {"study.yaml:3", "alias"});
 }
 
 // solver.petsc_options that would read or write files or load code through PETSc: refused when
