@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "fem/case/case_settings.hpp"
+#include "fem/case/petsc_options_check.hpp"
 #include "fem/case/yaml_aliases.hpp"
 #include "fem/case/yaml_section.hpp"
 #include "solvers/solver_table.hpp"
@@ -270,6 +271,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
   sv.spmv_tuning = choose_choice(s, "spmv_tuning", sv.spmv_tuning);
   sv.petsc_options = s.value_or<std::string>("petsc_options", "a string", sv.petsc_options);
+  if (const auto problem = petsc_options_problem(sv.petsc_options); !problem.empty()) s.fail(s.get("petsc_options"), problem);
   sv.amg = read_amg(s, file);
   return sv;
 }

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 
+#include "fem/case/yaml_aliases.hpp"
 #include "fem/case/yaml_section.hpp"
 #include "fem/study/combination.hpp"
 
@@ -99,9 +102,13 @@ std::vector<StudySize> read_sizes(const Section& s, const Case& c) {
 
 StudyFile load_study(const fs::path& file) {
   if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": study file not found");
+  std::ifstream in(file, std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the study file");
+  refuse_alias_cycles(text, file.string());
   YAML::Node doc;
   try {
-    doc = YAML::LoadFile(file.string());
+    doc = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }

@@ -1,16 +1,20 @@
 // A deterministic mutation fuzzer for fem's input readers: the case file (YAML), the .msh path
-// (our check, then Gmsh, then the mesh checks) and the Matrix Market reader. Each input of the
-// corpus is mutated (fixed seed) and handed to its reader in a child process; a reader may refuse
-// it with an exception, but a signal (crash), a hang or an exception that is not a
-// std::exception is a failure. Crashing inputs are kept for reproduction.
+// (our check, then Gmsh, then the mesh checks), the Matrix Market reader, the check a .geo file
+// passes before Gmsh reads it (Gmsh itself is not fuzzed: a mutated .geo can mesh for as long as
+// it likes) and the check of solver.petsc_options text. Each input of the corpus is mutated
+// (fixed seed) and handed to its reader in a child process; a reader may refuse it with an
+// exception, but a signal (crash), a hang or an exception that is not a std::exception is a
+// failure. Crashing inputs are kept for reproduction.
 //
-//   fuzz_inputs CORPUS_DIR [--seconds S] [--iterations N] [--seed K] [--crashes DIR] [--corpus-only]
+//   fuzz_inputs CORPUS_DIR [--seconds S] [--iterations N] [--seed K] [--crashes DIR] [--corpus-only] [--reader NAME]
 //
-// CORPUS_DIR holds case/, msh/ and mtx/; S (default 20) and N bound each of the three targets.
-// --corpus-only runs the corpus files unmutated (the sanitizer build does this, then mutates).
+// CORPUS_DIR holds case/, mtx/, msh/, geo/ and petsc/; S (default 20) and N bound each target.
+// --corpus-only runs the corpus files unmutated (the sanitizer build does this, then mutates);
+// --reader runs one target (a longer run of one reader).
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -23,7 +27,9 @@
 
 #include "bench/spmv/matrix_market.hpp"
 #include "fem/case/case.hpp"
+#include "fem/case/petsc_options_check.hpp"
 #include "fem/config.hpp"
+#include "fem/mesh/geo_file_check.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "support/host_memory.hpp"
 #include "support/stopwatch.hpp"
@@ -165,7 +171,8 @@ std::string run_isolated(const Target& target, const fs::path& file) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: fuzz_inputs CORPUS_DIR [--seconds S] [--iterations N] [--seed K] [--crashes DIR] [--corpus-only]\n");
+    std::fprintf(stderr,
+                 "usage: fuzz_inputs CORPUS_DIR [--seconds S] [--iterations N] [--seed K] [--crashes DIR] [--corpus-only] [--reader NAME]\n");
     return 2;
   }
   const fs::path corpus = argv[1];
@@ -174,6 +181,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 20261123;
   fs::path crashes = "fuzz-crashes";
   bool corpus_only = false;
+  std::string only;
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     const auto value = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
@@ -182,6 +190,7 @@ int main(int argc, char** argv) {
     else if (a == "--seed") seed = std::strtoull(value().c_str(), nullptr, 10);
     else if (a == "--crashes") crashes = value();
     else if (a == "--corpus-only") corpus_only = true;
+    else if (a == "--reader") only = value();
     else {
       std::fprintf(stderr, "fuzz_inputs: unknown option %s\n", a.c_str());
       return 2;
@@ -195,16 +204,23 @@ int main(int argc, char** argv) {
          fem::resources::require_mesh_fits(c, fem::host_available_memory());
        }},
       {"mtx", "matrix.mtx", [](const fs::path& f) { fem::bench::read_matrix_market(f.string()); }},
+      {"geo", "part.geo", [](const fs::path& f) { fem::check_geo_file(f); }},
+      {"petsc", "options.txt", [](const fs::path& f) { fem::petsc_options_problem(read_file(f)); }},
   };
 #if FEM_WITH_GMSH
   targets.push_back({"msh", "mesh.msh", [](const fs::path& f) { fem::mesh_from_msh(f); }});
 #endif
 
+  if (!only.empty() && std::none_of(targets.begin(), targets.end(), [&](const Target& t) { return t.name == only; })) {
+    std::fprintf(stderr, "fuzz_inputs: no reader '%s' (case, mtx, geo, petsc, msh)\n", only.c_str());
+    return 2;
+  }
   const fs::path work = fs::temp_directory_path() / ("fem-fuzz-" + std::to_string(::getpid()));
   fs::create_directories(work);
   Mutator mutator(seed);
   long long total = 0, failures = 0;
   for (const auto& target : targets) {
+    if (!only.empty() && target.name != only) continue;
     std::vector<std::string> inputs;
     for (const auto& entry : fs::directory_iterator(corpus / target.name)) inputs.push_back(read_file(entry.path()));
     if (inputs.empty()) {

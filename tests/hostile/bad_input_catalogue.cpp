@@ -261,6 +261,33 @@ void add_repeats_and_aliases(std::vector<BadInput>& out) {
   set("a list index of 20 digits in --set", "run", "--set materials.99999999999999999999.E=1",
       {"--set materials.99999999999999999999.E=1", "past the end"});
   set("a list for a fix component through --set", "run", "--set 'boundary.0.fix=[[x]]'", {"case.yaml (--set)", "'fix'"});
+  const auto study = [&](std::string name, const std::string& line, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", kCase}, {"study.yaml", "case: case.yaml\n" + line + "\nsizes: [[4, 4]]\n"}},
+                   "sweep study.yaml", std::move(culprit)});
+  };
+  study("a study's solvers that contain themselves", "solvers: &s [cg:cpu, *s]", {"study.yaml:2", "alias", "without end"});
+  study("a study's budget that contains itself", "solvers: [cg:cpu]\nbudget: &b {time_s: *b}", {"study.yaml:3", "alias"});
+}
+
+// solver.petsc_options that would read or write files or load code through PETSc: refused when
+// the case is read (whatever the method, whether or not this build has PETSc), naming the option.
+void add_petsc_options(std::vector<BadInput>& out) {
+  const auto p = [&](std::string name, const std::string& options, std::vector<std::string> culprit) {
+    culprit.insert(culprit.begin(), "case.yaml:19");
+    out.push_back(case_variant(std::move(name), "method: cg", "method: cg\n  petsc_options: '" + options + "'", std::move(culprit)));
+  };
+  p("petsc_options: a view to a file", "-ksp_view ascii:escaped.txt", {"'-ksp_view ascii:escaped.txt'", "console"});
+  p("petsc_options: a quoted view to a file", "-ksp_type cg -ksp_view \"ascii:escaped.txt\"", {"'-ksp_view \"ascii:escaped.txt\"'"});
+  p("petsc_options: a monitor to a binary file", "-ksp_monitor binary:escaped.bin", {"'-ksp_monitor binary:escaped.bin'"});
+  p("petsc_options: a matrix to the default binary file", "-ksp_view_mat binary", {"'-ksp_view_mat binary'"});
+  p("petsc_options: an endless options file", "-options_file /dev/zero", {"'-options_file'", "reads a file"});
+  p("petsc_options: a library to load", "-dll_append ./libescaped.so", {"'-dll_append'", "loads code"});
+  p("petsc_options: a debugger on error", "-on_error_attach_debugger", {"'-on_error_attach_debugger'"});
+  p("petsc_options: a log to a file", "-log_view ascii:escaped.log", {"'-log_view'"});
+  p("petsc_options: a Python preconditioner", "-pc_type python -pc_python_type escaped.PC", {"'-pc_type python'"});
+  p("petsc_options: an option outside the families", "-foo 1", {"'-foo' is not among the PETSc options fem passes on"});
+  out.push_back({"petsc_options through --set", {{"case.yaml", kCase}}, "run case.yaml --set 'solver.petsc_options=-log_view ascii:escaped.log'",
+                 {"case.yaml (--set)", "'-log_view'"}});
 }
 
 void add_command_lines(std::vector<BadInput>& out) {
@@ -401,6 +428,7 @@ std::vector<BadInput> bad_inputs(const std::string& msh_text) {
   add_list_fields(out);
   add_case_structure(out);
   add_repeats_and_aliases(out);
+  add_petsc_options(out);
   add_command_lines(out);
   if (FEM_WITH_GMSH) add_meshes(out, msh_text);
   add_matrices(out);

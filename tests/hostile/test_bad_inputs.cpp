@@ -1,6 +1,6 @@
 // The hostile-input catalogue run through the real `fem` binary: every bad input exits with its
 // code (1; 2 for command-line usage errors), its message names the culprit, and results of an
-// earlier run (and an earlier benchmark CSV) are left exactly as they were.
+// earlier run (and an earlier benchmark CSV) are left exactly as they were, and nothing else is written.
 #include <doctest/doctest.h>
 #include <sys/wait.h>
 
@@ -44,6 +44,22 @@ void write_inputs(const fs::path& dir, const std::vector<std::pair<std::string, 
   }
 }
 
+// Every file under `dir`, relative to it: a bad input writes nothing there but its output.
+std::set<std::string> files_under(const fs::path& dir) {
+  std::set<std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    if (!entry.is_directory()) files.insert(entry.path().lexically_relative(dir).string());
+  return files;
+}
+
+// What a bad input's folder holds when it has run: its files, the earlier results, its output.
+std::set<std::string> files_before(const fem::test::BadInput& bad) {
+  std::set<std::string> files = kEarlier;
+  for (const auto& [name, text] : bad.files) files.insert(name);
+  files.insert("output.txt");
+  return files;
+}
+
 std::string fem_msh_text() { return slurp(fs::path(FEM_TEST_DATA_DIR) / "meshes" / "square_tri.msh"); }
 
 }  // namespace
@@ -59,7 +75,7 @@ TEST_CASE("the good inputs the catalogue mutates run") {
   }
 }
 
-TEST_CASE("every bad input exits with its code, names its culprit and leaves earlier results alone") {
+TEST_CASE("every bad input exits with its code, names its culprit, leaves earlier results alone and writes nothing else") {
   const auto catalogue = fem::test::bad_inputs(fem_msh_text());
   MESSAGE("bad inputs in the catalogue: " << catalogue.size());
   CHECK(catalogue.size() >= (FEM_WITH_GMSH ? 150u : 100u));
@@ -77,6 +93,7 @@ TEST_CASE("every bad input exits with its code, names its culprit and leaves ear
     std::set<std::string> left;
     for (const auto& entry : fs::directory_iterator(dir.path / "results")) left.insert("results/" + entry.path().filename().string());
     CHECK(left == std::set<std::string>{"results/case.json", "results/case.vtu"});
+    CHECK(files_under(dir.path) == files_before(bad));
   }
 }
 
