@@ -3,16 +3,12 @@
 #include <iostream>
 #include <memory>
 
-#include "fem/config.hpp"
 #include "fem/output/result_sink.hpp"
 #include "fem/pipeline/host_executor.hpp"
 #include "fem/pipeline/run_pipeline.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/solver_table.hpp"
 #include "support/atomic_output.hpp"
-#if FEM_WITH_VTK
-#include "fem/output/vtk_result_sink.hpp"
-#endif
 
 namespace fem::bench {
 namespace {
@@ -20,12 +16,7 @@ namespace {
 // --write none: the pipeline without its field files, to see the rest alone.
 std::unique_ptr<ResultSink> make_sink(const std::string& write, const Case& c) {
   if (write == "none") return std::make_unique<SummaryOnlySink>("no field files: --write none");
-#if FEM_WITH_VTK
-  return std::make_unique<VtkResultSink>(c.output.compression);
-#else
-  (void)c;
-  return std::make_unique<SummaryOnlySink>();
-#endif
+  return make_field_sink(c.output.compression);
 }
 
 }  // namespace

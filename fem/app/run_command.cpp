@@ -14,9 +14,6 @@
 #include "fem/parallel/petsc_summary.hpp"
 #include "fem/parallel/rank_executor.hpp"
 #endif
-#if FEM_WITH_VTK
-#include "fem/output/vtk_result_sink.hpp"
-#endif
 
 namespace fem {
 namespace {
@@ -33,15 +30,6 @@ std::unique_ptr<Executor> make_executor(const Case& c, int ranks) {
   return std::make_unique<HostExecutor>();
 }
 
-std::unique_ptr<ResultSink> make_sink(const Case& c) {
-#if FEM_WITH_VTK
-  return std::make_unique<VtkResultSink>(c.output.compression);
-#else
-  (void)c;
-  return std::make_unique<SummaryOnlySink>();
-#endif
-}
-
 }  // namespace
 
 nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
@@ -54,7 +42,7 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
   if (overrides.export_matrix && ranks > 1)
     throw std::runtime_error("--export-matrix writes the system of one process: run it without mpirun");
   const auto executor = make_executor(c, ranks);
-  const auto sink = make_sink(c);
+  const auto sink = make_field_sink(c.output.compression);
   return run_pipeline(c, overrides, *executor, *sink, log);
 }
 

@@ -3,6 +3,7 @@
 // rank) or nowhere but the JSON summary in a build without VTK. The composition root picks one.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 
 #include "fem/mesh/mesh.hpp"
 #include "fem/output/paraview_script.hpp"
+#include "fem/output/vtu_compression.hpp"
 #include "fem/output/vtu_writer.hpp"
 #include "support/atomic_output.hpp"
 
@@ -44,6 +46,10 @@ class ResultSink {
   virtual StagedFields stage(AtomicOutput& output, const std::string& name, const ResultFields& fields,
                             const std::optional<ResultPiece>& piece) = 0;
 };
+
+// The sink of this build: VTK files written with `compression` (vtk_result_sink.cpp), or the
+// summary alone where the build has no VTK (summary_only_sink.cpp); CMake compiles one of the two.
+std::unique_ptr<ResultSink> make_field_sink(VtuCompression compression);
 
 // Writes no field files: the summary alone (a build without VTK, or a benchmark of the rest).
 class SummaryOnlySink final : public ResultSink {

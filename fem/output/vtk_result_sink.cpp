@@ -4,6 +4,10 @@
 
 namespace fem {
 
+std::unique_ptr<ResultSink> make_field_sink(VtuCompression compression) {
+  return std::make_unique<VtkResultSink>(compression);
+}
+
 StagedFields VtkResultSink::stage(AtomicOutput& output, const std::string& name, const ResultFields& fields,
                                   const std::optional<ResultPiece>& piece) {
   StagedFields staged;
