@@ -75,4 +75,13 @@ std::vector<int> nodes_of_groups(const Mesh& mesh, const std::vector<std::string
   return nodes;
 }
 
+BoundaryLoad load_on(const Mesh& mesh, const char* group, BoundaryLoad::Kind kind) {
+  BoundaryLoad l;
+  l.kind = kind;
+  l.group = group;
+  l.facets = mesh.find_group(group)->elements;
+  l.outward = outward_signs(mesh, l.facets);
+  return l;
+}
+
 }  // namespace fem::testing

@@ -30,4 +30,7 @@ int nearest_node(const Mesh& mesh, double x, double y, double z = 0);
 // Every node of the given boundary groups.
 std::vector<int> nodes_of_groups(const Mesh& mesh, const std::vector<std::string>& groups);
 
+// A boundary load of `kind` on every facet of `group` (its value left for the caller to set).
+BoundaryLoad load_on(const Mesh& mesh, const char* group, BoundaryLoad::Kind kind);
+
 }  // namespace fem::testing

@@ -10,6 +10,7 @@
 #include "tests/support/solve.hpp"
 
 using namespace fem;
+using fem::testing::load_on;
 
 namespace {
 
@@ -22,15 +23,6 @@ Problem elastic_box(const Mesh& mesh) {
   p.cell_material.assign(mesh.cells.size(), 0);
   p.dirichlet.push_back({"xmin", testing::nodes_of_groups(mesh, {"xmin"}), {true, true, true}, {}, {}});
   return p;
-}
-
-BoundaryLoad load_on(const Mesh& mesh, const char* group, BoundaryLoad::Kind kind) {
-  BoundaryLoad l;
-  l.kind = kind;
-  l.group = group;
-  l.facets = mesh.find_group(group)->elements;
-  l.outward = outward_signs(mesh, l.facets);
-  return l;
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "tests/support/solve.hpp"
 
 using namespace fem;
+using fem::testing::load_on;
 
 namespace {
 
@@ -186,15 +187,6 @@ void distort(Mesh& mesh) {
     x[1] += 0.03 * std::cos(2 * x0 - z0);
     if (mesh.dimension == 3) x[2] += 0.03 * std::sin(x0 + 2 * y0);
   }
-}
-
-BoundaryLoad load_on(const Mesh& mesh, const char* group, BoundaryLoad::Kind kind) {
-  BoundaryLoad l;
-  l.kind = kind;
-  l.group = group;
-  l.facets = mesh.find_group(group)->elements;
-  l.outward = outward_signs(mesh, l.facets);
-  return l;
 }
 
 Problem make_problem(const Mesh& mesh, PhysicsType type) {
