@@ -1,8 +1,12 @@
 #include "fem/output/matrix_market.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
+
+#include "support/signal_cleanup.hpp"
 
 namespace fem {
 namespace {
@@ -19,7 +23,9 @@ File open_for_writing(const std::filesystem::path& path) {
 void finish(File& file, const std::filesystem::path& path) {
   const bool failed = std::ferror(file.get()) != 0;
   if (std::fclose(file.release()) != 0 || failed)
-    throw std::runtime_error(path.string() + ": writing the Matrix Market file failed (disk full?)");
+    throw std::runtime_error(path.string() + ": writing the Matrix Market file failed: " +
+                             (file_size_limit_reached() ? "the process's file-size limit (ulimit -f) was reached"
+                                                        : std::string(std::strerror(errno))));
 }
 
 }  // namespace
