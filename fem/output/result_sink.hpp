@@ -21,7 +21,7 @@ namespace fem {
 struct ResultPiece {
   int rank = 0, ranks = 1;
   std::vector<std::size_t> cells;    // the cells this piece holds
-  std::vector<unsigned char> owned;  // per mesh node: 1 where this piece owns it
+  std::vector<char> owned;           // per mesh node: 1 where this piece owns it
 };
 
 // The fields of a run at the nodes and cells of its mesh, and how a viewer shows them first.

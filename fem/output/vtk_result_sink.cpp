@@ -15,9 +15,8 @@ StagedFields VtkResultSink::stage(AtomicOutput& output, const std::string& name,
   if (piece) {
     std::vector<std::string> pieces;
     for (int r = 0; r < piece->ranks; ++r) pieces.push_back(name + "_" + std::to_string(r) + ".vtu");
-    const std::vector<char> owned(piece->owned.begin(), piece->owned.end());
     staged.bytes += write_vtu_piece(output.stage(pieces[piece->rank]), *fields.mesh, piece->cells, fields.points,
-                                    fields.cells, owned, compression_);
+                                    fields.cells, piece->owned, compression_);
     if (piece->rank == 0) staged.bytes += write_pvtu(output.stage(name + ".pvtu"), pieces, fields.points, fields.cells);
     view.vtu_name = name + ".pvtu";
   } else {
