@@ -1,11 +1,10 @@
 #pragma once
 // The named choices of a solve, typed once where a case file or the command line gives them
 // (fem/case, fem/pipeline/run_overrides) and carried as enums from there on: each with the names
-// a user writes, for parsing, messages and summaries.
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
+// a user writes, for parsing, messages and summaries (support/named_choice.hpp).
+#include <utility>
+
+#include "support/named_choice.hpp"
 
 namespace fem {
 
@@ -14,20 +13,30 @@ enum class Precision { Double, Mixed };  // direct solvers: Mixed factors in FP3
 enum class AmgSmoother { Chebyshev, L1Jacobi };
 enum class SpmvTuning { Cache, Fresh, Model };  // spmv: auto (kernels/cpu/spmv_autotune.hpp)
 
-// The name a user writes for `value` ("block-jacobi").
-template <class Choice>
-const char* name_of(Choice value);
+template <>
+struct ChoiceNames<Preconditioner> {
+  static constexpr std::pair<Preconditioner, const char*> names[] = {{Preconditioner::None, "none"},
+                                                                     {Preconditioner::Jacobi, "jacobi"},
+                                                                     {Preconditioner::BlockJacobi, "block-jacobi"},
+                                                                     {Preconditioner::Ssor, "ssor"},
+                                                                     {Preconditioner::Amg, "amg"}};
+};
 
-// Every name of the enum, in its order.
-template <class Choice>
-std::vector<const char*> choice_names();
+template <>
+struct ChoiceNames<Precision> {
+  static constexpr std::pair<Precision, const char*> names[] = {{Precision::Double, "double"}, {Precision::Mixed, "mixed"}};
+};
 
-// The value named `name`; nothing for a name the enum does not have.
-template <class Choice>
-std::optional<Choice> parse_choice(std::string_view name);
+template <>
+struct ChoiceNames<AmgSmoother> {
+  static constexpr std::pair<AmgSmoother, const char*> names[] = {{AmgSmoother::Chebyshev, "chebyshev"},
+                                                                  {AmgSmoother::L1Jacobi, "l1-jacobi"}};
+};
 
-// "none, jacobi, block-jacobi, ssor, amg"
-template <class Choice>
-std::string choice_list();
+template <>
+struct ChoiceNames<SpmvTuning> {
+  static constexpr std::pair<SpmvTuning, const char*> names[] = {
+      {SpmvTuning::Cache, "cache"}, {SpmvTuning::Fresh, "fresh"}, {SpmvTuning::Model, "model"}};
+};
 
 }  // namespace fem

@@ -94,8 +94,8 @@ void run(const Options& o) {
     }
     std::filesystem::remove(path);
     const double s = spread_of(seconds).median, mb = bytes / 1e6;
-    std::printf("%-12s %10.1f %10.3f %10.1f\n", vtu_compression_name(c), mb, s, mb / s);
-    rows.add({vtu_compression_name(c), mesh.num_nodes(), bytes, s, mb / s});
+    std::printf("%-12s %10.1f %10.3f %10.1f\n", name_of(c), mb, s, mb / s);
+    rows.add({name_of(c), mesh.num_nodes(), bytes, s, mb / s});
   }
   write_rows(rows, o.csv);
 }

@@ -46,7 +46,7 @@ std::string choose_word(const Section& s, const char* key, const std::vector<con
   s.fail(s.get(key), "'" + std::string(key) + "' is '" + word + "'; expected one of: " + list);
 }
 
-// A solver choice (solvers/solver_choices.hpp) by its name.
+// A named choice (support/named_choice.hpp: the solver's, the output's compression) by its name.
 template <class Choice>
 Choice choose_choice(const Section& s, const char* key, Choice fallback) {
   return *parse_choice<Choice>(choose_word(s, key, choice_names<Choice>(), name_of(fallback)));
@@ -319,8 +319,7 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
   if (root.has("output")) {
     const Section s(file, root.get("output"), "'output'", {"directory", "fields", "compression"});
     if (s.has("directory")) c.output.directory = dir / s.text("directory");
-    if (s.has("compression"))
-      c.output.compression = parse_vtu_compression(choose_word(s, "compression", kVtuCompressionNames, ""));
+    c.output.compression = choose_choice(s, "compression", c.output.compression);
     if (s.has("fields")) {
       const YAML::Node f = s.get("fields");
       if (!f.IsSequence()) s.fail(f, "'fields' must be a list of field names");
