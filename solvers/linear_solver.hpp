@@ -69,6 +69,26 @@ class SolverUnavailable : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// One matrix made ready once (factorised by a direct solver; moved to its device with its
+// preconditioner built by an iterative one), then solved for as many right-hand sides as wanted:
+// load cases, the shift-invert steps of an eigen solver, the steps of a transient run.
+class PreparedSolver {
+ public:
+  virtual ~PreparedSolver() = default;
+  // What preparing cost: time_setup_s, memory_bytes, figures.
+  const SolveReport& setup() const { return setup_; }
+  // True when solve() reuses one preparation; false when each right-hand side repeats it (a
+  // solver without its own prepared path), which comparisons must say.
+  virtual bool reuses_preparation() const { return true; }
+  // Solves A X = B for `count` right-hand sides stored one after another in `rhs` (count * n
+  // values) into `solution` (count * n; iterative solvers start from what it holds). The report
+  // gives time_solve_s for all of them, the largest iterations and the largest residual.
+  virtual SolveReport solve(std::span<const double> rhs, std::span<double> solution, int count = 1) = 0;
+
+ protected:
+  SolveReport setup_;
+};
+
 class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
@@ -76,6 +96,10 @@ class LinearSolver {
   virtual bool uses_element_matrices() const { return false; }
   virtual SolveReport solve(const AssembledSystem& system, std::span<double> solution);
   virtual SolveReport solve(const ElementSystem& system, std::span<double> solution);
+  // `matrix` (symmetric positive definite, Dirichlet conditions applied; it must outlive the
+  // result) made ready for repeated solves. This default repeats solve() per right-hand side;
+  // solvers that can keep a factorisation or a set-up override it.
+  virtual std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes = {});
 };
 
 // The solver of options.method on options.device. Throws SolverUnavailable saying why not: an
