@@ -40,6 +40,7 @@ class RepeatedSolves final : public PreparedSolver {
       total.iterations = std::max(total.iterations, one.iterations);
       total.residual = std::max(total.residual, one.residual);
       total.memory_bytes = std::max(total.memory_bytes, one.memory_bytes);
+      if (total.unconverged.empty()) total.unconverged = one.unconverged;
       if (k == 0) total.figures = one.figures;
     }
     return total;

@@ -48,6 +48,9 @@ struct SolveReport {
   double time_solve_s = 0;
   std::size_t memory_bytes = 0;        // what the solver allocated beyond its input
   std::vector<double> residual_history;
+  // Why an iterative solve stopped short of its tolerance ("the iteration limit of 5,000 ..."):
+  // empty when it reached it. The caller decides whether the answer is usable (fem/pipeline/answer_check.hpp).
+  std::string unconverged;
   std::map<std::string, double> figures;  // solver-specific: factor_bytes, flops, front_max, ...
 };
 

@@ -28,32 +28,44 @@ void ProgressMeter::steps_line(const char* unit, std::int64_t done, std::int64_t
                                const char* of_what) {
   if (done <= 0 || total <= 0 || !(fraction > 0) || !due()) return;
   const double elapsed = since_start_.seconds();
+  std::string estimate = "measuring the rate";
+  if (!samples_.empty()) {
+    const Sample& from = samples_.back();
+    estimate = fraction > from.progress
+                   ? "about " + duration_text(std::max(0.0, (1 - fraction) * (elapsed - from.elapsed_s) /
+                                                                (fraction - from.progress))) + " left"
+                   : "no estimate (no progress since the last line)";
+  }
+  samples_.assign(1, {elapsed, fraction, 0});
   char line[192];
-  std::snprintf(line, sizeof line, "%s %lld of %lld (%.0f%%%s), about %s left", unit, static_cast<long long>(done),
-                static_cast<long long>(total), 100 * fraction, of_what,
-                duration_text(std::max(0.0, elapsed * (1 - fraction) / fraction)).c_str());
+  std::snprintf(line, sizeof line, "%s %lld of %lld (%.0f%%%s), %s", unit, static_cast<long long>(done),
+                static_cast<long long>(total), 100 * fraction, of_what, estimate.c_str());
   report_(line);
 }
 
 void ProgressMeter::iteration(int iteration, double residual, double tolerance) {
-  if (iteration <= last_iteration_ || !due()) return;
+  if (residual > 0 && (best_residual_ == 0 || residual < best_residual_)) best_residual_ = residual;
+  if (best_residual_ == 0 || (!samples_.empty() && iteration <= samples_.back().iteration) || !due()) return;
   const double elapsed = since_start_.seconds();
-  // The rate since the last line: log10 of the residual per iteration, and seconds per iteration.
-  const double decades_per_iteration =
-      residual > 0 && last_residual_ > 0 ? (std::log10(last_residual_) - std::log10(residual)) / (iteration - last_iteration_) : 0;
-  const double seconds_per_iteration = (elapsed - last_elapsed_s_) / (iteration - last_iteration_);
-  char line[160];
-  if (decades_per_iteration > 0) {
-    const double iterations_left = std::max(0.0, (std::log10(residual) - std::log10(tolerance)) / decades_per_iteration);
-    std::snprintf(line, sizeof line, "iteration %d, residual %.2e (to %.0e), about %s left", iteration, residual, tolerance,
-                  duration_text(iterations_left * seconds_per_iteration).c_str());
-  } else {
-    std::snprintf(line, sizeof line, "iteration %d, residual %.2e (to %.0e), no estimate yet (it has not fallen since the last line)",
-                  iteration, residual, tolerance);
+  const Sample now{elapsed, std::log10(best_residual_), iteration};
+  std::string estimate = "measuring the rate";
+  if (!samples_.empty()) {
+    // Over the last two intervals: the slope of one interval jumps with CG's wavering residual.
+    const Sample& from = samples_.front();
+    const double decades_per_iteration = (from.progress - now.progress) / (now.iteration - from.iteration);
+    const double seconds_per_iteration = (now.elapsed_s - from.elapsed_s) / (now.iteration - from.iteration);
+    estimate = decades_per_iteration > 0
+                   ? "about " +
+                         duration_text(std::max(0.0, (now.progress - std::log10(tolerance)) / decades_per_iteration) *
+                                       seconds_per_iteration) +
+                         " left"
+                   : "no estimate yet (it has not fallen lately)";
   }
-  last_iteration_ = iteration;
-  last_residual_ = residual;
-  last_elapsed_s_ = elapsed;
+  samples_.push_back(now);
+  if (samples_.size() > 2) samples_.erase(samples_.begin());
+  char line[192];
+  std::snprintf(line, sizeof line, "iteration %d, residual %.2e (to %.0e), %s", iteration, residual, tolerance,
+                estimate.c_str());
   report_(line);
 }
 

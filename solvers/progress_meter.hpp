@@ -1,11 +1,13 @@
 #pragma once
 // Progress of one long solve for SolverOptions::progress: at most one line every two seconds,
-// with the time left estimated from what was observed so far. Direct solvers count steps
-// (columns, fronts); Krylov solvers give their residual, and the time left follows from the
-// convergence rate since the last line.
+// with the time left estimated from the rate measured between lines: the first line of a phase
+// only says how far it is (its rate would include the start-up), later ones extrapolate the
+// recent rate. Direct solvers count steps (columns, fronts); Krylov solvers give their residual,
+// and the time left follows from the slope of the best residual over the last lines.
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "solvers/linear_solver.hpp"
 #include "support/stopwatch.hpp"
@@ -34,9 +36,15 @@ class ProgressMeter {
   std::function<void(const std::string&)> report_;
   double interval_s_;
   Stopwatch since_start_, since_last_line_;
-  int last_iteration_ = 0;      // where the previous line's rate estimate starts
-  double last_residual_ = 1;
-  double last_elapsed_s_ = 0;
+  // Where the estimates start: the previous line's (steps) or the one before it (iterations,
+  // whose residual wavers), as progress (fraction done, or best residual) against time.
+  struct Sample {
+    double elapsed_s = 0;
+    double progress = 0;  // fraction done, or log10 of the best residual
+    int iteration = 0;
+  };
+  std::vector<Sample> samples_;
+  double best_residual_ = 0;    // the smallest residual heard so far (0: none yet)
 };
 
 // "45 s", "3 min 20 s", "1 h 05 min": a duration as people read it in progress lines.

@@ -8,19 +8,28 @@
 
 namespace fem {
 
-enum class Preconditioner { None, Jacobi, BlockJacobi, Ssor, Amg };
+// Auto is resolved by make_solver (effective_preconditioner); solvers never see it.
+enum class Preconditioner { Auto, None, Jacobi, BlockJacobi, Ssor, Amg };
 enum class Precision { Double, Mixed };  // direct solvers: Mixed factors in FP32 and refines in FP64
 enum class AmgSmoother { Chebyshev, L1Jacobi };
 enum class SpmvTuning { Cache, Fresh, Model };  // spmv: auto (kernels/cpu/spmv_autotune.hpp)
 
 template <>
 struct ChoiceNames<Preconditioner> {
-  static constexpr std::pair<Preconditioner, const char*> names[] = {{Preconditioner::None, "none"},
+  static constexpr std::pair<Preconditioner, const char*> names[] = {{Preconditioner::Auto, "auto"},
+                                                                     {Preconditioner::None, "none"},
                                                                      {Preconditioner::Jacobi, "jacobi"},
                                                                      {Preconditioner::BlockJacobi, "block-jacobi"},
                                                                      {Preconditioner::Ssor, "ssor"},
                                                                      {Preconditioner::Amg, "amg"}};
 };
+
+// What `auto` means: smoothed-aggregation AMG, which applies to every system fem assembles
+// (elasticity with its rigid-body modes, heat with the constant) on every device and takes
+// iterations that hardly grow with the mesh; Jacobi and the others remain to compare against.
+constexpr Preconditioner effective_preconditioner(Preconditioner chosen) {
+  return chosen == Preconditioner::Auto ? Preconditioner::Amg : chosen;
+}
 
 template <>
 struct ChoiceNames<Precision> {

@@ -83,9 +83,16 @@ std::vector<std::string> available_solvers() {
   return names;
 }
 
+bool takes_preconditioner(const std::string& method) {
+  const SolverMethod* row = find_solver_method(method);
+  return row && row->kind == SolverKind::Iterative && row->processes == Processes::One;
+}
+
 std::unique_ptr<LinearSolver> make_solver(const SolverOptions& options) {
   require_available_solver(options.method, options.device);
-  return find_device(*find_solver_method(options.method), options.device)->factory(options);
+  SolverOptions resolved = options;
+  resolved.preconditioner = effective_preconditioner(options.preconditioner);
+  return find_device(*find_solver_method(options.method), options.device)->factory(resolved);
 }
 
 }  // namespace fem

@@ -64,6 +64,10 @@ struct SolverMethod {
   }
 };
 
+// Whether `method` takes solver.preconditioner: our Krylov methods do; PETSc's KSP takes its own
+// from solver.petsc_options, and direct methods none.
+bool takes_preconditioner(const std::string& method);
+
 // The table, in the order usage text lists it.
 const std::vector<SolverMethod>& solver_table();
 

@@ -189,7 +189,7 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
   for (const auto& preconditioner : preconditioners) runs.insert(runs.end(), static_cast<std::size_t>(repeat), preconditioner);
   for (const auto& preconditioner : runs) {
     SolverOptions options;
-    options.preconditioner = *parse_choice<Preconditioner>(preconditioner);
+    options.preconditioner = effective_preconditioner(*parse_choice<Preconditioner>(preconditioner));
     options.tolerance = 1e-8;
     options.progress = [](const std::string& line) { std::printf("  %s\n", line.c_str()); };
     int gpu_iterations = 0;

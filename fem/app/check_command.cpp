@@ -39,7 +39,18 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
       << "fem: system   " << with_commas(system.dofs) << " equations, about " << with_commas(system.nnz) << " nonzeros\n"
       << "fem: renumber " << order.method << ": bandwidth " << with_commas(order.before.bandwidth) << " -> "
       << with_commas(order.after.bandwidth) << ", profile " << with_commas(order.before.profile) << " -> "
-      << with_commas(order.after.profile) << ", max wavefront " << with_commas(order.after.max_wavefront) << "\n\n";
+      << with_commas(order.after.profile) << ", max wavefront " << with_commas(order.after.max_wavefront) << "\n";
+  log << "fem: solver   " << c.solver.method << " on " << c.solver.device;
+  if (takes_preconditioner(c.solver.method)) {
+    log << ", preconditioner " << name_of(effective_preconditioner(c.solver.preconditioner));
+    if (c.solver.preconditioner == Preconditioner::Auto)
+      log << " (auto: smoothed-aggregation AMG applies to every elasticity and heat system; its iterations hardly grow "
+             "with the mesh)";
+  }
+  if (order.method.rfind("auto/", 0) == 0)
+    log << "\nfem: auto     renumber " << order.method.substr(5) << ": the ordering that serves "
+        << c.solver.method << " best among those tried (the original numbering is kept unless another is clearly better)";
+  log << "\n\n";
 
   char line[200];
   std::snprintf(line, sizeof line, "  %-14s %12s %12s  %s\n", "method", "memory", "time (rough)", "what it counts");

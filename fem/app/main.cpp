@@ -136,8 +136,9 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
   auto solvers = std::make_shared<std::string>();
   command->add_option("case", *case_file, "the case file")->required()->check(CLI::ExistingFile);
   command->add_option("--solvers", *solvers,
-                      "method:device pairs, comma-separated; the first is the reference, e.g. "
-                      "band-cholesky:cpu,frontal:cpu,cg:cpu (the solvers listed below)")
+                      "method:device pairs (method:device:preconditioner for cg and bicgstab), comma-separated; the "
+                      "first is the reference, e.g. band-cholesky:cpu,frontal:cpu,cg:cpu:jacobi,cg:cpu:amg (the solvers "
+                      "listed below)")
       ->required()
       ->type_name("LIST")
       ->check(fem::checked_by([](const std::string& t) { fem::study::parse_combinations(t); }, ""));

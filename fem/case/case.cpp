@@ -255,7 +255,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   SolverSpec sv;
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
-                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "spmv_tuning", "petsc_options", "amg"});
+                  {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "spmv_tuning", "petsc_options", "amg", "require_convergence"});
   sv.method = choose_word(s, "method", solver_methods(), sv.method);
   sv.device = choose_word(s, "device", solver_devices(), sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
@@ -268,6 +268,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
   if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
+  sv.require_convergence = s.value_or<bool>("require_convergence", "true or false", false);
   sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
   sv.spmv_tuning = choose_choice(s, "spmv_tuning", sv.spmv_tuning);
   sv.petsc_options = s.value_or<std::string>("petsc_options", "a string", sv.petsc_options);

@@ -69,7 +69,11 @@ inline constexpr int kMaxBoxDivisions = 1000000;
 // preconditioner, precision, tolerance, max_iterations, out_of_core, spmv, petsc_options, amg),
 // and the node numbering the case asks for.
 struct SolverSpec : SolverOptions {
+  SolverSpec() { preconditioner = Preconditioner::Auto; }  // a case's iterative solves get AMG unless it says otherwise
   std::string renumber = "rcm";
+  // An iterative answer short of the tolerance but usable is written and marked not converged;
+  // with this set the run fails instead (fem/pipeline/answer_check.hpp).
+  bool require_convergence = false;
 };
 
 struct OutputSpec {

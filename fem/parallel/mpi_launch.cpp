@@ -1,21 +1,10 @@
 #include "fem/parallel/mpi_launch.hpp"
 
-#include <cstdlib>
-
 #include "fem/case/case.hpp"
 #include "fem/config.hpp"
 #include "solvers/solver_table.hpp"
 
 namespace fem {
-
-int launched_ranks() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"})
-    if (const char* value = std::getenv(name)) {
-      const int ranks = std::atoi(value);
-      if (ranks > 0) return ranks;
-    }
-  return 1;
-}
 
 bool is_distributed_method(const std::string& method) {
   const SolverMethod* row = find_solver_method(method);

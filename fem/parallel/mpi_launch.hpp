@@ -1,13 +1,11 @@
 #pragma once
-// How many processes a launcher (mpirun, srun) started this one among, read from the variables
-// it sets, so that fem can refuse a multi-process run of a one-process solver without starting
-// MPI itself.
+// Which solvers may run on the processes a launcher started (support/launched_ranks.hpp counts
+// them), so that fem can refuse a multi-process run of a one-process solver without starting MPI.
 #include <string>
 
-namespace fem {
+#include "support/launched_ranks.hpp"
 
-// Open MPI's OMPI_COMM_WORLD_SIZE, or PMI_SIZE (MPICH, Intel MPI, srun --mpi=pmi2); 1 when neither is set.
-int launched_ranks();
+namespace fem {
 
 // True for the methods that run on several processes: petsc and mumps.
 bool is_distributed_method(const std::string& method);

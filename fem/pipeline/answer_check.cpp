@@ -9,7 +9,6 @@
 namespace fem {
 namespace {
 
-constexpr double kDirectResidualLimit = 1e-6;
 constexpr double kIterativeDrift = 10;
 
 bool is_iterative(const std::string& method) {
@@ -17,29 +16,43 @@ bool is_iterative(const std::string& method) {
   return row && row->kind == SolverKind::Iterative;
 }
 
+std::string scientific(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3e", value);
+  return text;
+}
+
 }  // namespace
 
 double accepted_residual(const SolverOptions& options) {
-  return is_iterative(options.method) ? kIterativeDrift * options.tolerance : kDirectResidualLimit;
+  return is_iterative(options.method) ? kIterativeDrift * options.tolerance : kUsableResidual;
 }
 
-void require_accepted_residual(const SolverOptions& options, double residual) {
-  const double limit = accepted_residual(options);
-  if (residual <= limit) return;
-  char line[512];
-  if (is_iterative(options.method))
-    std::snprintf(line, sizeof line,
-                  "%s returned a solution whose recomputed relative residual ||Ku - f||/||f|| is %.3e, above the "
-                  "tolerance %.1e (%.0fx allowed for rounding): the answer is not written. Loosen solver.tolerance, "
-                  "use a stronger preconditioner or a direct solver%s",
-                  options.method.c_str(), residual, options.tolerance, kIterativeDrift,
-                  options.petsc_options.empty() ? "" : ", or check solver.petsc_options");
-  else
-    std::snprintf(line, sizeof line,
-                  "%s returned a solution whose relative residual is %.3e: the system is singular or nearly so (is "
-                  "the body held against every rigid motion, rotations included?)",
-                  options.method.c_str(), residual);
-  throw SolveFailure(line);
+AnswerVerdict judge_answer(const SolverOptions& options, const SolveReport& report, double residual,
+                           bool require_convergence) {
+  const bool iterative = is_iterative(options.method);
+  if (!iterative) {
+    if (residual <= kUsableResidual) return {};
+    throw SolveFailure(options.method + " returned a solution whose relative residual is " + scientific(residual) +
+                       ": the system is singular or nearly so (is the body held against every rigid motion, rotations "
+                       "included?)");
+  }
+  if (residual <= accepted_residual(options) && report.unconverged.empty()) return {};
+
+  AnswerVerdict verdict{false, report.unconverged};
+  if (verdict.reason.empty())
+    verdict.reason = options.method + "'s own residual estimate met the tolerance " + scientific(options.tolerance) +
+                     " but the recomputed residual ||Ku - f||/||f|| is " + scientific(residual) +
+                     ": rounding limits what double precision attains on this system; ask for a tolerance above " +
+                     scientific(residual) + ", or use a direct solver";
+  const char* what = !(residual <= kUsableResidual) ? "is not a usable answer"
+                     : require_convergence        ? "is short of the tolerance and solver.require_convergence is set"
+                                                  : nullptr;
+  if (what == nullptr) return verdict;
+  throw SolveFailure(options.method + " returned a solution whose recomputed relative residual " +
+                     scientific(residual) + " " + what + " (asked " + scientific(options.tolerance) +
+                     "): the answer is not written. " + verdict.reason +
+                     (options.petsc_options.empty() ? "" : "; check solver.petsc_options"));
 }
 
 }  // namespace fem

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fem/output/result_sink.hpp"
+#include "fem/pipeline/answer_check.hpp"
 #include "fem/pipeline/discrete_system.hpp"
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/post/nodal_results.hpp"
@@ -21,11 +22,12 @@
 namespace fem {
 
 // What the solve stage hands on: the solution in the system's equation order, the solver's
-// report and the relative residual ||K u - f|| / ||f|| recomputed by fem.
+// report, the relative residual ||K u - f|| / ||f|| recomputed by fem, and the verdict on it.
 struct SolveOutcome {
   std::vector<double> solution;
   SolveReport report;
   double residual = 0;
+  AnswerVerdict verdict;
 };
 
 class Executor {

@@ -4,10 +4,13 @@
 
 #include <iostream>
 
+#include "support/launched_ranks.hpp"
+
 namespace fem {
 namespace {
 
 bool is_terminal(const std::ostream& out) {
+  if (launched_ranks() > 1) return false;  // a launcher's pseudo-terminal: the output goes to its log
   if (&out == &std::cout) return ::isatty(STDOUT_FILENO) == 1;
   if (&out == &std::cerr) return ::isatty(STDERR_FILENO) == 1;
   return false;

@@ -8,7 +8,8 @@ namespace fem {
 
 class ProgressLine {
  public:
-  // A terminal when `out` is std::cout or std::cerr and that stream's descriptor is a TTY.
+  // A terminal when `out` is std::cout or std::cerr and that stream's descriptor is a TTY, and no
+  // launcher started this process among several.
   explicit ProgressLine(std::ostream& out);
   ProgressLine(std::ostream& out, bool terminal) : out_(out), terminal_(terminal) {}
 

@@ -56,6 +56,7 @@ std::string describe_solve(const SolverOptions& options, const SolveOutcome& out
     s << ", SpMV tuning " << std::fixed << std::setprecision(2) << report.figures.at("spmv_tuning_s") << " s ("
       << spmv_tuning_source(report) << ")" << std::defaultfloat;
   s << ", residual " << std::scientific << std::setprecision(2) << outcome.residual;
+  if (!outcome.verdict.converged) s << " (short of the tolerance " << std::setprecision(1) << options.tolerance << ")";
   return s.str();
 }
 
@@ -166,9 +167,10 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   SolveOutcome solved;
   phases.run("solve", [&] {
     solved = executor.solve(system, *solver, options, by_elements);
-    require_accepted_residual(options, solved.residual);
+    solved.verdict = judge_answer(options, solved.report, solved.residual, c.solver.require_convergence);
     return describe_solve(options, solved);
   });
+  if (!solved.verdict.converged) log << "fem: NOT CONVERGED: " << solved.verdict.reason << "\n";
 
   NodalResults results;
   phases.run("post", [&] {

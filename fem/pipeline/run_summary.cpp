@@ -40,11 +40,14 @@ json run_summary(const RunRecord& r) {
   summary["rms_wavefront"] = {{"before", order.before.rms_wavefront}, {"after", order.after.rms_wavefront}};
   summary["solver"] = c.solver.method;
   summary["device"] = c.solver.device;
-  summary["preconditioner"] = name_of(c.solver.preconditioner);
+  summary["preconditioner"] = name_of(effective_preconditioner(c.solver.preconditioner));
+  if (c.solver.preconditioner == Preconditioner::Auto) summary["preconditioner_chosen_by"] = "auto";
   summary["precision"] = name_of(c.solver.precision);
   summary["threads"] = omp_get_max_threads();
   summary["iterations"] = report.iterations;
   summary["residual"] = r.solve.residual;
+  summary["converged"] = r.solve.verdict.converged;
+  if (!r.solve.verdict.converged) summary["not_converged_because"] = r.solve.verdict.reason;
   summary["residual_history"] = report.residual_history;
   summary["solver_figures"] = report.figures;
   summary["solver_time_s"] = {{"setup", report.time_setup_s}, {"solve", report.time_solve_s}};
@@ -86,6 +89,7 @@ void print_run_summary(std::ostream& log, const json& summary, const std::string
                    << summary["renumber"].get<std::string>() << ")\n";
   row("solver") << summary["solver"].get<std::string>() << " on " << summary["device"].get<std::string>() << "\n";
   row("residual") << std::scientific << std::setprecision(2) << summary["residual"].get<double>() << std::defaultfloat
+                  << (summary.value("converged", true) ? "" : "  NOT CONVERGED (see not_converged_because in the JSON)")
                   << "\n";
   if (summary.contains("max_displacement")) {
     row("max |displacement|") << summary["max_displacement"].get<double>() << "\n";

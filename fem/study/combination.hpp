@@ -1,21 +1,29 @@
 #pragma once
-// One solver of a study: a method on a device, as written on the command line and in study
-// files ("band-cholesky:cuda").
+// One solver of a study: a method on a device, for iterative methods with a preconditioner, as
+// written on the command line and in study files ("band-cholesky:cuda", "cg:cpu:amg").
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "solvers/solver_choices.hpp"
 
 namespace fem::study {
 
 struct Combination {
   std::string method;
   std::string device;
-  std::string name() const { return method + ":" + device; }
+  std::optional<Preconditioner> preconditioner;  // none given: the case's
+  std::string name() const;
 };
 
-// "method:device" with names from the solver table, built here or not (a solver this build lacks
-// is a study row marked unavailable); throws std::invalid_argument naming the bad entry and what
-// is accepted.
+// "method:device" or "method:device:preconditioner" (iterative methods) with names from the
+// solver table, built here or not (a solver this build lacks is a study row marked unavailable);
+// throws std::invalid_argument naming the bad entry and what is accepted.
 Combination parse_combination(const std::string& text);
+
+// `c` as it runs: an iterative method without a preconditioner of its own gets the case's
+// (`fallback`), auto resolved, so that its rows name what they used.
+Combination with_preconditioner(Combination c, Preconditioner fallback);
 
 // A comma-separated list of them, in the order given (the first is the reference); duplicates
 // are refused.

@@ -135,10 +135,12 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
   std::vector<StudyRow> rows;
 
   for (const auto& renumber : settings.renumberings) {
-    for (const auto& combination : settings.combinations) {
+    for (const auto& given : settings.combinations) {
+      const Combination combination = with_preconditioner(given, c.solver.preconditioner);
       StudyRow row;
       row.solver = combination.method;
       row.device = combination.device;
+      if (combination.preconditioner) row.preconditioner = name_of(*combination.preconditioner);
       row.renumber = renumber;
       row.size = size;
       const NodeOrdering& ordering = cache.ordering(renumber, combination.method);
@@ -162,6 +164,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       SolverOptions options = c.solver;
       options.method = combination.method;
       options.device = combination.device;
+      if (combination.preconditioner) options.preconditioner = *combination.preconditioner;
       // The progress callback shows lines every 2 s and stops a solve that runs past the time
       // budget, so it is asked more often when there is a budget.
       ProgressLine progress_line(log);
@@ -196,6 +199,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
           probe.start();
           solving.restart();
           report = system.solve(*solver, u);
+          if (!report.unconverged.empty()) throw SolveFailure(report.unconverged);
           wall.push_back(solving.seconds());
           if (const auto joules = probe.stop_joules()) energy.push_back(*joules);
           const auto peak = static_cast<double>(peak_memory_bytes());

@@ -11,7 +11,7 @@ using nlohmann::json;
 
 // Every column of compare.csv, in order, with how to read it from a row's JSON.
 const std::vector<const char*> kColumns = {
-    "solver", "device", "renumber", "renumber_used", "size", "dofs", "nnz", "bandwidth", "time_assemble_s",
+    "solver", "device", "preconditioner", "renumber", "renumber_used", "size", "dofs", "nnz", "bandwidth", "time_assemble_s",
     "time_setup_s", "time_setup_min_s", "time_setup_max_s", "time_solve_s", "time_solve_min_s", "time_solve_max_s",
     "time_total_s", "time_total_min_s", "time_total_max_s", "repeats", "peak_memory_bytes", "process_peak_bytes",
     "solver_memory_bytes",
@@ -55,6 +55,7 @@ json to_json(const StudyRow& r) {
   json j;
   j["solver"] = r.solver;
   j["device"] = r.device;
+  j["preconditioner"] = r.preconditioner;
   j["renumber"] = r.renumber;
   j["renumber_used"] = r.renumber_used;
   j["size"] = r.size;
@@ -96,6 +97,7 @@ StudyRow row_from_json(const json& j) {
   StudyRow r;
   r.solver = j.at("solver");
   r.device = j.at("device");
+  r.preconditioner = j.value("preconditioner", "");  // studies written before rows named it
   r.renumber = j.at("renumber");
   r.renumber_used = j.at("renumber_used");
   r.size = j.at("size");

@@ -23,6 +23,7 @@ const char* status_name(RowStatus status);
 
 struct StudyRow {
   std::string solver, device;
+  std::string preconditioner;            // iterative methods: the one used; direct: ""
   std::string renumber;                  // as asked: none | rcm | gps | sloan | auto
   std::string renumber_used;             // what ran: "rcm", or "auto/sloan"
   std::string size;                      // sweeps: "40x8x8" (box divisions) or "h=0.05"; compare: ""
@@ -46,7 +47,7 @@ struct StudyRow {
   std::string note;                      // e.g. "passed the time budget: larger sizes skipped"
   nlohmann::json figures = nlohmann::json::object();  // the solver's own figures (front size, block size ...)
 
-  std::string combination() const { return solver + ":" + device; }
+  std::string combination() const { return solver + ":" + device + (preconditioner.empty() ? "" : ":" + preconditioner); }
 };
 
 nlohmann::json to_json(const StudyRow& row);

@@ -30,11 +30,11 @@ bool KrylovMonitor::converged(int iteration, double relative_residual) {
   if (iteration >= max_iterations_) {
     char line[256];
     std::snprintf(line, sizeof line,
-                  " did not converge in %d iterations (relative residual %.3e, asked %.1e): raise "
-                  "solver.max_iterations, try a stronger preconditioner, or check that the body is held "
-                  "against rigid motion",
-                  max_iterations_, relative_residual, options_.tolerance);
-    throw SolveFailure(name_ + line);
+                  "%s stopped at its iteration limit of %d with a relative residual of %.3e (asked %.1e): raise "
+                  "solver.max_iterations or use a stronger preconditioner",
+                  name_.c_str(), max_iterations_, relative_residual, options_.tolerance);
+    report_.unconverged = line;
+    return true;
   }
   return false;
 }

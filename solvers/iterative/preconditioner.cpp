@@ -182,6 +182,7 @@ std::unique_ptr<HostPreconditioner> make_preconditioner(Preconditioner precondit
     case Preconditioner::Jacobi: return std::make_unique<Jacobi>(a);
     case Preconditioner::BlockJacobi: return std::make_unique<NodalBlockJacobi>(a);
     case Preconditioner::Ssor: return std::make_unique<Ssor>(a, 1.2);
+    case Preconditioner::Auto:  // make_solver resolves it
     case Preconditioner::Amg: break;
   }
   throw std::invalid_argument("the amg preconditioner runs on a sparse back-end: it is made by the Krylov setup");

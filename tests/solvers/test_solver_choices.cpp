@@ -26,12 +26,15 @@ void check_round_trip(std::size_t expected_count) {
 }  // namespace
 
 TEST_CASE("each solver choice's names parse back to the values they name") {
-  check_round_trip<Preconditioner>(5);
+  check_round_trip<Preconditioner>(6);
   check_round_trip<Precision>(2);
   check_round_trip<AmgSmoother>(2);
   check_round_trip<SpmvTuning>(3);
   CHECK(parse_choice<Preconditioner>("block-jacobi") == Preconditioner::BlockJacobi);
   CHECK(parse_choice<AmgSmoother>("l1-jacobi") == AmgSmoother::L1Jacobi);
   CHECK(std::string(name_of(Precision::Mixed)) == "mixed");
-  CHECK(choice_list<Preconditioner>() == "none, jacobi, block-jacobi, ssor, amg");
+  CHECK(choice_list<Preconditioner>() == "auto, none, jacobi, block-jacobi, ssor, amg");
+  // auto is resolved before a solver sees it: AMG, which every system fem assembles admits.
+  CHECK(effective_preconditioner(Preconditioner::Auto) == Preconditioner::Amg);
+  CHECK(effective_preconditioner(Preconditioner::Ssor) == Preconditioner::Ssor);
 }
