@@ -5,6 +5,7 @@
 #include "fem/config.hpp"
 
 #include "solvers/direct/band_cholesky_solver.hpp"
+#include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/band_elimination.hpp"
 #include "solvers/frontal/frontal_solver.hpp"
 #include "solvers/iterative/bicgstab.hpp"
@@ -12,8 +13,10 @@
 #include "solvers/solver_table.hpp"
 #if FEM_WITH_METIS
 #include "solvers/multifrontal/multifrontal_solver.hpp"
+#include "solvers/multifrontal/nested_dissection.hpp"
 #endif
 #if FEM_WITH_PETSC
+#include "solvers/petsc/petsc_session.hpp"
 #include "solvers/petsc/petsc_solver.hpp"
 #endif
 
@@ -69,6 +72,18 @@ const std::vector<SolverMethod>& solver_table() {
        {{"cpu", make_mumps_cpu, {kPetsc}}}},
   };
   return table;
+}
+
+std::map<std::string, std::string> solver_libraries() {
+  std::map<std::string, std::string> libraries{{"blas", band::BlasBackend().description()}};
+#if FEM_WITH_METIS
+  libraries["metis"] = multifrontal::metis_version();
+#endif
+#if FEM_WITH_PETSC
+  libraries["petsc"] = petsc::petsc_version();
+  libraries["mumps"] = petsc::mumps_version();
+#endif
+  return libraries;
 }
 
 }  // namespace fem

@@ -83,6 +83,17 @@ std::vector<std::string> available_solvers() {
   return names;
 }
 
+std::string own_ordering_used(const std::string& method, const SolveReport& report) {
+  const SolverMethod* row = find_solver_method(method);
+  if (!row || row->footprint.shape != Footprint::NestedDissectionFactor) return "";
+  const auto mumps = report.figures.find("mumps_ordering");
+  if (mumps == report.figures.end()) return "nested dissection (METIS)";
+  // MUMPS's INFOG(7): the ordering its analysis chose.
+  static const char* const names[] = {"AMD", "given", "AMF", "SCOTCH", "PORD", "METIS", "QAMD"};
+  const auto code = static_cast<int>(mumps->second);
+  return std::string("MUMPS ") + (code >= 0 && code <= 6 ? names[code] : "ordering " + std::to_string(code));
+}
+
 bool takes_preconditioner(const std::string& method) {
   const SolverMethod* row = find_solver_method(method);
   return row && row->kind == SolverKind::Iterative && row->processes == Processes::One;

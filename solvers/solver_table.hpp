@@ -3,6 +3,7 @@
 // to know about it. The case validator, the command line's choices and help, `fem check`, the
 // studies and the renumbering all read this one table; its rows are in solvers/registry.cpp,
 // and make_solver (solvers/linear_solver.hpp) builds from it.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,15 @@ struct SolverMethod {
 // Whether `method` takes solver.preconditioner: our Krylov methods do; PETSc's KSP takes its own
 // from solver.petsc_options, and direct methods none.
 bool takes_preconditioner(const std::string& method);
+
+// The fill-reducing ordering a method that orders the equations itself used on the solve that
+// left `report`: nested dissection (METIS) for multifrontal, MUMPS's own choice for mumps; empty
+// for methods that solve in the numbering they are given.
+std::string own_ordering_used(const std::string& method, const SolveReport& report);
+
+// The libraries behind the table's rows in this build, by name ("petsc": "3.18.4", "blas": its
+// configuration and threads), for the environment of study reports.
+std::map<std::string, std::string> solver_libraries();
 
 // The table, in the order usage text lists it.
 const std::vector<SolverMethod>& solver_table();

@@ -40,6 +40,7 @@ StudyResult compare_case(const std::filesystem::path& case_file, const RunOverri
   BudgetLedger ledger(settings.budget);
   std::string reference;
   result.rows = compare_on_mesh(c, mesh, settings, "", ledger, reference, log);
+  result.environment["load_average_after"] = load_average();
   // A study in which nothing was solved is a failure, not a report of empty rows.
   if (std::none_of(result.rows.begin(), result.rows.end(), [](const StudyRow& r) { return r.status == RowStatus::Ok; })) {
     std::string reasons;

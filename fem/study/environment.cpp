@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <sstream>
@@ -15,6 +16,7 @@
 #include "fem/output/external_command.hpp"
 #include "kernels/device_queries.hpp"
 #include "solvers/linear_solver.hpp"
+#include "solvers/solver_table.hpp"
 #if FEM_WITH_VTK
 #include <vtkVersionMacros.h>
 #endif
@@ -70,6 +72,7 @@ json libraries() {
   lib["gmsh"] = GMSH_API_VERSION;
 #endif
   if (const std::string cuda = kernels::cuda_runtime_version(); !cuda.empty()) lib["cuda_runtime"] = cuda;
+  for (const auto& [name, version] : solver_libraries()) lib[name] = version;
   return lib;
 }
 
@@ -94,6 +97,12 @@ std::string utc_now() {
 
 }  // namespace
 
+json load_average() {
+  double load[3] = {0, 0, 0};
+  if (getloadavg(load, 3) != 3) return nullptr;
+  return {load[0], load[1], load[2]};
+}
+
 json study_environment() {
   json env;
   env["date"] = utc_now();
@@ -106,6 +115,7 @@ json study_environment() {
   env["cpu"] = cpu_model();
   env["hardware_threads"] = std::thread::hardware_concurrency();
   env["threads_used"] = omp_get_max_threads();
+  env["load_average"] = load_average();
   env["gpus"] = nvidia_gpus();
   env["opencl_device"] = opencl_device();
   env["fem_version"] = FEM_VERSION;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <cstdio>
 #include <sstream>
 
 #include "fem/pipeline/number_format.hpp"
@@ -54,6 +55,14 @@ std::string environment_table(const json& env) {
   for (const auto& [name, version] : libraries.items())
     libs += (libs.empty() ? "" : ", ") + name + " " + text_of(version);
   add("libraries", libs);
+  const auto load = [&](const char* key) {
+    const json l = env.value(key, json(nullptr));
+    if (!l.is_array() || l.size() != 3) return std::string("not recorded");
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f %.2f %.2f", l[0].get<double>(), l[1].get<double>(), l[2].get<double>());
+    return std::string(text);
+  };
+  add("load average (1, 5, 15 min)", "before " + load("load_average") + "; after " + load("load_average_after"));
   return t;
 }
 

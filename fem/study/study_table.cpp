@@ -43,7 +43,7 @@ Cells cells(const StudyRow& r, bool sizes, bool markdown) {
   Cells c = {r.combination(), r.renumber_used.empty() ? r.renumber : r.renumber_used};
   if (sizes) c.push_back(r.size);
   c.push_back(with_commas(r.dofs));
-  c.push_back(with_commas(r.bandwidth));
+  c.push_back(r.bandwidth > 0 ? with_commas(r.bandwidth) : "-");  // 0: a method with its own ordering
   c.push_back(time(r.time_setup_s));
   c.push_back(time(r.time_solve_s));
   c.push_back(time(r.time_total_s));

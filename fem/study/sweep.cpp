@@ -73,6 +73,7 @@ StudyResult run_sweep(const StudyFile& study, const std::string& command, std::o
       result.complete = true;
     }
   }
+  result.environment["load_average_after"] = load_average();
   return result;
 }
 

@@ -111,4 +111,8 @@ std::vector<std::int32_t> nested_dissection(const BlockGraph& graph) {
   return new_of_old;
 }
 
+std::string metis_version() {
+  return std::to_string(METIS_VER_MAJOR) + "." + std::to_string(METIS_VER_MINOR) + "." + std::to_string(METIS_VER_SUBMINOR);
+}
+
 }  // namespace fem::multifrontal

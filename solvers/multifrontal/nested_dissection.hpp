@@ -7,6 +7,7 @@
 // draws interleave: the order, and the fill with it, vary by a fraction of a percent from run to
 // run (the solution by rounding).
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "solvers/multifrontal/node_blocks.hpp"
@@ -15,5 +16,8 @@ namespace fem::multifrontal {
 
 // new_of_old of the nodes: separators last, recursively.
 std::vector<std::int32_t> nested_dissection(const BlockGraph& graph);
+
+// "5.1.0": the METIS this build orders with, for reports.
+std::string metis_version();
 
 }  // namespace fem::multifrontal

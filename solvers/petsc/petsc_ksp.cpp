@@ -72,8 +72,9 @@ void set_defaults(KSP ksp, Method method, const SolverOptions& options) {
         "KSPSetTolerances");
 }
 
-// MUMPS's own account of its factor: entries (INFOG(29), negative when in millions) and the
-// flops of the elimination (RINFOG(3)).
+// MUMPS's own account of its factor: entries (INFOG(29), negative when in millions), the flops
+// of the elimination (RINFOG(3)) and the fill-reducing ordering it chose (INFOG(7):
+// mumps_ordering_name).
 void add_factor_figures(KSP ksp, SolveReport& report) {
   PC pc = nullptr;
   Mat factor = nullptr;
@@ -87,6 +88,7 @@ void add_factor_figures(KSP ksp, SolveReport& report) {
   const double count = entries < 0 ? -1e6 * static_cast<double>(entries) : static_cast<double>(entries);
   report.figures["factor_bytes"] = count * sizeof(PetscScalar);
   report.figures["flops"] = flops;
+  if (PetscInt ordering = -1; MatMumpsGetInfog(factor, 7, &ordering) == 0) report.figures["mumps_ordering"] = ordering;
 }
 
 }  // namespace

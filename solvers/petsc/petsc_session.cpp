@@ -1,5 +1,8 @@
 #include "solvers/petsc/petsc_session.hpp"
 
+#include <dmumps_c.h>
+#include <petscversion.h>
+
 #include <cstdlib>
 
 #include "solvers/linear_solver.hpp"
@@ -57,5 +60,12 @@ double resident_bytes() {
   PetscMemoryGetCurrentUsage(&bytes);
   return bytes;
 }
+
+std::string petsc_version() {
+  return std::to_string(PETSC_VERSION_MAJOR) + "." + std::to_string(PETSC_VERSION_MINOR) + "." +
+         std::to_string(PETSC_VERSION_SUBMINOR);
+}
+
+std::string mumps_version() { return MUMPS_VERSION; }
 
 }  // namespace fem::petsc

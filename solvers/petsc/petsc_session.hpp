@@ -15,6 +15,11 @@ void ensure_initialized();
 // Throws SolveFailure "petsc: <what>: <PETSc's message>" when `code` reports an error.
 void check(PetscErrorCode code, const std::string& what);
 
+// "3.18.4" and "5.5.1": the PETSc and MUMPS this build solves with, for reports (PETSc is not
+// started for them).
+std::string petsc_version();
+std::string mumps_version();
+
 // Resident memory of this process in bytes (PETSc's own measure), for what a solve allocated.
 double resident_bytes();
 
