@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <optional>
