@@ -179,3 +179,28 @@ TEST_CASE("a prepared solve refuses right-hand sides or solutions of the wrong s
     CHECK_THROWS_AS(prepared->solve(rhs.first(0), std::span<double>(x).first(0), 0), std::invalid_argument);
   }
 }
+
+TEST_CASE("mixed precision whose refinement stalls in a prepared solve falls back to one FP64 factor for the rest") {
+  // No refinement reaches a tolerance of 0: the first right-hand side stalls, the solver factors
+  // in FP64 once, and that factor solves it and the others.
+  const Problem& p = problem();
+  for (const std::string method : {"band-cholesky", "multifrontal"}) {
+    CAPTURE(method);
+    Row row{method, "cpu", {}, Precision::Mixed, "factorisations"};
+    const auto available = available_solvers();
+    if (std::find(available.begin(), available.end(), method + ":cpu") == available.end()) continue;
+    SolverOptions options = options_of(row);
+    options.tolerance = 0;
+    const auto solver = make_solver(options);
+    const auto prepared = solver->prepare(p.a, p.nodes);
+    CHECK(prepared->setup().figures.at("factor_precision_bits") == 32);
+    std::vector<double> x(p.rhs.size(), 0.0);
+    const SolveReport report = prepared->solve(p.rhs, x, kCount);
+    const auto& figures = prepared->setup().figures;
+    CHECK(figures.at("factorisations") == 2);
+    CHECK(figures.at("precision_fallback") == 1);
+    CHECK(figures.at("factor_precision_bits") == 64);
+    CHECK(report.time_setup_s > 0);
+    for (int k = 0; k < kCount; ++k) CHECK(max_rel_diff(p.part(x, k), p.part(reference(), k)) < 1e-10);
+  }
+}
