@@ -78,14 +78,18 @@ class SolverUnavailable : public std::runtime_error {
 class PreparedSolver {
  public:
   virtual ~PreparedSolver() = default;
-  // What preparing cost: time_setup_s, memory_bytes, figures.
+  // What preparing cost: time_setup_s, memory_bytes, figures (with what a solve had to prepare
+  // again, such as mixed precision's fall back to an FP64 factor).
   const SolveReport& setup() const { return setup_; }
   // True when solve() reuses one preparation; false when each right-hand side repeats it (a
   // solver without its own prepared path), which comparisons must say.
   virtual bool reuses_preparation() const { return true; }
   // Solves A X = B for `count` right-hand sides stored one after another in `rhs` (count * n
   // values) into `solution` (count * n; iterative solvers start from what it holds). The report
-  // gives time_solve_s for all of them, the largest iterations and the largest residual.
+  // gives time_solve_s for all of them, the largest iterations and the largest residual, the
+  // right-hand sides' residual histories one after another, and in time_setup_s only what had to
+  // be prepared again (mixed precision's fall back to an FP64 factor). Throws
+  // std::invalid_argument when the sizes do not match.
   virtual SolveReport solve(std::span<const double> rhs, std::span<double> solution, int count = 1) = 0;
 
  protected:
@@ -99,11 +103,24 @@ class LinearSolver {
   virtual bool uses_element_matrices() const { return false; }
   virtual SolveReport solve(const AssembledSystem& system, std::span<double> solution);
   virtual SolveReport solve(const ElementSystem& system, std::span<double> solution);
-  // `matrix` (symmetric positive definite, Dirichlet conditions applied; it must outlive the
-  // result) made ready for repeated solves. This default repeats solve() per right-hand side;
-  // solvers that can keep a factorisation or a set-up override it.
+  // `matrix` (symmetric positive definite, Dirichlet conditions applied; it, the coordinates and
+  // this solver must outlive the result) made ready for repeated solves. This default repeats
+  // solve() per right-hand side; solvers that can keep a factorisation or a set-up override it.
   virtual std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes = {});
+
+ protected:
+  // solve() for a solver with its own prepare(): prepare, then one prepared solve, in one report
+  // (setup's figures, the solve's over them), so the two paths cannot drift apart.
+  SolveReport solve_by_preparing(const AssembledSystem& system, std::span<double> solution);
 };
+
+// Throws std::invalid_argument unless `rhs` and `solution` each hold `count` (at least 1)
+// vectors of `equations` values.
+void require_right_hand_sides(std::int64_t equations, std::span<const double> rhs, std::span<const double> solution,
+                              int count);
+
+// Adds one right-hand side's report to the total of a prepared solve (see PreparedSolver::solve).
+void add_right_hand_side(SolveReport& total, const SolveReport& one);
 
 // The solver of options.method on options.device. Throws SolverUnavailable saying why not: an
 // unknown name, a device the method does not run on, a part this build lacks.

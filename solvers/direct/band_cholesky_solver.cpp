@@ -168,8 +168,18 @@ struct Factor {
   kernels::DenseBackend* backend;
   std::variant<band::BandOnBackend<T>, band::TwistedBand<T>> band;
 
-  std::vector<double> solve(std::span<const double> rhs) const {
-    return std::visit([&](const auto& f) { return band::solve_factored(*backend, f, rhs, 1); }, band);
+  // X for the r right-hand sides stored one after another in `rhs`, the same way round: one block
+  // substitution (solve_factored takes them row-major).
+  std::vector<double> solve(std::span<const double> rhs, index_t r) const {
+    const auto n = static_cast<index_t>(rhs.size()) / r;
+    std::vector<double> b(rhs.size());
+    for (index_t k = 0; k < r; ++k)
+      for (index_t i = 0; i < n; ++i) b[i * r + k] = rhs[k * n + i];
+    const auto x = std::visit([&](const auto& f) { return band::solve_factored(*backend, f, b, r); }, band);
+    std::vector<double> solved(x.size());
+    for (index_t k = 0; k < r; ++k)
+      for (index_t i = 0; i < n; ++i) solved[k * n + i] = x[i * r + k];
+    return solved;
   }
   std::size_t bytes() const {
     if (const auto* twisted = std::get_if<band::TwistedBand<T>>(&band)) return twisted->bytes();
@@ -197,64 +207,103 @@ std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& l
 }
 #endif
 
-class BandCholeskySolver final : public LinearSolver {
+// The band factored once (in FP32 under mixed precision, in FP64 otherwise or once FP32 has
+// failed) where this solver computes; every variant (host, one- or two-sided, persistent or
+// streamed on the device) keeps its factor, so all right-hand sides share it. The FP64 ones go
+// through one block substitution; under mixed precision each is refined on its own against the
+// CSR matrix.
+class PreparedBandCholesky final : public PreparedSolver {
  public:
-  // `device_bytes` (CUDA): device memory the band may take, 0 for 90 % of the free memory.
-  BandCholeskySolver(const SolverOptions& options, Device device, std::size_t device_bytes)
-      : options_(options), device_(device), device_bytes_(device_bytes), host_(std::make_unique<band::BlasBackend>()) {
-    if (device_ == Device::cuda) {
-      try {
-        gpu_ = kernels::make_dense_backend("cublas");
-      } catch (const kernels::BackendUnavailable& e) {
-        throw SolverUnavailable("band-cholesky on '" + options.device + "': " + e.what());
-      }
-    }
-  }
-
-  SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
-    const CsrMatrix& a = system.matrix;
-    if (static_cast<index_t>(system.rhs.size()) != a.rows || static_cast<index_t>(solution.size()) != a.rows)
-      throw std::invalid_argument("band-cholesky: the matrix has " + std::to_string(a.rows) + " rows but the rhs " +
-                                  std::to_string(system.rhs.size()) + " and the solution " +
-                                  std::to_string(solution.size()) + " entries");
-    SolveReport report;
-    const bool gpu = device_ == Device::cuda;
-    band::BandLayout layout = band::make_layout(a, 0);
+  // `gpu` (CUDA; null on the cpu) and `host` must outlive this.
+  PreparedBandCholesky(const SolverOptions& options, Device device, std::size_t device_bytes,
+                       kernels::DenseBackend& host, kernels::DenseBackend* gpu, const CsrMatrix& a)
+      : options_(options), device_(device), device_bytes_(device_bytes), host_(host), gpu_(gpu), a_(a),
+        layout_(band::make_layout(a, 0)) {
+    const bool on_gpu = device_ == Device::cuda;
+    auto& f = setup_.figures;
     // The matrix's band and its work, whatever wider band the device factors (the same figures
     // on every device, for rates that compare).
-    report.figures["bandwidth"] = static_cast<double>(layout.bandwidth);
-    report.figures["flops"] = band::cholesky_flops(layout.n, layout.bandwidth);
-    if (gpu) layout.bandwidth = band::device_bandwidth(layout.bandwidth, layout.n);
-    layout.block = band::default_block_size(layout.bandwidth, gpu, gpu && may_twist(layout));
-    report.figures["block_size"] = static_cast<double>(layout.block);
-    report.figures["threads"] = gpu ? 0 : omp_get_max_threads();
-    report.figures["refinement_steps"] = 0;
-    report.figures["precision_fallback"] = 0;
-    if (gpu) {
-      report.figures["device_chunks"] = 0;
-      report.figures["two_sided"] = 0;
-      report.figures["persistent_kernel"] = 0;
+    f["bandwidth"] = static_cast<double>(layout_.bandwidth);
+    f["flops"] = band::cholesky_flops(layout_.n, layout_.bandwidth);
+    if (on_gpu) layout_.bandwidth = band::device_bandwidth(layout_.bandwidth, layout_.n);
+    layout_.block = band::default_block_size(layout_.bandwidth, on_gpu, on_gpu && may_twist(layout_));
+    f["block_size"] = static_cast<double>(layout_.block);
+    f["threads"] = on_gpu ? 0 : omp_get_max_threads();
+    f["factorisations"] = 0;
+    f["precision_fallback"] = 0;
+    if (on_gpu) {
+      f["device_chunks"] = 0;
+      f["two_sided"] = 0;
+      f["persistent_kernel"] = 0;
     }
-    if (options_.precision == Precision::Mixed && solve_mixed(system, layout, solution, report)) return report;
     if (options_.precision == Precision::Mixed) {
-      report.figures["precision_fallback"] = 1;
-      if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
+      try {
+        single_ = factor_in<float>();
+        return;
+      } catch (const SolveFailure&) {
+        fall_back();  // not positive definite in FP32: FP64 decides
+      }
     }
-    solve_in<double>(system, layout, solution, report);
-    report.residual = relative_residual(a, system.rhs, solution, residual_);
-    report.residual_history = {report.residual};
-    return report;
+    double_ = factor_in<double>();
+  }
+
+  SolveReport solve(std::span<const double> rhs, std::span<double> solution, int count) override {
+    require_right_hand_sides(a_.rows, rhs, solution, count);
+    const auto n = static_cast<std::size_t>(a_.rows);
+    const Stopwatch watch;
+    SolveReport total;
+    total.figures["refinement_steps"] = 0;
+    std::vector<int> in_double;  // the right-hand sides left to the FP64 factor
+    for (int k = 0; k < count; ++k) {
+      if (single_) {
+        SolveReport one;
+        if (refine(a_, rhs.subspan(k * n, n), solution.subspan(k * n, n),
+                   [&](std::vector<double>& r) { r = single_->solve(r, 1); }, options_, one)) {
+          total.figures["refinement_steps"] =
+              std::max(total.figures["refinement_steps"], one.figures["refinement_steps"]);
+          add_right_hand_side(total, one);
+          continue;
+        }
+        single_.reset();  // refinement stalled: this and every later right-hand side in FP64
+        fall_back();
+        const double before = setup_.time_setup_s;
+        double_ = factor_in<double>();
+        total.time_setup_s += setup_.time_setup_s - before;
+      }
+      in_double.push_back(k);
+    }
+    if (!in_double.empty()) {
+      std::vector<double> b(in_double.size() * n);
+      for (std::size_t j = 0; j < in_double.size(); ++j)
+        std::copy_n(rhs.begin() + in_double[j] * n, n, b.begin() + j * n);
+      const auto x = double_->solve(b, static_cast<index_t>(in_double.size()));
+      for (std::size_t j = 0; j < in_double.size(); ++j) {
+        const auto into = solution.subspan(in_double[j] * n, n);
+        std::copy_n(x.begin() + j * n, n, into.begin());
+        SolveReport one;
+        one.residual = relative_residual(a_, rhs.subspan(in_double[j] * n, n), into, residual_);
+        one.residual_history = {one.residual};
+        add_right_hand_side(total, one);
+      }
+    }
+    total.time_solve_s = watch.seconds() - total.time_setup_s;
+    return total;
   }
 
  private:
+  void fall_back() {
+    setup_.figures["precision_fallback"] = 1;
+    if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
+  }
+
   // The band in T, loaded and factored where this solver computes.
   template <class T>
   Factor<T> load_and_factor(const CsrMatrix& a, const band::BandLayout& chosen, SolveReport& report) {
-    band::BandLayout layout = chosen;  // solve()'s: on the device, blocks by the two-sided rule where it may apply
+    band::BandLayout layout = chosen;  // the preparation's: on the device, blocks by the two-sided rule where it may apply
     if (device_ == Device::cpu) {
-      Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
+      Factor<T> f{&host_, band::load_band<T>(host_, a, layout)};
       ProgressMeter progress(options_);
-      band::factor_or_fail(*host_, std::get<band::BandOnBackend<T>>(f.band), band::kHostSchedule,
+      band::factor_or_fail(host_, std::get<band::BandOnBackend<T>>(f.band), band::kHostSchedule,
                            [&](index_t done) { progress.steps("columns", done, layout.n); });
       return f;
     }
@@ -286,18 +335,18 @@ class BandCholeskySolver final : public LinearSolver {
         kernels::cuda::factor_on_device(band.layout, band.rows(), kernels::cuda::device_schedule(band.layout, parts > 1));
       };
       if (split) {
-        Factor<T> f{gpu_.get(), band::load_twisted_band<T>(*gpu_, a, layout, *split)};
+        Factor<T> f{gpu_, band::load_twisted_band<T>(*gpu_, a, layout, *split)};
         band::pivot_or_fail<T>([&] { band::factor_twisted<T>(*gpu_, std::get<band::TwistedBand<T>>(f.band), walk); });
         return f;
       }
-      Factor<T> f{gpu_.get(), band::load_band<T>(*gpu_, a, layout)};
+      Factor<T> f{gpu_, band::load_band<T>(*gpu_, a, layout)};
       band::pivot_or_fail<T>([&] { walk(std::get<band::BandOnBackend<T>>(f.band), 0, 1); });
       return f;
     }
     if (allowed < kernels::cuda::min_streaming_bytes(layout, sizeof(T)))
       band::require_memory(kernels::cuda::min_streaming_bytes(layout, sizeof(T)), allowed,
                            "streaming the band (two chunks of half-bandwidth + block rows)", gpu_->description());
-    Factor<T> f{host_.get(), band::load_band<T>(*host_, a, layout)};
+    Factor<T> f{&host_, band::load_band<T>(host_, a, layout)};
     int chunks = 0;
     band::pivot_or_fail<T>([&] {
       chunks = kernels::cuda::factor_streamed(layout, std::get<band::BandOnBackend<T>>(f.band).rows(), allowed);
@@ -310,54 +359,61 @@ class BandCholeskySolver final : public LinearSolver {
 #endif
   }
 
-  // Factors in T; times and sizes go to the report.
+  // Factors in T; times and sizes go to setup().
   template <class T>
-  Factor<T> factor_in(const AssembledSystem& system, const band::BandLayout& layout, SolveReport& report) {
+  Factor<T> factor_in() {
     const Stopwatch watch;
-    auto factor = load_and_factor<T>(system.matrix, layout, report);
+    auto factor = load_and_factor<T>(a_, layout_, setup_);
     factor.backend->synchronize();
-    report.time_setup_s += watch.seconds();
+    setup_.time_setup_s += watch.seconds();
     const std::size_t bytes = factor.bytes();
-    report.figures["factor_bytes"] = static_cast<double>(bytes);
-    report.figures["factor_precision_bits"] = sizeof(T) * 8;
-    report.memory_bytes = std::max(report.memory_bytes, bytes + 3 * system.rhs.size() * sizeof(double));
+    setup_.figures["factorisations"] += 1;
+    setup_.figures["factor_bytes"] = static_cast<double>(bytes);
+    setup_.figures["factor_precision_bits"] = sizeof(T) * 8;
+    setup_.memory_bytes = std::max(setup_.memory_bytes, bytes + 3 * static_cast<std::size_t>(a_.rows) * sizeof(double));
     return factor;
-  }
-
-  template <class T>
-  void solve_in(const AssembledSystem& system, const band::BandLayout& layout, std::span<double> solution,
-                SolveReport& report) {
-    const auto factor = factor_in<T>(system, layout, report);
-    const Stopwatch watch;
-    const auto x = factor.solve(system.rhs);
-    std::copy(x.begin(), x.end(), solution.begin());
-    report.time_solve_s += watch.seconds();
-  }
-
-  // FP32 factor, FP64 residuals (iterative_refinement). Returns false (the caller falls back to
-  // FP64) when the FP32 factorisation fails or refinement stalls.
-  bool solve_mixed(const AssembledSystem& system, const band::BandLayout& layout, std::span<double> solution,
-                   SolveReport& report) {
-    std::optional<Factor<float>> factor;
-    try {
-      factor = factor_in<float>(system, layout, report);
-    } catch (const SolveFailure&) {
-      return false;  // not positive definite in FP32: FP64 decides
-    }
-    const Stopwatch watch;
-    const bool converged = refine(
-        system.matrix, system.rhs, solution,
-        [&](std::vector<double>& r) { r = factor->solve(r); }, options_, report);
-    report.time_solve_s += watch.seconds();
-    return converged;
   }
 
   SolverOptions options_;
   Device device_;
   std::size_t device_bytes_;
-  std::unique_ptr<kernels::DenseBackend> host_;  // the CPU's tiles; the streamed factor's substitution
-  std::unique_ptr<kernels::DenseBackend> gpu_;   // CUDA: the band on the device and its substitution
+  kernels::DenseBackend& host_;  // the CPU's tiles; the streamed factor's substitution
+  kernels::DenseBackend* gpu_;   // CUDA: the band on the device and its substitution
+  const CsrMatrix& a_;
+  band::BandLayout layout_;  // as factored: on the device, its bandwidth rounded up and blocks chosen there
+  std::optional<Factor<float>> single_;  // mixed precision, until it fails
+  std::optional<Factor<double>> double_;
   std::vector<double> residual_;
+};
+
+class BandCholeskySolver final : public LinearSolver {
+ public:
+  // `device_bytes` (CUDA): device memory the band may take, 0 for 90 % of the free memory.
+  BandCholeskySolver(const SolverOptions& options, Device device, std::size_t device_bytes)
+      : options_(options), device_(device), device_bytes_(device_bytes), host_(std::make_unique<band::BlasBackend>()) {
+    if (device_ == Device::cuda) {
+      try {
+        gpu_ = kernels::make_dense_backend("cublas");
+      } catch (const kernels::BackendUnavailable& e) {
+        throw SolverUnavailable("band-cholesky on '" + options.device + "': " + e.what());
+      }
+    }
+  }
+
+  SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
+    return solve_by_preparing(system, solution);
+  }
+
+  std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout) override {
+    return std::make_unique<PreparedBandCholesky>(options_, device_, device_bytes_, *host_, gpu_.get(), matrix);
+  }
+
+ private:
+  SolverOptions options_;
+  Device device_;
+  std::size_t device_bytes_;
+  std::unique_ptr<kernels::DenseBackend> host_;
+  std::unique_ptr<kernels::DenseBackend> gpu_;
 };
 
 }  // namespace

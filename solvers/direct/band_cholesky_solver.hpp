@@ -1,7 +1,8 @@
 #pragma once
 // `solver.method: band-cholesky`: the renumbered CSR matrix copied into band storage on a dense
 // back-end (OpenMP on the CPU, cuBLAS-backed CUDA on the GPU), factored by the blocked band
-// Cholesky, solved by substitution. With options.precision == "mixed" the band is factored in
+// Cholesky, solved by substitution (prepare(): factored once, any number of right-hand sides,
+// several at a time in one block substitution). With options.precision == "mixed" the band is factored in
 // FP32 and the solution refined in FP64 against the CSR matrix to options.tolerance, falling
 // back to FP64 when refinement stalls.
 //
@@ -18,7 +19,7 @@
 //
 // SolveReport.figures: bandwidth (the matrix's), block_size, factor_bytes, flops (factorisation of the
 // matrix's band, counted exactly: about n (kd + 1)^2), threads, refinement_steps, precision_fallback (1 when the mixed
-// solve fell back to FP64), factor_precision_bits (32 or 64), device_chunks (CUDA: 0 when the
+// solve fell back to FP64), factorisations (of this preparation: 1, or 2 after that fall back), factor_precision_bits (32 or 64), device_chunks (CUDA: 0 when the
 // band lived on the device, else the chunks it streamed through in), two_sided (CUDA: 1 when
 // factored two-sided), persistent_kernel (CUDA: 1 when the persistent kernel factored).
 #include <cstddef>

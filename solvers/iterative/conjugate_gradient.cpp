@@ -2,14 +2,45 @@
 
 #include <cmath>
 
-#include "solvers/iterative/krylov_monitor.hpp"
-#include "solvers/iterative/krylov_setup.hpp"
-#include "support/stopwatch.hpp"
+#include "solvers/iterative/prepared_krylov.hpp"
 
 namespace fem {
 namespace {
 
 // Preconditioned CG on any sparse back-end: one SpMV, one dot and CG's two vector steps per iteration.
+class PreparedCg final : public PreparedKrylov {
+ public:
+  PreparedCg(const SolverOptions& options, const kernels::SparseBackend& backend, const CsrMatrix& matrix,
+             const NodeLayout& nodes)
+      : PreparedKrylov("cg", options, backend, matrix, nodes, 4), p_(krylov().vector()) {}
+
+ private:
+  void iterate(double norm_f, KrylovMonitor& monitor) override {
+    const KrylovSetup& setup = krylov();
+    kernels::SparseVector &u = *x_, &r = *r_, &p = *p_, &q = *t_;
+    setup.cg_direction(0.0, r, p);  // p = M^-1 r
+    double rz = backend().dot(r, p), rr = backend().dot(r, r);
+    int it = 0;
+    while (!monitor.converged(it, std::sqrt(rr) / norm_f)) {
+      setup.spmv(p, q);
+      const double pq = backend().dot(p, q);
+      if (!std::isfinite(pq))
+        throw SolveFailure("cg met p.Kp = " + std::to_string(pq) + " at iteration " + std::to_string(it) +
+                           ": the matrix or the preconditioner holds NaN or Inf (check the materials of the case)");
+      if (!(pq > 0))
+        throw SolveFailure("cg met a direction of non-positive curvature at iteration " + std::to_string(it) +
+                           ": the matrix is not positive definite (a body free to move, or a bad material?)");
+      const auto sums = setup.cg_update(rz / pq, p, q, u, r);
+      setup.cg_direction(sums.rz / rz, r, p);
+      rz = sums.rz;
+      rr = sums.rr;
+      ++it;
+    }
+  }
+
+  KrylovSetup::Vector p_;
+};
+
 class ConjugateGradient final : public LinearSolver {
  public:
   explicit ConjugateGradient(SolverOptions options)
@@ -19,45 +50,11 @@ class ConjugateGradient final : public LinearSolver {
                                                                         Preconditioner::Amg})) {}
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
-    SolveReport report;
-    const Stopwatch setting_up;
-    const KrylovSetup setup(*backend_, system, options_, report);
-    auto u = setup.vector(), r = setup.rhs(), p = setup.vector(), q = setup.vector();
-    report.memory_bytes = setup.bytes() + 4 * solution.size() * sizeof(double);
-    report.time_setup_s = setting_up.seconds();
+    return solve_by_preparing(system, solution);
+  }
 
-    const Stopwatch solving;
-    KrylovMonitor monitor("cg", options_, system.matrix.rows, report);
-    if (setup.rhs_norm() == 0) {
-      std::fill(solution.begin(), solution.end(), 0.0);
-      report.time_solve_s = solving.seconds();
-      return report;
-    }
-    // r = f - K u (u is the starting guess the caller passes, usually zero); p = M^-1 r
-    u->upload(solution);
-    setup.spmv(*u, *q);
-    backend_->axpby(-1.0, *q, 1.0, *r);
-    setup.cg_direction(0.0, *r, *p);
-    double rz = backend_->dot(*r, *p), rr = backend_->dot(*r, *r);
-    int it = 0;
-    while (!monitor.converged(it, std::sqrt(rr) / setup.rhs_norm())) {
-      setup.spmv(*p, *q);
-      const double pq = backend_->dot(*p, *q);
-      if (!std::isfinite(pq))
-        throw SolveFailure("cg met p.Kp = " + std::to_string(pq) + " at iteration " + std::to_string(it) +
-                           ": the matrix or the preconditioner holds NaN or Inf (check the materials of the case)");
-      if (!(pq > 0))
-        throw SolveFailure("cg met a direction of non-positive curvature at iteration " + std::to_string(it) +
-                           ": the matrix is not positive definite (a body free to move, or a bad material?)");
-      const auto sums = setup.cg_update(rz / pq, *p, *q, *u, *r);
-      setup.cg_direction(sums.rz / rz, *r, *p);
-      rz = sums.rz;
-      rr = sums.rr;
-      ++it;
-    }
-    u->download(solution);
-    report.time_solve_s = solving.seconds();
-    return report;
+  std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes) override {
+    return std::make_unique<PreparedCg>(options_, *backend_, matrix, nodes);
   }
 
  private:

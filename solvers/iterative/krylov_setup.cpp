@@ -1,9 +1,6 @@
 #include "solvers/iterative/krylov_setup.hpp"
 
-#include <cmath>
-
 #include "kernels/cpu/spmv_autotune.hpp"
-#include "kernels/cpu/vector_ops.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem {
@@ -39,19 +36,18 @@ std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& m
   return backend;
 }
 
-KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledSystem& system,
+KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix& matrix, const NodeLayout& nodes,
                          const SolverOptions& options, SolveReport& report)
-    : backend_(backend), system_(system), n_(static_cast<std::size_t>(system.matrix.rows)),
-      rhs_norm_(std::sqrt(cpu::dot(system.rhs, system.rhs))) {
+    : backend_(backend), n_(static_cast<std::size_t>(matrix.rows)) {
   if (options.preconditioner == Preconditioner::Amg) {
-    if (system.nodes.coordinates.empty() && options.progress)
+    if (nodes.coordinates.empty() && options.progress)
       options.progress("amg: no node coordinates: the near-null space is the constant of each of the " +
-                       std::to_string(system.nodes.dofs_per_node) + " components (no rotations)");
+                       std::to_string(nodes.dofs_per_node) + " components (no rotations)");
     // On a device with the SpMV left to "auto", A itself is the AMG setup's fine operator in
     // double-precision node blocks (the format a tuner picks for elasticity anyway): one
     // conversion instead of two, and no tuning.
     const bool operator_from_amg = !backend.on_host() && options.spmv == "auto";
-    amg_ = std::make_unique<amg::VCycle>(backend, system.matrix, system.nodes, options.amg, operator_from_amg);
+    amg_ = std::make_unique<amg::VCycle>(backend, matrix, nodes, options.amg, operator_from_amg);
     for (const auto& [name, value] : amg_->figures()) report.figures[name] = value;
     if (operator_from_amg) {
       matrix_ = amg_->take_fine_operator();  // copied to the device during the setup
@@ -59,24 +55,18 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const AssembledS
     }
     z_ = vector();
   }
-  if (!matrix_) matrix_ = backend.matrix(system.matrix, spmv_setting(options), report.figures);
+  if (!matrix_) matrix_ = backend.matrix(matrix, spmv_setting(options), report.figures);
   if (matrix_->device_bytes() > 0) report.figures["spmv_bytes"] = static_cast<double>(matrix_->device_bytes());
   if (options.progress && !backend.on_host())
     options.progress(options.method + " on " + backend.name() + ": SpMV " + matrix_->setting());
   if (amg_) return;
-  host_preconditioner_ = make_preconditioner(options.preconditioner, system.matrix);
+  host_preconditioner_ = make_preconditioner(options.preconditioner, matrix);
   if (const auto blocks = host_preconditioner_->inverse_blocks()) {
     block_diagonal_ = backend.block_diagonal(blocks->values, blocks->block);
     host_preconditioner_.reset();  // the back-end's copy of the blocks is the one used
   } else {
     z_ = vector();
   }
-}
-
-KrylovSetup::Vector KrylovSetup::rhs() const {
-  auto f = vector();
-  f->upload(system_.rhs);
-  return f;
 }
 
 std::size_t KrylovSetup::bytes() const {

@@ -1,8 +1,9 @@
 #pragma once
-// What a Krylov method needs on one sparse back-end, set up once per solve: the matrix in the
-// back-end's format, the preconditioner where the back-end applies it (fused into CG's steps when
-// M^-1 is block-diagonal, AMG's V-cycle through the back-end's kernels, SSOR on the host), the right-hand side and its norm. CG and BiCGSTAB
-// are written once against this, whatever the device.
+// What a Krylov method needs on one sparse back-end, set up once per matrix and kept for all its
+// right-hand sides (prepared_krylov.hpp): the matrix in the back-end's format, the preconditioner
+// where the back-end applies it (fused into CG's steps when M^-1 is block-diagonal, AMG's V-cycle
+// through the back-end's kernels, SSOR on the host). CG and BiCGSTAB are written once against
+// this, whatever the device.
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,13 +25,12 @@ class KrylovSetup {
  public:
   using Vector = std::unique_ptr<kernels::SparseVector>;
 
-  // Moves A to the back-end and builds the preconditioner; records setup figures in `report`.
-  KrylovSetup(const kernels::SparseBackend& backend, const AssembledSystem& system, const SolverOptions& options,
-              SolveReport& report);
+  // Moves A to the back-end and builds the preconditioner (AMG's near-null space from `nodes`);
+  // records setup figures in `report`. `matrix` and the coordinates must outlive this.
+  KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix& matrix, const NodeLayout& nodes,
+              const SolverOptions& options, SolveReport& report);
 
   Vector vector() const { return backend_.vector(n_); }
-  Vector rhs() const;                  // f on the back-end
-  double rhs_norm() const { return rhs_norm_; }
   std::size_t bytes() const;           // matrix and preconditioner on the back-end
 
   void spmv(const kernels::SparseVector& x, kernels::SparseVector& y) const;  // y = A x
@@ -43,7 +43,6 @@ class KrylovSetup {
 
  private:
   const kernels::SparseBackend& backend_;
-  const AssembledSystem& system_;
   std::size_t n_;
   std::unique_ptr<kernels::SparseMatrix> matrix_;
   bool block_operator_ = false;  // matrix_ is a block_matrix() (AMG's fine operator), not a matrix()
@@ -54,7 +53,6 @@ class KrylovSetup {
   // The r whose M^-1 r z_ holds since cg_update, so cg_direction need not apply M again (SSOR
   // and AMG cost as much as a product); null when z_ may be stale.
   mutable const kernels::SparseVector* z_is_of_ = nullptr;
-  double rhs_norm_ = 0;
 };
 
 }  // namespace fem

@@ -2,7 +2,7 @@
 
 #include <omp.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 #include <optional>
@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "fem/config.hpp"
-#include "kernels/cpu/spmv_cpu.hpp"
 #include "solvers/direct/available_memory.hpp"
 #include "support/host_memory.hpp"
 #include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/supernodal_solve.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
@@ -31,117 +31,121 @@ namespace {
 // GFLOP/s of `flops` done in `seconds` (0 for a phase that took no measurable time).
 double gflop_rate(double flops, double seconds) { return seconds > 0 ? flops / seconds * 1e-9 : 0.0; }
 
-// r := b - A x; returns ||r|| / ||b|| (||r|| when b = 0).
-double residual(const CsrMatrix& a, std::span<const double> b, std::span<const double> x, std::vector<double>& r) {
-  r.resize(b.size());
-  kernels::spmv_openmp(a, x, r);
-  double rr = 0, bb = 0;
-  for (std::size_t i = 0; i < b.size(); ++i) {
-    r[i] = b[i] - r[i];
-    rr += r[i] * r[i];
-    bb += b[i] * b[i];
-  }
-  return bb > 0 ? std::sqrt(rr / bb) : std::sqrt(rr);
-}
-
 // A relative residual above this after a direct solve means the system was singular.
 constexpr double kSingularResidual = 1e-6;
 
-class MultifrontalSolver final : public LinearSolver {
+// The matrix analysed and factorised once (in FP32 under mixed precision, in FP64 otherwise or
+// once FP32 has failed), then each right-hand side substituted one after another: the device part
+// of the factor substitutes one vector at a time.
+class PreparedMultifrontal final : public PreparedSolver {
  public:
-  // Fronts of device_min_flops and above (and those above them) go to the device; infinity: none.
-  MultifrontalSolver(const SolverOptions& options, double device_min_flops)
-      : options_(options), device_min_flops_(device_min_flops) {}
-
-  SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
-    const CsrMatrix& a = system.matrix;
-    if (static_cast<std::int64_t>(system.rhs.size()) != a.rows || static_cast<std::int64_t>(solution.size()) != a.rows)
-      throw std::invalid_argument("multifrontal: the matrix has " + std::to_string(a.rows) + " rows but the rhs " +
-                                  std::to_string(system.rhs.size()) + " and the solution " +
-                                  std::to_string(solution.size()) + " entries");
-    SolveReport report;
+  PreparedMultifrontal(const SolverOptions& options, double device_min_flops, band::BlasBackend& blas,
+                       const CsrMatrix& a, NodeLayout nodes)
+      : options_(options), blas_(blas), a_(a) {
     const Stopwatch start;
-    const auto symbolic =
-        multifrontal::analyse(a, system.nodes.dofs_per_node, omp_get_max_threads(), device_min_flops_);
-    report.time_setup_s = start.seconds();
-    auto& f = report.figures;
-    f["time_order_s"] = symbolic.time_order_s;
-    f["time_symbolic_s"] = symbolic.time_symbolic_s;
-    f["block_size"] = symbolic.block;
-    f["threads"] = symbolic.threads;
-    f["supernodes"] = symbolic.supernodes();
-    f["subtrees"] = static_cast<double>(symbolic.schedule.subtree_root.size());
-    f["front_max"] = static_cast<double>(symbolic.front_max);
-    f["factor_nnz"] = static_cast<double>(symbolic.factor_entries());
-    f["flops"] = symbolic.flops;
-    f["refinement_steps"] = 0;
+    symbolic_ = multifrontal::analyse(a, nodes.dofs_per_node, omp_get_max_threads(), device_min_flops);
+    setup_.time_setup_s = start.seconds();
+    auto& f = setup_.figures;
+    f["time_order_s"] = symbolic_.time_order_s;
+    f["time_symbolic_s"] = symbolic_.time_symbolic_s;
+    f["block_size"] = symbolic_.block;
+    f["threads"] = symbolic_.threads;
+    f["supernodes"] = symbolic_.supernodes();
+    f["subtrees"] = static_cast<double>(symbolic_.schedule.subtree_root.size());
+    f["front_max"] = static_cast<double>(symbolic_.front_max);
+    f["factor_nnz"] = static_cast<double>(symbolic_.factor_entries());
+    f["flops"] = symbolic_.flops;
+    f["factorisations"] = 0;
     f["precision_fallback"] = 0;
-
-    if (options_.precision == Precision::Mixed && solve_mixed(system, symbolic, solution, report)) return report;
     if (options_.precision == Precision::Mixed) {
-      f["precision_fallback"] = 1;
-      if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
+      try {
+        single_ = factor_in<float>();
+        return;
+      } catch (const SolveFailure&) {
+        fall_back();  // not positive definite in FP32: FP64 decides
+      }
     }
-    const auto factor = factor_in<double>(a, symbolic, report);
-    std::vector<double> x(a.rows);
-    substitute_in(symbolic, factor, system.rhs, x, report);
-    std::copy(x.begin(), x.end(), solution.begin());
-    report.residual = residual(a, system.rhs, solution, residual_);
-    report.residual_history = {report.residual};
-    f["smallest_pivot_ratio"] = factor.smallest_pivot_ratio;
-    // Cholesky is backward stable: on a positive definite system the residual is a rounding
-    // error whatever the conditioning; a large one means the system is singular.
-    if (report.residual > kSingularResidual) {
-      char ratio[32];
-      std::snprintf(ratio, sizeof ratio, "%.1e", factor.smallest_pivot_ratio);
-      throw SolveFailure("multifrontal: the system is singular: the solution leaves a relative residual of " +
-                             std::to_string(report.residual) + "; the smallest pivot, " + ratio +
-                             " times its diagonal, is equation " + std::to_string(factor.smallest_pivot_equation) +
-                             "'s (a body free to move?)",
-                         factor.smallest_pivot_equation);
+    double_ = factor_in<double>();
+  }
+
+  SolveReport solve(std::span<const double> rhs, std::span<double> solution, int count) override {
+    require_right_hand_sides(a_.rows, rhs, solution, count);
+    const auto n = static_cast<std::size_t>(a_.rows);
+    SolveReport total;
+    total.figures["refinement_steps"] = 0;
+    total.figures["time_substitute_s"] = 0;
+    for (int k = 0; k < count; ++k) {
+      const auto b = rhs.subspan(k * n, n);
+      const auto x = solution.subspan(k * n, n);
+      SolveReport one;
+      const Stopwatch start;
+      if (!(single_ && refined(b, x, one, total))) {
+        if (single_) {  // refinement stalled: this and every later right-hand side in FP64
+          single_.reset();
+          fall_back();
+          const double before = setup_.time_setup_s;
+          double_ = factor_in<double>();
+          one = {};
+          one.time_setup_s = setup_.time_setup_s - before;
+        }
+        substitute_in(*double_, b, x, total);
+        one.residual = relative_residual(a_, b, x, residual_);
+        one.residual_history = {one.residual};
+        require_nonsingular(one.residual);
+      }
+      one.time_solve_s = start.seconds() - one.time_setup_s;
+      total.figures["refinement_steps"] =
+          std::max(total.figures["refinement_steps"], one.figures["refinement_steps"]);
+      add_right_hand_side(total, one);
     }
-    return report;
+    return total;
   }
 
  private:
+  void fall_back() {
+    setup_.figures["precision_fallback"] = 1;
+    if (options_.progress) options_.progress("mixed precision did not converge: factoring in FP64");
+  }
+
+  // The numeric factorisation in T; its time, sizes and rates go to setup().
   template <class T>
-  multifrontal::NumericFactor<T> factor_in(const CsrMatrix& a, const multifrontal::SymbolicFactor& symbolic,
-                                           SolveReport& report) {
+  multifrontal::NumericFactor<T> factor_in() {
     // The symbolic analysis knows what the factorisation will hold: refuse before allocating it.
-    band::require_memory(symbolic.estimate_bytes(sizeof(T)), host_available_memory(),
-                         "the multifrontal factorisation of " + std::to_string(a.rows) + " equations (" +
+    band::require_memory(symbolic_.estimate_bytes(sizeof(T)), host_available_memory(),
+                         "the multifrontal factorisation of " + std::to_string(a_.rows) + " equations (" +
                              std::to_string(sizeof(T) * 8) + "-bit factor, update matrices and row maps)",
                          "the host", "use cg with --preconditioner amg, or --precision mixed for a factor in single precision");
     const Stopwatch start;
     ProgressMeter progress(options_);
-    auto factor = multifrontal::factorise<T>(symbolic, a, blas_, &progress);
-    if (!symbolic.schedule.device.empty()) factor_on_device(a, symbolic, factor, start.seconds(), report);
+    auto factor = multifrontal::factorise<T>(symbolic_, a_, blas_, &progress);
+    if (!symbolic_.schedule.device.empty()) factor_on_device(factor, start.seconds());
     const double seconds = start.seconds();
-    report.time_setup_s += seconds;
-    auto& f = report.figures;
-    const std::size_t used = symbolic.factor_bytes(sizeof(T)) + symbolic.workspace_bytes() +
+    setup_.time_setup_s += seconds;
+    auto& f = setup_.figures;
+    const std::size_t used = symbolic_.factor_bytes(sizeof(T)) + symbolic_.workspace_bytes() +
                              static_cast<std::size_t>(factor.update_peak_entries) * sizeof(T);
+    f["factorisations"] += 1;
     f["time_factor_s"] = seconds;
-    f["factor_gflops"] = gflop_rate(symbolic.flops, seconds);
-    f["factor_bytes"] = static_cast<double>(symbolic.factor_bytes(sizeof(T)));
+    f["factor_gflops"] = gflop_rate(symbolic_.flops, seconds);
+    f["factor_bytes"] = static_cast<double>(symbolic_.factor_bytes(sizeof(T)));
     f["factor_precision_bits"] = sizeof(T) * 8;
-    f["estimate_bytes"] = static_cast<double>(symbolic.estimate_bytes(sizeof(T)));
+    f["estimate_bytes"] = static_cast<double>(symbolic_.estimate_bytes(sizeof(T)));
     f["factorisation_bytes"] = static_cast<double>(used);
-    f["update_stack_bytes"] = static_cast<double>(symbolic.threads * symbolic.stack_entries * sizeof(T));
+    f["update_stack_bytes"] = static_cast<double>(symbolic_.threads * symbolic_.stack_entries * sizeof(T));
     f["update_peak_bytes"] = static_cast<double>(factor.update_peak_entries * sizeof(T));
-    report.memory_bytes = std::max(report.memory_bytes, used + 3 * static_cast<std::size_t>(a.rows) * sizeof(double));
+    f["smallest_pivot_ratio"] = factor.smallest_pivot_ratio;
+    setup_.memory_bytes =
+        std::max(setup_.memory_bytes, used + 3 * static_cast<std::size_t>(a_.rows) * sizeof(double));
     return factor;
   }
 
   // The device's part of the factor, and its figures beside the host's.
   template <class T>
-  void factor_on_device([[maybe_unused]] const CsrMatrix& a, [[maybe_unused]] const multifrontal::SymbolicFactor& symbolic,
-                        [[maybe_unused]] multifrontal::NumericFactor<T>& factor, double host_seconds,
-                        SolveReport& report) {
-    auto& f = report.figures;
+  void factor_on_device([[maybe_unused]] multifrontal::NumericFactor<T>& factor, double host_seconds) {
+    auto& f = setup_.figures;
     f["time_host_factor_s"] = host_seconds;
 #if FEM_WITH_CUDA
-    const auto device = multifrontal::factorise_on_device<T>(symbolic, a, factor);
+    const auto device = multifrontal::factorise_on_device<T>(symbolic_, a_, factor);
     f["device_fronts"] = static_cast<double>(device.fronts);
     f["device_flops"] = device.flops;
     f["time_device_s"] = device.seconds;
@@ -164,56 +168,71 @@ class MultifrontalSolver final : public LinearSolver {
 #endif
   }
 
-  // x := A⁻¹ b through the factor, b and x in the caller's numbering.
+  // x := A⁻¹ b through the factor, b and x in the caller's numbering; the time goes to
+  // report.figures["time_substitute_s"].
   template <class T>
-  void substitute_in(const multifrontal::SymbolicFactor& symbolic, const multifrontal::NumericFactor<T>& factor,
-                     std::span<const double> b, std::span<double> x, SolveReport& report) {
+  void substitute_in(const multifrontal::NumericFactor<T>& factor, std::span<const double> b, std::span<double> x,
+                     SolveReport& report) {
     const Stopwatch start;
     std::vector<T> y(b.size());
-    for (std::size_t i = 0; i < b.size(); ++i) y[symbolic.new_of_old[i]] = static_cast<T>(b[i]);
-    multifrontal::substitute<T>(symbolic, factor.panels.get(), factor.device.get(), y);
-    for (std::size_t i = 0; i < b.size(); ++i) x[i] = y[symbolic.new_of_old[i]];
-    const double seconds = start.seconds();
-    report.time_solve_s += seconds;
-    report.figures["time_substitute_s"] = seconds;
+    for (std::size_t i = 0; i < b.size(); ++i) y[symbolic_.new_of_old[i]] = static_cast<T>(b[i]);
+    multifrontal::substitute<T>(symbolic_, factor.panels.get(), factor.device.get(), y);
+    for (std::size_t i = 0; i < b.size(); ++i) x[i] = y[symbolic_.new_of_old[i]];
+    report.figures["time_substitute_s"] += start.seconds();
   }
 
-  // FP32 factor, FP64 residuals: x += solve(r) until ||r|| / ||b|| <= tolerance. Returns false
-  // (the caller falls back to FP64) when the FP32 factorisation fails or refinement stalls.
-  bool solve_mixed(const AssembledSystem& system, const multifrontal::SymbolicFactor& symbolic,
-                   std::span<double> solution, SolveReport& report) {
-    constexpr int max_steps = 30;
-    std::optional<multifrontal::NumericFactor<float>> factor;
-    try {
-      factor = factor_in<float>(system.matrix, symbolic, report);
-    } catch (const SolveFailure&) {
-      return false;  // not positive definite in FP32: FP64 decides
-    }
-    std::fill(solution.begin(), solution.end(), 0.0);
-    std::vector<double> r(system.rhs.begin(), system.rhs.end()), d(r.size());
-    double previous = 1;
-    for (int step = 1; step <= max_steps; ++step) {
-      substitute_in(symbolic, *factor, r, d, report);
-      for (std::size_t i = 0; i < d.size(); ++i) solution[i] += d[i];
-      const Stopwatch start;
-      const double rel = residual(system.matrix, system.rhs, solution, r);
-      report.time_solve_s += start.seconds();
-      report.residual_history.push_back(rel);
-      report.residual = rel;
-      report.figures["refinement_steps"] = step;
-      if (options_.progress)
-        options_.progress("refinement step " + std::to_string(step) + ", residual " + std::to_string(rel));
-      if (rel <= options_.tolerance) return true;
-      if (!(rel < 0.5 * previous)) return false;  // stalled or diverging: FP32 is not enough here
-      previous = rel;
-    }
-    return false;
+  // x from the FP32 factor refined against the FP64 matrix (iterative_refinement.hpp), its steps in
+  // `one`, the substitutions' time in `total`; false when refinement stalls.
+  bool refined(std::span<const double> b, std::span<double> x, SolveReport& one, SolveReport& total) {
+    return refine(
+        a_, b, x,
+        [&](std::vector<double>& r) {
+          std::vector<double> d(r.size());
+          substitute_in(*single_, r, d, total);
+          r.swap(d);
+        },
+        options_, one);
+  }
+
+  // Cholesky is backward stable: on a positive definite system the residual is a rounding error
+  // whatever the conditioning; a large one means the system is singular.
+  void require_nonsingular(double relative) const {
+    if (relative <= kSingularResidual) return;
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.1e", double_->smallest_pivot_ratio);
+    throw SolveFailure("multifrontal: the system is singular: the solution leaves a relative residual of " +
+                           std::to_string(relative) + "; the smallest pivot, " + ratio + " times its diagonal, is equation " +
+                           std::to_string(double_->smallest_pivot_equation) + "'s (a body free to move?)",
+                       double_->smallest_pivot_equation);
   }
 
   SolverOptions options_;
+  band::BlasBackend& blas_;
+  const CsrMatrix& a_;
+  multifrontal::SymbolicFactor symbolic_;
+  std::optional<multifrontal::NumericFactor<float>> single_;  // mixed precision, until it fails
+  std::optional<multifrontal::NumericFactor<double>> double_;
+  std::vector<double> residual_;
+};
+
+class MultifrontalSolver final : public LinearSolver {
+ public:
+  // Fronts of device_min_flops and above (and those above them) go to the device; infinity: none.
+  MultifrontalSolver(const SolverOptions& options, double device_min_flops)
+      : options_(options), device_min_flops_(device_min_flops) {}
+
+  SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
+    return solve_by_preparing(system, solution);
+  }
+
+  std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes) override {
+    return std::make_unique<PreparedMultifrontal>(options_, device_min_flops_, blas_, matrix, nodes);
+  }
+
+ private:
+  SolverOptions options_;
   double device_min_flops_;
   band::BlasBackend blas_;
-  std::vector<double> residual_;
 };
 
 }  // namespace

@@ -4,7 +4,8 @@
 // OpenMP tasks, supernodal substitution. Under precision `mixed` it factors in FP32 and refines
 // in FP64, falling back to an FP64 factor when that does not converge. On device cuda the large
 // fronts and those above them are factorised on the GPU (device_factorisation.hpp), where their
-// part of the substitution runs too.
+// part of the substitution runs too. prepare() analyses and factorises once for any number of
+// right-hand sides (figures["factorisations"]: 1, or 2 after mixed precision fell back to FP64).
 #include <memory>
 
 #include "solvers/linear_solver.hpp"
