@@ -9,6 +9,7 @@
 #include "fem/config.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/compare_case.hpp"
+#include "fem/study/study_table.hpp"
 #include "tests/app/app_test_support.hpp"
 
 using namespace fem;
@@ -116,4 +117,13 @@ TEST_CASE("fem compare on a case with load cases counts the right-hand sides and
     const auto j = study::to_json(row);
     CHECK(j["time_per_rhs_s"].get<double>() == doctest::Approx(row.time_solve_s.median / 3));
   }
+  CHECK(study::csv_header().find(",rhs,time_per_rhs_s,") != std::string::npos);
+  std::ostringstream table;
+  study::print_table(result.rows, table);
+  CHECK(table.str().find("per rhs s") != std::string::npos);
+  CHECK(study::markdown_table(result.rows).find("| rhs | per rhs s |") != std::string::npos);
+  // A comparison of one load set shows no such columns.
+  auto single = result.rows;
+  for (auto& row : single) row.rhs = 1;
+  CHECK(study::markdown_table(single).find("rhs") == std::string::npos);
 }
