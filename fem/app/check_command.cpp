@@ -1,4 +1,3 @@
-#include "fem/pipeline/load_cases.hpp"
 #include "fem/app/check_command.hpp"
 #include "fem/pipeline/make_mesh.hpp"
 
@@ -6,6 +5,7 @@
 #include <iomanip>
 #include <ostream>
 
+#include "fem/pipeline/load_cases.hpp"
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/physics/problem.hpp"

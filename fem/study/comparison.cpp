@@ -222,7 +222,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
           const std::span<const double> one(u.data() + k * n, n);
           const double residual = cases_system ? cases_system->relative_residual(k, one)
                                                : system.relative_residual(by_elements, one);
-          if (!(residual <= row.residual)) row.residual = residual;  // a NaN stays
+          if (std::isnan(residual) || residual > row.residual) row.residual = residual;  // a NaN stays
           const auto ordered = system.in_mesh_order(one);
           in_mesh_order.insert(in_mesh_order.end(), ordered.begin(), ordered.end());
         }
