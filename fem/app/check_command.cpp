@@ -5,6 +5,7 @@
 #include <iomanip>
 #include <ostream>
 
+#include "fem/pipeline/load_cases.hpp"
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/physics/problem.hpp"
@@ -29,7 +30,7 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   const Stopwatch meshing;
   const Mesh mesh = make_mesh(c.mesh);
   const double mesh_seconds = meshing.seconds();
-  build_problem(c, mesh);  // the groups, materials and conditions resolve against the mesh
+  resolve_load_cases(c, build_problem(c, mesh));  // the groups, materials and conditions resolve against the mesh
   const int d = c.physics.type == PhysicsType::Heat ? 1 : mesh.dimension;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   const NodeOrdering order = order_nodes(graph, c.solver.renumber, c.solver.method, d);

@@ -39,6 +39,9 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
   resources::require_mesh_fits(c, host_available_memory());
   const int ranks = launched_ranks();
   require_solver_for_ranks(c.solver.method, ranks);
+  if (!c.load_cases.empty() && ranks > 1)
+    throw std::runtime_error(c.file.string() + ": 'load_cases' are solved in one process (one preparation of K for "
+                             "every case): run it without mpirun (petsc and mumps run in one process too)");
   if (overrides.export_matrix && ranks > 1)
     throw std::runtime_error("--export-matrix writes the system of one process: run it without mpirun");
   const auto executor = make_executor(c, ranks);

@@ -55,7 +55,8 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
 
 namespace {
 
-// Adds one element's matrix and load into the global arrays (values, rhs).
+// Adds one element's matrix and load into the global arrays (values, rhs); its load alone when
+// `values` is null.
 class Scatter {
  public:
   Scatter(const CsrMatrix& pattern, const DofMap& dofs) : a_(pattern), dofs_(dofs) {}
@@ -66,9 +67,10 @@ class Scatter {
     const int nd = n * d;
     for (int a = 0; a < n; ++a) {
       const std::int64_t row0 = dofs_.dof(nodes[a], 0);
+      for (int c = 0; c < d; ++c) rhs[row0 + c] += e.load[a * d + c];
+      if (!values) continue;
       const auto* cols = &a_.col[a_.row_ptr[row0]];
       const auto width = a_.row_ptr[row0 + 1] - a_.row_ptr[row0];
-      for (int c = 0; c < d; ++c) rhs[row0 + c] += e.load[a * d + c];
       for (int b = 0; b < n; ++b) {
         // The d columns of node b sit together at the same offset in each of node a's d rows.
         const auto col0 = static_cast<std::int32_t>(dofs_.dof(nodes[b], 0));
@@ -86,6 +88,17 @@ class Scatter {
   const CsrMatrix& a_;
   const DofMap& dofs_;
 };
+
+// Boundary loads touch few elements: serial. `values` null: their loads alone.
+void add_boundary_loads(const Problem& problem, const Scatter& scatter, double* values, double* rhs) {
+  const Mesh& mesh = *problem.mesh;
+  ElementBuffers buffers;
+  for (const auto& load : problem.loads)
+    for (std::size_t k = 0; k < load.facets.size(); ++k) {
+      facet_contribution(problem, load, k, buffers);
+      scatter.add(mesh.boundary.nodes_of(load.facets[k]), buffers, values, rhs);
+    }
+}
 
 }  // namespace
 
@@ -153,15 +166,21 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
     }
   }
   failure.rethrow_if_failed();
-
-  // Boundary loads touch few elements: serial.
-  ElementBuffers buffers;
-  for (const auto& load : problem.loads)
-    for (std::size_t k = 0; k < load.facets.size(); ++k) {
-      facet_contribution(problem, load, k, buffers);
-      scatter.add(mesh.boundary.nodes_of(load.facets[k]), buffers, values, rhs);
-    }
+  add_boundary_loads(problem, scatter, values, rhs);
   return out;
+}
+
+std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs) {
+  const Mesh& mesh = *problem.mesh;
+  std::vector<double> rhs(static_cast<std::size_t>(dofs.num_dofs()), 0.0);
+  const CsrMatrix no_matrix;
+  const Scatter scatter(no_matrix, dofs);
+  // Loads alone cost a small part of the matrix's work: serial.
+  ElementBuffers buffers;
+  for (std::size_t e = 0; e < mesh.cells.size(); ++e)
+    if (cell_body_load(problem, e, buffers)) scatter.add(mesh.cells.nodes_of(e), buffers, nullptr, rhs.data());
+  add_boundary_loads(problem, scatter, nullptr, rhs.data());
+  return rhs;
 }
 
 }  // namespace fem

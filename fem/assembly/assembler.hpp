@@ -34,4 +34,9 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
                              AssemblyStrategy strategy = AssemblyStrategy::Coloring, ProgressMeter* progress = nullptr);
 
+// The load vector of `problem` alone (body and boundary loads; no matrix, no Dirichlet lifting),
+// from the same element and facet loads as assemble(): a load set's right-hand side on a K
+// assembled once. Boundary loads give their matrix-free part (convection: h T_inf).
+std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs);
+
 }  // namespace fem

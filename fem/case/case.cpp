@@ -234,6 +234,70 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
   return out;
 }
 
+// The 'loads' mapping of the case or of one of its load cases, into out.gravity and out.source.
+template <class Loads>
+void read_loads(const Section& owner, const fs::path& file, PhysicsType physics, Loads& out) {
+  if (!owner.has("loads")) return;
+  const Section s(file, owner.get("loads"), "'loads'", {"gravity", "source"});
+  if (s.has("gravity")) {
+    if (physics != PhysicsType::Elasticity) s.fail(s.get("gravity"), "'gravity' needs elasticity physics");
+    const auto g = s.numbers("gravity", 2, 3);
+    out.gravity = std::array<double, 3>{g[0], g[1], g.size() > 2 ? g[2] : 0.0};
+  }
+  if (s.has("source")) {
+    if (physics != PhysicsType::Heat) s.fail(s.get("source"), "'source' needs heat physics");
+    out.source = s.number("source");
+  }
+}
+
+// A load case's name becomes part of a file name (<case>-<name>.vtu): nothing that a file
+// system or a shell reads otherwise.
+bool is_file_name_part(const std::string& name) {
+  return !name.empty() && name.size() <= 64 && name.front() != '.' &&
+         std::all_of(name.begin(), name.end(), [](char ch) {
+           return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+                  ch == '-' || ch == '.';
+         });
+}
+
+// Every load case is solved with the one matrix the common boundary gives (one factorisation),
+// so a load case adds loads only: a support, a prescribed value or a convection would change it.
+std::vector<LoadCaseSpec> read_load_cases(const Section& root, const fs::path& file, PhysicsType physics) {
+  std::vector<LoadCaseSpec> out;
+  if (!root.has("load_cases")) return out;
+  const YAML::Node list = root.get("load_cases");
+  if (!list.IsSequence() || list.size() == 0)
+    root.fail(list, "'load_cases' must be a list of one or more {name: ..., boundary: [...], loads: {...}} "
+                    "(leave it out for one load set)");
+  std::map<std::string, int> name_lines;  // two cases of one name would write the same files
+  using K = BoundarySpec::Kind;
+  for (const auto& item : list) {
+    const Section s(file, item, "a 'load_cases' entry", {"name", "boundary", "loads"});
+    LoadCaseSpec lc;
+    lc.line = s.line();
+    lc.name = s.text("name");
+    if (!is_file_name_part(lc.name))
+      s.fail(s.get("name"), "load case name '" + lc.name + "' names its result file <case>-<name>.vtu: use 1 to 64 "
+                            "letters, digits, '_', '-' or '.' (not first)");
+    if (const auto [first, inserted] = name_lines.emplace(lc.name, lc.line); !inserted)
+      s.fail(s.get("name"), "load case '" + lc.name + "' is given twice: lines " + std::to_string(first->second) +
+                                " and " + std::to_string(lc.line) + "; each needs its own name (it names the result files)");
+    lc.boundary = read_boundary(s, file, physics);
+    for (const auto& b : lc.boundary) {
+      const bool held = b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature;
+      if (held || b.kind == K::Convection)
+        throw CaseError(file.string() + ":" + std::to_string(b.line) + ": load case '" + lc.name + "': " +
+                        (held ? "supports and prescribed values (fix, displacement, temperature)"
+                              : "'convection'") +
+                        " belong in the common 'boundary': every load case is solved with the one matrix the common "
+                        "boundary gives, and a load case adds loads only (traction, pressure, flux, gravity, source)");
+    }
+    read_loads(s, file, physics, lc);
+    out.push_back(std::move(lc));
+  }
+  return out;
+}
+
 AmgOptions read_amg(const Section& solver, const fs::path& file) {
   AmgOptions amg;
   if (!solver.has("amg")) return amg;
@@ -293,7 +357,7 @@ void check_utf8(const fs::path& file, const std::string& text) {
 
 Case read_case(const fs::path& file, const YAML::Node& doc) {
   const Section root(file, doc, "the case file",
-                     {"title", "mesh", "physics", "materials", "boundary", "loads", "solver", "output"});
+                     {"title", "mesh", "physics", "materials", "boundary", "loads", "load_cases", "solver", "output"});
   Case c;
   c.file = fs::absolute(file);
   c.name = file.stem().string();
@@ -303,18 +367,8 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
   c.physics = read_physics(root, file);
   c.materials = read_materials(root, file, c.physics.type);
   c.boundary = read_boundary(root, file, c.physics.type);
-  if (root.has("loads")) {
-    const Section s(file, root.get("loads"), "'loads'", {"gravity", "source"});
-    if (s.has("gravity")) {
-      if (c.physics.type != PhysicsType::Elasticity) s.fail(s.get("gravity"), "'gravity' needs elasticity physics");
-      const auto g = s.numbers("gravity", 2, 3);
-      c.gravity = std::array<double, 3>{g[0], g[1], g.size() > 2 ? g[2] : 0.0};
-    }
-    if (s.has("source")) {
-      if (c.physics.type != PhysicsType::Heat) s.fail(s.get("source"), "'source' needs heat physics");
-      c.source = s.number("source");
-    }
-  }
+  read_loads(root, file, c.physics.type, c);
+  c.load_cases = read_load_cases(root, file, c.physics.type);
   c.solver = read_solver(root, file);
   c.output.directory = dir / "results";
   if (root.has("output")) {
@@ -337,7 +391,9 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
     }
   }
   c.output.directory = fs::weakly_canonical(c.output.directory);
-  if (c.physics.type == PhysicsType::Elasticity && c.gravity) {
+  const bool gravity = c.gravity || std::any_of(c.load_cases.begin(), c.load_cases.end(),
+                                                [](const LoadCaseSpec& lc) { return lc.gravity.has_value(); });
+  if (c.physics.type == PhysicsType::Elasticity && gravity) {
     for (const auto& m : c.materials)
       if (m.density <= 0)
         throw CaseError(file.string() + ":" + std::to_string(m.line) +

@@ -82,6 +82,16 @@ struct OutputSpec {
   VtuCompression compression = kDefaultVtuCompression;  // of the .vtu's appended data
 };
 
+// One of the case's load cases: loads (boundary loads, gravity, source) added to the common ones
+// and solved on the same matrix, so it holds no support, prescribed value or convection.
+struct LoadCaseSpec {
+  std::string name;                    // a file-name part: letters, digits, '_', '-', '.'
+  std::vector<BoundarySpec> boundary;  // traction, pressure or flux entries
+  std::optional<std::array<double, 3>> gravity;
+  double source = 0;
+  int line = 0;
+};
+
 struct Case {
   std::filesystem::path file;          // the case file itself
   std::string name;                    // its stem: names the outputs
@@ -92,6 +102,7 @@ struct Case {
   std::vector<BoundarySpec> boundary;
   std::optional<std::array<double, 3>> gravity;
   double source = 0;                   // heat: volume source W/m^3
+  std::vector<LoadCaseSpec> load_cases;  // empty: one load set, the common one
   SolverSpec solver;
   OutputSpec output;
 };

@@ -116,6 +116,23 @@ void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& v
   add_body_load(p, body, vp, w, element_info(p.mesh->cells.type[cell]).num_nodes, p.physics.dofs_per_node(), load);
 }
 
+bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out) {
+  const BodyForce body = body_force(p, p.materials[p.cell_material[cell]]);
+  if (!body.present) return false;
+  const Mesh& mesh = *p.mesh;
+  const ElementType type = mesh.cells.type[cell];
+  const auto& info = element_info(type);
+  const int d = p.physics.dofs_per_node();
+  gather_coords(mesh, mesh.cells.nodes_of(cell), out.coords);
+  out.load.assign(static_cast<std::size_t>(info.num_nodes) * d, 0.0);
+  // The points and weights of cell_contribution, so that both give the same load to the last bit.
+  for (const auto& q : quadrature_rule(info.shape, stiffness_quadrature_degree(type))) {
+    const VolumePoint vp = map_volume_point(type, out.coords, p.physics.space_dim, q.xi.data());
+    add_body_load(p, body, vp, q.weight * std::abs(vp.detJ) * p.physics.out_of_plane(), info.num_nodes, d, out.load);
+  }
+  return true;
+}
+
 void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out) {
   using K = BoundaryLoad::Kind;
   const Mesh& mesh = *p.mesh;

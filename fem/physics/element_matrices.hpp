@@ -35,6 +35,10 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out);
 void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& vp, double quadrature_weight,
                         std::vector<double>& load);
 
+// The body load of one cell alone, into out.load (no matrix): for a right-hand side assembled
+// without K. False, with `out` untouched, when the cell carries none.
+bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out);
+
 // Matrix (convection only; otherwise zero) and load of one facet of a boundary load;
 // `index` is the position within load.facets.
 void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out);

@@ -82,9 +82,10 @@ void assign_materials(const Case& c, const Mesh& mesh, Problem& p) {
   p.cell_material.assign(owner.begin(), owner.end());
 }
 
-void resolve_boundary(const Case& c, const Mesh& mesh, Problem& p) {
+// `entries`: the case's common boundary or a load case's.
+void resolve_boundary(const Case& c, const std::vector<BoundarySpec>& entries, const Mesh& mesh, Problem& p) {
   using K = BoundarySpec::Kind;
-  for (const auto& b : c.boundary) {
+  for (const auto& b : entries) {
     const auto& g = find_group(c, mesh, b.group, b.line);
     if (b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature) {
       // A region's nodes are all held, inside too: almost always a boundary group was meant.
@@ -118,6 +119,10 @@ void resolve_boundary(const Case& c, const Mesh& mesh, Problem& p) {
     if (b.kind == K::Pressure) load.outward = outward_signs(mesh, load.facets);
     p.loads.push_back(std::move(load));
   }
+}
+
+void require_held(const Case& c, const Problem& p) {
+  using K = BoundarySpec::Kind;
   const bool held = std::any_of(c.boundary.begin(), c.boundary.end(), [](const BoundarySpec& b) {
     return b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature || b.kind == K::Convection;
   });
@@ -186,7 +191,29 @@ Problem build_problem(const Case& c, const Mesh& mesh) {
   assign_materials(c, mesh, p);
   if (c.gravity) p.gravity = *c.gravity;
   p.source = c.source;
-  resolve_boundary(c, mesh, p);
+  resolve_boundary(c, c.boundary, mesh, p);
+  require_held(c, p);
+  return p;
+}
+
+Problem load_case_loads(const Case& c, const LoadCaseSpec& load_case, const Problem& common) {
+  Problem p;
+  p.mesh = common.mesh;
+  p.physics = common.physics;
+  p.materials = common.materials;
+  p.material_names = common.material_names;
+  p.cell_material = common.cell_material;
+  if (load_case.gravity) p.gravity = *load_case.gravity;
+  p.source = load_case.source;
+  resolve_boundary(c, load_case.boundary, *common.mesh, p);
+  return p;
+}
+
+Problem with_loads(const Problem& common, const Problem& own) {
+  Problem p = common;
+  for (int k = 0; k < 3; ++k) p.gravity[k] += own.gravity[k];
+  p.source += own.source;
+  p.loads.insert(p.loads.end(), own.loads.begin(), own.loads.end());
   return p;
 }
 

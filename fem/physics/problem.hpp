@@ -63,6 +63,15 @@ struct Problem {
 // or a Dirichlet condition on a region group without 'whole_region: true'.
 Problem build_problem(const Case& c, const Mesh& mesh);
 
+// A load case's own loads on the mesh: `common`'s mesh, physics and materials with only the load
+// case's gravity or source and boundary loads, and no Dirichlet condition (a load case holds
+// none). Throws CaseError as build_problem does for a group the mesh lacks.
+Problem load_case_loads(const Case& c, const LoadCaseSpec& load_case, const Problem& common);
+
+// `common` with `own`'s loads added (gravity and source summed, boundary loads appended): the
+// problem a load case solves, whose residual, fields and reactions are its own.
+Problem with_loads(const Problem& common, const Problem& own);
+
 // +1 or -1 per facet so that its normal (as map_facet_point gives it) points out of the cell
 // it bounds; throws if a facet bounds no cell.
 std::vector<double> outward_signs(const Mesh& mesh, const std::vector<std::size_t>& facets);

@@ -1,5 +1,6 @@
 #include "fem/pipeline/discrete_system.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -48,22 +49,54 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
   return watch.seconds();
 }
 
-SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) const {
-  const bool by_elements = solver.uses_element_matrices();
-  if (by_elements ? !element_system_built_ : !assembled_)
-    throw std::logic_error("DiscreteSystem::solve before prepare() for this kind of solver");
+NodeLayout DiscreteSystem::node_layout() const {
+  return NodeLayout{dofs_.dofs_per_node, problem_.mesh->dimension, coordinates_in_equation_order_};
+}
+
+template <class Solve>
+SolveReport DiscreteSystem::translating_failures(Solve&& solve) const {
   try {
-    return by_elements ? solver.solve(element_system_.system, u)
-                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs,
-                                                      NodeLayout{dofs_.dofs_per_node, problem_.mesh->dimension,
-                                                                 coordinates_in_equation_order_}},
-                                      u);
+    return solve();
   } catch (const SolveFailure& e) {
     if (e.equation() < 0) throw;
     throw SolveFailure(std::string(e.what()) + " [at " + dofs_.describe(e.equation()) + "]", e.equation());
   } catch (const InvertedElement& e) {
     throw CaseError(problem_.mesh->source + ": " + e.what());
   }
+}
+
+SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) const {
+  const bool by_elements = solver.uses_element_matrices();
+  if (by_elements ? !element_system_built_ : !assembled_)
+    throw std::logic_error("DiscreteSystem::solve before prepare() for this kind of solver");
+  return translating_failures([&] {
+    return by_elements ? solver.solve(element_system_.system, u)
+                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs, node_layout()}, u);
+  });
+}
+
+SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<const double> rhs, std::span<double> solutions,
+                                  int count) const {
+  if (!assembled_) throw std::logic_error("DiscreteSystem::solve of several right-hand sides before prepare(false)");
+  return translating_failures([&] {
+    const auto prepared = solver.prepare(assembled_system_.matrix, node_layout());
+    SolveReport report = prepared->solve(rhs, solutions, count);
+    const SolveReport& setup = prepared->setup();
+    report.time_setup_s = setup.time_setup_s;
+    report.memory_bytes = std::max(report.memory_bytes, setup.memory_bytes);
+    report.figures.insert(setup.figures.begin(), setup.figures.end());
+    report.figures["reuses_preparation"] = prepared->reuses_preparation() ? 1 : 0;
+    return report;
+  });
+}
+
+std::vector<double> DiscreteSystem::right_hand_side(const Problem& own) const {
+  if (!assembled_) throw std::logic_error("DiscreteSystem::right_hand_side before prepare(false)");
+  // The constraints are the common ones, so the lifting already in f serves every load set.
+  std::vector<double> rhs = assemble_loads(own, dofs_);
+  for (std::size_t i = 0; i < rhs.size(); ++i)
+    rhs[i] = assembled_system_.rhs[i] + (constraints_.is_fixed(static_cast<std::int64_t>(i)) ? 0.0 : rhs[i]);
+  return rhs;
 }
 
 const AssembledSystemData& DiscreteSystem::assembled() const {
@@ -73,11 +106,15 @@ const AssembledSystemData& DiscreteSystem::assembled() const {
 
 double DiscreteSystem::relative_residual(bool by_elements, std::span<const double> u) const {
   if (by_elements) return element_relative_residual(problem_, dofs_, constraints_, u);
-  const auto& system = assembled_system_;
+  return relative_residual(assembled_system_.rhs, u);
+}
+
+double DiscreteSystem::relative_residual(std::span<const double> rhs, std::span<const double> u) const {
+  if (!assembled_) throw std::logic_error("DiscreteSystem::relative_residual of the assembled K before prepare(false)");
   std::vector<double> ku(u.size());
-  cpu::spmv(system.matrix, u, ku);
-  cpu::axpy(-1.0, system.rhs, ku);
-  const double norm_f = std::sqrt(cpu::dot(system.rhs, system.rhs));
+  cpu::spmv(assembled_system_.matrix, u, ku);
+  cpu::axpy(-1.0, rhs, ku);
+  const double norm_f = std::sqrt(cpu::dot(rhs, rhs));
   return norm_f > 0 ? std::sqrt(cpu::dot(ku, ku)) / norm_f : 0.0;
 }
 

@@ -26,6 +26,7 @@ class DiscreteSystem {
   const DofMap& dofs() const { return dofs_; }
   const Constraints& constraints() const { return constraints_; }
   const NodeOrdering& ordering() const { return ordering_; }
+  const renumber::NodeGraph& graph() const { return graph_; }
   std::int64_t nnz() const { return nnz_; }  // of the dof matrix's pattern, both triangles
 
   // Builds what a solver of this kind takes, unless already built; returns the seconds spent.
@@ -38,18 +39,36 @@ class DiscreteSystem {
   // component; an inverted element as a CaseError.
   SolveReport solve(LinearSolver& solver, std::span<double> solution) const;
 
+  // Solves K U = B for `count` right-hand sides (one after another in `rhs`, as right_hand_side
+  // gives them) into `solutions` after prepare(false): `solver` prepares K once
+  // (LinearSolver::prepare). The report holds the preparation's time, memory and figures and the
+  // solve time of all of them; failures come back as solve() gives them.
+  SolveReport solve(LinearSolver& solver, std::span<const double> rhs, std::span<double> solutions, int count) const;
+
+  // The right-hand side of the assembled K for this system's loads plus `own`'s (a problem on the
+  // same mesh holding only extra loads, no Dirichlet condition) after prepare(false): f with
+  // own's loads added on the free equations; the constrained ones keep their prescribed values.
+  std::vector<double> right_hand_side(const Problem& own) const;
+
   // The assembled K and f (constraints applied, equations in this numbering) after prepare(false).
   const AssembledSystemData& assembled() const;
 
   // ||K u - f|| / ||f|| of the system that kind of solver was given: recomputed here, the same
   // way whatever solver produced u.
   double relative_residual(bool by_elements, std::span<const double> solution) const;
+  // ||K u - rhs|| / ||rhs|| with the assembled K, after prepare(false).
+  double relative_residual(std::span<const double> rhs, std::span<const double> solution) const;
 
   // The solution with equations in mesh order (node * dofs_per_node + component), so that
   // solutions under different numberings can be compared entry by entry.
   std::vector<double> in_mesh_order(std::span<const double> solution) const;
 
  private:
+  NodeLayout node_layout() const;
+  // Runs a solve, naming a failing equation as node and component and an inverted element as the mesh's fault.
+  template <class Solve>
+  SolveReport translating_failures(Solve&& solve) const;
+
   const Problem& problem_;
   const renumber::NodeGraph& graph_;
   const NodeOrdering& ordering_;

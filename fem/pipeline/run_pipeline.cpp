@@ -1,5 +1,6 @@
 #include "fem/pipeline/run_pipeline.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <map>
 #include <optional>
@@ -8,6 +9,8 @@
 
 #include "fem/output/matrix_market.hpp"
 #include "fem/pipeline/answer_check.hpp"
+#include "fem/pipeline/load_case_summary.hpp"
+#include "fem/pipeline/load_cases.hpp"
 #include "fem/pipeline/make_mesh.hpp"
 #include "fem/pipeline/memory_watermark.hpp"
 #include "fem/pipeline/number_format.hpp"
@@ -137,6 +140,7 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
     return describe_mesh(mesh);
   });
   const Problem problem = build_problem(c, mesh);
+  const std::vector<LoadCase> load_cases = resolve_load_cases(c, problem);  // none: the common loads are the one set
   const int d = problem.physics.dofs_per_node();
 
   Numbering numbering;
@@ -157,30 +161,49 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   const bool by_elements = solver->uses_element_matrices();
 
   DiscreteSystem system(problem, numbering.graph, order);
+  std::optional<LoadCaseSystem> cases_system;
   phases.run("assemble", [&] {
     ProgressMeter progress(options);
     executor.assemble(system, by_elements, progress);
+    if (!load_cases.empty()) cases_system.emplace(system, load_cases, by_elements);
     return with_commas(system.dofs().num_dofs()) + " equations, " + with_commas(system.nnz()) + " nonzeros, " +
-           with_commas(system.constraints().count) + " prescribed" + (by_elements ? ", element by element" : "");
+           with_commas(system.constraints().count) + " prescribed" + (by_elements ? ", element by element" : "") +
+           (load_cases.empty() ? "" : ", " + std::to_string(load_cases.size()) + " load cases");
   });
 
-  SolveOutcome solved;
+  std::vector<SolveOutcome> solved;  // per load set: the common one, or each load case
   phases.run("solve", [&] {
-    solved = executor.solve(system, *solver, options, by_elements);
-    solved.verdict = judge_answer(options, solved.report, solved.residual, c.solver.require_convergence);
-    return describe_solve(options, solved);
+    if (!cases_system) {
+      solved = {executor.solve(system, *solver, options, by_elements)};
+      solved[0].verdict = judge_answer(options, solved[0].report, solved[0].residual, c.solver.require_convergence);
+      return describe_solve(options, solved[0]);
+    }
+    solved = solve_load_cases(*cases_system, *solver, options, c.solver.require_convergence);
+    SolveOutcome worst = solved[0];
+    for (const auto& one : solved) worst.residual = std::max(worst.residual, one.residual);
+    const bool reused = worst.report.figures.at("reuses_preparation") > 0;
+    return describe_solve(options, worst) + " (the largest), " + std::to_string(solved.size()) + " load cases " +
+           (!cases_system->one_matrix() ? "one after another, element by element"
+            : reused                    ? "on one preparation of K"
+                                        : "on one K, each solve preparing it again (" + options.method + " has no prepared path)");
   });
-  if (!solved.verdict.converged) log << "fem: NOT CONVERGED: " << solved.verdict.reason << "\n";
+  for (const auto& one : solved)
+    if (!one.verdict.converged) {
+      log << "fem: NOT CONVERGED: " << one.verdict.reason << "\n";
+      break;
+    }
 
-  NodalResults results;
+  std::vector<NodalResults> results(solved.size());
   phases.run("post", [&] {
-    results = executor.recover(problem, system, solved.solution);
+    for (std::size_t k = 0; k < solved.size(); ++k)
+      results[k] = executor.recover(load_cases.empty() ? problem : load_cases[k].problem, system, solved[k].solution);
     return std::string(problem.physics.type == PhysicsType::Heat ? "heat flux" : "strain, stress, von Mises") +
-           ", reactions";
+           ", reactions" + (load_cases.empty() ? "" : " of each load case");
   });
 
-  json summary = run_summary({c, mesh, problem, order, system.dofs().num_dofs(), system.nnz(), solved, results});
-  executor.describe(summary, solved.report);
+  const RunRecord record{c, mesh, problem, order, system.dofs().num_dofs(), system.nnz(), solved[0], results[0]};
+  json summary = load_cases.empty() ? run_summary(record) : load_case_summary(record, load_cases, solved, results);
+  executor.describe(summary, solved[0].report);
 
   phases.run("write", [&] {
     AtomicOutput output(c.output.directory);
@@ -188,7 +211,17 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
     double field_seconds = 0;
     executor.together([&] {
       const Stopwatch writing;
-      staged = sink.stage(output, c.name, result_fields(c, problem, results, summary), executor.piece());
+      for (std::size_t k = 0; k < results.size(); ++k) {
+        // A load case's files are <case>-<name>, its fields and view its own.
+        const bool single = load_cases.empty();
+        const StagedFields one =
+            sink.stage(output, single ? c.name : c.name + "-" + load_cases[k].name,
+                       result_fields(c, single ? problem : load_cases[k].problem, results[k],
+                                     single ? summary : summary["load_cases"][k]),
+                       executor.piece());
+        staged.bytes += one.bytes;
+        staged.note = one.note;
+      }
       field_seconds = writing.seconds();
       if (overrides.export_matrix) {
         system.prepare(false);  // the frontal method solved without assembling: assemble for the export
@@ -213,6 +246,7 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   });
   summary["time_s"] = phases.times();
   print_run_summary(log, summary, c.output.directory.string());
+  print_load_cases(log, summary);
   return summary;
 }
 

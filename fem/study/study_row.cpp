@@ -13,7 +13,7 @@ using nlohmann::json;
 const std::vector<const char*> kColumns = {
     "solver", "device", "preconditioner", "renumber", "renumber_used", "size", "dofs", "nnz", "bandwidth", "time_assemble_s",
     "time_setup_s", "time_setup_min_s", "time_setup_max_s", "time_solve_s", "time_solve_min_s", "time_solve_max_s",
-    "time_total_s", "time_total_min_s", "time_total_max_s", "repeats", "peak_memory_bytes", "process_peak_bytes",
+    "time_total_s", "time_total_min_s", "time_total_max_s", "repeats", "rhs", "time_per_rhs_s", "peak_memory_bytes", "process_peak_bytes",
     "solver_memory_bytes",
     "factor_bytes", "fill", "iterations", "residual", "flops", "gflops", "energy_j", "max_rel_diff", "agrees",
     "reference", "status", "message", "note"};
@@ -73,6 +73,9 @@ json to_json(const StudyRow& r) {
   spread("time_solve", r.time_solve_s);
   spread("time_total", r.time_total_s);
   j["repeats"] = r.repeats;
+  j["rhs"] = r.rhs;
+  // The solve time of one right-hand side among rhs: with the setup, what one more load case costs.
+  j["time_per_rhs_s"] = measured ? json(r.time_solve_s.median / r.rhs) : json(nullptr);
   j["peak_memory_bytes"] = measured ? json(r.peak_memory_bytes) : json(nullptr);
   j["process_peak_bytes"] = measured ? json(r.process_peak_bytes) : json(nullptr);
   j["solver_memory_bytes"] = measured ? json(r.solver_memory_bytes) : json(nullptr);
@@ -106,6 +109,7 @@ StudyRow row_from_json(const json& j) {
   r.bandwidth = j.at("bandwidth");
   r.time_assemble_s = j.at("time_assemble_s");
   r.repeats = j.at("repeats");
+  r.rhs = j.value("rhs", 1);  // compare.json written before load cases: one
   const auto spread = [&](const std::string& name) {
     return Spread{optional_number(j, name + "_s").value_or(0), optional_number(j, name + "_min_s").value_or(0),
                   optional_number(j, name + "_max_s").value_or(0)};

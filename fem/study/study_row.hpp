@@ -30,6 +30,7 @@ struct StudyRow {
   std::int64_t dofs = 0, nnz = 0, bandwidth = 0;
   double time_assemble_s = 0;            // assembling this system (shared by the rows that use it)
   int repeats = 0;                       // timed solves behind the spreads
+  int rhs = 1;                           // right-hand sides per solve: the case's load cases, solved together
   Spread time_setup_s, time_solve_s, time_total_s;  // setup: factorisation/conversion/transfers
   double peak_memory_bytes = 0;          // peak resident memory the solve added to the process
   double process_peak_bytes = 0;         // the process's peak resident memory during the solve (mesh, matrix ... included)

@@ -22,17 +22,23 @@ bool any_size(const std::vector<StudyRow>& rows) {
   return std::any_of(rows.begin(), rows.end(), [](const StudyRow& r) { return !r.size.empty(); });
 }
 
-Cells header(bool sizes, bool markdown) {
+// Rows that solve several right-hand sides (load cases) get the count and the time per one.
+bool any_cases(const std::vector<StudyRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const StudyRow& r) { return r.rhs > 1; });
+}
+
+Cells header(bool sizes, bool cases, bool markdown) {
   Cells h = {"solver", "renumber"};
   if (sizes) h.push_back("size");
-  for (const char* c : {"dofs", "bandwidth", "setup s", "solve s", "total s", "memory", "iterations", "residual",
-                        "max rel diff", "agrees", "status"})
-    h.push_back(c);
-  if (markdown) h.insert(h.begin() + (sizes ? 9 : 8), {"factor", "GFLOP/s", "energy J"});  // after memory
+  for (const char* c : {"dofs", "bandwidth", "setup s", "solve s", "total s"}) h.push_back(c);
+  if (cases) h.insert(h.end(), {"rhs", "per rhs s"});
+  h.push_back("memory");
+  if (markdown) h.insert(h.end(), {"factor", "GFLOP/s", "energy J"});
+  for (const char* c : {"iterations", "residual", "max rel diff", "agrees", "status"}) h.push_back(c);
   return h;
 }
 
-Cells cells(const StudyRow& r, bool sizes, bool markdown) {
+Cells cells(const StudyRow& r, bool sizes, bool cases, bool markdown) {
   const bool measured = r.repeats > 0;
   const auto time = [&](const Spread& s) {
     if (!measured) return std::string("-");
@@ -47,6 +53,10 @@ Cells cells(const StudyRow& r, bool sizes, bool markdown) {
   c.push_back(time(r.time_setup_s));
   c.push_back(time(r.time_solve_s));
   c.push_back(time(r.time_total_s));
+  if (cases) {
+    c.push_back(std::to_string(r.rhs));
+    c.push_back(measured ? short_number(r.time_solve_s.median / r.rhs) : "-");
+  }
   c.push_back(measured ? human_bytes(std::max(r.peak_memory_bytes, r.solver_memory_bytes)) : "-");
   if (markdown) {
     c.push_back(r.factor_bytes ? human_bytes(*r.factor_bytes) + (r.fill ? " (fill " + short_number(*r.fill) + ")" : "") : "-");
@@ -81,9 +91,9 @@ std::string short_number(double v) {
 }
 
 void print_table(const std::vector<StudyRow>& rows, std::ostream& out) {
-  const bool sizes = any_size(rows);
-  std::vector<Cells> table = {header(sizes, false)};
-  for (const auto& r : rows) table.push_back(cells(r, sizes, false));
+  const bool sizes = any_size(rows), cases = any_cases(rows);
+  std::vector<Cells> table = {header(sizes, cases, false)};
+  for (const auto& r : rows) table.push_back(cells(r, sizes, cases, false));
   std::vector<std::size_t> width(table[0].size(), 0);
   for (const auto& line : table)
     for (std::size_t i = 0; i < line.size(); ++i) width[i] = std::max(width[i], line[i].size());
@@ -112,8 +122,8 @@ void print_table(const std::vector<StudyRow>& rows, std::ostream& out) {
 }
 
 std::string markdown_table(const std::vector<StudyRow>& rows) {
-  const bool sizes = any_size(rows);
-  const Cells h = header(sizes, true);
+  const bool sizes = any_size(rows), cases = any_cases(rows);
+  const Cells h = header(sizes, cases, true);
   std::string text = "|";
   for (const auto& c : h) text += " " + c + " |";
   text += "\n|";
@@ -121,7 +131,7 @@ std::string markdown_table(const std::vector<StudyRow>& rows) {
   text += "\n";
   for (const auto& r : rows) {
     text += "|";
-    for (const auto& c : cells(r, sizes, true)) text += " " + markdown_escaped(c) + " |";
+    for (const auto& c : cells(r, sizes, cases, true)) text += " " + markdown_escaped(c) + " |";
     text += "\n";
   }
   return text;

@@ -136,6 +136,32 @@ BadInput case_variant(std::string name, const std::string& from, const std::stri
   return {std::move(name), {{"case.yaml", replaced(kCase, from, to)}}, arguments, std::move(culprit)};
 }
 
+// The base case with `entries` as its load_cases list (line 17: 'load_cases:', 18: its first entry).
+std::string with_load_cases(const std::string& entries) {
+  return replaced(kCase, "solver:\n", "load_cases:" + entries + "\nsolver:\n");
+}
+
+void add_load_cases(std::vector<BadInput>& out) {
+  const auto v = [&](std::string name, const std::string& entries, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", with_load_cases(entries)}}, "run case.yaml", std::move(culprit)});
+  };
+  v("an empty load_cases list", " []", {"case.yaml:17", "'load_cases' must be a list of one or more"});
+  v("load_cases as a mapping", "\n  a: {name: a}", {"case.yaml:18", "'load_cases' must be a list"});
+  v("an unknown key in a load case", "\n  - {name: a, weight: 2}", {"case.yaml:18", "unknown key 'weight'"});
+  v("a load case without a name", "\n  - {loads: {gravity: [0, -1]}}", {"case.yaml:18", "needs the key 'name'"});
+  v("two load cases of one name", "\n  - {name: a}\n  - {name: a}", {"case.yaml:19", "load case 'a' is given twice", "lines 18 and 19"});
+  v("a load case name that is a path", "\n  - {name: ../up}", {"case.yaml:18", "load case name '../up'"});
+  v("a load case name with a space", "\n  - {name: 'dead load'}", {"case.yaml:18", "load case name 'dead load'"});
+  v("a support in a load case", "\n  - {name: a, boundary: [{group: xmax, fix: [x]}]}",
+    {"case.yaml:18", "load case 'a'", "belong in the common 'boundary'"});
+  v("a prescribed displacement in a load case", "\n  - {name: a, boundary: [{group: xmax, displacement: {x: 0.001}}]}",
+    {"case.yaml:18", "belong in the common 'boundary'"});
+  v("a load case on a group the mesh lacks", "\n  - {name: a, boundary: [{group: nowhere, traction: [1, 0]}]}",
+    {"case.yaml:18", "group 'nowhere' is not in the mesh"});
+  v("a heat load in an elasticity load case", "\n  - {name: a, loads: {source: 5}}", {"case.yaml:18", "'source' needs heat physics"});
+  v("an unknown load in a load case", "\n  - {name: a, loads: {wind: 5}}", {"case.yaml:18", "unknown key 'wind'"});
+}
+
 void add_number_fields(std::vector<BadInput>& out) {
   // Each scalar of the base case, each replaced by something that is not an acceptable value.
   struct Field {
@@ -417,6 +443,9 @@ void add_matrices(std::vector<BadInput>& out) {
 
 std::vector<GoodInput> good_inputs(const std::string& msh_text) {
   return {{"the base case", {{"case.yaml", kCase}}, "run case.yaml"},
+          {"the base case with load cases",
+           {{"case.yaml", with_load_cases("\n  - {name: a, boundary: [{group: xmax, traction: [0, 1e6]}]}\n  - {name: b}")}},
+           "run case.yaml"},
           {"the base mesh", {{"case.yaml", kMshCase}, {"mesh.msh", msh_text}}, "run case.yaml"},
           {"the fan mesh", {{"case.yaml", kFanCase}, {"fan.msh", kFan}}, "run case.yaml"},
           {"the base matrix", {{"a.mtx", kMatrix}}, "bench spmv --no-fe --no-opencl --csv spmv.csv a.mtx"}};
@@ -427,6 +456,7 @@ std::vector<BadInput> bad_inputs(const std::string& msh_text) {
   add_number_fields(out);
   add_list_fields(out);
   add_case_structure(out);
+  add_load_cases(out);
   add_repeats_and_aliases(out);
   add_petsc_options(out);
   add_command_lines(out);
