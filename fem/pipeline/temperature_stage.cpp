@@ -6,6 +6,7 @@
 #include "fem/pipeline/answer_check.hpp"
 #include "fem/pipeline/discrete_system.hpp"
 #include "fem/pipeline/node_ordering.hpp"
+#include "fem/pipeline/number_format.hpp"
 #include "fem/renumber/node_graph.hpp"
 
 namespace fem {
@@ -17,7 +18,7 @@ std::vector<double> solve_temperature_field(const Case& c, const Mesh& mesh, con
     throw CaseError(c.file.string() + ":" + std::to_string(c.temperature->line) + ": 'loads.temperature.from' names " +
                     heat.file.string() + ", which is not a heat case (physics.type: heat)");
   std::vector<double> temperature;
-  phases.run("temperature", [&] {
+  phases.run("heat", [&] {
     const Problem problem = build_problem(heat, mesh);
     const auto graph =
         renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
@@ -32,7 +33,8 @@ std::vector<double> solve_temperature_field(const Case& c, const Mesh& mesh, con
     require_accepted_residual(options, solved.residual);
     temperature = executor.recover(problem, system, solved.solution).temperature;
     std::ostringstream s;
-    s << heat.file.filename().string() << " on this mesh: " << system.dofs().num_dofs() << " equations, residual "
+    s << heat.file.filename().string() << " solved on this mesh: " << with_commas(system.dofs().num_dofs())
+      << " equations, residual "
       << std::scientific << std::setprecision(2) << solved.residual;
     return s.str();
   });

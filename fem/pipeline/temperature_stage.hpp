@@ -12,7 +12,7 @@
 namespace fem {
 
 // The temperature per node (mesh order) of the heat case c.temperature->from, solved on `mesh`
-// as phase "temperature". Throws CaseError naming the case line when that file is not a heat
+// as phase "heat". Throws CaseError naming the case line when that file is not a heat
 // case, and the heat case's own file and line for its errors (a group this mesh lacks, ...).
 std::vector<double> solve_temperature_field(const Case& c, const Mesh& mesh, const SolverOptions& options,
                                             Executor& executor, PhaseLog& phases);
