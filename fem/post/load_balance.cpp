@@ -1,7 +1,10 @@
 #include "fem/post/load_balance.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "fem/elements/quadrature.hpp"
 #include "fem/physics/element_matrices.hpp"
@@ -42,16 +45,28 @@ Resultant applied_loads(const Problem& p, const std::array<double, 3>& about) {
     }
   const bool body = p.body || std::any_of(p.gravity.begin(), p.gravity.end(), [](double g) { return g != 0; });
   if (!body) return total;
-  std::vector<double> coords, load;
-  for (std::size_t e = 0; e < mesh.cells.size(); ++e) {
-    const ElementType type = mesh.cells.type[e];
-    const auto nodes = mesh.cells.nodes_of(e);
-    gather_coords(mesh, nodes, coords);
-    load.assign(nodes.size() * d, 0.0);
-    for (const auto& q : quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type)))
-      add_cell_body_load(p, e, map_volume_point(type, coords, p.physics.space_dim, q.xi.data()), q.weight, load);
-    add_nodal(total, mesh, nodes, load, d, about);
+  // Each thread sums a fixed block of cells; the blocks are added in order, so the total does not
+  // depend on the timing of the threads.
+  const auto cells = static_cast<std::int64_t>(mesh.cells.size());
+  std::vector<Resultant> partial(static_cast<std::size_t>(omp_get_max_threads()));
+#pragma omp parallel
+  {
+    Resultant& mine = partial[static_cast<std::size_t>(omp_get_thread_num())];
+    std::vector<double> coords, load;
+#pragma omp for schedule(static)
+    for (std::int64_t e = 0; e < cells; ++e) {
+      const auto cell = static_cast<std::size_t>(e);
+      const ElementType type = mesh.cells.type[cell];
+      const auto nodes = mesh.cells.nodes_of(cell);
+      gather_coords(mesh, nodes, coords);
+      load.assign(nodes.size() * d, 0.0);
+      for (const auto& q : quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type)))
+        add_cell_body_load(p, cell, map_volume_point(type, coords, p.physics.space_dim, q.xi.data()), q.weight, load);
+      add_nodal(mine, mesh, nodes, load, d, about);
+    }
   }
+  for (const Resultant& r : partial)
+    for (int k = 0; k < 3; ++k) total.force[k] += r.force[k], total.moment[k] += r.moment[k];
   return total;
 }
 
