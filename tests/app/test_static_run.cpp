@@ -1,11 +1,15 @@
 // The engineer's static run end to end: a temperature solved from a heat case loads the
-// elasticity in the same run, and the summary answers with reactions that balance the loads.
+// elasticity in the same run, and the summary answers with reactions that balance the loads,
+// on every elasticity ready case too.
 #include <doctest/doctest.h>
 
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "fem/app/run_command.hpp"
 #include "fem/case/case.hpp"
+#include "fem/config.hpp"
 #include "tests/app/app_test_support.hpp"
 
 using namespace fem;
@@ -138,4 +142,19 @@ TEST_CASE("thermal and resultant loads refuse bad input at its line") {
         std::string::npos);
   CHECK(error_of(with("{group: xmax, fix: [x]}", "{group: xmax, moment: 5, about: [0, 0, 0], fix: [x]}"))
             .find("bad.yaml:13: a 'boundary' entry needs exactly one condition") != std::string::npos);
+}
+
+TEST_CASE("every elasticity ready case balances its reactions and applied loads to 1e-10") {
+  TempDir dir;
+  std::vector<std::string> cases = {"box", "heated_bar", "hot_end_bar"};  // box meshes
+  if (FEM_WITH_GMSH) cases.insert(cases.end(), {"cantilever", "plate_hole", "bracket"});
+  for (const auto& name : cases) {
+    CAPTURE(name);
+    RunOverrides overrides;
+    overrides.output_directory = dir.path;
+    std::ostringstream log;
+    const auto summary = run_case(std::filesystem::path(FEM_TEST_DATA_DIR) / "cases" / (name + ".yaml"),
+                                  overrides, log);
+    CHECK(summary["balance"].get<double>() < 1e-10);
+  }
 }
