@@ -64,22 +64,23 @@ json run_summary(const RunRecord& r) {
   const NodalResults& results = r.results;
   if (r.problem.physics.type == PhysicsType::Elasticity) {
     const std::size_t nn = r.mesh.num_nodes();
-    // Where a nodal quantity is largest: the node (the .vtu's point id) and its coordinates.
-    const auto largest = [&](const char* key, auto value_at) {
+    // A nodal quantity's largest value (sign -1: its smallest), and where: the node (the .vtu's
+    // point id) and its coordinates.
+    const auto extreme = [&](const char* key, double sign, auto value_at) {
       std::size_t at = 0;
       for (std::size_t n = 1; n < nn; ++n)
-        if (value_at(n) > value_at(at)) at = n;
+        if (sign * value_at(n) > sign * value_at(at)) at = n;
       summary[key] = nn ? value_at(at) : 0.0;
-      summary[std::string(key) + "_at"] = {{"node", at}, {"x", std::vector<double>(&r.mesh.coords[3 * at], &r.mesh.coords[3 * at] + 3)}};
+      const double* x = nn ? &r.mesh.coords[3 * at] : nullptr;
+      summary[std::string(key) + "_at"] = {{"node", at}, {"x", nn ? std::vector<double>(x, x + 3) : std::vector<double>(3)}};
     };
-    largest("max_displacement", [&](std::size_t n) {
+    extreme("max_displacement", 1, [&](std::size_t n) {
       return std::hypot(results.displacement[3 * n], results.displacement[3 * n + 1], results.displacement[3 * n + 2]);
     });
-    largest("max_von_mises", [&](std::size_t n) { return results.von_mises[n]; });
-    largest("max_tresca", [&](std::size_t n) { return results.tresca[n]; });
-    largest("max_principal_stress", [&](std::size_t n) { return results.principal_stress[3 * n]; });
-    largest("min_principal_stress", [&](std::size_t n) { return -results.principal_stress[3 * n + 2]; });
-    summary["min_principal_stress"] = -summary["min_principal_stress"].get<double>();
+    extreme("max_von_mises", 1, [&](std::size_t n) { return results.von_mises[n]; });
+    extreme("max_tresca", 1, [&](std::size_t n) { return results.tresca[n]; });
+    extreme("max_principal_stress", 1, [&](std::size_t n) { return results.principal_stress[3 * n]; });
+    extreme("min_principal_stress", -1, [&](std::size_t n) { return results.principal_stress[3 * n + 2]; });
 
     const LoadBalance balance = load_balance(r.problem, results.reaction, c.output.moments_about);
     const auto resultant = [](const Resultant& x) { return json{{"force", x.force}, {"moment", x.moment}}; };
