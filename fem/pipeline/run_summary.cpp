@@ -120,7 +120,7 @@ void print_reactions(std::ostream& log, const json& summary) {
     auto moment = r["moment"].get<std::vector<double>>();
     log << "    " << std::left << std::setw(20) << label << std::setw(44)
         << vector_text(r["force"].get<std::vector<double>>(), "N", dim)
-        << (dim == 2 ? with_unit(moment[2], "N m") : vector_text(moment, "N m", 3)) << "\n";
+        << (dim == 2 ? with_unit(moment[2], "N m", true) : vector_text(moment, "N m", 3)) << "\n";
   };
   log << "  reactions             force, and moment about " << vector_text(about, "m", dim) << "\n";
   for (const auto& [group, r] : summary["group_resultants"].items()) line(group, r);
