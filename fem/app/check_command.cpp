@@ -30,7 +30,13 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   const Stopwatch meshing;
   const Mesh mesh = make_mesh(c.mesh);
   const double mesh_seconds = meshing.seconds();
-  resolve_load_cases(c, build_problem(c, mesh));  // the groups, materials and conditions resolve against the mesh
+  // The groups, materials and conditions (load cases' too) resolve against the mesh; a heat case
+  // that loads the elasticity must resolve against it too (its field is not solved in a dry run:
+  // any stands in).
+  const bool solved_temperature = c.temperature && !c.temperature->from.empty();
+  if (solved_temperature) build_problem(load_case(c.temperature->from), mesh);
+  resolve_load_cases(
+      c, build_problem(c, mesh, solved_temperature ? std::vector<double>(mesh.num_nodes(), 0.0) : std::vector<double>{}));
   const int d = c.physics.type == PhysicsType::Heat ? 1 : mesh.dimension;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   const NodeOrdering order = order_nodes(graph, c.solver.renumber, c.solver.method, d);

@@ -127,7 +127,8 @@ std::vector<MaterialSpec> read_materials(const Section& root, const fs::path& fi
   std::vector<MaterialSpec> out;
   std::map<std::string, int> group_lines;  // a group given two materials would silently get the last
   for (const auto& item : list) {
-    const Section s(file, item, "a 'materials' entry", {"group", "E", "nu", "density", "k", "name"});
+    const Section s(file, item, "a 'materials' entry",
+                    {"group", "E", "nu", "density", "k", "alpha", "reference_temperature", "name"});
     MaterialSpec m;
     m.line = s.line();
     m.group = s.value_or<std::string>("group", "a string", "");
@@ -140,6 +141,14 @@ std::vector<MaterialSpec> read_materials(const Section& root, const fs::path& fi
       m.nu = s.number("nu");
       if (!(m.nu > -1 && m.nu < 0.5)) s.fail(s.get("nu"), "'nu' must lie in (-1, 0.5)");
       if (s.has("density")) m.density = s.positive("density");
+      // No default stress-free temperature: 0 would silently load a part given in kelvin.
+      if (s.has("alpha") != s.has("reference_temperature"))
+        s.fail(item, "'alpha' and 'reference_temperature' (the temperature free of thermal strain) go together");
+      if (s.has("alpha")) {
+        m.alpha = s.number("alpha");
+        if (*m.alpha < 0) s.fail(s.get("alpha"), "'alpha' must not be negative");
+        m.reference_temperature = s.number("reference_temperature");
+      }
     } else {
       m.k = s.positive("k");
     }
@@ -172,7 +181,8 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
   using K = BoundarySpec::Kind;
   for (const auto& item : list) {
     const Section s(file, item, "a 'boundary' entry",
-                    {"group", "fix", "displacement", "traction", "pressure", "temperature", "flux", "convection", "whole_region"});
+                    {"group", "fix", "displacement", "traction", "pressure", "temperature", "flux", "convection", "force",
+                     "moment", "about", "whole_region"});
     BoundarySpec b;
     b.line = s.line();
     b.group = s.text("group");
@@ -218,6 +228,25 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
       b.kind = K::Flux;
       b.value = s.number("flux");
     }
+    if (need("force", true)) {
+      b.kind = K::Force;
+      const auto f = s.numbers("force", 2, 3);
+      std::copy(f.begin(), f.end(), b.vector.begin());
+    }
+    if (need("moment", true)) {
+      b.kind = K::Moment;
+      if (s.get("moment").IsScalar()) {
+        b.vector[2] = s.number("moment");  // about z: the 2D moment
+      } else {
+        const auto m = s.numbers("moment", 3, 3);
+        std::copy(m.begin(), m.end(), b.vector.begin());
+      }
+    }
+    if (s.has("about")) {
+      // A couple has the same moment about every point: the point is checked, not needed.
+      if (b.kind != K::Moment) s.fail(s.get("about"), "'about' goes with 'moment'");
+      s.numbers("about", 2, 3);
+    }
     if (need("convection", false)) {
       b.kind = K::Convection;
       const Section c(file, s.get("convection"), "'convection'", {"h", "T_inf"});
@@ -225,8 +254,8 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
       b.T_inf = c.number("T_inf");
     }
     if (kinds != 1)
-      s.fail(item, "a 'boundary' entry needs exactly one condition (fix, displacement, traction, pressure, "
-                   "temperature, flux or convection) beside its group");
+      s.fail(item, "a 'boundary' entry needs exactly one condition (fix, displacement, traction, pressure, force, "
+                   "moment, temperature, flux or convection) beside its group");
     if (s.has("whole_region") && b.kind != K::Fix && b.kind != K::Displacement && b.kind != K::Temperature)
       s.fail(s.get("whole_region"), "'whole_region' goes with fix, displacement or temperature (it holds every node of a region)");
     out.push_back(b);
@@ -234,11 +263,30 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
   return out;
 }
 
-// The 'loads' mapping of the case or of one of its load cases, into out.gravity and out.source.
+// loads.temperature: a uniform or solved temperature field for thermal strain, on every material.
+void read_temperature(const Section& s, const fs::path& file, PhysicsType physics, Case& c) {
+  if (physics != PhysicsType::Elasticity)
+    s.fail(s.get("temperature"), "'loads.temperature' (thermal strain) needs elasticity physics");
+  c.temperature = read_temperature_load(s, file);
+  for (const auto& m : c.materials)
+    if (!m.alpha)
+      throw CaseError(file.string() + ":" + std::to_string(m.line) + ": 'loads.temperature' needs 'alpha' and "
+                      "'reference_temperature' for material " + (m.group.empty() ? "(all)" : m.group) +
+                      " (alpha: 0 for one that does not expand)");
+}
+
+// A load case's right-hand side holds body and boundary loads only.
+void read_temperature(const Section& s, const fs::path&, PhysicsType, LoadCaseSpec&) {
+  s.fail(s.get("temperature"), "a load case cannot set 'temperature': the thermal load goes in the common 'loads', "
+                               "where every load case shares it");
+}
+
+// The 'loads' mapping of the case or of one of its load cases, into out.gravity, out.source and
+// (the case's) out.temperature.
 template <class Loads>
 void read_loads(const Section& owner, const fs::path& file, PhysicsType physics, Loads& out) {
   if (!owner.has("loads")) return;
-  const Section s(file, owner.get("loads"), "'loads'", {"gravity", "source"});
+  const Section s(file, owner.get("loads"), "'loads'", {"gravity", "source", "temperature"});
   if (s.has("gravity")) {
     if (physics != PhysicsType::Elasticity) s.fail(s.get("gravity"), "'gravity' needs elasticity physics");
     const auto g = s.numbers("gravity", 2, 3);
@@ -248,6 +296,7 @@ void read_loads(const Section& owner, const fs::path& file, PhysicsType physics,
     if (physics != PhysicsType::Heat) s.fail(s.get("source"), "'source' needs heat physics");
     out.source = s.number("source");
   }
+  if (s.has("temperature")) read_temperature(s, file, physics, out);
 }
 
 // A load case's name becomes part of a file name (<case>-<name>.vtu): nothing that a file
@@ -372,20 +421,25 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
   c.solver = read_solver(root, file);
   c.output.directory = dir / "results";
   if (root.has("output")) {
-    const Section s(file, root.get("output"), "'output'", {"directory", "fields", "compression"});
+    const Section s(file, root.get("output"), "'output'", {"directory", "fields", "compression", "moments_about"});
     if (s.has("directory")) c.output.directory = dir / s.text("directory");
+    if (s.has("moments_about")) {
+      const auto point = s.numbers("moments_about", 2, 3);
+      std::copy(point.begin(), point.end(), c.output.moments_about.begin());
+    }
     c.output.compression = choose_choice(s, "compression", c.output.compression);
     if (s.has("fields")) {
       const YAML::Node f = s.get("fields");
       if (!f.IsSequence()) s.fail(f, "'fields' must be a list of field names");
-      static const std::set<std::string> known = {"displacement", "stress", "strain", "von_mises", "reaction",
-                                                  "temperature", "heat_flux"};
+      static const std::set<std::string> known = {"displacement", "stress", "strain", "von_mises", "principal_stress",
+                                                  "tresca", "reaction", "temperature", "heat_flux"};
       for (const auto& item : f) {
         if (!item.IsScalar()) s.fail(item, "'fields' must be a list of field names");
         const auto w = item.as<std::string>();
         if (!known.count(w))
           s.fail(item, "unknown output field '" + w +
-                           "' (expected: displacement, stress, strain, von_mises, reaction, temperature, heat_flux)");
+                           "' (expected: displacement, stress, strain, von_mises, principal_stress, tresca, reaction, "
+                           "temperature, heat_flux)");
         c.output.fields.push_back(w);
       }
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fem/case/temperature_load.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/output/vtu_compression.hpp"
 #include "solvers/linear_solver.hpp"
@@ -42,14 +43,17 @@ struct MaterialSpec {
   std::string group;                   // empty: every cell not claimed by another entry
   double E = 0, nu = 0, density = 0;   // elasticity
   double k = 0;                        // heat conductivity
+  std::optional<double> alpha;         // elasticity: thermal expansion 1/K; given with reference_temperature
+  double reference_temperature = 0;    // where the material is free of thermal strain
   int line = 0;                        // where it was written, for messages
 };
 
 struct BoundarySpec {
-  enum class Kind { Fix, Displacement, Traction, Pressure, Temperature, Flux, Convection } kind = Kind::Fix;
+  // Force: a total force spread uniformly over the group; Moment: a couple (vector, z in 2D).
+  enum class Kind { Fix, Displacement, Traction, Pressure, Temperature, Flux, Convection, Force, Moment } kind = Kind::Fix;
   std::string group;
   std::array<bool, 3> component{};     // Fix / Displacement: which components
-  std::array<double, 3> vector{};      // Displacement values, Traction vector
+  std::array<double, 3> vector{};      // Displacement values, Traction, Force or Moment vector
   double value = 0;                    // Pressure, Temperature, Flux
   double h = 0, T_inf = 0;             // Convection
   bool whole_region = false;           // Fix / Displacement / Temperature on a region group: every node inside it, meant
@@ -80,6 +84,7 @@ struct OutputSpec {
   std::filesystem::path directory;     // absolute
   std::vector<std::string> fields;     // empty: everything the physics gives
   VtuCompression compression = kDefaultVtuCompression;  // of the .vtu's appended data
+  std::array<double, 3> moments_about{};  // the point the reactions' moments are taken about
 };
 
 // One of the case's load cases: loads (boundary loads, gravity, source) added to the common ones
@@ -102,6 +107,7 @@ struct Case {
   std::vector<BoundarySpec> boundary;
   std::optional<std::array<double, 3>> gravity;
   double source = 0;                   // heat: volume source W/m^3
+  std::optional<TemperatureLoadSpec> temperature;  // elasticity: thermal strain
   std::vector<LoadCaseSpec> load_cases;  // empty: one load set, the common one
   SolverSpec solver;
   OutputSpec output;

@@ -194,7 +194,8 @@ SolveReport DistributedSystem::solve(petsc::Method method, const SolverOptions& 
 void DistributedSystem::combine(NodalResults& results) const {
   const std::size_t nodes = node_owner_.size();
   for (std::vector<double>* field : {&results.displacement, &results.strain, &results.stress, &results.von_mises,
-                                     &results.temperature, &results.heat_flux, &results.reaction}) {
+                                     &results.principal_stress, &results.tresca, &results.temperature,
+                                     &results.heat_flux, &results.reaction}) {
     if (field->empty()) continue;
     const std::size_t width = field->size() / nodes;
     for (std::size_t n = 0; n < nodes; ++n)

@@ -5,6 +5,7 @@
 
 #include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
+#include "fem/physics/thermal_strain.hpp"
 
 namespace fem {
 
@@ -59,6 +60,7 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
   const bool elastic = p.physics.type == PhysicsType::Elasticity;
   const LameConstants lame = elastic ? lame_constants(p.physics.model, m) : LameConstants{};
   const BodyForce body = body_force(p, m);
+  const bool heated = elastic && !p.temperature.empty() && m.alpha != 0;
 
   const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
   double sign = 0;
@@ -98,6 +100,7 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
         }
     }
     if (body.present) add_body_load(p, body, vp, w, n, d, out.load);
+    if (heated) add_thermal_load(p.physics, m, temperature_rise(p, mesh.cells.nodes_of(cell), vp, m), vp, w, n, out.load);
   }
   // Only node blocks b >= a were integrated; the matrix is symmetric.
   for (int a = 0; a < n; ++a)
@@ -133,6 +136,11 @@ bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out) {
   return true;
 }
 
+const std::vector<QuadraturePoint>& facet_load_rule(ElementType type) {
+  const auto& info = element_info(type);
+  return quadrature_rule(info.shape, 2 * info.order + 1);
+}
+
 void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t index, ElementBuffers& out) {
   using K = BoundaryLoad::Kind;
   const Mesh& mesh = *p.mesh;
@@ -145,9 +153,7 @@ void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t 
   gather_coords(mesh, mesh.boundary.nodes_of(facet), out.coords);
   out.matrix.assign(static_cast<std::size_t>(nd) * nd, 0.0);
   out.load.assign(nd, 0.0);
-  // Enough points for a quadratic facet times a quadratic load or convection's N N^T.
-  const auto& rule = quadrature_rule(info.shape, 2 * info.order + 1);
-  for (const auto& q : rule) {
+  for (const auto& q : facet_load_rule(type)) {
     const FacetPoint fp = map_facet_point(type, out.coords, q.xi.data());
     const double w = q.weight * fp.measure * p.physics.out_of_plane();
     double t[3] = {0, 0, 0};

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "fem/elements/isoparametric.hpp"
+#include "fem/elements/quadrature.hpp"
 #include "fem/physics/problem.hpp"
 
 namespace fem {
@@ -38,6 +39,11 @@ void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& v
 // The body load of one cell alone, into out.load (no matrix): for a right-hand side assembled
 // without K. False, with `out` untouched, when the cell carries none.
 bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out);
+
+// The quadrature of a boundary load on a facet of `type`: enough points for a quadratic facet
+// times a quadratic load or convection's N N^T. Loads given by their resultant integrate with it
+// too, so that their nodal loads add up to it exactly.
+const std::vector<QuadraturePoint>& facet_load_rule(ElementType type);
 
 // Matrix (convection only; otherwise zero) and load of one facet of a boundary load;
 // `index` is the position within load.facets.

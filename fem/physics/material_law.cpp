@@ -37,9 +37,9 @@ void elasticity_matrix(ElasticModel model, const IsotropicMaterial& m, double* D
   for (int i = normal; i < n; ++i) D[i * n + i] = mu;
 }
 
-std::array<double, 6> full_stress(ElasticModel model, const IsotropicMaterial& m, const double* s) {
+std::array<double, 6> full_stress(ElasticModel model, const IsotropicMaterial& m, const double* s, double delta_t) {
   if (model == ElasticModel::Solid3D) return {s[0], s[1], s[2], s[3], s[4], s[5]};
-  const double zz = model == ElasticModel::PlaneStrain ? m.nu * (s[0] + s[1]) : 0.0;
+  const double zz = model == ElasticModel::PlaneStrain ? m.nu * (s[0] + s[1]) - m.E * m.alpha * delta_t : 0.0;
   return {s[0], s[1], zz, s[2], 0.0, 0.0};
 }
 

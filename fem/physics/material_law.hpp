@@ -10,6 +10,7 @@ namespace fem {
 struct IsotropicMaterial {
   double E = 0, nu = 0, density = 0;  // elasticity
   double k = 0;                       // conduction
+  double alpha = 0, reference_temperature = 0;  // thermal strain alpha (T - reference_temperature)
 };
 
 int voigt_size(ElasticModel model);  // 3 in 2D, 6 in 3D
@@ -24,9 +25,11 @@ LameConstants lame_constants(ElasticModel model, const IsotropicMaterial& m);
 // The elasticity matrix D (voigt_size squared, row-major) of the model.
 void elasticity_matrix(ElasticModel model, const IsotropicMaterial& m, double* D);
 
-// The full 3D stress (xx yy zz xy yz xz) from the model's Voigt stress and strain:
-// plane stress has zz = 0, plane strain zz = nu (xx + yy).
-std::array<double, 6> full_stress(ElasticModel model, const IsotropicMaterial& m, const double* voigt_stress);
+// The full 3D stress (xx yy zz xy yz xz) from the model's Voigt stress, at a temperature
+// `delta_t` above the material's reference: plane stress has zz = 0, plane strain
+// zz = nu (xx + yy) - E alpha delta_t (eps_zz = 0 holds the thermal strain too).
+std::array<double, 6> full_stress(ElasticModel model, const IsotropicMaterial& m, const double* voigt_stress,
+                                  double delta_t = 0);
 
 double von_mises(const std::array<double, 6>& s);
 

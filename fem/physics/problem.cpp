@@ -5,6 +5,7 @@
 
 #include "fem/elements/isoparametric.hpp"
 #include "fem/elements/reference_element.hpp"
+#include "fem/physics/resultant_load.hpp"
 
 namespace fem {
 namespace {
@@ -55,7 +56,7 @@ void assign_materials(const Case& c, const Mesh& mesh, Problem& p) {
     for (const auto& m : c.materials) {
       if (m.group.empty() != (pass == 1)) continue;
       const auto index = p.materials.size();
-      p.materials.push_back({m.E, m.nu, m.density, m.k});
+      p.materials.push_back({m.E, m.nu, m.density, m.k, m.alpha.value_or(0.0), m.reference_temperature});
       p.material_names.push_back(m.group.empty() ? "default" : m.group);
       if (pass == 1) {
         for (auto& o : owner)
@@ -117,6 +118,13 @@ void resolve_boundary(const Case& c, const std::vector<BoundarySpec>& entries, c
     load.h = b.h;
     load.T_inf = b.T_inf;
     if (b.kind == K::Pressure) load.outward = outward_signs(mesh, load.facets);
+    if (b.kind == K::Force || b.kind == K::Moment) {
+      try {
+        spread_resultant(p, load);
+      } catch (const std::invalid_argument& e) {
+        fail(c, b.line, "group '" + b.group + "': " + e.what());
+      }
+    }
     p.loads.push_back(std::move(load));
   }
 }
@@ -184,13 +192,20 @@ std::vector<double> outward_signs(const Mesh& mesh, const std::vector<std::size_
   return signs;
 }
 
-Problem build_problem(const Case& c, const Mesh& mesh) {
+Problem build_problem(const Case& c, const Mesh& mesh, std::vector<double> solved_temperature) {
   Problem p;
   p.mesh = &mesh;
   p.physics = physics_model(c, mesh);
   assign_materials(c, mesh, p);
   if (c.gravity) p.gravity = *c.gravity;
   p.source = c.source;
+  if (c.temperature) {
+    if (!c.temperature->from.empty() && solved_temperature.size() != mesh.num_nodes())
+      fail(c, c.temperature->line, "'loads.temperature.from' (" + c.temperature->from.filename().string() +
+                                       ") is solved first by 'fem run' only; this command takes a uniform temperature");
+    p.temperature = c.temperature->from.empty() ? std::vector<double>(mesh.num_nodes(), c.temperature->uniform)
+                                                : std::move(solved_temperature);
+  }
   resolve_boundary(c, c.boundary, mesh, p);
   require_held(c, p);
   return p;

@@ -54,6 +54,7 @@ struct Problem {
   std::array<double, 3> gravity{};    // elasticity: body force = density * gravity
   double source = 0;                  // heat: volume source
   PointFunction body;                 // when set: body force / source per unit volume as a function of position
+  std::vector<double> temperature;    // elasticity: per node, the temperature of the thermal strain; empty: none
   std::vector<BoundaryLoad> loads;
   std::vector<DirichletCondition> dirichlet;
 };
@@ -61,7 +62,9 @@ struct Problem {
 // Resolves the case's groups against the mesh. Throws CaseError naming the case file line
 // and the group for a group the mesh lacks, a region with no material, no Dirichlet condition,
 // or a Dirichlet condition on a region group without 'whole_region: true'.
-Problem build_problem(const Case& c, const Mesh& mesh);
+// `solved_temperature` (per node) is the field of loads.temperature.from, solved beforehand;
+// a case with such a field and none given is a CaseError.
+Problem build_problem(const Case& c, const Mesh& mesh, std::vector<double> solved_temperature = {});
 
 // A load case's own loads on the mesh: `common`'s mesh, physics and materials with only the load
 // case's gravity or source and boundary loads, and no Dirichlet condition (a load case holds

@@ -16,6 +16,7 @@
 #include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/phase_log.hpp"
 #include "fem/pipeline/run_summary.hpp"
+#include "fem/pipeline/temperature_stage.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "support/host_memory.hpp"
@@ -93,6 +94,8 @@ ResultFields result_fields(const Case& c, const Problem& problem, const NodalRes
   add("strain", 6, results.strain);
   add("stress", 6, results.stress);
   add("von_mises", 1, results.von_mises);
+  add("principal_stress", 3, results.principal_stress);
+  add("tresca", 1, results.tresca);
   add("temperature", 1, results.temperature);
   add("heat_flux", 3, results.heat_flux);
   add("reaction", problem.physics.type == PhysicsType::Heat ? 1 : 3, results.reaction);
@@ -139,7 +142,13 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
     mesh = make_mesh(c.mesh);
     return describe_mesh(mesh);
   });
-  const Problem problem = build_problem(c, mesh);
+  SolverOptions options = c.solver;
+  if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
+  options.progress_interval_s = overrides.progress_interval_s;
+  const bool solved_temperature = c.temperature && !c.temperature->from.empty();
+  const Problem problem =
+      build_problem(c, mesh, solved_temperature ? solve_temperature_field(c, mesh, options, executor, phases)
+                                                : std::vector<double>{});
   const std::vector<LoadCase> load_cases = resolve_load_cases(c, problem);  // none: the common loads are the one set
   const int d = problem.physics.dofs_per_node();
 
@@ -154,9 +163,6 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   resources::require_system_fits(c, resources::system_size(numbering.graph, order.after, mesh.dimension, d),
                                  host_available_memory());
 
-  SolverOptions options = c.solver;
-  if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
-  options.progress_interval_s = overrides.progress_interval_s;
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
   const bool by_elements = solver->uses_element_matrices();
 

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iomanip>
 #include <ostream>
 
 #include "fem/config.hpp"
 #include "fem/pipeline/number_format.hpp"
+#include "fem/post/load_balance.hpp"
 
 namespace fem {
 
@@ -30,6 +32,7 @@ json run_summary(const RunRecord& r) {
   summary["title"] = c.title;
   summary["physics"] = r.problem.physics.type == PhysicsType::Heat ? "heat" : "elasticity";
   summary["nodes"] = r.mesh.num_nodes();
+  summary["dimension"] = r.mesh.dimension;
   summary["elements"] = r.mesh.cells.size();
   summary["dofs"] = r.dofs;
   summary["nnz"] = r.nnz;
@@ -63,20 +66,75 @@ json run_summary(const RunRecord& r) {
   summary["reactions"] = reactions;
   const NodalResults& results = r.results;
   if (r.problem.physics.type == PhysicsType::Elasticity) {
-    double umax = 0, vmax = 0;
-    for (std::size_t n = 0; n < r.mesh.num_nodes(); ++n) {
-      umax = std::max(umax, std::hypot(results.displacement[3 * n], results.displacement[3 * n + 1],
-                                       results.displacement[3 * n + 2]));
-      vmax = std::max(vmax, results.von_mises[n]);
-    }
-    summary["max_displacement"] = umax;
-    summary["max_von_mises"] = vmax;
+    const std::size_t nn = r.mesh.num_nodes();
+    // A nodal quantity's largest value (sign -1: its smallest), and where: the node (the .vtu's
+    // point id) and its coordinates.
+    const auto extreme = [&](const char* key, double sign, auto value_at) {
+      std::size_t at = 0;
+      for (std::size_t n = 1; n < nn; ++n)
+        if (sign * value_at(n) > sign * value_at(at)) at = n;
+      summary[key] = nn ? value_at(at) : 0.0;
+      const double* x = nn ? &r.mesh.coords[3 * at] : nullptr;
+      summary[std::string(key) + "_at"] = {{"node", at}, {"x", nn ? std::vector<double>(x, x + 3) : std::vector<double>(3)}};
+    };
+    extreme("max_displacement", 1, [&](std::size_t n) {
+      return std::hypot(results.displacement[3 * n], results.displacement[3 * n + 1], results.displacement[3 * n + 2]);
+    });
+    extreme("max_von_mises", 1, [&](std::size_t n) { return results.von_mises[n]; });
+    extreme("max_tresca", 1, [&](std::size_t n) { return results.tresca[n]; });
+    extreme("max_principal_stress", 1, [&](std::size_t n) { return results.principal_stress[3 * n]; });
+    extreme("min_principal_stress", -1, [&](std::size_t n) { return results.principal_stress[3 * n + 2]; });
+
+    const LoadBalance balance = load_balance(r.problem, results.reaction, c.output.moments_about);
+    const auto resultant = [](const Resultant& x) { return json{{"force", x.force}, {"moment", x.moment}}; };
+    json groups = json::object();
+    for (const auto& [group, x] : balance.groups) groups[group] = resultant(x);
+    summary["moments_about"] = balance.about;
+    summary["group_resultants"] = groups;
+    summary["applied_total"] = resultant(balance.applied);
+    summary["reaction_total"] = resultant(balance.reactions);
+    summary["balance"] = balance.balance;
   } else {
     const auto [lo, hi] = std::minmax_element(results.temperature.begin(), results.temperature.end());
     summary["temperature_range"] = {*lo, *hi};
   }
   return summary;
 }
+
+namespace {
+
+// (x, y, z) with four significant figures and the unit once; 2D: (x, y).
+std::string vector_text(const std::vector<double>& v, const std::string& unit, int dimension) {
+  std::string text = "(";
+  for (int k = 0; k < dimension; ++k) {
+    char number[24];
+    std::snprintf(number, sizeof number, "%.4g", v[k]);
+    text += (k ? ", " : "") + std::string(number);
+  }
+  return text + ") " + unit;
+}
+
+// The reactions table: force and moment per fixed group, their total, the applied total and the
+// balance. 2D moments are about z only.
+void print_reactions(std::ostream& log, const json& summary) {
+  const int dim = summary["dimension"].get<int>();
+  const auto about = summary["moments_about"].get<std::vector<double>>();
+  const auto line = [&](const std::string& label, const json& r) {
+    auto moment = r["moment"].get<std::vector<double>>();
+    log << "    " << std::left << std::setw(20) << label << std::setw(44)
+        << vector_text(r["force"].get<std::vector<double>>(), "N", dim)
+        << (dim == 2 ? with_unit(moment[2], "N m", true) : vector_text(moment, "N m", 3)) << "\n";
+  };
+  log << "  reactions             force, and moment about " << vector_text(about, "m", dim) << "\n";
+  for (const auto& [group, r] : summary["group_resultants"].items()) line(group, r);
+  line("total", summary["reaction_total"]);
+  line("applied", summary["applied_total"]);
+  char balance[32];
+  std::snprintf(balance, sizeof balance, "%.2e", summary["balance"].get<double>());
+  log << "    " << std::left << std::setw(20) << "balance" << balance << " (|reactions + applied| / |applied|)\n";
+}
+
+}  // namespace
 
 void print_run_summary(std::ostream& log, const json& summary, const std::string& results_directory) {
   const auto row = [&](const char* label) -> std::ostream& { return log << "  " << std::left << std::setw(22) << label; };
@@ -92,11 +150,20 @@ void print_run_summary(std::ostream& log, const json& summary, const std::string
                   << (summary.value("converged", true) ? "" : "  NOT CONVERGED (see not_converged_because in the JSON)")
                   << "\n";
   if (summary.contains("max_displacement")) {
-    row("max |displacement|") << summary["max_displacement"].get<double>() << "\n";
-    row("max von Mises") << summary["max_von_mises"].get<double>() << "\n";
+    const auto where = [&](const char* key) {
+      const json& at = summary[std::string(key) + "_at"];
+      const auto x = at["x"].get<std::vector<double>>();
+      return " at node " + std::to_string(at["node"].get<long long>()) + " " + vector_text(x, "m", summary["dimension"]);
+    };
+    const auto stress = [&](const char* key) { return with_unit(summary[key].get<double>(), "Pa", true); };
+    row("max |displacement|") << with_unit(summary["max_displacement"].get<double>(), "m") << where("max_displacement") << "\n";
+    row("max von Mises") << stress("max_von_mises") << where("max_von_mises") << "\n";
+    row("max Tresca") << stress("max_tresca") << where("max_tresca") << "\n";
+    row("principal stress") << stress("min_principal_stress") << " .. " << stress("max_principal_stress") << "\n";
+    print_reactions(log, summary);
   } else {
-    row("temperature") << summary["temperature_range"][0].get<double>() << " .. "
-                       << summary["temperature_range"][1].get<double>() << "\n";
+    row("temperature") << with_unit(summary["temperature_range"][0].get<double>(), "°C") << " .. "
+                       << with_unit(summary["temperature_range"][1].get<double>(), "°C") << "\n";
   }
   double total = 0;
   for (const auto& [phase, seconds] : summary["time_s"].items()) total += seconds.get<double>();

@@ -10,6 +10,7 @@
 #include "fem/elements/reference_element.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/physics/material_law.hpp"
+#include "fem/physics/thermal_strain.hpp"
 
 namespace fem {
 namespace {
@@ -113,16 +114,20 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
     voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = H[2][2];
     voigt_strain[3] = H[0][1] + H[1][0], voigt_strain[4] = H[1][2] + H[2][1], voigt_strain[5] = H[0][2] + H[2][0];
   }
+  // The stress comes from the strain net of the thermal strain; the strain written is the total.
+  const double delta_t = temperature_rise(problem, nodes, vp, m);
+  const auto thermal = thermal_strain(problem.physics.model, m, delta_t);
   double D[36];
   elasticity_matrix(problem.physics.model, m, D);
   for (int i = 0; i < nv; ++i)
-    for (int j = 0; j < nv; ++j) voigt_stress[i] += D[i * nv + j] * voigt_strain[j];
-  const auto stress = full_stress(problem.physics.model, m, voigt_stress);
+    for (int j = 0; j < nv; ++j) voigt_stress[i] += D[i * nv + j] * (voigt_strain[j] - thermal[j]);
+  const auto stress = full_stress(problem.physics.model, m, voigt_stress, delta_t);
   std::array<double, 6> strain{};
   if (dim == 2) {
-    // plane stress: eps_zz = -nu/(1-nu) (eps_xx + eps_yy); plane strain: 0
-    const double ezz =
-        problem.physics.model == ElasticModel::PlaneStress ? -m.nu / (1 - m.nu) * (voigt_strain[0] + voigt_strain[1]) : 0.0;
+    // plane stress: sigma_zz = 0 gives eps_zz = alpha dT - nu (sigma_xx + sigma_yy) / E; plane strain: 0
+    const double ezz = problem.physics.model == ElasticModel::PlaneStress
+                           ? m.alpha * delta_t - m.nu / m.E * (voigt_stress[0] + voigt_stress[1])
+                           : 0.0;
     strain = {voigt_strain[0], voigt_strain[1], ezz, voigt_strain[2], 0, 0};
   } else {
     std::copy(voigt_strain, voigt_strain + 6, strain.begin());

@@ -2,6 +2,7 @@
 
 #include "fem/physics/material_law.hpp"
 #include "fem/post/cell_results.hpp"
+#include "fem/post/principal_stress.hpp"
 #include "fem/post/reactions.hpp"
 
 namespace fem {
@@ -22,6 +23,8 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
     r.strain.resize(6 * nn);
     r.stress.resize(6 * nn);
     r.von_mises.resize(nn);
+    r.principal_stress.resize(3 * nn);
+    r.tresca.resize(nn);
 #pragma omp parallel for schedule(static)
     for (std::size_t n = 0; n < nn; ++n) {
       for (int c = 0; c < dim; ++c) r.displacement[3 * n + c] = value(n, c);
@@ -31,6 +34,9 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
         s[k] = r.stress[6 * n + k] = gradients[n * width + 6 + k];
       }
       r.von_mises[n] = von_mises(s);
+      const auto principal = principal_stresses(s);
+      std::copy(principal.begin(), principal.end(), &r.principal_stress[3 * n]);
+      r.tresca[n] = tresca(principal);
     }
   } else {
     r.temperature.resize(nn);

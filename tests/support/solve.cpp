@@ -10,7 +10,9 @@
 
 namespace fem::testing {
 
-Solution solve(const Problem& problem, double tolerance) {
+namespace {
+
+Solution solve_with(const Problem& problem, LinearSolver& solver) {
   const Mesh& mesh = *problem.mesh;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   Solution s{make_dof_map(mesh.num_nodes(), problem.physics.dofs_per_node()), {}, {}, 0, 0};
@@ -18,12 +20,24 @@ Solution solve(const Problem& problem, double tolerance) {
   s.constraints = collect_constraints(problem, s.dofs);
   apply_constraints(system.matrix, system.rhs, s.constraints);
   s.u.assign(s.dofs.num_dofs(), 0.0);
-  SolverOptions options;
-  options.tolerance = tolerance;
-  const auto report = make_conjugate_gradient(options)->solve(AssembledSystem{system.matrix, system.rhs}, s.u);
+  const auto report = solver.solve(AssembledSystem{system.matrix, system.rhs}, s.u);
   s.iterations = report.iterations;
   s.residual = report.residual;
   return s;
+}
+
+}  // namespace
+
+Solution solve(const Problem& problem, double tolerance) {
+  SolverOptions options;
+  options.tolerance = tolerance;
+  return solve_with(problem, *make_conjugate_gradient(options));
+}
+
+Solution solve_direct(const Problem& problem) {
+  SolverOptions options;
+  options.method = "band-cholesky";
+  return solve_with(problem, *make_solver(options));
 }
 
 double l2_error(const Problem& problem, const Solution& s, const PointFunction& exact) {

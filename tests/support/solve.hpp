@@ -21,6 +21,9 @@ struct Solution {
 
 Solution solve(const Problem& problem, double tolerance = 1e-13);
 
+// The same with a direct solver (band Cholesky): the answer to rounding.
+Solution solve_direct(const Problem& problem);
+
 // sqrt( integral over the cells of |u_h - u_exact|^2 ), with a quadrature a degree above the element's.
 double l2_error(const Problem& problem, const Solution& s, const PointFunction& exact);
 

@@ -1,0 +1,45 @@
+#include "fem/pipeline/temperature_stage.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "fem/pipeline/answer_check.hpp"
+#include "fem/pipeline/discrete_system.hpp"
+#include "fem/pipeline/node_ordering.hpp"
+#include "fem/pipeline/number_format.hpp"
+#include "fem/renumber/node_graph.hpp"
+
+namespace fem {
+
+std::vector<double> solve_temperature_field(const Case& c, const Mesh& mesh, const SolverOptions& options,
+                                            Executor& executor, PhaseLog& phases) {
+  const Case heat = load_case(c.temperature->from);
+  if (heat.physics.type != PhysicsType::Heat)
+    throw CaseError(c.file.string() + ":" + std::to_string(c.temperature->line) + ": 'loads.temperature.from' names " +
+                    heat.file.string() + ", which is not a heat case (physics.type: heat)");
+  std::vector<double> temperature;
+  phases.run("heat", [&] {
+    const Problem problem = build_problem(heat, mesh);
+    const auto graph =
+        renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+    NodeOrdering ordering = order_nodes(graph, c.solver.renumber, options.method, 1);
+    executor.place_nodes(problem, graph, ordering);
+    auto solver = make_solver(options);
+    const bool by_elements = solver->uses_element_matrices();
+    DiscreteSystem system(problem, graph, ordering);
+    ProgressMeter progress(options);
+    executor.assemble(system, by_elements, progress);
+    const SolveOutcome solved = executor.solve(system, *solver, options, by_elements);
+    const AnswerVerdict verdict = judge_answer(options, solved.report, solved.residual, c.solver.require_convergence);
+    temperature = executor.recover(problem, system, solved.solution).temperature;
+    std::ostringstream s;
+    s << heat.file.filename().string() << " solved on this mesh: " << with_commas(system.dofs().num_dofs())
+      << " equations, residual "
+      << std::scientific << std::setprecision(2) << solved.residual;
+    if (!verdict.converged) s << " NOT CONVERGED: " << verdict.reason;
+    return s.str();
+  });
+  return temperature;
+}
+
+}  // namespace fem
