@@ -8,6 +8,7 @@
 
 #include "fem/assembly/dof_map.hpp"
 #include "fem/assembly/element_coloring.hpp"
+#include "fem/physics/mass_matrix.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "kernels/csr_matrix.hpp"
@@ -33,5 +34,11 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
 // `progress` (none when null) hears the elements assembled.
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
                              AssemblyStrategy strategy = AssemblyStrategy::Coloring, ProgressMeter* progress = nullptr);
+
+// The mass (elasticity) or heat capacity (heat) matrix on the same pattern as assemble()'s
+// matrix, by the same loop; no constraints applied.
+CsrMatrix assemble_mass(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
+                        MassLumping lumping = MassLumping::Consistent,
+                        AssemblyStrategy strategy = AssemblyStrategy::Coloring);
 
 }  // namespace fem

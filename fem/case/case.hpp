@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fem/case/analysis_spec.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/output/vtu_compression.hpp"
 #include "solvers/linear_solver.hpp"
@@ -90,6 +91,7 @@ struct Case {
   double source = 0;                   // heat: volume source W/m^3
   SolverSpec solver;
   OutputSpec output;
+  AnalysisSpec analysis;
 };
 
 // Reads and validates a case file; throws CaseError with "file:line: message". `settings`

@@ -54,10 +54,7 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) con
     throw std::logic_error("DiscreteSystem::solve before prepare() for this kind of solver");
   try {
     return by_elements ? solver.solve(element_system_.system, u)
-                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs,
-                                                      NodeLayout{dofs_.dofs_per_node, problem_.mesh->dimension,
-                                                                 coordinates_in_equation_order_}},
-                                      u);
+                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs, nodes()}, u);
   } catch (const SolveFailure& e) {
     if (e.equation() < 0) throw;
     throw SolveFailure(std::string(e.what()) + " [at " + dofs_.describe(e.equation()) + "]", e.equation());

@@ -38,6 +38,11 @@ class DiscreteSystem {
   // component; an inverted element as a CaseError.
   SolveReport solve(LinearSolver& solver, std::span<double> solution) const;
 
+  // Where the equations sit (for solvers that build a near-null space), in this numbering.
+  NodeLayout nodes() const {
+    return {dofs_.dofs_per_node, problem_.mesh->dimension, coordinates_in_equation_order_};
+  }
+
   // The assembled K and f (constraints applied, equations in this numbering) after prepare(false).
   const AssembledSystemData& assembled() const;
 

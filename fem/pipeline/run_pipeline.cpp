@@ -10,6 +10,7 @@
 #include "fem/pipeline/answer_check.hpp"
 #include "fem/pipeline/make_mesh.hpp"
 #include "fem/pipeline/memory_watermark.hpp"
+#include "fem/pipeline/modal_run.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/phase_log.hpp"
 #include "fem/pipeline/run_summary.hpp"
@@ -153,6 +154,8 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   if (!overrides.quiet) options.progress = [&](const std::string& line) { phases.progress(line); };
   options.progress_interval_s = overrides.progress_interval_s;
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
+  if (c.analysis.type == AnalysisType::Modal)
+    return run_modal({c, overrides, mesh, problem, numbering.graph, order, options, *solver}, executor, sink, phases, log);
   const bool by_elements = solver->uses_element_matrices();
 
   DiscreteSystem system(problem, numbering.graph, order);

@@ -20,19 +20,17 @@ std::string spmv_tuning_source(const SolveReport& report) {
   return f.count("spmv_tuning_timed") && f.at("spmv_tuning_timed") > 0 ? "timed" : "model";
 }
 
-json run_summary(const RunRecord& r) {
-  const Case& c = r.run_case;
-  const NodeOrdering& order = r.ordering;
-  const SolveReport& report = r.solve.report;
+json summary_head(const Case& c, const Mesh& mesh, const Problem& problem, const NodeOrdering& order, std::int64_t dofs,
+                  std::int64_t nnz) {
   json summary;
   summary["fem_version"] = FEM_VERSION;
   summary["case"] = c.file.string();
   summary["title"] = c.title;
-  summary["physics"] = r.problem.physics.type == PhysicsType::Heat ? "heat" : "elasticity";
-  summary["nodes"] = r.mesh.num_nodes();
-  summary["elements"] = r.mesh.cells.size();
-  summary["dofs"] = r.dofs;
-  summary["nnz"] = r.nnz;
+  summary["physics"] = problem.physics.type == PhysicsType::Heat ? "heat" : "elasticity";
+  summary["nodes"] = mesh.num_nodes();
+  summary["elements"] = mesh.cells.size();
+  summary["dofs"] = dofs;
+  summary["nnz"] = nnz;
   summary["renumber"] = order.method;
   summary["bandwidth"] = {{"before", order.before.bandwidth}, {"after", order.after.bandwidth}};
   summary["profile"] = {{"before", order.before.profile}, {"after", order.after.profile}};
@@ -43,6 +41,12 @@ json run_summary(const RunRecord& r) {
   summary["preconditioner"] = name_of(c.solver.preconditioner);
   summary["precision"] = name_of(c.solver.precision);
   summary["threads"] = omp_get_max_threads();
+  return summary;
+}
+
+json run_summary(const RunRecord& r) {
+  const SolveReport& report = r.solve.report;
+  json summary = summary_head(r.run_case, r.mesh, r.problem, r.ordering, r.dofs, r.nnz);
   summary["iterations"] = report.iterations;
   summary["residual"] = r.solve.residual;
   summary["residual_history"] = report.residual_history;
@@ -90,7 +94,7 @@ void print_run_summary(std::ostream& log, const json& summary, const std::string
   if (summary.contains("max_displacement")) {
     row("max |displacement|") << summary["max_displacement"].get<double>() << "\n";
     row("max von Mises") << summary["max_von_mises"].get<double>() << "\n";
-  } else {
+  } else if (summary.contains("temperature_range")) {
     row("temperature") << summary["temperature_range"][0].get<double>() << " .. "
                        << summary["temperature_range"][1].get<double>() << "\n";
   }
