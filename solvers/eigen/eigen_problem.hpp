@@ -19,7 +19,10 @@ struct EigenOptions {
   std::optional<double> shift;          // sigma of K - sigma M; none: default_shift(K, M)
   int block_size = 0;                   // vectors per Lanczos step; 0: min(modes, 6) (a free body's rigid modes are 6 equal eigenvalues)
   int subspace = 0;                     // basis vectors kept at most; 0: 2 modes + 3 blocks
-  double tolerance = 1e-10;             // on each Ritz pair: ||OP y - theta y||_M <= tolerance |theta|
+  // On each Ritz pair: ||OP y - theta y||_M <= tolerance |theta|, or roundoff in the largest |theta|.
+  // Tight, because the residual ||K x - lambda M x|| of a low mode is that of theta magnified
+  // by up to the spread of the spectrum.
+  double tolerance = 1e-12;
   int max_restarts = 300;
   // Called after each restart with a short status line ("restart 12: 7 of 10 converged").
   std::function<void(const std::string&)> progress;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <sstream>
@@ -92,13 +93,15 @@ class Lanczos {
       ritz(h, p, theta, s, order);
       // ||OP y - theta y||_M = ||W s_last||_M for y = V s, with W the residual block.
       const std::vector<double> gram = m_gram(w);
+      // A pair far from the shift cannot be resolved below roundoff in the operator's largest theta.
+      const double attainable = 64 * std::numeric_limits<double>::epsilon() * std::abs(theta[order[0]]);
       int converged = 0;
       for (int i = 0; i < modes_; ++i) {
         const double* last = &s[static_cast<std::size_t>(order[i]) * p + p - block_];
         double e = 0;
         for (int a = 0; a < block_; ++a)
           for (int b = 0; b < block_; ++b) e += last[a] * gram[a * block_ + b] * last[b];
-        if (std::sqrt(std::max(e, 0.0)) <= options_.tolerance * std::abs(theta[order[i]])) ++converged;
+        if (std::sqrt(std::max(e, 0.0)) <= std::max(options_.tolerance * std::abs(theta[order[i]]), attainable)) ++converged;
       }
       result.restarts = restart;
       if (converged == modes_) {
