@@ -98,7 +98,7 @@ ResultFields modal_fields(const ModalRunInputs& in, const ModalSolution& modal) 
   view.title = in.run_case.title;
   view.dimension = in.mesh.dimension;
   std::ostringstream label;
-  label << "mode 1, " << std::setprecision(4) << modal.frequencies_hz.front() << " Hz [|u| normalised]";
+  label << "mode 1, " << std::setprecision(4) << modal.frequencies_hz.front() << " Hz (largest displacement 1)";
   view.color_field = "mode_1";
   view.color_label = label.str();
   view.warp = true;
