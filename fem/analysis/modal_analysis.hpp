@@ -18,7 +18,7 @@ namespace fem {
 struct ModalSolution {
   eigen::EigenResult eigen;                   // eigenvalues ascending, M-orthonormal vectors in equation order
   std::vector<double> frequencies_hz;         // 0 for an eigenvalue that roundoff made slightly negative
-  std::vector<double> residuals;              // ||K x - lambda M x|| / ||K x|| per mode (eigen::mode_residuals)
+  std::vector<double> residuals;              // ||K x - lambda M x|| / ||K x|| per mode (eigen::mode_residuals says more)
   std::vector<std::vector<double>> shapes;    // per mode: 3 values per mesh node, largest |u| = 1
   // Per mode and direction x y z: the participation factor phi^T M r / phi^T M phi of the unit
   // translation r, and the effective mass (phi^T M r)^2 / phi^T M phi.
@@ -34,9 +34,10 @@ double shift_of_frequency(double hz);
 void remove_fixed_mass(CsrMatrix& m, const Constraints& constraints);
 
 // The modes of `k` (constraints applied) and `m` (fixed mass removed; `total_mass` from it before)
-// through `solver`, which is prepared once with K - sigma M.
-ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m,
-                          double total_mass, LinearSolver& solver, NodeLayout nodes, const AnalysisSpec& analysis,
+// by analysis.method: Lanczos through `solver`, prepared once with K - sigma M, or LOBPCG with
+// AMG set up by `amg` (the solver is not used then).
+ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m, double total_mass,
+                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, const AnalysisSpec& analysis,
                           std::function<void(const std::string&)> progress = {});
 
 // r^T M r for the unit translation r along x (the mass, for an elastic body's consistent or lumped M).

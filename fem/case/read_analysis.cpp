@@ -5,12 +5,12 @@ namespace fem {
 AnalysisSpec read_analysis(const Section& root, const std::filesystem::path& file) {
   AnalysisSpec a;
   if (!root.has("analysis")) return a;
-  const Section s(file, root.get("analysis"), "'analysis'", {"type", "modes", "shift", "mass"});
+  const Section s(file, root.get("analysis"), "'analysis'", {"type", "modes", "shift", "mass", "method"});
   a.line = s.line();
   const auto type = s.value_or<std::string>("type", "a string", "static");
   if (type == "modal") a.type = AnalysisType::Modal;
   else if (type != "static") s.fail(s.get("type"), "'type' is '" + type + "'; expected one of: static, modal");
-  for (const char* key : {"modes", "shift", "mass"})
+  for (const char* key : {"modes", "shift", "mass", "method"})
     if (s.has(key) && a.type != AnalysisType::Modal)
       s.fail(s.get(key), "'" + std::string(key) + "' goes with 'type: modal'");
   a.modes = s.value_or<int>("modes", "an integer", a.modes);
@@ -19,6 +19,9 @@ AnalysisSpec read_analysis(const Section& root, const std::filesystem::path& fil
   const auto mass = s.value_or<std::string>("mass", "a string", "consistent");
   if (mass == "lumped") a.mass = MassLumping::Lumped;
   else if (mass != "consistent") s.fail(s.get("mass"), "'mass' is '" + mass + "'; expected one of: consistent, lumped");
+  const auto method = s.value_or<std::string>("method", "a string", "lanczos");
+  if (method == "lobpcg") a.method = EigenMethod::Lobpcg;
+  else if (method != "lanczos") s.fail(s.get("method"), "'method' is '" + method + "'; expected one of: lanczos, lobpcg");
   return a;
 }
 

@@ -1,6 +1,6 @@
-// Shift-invert block Lanczos against LAPACK's dense dsygv on generalized problems: a generic
-// spectrum, repeated eigenvalues, a singular K with Dirichlet-fixed equations, and the answer the
-// same through a direct and an iterative linear solver.
+// Shift-invert block Lanczos and LOBPCG against LAPACK's dense dsygv on generalized problems: a
+// generic spectrum, repeated eigenvalues, a singular K with Dirichlet-fixed equations, and the
+// Lanczos answer the same through a direct and an iterative linear solver.
 #include <doctest/doctest.h>
 #include <lapacke.h>
 
@@ -9,6 +9,7 @@
 #include <random>
 #include <vector>
 
+#include "solvers/eigen/lobpcg.hpp"
 #include "solvers/eigen/mode_residuals.hpp"
 #include "solvers/eigen/shift_invert_lanczos.hpp"
 
@@ -93,15 +94,11 @@ void fix(Pencil& p, const std::vector<int>& fixed) {
     }
 }
 
-fem::eigen::EigenResult check_against_reference(const Pencil& p, const std::vector<int>& fixed,
-                                                fem::eigen::EigenOptions options, const char* method = "band-cholesky") {
+// The result against dsygv: eigenvalues, recomputed residuals, M-orthonormal vectors that are
+// zero on the fixed equations.
+void check_result(const fem::eigen::EigenResult& result, const Pencil& p, const std::vector<int>& fixed, int modes) {
   const CsrMatrix k = to_csr(p.k, p.n), m = to_csr(p.m, p.n);
-  fem::SolverOptions linear;
-  linear.method = method;
-  linear.tolerance = 1e-13;
-  auto solver = fem::make_solver(linear);
-  const auto result = fem::eigen::shift_invert_lanczos(k, m, *solver, {}, options);
-  const auto reference = dense_reference(p, fixed, options.modes);
+  const auto reference = dense_reference(p, fixed, modes);
   REQUIRE(result.eigenvalues.size() == reference.size());
   const double scale = std::max(std::abs(reference.back()), 1e-300);
   for (std::size_t i = 0; i < reference.size(); ++i) {
@@ -110,7 +107,6 @@ fem::eigen::EigenResult check_against_reference(const Pencil& p, const std::vect
   }
   const auto residuals = fem::eigen::mode_residuals(k, m, result.eigenvalues, result.vectors, result.shift);
   for (double r : residuals) CHECK(r < 1e-8);
-  // M-orthonormal, and nothing on the fixed equations.
   const auto n = static_cast<std::size_t>(p.n);
   for (std::size_t a = 0; a < reference.size(); ++a) {
     for (int f : fixed) CHECK(result.vectors[a * n + f] == 0.0);
@@ -121,6 +117,16 @@ fem::eigen::EigenResult check_against_reference(const Pencil& p, const std::vect
       CHECK(mab == doctest::Approx(a == b ? 1.0 : 0.0).epsilon(1e-9));
     }
   }
+}
+
+fem::eigen::EigenResult check_against_reference(const Pencil& p, const std::vector<int>& fixed,
+                                                fem::eigen::EigenOptions options, const char* method = "band-cholesky") {
+  fem::SolverOptions linear;
+  linear.method = method;
+  linear.tolerance = 1e-13;
+  auto solver = fem::make_solver(linear);
+  const auto result = fem::eigen::shift_invert_lanczos(to_csr(p.k, p.n), to_csr(p.m, p.n), *solver, {}, options);
+  check_result(result, p, fixed, options.modes);
   return result;
 }
 
@@ -168,6 +174,26 @@ TEST_CASE("the same modes through an iterative linear solver") {
   options.modes = 5;
   options.shift = 0.0;
   check_against_reference(p, {}, options, "cg");
+}
+
+TEST_CASE("LOBPCG with AMG matches dense dsygv: generic, repeated, singular with fixed equations") {
+  fem::eigen::EigenOptions options;
+  options.modes = 6;
+  options.tolerance = 1e-10;
+  SUBCASE("generic") {
+    const Pencil p = grid_pencil(12, 10, false, 0.5, false);
+    check_result(fem::eigen::lobpcg(to_csr(p.k, p.n), to_csr(p.m, p.n), {}, {}, options), p, {}, options.modes);
+  }
+  SUBCASE("repeated") {
+    const Pencil p = grid_pencil(10, 10, false, 0.0, true);
+    check_result(fem::eigen::lobpcg(to_csr(p.k, p.n), to_csr(p.m, p.n), {}, {}, options), p, {}, options.modes);
+  }
+  SUBCASE("singular K, some equations fixed") {
+    Pencil p = grid_pencil(9, 8, true, 0.0, false);
+    const std::vector<int> fixed = {0, 1, 2, 9, 18, 40};
+    fix(p, fixed);
+    check_result(fem::eigen::lobpcg(to_csr(p.k, p.n), to_csr(p.m, p.n), {}, {}, options), p, fixed, options.modes);
+  }
 }
 
 TEST_CASE("shift-invert Lanczos says why it cannot answer") {
