@@ -26,8 +26,9 @@ void require_modal_setup(const ModalRunInputs& in, const Executor& executor) {
     throw CaseError(c.file.string() + ":" + std::to_string(c.analysis.line) +
                     ": a modal analysis runs in one process: start fem without mpirun");
   if (c.analysis.method == EigenMethod::Lanczos && in.solver.uses_element_matrices())
-    throw CaseError(c.file.string() + ":" + std::to_string(c.analysis.line) + ": a modal analysis factorises K - sigma M, " +
-                    "which " + in.options.method + " (element by element) cannot; choose band-cholesky or multifrontal");
+    throw CaseError(c.file.string() + ":" + std::to_string(c.analysis.line) +
+                    ": a modal analysis with Lanczos factorises K - sigma M, which " + in.options.method +
+                    " (element by element) cannot; choose band-cholesky or multifrontal, or analysis.method: lobpcg");
 }
 
 std::string describe_modes(const ModalSolution& modal, const SolverOptions& options, EigenMethod method) {
