@@ -75,11 +75,13 @@ json modal_summary(const ModalRunInputs& in, const DiscreteSystem& system, const
   summary["participation_factors"] = gamma;
   summary["effective_masses"] = mass;
   summary["total_mass"] = modal.total_mass;
-  summary["eigen_solver"] = {{"method", c.analysis.method == EigenMethod::Lobpcg ? "lobpcg-amg" : "shift-invert-lanczos"},
+  const bool lobpcg = c.analysis.method == EigenMethod::Lobpcg;
+  if (lobpcg) summary["solver"] = "lobpcg-amg";  // solver.method is not used
+  summary["eigen_solver"] = {{"method", lobpcg ? "lobpcg-amg" : "shift-invert-lanczos"},
                              {"shift", e.shift},
                              {"block_size", e.block_size},
                              {"subspace", e.subspace},
-                             {c.analysis.method == EigenMethod::Lobpcg ? "iterations" : "restarts", e.restarts},
+                             {lobpcg ? "iterations" : "restarts", e.restarts},
                              {"solves", e.solves},
                              {"reuses_preparation", e.reuses_preparation},
                              {"time_setup_s", e.setup.time_setup_s},
