@@ -130,7 +130,52 @@ fem::eigen::EigenResult check_against_reference(const Pencil& p, const std::vect
   return result;
 }
 
+// A solver that prepares natively: one dense Cholesky factorisation, then blocks of solves with it.
+class DenseCholesky final : public fem::LinearSolver {
+ public:
+  int prepares = 0, blocks = 0;
+  std::unique_ptr<fem::PreparedSolver> prepare(const CsrMatrix& a, fem::NodeLayout) override {
+    ++prepares;
+    return std::make_unique<Prepared>(a, blocks);
+  }
+
+ private:
+  class Prepared final : public fem::PreparedSolver {
+   public:
+    Prepared(const CsrMatrix& a, int& blocks) : n_(static_cast<int>(a.rows)), factor_(n_ * n_, 0.0), blocks_(blocks) {
+      for (int i = 0; i < n_; ++i)
+        for (auto q = a.row_ptr[i]; q < a.row_ptr[i + 1]; ++q) factor_[i * n_ + a.col[q]] = a.val[q];
+      if (LAPACKE_dpotrf(LAPACK_ROW_MAJOR, 'L', n_, factor_.data(), n_) != 0) throw fem::SolveFailure("not positive definite");
+    }
+    fem::SolveReport solve(std::span<const double> rhs, std::span<double> solution, int count) override {
+      ++blocks_;
+      // The right-hand sides one after another are column-major n x count; the row-major lower
+      // factor is the column-major upper one.
+      std::copy(rhs.begin(), rhs.end(), solution.begin());
+      REQUIRE(LAPACKE_dpotrs(LAPACK_COL_MAJOR, 'U', n_, count, factor_.data(), n_, solution.data(), n_) == 0);
+      return {};
+    }
+
+   private:
+    int n_;
+    std::vector<double> factor_;
+    int& blocks_;
+  };
+};
+
 }  // namespace
+
+TEST_CASE("shift-invert Lanczos factorises K - sigma M once through LinearSolver::prepare") {
+  const Pencil p = grid_pencil(12, 10, false, 0.5, false);
+  fem::eigen::EigenOptions options;
+  options.modes = 8;
+  DenseCholesky solver;
+  const auto result = fem::eigen::shift_invert_lanczos(to_csr(p.k, p.n), to_csr(p.m, p.n), solver, {}, options);
+  check_result(result, p, {}, options.modes);
+  CHECK(solver.prepares == 1);
+  CHECK(result.reuses_preparation);
+  CHECK(static_cast<std::int64_t>(solver.blocks) * result.block_size == result.solves);
+}
 
 TEST_CASE("shift-invert Lanczos matches dense dsygv on a generic generalized problem") {
   const Pencil p = grid_pencil(12, 10, false, 0.5, false);
