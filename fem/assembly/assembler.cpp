@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "fem/physics/element_matrices.hpp"
+#include "fem/physics/mass_matrix.hpp"
 #include "support/first_failure.hpp"
 
 namespace fem {
@@ -55,8 +56,8 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
 
 namespace {
 
-// Adds one element's matrix and load into the global arrays (values, rhs); its load alone when
-// `values` is null.
+// Adds one element's matrix and load into the global arrays: its load alone when `values` is
+// null, its matrix alone when `rhs` is.
 class Scatter {
  public:
   Scatter(const CsrMatrix& pattern, const DofMap& dofs) : a_(pattern), dofs_(dofs) {}
@@ -67,7 +68,8 @@ class Scatter {
     const int nd = n * d;
     for (int a = 0; a < n; ++a) {
       const std::int64_t row0 = dofs_.dof(nodes[a], 0);
-      for (int c = 0; c < d; ++c) rhs[row0 + c] += e.load[a * d + c];
+      if (rhs)
+        for (int c = 0; c < d; ++c) rhs[row0 + c] += e.load[a * d + c];
       if (!values) continue;
       const auto* cols = &a_.col[a_.row_ptr[row0]];
       const auto width = a_.row_ptr[row0 + 1] - a_.row_ptr[row0];
@@ -100,17 +102,17 @@ void add_boundary_loads(const Problem& problem, const Scatter& scatter, double* 
     }
 }
 
-}  // namespace
-
-AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
-                             AssemblyStrategy strategy, ProgressMeter* progress) {
+// Sums `kernel(cell, buffers)` (an element matrix and load) over every cell into `matrix` (its
+// pattern already built) and `rhs_vector` (none when null), on the host threads; returns the
+// colours used (Coloring).
+template <class CellKernel>
+int assemble_cells(const Problem& problem, const DofMap& dofs, AssemblyStrategy strategy, ProgressMeter* progress,
+                   CellKernel&& kernel, CsrMatrix& matrix, std::vector<double>* rhs_vector) {
   const Mesh& mesh = *problem.mesh;
-  AssembledSystemData out;
-  out.matrix = sparsity_pattern(graph, dofs);
-  out.rhs.assign(out.matrix.rows, 0.0);
-  const Scatter scatter(out.matrix, dofs);
-  double* values = out.matrix.val.data();
-  double* rhs = out.rhs.data();
+  const Scatter scatter(matrix, dofs);
+  double* values = matrix.val.data();
+  double* rhs = rhs_vector ? rhs_vector->data() : nullptr;
+  const std::size_t rhs_size = rhs_vector ? rhs_vector->size() : 0;
 
   FirstFailure failure;
   auto guarded = [&](auto&& body) { failure.run(body); };
@@ -123,9 +125,10 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
     if (omp_get_thread_num() == 0) progress->steps("elements", done, elements);
   };
 
+  int colors = 0;
   if (strategy == AssemblyStrategy::Coloring) {
     const auto blocks = color_element_blocks(mesh.cells, {}, mesh.num_nodes());
-    out.colors = static_cast<int>(blocks.colors.size());
+    colors = static_cast<int>(blocks.colors.size());
 #pragma omp parallel
     {
       ElementBuffers buffers;
@@ -134,7 +137,7 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
         for (std::size_t k = 0; k < group.size(); ++k)
           for (std::size_t e : blocks.block(group[k]))
             guarded([&] {
-              cell_contribution(problem, e, buffers);
+              kernel(e, buffers);
               scatter.add(mesh.cells.nodes_of(e), buffers, values, rhs);
               count_element();
             });
@@ -142,31 +145,44 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
     }
   } else {
     const int threads = omp_get_max_threads();
-    const auto nnz = static_cast<std::size_t>(out.matrix.nnz());
+    const auto nnz = static_cast<std::size_t>(matrix.nnz());
     std::vector<std::vector<double>> private_values(threads), private_rhs(threads);
 #pragma omp parallel
     {
       const int t = omp_get_thread_num();
       private_values[t].assign(nnz, 0.0);
-      private_rhs[t].assign(out.rhs.size(), 0.0);
+      private_rhs[t].assign(rhs_size, 0.0);
       ElementBuffers buffers;
 #pragma omp for schedule(dynamic, 64)
       for (std::size_t e = 0; e < mesh.cells.size(); ++e)
         guarded([&] {
-          cell_contribution(problem, e, buffers);
-          scatter.add(mesh.cells.nodes_of(e), buffers, private_values[t].data(), private_rhs[t].data());
+          kernel(e, buffers);
+          scatter.add(mesh.cells.nodes_of(e), buffers, private_values[t].data(), rhs ? private_rhs[t].data() : nullptr);
           count_element();
         });
 #pragma omp for schedule(static)
       for (std::size_t k = 0; k < nnz; ++k)
         for (int s = 0; s < threads; ++s) values[k] += private_values[s][k];
 #pragma omp for schedule(static)
-      for (std::size_t k = 0; k < out.rhs.size(); ++k)
+      for (std::size_t k = 0; k < rhs_size; ++k)
         for (int s = 0; s < threads; ++s) rhs[k] += private_rhs[s][k];
     }
   }
   failure.rethrow_if_failed();
-  add_boundary_loads(problem, scatter, values, rhs);
+  return colors;
+}
+
+}  // namespace
+
+AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
+                             AssemblyStrategy strategy, ProgressMeter* progress) {
+  AssembledSystemData out;
+  out.matrix = sparsity_pattern(graph, dofs);
+  out.rhs.assign(out.matrix.rows, 0.0);
+  out.colors = assemble_cells(
+      problem, dofs, strategy, progress, [&](std::size_t e, ElementBuffers& b) { cell_contribution(problem, e, b); },
+      out.matrix, &out.rhs);
+  add_boundary_loads(problem, Scatter(out.matrix, dofs), out.matrix.val.data(), out.rhs.data());
   return out;
 }
 
@@ -181,6 +197,15 @@ std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs) {
     if (cell_body_load(problem, e, buffers)) scatter.add(mesh.cells.nodes_of(e), buffers, nullptr, rhs.data());
   add_boundary_loads(problem, scatter, nullptr, rhs.data());
   return rhs;
+}
+
+CsrMatrix assemble_mass(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
+                        MassLumping lumping, AssemblyStrategy strategy) {
+  CsrMatrix matrix = sparsity_pattern(graph, dofs);
+  assemble_cells(
+      problem, dofs, strategy, nullptr, [&](std::size_t e, ElementBuffers& b) { cell_mass(problem, e, lumping, b); },
+      matrix, nullptr);
+  return matrix;
 }
 
 }  // namespace fem

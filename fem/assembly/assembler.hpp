@@ -8,6 +8,7 @@
 
 #include "fem/assembly/dof_map.hpp"
 #include "fem/assembly/element_coloring.hpp"
+#include "fem/physics/mass_matrix.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "kernels/csr_matrix.hpp"
@@ -38,5 +39,11 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
 // from the same element and facet loads as assemble(): a load set's right-hand side on a K
 // assembled once. Boundary loads give their matrix-free part (convection: h T_inf).
 std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs);
+
+// The mass (elasticity) or heat capacity (heat) matrix on the same pattern as assemble()'s
+// matrix, by the same loop; no constraints applied.
+CsrMatrix assemble_mass(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
+                        MassLumping lumping = MassLumping::Consistent,
+                        AssemblyStrategy strategy = AssemblyStrategy::Coloring);
 
 }  // namespace fem

@@ -12,6 +12,7 @@
 
 #include "fem/case/case_settings.hpp"
 #include "fem/case/petsc_options_check.hpp"
+#include "fem/case/read_analysis.hpp"
 #include "fem/case/yaml_aliases.hpp"
 #include "fem/case/yaml_section.hpp"
 #include "solvers/solver_table.hpp"
@@ -406,7 +407,8 @@ void check_utf8(const fs::path& file, const std::string& text) {
 
 Case read_case(const fs::path& file, const YAML::Node& doc) {
   const Section root(file, doc, "the case file",
-                     {"title", "mesh", "physics", "materials", "boundary", "loads", "load_cases", "solver", "output"});
+                     {"title", "mesh", "physics", "materials", "boundary", "loads", "load_cases", "solver", "output",
+                      "analysis"});
   Case c;
   c.file = fs::absolute(file);
   c.name = file.stem().string();
@@ -419,6 +421,7 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
   read_loads(root, file, c.physics.type, c);
   c.load_cases = read_load_cases(root, file, c.physics.type);
   c.solver = read_solver(root, file);
+  c.analysis = read_analysis(root, file);
   c.output.directory = dir / "results";
   if (root.has("output")) {
     const Section s(file, root.get("output"), "'output'", {"directory", "fields", "compression", "moments_about"});
@@ -453,6 +456,7 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
         throw CaseError(file.string() + ":" + std::to_string(m.line) +
                         ": 'loads.gravity' needs a 'density' for material " + (m.group.empty() ? "(all)" : m.group));
   }
+  check_analysis(c);
   return c;
 }
 

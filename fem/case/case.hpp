@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "fem/case/analysis_spec.hpp"
 #include "fem/case/temperature_load.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/output/vtu_compression.hpp"
@@ -111,6 +112,7 @@ struct Case {
   std::vector<LoadCaseSpec> load_cases;  // empty: one load set, the common one
   SolverSpec solver;
   OutputSpec output;
+  AnalysisSpec analysis;
 };
 
 // Reads and validates a case file; throws CaseError with "file:line: message". `settings`

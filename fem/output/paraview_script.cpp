@@ -49,7 +49,7 @@ void write_paraview_script(const std::filesystem::path& path, const ParaviewView
   std::snprintf(scale, sizeof scale, "%.6g", v.warp_scale);
   std::ofstream out(path);
   out << "# ParaView view of " << v.vtu_name << ", written by fem: "
-      << (v.warp ? "the deformed shape (displacement x " + std::string(scale) + ") coloured by " : "coloured by ")
+      << (v.warp ? "the deformed shape (" + v.warp_field + " x " + std::string(scale) + ") coloured by " : "coloured by ")
       << v.color_label << ".\n"
       << "#   paraview --script=" << v.script_name << "      opens it in the GUI\n"
       << "#   pvbatch " << v.script_name << " --png out.png     saves a picture (what `fem render` does;\n"
@@ -68,7 +68,7 @@ from paraview.simple import *
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if '__file__' in globals() else os.getcwd()
 )" << "RESULTS = " << py(v.vtu_name) << "\nTITLE = " << py(v.title) << "\nFIELD = " << py(v.color_field)
-      << "\nLABEL = " << py(v.color_label) << "\nWARP = " << (v.warp ? "True" : "False") << "\nSCALE = " << scale
+      << "\nLABEL = " << py(v.color_label) << "\nWARP_FIELD = " << py(v.warp_field) << "\nWARP = " << (v.warp ? "True" : "False") << "\nSCALE = " << scale
       << "  # the largest displacement shows as about a tenth of the model's size\nDIMENSION = " << v.dimension << "\n"
       << R"(
 results = OpenDataFile(os.path.join(HERE, RESULTS), registrationName=RESULTS)  # .vtu, or .pvtu from fem under mpirun
@@ -78,7 +78,7 @@ view.OrientationAxesVisibility = 1
 shown = results
 if WARP:
     shown = WarpByVector(registrationName='deformed x %g' % SCALE, Input=results)
-    shown.Vectors = ['POINTS', 'displacement']
+    shown.Vectors = ['POINTS', WARP_FIELD]
     shown.ScaleFactor = SCALE
     undeformed = Show(results, view)
     undeformed.SetRepresentationType('Feature Edges' if DIMENSION == 3 else 'Outline')

@@ -16,7 +16,8 @@ struct ParaviewView {
   std::string title;            // shown in the picture's corner
   std::string color_field;      // point array to colour by: von_mises | temperature
   std::string color_label;      // scalar bar title, with the unit: "von Mises stress [Pa]"
-  bool warp = false;            // deform by the point array 'displacement'
+  bool warp = false;            // deform by the point array warp_field
+  std::string warp_field = "displacement";  // or a mode shape, mode_1
   double warp_scale = 1.0;      // its magnification
   int dimension = 3;            // 2: look along -z; 3: an isometric view
 };

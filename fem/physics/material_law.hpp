@@ -11,6 +11,7 @@ struct IsotropicMaterial {
   double E = 0, nu = 0, density = 0;  // elasticity
   double k = 0;                       // conduction
   double alpha = 0, reference_temperature = 0;  // thermal strain alpha (T - reference_temperature)
+  double specific_heat = 0;           // heat capacity per unit mass (transient heat)
 };
 
 int voigt_size(ElasticModel model);  // 3 in 2D, 6 in 3D

@@ -134,7 +134,8 @@ void require_held(const Case& c, const Problem& p) {
   const bool held = std::any_of(c.boundary.begin(), c.boundary.end(), [](const BoundarySpec& b) {
     return b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature || b.kind == K::Convection;
   });
-  if (!held)
+  // A free body has rigid-body modes, which a modal analysis reports; a static one cannot solve.
+  if (!held && c.analysis.type != AnalysisType::Modal)
     throw CaseError(c.file.string() + ": no boundary condition holds the body (" +
                     (p.physics.type == PhysicsType::Heat ? "add a 'temperature' or 'convection' entry"
                                                          : "add a 'fix' or 'displacement' entry") +

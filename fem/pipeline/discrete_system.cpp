@@ -49,10 +49,6 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
   return watch.seconds();
 }
 
-NodeLayout DiscreteSystem::node_layout() const {
-  return NodeLayout{dofs_.dofs_per_node, problem_.mesh->dimension, coordinates_in_equation_order_};
-}
-
 template <class Solve>
 SolveReport DiscreteSystem::translating_failures(Solve&& solve) const {
   try {
@@ -71,7 +67,7 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) con
     throw std::logic_error("DiscreteSystem::solve before prepare() for this kind of solver");
   return translating_failures([&] {
     return by_elements ? solver.solve(element_system_.system, u)
-                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs, node_layout()}, u);
+                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs, nodes()}, u);
   });
 }
 
@@ -79,7 +75,7 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<const double> 
                                   int count) const {
   if (!assembled_) throw std::logic_error("DiscreteSystem::solve of several right-hand sides before prepare(false)");
   return translating_failures([&] {
-    const auto prepared = solver.prepare(assembled_system_.matrix, node_layout());
+    const auto prepared = solver.prepare(assembled_system_.matrix, nodes());
     SolveReport report = prepared->solve(rhs, solutions, count);
     const SolveReport& setup = prepared->setup();
     report.time_setup_s = setup.time_setup_s;

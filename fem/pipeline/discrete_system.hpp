@@ -50,6 +50,11 @@ class DiscreteSystem {
   // own's loads added on the free equations; the constrained ones keep their prescribed values.
   std::vector<double> right_hand_side(const Problem& own) const;
 
+  // Where the equations sit (for solvers that build a near-null space), in this numbering.
+  NodeLayout nodes() const {
+    return {dofs_.dofs_per_node, problem_.mesh->dimension, coordinates_in_equation_order_};
+  }
+
   // The assembled K and f (constraints applied, equations in this numbering) after prepare(false).
   const AssembledSystemData& assembled() const;
 
@@ -64,7 +69,6 @@ class DiscreteSystem {
   std::vector<double> in_mesh_order(std::span<const double> solution) const;
 
  private:
-  NodeLayout node_layout() const;
   // Runs a solve, naming a failing equation as node and component and an inverted element as the mesh's fault.
   template <class Solve>
   SolveReport translating_failures(Solve&& solve) const;

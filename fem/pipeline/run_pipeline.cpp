@@ -13,6 +13,7 @@
 #include "fem/pipeline/load_cases.hpp"
 #include "fem/pipeline/make_mesh.hpp"
 #include "fem/pipeline/memory_watermark.hpp"
+#include "fem/pipeline/modal_run.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/phase_log.hpp"
 #include "fem/pipeline/run_summary.hpp"
@@ -164,6 +165,8 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
                                  host_available_memory());
 
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
+  if (c.analysis.type == AnalysisType::Modal)
+    return run_modal({c, overrides, mesh, problem, numbering.graph, order, options, *solver}, executor, sink, phases, log);
   const bool by_elements = solver->uses_element_matrices();
 
   DiscreteSystem system(problem, numbering.graph, order);

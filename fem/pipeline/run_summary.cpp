@@ -22,20 +22,18 @@ std::string spmv_tuning_source(const SolveReport& report) {
   return f.count("spmv_tuning_timed") && f.at("spmv_tuning_timed") > 0 ? "timed" : "model";
 }
 
-json run_summary(const RunRecord& r) {
-  const Case& c = r.run_case;
-  const NodeOrdering& order = r.ordering;
-  const SolveReport& report = r.solve.report;
+json summary_head(const Case& c, const Mesh& mesh, const Problem& problem, const NodeOrdering& order, std::int64_t dofs,
+                  std::int64_t nnz) {
   json summary;
   summary["fem_version"] = FEM_VERSION;
   summary["case"] = c.file.string();
   summary["title"] = c.title;
-  summary["physics"] = r.problem.physics.type == PhysicsType::Heat ? "heat" : "elasticity";
-  summary["nodes"] = r.mesh.num_nodes();
-  summary["dimension"] = r.mesh.dimension;
-  summary["elements"] = r.mesh.cells.size();
-  summary["dofs"] = r.dofs;
-  summary["nnz"] = r.nnz;
+  summary["physics"] = problem.physics.type == PhysicsType::Heat ? "heat" : "elasticity";
+  summary["nodes"] = mesh.num_nodes();
+  summary["dimension"] = mesh.dimension;
+  summary["elements"] = mesh.cells.size();
+  summary["dofs"] = dofs;
+  summary["nnz"] = nnz;
   summary["renumber"] = order.method;
   summary["bandwidth"] = {{"before", order.before.bandwidth}, {"after", order.after.bandwidth}};
   summary["profile"] = {{"before", order.before.profile}, {"after", order.after.profile}};
@@ -47,6 +45,12 @@ json run_summary(const RunRecord& r) {
   if (c.solver.preconditioner == Preconditioner::Auto) summary["preconditioner_chosen_by"] = "auto";
   summary["precision"] = name_of(c.solver.precision);
   summary["threads"] = omp_get_max_threads();
+  return summary;
+}
+
+json run_summary(const RunRecord& r) {
+  const SolveReport& report = r.solve.report;
+  json summary = summary_head(r.run_case, r.mesh, r.problem, r.ordering, r.dofs, r.nnz);
   summary["iterations"] = report.iterations;
   summary["residual"] = r.solve.residual;
   summary["converged"] = r.solve.verdict.converged;
@@ -85,7 +89,7 @@ json run_summary(const RunRecord& r) {
     extreme("max_principal_stress", 1, [&](std::size_t n) { return results.principal_stress[3 * n]; });
     extreme("min_principal_stress", -1, [&](std::size_t n) { return results.principal_stress[3 * n + 2]; });
 
-    const LoadBalance balance = load_balance(r.problem, results.reaction, c.output.moments_about);
+    const LoadBalance balance = load_balance(r.problem, results.reaction, r.run_case.output.moments_about);
     const auto resultant = [](const Resultant& x) { return json{{"force", x.force}, {"moment", x.moment}}; };
     json groups = json::object();
     for (const auto& [group, x] : balance.groups) groups[group] = resultant(x);
@@ -161,7 +165,7 @@ void print_run_summary(std::ostream& log, const json& summary, const std::string
     row("max Tresca") << stress("max_tresca") << where("max_tresca") << "\n";
     row("principal stress") << stress("min_principal_stress") << " .. " << stress("max_principal_stress") << "\n";
     print_reactions(log, summary);
-  } else {
+  } else if (summary.contains("temperature_range")) {
     row("temperature") << with_unit(summary["temperature_range"][0].get<double>(), "°C") << " .. "
                        << with_unit(summary["temperature_range"][1].get<double>(), "°C") << "\n";
   }

@@ -26,6 +26,10 @@ struct RunRecord {
   const NodalResults& results;
 };
 
+// What every analysis reports first: the case, the mesh, the numbering and the solver settings.
+nlohmann::json summary_head(const Case& c, const Mesh& mesh, const Problem& problem, const NodeOrdering& ordering,
+                            std::int64_t dofs, std::int64_t nnz);
+
 // Everything but the times and memory, which the write stage adds last.
 nlohmann::json run_summary(const RunRecord& record);
 

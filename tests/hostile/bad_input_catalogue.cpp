@@ -228,6 +228,9 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("a material group not in the mesh", "group: box,", "group: nowhere,", {case_line("group: box,"), "'nowhere'"});
   v("a boundary group not in the mesh", "group: xmax,", "group: xmid,", {case_line("group: xmax,"), "'xmid'"});
   v("nothing holds the body", "{group: xmin, fix: [x, y]}", "{group: xmin, traction: [1, 0]}", {"case.yaml", "singular"});
+  v("no modes asked for", "output:\n", "analysis: {type: modal, modes: 0}\noutput:\n", {"case.yaml:21", "'modes' must be at least 1"});
+  v("an unknown analysis", "output:\n", "analysis: {type: buckling}\noutput:\n", {"case.yaml:21", "'type' is 'buckling'"});
+  v("modes of a static analysis", "output:\n", "analysis: {modes: 3}\noutput:\n", {"case.yaml:21", "'modes' goes with 'type: modal'"});
   v("a tolerance below double precision", "tolerance: 1e-10", "tolerance: 1e-300", {case_line("tolerance: 1e-10"), "double precision"});
   v("an unknown output field", "directory: results", "directory: results\n  fields: [pressure]", {"case.yaml:23", "'pressure'"});
   v("an unknown compression", "directory: results", "directory: results\n  compression: gzip",

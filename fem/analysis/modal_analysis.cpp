@@ -1,0 +1,104 @@
+#include "fem/analysis/modal_analysis.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "kernels/cpu/vector_ops.hpp"
+#include "solvers/eigen/lobpcg.hpp"
+#include "solvers/eigen/mode_residuals.hpp"
+#include "solvers/eigen/shift_invert_lanczos.hpp"
+
+namespace fem {
+
+double shift_of_frequency(double hz) {
+  const double omega = 2 * std::numbers::pi * hz;
+  return std::copysign(omega * omega, hz);
+}
+
+void remove_fixed_mass(CsrMatrix& m, const Constraints& constraints) {
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < m.rows; ++i) {
+    const bool row_fixed = constraints.is_fixed(i);
+    for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
+      if (row_fixed || constraints.is_fixed(m.col[p])) m.val[p] = 0;
+  }
+}
+
+namespace {
+
+// The unit translation along `direction` on every node's equation of that component.
+std::vector<double> translation(const DofMap& dofs, int direction) {
+  std::vector<double> r(static_cast<std::size_t>(dofs.num_dofs()), 0.0);
+  for (std::size_t node = 0; node < dofs.node_rank.size(); ++node) r[dofs.dof(static_cast<int>(node), direction)] = 1;
+  return r;
+}
+
+}  // namespace
+
+double translational_mass(const CsrMatrix& m, const DofMap& dofs) {
+  const auto r = translation(dofs, 0);
+  std::vector<double> mr(r.size());
+  cpu::spmv(m, r, mr);
+  return cpu::dot(r, mr);
+}
+
+ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m, double total_mass,
+                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, const AnalysisSpec& analysis,
+                          std::function<void(const std::string&)> progress) {
+  eigen::EigenOptions options;
+  options.modes = analysis.modes;
+  if (analysis.shift_hz) options.shift = shift_of_frequency(*analysis.shift_hz);
+  options.progress = std::move(progress);
+  ModalSolution out;
+  if (analysis.method == EigenMethod::Lobpcg) {
+    // Its test reads ||K x - lambda M x|| itself, where rigid-body modes stall well above roundoff;
+    // an eigenvalue's error goes as the square of its residual.
+    options.tolerance = 1e-6;
+    out.eigen = eigen::lobpcg(k, m, nodes, amg, options);
+  } else {
+    out.eigen = eigen::shift_invert_lanczos(k, m, solver, nodes, options);
+  }
+  out.residuals = eigen::mode_residuals(k, m, out.eigen.eigenvalues, out.eigen.vectors, out.eigen.shift);
+  out.total_mass = total_mass;
+
+  const int d = dofs.dofs_per_node;
+  const auto n = static_cast<std::size_t>(dofs.num_dofs());
+  const std::size_t nodes_count = dofs.node_rank.size();
+  std::vector<std::vector<double>> m_translation(d);
+  for (int c = 0; c < d; ++c) {
+    m_translation[c].resize(n);
+    cpu::spmv(m, translation(dofs, c), m_translation[c]);
+  }
+  for (std::size_t i = 0; i < out.eigen.eigenvalues.size(); ++i) {
+    out.frequencies_hz.push_back(std::sqrt(std::max(out.eigen.eigenvalues[i], 0.0)) / (2 * std::numbers::pi));
+    const std::span<const double> phi(out.eigen.vectors.data() + i * n, n);  // M-orthonormal: phi^T M phi = 1
+    std::array<double, 3> gamma{}, mass{};
+    for (int c = 0; c < d; ++c) {
+      gamma[c] = cpu::dot(phi, m_translation[c]);
+      mass[c] = gamma[c] * gamma[c];
+    }
+    out.participation.push_back(gamma);
+    out.effective_mass.push_back(mass);
+
+    std::vector<double> shape(3 * nodes_count, 0.0);
+    double largest = 0;
+    for (std::size_t node = 0; node < nodes_count; ++node) {
+      double squared = 0;
+      for (int c = 0; c < d; ++c) {
+        const double u = phi[dofs.dof(static_cast<int>(node), c)];
+        shape[3 * node + c] = u;
+        squared += u * u;
+      }
+      largest = std::max(largest, squared);
+    }
+    // Normalised to a largest displacement of 1, its sign chosen so that the largest component is positive.
+    const auto peak = std::max_element(shape.begin(), shape.end(), [](double a, double b) { return std::abs(a) < std::abs(b); });
+    const double scale = largest > 0 ? std::copysign(1.0 / std::sqrt(largest), *peak) : 1.0;
+    for (double& u : shape) u *= scale;
+    out.shapes.push_back(std::move(shape));
+  }
+  return out;
+}
+
+}  // namespace fem

@@ -1,0 +1,102 @@
+// `fem run` on a modal case: the mode table, the JSON (frequencies_hz, eigenvalues, residuals,
+// effective masses), mode_1 ... mode_N in the .vtu normalised to 1, the view warped by mode 1,
+// and the modal checks of the case file.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <sstream>
+
+#include "fem/app/run_command.hpp"
+#include "fem/config.hpp"
+#include "tests/app/app_test_support.hpp"
+
+#if FEM_WITH_VTK
+#include <vtkDataArray.h>
+#include <vtkNew.h>
+#include <vtkPointData.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridReader.h>
+#endif
+
+using namespace fem;
+using fem::test::slurp;
+using fem::test::TempDir;
+
+namespace {
+
+// A free block: nothing holds it, so its six rigid-body modes come first.
+const char* kFreeBlock = R"(title: free block
+mesh:
+  box: {size: [1, 0.6, 0.4], divisions: [4, 3, 2]}
+  element: hex
+physics: {type: elasticity, model: 3d}
+materials:
+  - {E: 200e9, nu: 0.3, density: 7800}
+analysis: {type: modal, modes: 8}
+solver: {method: band-cholesky}
+)";
+
+std::string error_of(const std::string& text) {
+  TempDir dir;
+  const auto file = dir.write("case.yaml", text);
+  std::ostringstream log;
+  try {
+    run_case(file, {}, log);
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  FAIL("the run should have failed");
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("a modal run of a free block prints its modes and writes frequencies and mode shapes") {
+  TempDir dir;
+  const auto file = dir.write("block.yaml", kFreeBlock);
+  std::ostringstream log;
+  const auto summary = run_case(file, {}, log);
+  CHECK(log.str().find("frequency [Hz]") != std::string::npos);
+  const auto json = nlohmann::json::parse(slurp(dir.path / "results/block.json"));
+  CHECK(json["analysis"] == "modal");
+  const auto f = json["frequencies_hz"].get<std::vector<double>>();
+  REQUIRE(f.size() == 8);
+  for (int i = 0; i < 6; ++i) CHECK(f[i] < 1e-4 * f[6]);
+  CHECK(f[6] > 100);
+  const auto lambda = json["eigenvalues"].get<std::vector<double>>();
+  CHECK(std::sqrt(lambda[7]) / (2 * M_PI) == doctest::Approx(f[7]).epsilon(1e-12));
+  for (double r : json["mode_residuals"].get<std::vector<double>>()) CHECK(r < 1e-6);
+  CHECK(json["total_mass"].get<double>() == doctest::Approx(7800 * 0.24).epsilon(1e-12));
+  CHECK(json["effective_masses"].size() == 8);
+  CHECK(slurp(dir.path / "results/block-view.py").find("WARP_FIELD = 'mode_1'") != std::string::npos);
+#if FEM_WITH_VTK
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName((dir.path / "results/block.vtu").c_str());
+  reader->Update();
+  for (int i = 1; i <= 8; ++i) {
+    auto* mode = reader->GetOutput()->GetPointData()->GetArray(("mode_" + std::to_string(i)).c_str());
+    REQUIRE(mode != nullptr);
+    double largest = 0;
+    for (vtkIdType p = 0; p < mode->GetNumberOfTuples(); ++p) {
+      const double* u = mode->GetTuple3(p);
+      largest = std::max(largest, std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]));
+    }
+    CHECK(largest == doctest::Approx(1.0).epsilon(1e-12));
+  }
+  CHECK(reader->GetOutput()->GetPointData()->GetArray("displacement") == nullptr);
+#endif
+}
+
+TEST_CASE("a modal case is checked: density on every material, elasticity only, a sensible shift") {
+  const std::string block = kFreeBlock;
+  const auto replaced = [&](const std::string& from, const std::string& to) {
+    std::string text = block;
+    return text.replace(text.find(from), from.size(), to);
+  };
+  CHECK(error_of(replaced(", density: 7800", "")).find("case.yaml:7: a modal analysis needs a 'density'") != std::string::npos);
+  const std::string heat = error_of(replaced("physics: {type: elasticity, model: 3d}\nmaterials:\n  - {E: 200e9, nu: 0.3, density: 7800}",
+                                             "physics: {type: heat}\nmaterials:\n  - {k: 45}"));
+  CHECK(heat.find("case.yaml:8: a modal analysis needs elasticity physics") != std::string::npos);
+  // Above the lowest frequency, K - sigma M is indefinite and Cholesky refuses it.
+  CHECK(error_of(replaced("modes: 8}", "modes: 8, shift: 5000}")).find("lower analysis.shift") != std::string::npos);
+}
