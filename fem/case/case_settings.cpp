@@ -95,7 +95,11 @@ void apply_case_settings(YAML::Node& doc, const std::vector<std::string>& settin
       node.reset(next);
     }
     const std::string& last = path.back();
-    if (node.IsSequence() && is_index(last)) {
+    if (last == "+") {  // a new entry at the end of the list (the list made when there is none)
+      if (node.IsDefined() && !node.IsNull() && !node.IsSequence())
+        throw CaseError("--set " + text + ": '+' appends to a list, and the key path does not lead to one");
+      node.push_back(without_marks(parsed, text));
+    } else if (node.IsSequence() && is_index(last)) {
       node[list_index(node, last, text)] = without_marks(parsed, text);
     } else {
       if (node.IsDefined() && !node.IsNull() && !node.IsMap())

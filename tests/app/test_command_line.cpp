@@ -94,6 +94,10 @@ TEST_CASE("--set replaces a case key before the case is read, nested and in list
   // A section the file does not have is created.
   const auto sourced = run_with(file, {"loads.source=1e4", "solver.tolerance=1e-13"});
   CHECK(temperature_rise(sourced) > temperature_rise(quadratic));
+  // '+' appends an entry: a second flux on the same face doubles the heat through the bar.
+  const auto doubled = run_with(file, {"boundary.+={group: xmax, flux: 1000}"});
+  CHECK(temperature_rise(doubled) == doctest::Approx(2 * temperature_rise(quadratic)).epsilon(1e-6));
+  CHECK(case_error(file, {"solver.+=1"}).find("'+' appends to a list") != std::string::npos);
 }
 
 TEST_CASE("--set values are checked like the file's, and say they came from --set") {
