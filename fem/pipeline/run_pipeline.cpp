@@ -249,7 +249,11 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
     });
     std::string list;
     for (const auto& p : output.commit()) list += (list.empty() ? "" : ", ") + p.filename().string();
-    if (staged.bytes > 0) list += " (" + megabytes(staged.bytes, field_seconds) + ")";
+    // Each rank commits its own piece; this line is rank 0's, so it counts the others.
+    const auto piece = executor.piece();
+    const int ranks = piece ? piece->ranks : 1;
+    if (ranks > 1) list += ", and the pieces of ranks 1 to " + std::to_string(ranks - 1);
+    if (staged.bytes > 0) list += " (" + megabytes(staged.bytes, field_seconds) + (ranks > 1 ? " for rank 0's" : "") + ")";
     if (!staged.note.empty()) list += " (" + staged.note + ")";
     return list;
   });

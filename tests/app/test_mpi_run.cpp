@@ -162,6 +162,9 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
     CHECK(summary.contains("time_pcsetup_s"));
     CHECK(summary.contains("time_kspsolve_s"));
     if (ranks > 1) CHECK(fs::exists(out / ("part_" + std::to_string(ranks - 1) + ".vtu")));
+    if (ranks > 1)  // the write line counts every rank's piece, with no terminal escapes in the log
+      CHECK(parallel.output.find("and the pieces of ranks 1 to " + std::to_string(ranks - 1)) != std::string::npos);
+    CHECK(parallel.output.find("\033[") == std::string::npos);
   }
 }
 
