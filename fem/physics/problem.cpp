@@ -56,7 +56,7 @@ void assign_materials(const Case& c, const Mesh& mesh, Problem& p) {
     for (const auto& m : c.materials) {
       if (m.group.empty() != (pass == 1)) continue;
       const auto index = p.materials.size();
-      p.materials.push_back({m.E, m.nu, m.density, m.k, m.alpha.value_or(0.0), m.reference_temperature});
+      p.materials.push_back({m.E, m.nu, m.density, m.k, m.alpha.value_or(0.0), m.reference_temperature, m.specific_heat});
       p.material_names.push_back(m.group.empty() ? "default" : m.group);
       if (pass == 1) {
         for (auto& o : owner)
