@@ -5,11 +5,11 @@
 namespace fem {
 namespace {
 
-// The keys each analysis type takes besides 'type'.
-bool key_belongs(const std::string& key, AnalysisType type) {
-  if (key == "mass") return type != AnalysisType::Static;
-  if (key == "modes" || key == "shift" || key == "method") return type == AnalysisType::Modal;
-  return type == AnalysisType::Transient;
+// Which analysis types take a key besides 'type', as the message names them.
+std::string types_of(const std::string& key) {
+  if (key == "mass") return "'type: modal' or 'type: transient'";
+  if (key == "modes" || key == "shift" || key == "method") return "'type: modal'";
+  return "'type: transient'";
 }
 
 void read_transient(const Section& s, AnalysisSpec& a) {
@@ -52,8 +52,8 @@ AnalysisSpec read_analysis(const Section& root, const std::filesystem::path& fil
   else if (type != "static") s.fail(s.get("type"), "'type' is '" + type + "'; expected one of: static, modal, transient");
   for (const char* key : {"modes", "shift", "mass", "method", "end_time", "time_step", "theta", "initial_temperature",
                           "output_every"})
-    if (s.has(key) && !key_belongs(key, a.type))
-      s.fail(s.get(key), "'" + std::string(key) + "' does not go with 'type: " + type + "'");
+    if (s.has(key) && types_of(key).find("'type: " + type + "'") == std::string::npos)
+      s.fail(s.get(key), "'" + std::string(key) + "' goes with " + types_of(key));
   a.modes = s.value_or<int>("modes", "an integer", a.modes);
   if (a.modes < 1) s.fail(s.get("modes"), "'modes' must be at least 1");
   if (s.has("shift")) a.shift_hz = s.number("shift");
