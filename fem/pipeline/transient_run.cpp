@@ -180,8 +180,10 @@ json run_transient(const TransientRunInputs& in, Executor& executor, ResultSink&
     summary["peak_memory_bytes"] = peak_memory_bytes();
     output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
     output.commit();
-    return c.name + ".pvd, " + std::to_string(entries.size()) + " x " + c.name + "_<step>.vtu, " + c.name +
-           ".json" + (staged.note.empty() ? "" : " (" + staged.note + ")");
+    char size[64];
+    std::snprintf(size, sizeof size, " (%.1f MB, staged during the steps)", (staged.bytes + index.bytes) / 1e6);
+    return c.name + ".pvd, " + std::to_string(entries.size()) + " x " + c.name + "_<step>.vtu, " + c.name + ".json" +
+           (staged.note.empty() ? std::string(size) : " (" + staged.note + ")");
   });
   phases.set_time("write", field_seconds);
   summary["time_s"] = phases.times();
