@@ -135,7 +135,8 @@ void require_held(const Case& c, const Problem& p) {
     return b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature || b.kind == K::Convection;
   });
   // A free body has rigid-body modes, which a modal analysis reports; a static one cannot solve.
-  if (!held && c.analysis.type != AnalysisType::Modal)
+  // A transient one can: C/dt keeps its matrix definite.
+  if (!held && c.analysis.type == AnalysisType::Static)
     throw CaseError(c.file.string() + ": no boundary condition holds the body (" +
                     (p.physics.type == PhysicsType::Heat ? "add a 'temperature' or 'convection' entry"
                                                          : "add a 'fix' or 'displacement' entry") +

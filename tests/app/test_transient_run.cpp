@@ -75,6 +75,17 @@ TEST_CASE("a transient run writes a time series and its summary") {
 #endif
 }
 
+TEST_CASE("an insulated body heated by a flux needs no held boundary in a transient run") {
+  TempDir dir;
+  const auto file = dir.write("flux.yaml", replaced(kBar, "{group: xmin, temperature: 100}", "{group: xmin, flux: 10}"));
+  std::ostringstream log;
+  run_case(file, {}, log);
+  const auto json = nlohmann::json::parse(slurp(dir.path / "results/flux.json"));
+  // 10 W/m^2 over the 0.1 m edge (unit thickness) for 0.05 s, all stored.
+  CHECK(json["heat_budget"]["stored"][3].get<double>() == doctest::Approx(0.05).epsilon(1e-9));
+  CHECK(json["heat_budget"]["in_loads"][3].get<double>() == doctest::Approx(0.05).epsilon(1e-9));
+}
+
 TEST_CASE("the transient checks of a case name the line") {
   CHECK(error_of(replaced(kBar, ", specific_heat: 1", "")).find("case.yaml:7: a transient analysis needs a 'specific_heat'") !=
         std::string::npos);
