@@ -4,7 +4,7 @@
 
 namespace fem {
 
-enum class AnalysisType { Static, Modal };
+enum class AnalysisType { Static, Modal, Transient };
 
 // How the mass matrix is integrated: consistently (from the shape functions) or lumped onto the diagonal.
 enum class MassLumping { Consistent, Lumped };
@@ -17,8 +17,12 @@ struct AnalysisSpec {
   AnalysisType type = AnalysisType::Static;
   int modes = 10;                      // modal: how many natural frequencies, lowest first
   std::optional<double> shift_hz;      // modal: look for the modes nearest above this frequency
-  MassLumping mass = MassLumping::Consistent;  // modal
+  MassLumping mass = MassLumping::Consistent;  // modal, transient
   EigenMethod method = EigenMethod::Lanczos;   // modal
+  // transient (heat, theta-method): steps of time_step up to end_time from a uniform
+  // initial_temperature; theta 1 backward Euler, 0.5 Crank-Nicolson; fields every output_every steps.
+  double end_time = 0, time_step = 0, theta = 1, initial_temperature = 0;
+  int output_every = 0;                // 0: chosen so that about 20 steps are written
   int line = 0;                        // where the section was written, for messages
 };
 

@@ -129,7 +129,7 @@ std::vector<MaterialSpec> read_materials(const Section& root, const fs::path& fi
   std::map<std::string, int> group_lines;  // a group given two materials would silently get the last
   for (const auto& item : list) {
     const Section s(file, item, "a 'materials' entry",
-                    {"group", "E", "nu", "density", "k", "alpha", "reference_temperature", "name"});
+                    {"group", "E", "nu", "density", "k", "specific_heat", "alpha", "reference_temperature", "name"});
     MaterialSpec m;
     m.line = s.line();
     m.group = s.value_or<std::string>("group", "a string", "");
@@ -152,6 +152,8 @@ std::vector<MaterialSpec> read_materials(const Section& root, const fs::path& fi
       }
     } else {
       m.k = s.positive("k");
+      if (s.has("density")) m.density = s.positive("density");
+      if (s.has("specific_heat")) m.specific_heat = s.positive("specific_heat");
     }
     out.push_back(m);
   }

@@ -44,6 +44,7 @@ struct MaterialSpec {
   std::string group;                   // empty: every cell not claimed by another entry
   double E = 0, nu = 0, density = 0;   // elasticity
   double k = 0;                        // heat conductivity
+  double specific_heat = 0;            // heat: per unit mass, with density (transient)
   std::optional<double> alpha;         // elasticity: thermal expansion 1/K; given with reference_temperature
   double reference_temperature = 0;    // where the material is free of thermal strain
   int line = 0;                        // where it was written, for messages

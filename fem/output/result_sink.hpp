@@ -11,6 +11,7 @@
 
 #include "fem/mesh/mesh.hpp"
 #include "fem/output/paraview_script.hpp"
+#include "fem/output/pvd_writer.hpp"
 #include "fem/output/vtu_compression.hpp"
 #include "fem/output/vtu_writer.hpp"
 #include "support/atomic_output.hpp"
@@ -45,6 +46,13 @@ class ResultSink {
   // files); `piece`: this process's share, when the results are written in pieces.
   virtual StagedFields stage(AtomicOutput& output, const std::string& name, const ResultFields& fields,
                             const std::optional<ResultPiece>& piece) = 0;
+  // A time series (transient): one step's fields as `<name>_<step>.vtu` (no view script), its
+  // file name in `entry`; then stage_series writes the index `<name>.pvd` of the steps and a view
+  // script `<name>-view.py` that opens it with `view`.
+  virtual StagedFields stage_step(AtomicOutput& output, const std::string& name, int step, const ResultFields& fields,
+                                  std::string& entry) = 0;
+  virtual StagedFields stage_series(AtomicOutput& output, const std::string& name,
+                                    const std::vector<SeriesEntry>& steps, const ParaviewView& view) = 0;
 };
 
 // The sink of this build: VTK files written with `compression` (vtk_result_sink.cpp), or the
@@ -56,6 +64,13 @@ class SummaryOnlySink final : public ResultSink {
  public:
   explicit SummaryOnlySink(std::string why = "no .vtu: this build has no VTK") : why_(std::move(why)) {}
   StagedFields stage(AtomicOutput&, const std::string&, const ResultFields&, const std::optional<ResultPiece>&) override {
+    return {0, why_};
+  }
+  StagedFields stage_step(AtomicOutput&, const std::string&, int, const ResultFields&, std::string&) override {
+    return {0, why_};
+  }
+  StagedFields stage_series(AtomicOutput&, const std::string&, const std::vector<SeriesEntry>&,
+                            const ParaviewView&) override {
     return {0, why_};
   }
 

@@ -27,4 +27,18 @@ StagedFields VtkResultSink::stage(AtomicOutput& output, const std::string& name,
   return staged;
 }
 
+StagedFields VtkResultSink::stage_step(AtomicOutput& output, const std::string& name, int step,
+                                       const ResultFields& fields, std::string& entry) {
+  entry = name + "_" + std::to_string(step) + ".vtu";
+  return {write_vtu(output.stage(entry), *fields.mesh, fields.points, fields.cells, compression_), ""};
+}
+
+StagedFields VtkResultSink::stage_series(AtomicOutput& output, const std::string& name,
+                                         const std::vector<SeriesEntry>& steps, const ParaviewView& view) {
+  ParaviewView series = view;
+  series.vtu_name = name + ".pvd";
+  write_paraview_script(output.stage(name + "-view.py"), series);
+  return {write_pvd(output.stage(series.vtu_name), steps), ""};
+}
+
 }  // namespace fem

@@ -11,6 +11,10 @@ class VtkResultSink final : public ResultSink {
   explicit VtkResultSink(VtuCompression compression = kDefaultVtuCompression) : compression_(compression) {}
   StagedFields stage(AtomicOutput& output, const std::string& name, const ResultFields& fields,
                      const std::optional<ResultPiece>& piece) override;
+  StagedFields stage_step(AtomicOutput& output, const std::string& name, int step, const ResultFields& fields,
+                          std::string& entry) override;
+  StagedFields stage_series(AtomicOutput& output, const std::string& name, const std::vector<SeriesEntry>& steps,
+                            const ParaviewView& view) override;
 
  private:
   VtuCompression compression_;

@@ -56,7 +56,7 @@ void assign_materials(const Case& c, const Mesh& mesh, Problem& p) {
     for (const auto& m : c.materials) {
       if (m.group.empty() != (pass == 1)) continue;
       const auto index = p.materials.size();
-      p.materials.push_back({m.E, m.nu, m.density, m.k, m.alpha.value_or(0.0), m.reference_temperature});
+      p.materials.push_back({m.E, m.nu, m.density, m.k, m.alpha.value_or(0.0), m.reference_temperature, m.specific_heat});
       p.material_names.push_back(m.group.empty() ? "default" : m.group);
       if (pass == 1) {
         for (auto& o : owner)
@@ -135,7 +135,8 @@ void require_held(const Case& c, const Problem& p) {
     return b.kind == K::Fix || b.kind == K::Displacement || b.kind == K::Temperature || b.kind == K::Convection;
   });
   // A free body has rigid-body modes, which a modal analysis reports; a static one cannot solve.
-  if (!held && c.analysis.type != AnalysisType::Modal)
+  // A transient one can: C/dt keeps its matrix definite.
+  if (!held && c.analysis.type == AnalysisType::Static)
     throw CaseError(c.file.string() + ": no boundary condition holds the body (" +
                     (p.physics.type == PhysicsType::Heat ? "add a 'temperature' or 'convection' entry"
                                                          : "add a 'fix' or 'displacement' entry") +

@@ -18,6 +18,7 @@
 #include "fem/pipeline/phase_log.hpp"
 #include "fem/pipeline/run_summary.hpp"
 #include "fem/pipeline/temperature_stage.hpp"
+#include "fem/pipeline/transient_run.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "support/host_memory.hpp"
@@ -167,6 +168,9 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   auto solver = make_solver(options);  // before assembly: an unavailable solver fails fast
   if (c.analysis.type == AnalysisType::Modal)
     return run_modal({c, overrides, mesh, problem, numbering.graph, order, options, *solver}, executor, sink, phases, log);
+  if (c.analysis.type == AnalysisType::Transient)
+    return run_transient({c, overrides, mesh, problem, numbering.graph, order, options, *solver}, executor, sink, phases,
+                         log);
   const bool by_elements = solver->uses_element_matrices();
 
   DiscreteSystem system(problem, numbering.graph, order);
