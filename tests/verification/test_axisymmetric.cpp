@@ -1,0 +1,126 @@
+// Axisymmetric models (x = r, y = the axis) against the closed forms of a hollow cylinder:
+// Lame's thick cylinder under internal pressure with its ends held axially (plane strain), a
+// ring heated uniformly and free to grow (u = alpha dT x, no stress), and steady conduction
+// through the wall, T = Ti + (To - Ti) ln(r/a) / ln(b/a). Every integral is over the full ring,
+// so reactions are ring totals.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+
+#include "fem/mesh/box_mesh.hpp"
+#include "fem/physics/problem.hpp"
+#include "tests/support/solve.hpp"
+
+using namespace fem;
+
+namespace {
+
+constexpr double a = 0.1, b = 0.2, h = 0.05;  // inner and outer radius, axial length
+constexpr double pi = std::numbers::pi;
+
+struct Element {
+  ElementShape shape;
+  int order;
+  bool serendipity;
+  int radial;  // cells across the wall
+};
+// Every 2D element type; the linear ones on a finer mesh.
+const Element kElements[] = {{ElementShape::Quadrilateral, 2, true, 8},
+                             {ElementShape::Quadrilateral, 2, false, 8},
+                             {ElementShape::Triangle, 2, false, 8},
+                             {ElementShape::Quadrilateral, 1, false, 32},
+                             {ElementShape::Triangle, 1, false, 32}};
+
+// The wall's section: r in [a, b], z in [0, h].
+Mesh wall(const Element& e) {
+  return make_box_mesh({{b - a, h}, {e.radial, 2}, e.shape, e.order, e.serendipity, {a, 0}});
+}
+
+Problem ring(const Mesh& mesh, PhysicsType type, const IsotropicMaterial& m) {
+  Problem p;
+  p.mesh = &mesh;
+  p.physics = {type, ElasticModel::Axisymmetric, 1.0, 2};
+  p.materials = {m};
+  p.cell_material.assign(mesh.cells.size(), 0);
+  return p;
+}
+
+double sum_over(const std::vector<double>& reaction, const std::vector<int>& nodes, int component, int stride) {
+  double total = 0;
+  for (int n : nodes) total += reaction[static_cast<std::size_t>(stride) * n + component];
+  return total;
+}
+
+}  // namespace
+
+TEST_CASE("Lame's thick cylinder, axisymmetric, ends held axially: u_r, hoop stress and the end force of the ring") {
+  constexpr double E = 200e9, nu = 0.3, pressure = 100e6;
+  const double A = pressure * a * a / (b * b - a * a), B = pressure * a * a * b * b / (b * b - a * a);
+  const auto u_r = [&](double r) { return (1 + nu) / E * ((1 - 2 * nu) * A * r + B / r); };
+  for (const Element& e : kElements) {
+    const Mesh mesh = wall(e);
+    CAPTURE(element_info(mesh.cells.type[0]).name);
+    Problem p = ring(mesh, PhysicsType::Elasticity, {E, nu});
+    BoundaryLoad inside = testing::load_on(mesh, "xmin", BoundaryLoad::Kind::Pressure);
+    inside.value = pressure;
+    p.loads.push_back(inside);
+    const auto ends = testing::nodes_of_groups(mesh, {"ymax"});
+    p.dirichlet.push_back({"ymin", testing::nodes_of_groups(mesh, {"ymin"}), {false, true, false}, {}, {}});
+    p.dirichlet.push_back({"ymax", ends, {false, true, false}, {}, {}});
+    const auto s = testing::solve_direct(p);
+    const auto r = recover_results(p, s.dofs, s.constraints, s.u);
+
+    const bool quadratic = e.order == 2;
+    const int inner = testing::nearest_node(mesh, a, h / 2), outer = testing::nearest_node(mesh, b, h / 2);
+    CHECK(s.value(inner, 0) == doctest::Approx(u_r(a)).epsilon(quadratic ? 0.005 : 0.01));
+    CHECK(s.value(outer, 0) == doctest::Approx(u_r(b)).epsilon(quadratic ? 0.005 : 0.01));
+    // Hoop stress (the zz slot) at the inner wall, extrapolated from the integration points.
+    CHECK(r.stress[6 * inner + 2] == doctest::Approx(A + B / (a * a)).epsilon(quadratic ? 0.02 : 0.05));
+    // sigma_z = 2 nu A over the ring's section: the held end pulls with 2 nu pi p a^2 in all.
+    CHECK(sum_over(r.reaction, ends, 1, 3) == doctest::Approx(2 * nu * pi * pressure * a * a).epsilon(0.005));
+  }
+}
+
+TEST_CASE("a ring heated uniformly and free to grow: u = alpha dT x, no stress, hoop strain alpha dT") {
+  constexpr double E = 200e9, nu = 0.3, alpha = 12e-6, T_ref = 20, dT = 100;
+  for (const Element& e : kElements) {
+    const Mesh mesh = wall({e.shape, e.order, e.serendipity, 4});
+    CAPTURE(element_info(mesh.cells.type[0]).name);
+    Problem p = ring(mesh, PhysicsType::Elasticity, {E, nu, 0, 0, alpha, T_ref});
+    p.temperature.assign(mesh.num_nodes(), T_ref + dT);
+    // Axial rigid motion only: the ring is free to grow in r and z.
+    p.dirichlet.push_back({"ymin", testing::nodes_of_groups(mesh, {"ymin"}), {false, true, false}, {}, {}});
+    const auto s = testing::solve_direct(p);
+    const auto r = recover_results(p, s.dofs, s.constraints, s.u);
+    for (std::size_t n = 0; n < mesh.num_nodes(); ++n) {
+      const double* x = &mesh.coords[3 * n];
+      CHECK(s.value(static_cast<int>(n), 0) == doctest::Approx(alpha * dT * x[0]).epsilon(1e-8));
+      CHECK(s.value(static_cast<int>(n), 1) == doctest::Approx(alpha * dT * x[1]).scale(alpha * dT * h).epsilon(1e-8));
+      for (int k = 0; k < 6; ++k) CHECK(std::abs(r.stress[6 * n + k]) < 1e-6 * E * alpha * dT);
+      CHECK(r.strain[6 * n + 2] == doctest::Approx(alpha * dT).epsilon(1e-8));
+    }
+  }
+}
+
+TEST_CASE("conduction through a hollow cylinder's wall: T = Ti + (To - Ti) ln(r/a) / ln(b/a), the ring's heat flow") {
+  constexpr double k = 45, Ti = 200, To = 20;
+  for (const Element& e : kElements) {
+    const Mesh mesh = wall(e);
+    CAPTURE(element_info(mesh.cells.type[0]).name);
+    Problem p = ring(mesh, PhysicsType::Heat, {0, 0, 0, k});
+    const auto inside = testing::nodes_of_groups(mesh, {"xmin"});
+    p.dirichlet.push_back({"xmin", inside, {true, false, false}, {Ti, 0, 0}, {}});
+    p.dirichlet.push_back({"xmax", testing::nodes_of_groups(mesh, {"xmax"}), {true, false, false}, {To, 0, 0}, {}});
+    const auto s = testing::solve_direct(p);
+    double worst = 0;
+    for (std::size_t n = 0; n < mesh.num_nodes(); ++n) {
+      const double exact = Ti + (To - Ti) * std::log(mesh.coords[3 * n] / a) / std::log(b / a);
+      worst = std::max(worst, std::abs(s.value(static_cast<int>(n), 0) - exact));
+    }
+    CHECK(worst < (e.order == 2 ? 1e-4 : 1e-3) * (Ti - To));
+    // The heat that flows in at the inner wall, through the full ring: 2 pi k h (Ti - To) / ln(b/a).
+    const auto r = recover_results(p, s.dofs, s.constraints, s.u);
+    CHECK(sum_over(r.reaction, inside, 0, 1) == doctest::Approx(2 * pi * k * h * (Ti - To) / std::log(b / a)).epsilon(e.order == 2 ? 1e-4 : 1e-3));
+  }
+}
