@@ -2,13 +2,14 @@
 // Lame's thick cylinder under internal pressure with its ends held axially (plane strain), a
 // ring heated uniformly and free to grow (u = alpha dT x, no stress), and steady conduction
 // through the wall, T = Ti + (To - Ti) ln(r/a) / ln(b/a). Every integral is over the full ring,
-// so reactions are ring totals.
+// so reactions are ring totals and the mass is the ring's.
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <numbers>
 
 #include "fem/mesh/box_mesh.hpp"
+#include "fem/physics/mass_matrix.hpp"
 #include "fem/physics/problem.hpp"
 #include "tests/support/solve.hpp"
 
@@ -122,5 +123,30 @@ TEST_CASE("conduction through a hollow cylinder's wall: T = Ti + (To - Ti) ln(r/
     // The heat that flows in at the inner wall, through the full ring: 2 pi k h (Ti - To) / ln(b/a).
     const auto r = recover_results(p, s.dofs, s.constraints, s.u);
     CHECK(sum_over(r.reaction, inside, 0, 1) == doctest::Approx(2 * pi * k * h * (Ti - To) / std::log(b / a)).epsilon(e.order == 2 ? 1e-4 : 1e-3));
+  }
+}
+
+TEST_CASE("the mass and heat capacity of the full ring: rho pi (b^2 - a^2) h, consistent and lumped") {
+  constexpr double rho = 7800, c = 460;
+  for (const Element& e : kElements) {
+    const Mesh mesh = wall(e);
+    CAPTURE(element_info(mesh.cells.type[0]).name);
+    for (auto type : {PhysicsType::Elasticity, PhysicsType::Heat})
+      for (auto lumping : {MassLumping::Consistent, MassLumping::Lumped}) {
+        IsotropicMaterial m{200e9, 0.3, rho, 45};
+        m.specific_heat = c;
+        const Problem p = ring(mesh, type, m);
+        const int d = p.physics.dofs_per_node();
+        ElementBuffers buffers;
+        double total = 0;  // of the first component: each component carries the whole mass
+        for (std::size_t cell = 0; cell < mesh.cells.size(); ++cell) {
+          cell_mass(p, cell, lumping, buffers);
+          const auto nd = static_cast<std::size_t>(element_info(mesh.cells.type[cell]).num_nodes * d);
+          for (std::size_t i = 0; i < nd; i += d)
+            for (std::size_t j = 0; j < nd; j += d) total += buffers.matrix[i * nd + j];
+        }
+        const double expected = (type == PhysicsType::Heat ? rho * c : rho) * pi * (b * b - a * a) * h;
+        CHECK(total == doctest::Approx(expected).epsilon(1e-12));
+      }
   }
 }
