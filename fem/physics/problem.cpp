@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "fem/elements/isoparametric.hpp"
@@ -38,6 +39,12 @@ std::vector<int> group_nodes(const Mesh& mesh, const PhysicalGroup& g) {
   return nodes;
 }
 
+std::string number_text(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
 // Nodes closer to the axis than this are on it: a mesher leaves roundoff in r there.
 double axis_tolerance(const Mesh& mesh) {
   double extent = 0;
@@ -53,7 +60,7 @@ PhysicsModel physics_model(const Case& c, const Mesh& mesh) {
     for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
       if (mesh.coords[3 * n] < -tolerance)
         throw CaseError(c.file.string() + ": physics.model axisymmetric takes x as the radius, but node " + std::to_string(n) +
-                        " of " + mesh.source + " has x = " + std::to_string(mesh.coords[3 * n]) +
+                        " of " + mesh.source + " has x = " + number_text(mesh.coords[3 * n]) +
                         " < 0: mesh the section at x >= 0, the axis at x = 0");
   }
   if (p.type == PhysicsType::Elasticity) {
