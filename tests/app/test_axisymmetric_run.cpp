@@ -72,7 +72,7 @@ TEST_CASE("a solid disc: u_r = 0 held on the axis by itself, and the run says so
   CHECK(summary["max_von_mises"].get<double>() < 1e-6 * 200e9 * 12e-6 * 100);
 }
 
-TEST_CASE("an axisymmetric model refuses nodes at r < 0, a 3D mesh, a thickness and couples, at their line") {
+TEST_CASE("an axisymmetric model refuses nodes at r < 0, a 3D mesh, a thickness, a plane heat field and couples, at their line") {
   TempDir dir;
   const auto with = [&](const std::string& from, const std::string& to) {
     std::string text = kDisc;
@@ -85,6 +85,11 @@ TEST_CASE("an axisymmetric model refuses nodes at r < 0, a 3D mesh, a thickness 
             .find("bad.yaml:6: an axisymmetric model has no thickness") != std::string::npos);
   CHECK(error_of(with("size: [0.1, 0.02], divisions: [10, 2]}\n  element: tri", "size: [0.1, 0.02, 0.02], divisions: [2, 1, 1]}\n  element: tet"))
             .find("bad.yaml:1: physics.model axisymmetric needs a 2D mesh") != std::string::npos);
+  dir.write("heat.yaml", "mesh: {box: {size: [1, 1], divisions: [1, 1]}}\nphysics: {type: heat}\nmaterials: [{k: 45}]\n"
+                         "boundary: [{group: xmin, temperature: 120}]\n");
+  CHECK(error_of(with("{temperature: 120}", "{temperature: {from: heat.yaml}}"))
+            .find("bad.yaml:11: 'loads.temperature.from' names " + (dir.path / "heat.yaml").string() +
+                  ", which is not axisymmetric as this case is") != std::string::npos);
   CHECK(error_of(with("{group: ymin, fix: [y]}", "{group: ymin, fix: [y]}\n  - {group: ymax, moment: 5}"))
             .find("bad.yaml:11: group 'ymax': an axisymmetric model takes a total force along the axis only") != std::string::npos);
   CHECK(error_of(with("{group: ymin, fix: [y]}", "{group: ymin, fix: [y]}\n  - {group: xmax, force: [10, 0]}"))
