@@ -84,8 +84,9 @@ MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& fil
     m.file = existing_file(s, "msh", dir);
   } else {
     m.source = MeshSpec::Source::Box;
-    const Section b(file, s.get("box"), "'mesh.box'", {"size", "divisions"});
+    const Section b(file, s.get("box"), "'mesh.box'", {"size", "divisions", "origin"});
     m.box.size = b.numbers("size", 2, 3);
+    if (b.has("origin")) m.box.origin = b.numbers("origin", m.box.size.size(), m.box.size.size());
     const auto divisions = b.numbers("divisions", m.box.size.size(), m.box.size.size());
     for (double d : divisions) {
       if (!(d >= 1 && d <= kMaxBoxDivisions) || d != static_cast<int>(d))
@@ -115,9 +116,14 @@ PhysicsSpec read_physics(const Section& root, const fs::path& file) {
   p.model = choose<ElasticModel>(s, "model",
                                  {{"plane_stress", ElasticModel::PlaneStress},
                                   {"plane_strain", ElasticModel::PlaneStrain},
+                                  {"axisymmetric", ElasticModel::Axisymmetric},
                                   {"3d", ElasticModel::Solid3D}},
                                  ElasticModel::Solid3D);
-  if (s.has("thickness")) p.thickness = s.positive("thickness");
+  if (s.has("thickness")) {
+    if (p.model == ElasticModel::Axisymmetric)
+      s.fail(s.get("thickness"), "an axisymmetric model has no thickness: its results are for the full ring (2 pi r)");
+    p.thickness = s.positive("thickness");
+  }
   return p;
 }
 

@@ -32,7 +32,7 @@ struct MeshSpec {
 };
 
 enum class PhysicsType { Elasticity, Heat };
-enum class ElasticModel { PlaneStress, PlaneStrain, Solid3D };
+enum class ElasticModel { PlaneStress, PlaneStrain, Solid3D, Axisymmetric };
 
 struct PhysicsSpec {
   PhysicsType type = PhysicsType::Elasticity;

@@ -115,6 +115,8 @@ void validate(const BoxSpec& spec) {
     if (!(spec.size[k] > 0)) throw std::invalid_argument("box: every size must be positive");
     if (spec.divisions[k] < 1) throw std::invalid_argument("box: every division must be at least 1");
   }
+  if (!spec.origin.empty() && spec.origin.size() != dim)
+    throw std::invalid_argument("box: the origin needs as many coordinates as the size");
   const int shape_dim = element_info(element_type_for(spec.shape, 1)).dimension;
   if (shape_dim != static_cast<int>(dim))
     throw std::invalid_argument("box: a " + std::to_string(dim) + "D box needs " +
@@ -177,7 +179,8 @@ Mesh make_box_mesh(const BoxSpec& spec) {
         if (n < 0) continue;
         const long p[3] = {i, j, k};
         for (int a = 0; a < dim; ++a)
-          mesh.coords[3 * n + a] = spec.size[a] * static_cast<double>(p[a]) / static_cast<double>(lattice.points[a] - 1);
+          mesh.coords[3 * n + a] = (spec.origin.empty() ? 0.0 : spec.origin[a]) +
+                                   spec.size[a] * static_cast<double>(p[a]) / static_cast<double>(lattice.points[a] - 1);
       }
   return mesh;
 }

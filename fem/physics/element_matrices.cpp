@@ -61,6 +61,7 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
   const LameConstants lame = elastic ? lame_constants(p.physics.model, m) : LameConstants{};
   const BodyForce body = body_force(p, m);
   const bool heated = elastic && !p.temperature.empty() && m.alpha != 0;
+  const bool axisymmetric = p.physics.axisymmetric();
 
   const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
   double sign = 0;
@@ -74,7 +75,7 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
       throw InvertedElement(cell, "element " + std::to_string(cell) + " (" + std::string(info.name) +
                                       ") is inverted or degenerate: its Jacobian determinant is " +
                                       std::to_string(vp.detJ) + " at a quadrature point");
-    const double w = q.weight * std::abs(vp.detJ) * p.physics.out_of_plane();
+    const double w = q.weight * std::abs(vp.detJ) * p.physics.out_of_plane(vp.x);
     if (elastic) {
       // Isotropic B^T D B in closed form, node pair by node pair (about 8x fewer operations
       // than multiplying B and D out): K_ab,ij = lambda g_ai g_bj + mu g_aj g_bi + mu (g_a . g_b) delta_ij.
@@ -84,10 +85,16 @@ void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) 
           const double* gb = &vp.dNdx[3 * b];
           double dot = 0;
           for (int k = 0; k < dim; ++k) dot += ga[k] * gb[k];
+          // Axisymmetric: eps_tt = u_r / r adds the hoop row h_a = (N_a / r, 0) to B, which
+          // enters through lambda (tr eps) and (lambda + 2 mu) eps_tt^2.
+          const double ha = axisymmetric ? vp.N[a] / vp.x[0] : 0.0, hb = axisymmetric ? vp.N[b] / vp.x[0] : 0.0;
           for (int i = 0; i < dim; ++i)
             for (int j = 0; j < dim; ++j) {
-              const double kij = w * (lame.lambda * ga[i] * gb[j] + lame.mu * ga[j] * gb[i] + (i == j ? lame.mu * dot : 0.0));
-              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j] += kij;
+              double kij = lame.lambda * ga[i] * gb[j] + lame.mu * ga[j] * gb[i] + (i == j ? lame.mu * dot : 0.0);
+              if (i == 0) kij += lame.lambda * ha * gb[j];
+              if (j == 0) kij += lame.lambda * ga[i] * hb;
+              if (i == 0 && j == 0) kij += (lame.lambda + 2 * lame.mu) * ha * hb;
+              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j] += w * kij;
             }
         }
       }
@@ -115,7 +122,7 @@ void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& v
                         std::vector<double>& load) {
   const BodyForce body = body_force(p, p.materials[p.cell_material[cell]]);
   if (!body.present) return;
-  const double w = quadrature_weight * std::abs(vp.detJ) * p.physics.out_of_plane();
+  const double w = quadrature_weight * std::abs(vp.detJ) * p.physics.out_of_plane(vp.x);
   add_body_load(p, body, vp, w, element_info(p.mesh->cells.type[cell]).num_nodes, p.physics.dofs_per_node(), load);
 }
 
@@ -131,7 +138,7 @@ bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out) {
   // The points and weights of cell_contribution, so that both give the same load to the last bit.
   for (const auto& q : quadrature_rule(info.shape, stiffness_quadrature_degree(type))) {
     const VolumePoint vp = map_volume_point(type, out.coords, p.physics.space_dim, q.xi.data());
-    add_body_load(p, body, vp, q.weight * std::abs(vp.detJ) * p.physics.out_of_plane(), info.num_nodes, d, out.load);
+    add_body_load(p, body, vp, q.weight * std::abs(vp.detJ) * p.physics.out_of_plane(vp.x), info.num_nodes, d, out.load);
   }
   return true;
 }
@@ -155,7 +162,7 @@ void facet_contribution(const Problem& p, const BoundaryLoad& load, std::size_t 
   out.load.assign(nd, 0.0);
   for (const auto& q : facet_load_rule(type)) {
     const FacetPoint fp = map_facet_point(type, out.coords, q.xi.data());
-    const double w = q.weight * fp.measure * p.physics.out_of_plane();
+    const double w = q.weight * fp.measure * p.physics.out_of_plane(fp.x);
     double t[3] = {0, 0, 0};
     switch (load.kind) {
       case K::Traction:

@@ -27,7 +27,7 @@ void cell_mass(const Problem& p, std::size_t cell, MassLumping lumping, ElementB
   double* s = out.matrix.data();
   for (const auto& q : quadrature_rule(info.shape, mass_quadrature_degree(type))) {
     const VolumePoint vp = map_volume_point(type, out.coords, p.physics.space_dim, q.xi.data());
-    const double w = q.weight * std::abs(vp.detJ) * p.physics.out_of_plane() * rho;
+    const double w = q.weight * std::abs(vp.detJ) * p.physics.out_of_plane(vp.x) * rho;
     for (int a = 0; a < n; ++a)
       for (int b = 0; b < n; ++b) s[a * n + b] += w * vp.N[a] * vp.N[b];
   }

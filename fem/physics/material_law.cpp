@@ -5,7 +5,10 @@
 
 namespace fem {
 
-int voigt_size(ElasticModel model) { return model == ElasticModel::Solid3D ? 6 : 3; }
+int voigt_size(ElasticModel model) {
+  if (model == ElasticModel::Axisymmetric) return 4;
+  return model == ElasticModel::Solid3D ? 6 : 3;
+}
 
 LameConstants lame_constants(ElasticModel model, const IsotropicMaterial& m) {
   const double lambda = m.E * m.nu / ((1 + m.nu) * (1 - 2 * m.nu));
@@ -39,6 +42,7 @@ void elasticity_matrix(ElasticModel model, const IsotropicMaterial& m, double* D
 
 std::array<double, 6> full_stress(ElasticModel model, const IsotropicMaterial& m, const double* s, double delta_t) {
   if (model == ElasticModel::Solid3D) return {s[0], s[1], s[2], s[3], s[4], s[5]};
+  if (model == ElasticModel::Axisymmetric) return {s[0], s[1], s[2], s[3], 0.0, 0.0};
   const double zz = model == ElasticModel::PlaneStrain ? m.nu * (s[0] + s[1]) - m.E * m.alpha * delta_t : 0.0;
   return {s[0], s[1], zz, s[2], 0.0, 0.0};
 }

@@ -1,6 +1,8 @@
 #pragma once
 // Constitutive laws: isotropic linear elasticity in Voigt notation and Fourier conduction.
 // Voigt order in 2D: xx yy xy; in 3D: xx yy zz xy yz xz, with engineering shear strains.
+// Axisymmetric (x = r, y = z the axis): rr zz tt rz, the 3D order's first four with the hoop
+// direction theta in the place of z, so the full stress keeps xx yy zz xy yz xz (zz = hoop).
 #include <array>
 
 #include "fem/case/case.hpp"
@@ -14,7 +16,7 @@ struct IsotropicMaterial {
   double specific_heat = 0;           // heat capacity per unit mass (transient heat)
 };
 
-int voigt_size(ElasticModel model);  // 3 in 2D, 6 in 3D
+int voigt_size(ElasticModel model);  // 3 in 2D, 4 axisymmetric, 6 in 3D
 
 // Lame constants of the model; plane stress uses lambda* = 2 lambda mu / (lambda + 2 mu), which
 // makes the in-plane law the 3D one with the Lame form.
@@ -28,7 +30,8 @@ void elasticity_matrix(ElasticModel model, const IsotropicMaterial& m, double* D
 
 // The full 3D stress (xx yy zz xy yz xz) from the model's Voigt stress, at a temperature
 // `delta_t` above the material's reference: plane stress has zz = 0, plane strain
-// zz = nu (xx + yy) - E alpha delta_t (eps_zz = 0 holds the thermal strain too).
+// zz = nu (xx + yy) - E alpha delta_t (eps_zz = 0 holds the thermal strain too); axisymmetric
+// puts the hoop stress in zz.
 std::array<double, 6> full_stress(ElasticModel model, const IsotropicMaterial& m, const double* voigt_stress,
                                   double delta_t = 0);
 

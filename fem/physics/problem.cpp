@@ -1,6 +1,8 @@
 #include "fem/physics/problem.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <set>
 
 #include "fem/elements/isoparametric.hpp"
@@ -37,15 +39,48 @@ std::vector<int> group_nodes(const Mesh& mesh, const PhysicalGroup& g) {
   return nodes;
 }
 
+std::string number_text(double x) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", x);
+  return text;
+}
+
+// Nodes closer to the axis than this are on it: a mesher leaves roundoff in r there.
+double axis_tolerance(const Mesh& mesh) {
+  double extent = 0;
+  for (std::size_t n = 0; n < mesh.num_nodes(); ++n) extent = std::max(extent, std::abs(mesh.coords[3 * n]));
+  return 1e-12 * extent;
+}
+
 PhysicsModel physics_model(const Case& c, const Mesh& mesh) {
   PhysicsModel p{c.physics.type, c.physics.model, c.physics.thickness, mesh.dimension};
+  if (p.axisymmetric()) {
+    if (mesh.dimension != 2) fail(c, 1, "physics.model axisymmetric needs a 2D mesh (x = r, y = the axis); this one is 3D");
+    const double tolerance = axis_tolerance(mesh);
+    for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
+      if (mesh.coords[3 * n] < -tolerance)
+        throw CaseError(c.file.string() + ": physics.model axisymmetric takes x as the radius, but node " + std::to_string(n) +
+                        " of " + mesh.source + " has x = " + number_text(mesh.coords[3 * n]) +
+                        " < 0: mesh the section at x >= 0, the axis at x = 0");
+  }
   if (p.type == PhysicsType::Elasticity) {
     if (mesh.dimension == 2 && p.model == ElasticModel::Solid3D)
-      fail(c, 1, "the mesh is 2D: set physics.model to plane_stress or plane_strain");
+      fail(c, 1, "the mesh is 2D: set physics.model to plane_stress, plane_strain or axisymmetric");
     if (mesh.dimension == 3 && p.model != ElasticModel::Solid3D)
       fail(c, 1, "the mesh is 3D: physics.model must be 3d");
   }
   return p;
+}
+
+// Axisymmetric elasticity: a node on the axis cannot move radially (u_r there would open a hole
+// or overlap the material), so its u_r is held without the user saying so.
+void hold_axis(const Mesh& mesh, Problem& p) {
+  if (!p.physics.axisymmetric() || p.physics.type != PhysicsType::Elasticity) return;
+  const double tolerance = axis_tolerance(mesh);
+  DirichletCondition axis{std::string(kAxisGroup), {}, {true, false, false}, {}, {}};
+  for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
+    if (std::abs(mesh.coords[3 * n]) <= tolerance) axis.nodes.push_back(static_cast<int>(n));
+  if (!axis.nodes.empty()) p.dirichlet.push_back(std::move(axis));
 }
 
 void assign_materials(const Case& c, const Mesh& mesh, Problem& p) {
@@ -209,6 +244,7 @@ Problem build_problem(const Case& c, const Mesh& mesh, std::vector<double> solve
                                                 : std::move(solved_temperature);
   }
   resolve_boundary(c, c.boundary, mesh, p);
+  hold_axis(mesh, p);
   require_held(c, p);
   return p;
 }

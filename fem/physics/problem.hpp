@@ -4,7 +4,9 @@
 // directly by tests, which may give loads and prescribed values as functions of position.
 #include <array>
 #include <functional>
+#include <numbers>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "fem/case/case.hpp"
@@ -22,7 +24,13 @@ struct PhysicsModel {
   double thickness = 1.0;
   int space_dim = 3;
   int dofs_per_node() const { return type == PhysicsType::Heat ? 1 : space_dim; }
-  double out_of_plane() const { return space_dim == 2 ? thickness : 1.0; }  // 2D integrals carry the thickness
+  bool axisymmetric() const { return model == ElasticModel::Axisymmetric; }
+  // The factor a 2D integral carries at point x: the thickness, or 2 pi r for an axisymmetric
+  // model (x[0] = r), whose integrals are over the full ring; 1 in 3D.
+  double out_of_plane(const double* x) const {
+    if (axisymmetric()) return 2 * std::numbers::pi * x[0];
+    return space_dim == 2 ? thickness : 1.0;
+  }
 };
 
 struct BoundaryLoad {
@@ -44,6 +52,10 @@ struct DirichletCondition {
   std::array<double, 3> value{};
   PointFunction function;             // when set: the prescribed values as a function of position
 };
+
+// The group of the condition u_r = 0 that build_problem puts on the axis nodes (r = 0) of an
+// axisymmetric elasticity model.
+inline constexpr std::string_view kAxisGroup = "axis (r = 0)";
 
 struct Problem {
   const Mesh* mesh = nullptr;

@@ -25,7 +25,7 @@ void for_each_point(const Problem& p, const BoundaryLoad& load, Visit visit) {
     gather_coords(mesh, mesh.boundary.nodes_of(f), coords);
     for (const auto& q : facet_load_rule(type)) {
       const FacetPoint fp = map_facet_point(type, coords, q.xi.data());
-      visit(fp.x, q.weight * fp.measure * p.physics.out_of_plane());
+      visit(fp.x, q.weight * fp.measure * p.physics.out_of_plane(fp.x));
     }
   }
 }
@@ -74,6 +74,10 @@ void spread_resultant(const Problem& p, BoundaryLoad& load) {
   const bool plane = p.physics.space_dim == 2;
   const auto v = load.vector;
   const AreaMoments m = area_moments(p, load);
+  // Around a full ring radial forces and every couple cancel: only an axial total means anything.
+  if (p.physics.axisymmetric() && (load.kind == K::Moment || v[0] != 0))
+    throw std::invalid_argument("an axisymmetric model takes a total force along the axis only ([0, Fy], on the full ring): "
+                                "radial forces and couples cancel around the ring; give a traction or pressure instead");
   if (load.kind == K::Force) {
     if (plane && v[2] != 0) throw std::invalid_argument("a 2D model takes no force along z");
     for (int k = 0; k < 3; ++k) load.vector[k] = v[k] / m.area;

@@ -15,6 +15,7 @@ std::array<double, 6> thermal_strain(ElasticModel model, const IsotropicMaterial
   const double e = m.alpha * delta_t;
   switch (model) {
     case ElasticModel::Solid3D:
+    case ElasticModel::Axisymmetric:  // rr zz tt: the hoop direction expands too
       return {e, e, e, 0, 0, 0};
     case ElasticModel::PlaneStrain:
       return {(1 + m.nu) * e, (1 + m.nu) * e, 0, 0, 0, 0};
@@ -35,7 +36,9 @@ void add_thermal_load(const PhysicsModel& physics, const IsotropicMaterial& m, d
   // B^T s node by node: the stress (Voigt) as a tensor applied to the shape function's gradient.
   const int dim = physics.space_dim;
   double S[3][3] = {};
-  if (dim == 2) {
+  if (physics.axisymmetric()) {
+    S[0][0] = s[0], S[1][1] = s[1], S[0][1] = S[1][0] = s[3];
+  } else if (dim == 2) {
     S[0][0] = s[0], S[1][1] = s[1], S[0][1] = S[1][0] = s[2];
   } else {
     S[0][0] = s[0], S[1][1] = s[1], S[2][2] = s[2];
@@ -45,6 +48,7 @@ void add_thermal_load(const PhysicsModel& physics, const IsotropicMaterial& m, d
     for (int i = 0; i < dim; ++i) {
       double f = 0;
       for (int j = 0; j < dim; ++j) f += S[i][j] * vp.dNdx[3 * a + j];
+      if (physics.axisymmetric() && i == 0) f += s[2] * vp.N[a] / vp.x[0];  // the hoop row of B: N_a / r
       load[a * dim + i] += w * f;
     }
 }

@@ -151,6 +151,10 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
   const Problem problem =
       build_problem(c, mesh, solved_temperature ? solve_temperature_field(c, mesh, options, executor, phases)
                                                 : std::vector<double>{});
+  for (const auto& condition : problem.dirichlet)
+    if (condition.group == kAxisGroup)
+      log << "fem: note     axisymmetric: u_r = 0 held on the " << condition.nodes.size()
+          << " nodes on the axis (r = 0), group '" << kAxisGroup << "' of the reactions\n";
   const std::vector<LoadCase> load_cases = resolve_load_cases(c, problem);  // none: the common loads are the one set
   const int d = problem.physics.dofs_per_node();
 

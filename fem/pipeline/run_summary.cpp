@@ -68,6 +68,7 @@ json run_summary(const RunRecord& r) {
   for (const auto& [group, force] : r.results.group_reactions)
     reactions[group] = d == 1 ? json(force[0]) : json(std::vector<double>(force.begin(), force.begin() + d));
   summary["reactions"] = reactions;
+  if (r.problem.physics.axisymmetric()) summary["reactions_per"] = "full ring (2π)";  // loads and reactions alike
   const NodalResults& results = r.results;
   if (r.problem.physics.type == PhysicsType::Elasticity) {
     const std::size_t nn = r.mesh.num_nodes();
@@ -129,7 +130,10 @@ void print_reactions(std::ostream& log, const json& summary) {
         << vector_text(r["force"].get<std::vector<double>>(), "N", dim)
         << (dim == 2 ? with_unit(moment[2], "N m", true) : vector_text(moment, "N m", 3)) << "\n";
   };
-  log << "  reactions             force, and moment about " << vector_text(about, "m", dim) << "\n";
+  log << "  reactions             force, and moment about " << vector_text(about, "m", dim);
+  if (summary.contains("reactions_per"))
+    log << "; per " << summary["reactions_per"].get<std::string>() << ": radial forces and moments cancel around it";
+  log << "\n";
   for (const auto& [group, r] : summary["group_resultants"].items()) line(group, r);
   line("total", summary["reaction_total"]);
   line("applied", summary["applied_total"]);

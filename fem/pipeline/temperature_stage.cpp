@@ -17,6 +17,13 @@ std::vector<double> solve_temperature_field(const Case& c, const Mesh& mesh, con
   if (heat.physics.type != PhysicsType::Heat)
     throw CaseError(c.file.string() + ":" + std::to_string(c.temperature->line) + ": 'loads.temperature.from' names " +
                     heat.file.string() + ", which is not a heat case (physics.type: heat)");
+  // Fluxes and convection weigh by 2 pi r in one and by the thickness in the other: different fields.
+  const bool axisymmetric = c.physics.model == ElasticModel::Axisymmetric;
+  if ((heat.physics.model == ElasticModel::Axisymmetric) != axisymmetric)
+    throw CaseError(c.file.string() + ":" + std::to_string(c.temperature->line) + ": 'loads.temperature.from' names " +
+                    heat.file.string() + (axisymmetric ? ", which is not axisymmetric as this case is"
+                                                       : ", which is axisymmetric and this case is not") +
+                    " (physics.model: axisymmetric in both or neither)");
   std::vector<double> temperature;
   phases.run("heat", [&] {
     const Problem problem = build_problem(heat, mesh);

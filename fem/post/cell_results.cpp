@@ -108,7 +108,11 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
       for (int j = 0; j < dim; ++j) H[i][j] += value(nodes[a], i) * vp.dNdx[3 * a + j];
   double voigt_strain[6], voigt_stress[6] = {};
   const int nv = voigt_size(problem.physics.model);
-  if (dim == 2) {
+  if (problem.physics.axisymmetric()) {
+    double u_r = 0;
+    for (int a = 0; a < num_nodes; ++a) u_r += vp.N[a] * value(nodes[a], 0);
+    voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = u_r / vp.x[0], voigt_strain[3] = H[0][1] + H[1][0];
+  } else if (dim == 2) {
     voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = H[0][1] + H[1][0];
   } else {
     voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = H[2][2];
@@ -123,7 +127,9 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
     for (int j = 0; j < nv; ++j) voigt_stress[i] += D[i * nv + j] * (voigt_strain[j] - thermal[j]);
   const auto stress = full_stress(problem.physics.model, m, voigt_stress, delta_t);
   std::array<double, 6> strain{};
-  if (dim == 2) {
+  if (problem.physics.axisymmetric()) {
+    strain = {voigt_strain[0], voigt_strain[1], voigt_strain[2], voigt_strain[3], 0, 0};  // zz: the hoop strain
+  } else if (dim == 2) {
     // plane stress: sigma_zz = 0 gives eps_zz = alpha dT - nu (sigma_xx + sigma_yy) / E; plane strain: 0
     const double ezz = problem.physics.model == ElasticModel::PlaneStress
                            ? m.alpha * delta_t - m.nu / m.E * (voigt_stress[0] + voigt_stress[1])

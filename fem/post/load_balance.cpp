@@ -91,6 +91,13 @@ LoadBalance load_balance(const Problem& problem, const std::vector<double>& reac
   }
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
     if (constrained[n]) add(b.reactions, &mesh.coords[3 * n], &reaction[3 * n], about);
+  if (problem.physics.axisymmetric()) {
+    // A full ring's radial forces and moments cancel around it: its resultant is the axial force.
+    const auto ring = [](Resultant& r) { r.force[0] = 0, r.moment = {0, 0, 0}; };
+    ring(b.applied);
+    ring(b.reactions);
+    for (auto& [name, group] : b.groups) ring(group);
+  }
 
   std::array<double, 3> lo{}, hi{};
   for (int k = 0; k < 3; ++k) lo[k] = hi[k] = mesh.coords.empty() ? 0.0 : mesh.coords[k];

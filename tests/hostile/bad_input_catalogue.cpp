@@ -225,6 +225,7 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("an unknown model", "model: plane_stress", "model: 4d", {case_line("model: plane_stress"), "'model' is '4d'"});
   v("order 3", "element: quad", "element: quad\n  order: 3", {"case.yaml:5", "'order'"});
   v("a 3D model on a 2D box", "model: plane_stress", "model: 3d", {"case.yaml", "2D"});
+  v("a thickness on an axisymmetric model", "model: plane_stress", "model: axisymmetric", {case_line("thickness: 1"), "no thickness"});
   v("a material group not in the mesh", "group: box,", "group: nowhere,", {case_line("group: box,"), "'nowhere'"});
   v("a boundary group not in the mesh", "group: xmax,", "group: xmid,", {case_line("group: xmax,"), "'xmid'"});
   v("nothing holds the body", "{group: xmin, fix: [x, y]}", "{group: xmin, traction: [1, 0]}", {"case.yaml", "singular"});
