@@ -47,6 +47,8 @@ double deformation_scale(const std::vector<double>& coords, double max_displacem
 void write_paraview_script(const std::filesystem::path& path, const ParaviewView& v) {
   char scale[32];
   std::snprintf(scale, sizeof scale, "%.6g", v.warp_scale);
+  char field_scale[32];
+  std::snprintf(field_scale, sizeof field_scale, "%.6g", v.color_scale);
   std::ofstream out(path);
   out << "# ParaView view of " << v.vtu_name << ", written by fem: "
       << (v.warp ? "the deformed shape (" + v.warp_field + " x " + std::string(scale) + ") coloured by " : "coloured by ")
@@ -54,7 +56,8 @@ void write_paraview_script(const std::filesystem::path& path, const ParaviewView
       << "#   paraview --script=" << v.script_name << "      opens it in the GUI\n"
       << "#   pvbatch " << v.script_name << " --png out.png     saves a picture (what `fem render` does;\n"
       << "#   xvfb-run -a pvbatch ... where there is no display)\n"
-      << R"(import os
+      << R"(import math
+import os
 import sys
 
 # Debian's python3-paraview conflicts with the VTK fem builds against, so scripts/install-deps.sh
@@ -68,62 +71,149 @@ from paraview.simple import *
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if '__file__' in globals() else os.getcwd()
 )" << "RESULTS = " << py(v.vtu_name) << "\nTITLE = " << py(v.title) << "\nFIELD = " << py(v.color_field)
-      << "\nLABEL = " << py(v.color_label) << "\nWARP_FIELD = " << py(v.warp_field) << "\nWARP = " << (v.warp ? "True" : "False") << "\nSCALE = " << scale
+      << "\nLABEL = " << py(v.color_label) << "\nFIELD_SCALE = " << field_scale << "  # to the bar's unit\nUNIT = " << py(v.color_unit) << "\nWARP_FIELD = " << py(v.warp_field) << "\nWARP = " << (v.warp ? "True" : "False") << "\nSCALE = " << scale
       << "  # the largest displacement shows as about a tenth of the model's size\nDIMENSION = " << v.dimension << "\n"
       << R"(
 results = OpenDataFile(os.path.join(HERE, RESULTS), registrationName=RESULTS)  # .vtu, or .pvtu from fem under mpirun
 view = GetActiveViewOrCreate('RenderView')
 view.ViewSize = [1280, 800]  # fonts are sized for this: the picture is drawn at the same size
-view.OrientationAxesVisibility = 1
+view.OrientationAxesVisibility = 1 if DIMENSION == 3 else 0
+view.CameraParallelProjection = 1  # the framing below fits the part exactly, and edges stay parallel
+# Lines are drawn over the faces they lie on instead of fighting them in the depth buffer.
+GetSettingsProxy('RenderViewSettings').ResolveCoincidentTopology = 'Offset faces relative to lines and points'
+
+
+def outline(source):
+    """The part's feature edges: its 2D boundary, or the sharp edges of its 3D surface. Quadratic
+    faces are subdivided first, so curved edges are drawn curved and no mid-side lines show."""
+    surface = ExtractSurface(Input=source)
+    surface.NonlinearSubdivisionLevel = 2
+    edges = FeatureEdges(Input=surface)
+    edges.BoundaryEdges = 1
+    edges.FeatureEdges = 1 if DIMENSION == 3 else 0
+    edges.NonManifoldEdges = 0
+    edges.ManifoldEdges = 0
+    edges.FeatureAngle = 30.0
+    return edges
+
+
+def show_lines(source, colour, width):
+    display = Show(source, view)
+    display.SetRepresentationType('Surface')
+    display.ColorArrayName = ['POINTS', '']
+    display.AmbientColor = display.DiffuseColor = colour
+    display.LineWidth = width
+    return display
+
+
 shown = results
 if WARP:
     shown = WarpByVector(registrationName='deformed x %g' % SCALE, Input=results)
     shown.Vectors = ['POINTS', WARP_FIELD]
     shown.ScaleFactor = SCALE
-    undeformed = Show(results, view)
-    undeformed.SetRepresentationType('Feature Edges' if DIMENSION == 3 else 'Outline')
-    undeformed.ColorArrayName = ['POINTS', '']
-    undeformed.AmbientColor = undeformed.DiffuseColor = [0.55, 0.55, 0.55]
-display = Show(shown, view)
-display.SetRepresentationType('Surface With Edges')
-display.EdgeColor = [0.2, 0.2, 0.25]
-ColorBy(display, ('POINTS', FIELD))
-lut = GetColorTransferFunction(FIELD)
+    show_lines(outline(results), [0.45, 0.45, 0.45], 1.5)  # the undeformed part
+coloured = shown
+if FIELD_SCALE != 1:  # the field in the bar's unit (MPa, not Pa)
+    coloured = Calculator(registrationName=FIELD + ' [' + UNIT + ']', Input=shown)
+    coloured.ResultArrayName = FIELD + '_' + UNIT
+    coloured.Function = '%s*%r' % (FIELD, FIELD_SCALE)
+    colour_array = coloured.ResultArrayName
+else:
+    colour_array = FIELD
+display = Show(coloured, view)
+display.SetRepresentationType('Surface')
+ColorBy(display, ('POINTS', colour_array))
+show_lines(outline(shown), [0.1, 0.1, 0.12], 2.0)
+
+# The range and where the largest value is: on the shape as drawn (the marker) and in the
+# part's own coordinates (the label).
+from paraview import servermanager
+from vtk.numpy_interface import dataset_adapter as dsa
+data = dsa.WrapDataObject(servermanager.Fetch(coloured))
+values = data.PointData[colour_array]
+top = int(values.argmax())
+low, high = float(values.min()), float(values.max())
+drawn_at = [float(c) for c in data.Points[top]]
+at = list(drawn_at)
+if WARP:
+    at = [c - SCALE * float(u) for c, u in zip(drawn_at, data.PointData[WARP_FIELD][top])]
+
+# One number format on the whole bar: fixed decimals enough for three digits of the range,
+# or exponents where fixed point would be too long.
+span = high - low if high > low else max(abs(high), 1e-300)
+digits = max(0, 2 - int(math.floor(math.log10(span))))
+magnitude = max(abs(low), abs(high))
+number = '%.2e' if digits > 5 or magnitude >= 1e6 else '%.' + str(digits) + 'f'
+
+lut = GetColorTransferFunction(colour_array)
 lut.ApplyPreset('Jet', True)
-display.RescaleTransferFunctionToDataRange(True, False)
+lut.RescaleTransferFunction(low, high)
 display.SetScalarBarVisibility(view, True)
 bar = GetScalarBar(lut, view)
 bar.Title = LABEL
 bar.ComponentTitle = ''
-# One number format for every label, the range's and the ticks' (ParaView's automatic format
-# mixes 2.48e+05 with 240000).
 bar.AutomaticLabelFormat = 0
-bar.LabelFormat = '%-#.3g'
-bar.RangeLabelFormat = '%-#.3g'
+bar.LabelFormat = number
+bar.RangeLabelFormat = number
 bar.WindowLocation = 'Any Location'
 bar.Orientation = 'Vertical'
-bar.Position = [0.9, 0.15]
-bar.ScalarBarLength = 0.7
+bar.Position = [0.89, 0.12]
+bar.ScalarBarLength = 0.76
 bar.TitleFontSize = 16
 bar.LabelFontSize = 14
+
+(x0, x1, y0, y1, z0, z1) = results.GetDataInformation().GetBounds()
+size = max(x1 - x0, y1 - y0, z1 - z0, 1e-30)
+marker = Sphere(registrationName='maximum', Center=drawn_at, Radius=0.015 * size, ThetaResolution=24, PhiResolution=24)
+marker_display = Show(marker, view)
+marker_display.ColorArrayName = ['POINTS', '']
+marker_display.AmbientColor = marker_display.DiffuseColor = [1.0, 0.0, 1.0]  # a colour the Jet map has not
+where = ', '.join('%.4g' % c for c in at[:DIMENSION])
+note = Text(registrationName='maximum label', Text='max ' + (number % high) + (' ' + UNIT if UNIT else '') + ' at (' + where + ')')
+note_display = Show(note, view)
+note_display.WindowLocation = 'Lower Left Corner'
+note_display.FontSize = 16
+
 caption = Text(registrationName='title', Text=TITLE + ('\ndeformation x %g' % SCALE if WARP else ''))
 caption_display = Show(caption, view)
 caption_display.WindowLocation = 'Upper Left Corner'
 caption_display.FontSize = 16
+caption_display.Justification = 'Left'
 
-(x0, x1, y0, y1, z0, z1) = results.GetDataInformation().GetBounds()
-centre = [(x0 + x1) / 2, (y0 + y1) / 2, (z0 + z1) / 2]
-size = max(x1 - x0, y1 - y0, z1 - z0, 1e-30)
-view.CameraFocalPoint = centre
+# Framing: look straight on in 2D, isometrically in 3D, and fit what is drawn (undeformed and
+# deformed) into the part of the picture the bar and the captions leave free.
+bounds = [list(results.GetDataInformation().GetBounds()), list(shown.GetDataInformation().GetBounds())]
+corners = [(x, y, z) for b in bounds for x in b[0:2] for y in b[2:4] for z in b[4:6]]
+if DIMENSION == 2:
+    direction, up = [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]
+else:
+    direction, up = [1.0, -1.0, 1.0], [0.0, 0.0, 1.0]
+norm = math.sqrt(sum(d * d for d in direction))
+direction = [d / norm for d in direction]
+right = [up[1] * direction[2] - up[2] * direction[1], up[2] * direction[0] - up[0] * direction[2], up[0] * direction[1] - up[1] * direction[0]]
+norm = math.sqrt(sum(r * r for r in right))
+right = [r / norm for r in right]
+up = [direction[1] * right[2] - direction[2] * right[1], direction[2] * right[0] - direction[0] * right[2], direction[0] * right[1] - direction[1] * right[0]]
+dot = lambda a, b: sum(p * q for p, q in zip(a, b))
+xs = [dot(c, right) for c in corners]
+ys = [dot(c, up) for c in corners]
+ds = [dot(c, direction) for c in corners]
+free_x0, free_x1, free_y0, free_y1 = 0.03, 0.86, 0.09, 0.88  # fractions of the picture
+width, height = view.ViewSize
+half_height = max((max(ys) - min(ys)) / (free_y1 - free_y0), (max(xs) - min(xs)) / (free_x1 - free_x0) * height / width) / 2
+half_height = max(half_height, 1e-30)
+# The point of the part that lands at the picture's centre.
+cx = (min(xs) + max(xs)) / 2 - ((free_x0 + free_x1) / 2 - 0.5) * 2 * half_height * width / height
+cy = (min(ys) + max(ys)) / 2 - ((free_y0 + free_y1) / 2 - 0.5) * 2 * half_height
+cd = (min(ds) + max(ds)) / 2
+focus = [cx * r + cy * u + cd * d for r, u, d in zip(right, up, direction)]
+depth = max(max(ds) - min(ds), 2 * half_height)
+view.CameraFocalPoint = focus
+view.CameraPosition = [f + 2 * depth * d for f, d in zip(focus, direction)]
+view.CameraViewUp = up
+view.CameraParallelScale = half_height
 if DIMENSION == 2:
     view.InteractionMode = '2D'
-    view.CameraPosition = [centre[0], centre[1], centre[2] + 4 * size]
-    view.CameraViewUp = [0, 1, 0]
-else:
-    view.CameraPosition = [centre[0] + 2 * size, centre[1] - 2.5 * size, centre[2] + 1.6 * size]
-    view.CameraViewUp = [0, 0, 1]
-view.ResetCamera(False)
-GetActiveCamera().Dolly(0.8)  # a margin around the part, and room for the scalar bar
 
 if '--png' in sys.argv:
     png = sys.argv[sys.argv.index('--png') + 1]
