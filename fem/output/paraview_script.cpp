@@ -75,10 +75,7 @@ HERE = os.path.dirname(os.path.abspath(__file__)) if '__file__' in globals() els
       << "  # the largest displacement shows as about a tenth of the model's size\nDIMENSION = " << v.dimension << "\n"
       << R"(
 results = OpenDataFile(os.path.join(HERE, RESULTS), registrationName=RESULTS)  # .vtu, or .pvtu from fem under mpirun
-view = GetActiveViewOrCreate('RenderView')
-view.ViewSize = [1280, 800]  # fonts are sized for this: the picture is drawn at the same size
-view.OrientationAxesVisibility = 1 if DIMENSION == 3 else 0
-view.CameraParallelProjection = 1  # the framing below fits the part exactly, and edges stay parallel
+PICTURE = [1280, 800]  # fonts are sized for this: the picture is drawn at the same size
 # Lines are drawn over the faces they lie on instead of fighting them in the depth buffer.
 GetSettingsProxy('RenderViewSettings').ResolveCoincidentTopology = 'Offset faces relative to lines and points'
 
@@ -97,21 +94,26 @@ def outline(source):
     return edges
 
 
-def show_lines(source, colour, width):
-    display = Show(source, view)
-    display.SetRepresentationType('Surface')
-    display.ColorArrayName = ['POINTS', '']
-    display.AmbientColor = display.DiffuseColor = colour
-    display.LineWidth = width
-    return display
+def unit_vector(v):
+    norm = math.sqrt(sum(c * c for c in v))
+    return [c / norm for c in v]
+
+
+def cross(a, b):
+    return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+
+
+def dot(a, b):
+    return sum(p * q for p, q in zip(a, b))
 
 
 shown = results
+undeformed_edges = None
 if WARP:
     shown = WarpByVector(registrationName='deformed x %g' % SCALE, Input=results)
     shown.Vectors = ['POINTS', WARP_FIELD]
     shown.ScaleFactor = SCALE
-    show_lines(outline(results), [0.45, 0.45, 0.45], 1.5)  # the undeformed part
+    undeformed_edges = outline(results)
 coloured = shown
 if FIELD_SCALE != 1:  # the field in the bar's unit (MPa, not Pa)
     coloured = Calculator(registrationName=FIELD + ' [' + UNIT + ']', Input=shown)
@@ -120,10 +122,7 @@ if FIELD_SCALE != 1:  # the field in the bar's unit (MPa, not Pa)
     colour_array = coloured.ResultArrayName
 else:
     colour_array = FIELD
-display = Show(coloured, view)
-display.SetRepresentationType('Surface')
-ColorBy(display, ('POINTS', colour_array))
-show_lines(outline(shown), [0.1, 0.1, 0.12], 2.0)
+edges = outline(shown)
 
 # The range and where the largest value is: on the shape as drawn (the marker) and in the
 # part's own coordinates (the label).
@@ -137,87 +136,137 @@ drawn_at = [float(c) for c in data.Points[top]]
 at = list(drawn_at)
 if WARP:
     at = [c - SCALE * float(u) for c, u in zip(drawn_at, data.PointData[WARP_FIELD][top])]
+del data
 
 # One number format on the whole bar: fixed decimals enough for three digits of the range,
 # or exponents where fixed point would be too long.
 span = high - low if high > low else max(abs(high), 1e-300)
 digits = max(0, 2 - int(math.floor(math.log10(span))))
-magnitude = max(abs(low), abs(high))
-number = '%.2e' if digits > 5 or magnitude >= 1e6 else '%.' + str(digits) + 'f'
-
+number = '%.2e' if digits > 5 or max(abs(low), abs(high)) >= 1e6 else '%.' + str(digits) + 'f'
 lut = GetColorTransferFunction(colour_array)
 lut.ApplyPreset('Jet', True)
 lut.RescaleTransferFunction(low, high)
-display.SetScalarBarVisibility(view, True)
-bar = GetScalarBar(lut, view)
-bar.Title = LABEL
-bar.ComponentTitle = ''
-bar.AutomaticLabelFormat = 0
-bar.LabelFormat = number
-bar.RangeLabelFormat = number
-bar.WindowLocation = 'Any Location'
-bar.Orientation = 'Vertical'
-bar.Position = [0.89, 0.12]
-bar.ScalarBarLength = 0.76
-bar.TitleFontSize = 16
-bar.LabelFontSize = 14
 
 (x0, x1, y0, y1, z0, z1) = results.GetDataInformation().GetBounds()
 size = max(x1 - x0, y1 - y0, z1 - z0, 1e-30)
-marker = Sphere(registrationName='maximum', Center=drawn_at, Radius=0.015 * size, ThetaResolution=24, PhiResolution=24)
-marker_display = Show(marker, view)
-marker_display.ColorArrayName = ['POINTS', '']
-marker_display.AmbientColor = marker_display.DiffuseColor = [1.0, 0.0, 1.0]  # a colour the Jet map has not
+marker = Sphere(registrationName='maximum', Center=drawn_at, Radius=0.02 * size, ThetaResolution=24, PhiResolution=24)
 where = ', '.join('%.4g' % c for c in at[:DIMENSION])
 note = Text(registrationName='maximum label', Text='max ' + (number % high) + (' ' + UNIT if UNIT else '') + ' at (' + where + ')')
-note_display = Show(note, view)
-note_display.WindowLocation = 'Lower Left Corner'
-note_display.FontSize = 16
-
 caption = Text(registrationName='title', Text=TITLE + ('\ndeformation x %g' % SCALE if WARP else ''))
-caption_display = Show(caption, view)
-caption_display.WindowLocation = 'Upper Left Corner'
-caption_display.FontSize = 16
-caption_display.Justification = 'Left'
 
-# Framing: look straight on in 2D, isometrically in 3D, and fit what is drawn (undeformed and
-# deformed) into the part of the picture the bar and the captions leave free.
-bounds = [list(results.GetDataInformation().GetBounds()), list(shown.GetDataInformation().GetBounds())]
-corners = [(x, y, z) for b in bounds for x in b[0:2] for y in b[2:4] for z in b[4:6]]
+# Straight on in 2D, isometric in 3D.
 if DIMENSION == 2:
     direction, up = [0.0, 0.0, 1.0], [0.0, 1.0, 0.0]
 else:
-    direction, up = [1.0, -1.0, 1.0], [0.0, 0.0, 1.0]
-norm = math.sqrt(sum(d * d for d in direction))
-direction = [d / norm for d in direction]
-right = [up[1] * direction[2] - up[2] * direction[1], up[2] * direction[0] - up[0] * direction[2], up[0] * direction[1] - up[1] * direction[0]]
-norm = math.sqrt(sum(r * r for r in right))
-right = [r / norm for r in right]
-up = [direction[1] * right[2] - direction[2] * right[1], direction[2] * right[0] - direction[0] * right[2], direction[0] * right[1] - direction[1] * right[0]]
-dot = lambda a, b: sum(p * q for p, q in zip(a, b))
-xs = [dot(c, right) for c in corners]
-ys = [dot(c, up) for c in corners]
-ds = [dot(c, direction) for c in corners]
-free_x0, free_x1, free_y0, free_y1 = 0.03, 0.86, 0.09, 0.88  # fractions of the picture
-width, height = view.ViewSize
-half_height = max((max(ys) - min(ys)) / (free_y1 - free_y0), (max(xs) - min(xs)) / (free_x1 - free_x0) * height / width) / 2
-half_height = max(half_height, 1e-30)
-# The point of the part that lands at the picture's centre.
-cx = (min(xs) + max(xs)) / 2 - ((free_x0 + free_x1) / 2 - 0.5) * 2 * half_height * width / height
-cy = (min(ys) + max(ys)) / 2 - ((free_y0 + free_y1) / 2 - 0.5) * 2 * half_height
-cd = (min(ds) + max(ds)) / 2
-focus = [cx * r + cy * u + cd * d for r, u, d in zip(right, up, direction)]
-depth = max(max(ds) - min(ds), 2 * half_height)
-view.CameraFocalPoint = focus
-view.CameraPosition = [f + 2 * depth * d for f, d in zip(focus, direction)]
-view.CameraViewUp = up
-view.CameraParallelScale = half_height
-if DIMENSION == 2:
-    view.InteractionMode = '2D'
+    direction, up = unit_vector([1.0, -1.0, 1.0]), [0.0, 0.0, 1.0]
+
+
+def hidden(point, towards):
+    """Whether the deformed part's surface lies between `point` and a camera looking from `towards`."""
+    from vtkmodules.vtkFiltersGeneral import vtkOBBTree
+    from vtkmodules.vtkCommonCore import vtkPoints
+    surface = ExtractSurface(Input=shown)
+    surface.NonlinearSubdivisionLevel = 1
+    tree = vtkOBBTree()
+    tree.SetDataSet(servermanager.Fetch(surface))
+    tree.BuildLocator()
+    start = [p + 0.002 * size * t for p, t in zip(point, towards)]
+    end = [p + 3 * size * t for p, t in zip(point, towards)]
+    return tree.IntersectWithLine(start, end, vtkPoints(), None) != 0
+
+
+def draw(view, width, height, direction, up, free, texts):
+    """Shows the part in `view` (width x height pixels) seen from `direction`, fitted into the
+    `free` fractions of it (x0, x1, y0, y1) that the bar and the captions leave."""
+    view.OrientationAxesVisibility = 1 if DIMENSION == 3 else 0
+    view.CameraParallelProjection = 1  # the framing fits the part exactly, and edges stay parallel
+    view.ViewSize = [width, height]
+    if undeformed_edges:
+        lines(undeformed_edges, view, [0.45, 0.45, 0.45], 1.5)
+    display = Show(coloured, view)
+    display.SetRepresentationType('Surface')
+    ColorBy(display, ('POINTS', colour_array))
+    lines(edges, view, [0.1, 0.1, 0.12], 2.0)
+    shown_marker = Show(marker, view)
+    shown_marker.ColorArrayName = ['POINTS', '']
+    shown_marker.AmbientColor = shown_marker.DiffuseColor = [1.0, 0.0, 1.0]  # a colour the Jet map has not
+    for text, corner in texts:
+        shown_text = Show(text, view)
+        shown_text.WindowLocation = corner
+        shown_text.FontSize = 16
+        shown_text.Justification = 'Left'
+    # Fit the corners of what is drawn, undeformed and deformed, seen along `direction`.
+    bounds = [results.GetDataInformation().GetBounds(), shown.GetDataInformation().GetBounds()]
+    corners = [(x, y, z) for b in bounds for x in b[0:2] for y in b[2:4] for z in b[4:6]]
+    right = unit_vector(cross(up, direction))
+    up = cross(direction, right)
+    xs, ys, ds = ([dot(c, axis) for c in corners] for axis in (right, up, direction))
+    x_lo, x_hi, y_lo, y_hi = free
+    half_height = max((max(ys) - min(ys)) / (y_hi - y_lo), (max(xs) - min(xs)) / (x_hi - x_lo) * height / width, 1e-30) / 2
+    # The point seen at the picture's centre puts the part's centre at the free part's.
+    cx = (min(xs) + max(xs)) / 2 - ((x_lo + x_hi) / 2 - 0.5) * 2 * half_height * width / height
+    cy = (min(ys) + max(ys)) / 2 - ((y_lo + y_hi) / 2 - 0.5) * 2 * half_height
+    cd = (min(ds) + max(ds)) / 2
+    focus = [cx * r + cy * u + cd * d for r, u, d in zip(right, up, direction)]
+    view.CameraFocalPoint = focus
+    view.CameraPosition = [f + 2 * max(max(ds) - min(ds), 2 * half_height) * d for f, d in zip(focus, direction)]
+    view.CameraViewUp = up
+    view.CameraParallelScale = half_height
+    if DIMENSION == 2:
+        view.InteractionMode = '2D'
+    return display
+
+
+def lines(source, view, colour, width):
+    display = Show(source, view)
+    display.SetRepresentationType('Surface')
+    display.ColorArrayName = ['POINTS', '']
+    display.AmbientColor = display.DiffuseColor = colour
+    display.LineWidth = width
+
+
+def scalar_bar(display, view, position, length):
+    display.SetScalarBarVisibility(view, True)
+    bar = GetScalarBar(lut, view)
+    bar.Title = LABEL
+    bar.ComponentTitle = ''
+    bar.AutomaticLabelFormat = 0
+    bar.LabelFormat = number
+    bar.RangeLabelFormat = number
+    bar.WindowLocation = 'Any Location'
+    bar.Orientation = 'Vertical'
+    bar.Position = position
+    bar.ScalarBarLength = length
+    bar.TitleFontSize = 16
+    bar.LabelFontSize = 14
+
+
+view = CreateView('RenderView')
+layout = CreateLayout('fem')
+texts = [(caption, 'Upper Left Corner'), (note, 'Lower Left Corner')]
+if DIMENSION == 3 and hidden(drawn_at, direction):
+    # The maximum is on the far side: the opposite side beside the first view, the bar after it.
+    left = 0.5
+    layout.SplitHorizontal(0, left)
+    layout.AssignView(1, view)
+    other = CreateView('RenderView')
+    layout.AssignView(2, other)
+    width = int(PICTURE[0] * left)
+    draw(view, width, PICTURE[1], direction, up, (0.04, 0.96, 0.09, 0.86), texts)
+    back = Text(registrationName='other side', Text='the other side, where the maximum is')
+    display = draw(other, PICTURE[0] - width, PICTURE[1], [-d for d in direction], up, (0.04, 0.74, 0.09, 0.86),
+                   [(back, 'Upper Left Corner')])
+    scalar_bar(display, other, [0.8, 0.12], 0.76)
+    shot = layout
+else:
+    layout.AssignView(0, view)
+    display = draw(view, PICTURE[0], PICTURE[1], direction, up, (0.03, 0.86, 0.09, 0.88), texts)
+    scalar_bar(display, view, [0.89, 0.12], 0.76)
+    shot = view
 
 if '--png' in sys.argv:
     png = sys.argv[sys.argv.index('--png') + 1]
-    SaveScreenshot(png, view, ImageResolution=[1280, 800])
+    SaveScreenshot(png, shot, ImageResolution=PICTURE)
     print('wrote ' + png)
 else:
     Render(view)

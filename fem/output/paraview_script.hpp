@@ -2,7 +2,8 @@
 // A small ParaView Python script left beside a run's results that opens them the way an
 // engineer looks first: the deformed shape (displacement, magnified) coloured by von Mises
 // stress in MPa, or the temperature field in °C, with a scalar bar, the outline of the undeformed
-// part, the part framed to fill the picture and its maximum marked with its value. It runs in the ParaView GUI
+// part, the part framed to fill the picture and its maximum marked with its value (and, where the
+// maximum is on the far side of a 3D part, a second view of that side). It runs in the ParaView GUI
 // (paraview --script=FILE), in pvpython/pvbatch, and with `--png FILE` saves a picture offscreen
 // (what `fem render` does).
 #include <filesystem>
