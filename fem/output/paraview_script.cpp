@@ -128,8 +128,11 @@ edges = outline(shown)
 # part's own coordinates (the label).
 from paraview import servermanager
 from vtk.numpy_interface import dataset_adapter as dsa
+import numpy
 data = dsa.WrapDataObject(servermanager.Fetch(coloured))
 values = data.PointData[colour_array]
+if len(values.shape) > 1:  # a vector (a mode shape) is coloured by its length
+    values = numpy.linalg.norm(values, axis=1)
 top = int(values.argmax())
 low, high = float(values.min()), float(values.max())
 drawn_at = [float(c) for c in data.Points[top]]
@@ -138,14 +141,18 @@ if WARP:
     at = [c - SCALE * float(u) for c, u in zip(drawn_at, data.PointData[WARP_FIELD][top])]
 del data
 
+# A uniform field (a bar held between walls) gets a range around its value, not its roundoff.
+magnitude = max(abs(low), abs(high))
+bar_low, bar_high = low, high
+if high - low <= 1e-6 * magnitude:
+    widen = 0.05 * (magnitude if magnitude > 0 else 1.0)
+    bar_low, bar_high = low - widen, high + widen
 # One number format on the whole bar: fixed decimals enough for three digits of the range,
 # or exponents where fixed point would be too long.
-span = high - low if high > low else max(abs(high), 1e-300)
-digits = max(0, 2 - int(math.floor(math.log10(span))))
-number = '%.2e' if digits > 5 or max(abs(low), abs(high)) >= 1e6 else '%.' + str(digits) + 'f'
+digits = max(0, 2 - int(math.floor(math.log10(bar_high - bar_low))))
+number = '%.2e' if digits > 5 or magnitude >= 1e6 else '%.' + str(digits) + 'f'
 lut = GetColorTransferFunction(colour_array)
 lut.ApplyPreset('Jet', True)
-lut.RescaleTransferFunction(low, high)
 
 (x0, x1, y0, y1, z0, z1) = results.GetDataInformation().GetBounds()
 size = max(x1 - x0, y1 - y0, z1 - z0, 1e-30)
@@ -226,6 +233,9 @@ def lines(source, view, colour, width):
 
 
 def scalar_bar(display, view, position, length):
+    # After ColorBy, which sets the range to the data's.
+    lut.AutomaticRescaleRangeMode = 'Never'
+    lut.RescaleTransferFunction(bar_low, bar_high)
     display.SetScalarBarVisibility(view, True)
     bar = GetScalarBar(lut, view)
     bar.Title = LABEL
