@@ -134,6 +134,10 @@ TEST_CASE("fem run leaves a ParaView script that deforms and colours the results
   CHECK(script.find("pvbatch beam-view.py --png") != std::string::npos);  // its final name, not the temporary one
   CHECK(script.find("partial") == std::string::npos);
   CHECK(script.find("LABEL = 'von Mises stress [MPa]'") != std::string::npos);
+  CHECK(script.find("FIELD_SCALE = 1e-06") != std::string::npos);  // Pa to MPa
+  CHECK(script.find("UNIT = 'MPa'") != std::string::npos);
+  CHECK(script.find("FeatureEdges(") != std::string::npos);  // the outline, not the wireframe
+  CHECK(script.find("Surface With Edges") == std::string::npos);
 }
 
 TEST_CASE("fem render draws the results offscreen, and the picture is not blank") {
