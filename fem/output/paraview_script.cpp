@@ -189,7 +189,10 @@ def draw(view, width, height, direction, up, free, texts):
     view.CameraParallelProjection = 1  # the framing fits the part exactly, and edges stay parallel
     view.ViewSize = [width, height]
     if undeformed_edges:
-        lines(undeformed_edges, view, [0.45, 0.45, 0.45], 1.5)
+        # A hair behind the deformed outline, so that where the two coincide (a fixed face) the
+        # deformed one is drawn, not a dashed mix of both.
+        undeformed = lines(undeformed_edges, view, [0.45, 0.45, 0.45], 1.5)
+        undeformed.Position = [-0.002 * size * d for d in direction]
     display = Show(coloured, view)
     display.SetRepresentationType('Surface')
     ColorBy(display, ('POINTS', colour_array))
@@ -230,6 +233,7 @@ def lines(source, view, colour, width):
     display.ColorArrayName = ['POINTS', '']
     display.AmbientColor = display.DiffuseColor = colour
     display.LineWidth = width
+    return display
 
 
 def scalar_bar(display, view, position, length):
