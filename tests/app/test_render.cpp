@@ -150,7 +150,9 @@ TEST_CASE("fem render draws the results offscreen, and the picture is not blank"
   std::ostringstream log;
   CHECK_THROWS_WITH(render_case(file, {}, {}, log), doctest::Contains("run `fem run"));
   run_case(file, {}, log);
-  const fs::path png = render_case(file, {}, {}, log);
+  const auto pngs = render_case(file, {}, {}, log);
+  REQUIRE(pngs.size() == 1);
+  const fs::path png = pngs.front();
   REQUIRE(png == dir.path / "results/beam.png");
   REQUIRE(fs::exists(png));
 
@@ -201,7 +203,8 @@ TEST_CASE("fem render draws every small ready case as its reference picture") {
   }
   const fs::path references = fs::path(FEM_TEST_DATA_DIR) / "tests/app/render_reference";
   const bool update = std::getenv("FEM_UPDATE_RENDER_REFERENCES") != nullptr;
-  for (const std::string name : {"cantilever", "plate_hole", "box", "heated_bar", "bracket", "bracket_modal", "fin", "heat_box"}) {
+  for (const std::string name : {"cantilever", "plate_hole", "box", "heated_bar", "bracket", "bracket_modal", "bracket_load_cases", "fin",
+                                 "heat_box"}) {
     const fs::path file = fs::path(FEM_TEST_DATA_DIR) / "cases" / (name + ".yaml");
     if (!FEM_WITH_GMSH && slurp(file).find("geo:") != std::string::npos) continue;  // meshed by Gmsh
     CAPTURE(name);
@@ -211,25 +214,31 @@ TEST_CASE("fem render draws every small ready case as its reference picture") {
     overrides.quiet = true;
     std::ostringstream log;
     run_case(file, overrides, log);
-    const Picture drawn = halved(read_png(render_case(file, overrides, dir.path / (name + ".png"), log)));
-    REQUIRE(drawn.width == 640);
-    REQUIRE(drawn.height == 400);
-    const fs::path reference = references / (name + ".png");
-    if (update) {
-      fs::create_directories(references);
-      write_png(drawn, reference);
-      MESSAGE("wrote " << reference.string());
-      continue;
+    // One picture per load case (bracket_load_cases), each compared with its own reference.
+    const auto pngs = render_case(file, overrides, dir.path / (name + ".png"), log);
+    REQUIRE(!pngs.empty());
+    for (const fs::path& png : pngs) {
+      CAPTURE(png.filename().string());
+      const Picture drawn = halved(read_png(png));
+      REQUIRE(drawn.width == 640);
+      REQUIRE(drawn.height == 400);
+      const fs::path reference = references / png.filename();
+      if (update) {
+        fs::create_directories(references);
+        write_png(drawn, reference);
+        MESSAGE("wrote " << reference.string());
+        continue;
+      }
+      REQUIRE_MESSAGE(fs::exists(reference), reference.string() << " is missing (FEM_UPDATE_RENDER_REFERENCES=1 writes it)");
+      const Picture expected = read_png(reference);
+      REQUIRE(expected.width == drawn.width);
+      REQUIRE(expected.height == drawn.height);
+      const Difference d = difference(drawn, expected);
+      const fs::path kept = fs::temp_directory_path() / ("fem-render-" + png.filename().string());
+      if (d.mean > 2.0 || d.fraction_changed > 0.01) write_png(drawn, kept);
+      CHECK_MESSAGE(d.mean <= 2.0, "mean difference " << d.mean << "; the picture drawn is " << kept.string());
+      CHECK_MESSAGE(d.fraction_changed <= 0.01, d.fraction_changed << " of the pixels changed; the picture drawn is " << kept.string());
     }
-    REQUIRE_MESSAGE(fs::exists(reference), reference.string() << " is missing (FEM_UPDATE_RENDER_REFERENCES=1 writes it)");
-    const Picture expected = read_png(reference);
-    REQUIRE(expected.width == drawn.width);
-    REQUIRE(expected.height == drawn.height);
-    const Difference d = difference(drawn, expected);
-    const fs::path kept = fs::temp_directory_path() / ("fem-render-" + name + ".png");
-    if (d.mean > 2.0 || d.fraction_changed > 0.01) write_png(drawn, kept);
-    CHECK_MESSAGE(d.mean <= 2.0, "mean difference " << d.mean << "; the picture drawn is " << kept.string());
-    CHECK_MESSAGE(d.fraction_changed <= 0.01, d.fraction_changed << " of the pixels changed; the picture drawn is " << kept.string());
   }
 }
 #endif
