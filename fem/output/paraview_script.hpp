@@ -13,7 +13,7 @@
 namespace fem {
 
 struct ParaviewView {
-  std::string script_name;      // the script's own final name, for the usage lines in its header
+  std::string script_name;      // the script's own final name, for the usage lines in its header (the sink sets it)
   std::string vtu_name;         // the results file, next to the script
   std::string title;            // shown in the picture's corner
   std::string color_field;      // point array to colour by: von_mises | temperature

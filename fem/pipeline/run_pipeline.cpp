@@ -107,7 +107,6 @@ ResultFields result_fields(const Case& c, const Problem& problem, const NodalRes
   // What the ParaView script shows first: the deformed shape coloured by von Mises stress, or
   // the temperature.
   ParaviewView& view = fields.view;
-  view.script_name = c.name + "-view.py";
   view.title = c.title;
   view.dimension = mesh.dimension;
   if (problem.physics.type == PhysicsType::Heat) {
