@@ -227,7 +227,7 @@ void add_render_command(CLI::App& app) {
   auto png = std::make_shared<fs::path>();
   command->add_option("case", *case_file, "the case file")->required()->check(CLI::ExistingFile);
   command->add_option("--output", overrides->output_directory, "where the results are (case: output.directory)");
-  command->add_option("--png", *png, "the picture (default: <output>/<case>.png)");
+  command->add_option("--png", *png, "the picture (default: <output>/<case>.png; with load cases, <stem>-<name>.png each)");
   command->callback([=] { fem::render_case(*case_file, *overrides, *png, std::cout); });
 }
 

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -34,18 +35,8 @@ std::string paraview_runner() {
       "fem render: neither pvbatch nor pvpython is on PATH (Debian: apt-get install paraview; see scripts/install-deps.sh)");
 }
 
-}  // namespace
-
-fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, const fs::path& png_wanted, std::ostream& log) {
-  Case c = load_case_with(case_file, overrides);
-  const fs::path script = c.output.directory / (c.name + "-view.py");
-  const fs::path results = c.output.directory / (c.name + ".vtu");
-  const fs::path parallel_results = c.output.directory / (c.name + ".pvtu");  // from fem run under mpirun
-  if (!fs::exists(script) || !(fs::exists(results) || fs::exists(parallel_results)))
-    throw std::runtime_error(script.string() + ": no view script or results here; run `fem run " + case_file.string() +
-                             "` first (with the same --output)");
-  const fs::path png = png_wanted.empty() ? c.output.directory / (c.name + ".png") : fs::absolute(png_wanted);
-
+// Draws one view script to `png`.
+void render_view(const fs::path& script, const fs::path& png, std::ostream& log) {
   std::string command;
   if (const std::string path = paraview_python_path(); !path.empty()) {
     const char* existing = std::getenv("PYTHONPATH");
@@ -76,7 +67,36 @@ fs::path render_case(const fs::path& case_file, const RunOverrides& overrides, c
   fs::copy_file(drawn, output.stage(png.filename().string()));
   output.commit();
   log << "fem: render   wrote " << png.string() << "\n";
-  return png;
+}
+
+}  // namespace
+
+std::vector<fs::path> render_case(const fs::path& case_file, const RunOverrides& overrides, const fs::path& png_wanted,
+                                  std::ostream& log) {
+  Case c = load_case_with(case_file, overrides);
+  // One picture per load case where the case has them, each named after it.
+  std::vector<std::string> suffixes;
+  for (const auto& load_case : c.load_cases) suffixes.push_back("-" + load_case.name);
+  if (suffixes.empty()) suffixes.push_back("");
+  std::vector<fs::path> pngs;
+  for (const auto& suffix : suffixes) {
+    const std::string name = c.name + suffix;
+    const fs::path script = c.output.directory / (name + "-view.py");
+    const fs::path results = c.output.directory / (name + ".vtu");
+    const fs::path parallel_results = c.output.directory / (name + ".pvtu");  // from fem run under mpirun
+    if (!fs::exists(script) || !(fs::exists(results) || fs::exists(parallel_results)))
+      throw std::runtime_error(script.string() + ": no view script or results here; run `fem run " + case_file.string() +
+                               "` first (with the same --output)");
+    if (png_wanted.empty()) {
+      pngs.push_back(c.output.directory / (name + ".png"));
+    } else {
+      const fs::path wanted = fs::absolute(png_wanted);
+      pngs.push_back(wanted.parent_path() / (wanted.stem().string() + suffix + wanted.extension().string()));
+    }
+  }
+  for (std::size_t i = 0; i < pngs.size(); ++i)
+    render_view(c.output.directory / (c.name + suffixes[i] + "-view.py"), pngs[i], log);
+  return pngs;
 }
 
 }  // namespace fem

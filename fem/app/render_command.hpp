@@ -3,6 +3,7 @@
 // view script `fem run` leaves beside them.
 #include <filesystem>
 #include <iosfwd>
+#include <vector>
 
 #include "fem/pipeline/run_overrides.hpp"
 
@@ -13,9 +14,10 @@ namespace fem {
 inline constexpr const char* kXvfbArguments = "-screen 0 1280x1024x24 -noreset";
 
 // Renders DIR/<case>-view.py to `png` (default DIR/<case>.png, DIR the case's results
-// directory); returns the PNG's path. Throws naming what is missing: the results (run the case
+// directory), or with load cases each DIR/<case>-<name>-view.py to <png stem>-<name>.png
+// (default DIR/<case>-<name>.png); returns the PNGs' paths. Throws naming what is missing: the results (run the case
 // first), pvbatch/pvpython (Debian: paraview), ParaView's Python modules, a display (xvfb-run).
-std::filesystem::path render_case(const std::filesystem::path& case_file, const RunOverrides& overrides,
-                                  const std::filesystem::path& png, std::ostream& log);
+std::vector<std::filesystem::path> render_case(const std::filesystem::path& case_file, const RunOverrides& overrides,
+                                               const std::filesystem::path& png, std::ostream& log);
 
 }  // namespace fem

@@ -12,6 +12,7 @@ StagedFields VtkResultSink::stage(AtomicOutput& output, const std::string& name,
                                   const std::optional<ResultPiece>& piece) {
   StagedFields staged;
   ParaviewView view = fields.view;
+  view.script_name = name + "-view.py";  // a load case's own, <case>-<name>-view.py
   if (piece) {
     std::vector<std::string> pieces;
     for (int r = 0; r < piece->ranks; ++r) pieces.push_back(name + "_" + std::to_string(r) + ".vtu");

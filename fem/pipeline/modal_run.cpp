@@ -100,7 +100,6 @@ ResultFields modal_fields(const ModalRunInputs& in, const ModalSolution& modal) 
   material.values.assign(in.problem.cell_material.begin(), in.problem.cell_material.end());
   fields.cells.push_back(std::move(material));
   ParaviewView& view = fields.view;
-  view.script_name = in.run_case.name + "-view.py";
   view.title = in.run_case.title;
   view.dimension = in.mesh.dimension;
   std::ostringstream label;

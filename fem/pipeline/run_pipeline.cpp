@@ -108,15 +108,17 @@ ResultFields result_fields(const Case& c, const Problem& problem, const NodalRes
   // What the ParaView script shows first: the deformed shape coloured by von Mises stress, or
   // the temperature.
   ParaviewView& view = fields.view;
-  view.script_name = c.name + "-view.py";
   view.title = c.title;
   view.dimension = mesh.dimension;
   if (problem.physics.type == PhysicsType::Heat) {
     view.color_field = "temperature";
     view.color_label = "temperature [°C]";
+    view.color_unit = "°C";
   } else {
     view.color_field = "von_mises";
-    view.color_label = "von Mises stress [Pa]";
+    view.color_label = "von Mises stress [MPa]";
+    view.color_scale = 1e-6;  // stresses read in MPa
+    view.color_unit = "MPa";
     view.warp = true;
     view.warp_scale = deformation_scale(mesh.coords, summary.value("max_displacement", 0.0));
   }
