@@ -10,6 +10,7 @@
 
 #include "fem/config.hpp"
 #include "fem/pipeline/number_format.hpp"
+#include "fem/post/heat_balance.hpp"
 #include "fem/post/load_balance.hpp"
 
 namespace fem {
@@ -102,6 +103,10 @@ json run_summary(const RunRecord& r) {
   } else {
     const auto [lo, hi] = std::minmax_element(results.temperature.begin(), results.temperature.end());
     summary["temperature_range"] = {*lo, *hi};
+    const HeatBalance balance = heat_balance(r.problem, results.temperature, results.reaction);
+    summary["heat_in_total"] = balance.applied;
+    summary["reaction_total"] = balance.reactions;
+    summary["balance"] = balance.balance;
   }
   return summary;
 }
@@ -172,6 +177,17 @@ void print_run_summary(std::ostream& log, const json& summary, const std::string
   } else if (summary.contains("temperature_range")) {
     row("temperature") << with_unit(summary["temperature_range"][0].get<double>(), "°C") << " .. "
                        << with_unit(summary["temperature_range"][1].get<double>(), "°C") << "\n";
+    if (summary.contains("heat_in_total")) {
+      log << "  heat flow             at the fixed temperatures, per group\n";
+      for (const auto& [group, watts] : summary["reactions"].items())
+        log << "    " << std::left << std::setw(20) << group << with_unit(watts.get<double>(), "W") << "\n";
+      log << "    " << std::left << std::setw(20) << "total" << with_unit(summary["reaction_total"].get<double>(), "W") << "\n";
+      log << "    " << std::left << std::setw(20) << "in" << with_unit(summary["heat_in_total"].get<double>(), "W")
+          << " (sources, fluxes, convection at the solved temperatures)\n";
+      char balance[32];
+      std::snprintf(balance, sizeof balance, "%.2e", summary["balance"].get<double>());
+      log << "    " << std::left << std::setw(20) << "balance" << balance << " (|reactions + in| / |in|)\n";
+    }
   }
   double total = 0;
   for (const auto& [phase, seconds] : summary["time_s"].items()) total += seconds.get<double>();

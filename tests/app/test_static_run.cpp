@@ -1,6 +1,6 @@
 // The engineer's static run end to end: a temperature solved from a heat case loads the
 // elasticity in the same run, and the summary answers with reactions that balance the loads,
-// on every elasticity ready case too.
+// on every ready case too (heat: the heat flows at fixed temperatures against the heat in).
 #include <doctest/doctest.h>
 
 #include <sstream>
@@ -144,10 +144,11 @@ TEST_CASE("thermal and resultant loads refuse bad input at its line") {
             .find("bad.yaml:13: a 'boundary' entry needs exactly one condition") != std::string::npos);
 }
 
-TEST_CASE("every elasticity ready case balances its reactions and applied loads to 1e-10") {
+TEST_CASE("every ready case balances its reactions and applied loads (heat: heat in) to 1e-10") {
   TempDir dir;
-  std::vector<std::string> cases = {"box", "heated_bar", "hot_end_bar"};  // box meshes
-  if (FEM_WITH_GMSH) cases.insert(cases.end(), {"cantilever", "plate_hole", "bracket"});
+  std::vector<std::string> cases = {"box", "heated_bar", "hot_end_bar", "thick_cylinder_axisym", "heat_box",
+                                    "hot_end_heat"};  // box meshes
+  if (FEM_WITH_GMSH) cases.insert(cases.end(), {"cantilever", "plate_hole", "bracket", "fin"});
   for (const auto& name : cases) {
     CAPTURE(name);
     RunOverrides overrides;
