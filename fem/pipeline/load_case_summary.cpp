@@ -17,13 +17,16 @@ json load_case_summary(const RunRecord& common, const std::vector<LoadCase>& cas
                                   common.nnz, solved[k], results[k]});
     json entry = {{"name", cases[k].name}, {"residual", one["residual"]}, {"converged", one["converged"]},
                   {"reactions", one["reactions"]}};
-    for (const char* key : {"max_displacement", "max_von_mises", "temperature_range"})
+    for (const char* key : {"max_displacement", "max_von_mises", "temperature_range", "applied_total",
+                            "reaction_total", "heat_in_total", "balance"})
       if (one.contains(key)) entry[key] = one[key];
     if (k == 0) {
       summary = one;  // what the cases share: sizes, numbering, solver, its report
       summary.erase("reactions");
     } else {
       summary["residual"] = std::max(summary["residual"].get<double>(), one["residual"].get<double>());
+      if (one.contains("balance"))  // the worst case's, as the residual
+        summary["balance"] = std::max(summary["balance"].get<double>(), one["balance"].get<double>());
       if (!one["converged"].get<bool>()) {
         summary["converged"] = false;
         summary["not_converged_because"] = one["not_converged_because"];
@@ -52,8 +55,9 @@ void print_load_cases(std::ostream& log, const json& summary) {
     else
       log << "temperature " << entry["temperature_range"][0].get<double>() << " .. "
           << entry["temperature_range"][1].get<double>();
-    log << ", residual " << std::scientific << std::setprecision(2) << entry["residual"].get<double>()
-        << std::defaultfloat << std::setprecision(6) << "\n";
+    log << ", residual " << std::scientific << std::setprecision(2) << entry["residual"].get<double>();
+    if (entry.contains("balance")) log << ", balance " << entry["balance"].get<double>();
+    log << std::defaultfloat << std::setprecision(6) << "\n";
   }
 }
 

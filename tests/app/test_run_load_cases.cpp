@@ -55,7 +55,9 @@ TEST_CASE("a run with load cases writes each case's results and reactions that b
     CHECK(lc["residual"].get<double>() < 1e-10);
     CHECK(lc["max_displacement"].get<double>() > 0);
     CHECK(lc["max_von_mises"].get<double>() > 0);
+    CHECK(lc["balance"].get<double>() < 1e-10);  // each case's reactions against its own applied loads
   }
+  CHECK(log.str().find(", balance ") != std::string::npos);
   // The clamp carries each case's own load plus the common weight (areas of 1 m^2).
   CHECK(cases[0]["reactions"]["xmin"][2].get<double>() == doctest::Approx(1e6 + weight).epsilon(1e-8));
   CHECK(cases[1]["reactions"]["xmin"][1].get<double>() == doctest::Approx(-2e6).epsilon(1e-8));
