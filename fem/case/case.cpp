@@ -443,14 +443,14 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
       const YAML::Node f = s.get("fields");
       if (!f.IsSequence()) s.fail(f, "'fields' must be a list of field names");
       static const std::set<std::string> known = {"displacement", "stress", "strain", "von_mises", "principal_stress",
-                                                  "tresca", "reaction", "temperature", "heat_flux"};
+                                                  "tresca", "principal_directions", "reaction", "temperature", "heat_flux"};
       for (const auto& item : f) {
         if (!item.IsScalar()) s.fail(item, "'fields' must be a list of field names");
         const auto w = item.as<std::string>();
         if (!known.count(w))
           s.fail(item, "unknown output field '" + w +
-                           "' (expected: displacement, stress, strain, von_mises, principal_stress, tresca, reaction, "
-                           "temperature, heat_flux)");
+                           "' (expected: displacement, stress, strain, von_mises, principal_stress, tresca, "
+                           "principal_directions, reaction, temperature, heat_flux)");
         c.output.fields.push_back(w);
       }
     }

@@ -17,6 +17,7 @@
 #include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/phase_log.hpp"
 #include "fem/pipeline/run_summary.hpp"
+#include "fem/post/principal_stress.hpp"
 #include "fem/pipeline/temperature_stage.hpp"
 #include "fem/pipeline/transient_run.hpp"
 #include "fem/renumber/node_graph.hpp"
@@ -98,6 +99,7 @@ ResultFields result_fields(const Case& c, const Problem& problem, const NodalRes
   add("von_mises", 1, results.von_mises);
   add("principal_stress", 3, results.principal_stress);
   add("tresca", 1, results.tresca);
+  add("principal_directions", 9, results.principal_directions);
   add("temperature", 1, results.temperature);
   add("heat_flux", 3, results.heat_flux);
   add("reaction", problem.physics.type == PhysicsType::Heat ? 1 : 3, results.reaction);
@@ -214,8 +216,13 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
 
   std::vector<NodalResults> results(solved.size());
   phases.run("post", [&] {
-    for (std::size_t k = 0; k < solved.size(); ++k)
+    // Principal directions are 9 values a node: only when output.fields names them.
+    const auto& wanted = c.output.fields;
+    const bool directions = std::find(wanted.begin(), wanted.end(), "principal_directions") != wanted.end();
+    for (std::size_t k = 0; k < solved.size(); ++k) {
       results[k] = executor.recover(load_cases.empty() ? problem : load_cases[k].problem, system, solved[k].solution);
+      if (directions) results[k].principal_directions = principal_direction_field(results[k].stress);
+    }
     return std::string(problem.physics.type == PhysicsType::Heat ? "heat flux" : "strain, stress, von Mises") +
            ", reactions" + (load_cases.empty() ? "" : " of each load case");
   });

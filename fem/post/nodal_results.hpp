@@ -21,6 +21,7 @@ struct NodalResults {
   std::vector<double> von_mises;     // 1
   std::vector<double> principal_stress;  // 3: largest first
   std::vector<double> tresca;        // 1: largest minus smallest principal stress
+  std::vector<double> principal_directions;  // 9: the three unit directions; filled only when output.fields names them
   std::vector<double> temperature;   // 1
   std::vector<double> heat_flux;     // 3
   std::vector<double> reaction;      // elasticity 3 (force), heat 1 (heat flow); zero off the constraints

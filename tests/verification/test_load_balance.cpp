@@ -15,6 +15,42 @@
 using namespace fem;
 using fem::testing::load_on;
 
+TEST_CASE("principal directions: the axes of a rotated stress state, and a triad where stresses repeat") {
+  // R diag(300, 100, -50) Rᵀ with R a rotation about (1, 2, 2)/3 by 0.7 rad: the columns of R are
+  // the directions, largest stress first.
+  const double c = std::cos(0.7), s = std::sin(0.7), u[3] = {1.0 / 3, 2.0 / 3, 2.0 / 3};
+  double R[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const int k = 3 - i - j;  // the third index where i != j
+      const double sign = (i == j) ? 0 : ((i + 1) % 3 == j ? -1 : 1);
+      R[i][j] = (i == j ? c : 0) + (1 - c) * u[i] * u[j] + (i == j ? 0 : sign * s * u[k]);
+    }
+  const double d[3] = {300, 100, -50};
+  double S[3][3] = {};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) S[i][j] += R[i][k] * d[k] * R[j][k];
+  const auto v = principal_directions({S[0][0], S[1][1], S[2][2], S[0][1], S[1][2], S[0][2]});
+  for (int k = 0; k < 3; ++k) {
+    CAPTURE(k);
+    const double along = std::abs(v[k][0] * R[0][k] + v[k][1] * R[1][k] + v[k][2] * R[2][k]);
+    CHECK(along == doctest::Approx(1).epsilon(1e-10));
+  }
+  // Uniaxial zz: the first direction is z, the other two any orthonormal pair; hydrostatic: any.
+  for (const std::array<double, 6>& state : {std::array<double, 6>{0, 0, 5, 0, 0, 0}, {-7, -7, -7, 0, 0, 0},
+                                             {3, 1, 1, 0, 0, 0}}) {
+    const auto w = principal_directions(state);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const double dot = w[i][0] * w[j][0] + w[i][1] * w[j][1] + w[i][2] * w[j][2];
+        CHECK(dot == doctest::Approx(i == j ? 1.0 : 0.0).epsilon(1e-12).scale(1));
+      }
+    if (state[2] == 5) CHECK(std::abs(w[0][2]) == doctest::Approx(1));
+    if (state[0] == 3) CHECK(std::abs(w[0][0]) == doctest::Approx(1));
+  }
+}
+
 TEST_CASE("principal stresses of known stress states, largest first, and Tresca") {
   // A shear in the xy plane beside a normal stress in z: 15 +- hypot(35, 30) and 10.
   auto p = principal_stresses({50, -20, 10, 30, 0, 0});
