@@ -9,6 +9,7 @@
 #include "fem/app/run_command.hpp"
 #include "fem/config.hpp"
 #include "tests/app/app_test_support.hpp"
+#include "tests/app/run_expecting_error.hpp"
 
 #if FEM_WITH_VTK
 #include <vtkDataArray.h>
@@ -21,6 +22,8 @@
 using namespace fem;
 using fem::test::slurp;
 using fem::test::TempDir;
+
+using fem::test::run_expecting_error_of_text;
 
 namespace {
 
@@ -35,19 +38,6 @@ materials:
 analysis: {type: modal, modes: 8}
 solver: {method: band-cholesky}
 )";
-
-std::string error_of(const std::string& text) {
-  TempDir dir;
-  const auto file = dir.write("case.yaml", text);
-  std::ostringstream log;
-  try {
-    run_case(file, {}, log);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  FAIL("the run should have failed");
-  return "";
-}
 
 }  // namespace
 
@@ -93,10 +83,10 @@ TEST_CASE("a modal case is checked: density on every material, elasticity only, 
     std::string text = block;
     return text.replace(text.find(from), from.size(), to);
   };
-  CHECK(error_of(replaced(", density: 7800", "")).find("case.yaml:7: a modal analysis needs a 'density'") != std::string::npos);
-  const std::string heat = error_of(replaced("physics: {type: elasticity, model: 3d}\nmaterials:\n  - {E: 200e9, nu: 0.3, density: 7800}",
+  CHECK(run_expecting_error_of_text(replaced(", density: 7800", "")).find("case.yaml:7: a modal analysis needs a 'density'") != std::string::npos);
+  const std::string heat = run_expecting_error_of_text(replaced("physics: {type: elasticity, model: 3d}\nmaterials:\n  - {E: 200e9, nu: 0.3, density: 7800}",
                                              "physics: {type: heat}\nmaterials:\n  - {k: 45}"));
   CHECK(heat.find("case.yaml:8: a modal analysis needs elasticity physics") != std::string::npos);
   // Above the lowest frequency, K - sigma M is indefinite and Cholesky refuses it.
-  CHECK(error_of(replaced("modes: 8}", "modes: 8, shift: 5000}")).find("lower analysis.shift") != std::string::npos);
+  CHECK(run_expecting_error_of_text(replaced("modes: 8}", "modes: 8, shift: 5000}")).find("lower analysis.shift") != std::string::npos);
 }

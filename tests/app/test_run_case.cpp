@@ -14,6 +14,7 @@
 #include "fem/output/vtk_cells.hpp"
 #include "fem/elements/reference_element.hpp"
 #include "tests/app/app_test_support.hpp"
+#include "tests/app/run_expecting_error.hpp"
 
 #if FEM_WITH_VTK
 #include <vtkCellData.h>
@@ -29,6 +30,8 @@ using namespace fem;
 using fem::test::slurp;
 using fem::test::TempDir;
 namespace fs = std::filesystem;
+
+using fem::test::run_expecting_error;
 
 namespace {
 
@@ -52,17 +55,6 @@ solver:
   renumber: rcm
   tolerance: 1e-12
 )";
-
-std::string run_expecting_error(const fs::path& file) {
-  std::ostringstream log;
-  try {
-    run_case(file, {}, log);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  FAIL("the run should have failed");
-  return "";
-}
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);

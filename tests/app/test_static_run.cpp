@@ -11,9 +11,12 @@
 #include "fem/case/case.hpp"
 #include "fem/config.hpp"
 #include "tests/app/app_test_support.hpp"
+#include "tests/app/run_expecting_error.hpp"
 
 using namespace fem;
 using fem::test::TempDir;
+
+using fem::test::run_expecting_error;
 
 namespace {
 
@@ -55,17 +58,6 @@ loads:
 solver:
   method: band-cholesky
 )";
-
-std::string error_of(const std::filesystem::path& file) {
-  std::ostringstream log;
-  try {
-    run_case(file, {}, log);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  FAIL("the run should have failed");
-  return "";
-}
 
 }  // namespace
 
@@ -132,15 +124,15 @@ TEST_CASE("thermal and resultant loads refuse bad input at its line") {
     text.replace(text.find(from), from.size(), to);
     return dir.write("bad.yaml", text);
   };
-  CHECK(error_of(with(", reference_temperature: 20", "")).find("bad.yaml:10: 'alpha' and 'reference_temperature'") !=
+  CHECK(run_expecting_error(with(", reference_temperature: 20", "")).find("bad.yaml:10: 'alpha' and 'reference_temperature'") !=
         std::string::npos);
-  CHECK(error_of(with("alpha: 12e-6, reference_temperature: 20", "density: 1")).find("bad.yaml:10: 'loads.temperature' needs 'alpha'") !=
+  CHECK(run_expecting_error(with("alpha: 12e-6, reference_temperature: 20", "density: 1")).find("bad.yaml:10: 'loads.temperature' needs 'alpha'") !=
         std::string::npos);
-  CHECK(error_of(with("from: heat.yaml", "from: missing.yaml")).find("bad.yaml:19: heat case not found") != std::string::npos);
+  CHECK(run_expecting_error(with("from: heat.yaml", "from: missing.yaml")).find("bad.yaml:19: heat case not found") != std::string::npos);
   dir.write("elastic.yaml", cube);
-  CHECK(error_of(with("from: heat.yaml", "from: elastic.yaml")).find("bad.yaml:19: 'loads.temperature.from' names") !=
+  CHECK(run_expecting_error(with("from: heat.yaml", "from: elastic.yaml")).find("bad.yaml:19: 'loads.temperature.from' names") !=
         std::string::npos);
-  CHECK(error_of(with("{group: xmax, fix: [x]}", "{group: xmax, moment: 5, about: [0, 0, 0], fix: [x]}"))
+  CHECK(run_expecting_error(with("{group: xmax, fix: [x]}", "{group: xmax, moment: 5, about: [0, 0, 0], fix: [x]}"))
             .find("bad.yaml:13: a 'boundary' entry needs exactly one condition") != std::string::npos);
 }
 

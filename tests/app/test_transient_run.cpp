@@ -8,10 +8,13 @@
 #include "fem/app/run_command.hpp"
 #include "fem/config.hpp"
 #include "tests/app/app_test_support.hpp"
+#include "tests/app/run_expecting_error.hpp"
 
 using namespace fem;
 using fem::test::slurp;
 using fem::test::TempDir;
+
+using fem::test::run_expecting_error_of_text;
 
 namespace {
 
@@ -32,19 +35,6 @@ std::string replaced(std::string text, const std::string& from, const std::strin
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
   return text.replace(at, from.size(), to);
-}
-
-std::string error_of(const std::string& text) {
-  TempDir dir;
-  const auto file = dir.write("case.yaml", text);
-  std::ostringstream log;
-  try {
-    run_case(file, {}, log);
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  FAIL("the run should have failed");
-  return "";
 }
 
 }  // namespace
@@ -87,13 +77,13 @@ TEST_CASE("an insulated body heated by a flux needs no held boundary in a transi
 }
 
 TEST_CASE("the transient checks of a case name the line") {
-  CHECK(error_of(replaced(kBar, ", specific_heat: 1", "")).find("case.yaml:7: a transient analysis needs a 'specific_heat'") !=
+  CHECK(run_expecting_error_of_text(replaced(kBar, ", specific_heat: 1", "")).find("case.yaml:7: a transient analysis needs a 'specific_heat'") !=
         std::string::npos);
-  CHECK(error_of(replaced(kBar, "time_step: 0.01", "time_step: 0.03")).find("case.yaml:10:") != std::string::npos);
-  CHECK(error_of(replaced(kBar, "theta: 0.5", "theta: 0.2")).find("'theta' must lie in [0.5, 1]") != std::string::npos);
-  CHECK(error_of(replaced(kBar, "end_time: 0.05, ", "")).find("needs 'end_time'") != std::string::npos);
-  CHECK(error_of(replaced(kBar, "{method: band-cholesky}", "{method: frontal}")).find("element by element") !=
+  CHECK(run_expecting_error_of_text(replaced(kBar, "time_step: 0.01", "time_step: 0.03")).find("case.yaml:10:") != std::string::npos);
+  CHECK(run_expecting_error_of_text(replaced(kBar, "theta: 0.5", "theta: 0.2")).find("'theta' must lie in [0.5, 1]") != std::string::npos);
+  CHECK(run_expecting_error_of_text(replaced(kBar, "end_time: 0.05, ", "")).find("needs 'end_time'") != std::string::npos);
+  CHECK(run_expecting_error_of_text(replaced(kBar, "{method: band-cholesky}", "{method: frontal}")).find("element by element") !=
         std::string::npos);
-  CHECK(error_of(replaced(kBar, "type: transient,", "type: static,")).find("'end_time' goes with 'type: transient'") !=
+  CHECK(run_expecting_error_of_text(replaced(kBar, "type: transient,", "type: static,")).find("'end_time' goes with 'type: transient'") !=
         std::string::npos);
 }
