@@ -11,10 +11,7 @@
 #include <vector>
 
 #include "bench/benchmark_command.hpp"
-#include "fem/assembly/assembler.hpp"
-#include "fem/assembly/dirichlet.hpp"
-#include "fem/mesh/box_mesh.hpp"
-#include "fem/renumber/renumber.hpp"
+#include "bench/common/elasticity_box.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/linear_solver.hpp"
 #include "support/stopwatch.hpp"
@@ -47,43 +44,6 @@ void add_options(CLI::App& app, Settings& s) {
   app.add_option("--csv", s.csv, "where the rows go")->capture_default_str();
 }
 
-// The box's system: K and f with the Dirichlet conditions applied, and where each equation's
-// node is (AMG's rigid-body modes).
-struct BoxSystem {
-  AssembledSystemData assembled;
-  std::vector<double> coordinates;  // x y z of each node in equation order
-  NodeLayout nodes() const { return {3, 3, coordinates}; }
-};
-
-BoxSystem box_system(int cells) {
-  BoxSpec spec;
-  spec.size = {1.0, 1.0, 1.0};
-  spec.divisions = {cells, cells, cells};
-  spec.shape = ElementShape::Hexahedron;
-  const Mesh mesh = make_box_mesh(spec);
-  Problem p;
-  p.mesh = &mesh;
-  p.physics = {PhysicsType::Elasticity, ElasticModel::Solid3D, 1.0, 3};
-  p.materials = {{200e9, 0.3, 7800, 0}};
-  p.cell_material.assign(mesh.cells.size(), 0);
-  p.gravity = {0, -9.81, 0};
-  std::vector<int> fixed;
-  for (auto e : mesh.find_group("xmin")->elements)
-    for (int n : mesh.boundary.nodes_of(e)) fixed.push_back(n);
-  std::sort(fixed.begin(), fixed.end());
-  fixed.erase(std::unique(fixed.begin(), fixed.end()), fixed.end());
-  p.dirichlet.push_back({"xmin", fixed, {true, true, true}, {}, {}});
-  const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node,
-                                                        static_cast<int>(mesh.num_nodes()));
-  const auto numbering = renumber::renumber(graph, renumber::RenumberMethod::Rcm);
-  const DofMap dofs = make_dof_map(mesh.num_nodes(), 3, {numbering.new_of_old.begin(), numbering.new_of_old.end()});
-  BoxSystem box{assemble(p, dofs, graph), {}};
-  apply_constraints(box.assembled.matrix, box.assembled.rhs, collect_constraints(p, dofs));
-  for (const auto node : dofs.node_at_rank)
-    for (int k = 0; k < 3; ++k) box.coordinates.push_back(mesh.coords[3 * node + k]);
-  return box;
-}
-
 // `count` right-hand sides one after another: the box's own loads, then loads of the same size
 // spread at random (the constrained equations' values are lifts and stay zero).
 std::vector<double> loads(const std::vector<double>& f, int count) {
@@ -112,9 +72,9 @@ struct Timing {
 
 // A fresh solver prepared and solved for the first `count` right-hand sides, `repeat` times: the
 // fastest run, its answers checked here.
-Timing prepare_and_solve(const SolverOptions& options, const BoxSystem& box, const std::vector<double>& all, int count,
+Timing prepare_and_solve(const SolverOptions& options, const ElasticityBox& box, const std::vector<double>& all, int count,
                          int repeat) {
-  const auto n = static_cast<std::size_t>(box.assembled.matrix.rows);
+  const auto n = static_cast<std::size_t>(box.matrix.rows);
   const std::span<const double> rhs(all.data(), n * count);
   std::vector<double> x;
   Timing t;
@@ -122,7 +82,7 @@ Timing prepare_and_solve(const SolverOptions& options, const BoxSystem& box, con
     x.assign(rhs.size(), 0.0);
     const auto solver = make_solver(options);
     const Stopwatch watch;
-    const auto prepared = solver->prepare(box.assembled.matrix, box.nodes());
+    const auto prepared = solver->prepare(box.matrix, box.nodes());
     const SolveReport report = prepared->solve(rhs, x, count);
     const double seconds = watch.seconds();
     if (run == 0 || seconds < t.seconds)
@@ -130,20 +90,20 @@ Timing prepare_and_solve(const SolverOptions& options, const BoxSystem& box, con
   }
   std::vector<double> r;
   for (int k = 0; k < count; ++k)
-    t.residual = std::max(t.residual, relative_residual(box.assembled.matrix, rhs.subspan(k * n, n),
+    t.residual = std::max(t.residual, relative_residual(box.matrix, rhs.subspan(k * n, n),
                                                         std::span<const double>(x).subspan(k * n, n), r));
   return t;
 }
 
 void run(const Settings& s) {
   const Stopwatch assembling;
-  const BoxSystem box = box_system(s.cells);
-  const auto& a = box.assembled.matrix;
+  const ElasticityBox box = elasticity_box(s.cells, {0, -9.81, 0});
+  const auto& a = box.matrix;
   const std::string problem = "hex8 " + std::to_string(s.cells) + "^3";
   std::printf("%s elasticity: %lld equations, %lld nonzeros, assembled in %.2f s; %d threads; best of %d runs\n",
               problem.c_str(), static_cast<long long>(a.rows), static_cast<long long>(a.val.size()),
               assembling.seconds(), omp_get_max_threads(), s.repeat);
-  const auto rhs = loads(box.assembled.rhs, s.rhs);
+  const auto rhs = loads(box.rhs, s.rhs);
   std::printf("\n%-22s %10s %10s %10s %8s %14s %6s %9s\n", "solver", "prepare_s", "1 rhs s",
               (std::to_string(s.rhs) + " rhs s").c_str(), "ratio", "per extra rhs", "iter", "residual");
   CsvTable csv({"problem", "dofs", "nnz", "solver", "device", "rhs", "prepare_s", "time_1_s", "time_n_s", "ratio",

@@ -8,10 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "fem/assembly/assembler.hpp"
-#include "fem/assembly/dirichlet.hpp"
-#include "fem/mesh/box_mesh.hpp"
-#include "fem/renumber/renumber.hpp"
+#include "bench/common/elasticity_box.hpp"
 #include "kernels/cpu/spmv_cpu.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
@@ -21,49 +18,13 @@
 namespace fem::bench {
 namespace {
 
-struct BoxSystem {
-  CsrMatrix matrix;
-  std::vector<double> rhs;
-  std::vector<double> coordinates;  // x y z of each node in equation order (AMG's rigid-body modes)
-  AssembledSystem system() const { return {matrix, rhs, NodeLayout{3, 3, coordinates}}; }
-};
-
 // ||f - K u|| / ||f|| on the host: the check that the solver's own estimate is not fooling us.
-double true_residual(const BoxSystem& box, const std::vector<double>& u) {
+double true_residual(const ElasticityBox& box, const std::vector<double>& u) {
   std::vector<double> ku(u.size());
   kernels::spmv_openmp(box.matrix, u, ku);
   double r2 = 0, f2 = 0;
   for (std::size_t i = 0; i < u.size(); ++i) r2 += (box.rhs[i] - ku[i]) * (box.rhs[i] - ku[i]), f2 += box.rhs[i] * box.rhs[i];
   return std::sqrt(r2 / f2);
-}
-
-BoxSystem assemble_elasticity_box(int cells) {
-  BoxSpec spec;
-  spec.size = {1.0, 1.0, 1.0};
-  spec.divisions = {cells, cells, cells};
-  spec.shape = ElementShape::Hexahedron;
-  const Mesh mesh = make_box_mesh(spec);
-  Problem p;
-  p.mesh = &mesh;
-  p.physics = {PhysicsType::Elasticity, ElasticModel::Solid3D, 1.0, 3};
-  p.materials = {{200e9, 0.3, 7800, 0}};
-  p.cell_material.assign(mesh.cells.size(), 0);
-  p.gravity = {0, 0, -9.81};
-  std::vector<int> fixed;
-  const auto* group = mesh.find_group("xmin");
-  for (auto e : group->elements)
-    for (int n : mesh.boundary.nodes_of(e)) fixed.push_back(n);
-  p.dirichlet.push_back({"xmin", fixed, {true, true, true}, {0, 0, 0}, {}});
-  const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node,
-                                                        static_cast<int>(mesh.num_nodes()));
-  const auto perm = renumber::renumber(graph, renumber::RenumberMethod::Rcm);
-  const DofMap dofs = make_dof_map(mesh.num_nodes(), 3, perm.new_of_old);
-  auto system = assemble(p, dofs, graph);
-  apply_constraints(system.matrix, system.rhs, collect_constraints(p, dofs));
-  BoxSystem box{std::move(system.matrix), std::move(system.rhs), std::vector<double>(mesh.coords.size())};
-  for (std::size_t rank = 0; rank < dofs.node_at_rank.size(); ++rank)
-    for (int k = 0; k < 3; ++k) box.coordinates[3 * rank + k] = mesh.coords[3 * dofs.node_at_rank[rank] + k];
-  return box;
 }
 
 std::string seconds(double s) {
@@ -81,7 +42,7 @@ struct Row {
 };
 
 Row solved(const std::string& preconditioner, const std::string& device, const SolveReport& report,
-           const BoxSystem& box, const std::vector<double>& u) {
+           const ElasticityBox& box, const std::vector<double>& u) {
   Row row{preconditioner, device, "", report.iterations, report.time_setup_s, report.time_solve_s, true_residual(box, u), ""};
   if (report.figures.count("amg_levels")) {
     const auto figure = [&](const std::string& step) { return report.figures.at("amg_setup_" + step + "_s"); };
@@ -179,7 +140,7 @@ std::string host_note() {
 
 int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::string>& preconditioners, int repeat) {
   const Stopwatch assembling;
-  const BoxSystem box = assemble_elasticity_box(cells);
+  const ElasticityBox box = elasticity_box(cells, {0, 0, -9.81});
   std::printf("elasticity box %d^3 hex8: %lld equations, %lld nonzeros, assembled in %.1f s\n", cells,
               static_cast<long long>(box.matrix.rows), static_cast<long long>(box.matrix.nnz()), assembling.seconds());
   std::printf("%s\n", host_note().c_str());
