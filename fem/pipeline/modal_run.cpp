@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-void require_modal_setup(const ModalRunInputs& in, const Executor& executor) {
+void require_modal_setup(const AnalysisInputs& in, const Executor& executor) {
   const Case& c = in.run_case;
   if (executor.piece())
     throw CaseError(c.file.string() + ":" + std::to_string(c.analysis.line) +
@@ -54,7 +54,7 @@ void print_mode_table(std::ostream& log, const ModalSolution& modal) {
   }
 }
 
-json modal_summary(const ModalRunInputs& in, const DiscreteSystem& system, const ModalSolution& modal) {
+json modal_summary(const AnalysisInputs& in, const DiscreteSystem& system, const ModalSolution& modal) {
   const Case& c = in.run_case;
   json summary = summary_head(c, in.mesh, in.problem, in.ordering, system.dofs().num_dofs(), system.nnz());
   const auto& e = modal.eigen;
@@ -91,7 +91,7 @@ json modal_summary(const ModalRunInputs& in, const DiscreteSystem& system, const
 }
 
 // Point data mode_1 ... mode_N; the ParaView view warps by mode 1 and names its frequency.
-ResultFields modal_fields(const ModalRunInputs& in, const ModalSolution& modal) {
+ResultFields modal_fields(const AnalysisInputs& in, const ModalSolution& modal) {
   ResultFields fields;
   fields.mesh = &in.mesh;
   for (std::size_t i = 0; i < modal.shapes.size(); ++i)
@@ -114,7 +114,7 @@ ResultFields modal_fields(const ModalRunInputs& in, const ModalSolution& modal) 
 
 }  // namespace
 
-json run_modal(const ModalRunInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases, std::ostream& log) {
+json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases, std::ostream& log) {
   require_modal_setup(in, executor);
   const Case& c = in.run_case;
   DiscreteSystem system(in.problem, in.graph, in.ordering);
@@ -144,7 +144,7 @@ json run_modal(const ModalRunInputs& in, Executor& executor, ResultSink& sink, P
   });
   // Every method is held to what a direct solve is: an inexact inner solve (cg) costs the modes
   // more than its own tolerance, so that tolerance is no measure for them.
-  const double limit = accepted_residual(SolverOptions{.method = "band-cholesky"});
+  const double limit = kUsableResidual;
   for (std::size_t i = 0; i < modal.residuals.size(); ++i)
     if (!(modal.residuals[i] <= limit)) {
       char line[320];

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fem/case/case.hpp"
+#include "fem/pipeline/analysis_inputs.hpp"
 #include "fem/output/result_sink.hpp"
 #include "fem/pipeline/executor.hpp"
 #include "fem/pipeline/phase_log.hpp"
@@ -15,22 +16,11 @@
 
 namespace fem {
 
-struct ModalRunInputs {
-  const Case& run_case;
-  const RunOverrides& overrides;
-  const Mesh& mesh;
-  const Problem& problem;
-  const renumber::NodeGraph& graph;
-  const NodeOrdering& ordering;
-  const SolverOptions& options;
-  LinearSolver& solver;
-};
-
 // Runs the modal stages, printing the phases and a table of the modes to `log`; returns the
 // summary written. Throws CaseError for a case the modal stages cannot take (a frontal solver,
 // several MPI ranks), eigen::EigenFailure or SolveFailure when the modes are not found to the
 // accepted residual; earlier results are left untouched then.
-nlohmann::json run_modal(const ModalRunInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases,
+nlohmann::json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases,
                          std::ostream& log);
 
 }  // namespace fem

@@ -20,7 +20,7 @@ namespace {
 
 using nlohmann::json;
 
-void require_transient_setup(const TransientRunInputs& in, const Executor& executor) {
+void require_transient_setup(const AnalysisInputs& in, const Executor& executor) {
   const Case& c = in.run_case;
   const std::string at = c.file.string() + ":" + std::to_string(c.analysis.line);
   if (executor.piece()) throw CaseError(at + ": a transient analysis runs in one process: start fem without mpirun");
@@ -41,7 +41,7 @@ struct WrittenStep {
   HeatBudget budget;
 };
 
-ResultFields step_fields(const TransientRunInputs& in, const NodalResults& r) {
+ResultFields step_fields(const AnalysisInputs& in, const NodalResults& r) {
   ResultFields fields;
   fields.mesh = &in.mesh;
   fields.points.push_back({"temperature", 1, &r.temperature});
@@ -52,7 +52,7 @@ ResultFields step_fields(const TransientRunInputs& in, const NodalResults& r) {
   return fields;
 }
 
-ParaviewView series_view(const TransientRunInputs& in) {
+ParaviewView series_view(const AnalysisInputs& in) {
   ParaviewView view;
   view.script_name = in.run_case.name + "-view.py";
   view.title = in.run_case.title;
@@ -62,7 +62,7 @@ ParaviewView series_view(const TransientRunInputs& in) {
   return view;
 }
 
-json transient_summary(const TransientRunInputs& in, const DiscreteSystem& system, const TransientReport& report,
+json transient_summary(const AnalysisInputs& in, const DiscreteSystem& system, const TransientReport& report,
                        const AnswerVerdict& verdict, const std::vector<WrittenStep>& written) {
   const Case& c = in.run_case;
   const AnalysisSpec& a = c.analysis;
@@ -108,7 +108,7 @@ json transient_summary(const TransientRunInputs& in, const DiscreteSystem& syste
 
 }  // namespace
 
-json run_transient(const TransientRunInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases,
+json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases,
                    std::ostream& log) {
   require_transient_setup(in, executor);
   const Case& c = in.run_case;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fem/case/case.hpp"
+#include "fem/pipeline/analysis_inputs.hpp"
 #include "fem/output/result_sink.hpp"
 #include "fem/pipeline/executor.hpp"
 #include "fem/pipeline/phase_log.hpp"
@@ -16,21 +17,10 @@
 
 namespace fem {
 
-struct TransientRunInputs {
-  const Case& run_case;
-  const RunOverrides& overrides;
-  const Mesh& mesh;
-  const Problem& problem;
-  const renumber::NodeGraph& graph;
-  const NodeOrdering& ordering;
-  const SolverOptions& options;
-  LinearSolver& solver;
-};
-
 // Runs the transient stages, printing the phases and a line per written step to `log`; returns
 // the summary written. Throws CaseError for what they cannot take (the frontal method, several
 // MPI ranks) and SolveFailure when a step's answer is not usable; nothing is written then.
-nlohmann::json run_transient(const TransientRunInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases,
+nlohmann::json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases,
                              std::ostream& log);
 
 }  // namespace fem
