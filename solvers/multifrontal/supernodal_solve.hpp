@@ -3,7 +3,9 @@
 // postorder (a triangular solve with the diagonal block, then the block below updates the
 // rows it reaches), then Lᵀ X = Y in reverse. Memory-bound work on row-major panels, written as
 // plain loops over contiguous rows (BLAS's GEMM with one column packs its operands for nothing);
-// several right-hand sides at once read each panel once for all of them.
+// several right-hand sides at once read each panel once for all of them. The factorisation's
+// tree schedule shares the sweeps among threads: independent subtrees in parallel, a large
+// front above them split by rows (forward) and by columns (backward).
 #include <vector>
 
 #include "solvers/multifrontal/numeric_factorisation.hpp"
