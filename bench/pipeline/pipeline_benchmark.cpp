@@ -21,7 +21,7 @@
 #include "bench/pipeline/pipeline_row.hpp"
 #include "bench/pipeline/pipeline_table.hpp"
 #include "bench/pipeline/single_run.hpp"
-#include "bench/pipeline/stream_triad.hpp"
+#include "support/stream_triad.hpp"
 #include "fem/config.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/study/budget.hpp"

@@ -68,8 +68,8 @@ void add_set_and_quiet(CLI::App* command, fem::RunOverrides& overrides) {
 void add_case_options(CLI::App* command, std::string& case_file, fem::RunOverrides& overrides) {
   command->footer(command->get_footer() + "\n\n" + fem::solver_lines());
   command->add_option("case", case_file, "the case file (cases/README.md)")->required()->check(CLI::ExistingFile);
-  command->add_option("--solver", overrides.method, "solver method (case: solver.method)")
-      ->check(CLI::IsMember(names(fem::solver_methods())));
+  command->add_option("--solver", overrides.method, "solver method, or auto: chosen from the system's size (case: solver.method)")
+      ->check(CLI::IsMember(names(fem::case_solver_methods())));
   command->add_option("--device", overrides.device, "device (case: solver.device)")->check(CLI::IsMember(names(fem::solver_devices())));
   command->add_option("--renumber", overrides.renumber, "node renumbering (case: solver.renumber)")
       ->check(CLI::IsMember(names(fem::kRenumberMethods)));

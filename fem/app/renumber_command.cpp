@@ -14,6 +14,7 @@
 #include "fem/renumber/element_order.hpp"
 #include "fem/renumber/renumber.hpp"
 #include "fem/renumber/sparsity_plot.hpp"
+#include "fem/resources/method_choice.hpp"
 #include "support/stopwatch.hpp"
 #if FEM_WITH_METIS
 #include "solvers/multifrontal/symbolic_analysis.hpp"
@@ -52,6 +53,7 @@ fs::path renumber_report(const fs::path& case_file, const RunOverrides& override
   const int d = c.physics.type == PhysicsType::Heat ? 1 : mesh.dimension;
   const auto nodes = static_cast<int>(mesh.num_nodes());
   const NodeGraph graph = node_graph_from_elements(mesh.cells.offset, mesh.cells.node, nodes);
+  resources::resolve_auto_method(c, graph, mesh.dimension, d);  // the auto row orders for the method fem run would use
 
   AtomicOutput table_output(c.output.directory);
   std::ofstream csv(table_output.stage(c.name + "-renumber.csv"));

@@ -33,11 +33,16 @@ std::unique_ptr<Executor> make_executor(const Case& c, int ranks) {
 }  // namespace
 
 nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
-  const Case c = load_case_with(case_file, overrides);
-  // A solver this build lacks is said before the mesh is made.
-  require_available_solver(c.solver.method, c.solver.device);
-  resources::require_mesh_fits(c, host_available_memory());
+  Case c = load_case_with(case_file, overrides);
   const int ranks = launched_ranks();
+  if (c.solver.method == kAutoMethod && ranks > 1) {
+    c.solver.method = "petsc";
+    c.solver.method_chosen_because = "under mpirun: PETSc's CG with GAMG on the ranks' parts of the matrix";
+  }
+  // A solver this build lacks is said before the mesh is made (auto falls back to cg when no
+  // factorisation serves).
+  require_available_solver(c.solver.method == kAutoMethod ? "cg" : c.solver.method, c.solver.device);
+  resources::require_mesh_fits(c, host_available_memory());
   require_solver_for_ranks(c.solver.method, ranks);
   if (!c.load_cases.empty() && ranks > 1)
     throw std::runtime_error(c.file.string() + ": 'load_cases' are solved in one process (one preparation of K for "

@@ -378,7 +378,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
                   {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "spmv_tuning", "petsc_options", "amg", "require_convergence"});
-  sv.method = choose_word(s, "method", solver_methods(), sv.method);
+  sv.method = choose_word(s, "method", case_solver_methods(), sv.method);
   sv.device = choose_word(s, "device", solver_devices(), sv.device);
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
   sv.preconditioner = choose_choice(s, "preconditioner", sv.preconditioner);
@@ -469,6 +469,12 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
 }
 
 }  // namespace
+
+std::vector<const char*> case_solver_methods() {
+  std::vector<const char*> methods = solver_methods();
+  methods.push_back(kAutoMethod);
+  return methods;
+}
 
 std::string tolerance_too_small(double tolerance) {
   std::ostringstream text;

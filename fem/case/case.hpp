@@ -63,8 +63,14 @@ struct BoundarySpec {
 };
 
 // The names solver.renumber accepts; solver.method and solver.device take the solver table's
-// (solvers/solver_table.hpp: solver_methods(), solver_devices()).
+// (solvers/solver_table.hpp: solver_methods(), solver_devices()), and solver.method also auto.
 inline const std::vector<const char*> kRenumberMethods = {"none", "rcm", "gps", "sloan", "auto"};
+
+// solver.method: auto, the default: a direct or an iterative method chosen from the system's size
+// once the mesh is made (fem/resources/method_choice.hpp).
+inline constexpr const char* kAutoMethod = "auto";
+// The solver table's methods and auto: what solver.method and --solver accept.
+std::vector<const char*> case_solver_methods();
 
 // The smallest relative residual a solver is asked for: double precision cannot promise less.
 inline constexpr double kSmallestTolerance = 1e-15;
@@ -75,8 +81,14 @@ inline constexpr int kMaxBoxDivisions = 1000000;
 // preconditioner, precision, tolerance, max_iterations, out_of_core, spmv, petsc_options, amg),
 // and the node numbering the case asks for.
 struct SolverSpec : SolverOptions {
-  SolverSpec() { preconditioner = Preconditioner::Auto; }  // a case's iterative solves get AMG unless it says otherwise
+  // A case's solver is chosen from its size, and its iterative solves get AMG, unless it says otherwise.
+  SolverSpec() {
+    method = kAutoMethod;
+    preconditioner = Preconditioner::Auto;
+  }
   std::string renumber = "rcm";
+  // Why solver.method: auto became `method` (set when it is resolved; empty when the case named one).
+  std::string method_chosen_because;
   // An iterative answer short of the tolerance but usable is written and marked not converged;
   // with this set the run fails instead (fem/pipeline/answer_check.hpp).
   bool require_convergence = false;

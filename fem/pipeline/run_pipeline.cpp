@@ -22,6 +22,7 @@
 #include "fem/pipeline/transient_run.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "fem/resources/case_fit.hpp"
+#include "fem/resources/method_choice.hpp"
 #include "support/host_memory.hpp"
 #include "support/stopwatch.hpp"
 
@@ -73,11 +74,14 @@ struct Numbering {
   NodeOrdering ordering;
 };
 
-Numbering number_stage(const Case& c, const Problem& problem) {
+// solver.method: auto is resolved here, where the graph gives the system's size and before the
+// ordering, which serves the method.
+Numbering number_stage(Case& c, const Problem& problem) {
   const Mesh& mesh = *problem.mesh;
   Numbering numbering;
   numbering.graph =
       renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  resources::resolve_auto_method(c, numbering.graph, mesh.dimension, problem.physics.dofs_per_node());
   numbering.ordering =
       order_nodes(numbering.graph, c.solver.renumber, c.solver.method, problem.physics.dofs_per_node());
   return numbering;
@@ -136,8 +140,9 @@ std::string megabytes(std::uintmax_t bytes, double seconds) {
 
 }  // namespace
 
-json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& executor, ResultSink& sink,
+json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& executor, ResultSink& sink,
                   std::ostream& console) {
+  Case c = given;  // with solver.method: auto resolved once the system's size is known
   std::ostream silent(nullptr);
   std::ostream& log = executor.is_root() ? console : silent;
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
@@ -169,6 +174,9 @@ json run_pipeline(const Case& c, const RunOverrides& overrides, Executor& execut
     executor.place_nodes(problem, numbering.graph, numbering.ordering);
     return describe_numbering(numbering.ordering);
   });
+  options.method = c.solver.method;
+  if (!c.solver.method_chosen_because.empty())
+    log << "fem: auto     solver " << c.solver.method << ": " << c.solver.method_chosen_because << "\n";
   const NodeOrdering& order = numbering.ordering;
   resources::require_system_fits(c, resources::system_size(numbering.graph, order.after, mesh.dimension, d),
                                  host_available_memory());

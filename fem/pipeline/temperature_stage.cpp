@@ -8,6 +8,7 @@
 #include "fem/pipeline/node_ordering.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/renumber/node_graph.hpp"
+#include "fem/resources/method_choice.hpp"
 
 namespace fem {
 
@@ -29,19 +30,24 @@ std::vector<double> solve_temperature_field(const Case& c, const Mesh& mesh, con
     const Problem problem = build_problem(heat, mesh);
     const auto graph =
         renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
-    NodeOrdering ordering = order_nodes(graph, c.solver.renumber, options.method, 1);
+    // The heat system is solved with this case's solver settings; auto chooses for its size.
+    Case heat_as_solved = heat;
+    static_cast<SolverOptions&>(heat_as_solved.solver) = options;
+    resources::resolve_auto_method(heat_as_solved, graph, mesh.dimension, 1);
+    const SolverOptions& heat_options = heat_as_solved.solver;
+    NodeOrdering ordering = order_nodes(graph, c.solver.renumber, heat_options.method, 1);
     executor.place_nodes(problem, graph, ordering);
-    auto solver = make_solver(options);
+    auto solver = make_solver(heat_options);
     const bool by_elements = solver->uses_element_matrices();
     DiscreteSystem system(problem, graph, ordering);
-    ProgressMeter progress(options);
+    ProgressMeter progress(heat_options);
     executor.assemble(system, by_elements, progress);
-    const SolveOutcome solved = executor.solve(system, *solver, options, by_elements);
-    const AnswerVerdict verdict = judge_answer(options, solved.report, solved.residual, c.solver.require_convergence);
+    const SolveOutcome solved = executor.solve(system, *solver, heat_options, by_elements);
+    const AnswerVerdict verdict = judge_answer(heat_options, solved.report, solved.residual, c.solver.require_convergence);
     temperature = executor.recover(problem, system, solved.solution).temperature;
     std::ostringstream s;
     s << heat.file.filename().string() << " solved on this mesh: " << with_commas(system.dofs().num_dofs())
-      << " equations, residual "
+      << " equations, " << heat_options.method << ", residual "
       << std::scientific << std::setprecision(2) << solved.residual;
     if (!verdict.converged) s << " NOT CONVERGED: " << verdict.reason;
     return s.str();

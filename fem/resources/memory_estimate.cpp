@@ -13,10 +13,6 @@
 namespace fem::resources {
 namespace {
 
-// What the estimates assume of the CPU: dense factor kernels and memory streaming.
-constexpr double kCpuFlops = 10e9;
-constexpr double kCpuBytesPerSecond = 10e9;
-
 // Average node-graph row length of structured meshes, per element type (the diagonal included).
 double couplings_per_node(int dimension, int nodes_per_cell) {
   if (dimension == 2) {
@@ -101,6 +97,14 @@ std::size_t matrix_bytes(std::int64_t dofs, std::int64_t nnz) {
   return static_cast<std::size_t>(12.0 * nnz + 40.0 * dofs);  // values, columns; row starts, load, solution, dof map
 }
 
+double nested_dissection_entries(const SystemSize& s) {
+  // Fitted to our multifrontal solver and CHOLMOD on hex8, tet10 and quad4 boxes
+  // (bench/results/2026-11-23-multifrontal.md): separators of N^(2/3) nodes in 3D, N^(1/2) in
+  // 2D, each node a block of d unknowns.
+  const double n = static_cast<double>(s.dofs), d = s.dofs_per_node;
+  return s.dimension == 3 ? 11.5 * std::pow(d, 2.0 / 3) * std::pow(n, 4.0 / 3) : 2.8 * d * n * std::log2(std::max(n, 2.0));
+}
+
 SolverEstimate estimate_solver(const std::string& method, const SystemSize& s) {
   SolverEstimate e;
   e.method = method;
@@ -110,47 +114,33 @@ SolverEstimate estimate_solver(const std::string& method, const SystemSize& s) {
     return e;
   }
   const Footprint& f = row->footprint;
-  const double n = static_cast<double>(s.dofs), b = static_cast<double>(s.bandwidth), d = s.dofs_per_node;
+  const double n = static_cast<double>(s.dofs), b = static_cast<double>(s.bandwidth);
   switch (f.shape) {
     case Footprint::Band:
     case Footprint::BandBothTriangles: {
       const bool lu = f.shape == Footprint::BandBothTriangles;
       e.bytes = static_cast<std::size_t>(8 * n * (lu ? 3 * b + 1 : b + 1));
-      e.seconds = (lu ? 2 : 1) * n * b * b / kCpuFlops;
-      e.basis = std::string("band of ") + (lu ? "3b+1" : "b+1") + " columns, n b^2 flops";
+      e.basis = std::string("band of ") + (lu ? "3b+1" : "b+1") + " columns";
       break;
     }
     case Footprint::ProfileAndFront: {
       const double front = static_cast<double>(s.max_wavefront);
       e.uses_matrix = false;
       e.bytes = static_cast<std::size_t>(8 * (static_cast<double>(s.profile) + n) + 8 * front * front);
-      e.seconds = n * s.rms_wavefront * s.rms_wavefront / kCpuFlops;
       e.basis = "factor of profile + n entries, front matrix of max wavefront^2";
       break;
     }
-    case Footprint::NestedDissectionFactor: {
-      // Fitted to our multifrontal solver and CHOLMOD on hex8, tet10 and quad4 boxes
-      // (bench/results/2026-11-23-multifrontal.md): separators of N^(2/3) nodes in 3D, N^(1/2) in
-      // 2D, each node a block of d unknowns. A supernode's entries share their row indices (about 8.5 bytes an entry),
-      // and the update matrices add up to three quarters of the factor at their peak.
-      const double entries = s.dimension == 3 ? 11.5 * std::pow(d, 2.0 / 3) * std::pow(n, 4.0 / 3)
-                                              : 2.8 * d * n * std::log2(std::max(n, 2.0));
-      const double flops = s.dimension == 3 ? 6.3 * d * n * n : 23 * std::pow(d, 1.5) * std::pow(n, 1.5);
-      e.bytes = static_cast<std::size_t>(1.75 * 8.5 * entries + 12 * f.matrix_copies * static_cast<double>(s.nnz));
-      e.seconds = flops / kCpuFlops;
+    case Footprint::NestedDissectionFactor:
+      // A supernode's entries share their row indices (about 8.5 bytes an entry), and the update
+      // matrices add up to three quarters of the factor at their peak.
+      e.bytes = static_cast<std::size_t>(1.75 * 8.5 * nested_dissection_entries(s) + 12 * f.matrix_copies * static_cast<double>(s.nnz));
       e.basis = std::string("nested-dissection fill of a ") + (s.dimension == 3 ? "3D" : "2D") + " mesh" +
                 (f.matrix_copies > 0 ? ", and its own copies of the matrix" : "");
       break;
-    }
-    case Footprint::KrylovVectors: {
-      const double vectors = f.vectors;
-      e.bytes = static_cast<std::size_t>(8 * vectors * n + 12 * f.matrix_copies * static_cast<double>(s.nnz));
-      const double iterations = 2 * std::sqrt(n);  // Jacobi-preconditioned elasticity grows about so
-      e.seconds = iterations * f.products * (12.0 * static_cast<double>(s.nnz) + 8 * vectors * n) / kCpuBytesPerSecond;
-      e.basis = std::to_string(f.vectors) + " vectors of n" + (f.matrix_copies > 0 ? " and its own matrix with GAMG's levels" : "") +
-                "; time for about 2 sqrt(n) iterations";
+    case Footprint::KrylovVectors:
+      e.bytes = static_cast<std::size_t>(8.0 * f.vectors * n + 12 * f.matrix_copies * static_cast<double>(s.nnz));
+      e.basis = std::to_string(f.vectors) + " vectors of n" + (f.matrix_copies > 0 ? " and its own matrix with GAMG's levels" : "");
       break;
-    }
   }
   return e;
 }

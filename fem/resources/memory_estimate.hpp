@@ -1,5 +1,5 @@
 #pragma once
-// What a case will need before it is asked for: memory (and a rough time) of each stage, from
+// What a case will need before it is asked for: memory of each stage, from
 // the sizes known at that point: the box spec before meshing, the node graph and ordering
 // before assembly. Compared with the memory available, so that a case that cannot fit is
 // refused in seconds, with a smaller setting that fits, instead of ending in std::bad_alloc or
@@ -52,16 +52,17 @@ struct SystemSize {
   int dimension = 3, dofs_per_node = 1;  // of the mesh; the sparse factors' fill depends on both
 };
 
-// What one solver adds to the assembled system (a direct solver's factor, the Krylov vectors)
-// and a rough time on this machine's CPU, from the method's footprint in the solver table;
-// `uses_matrix`: false for the frontal method, which never assembles.
+// What one solver adds to the assembled system (a direct solver's factor, the Krylov vectors),
+// from the method's footprint in the solver table; `uses_matrix`: false for the frontal method,
+// which never assembles. Its time: time_estimate.hpp.
 struct SolverEstimate {
   std::string method;
   std::size_t bytes = 0;
-  double seconds = 0;
   bool uses_matrix = true;
   std::string basis;  // what the estimate counts, for `fem check`
 };
+// Entries of a nested-dissection factor of `system`'s mesh (multifrontal, MUMPS).
+double nested_dissection_entries(const SystemSize& system);
 SolverEstimate estimate_solver(const std::string& method, const SystemSize& system);
 // Whether `method` works on the assembled matrix (all but the frontal method, which never assembles).
 bool assembles_matrix(const std::string& method);

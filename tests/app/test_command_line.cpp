@@ -153,7 +153,7 @@ TEST_CASE("the solver choices and their help come from the solver table") {
     for (const auto& device : method.devices)
       if (!device.built()) CHECK(listing.out.find(std::string(method.name) + ":" + device.name) != std::string::npos);
   }
-  CHECK(run_help.find("--solver TEXT:{" + choices + "}") != std::string::npos);
+  CHECK(run_help.find("--solver TEXT:{" + choices + ",auto}") != std::string::npos);
   CHECK(run_help.find("--device TEXT:{cpu,cuda,opencl}") != std::string::npos);
 }
 

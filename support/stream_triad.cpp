@@ -1,4 +1,4 @@
-#include "bench/pipeline/stream_triad.hpp"
+#include "support/stream_triad.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -6,7 +6,7 @@
 
 #include "support/stopwatch.hpp"
 
-namespace fem::bench {
+namespace fem {
 
 double stream_triad_bytes_per_second(std::size_t doubles, int repeats) {
   const auto n = static_cast<std::ptrdiff_t>(doubles);
@@ -27,4 +27,4 @@ double stream_triad_bytes_per_second(std::size_t doubles, int repeats) {
   return best;
 }
 
-}  // namespace fem::bench
+}  // namespace fem
