@@ -32,7 +32,7 @@
 #include "support/host_memory.hpp"
 #include "solvers/direct/band_cholesky.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/cpu/blas_backend.hpp"
 #include "solvers/direct/twisted_band_cholesky.hpp"
 #include "support/csv_table.hpp"
 #include "support/first_failure.hpp"
@@ -560,12 +560,12 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
 }
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
-  if (impl.rfind("blas", 0) == 0) return std::make_unique<band::BlasBackend>();
+  if (impl.rfind("blas", 0) == 0) return std::make_unique<kernels::cpu::BlasBackend>();
   if (cublas_chain(impl) || twisted(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
     // cublas-streamed keeps the band in host memory and moves it itself.
     auto device = kernels::make_dense_backend("cublas");  // checks that a device is there
     if (impl != "cublas-streamed") return device;
-    return std::make_unique<band::BlasBackend>();
+    return std::make_unique<kernels::cpu::BlasBackend>();
   }
   return kernels::make_dense_backend(impl);
 }

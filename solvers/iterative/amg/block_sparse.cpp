@@ -12,7 +12,7 @@
 
 #include <omp.h>
 
-#include "kernels/cpu/sparse_backend_cpu.hpp"
+#include "kernels/shared/block_spmv.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem::amg {
@@ -289,7 +289,7 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block, Values* squared_norms
 }
 
 void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
-  kernels::cpu::block_spmv(a, 1.0, x, 0.0, y);
+  kernels::block_spmv(a, 1.0, x, 0.0, y);
 }
 
 SingleBlockSparse to_single(const BlockSparse& a) {
