@@ -25,6 +25,8 @@ solvers/, a build switch appears as a value (`if constexpr (FEM_WITH_CUDA)`) onl
 implementation is picked: the solver table (solvers/registry.cpp) and the family kernel registries
 (solvers/<family>/<family>_kernels.cpp).
 
+One header name per concept: no two headers share a file name.
+
 Prints each offence as file:line: and exits 1 when there is one.
 """
 import pathlib
@@ -112,8 +114,19 @@ def switch_offences(relative, source_layer, lines):
     return offences
 
 
+def repeated_header_names():
+    """Headers whose file name another header has too."""
+    by_name = {}
+    for top in ("support", "kernels", "solvers", "fem", "bench", "tests"):
+        for pattern in ("*.hpp", "*.h", "*.cuh"):
+            for file in (ROOT / top).rglob(pattern):
+                by_name.setdefault(file.name, []).append(file.relative_to(ROOT).as_posix())
+    return [f"{path}:1: the header name {name} is used by {len(paths)} headers ({', '.join(sorted(paths))})"
+            for name, paths in sorted(by_name.items()) if len(paths) > 1 for path in sorted(paths)]
+
+
 def main():
-    offences = []
+    offences = repeated_header_names()
     for top in ("support", "kernels", "solvers", "fem", "bench", "tests"):
         for pattern in SOURCES:
             for file in sorted((ROOT / top).rglob(pattern)):

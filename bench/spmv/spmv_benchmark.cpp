@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "bench/spmv/fe_patterns.hpp"
-#include "bench/spmv/matrix_market.hpp"
+#include "bench/spmv/matrix_market_reader.hpp"
 #include "bench/spmv/pcg_comparison.hpp"
 #include "bench/benchmark_command.hpp"
 #include "fem/config.hpp"

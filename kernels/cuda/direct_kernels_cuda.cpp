@@ -4,7 +4,7 @@
 
 #include "kernels/cuda/band_cholesky_cuda.hpp"
 #include "kernels/cuda/band_cholesky_persistent.hpp"
-#include "kernels/cuda/twisted_copies.hpp"
+#include "kernels/cuda/twisted_copy_kernels.hpp"
 
 namespace fem::kernels::cuda {
 

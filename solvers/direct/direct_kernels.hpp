@@ -32,8 +32,8 @@ class DirectKernels {
   // The least device memory factor_streamed accepts for `layout` and elements of `element_bytes`.
   virtual std::size_t min_streaming_bytes(const kernels::BandLayout& layout, std::size_t element_bytes) const = 0;
 
-  // The two-sided factorisation's element moves in device memory (twisted_copies.hpp says what
-  // each does), queued after the back-end's work so far.
+  // The two-sided factorisation's element moves in device memory (twisted_copies.hpp in this
+  // folder says what each does), queued after the back-end's work so far.
   virtual void triangle_to_dense(const double* triangle, kernels::index_t triangle_ld, kernels::index_t size,
                                  bool reflected, double* dense, kernels::index_t dense_ld) const = 0;
   virtual void triangle_to_dense(const float* triangle, kernels::index_t triangle_ld, kernels::index_t size,

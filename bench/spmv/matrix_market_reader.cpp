@@ -1,4 +1,4 @@
-#include "bench/spmv/matrix_market.hpp"
+#include "bench/spmv/matrix_market_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
