@@ -13,6 +13,7 @@
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/band_elimination.hpp"
+#include "solvers/direct/direct_kernels.hpp"
 #include "kernels/cpu/blas_backend.hpp"
 #include "tests/solvers/direct/band_test_matrices.hpp"
 #include "tests/solvers/direct/twisted_test_cases.hpp"
@@ -520,4 +521,13 @@ TEST_CASE("two-sided band Cholesky on the host matches the one-sided solve and n
   }
   CHECK(twisted_failure<double>(cpu, walker(0.0), separator_fails(), 3, 1, 1) == 1);
   CHECK(twisted_failure<double>(cpu, walker(0.0), random_spd_band(n, kd, 78), n, m, 16) == -1);
+}
+
+TEST_CASE("the direct solvers' device kernels are picked for the cublas back-end only") {
+  for (const char* host : {"serial", "openmp", "blas"}) {
+    CAPTURE(host);
+    CHECK(band::direct_kernels_for(*kernels::make_dense_backend(host)) == nullptr);
+  }
+  if (kernels::dense_backend_status("cublas").available)
+    CHECK(band::direct_kernels_for(*kernels::make_dense_backend("cublas")) != nullptr);
 }

@@ -15,6 +15,8 @@
 #include <sstream>
 #include <vector>
 
+#include "fem/config.hpp"
+#include "solvers/multifrontal/multifrontal_kernels.hpp"
 #include "solvers/linear_solver.hpp"
 #include "sparse_test_matrices.hpp"
 #include "tests/support/vectors.hpp"
@@ -212,4 +214,13 @@ TEST_CASE("under an address-space limit (ulimit -v) a factorisation that would n
   CAPTURE(output.str());
   CHECK(status == 0);
   CHECK(output.str().find("1 passed") != std::string::npos);
+}
+
+TEST_CASE("the multifrontal device kernels are there for cuda exactly when the build has CUDA") {
+  CHECK(multifrontal::multifrontal_kernels_for("cpu") == nullptr);
+  const multifrontal::MultifrontalKernels* cuda = multifrontal::multifrontal_kernels_for("cuda");
+  CHECK((cuda != nullptr) == bool(FEM_WITH_CUDA));
+  // The elimination's workspaces grow with the largest front (a diagonal block's inverse and a
+  // block row's scratch).
+  if (cuda) CHECK(cuda->workspace_entries(2000) > cuda->workspace_entries(100));
 }
