@@ -15,7 +15,7 @@ namespace fem::kernels {
 
 const std::vector<ComputeBackend>& compute_backends() {
   static const std::vector<ComputeBackend> table = {
-      {"cpu", {"serial", "openmp"}, "", true, cpu::factories()},
+      {"cpu", {"serial", "openmp", "blas"}, "", true, cpu::factories()},
       {"cuda", {"cuda", "cuda-naive", "cublas"}, "FEM_WITH_CUDA", FEM_WITH_CUDA,
        []() -> BackendFactories { if constexpr (FEM_WITH_CUDA) return cuda::factories(); else return {}; }()},
       {"opencl", {"opencl", "opencl-naive"}, "FEM_WITH_OPENCL", FEM_WITH_OPENCL,

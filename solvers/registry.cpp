@@ -5,7 +5,7 @@
 #include "fem/config.hpp"
 
 #include "solvers/direct/band_cholesky_solver.hpp"
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/dense_registry.hpp"
 #include "solvers/direct/band_elimination.hpp"
 #include "solvers/frontal/frontal_solver.hpp"
 #include "solvers/iterative/bicgstab.hpp"
@@ -75,7 +75,7 @@ const std::vector<SolverMethod>& solver_table() {
 }
 
 std::map<std::string, std::string> solver_libraries() {
-  std::map<std::string, std::string> libraries{{"blas", band::BlasBackend().description()}};
+  std::map<std::string, std::string> libraries{{"blas", kernels::make_dense_backend("blas")->description()}};
 #if FEM_WITH_METIS
   libraries["metis"] = multifrontal::metis_version();
 #endif

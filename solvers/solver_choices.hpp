@@ -12,7 +12,7 @@ namespace fem {
 enum class Preconditioner { Auto, None, Jacobi, BlockJacobi, Ssor, Amg };
 enum class Precision { Double, Mixed };  // direct solvers: Mixed factors in FP32 and refines in FP64
 enum class AmgSmoother { Chebyshev, L1Jacobi };
-enum class SpmvTuning { Cache, Fresh, Model };  // spmv: auto (kernels/cpu/spmv_autotune.hpp)
+enum class SpmvTuning { Cache, Fresh, Model };  // spmv: auto (kernels/shared/spmv_autotune.hpp)
 
 template <>
 struct ChoiceNames<Preconditioner> {

@@ -32,7 +32,7 @@
 #include "support/host_memory.hpp"
 #include "solvers/direct/band_cholesky.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/cpu/blas_backend.hpp"
 #include "solvers/direct/twisted_band_cholesky.hpp"
 #include "support/csv_table.hpp"
 #include "support/first_failure.hpp"
@@ -560,12 +560,12 @@ double dgemm_rate(kernels::DenseBackend& backend, index_t size) {
 }
 
 std::unique_ptr<kernels::DenseBackend> backend_for(const std::string& impl) {
-  if (impl.rfind("blas", 0) == 0) return std::make_unique<band::BlasBackend>();
+  if (impl.rfind("blas", 0) == 0) return std::make_unique<kernels::cpu::BlasBackend>();
   if (cublas_chain(impl) || twisted(impl) || impl == "cublas-streamed" || impl == "cuda-persistent") {
     // cublas-streamed keeps the band in host memory and moves it itself.
     auto device = kernels::make_dense_backend("cublas");  // checks that a device is there
     if (impl != "cublas-streamed") return device;
-    return std::make_unique<band::BlasBackend>();
+    return std::make_unique<kernels::cpu::BlasBackend>();
   }
   return kernels::make_dense_backend(impl);
 }
@@ -731,183 +731,177 @@ struct Row {
   std::string note;
 };
 
-void run(Options o) {
-  if (o.threads > 0) omp_set_num_threads(o.threads);
-  const int threads = omp_get_max_threads();
-  openblas_set_num_threads(threads);
-  if (o.impls.empty()) {
-    o.impls = {"openblas", "blas"};
-    if (kernels::dense_backend_status("cublas").available) o.impls.push_back("cublas");
-  }
-  // References first, so that every later row has its speed-up.
-  std::sort(o.impls.begin(), o.impls.end(), [&](const std::string& a, const std::string& b) {
-    return std::find(known_impls.begin(), known_impls.end(), a) < std::find(known_impls.begin(), known_impls.end(), b);
-  });
+// What the points of the grid share: the options, the back-ends, cuBLAS's DGEMM rate, and
+// what earlier points found.
+struct Grid {
+  const Options& o;
+  int threads = 0;
   std::map<std::string, std::unique_ptr<kernels::DenseBackend>> backends;
+  std::unique_ptr<kernels::DenseBackend> cublas;  // kept for the whole grid, as the rows' own
+  double dgemm = 0;
+  std::map<std::string, bool> over_limit, warmed;
+  // host impl -> the largest ratio to DPBTRF+DPBTRS over the grid, of the medians and of the minima
+  std::map<std::string, double> worst_ratio, worst_ratio_min;
+
+  bool on_host(const Row& row) const {
+    return row.impl == "openblas" || (backends.count(row.impl) && backends.at(row.impl)->uses_host_memory());
+  }
+};
+
+// The rows of one point: each implementation at each of its block sizes and forced schedules.
+std::vector<Row> rows_of_point(Grid& grid, index_t b, const std::string& precision) {
+  const Options& o = grid.o;
+  std::vector<Row> rows;
+  for (const auto& impl : o.impls)
+    for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
+                                : impl == "cuda-persistent" || impl == "cuda-twisted" ? std::vector<index_t>{64}
+                                                            : o.blocks)
+      for (const auto& forced : forced_of(o, impl)) {
+        if (impl == "openblas" && precision != "double") continue;
+        Row row;
+        row.impl = impl;
+        row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
+                                        : band::default_block_size(b, on_device(impl), twisted(impl));
+        row.forced = forced;
+        if (impl != "openblas" && !grid.backends.count(impl)) row.note = "not available";
+        else if (grid.over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
+        rows.push_back(row);
+      }
+  return rows;
+}
+
+// One host arena for the point: the largest band of a host run (none where all run on a device).
+// Where the memory cannot hold it, the host rows say so.
+HostArena host_arena(const Grid& grid, std::vector<Row>& rows, index_t n, index_t b, const std::string& precision) {
+  std::size_t arena_bytes = 0;
+  for (const auto& row : rows)
+    if (grid.on_host(row))
+      arena_bytes = std::max(arena_bytes, row.impl == "openblas"
+                                              ? static_cast<std::size_t>(n * (b + 1)) * sizeof(double)
+                                              : band::BandLayout{n, b, row.block}.elements() *
+                                                    (precision == "double" ? sizeof(double) : sizeof(float)));
+  HostArena arena(0);
+  try {
+    band::require_memory(arena_bytes, host_available_memory(), "the benchmark band", "the host");
+    arena = HostArena(arena_bytes);
+  } catch (const std::exception& e) {
+    for (auto& row : rows)
+      if (grid.on_host(row) && row.note.empty()) row.note = e.what();
+  }
+  return arena;
+}
+
+// Times every row `repeats` times. The repeats interleave the implementations, so that a busy
+// spell of the machine slows all of them alike rather than one.
+void time_rows(Grid& grid, std::vector<Row>& rows, index_t n, index_t b, const std::string& precision,
+               HostArena& arena, int repeats) {
+  const Options& o = grid.o;
+  for (int r = 0; r < repeats; ++r)
+    for (auto& row : rows) {
+      if (!row.note.empty() && row.factor_s.empty()) continue;  // unavailable, skipped or failed
+      try {
+        const band::BandLayout layout{n, b, row.block};
+        const auto run = [&](const band::BandLayout& l) {
+          auto& be = *grid.backends[row.impl];
+          return precision == "double"
+                     ? time_ours<double>(row.impl, be, l, arena, o.device_gb, row.forced, o.settle, row.note)
+                     : time_ours<float>(row.impl, be, l, arena, o.device_gb, row.forced, o.settle, row.note);
+        };
+        if (on_device(row.impl) && !grid.warmed[row.impl + precision]) {  // module loading, first handles
+          run(band::BandLayout{std::min<index_t>(n, 4 * (b + row.block)), b, row.block});
+          grid.warmed[row.impl + precision] = true;
+        }
+        const Timing t = row.impl == "openblas" ? time_openblas(n, b, arena, o.settle) : run(layout);
+        row.factor_s.push_back(t.factor_s);
+        row.solve_s.push_back(t.solve_s);
+        row.total_s.push_back(t.total());
+      } catch (const std::exception& e) {
+        row.note = e.what();
+        row.factor_s.clear(), row.solve_s.clear(), row.total_s.clear();
+      }
+    }
+}
+
+// Each row's medians, rates, speed-up and ratio to DPBTRF+DPBTRS, printed and added to `csv`.
+void report_rows(Grid& grid, std::vector<Row>& rows, index_t n, index_t b, const std::string& precision,
+                 double other_cores, CsvTable& csv) {
+  const double flops = band::cholesky_flops(n, b);
+  // The first block size measured of a reference stands for it: its median time, or its
+  // fastest repeat's.
+  const auto reference = [&](const std::string& impl, bool fastest = false) {
+    for (const auto& row : rows)
+      if (row.impl == impl && !row.total_s.empty()) {
+        const Spread t = spread_of(row.total_s);
+        return fastest ? t.min : t.median;
+      }
+    return 0.0;
+  };
+  const double dpbtrf = reference("openblas"), dpbtrf_min = reference("openblas", true);
+  for (auto& row : rows) {
+    std::string verdict;  // which ratios are at most 1.0
+    if (!row.factor_s.empty()) {
+      row.median = {spread_of(row.factor_s).median, spread_of(row.solve_s).median};
+      row.time_s = spread_of(row.total_s).median;
+      row.min_s = spread_of(row.total_s).min;
+      row.gflops = flops / row.median.factor_s / 1e9;
+      if (row.time_s > grid.o.time_limit) grid.over_limit[row.impl] = true;
+      const std::string against = !on_device(row.impl) ? "openblas" : reference("blas") > 0 ? "blas" : "openmp";
+      if (row.impl != against && reference(against) > 0) {
+        row.speedup = reference(against) / row.time_s;
+        row.against = against;
+      }
+      if (!on_device(row.impl) && row.impl != "openblas" && dpbtrf > 0) {
+        row.ratio = row.time_s / dpbtrf;
+        row.ratio_min = row.min_s / dpbtrf_min;
+        grid.worst_ratio[row.impl] = std::max(grid.worst_ratio[row.impl], row.ratio);
+        grid.worst_ratio_min[row.impl] = std::max(grid.worst_ratio_min[row.impl], row.ratio_min);
+        verdict = row.ratio_min <= 1 && row.ratio <= 1 ? "both"
+                  : row.ratio_min <= 1                 ? "min"
+                  : row.ratio <= 1                     ? "median"
+                                                       : "NEITHER";
+      }
+      if (on_device(row.impl) && grid.dgemm > 0) row.of_dgemm = row.gflops / grid.dgemm;
+    }
+    const std::string forced = row.forced.describe();
+    const std::string note = forced.empty() ? row.note : forced + (row.note.empty() ? "" : "; " + row.note);
+    char line[640];
+    std::snprintf(line, sizeof line,
+                  "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %9.4f %10.1f %9s %7s %6s %10s  %-7s %6.2f  %s",
+                  static_cast<long long>(n), static_cast<long long>(b), static_cast<long long>(row.block),
+                  row.impl.c_str(), precision.c_str(), row.median.factor_s, row.median.solve_s, row.time_s,
+                  row.min_s, row.gflops,
+                  row.speedup > 0 ? (std::to_string(row.speedup).substr(0, 5) + "x").c_str() : "",
+                  row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
+                  row.ratio > 0 ? std::to_string(row.ratio).substr(0, 5).c_str() : "",
+                  row.ratio_min > 0 ? std::to_string(row.ratio_min).substr(0, 5).c_str() : "",
+                  verdict.c_str(), other_cores, note.c_str());
+    std::cout << line << std::endl;
+    csv.add({n, b, row.block, row.impl, precision, grid.threads, row.median.factor_s, row.median.solve_s, row.time_s,
+             row.min_s, row.gflops, row.speedup, row.against, row.of_dgemm, row.ratio, row.ratio_min, verdict,
+             other_cores, load_average(), note});
+  }
+}
+
+// The back-ends of the implementations asked for, and cuBLAS's DGEMM rate where a device runs.
+void open_backends(Grid& grid) {
+  const Options& o = grid.o;
   for (const auto& impl : o.impls) {
     if (impl == "openblas") continue;
     try {
-      backends[impl] = backend_for(impl);
+      grid.backends[impl] = backend_for(impl);
     } catch (const std::exception& e) {
       std::cerr << "skipping " << impl << ": " << e.what() << "\n";
     }
   }
-  double dgemm = 0;
-  std::unique_ptr<kernels::DenseBackend> cublas;
   if (o.dgemm > 0 && kernels::dense_backend_status("cublas").available &&
       std::any_of(o.impls.begin(), o.impls.end(), on_device)) {
-    cublas = kernels::make_dense_backend("cublas");
-    dgemm = dgemm_rate(*cublas, o.dgemm);
+    grid.cublas = kernels::make_dense_backend("cublas");
+    grid.dgemm = dgemm_rate(*grid.cublas, o.dgemm);
   }
-  std::cout << "band Cholesky factorisation, " << threads << " threads; OpenBLAS " << openblas_get_config();
-  for (const auto& [name, be] : backends) std::cout << "; " << name << ": " << be->description();
-  if (dgemm > 0) std::cout << "; cuBLAS DGEMM " << o.dgemm << ": " << dgemm << " GFLOP/s";
-  std::cout << "\nflops counted exactly (sum over columns of (r + 1)^2, about n (b + 1)^2)\n\n";
-  const double load_start = load_average();
-  std::printf("load average (1 min) at the start: %.2f\n\n", load_start);
-  std::cout << "        n      b    nb  impl             prec   factor_s   solve_s    time_s     min_s    GFLOP/s  "
-               "speed-up  %DGEMM  ratio  ratio_min  <=1.0   others\n";
+}
 
-  std::map<std::string, bool> over_limit, warmed;
-  // host impl -> the largest ratio to DPBTRF+DPBTRS over the grid, of the medians and of the minima
-  std::map<std::string, double> worst_ratio, worst_ratio_min;
-  CsvTable csv({"n", "bandwidth", "block", "impl", "precision", "threads", "factor_s", "solve_s", "time_s", "min_s",
-                "gflops", "speedup", "speedup_against", "of_dgemm", "ratio_to_dpbtrf", "ratio_min_to_dpbtrf",
-                "at_most_dpbtrf", "other_cores", "load_average", "note"});
-  for (const index_t n : o.sizes)
-    for (const index_t b0 : o.bandwidths)
-      for (const auto& precision : o.precisions) {
-        const index_t b = std::min(b0, n - 1);
-        const double flops = band::cholesky_flops(n, b);
-        std::vector<Row> rows;
-        for (const auto& impl : o.impls)
-          for (const index_t block0 : impl == "openblas"          ? std::vector<index_t>{0}
-                                      : impl == "cuda-persistent" || impl == "cuda-twisted" ? std::vector<index_t>{64}
-                                                                  : o.blocks)
-            for (const auto& forced : forced_of(o, impl)) {
-              if (impl == "openblas" && precision != "double") continue;
-              Row row;
-              row.impl = impl;
-              row.block = impl == "openblas" ? 32 : block0 > 0 ? std::min(block0, std::max<index_t>(b, 1))
-                                              : band::default_block_size(b, on_device(impl), twisted(impl));
-              row.forced = forced;
-              if (impl != "openblas" && !backends.count(impl)) row.note = "not available";
-              else if (over_limit[impl]) row.note = "skipped: an earlier size exceeded --time-limit";
-              rows.push_back(row);
-            }
-        // The repeats interleave the implementations, so that a busy spell of the machine
-        // slows all of them alike rather than one.
-        // One host arena for the point: the largest band of a host run (none where all run on a device).
-        const auto on_host = [&](const Row& row) {
-          return row.impl == "openblas" || (backends.count(row.impl) && backends[row.impl]->uses_host_memory());
-        };
-        std::size_t arena_bytes = 0;
-        for (const auto& row : rows)
-          if (on_host(row))
-            arena_bytes = std::max(arena_bytes, row.impl == "openblas"
-                                                    ? static_cast<std::size_t>(n * (b + 1)) * sizeof(double)
-                                                    : band::BandLayout{n, b, row.block}.elements() *
-                                                          (precision == "double" ? sizeof(double) : sizeof(float)));
-        HostArena arena(0);
-        try {
-          band::require_memory(arena_bytes, host_available_memory(), "the benchmark band", "the host");
-          arena = HostArena(arena_bytes);
-        } catch (const std::exception& e) {
-          for (auto& row : rows)
-            if (on_host(row) && row.note.empty()) row.note = e.what();
-        }
-        // A device factors 1e11 flops in milliseconds: its points are repeated up to 1e14 by default
-        // (n = 1e6, b = 4000 is 1.6e13, 0.7 s on the H100).
-        const bool all_on_device =
-            std::all_of(rows.begin(), rows.end(), [](const Row& row) { return on_device(row.impl); });
-        const int repeats = flops > o.single_run_flops * (all_on_device ? 1000 : 1) ? 1 : o.repeats;
-        OtherProcesses others;
-        others.start();
-        for (int r = 0; r < repeats; ++r)
-          for (auto& row : rows) {
-            if (!row.note.empty() && row.factor_s.empty()) continue;  // unavailable, skipped or failed
-            try {
-              const band::BandLayout layout{n, b, row.block};
-              const auto run = [&](const band::BandLayout& l) {
-                auto& be = *backends[row.impl];
-                return precision == "double"
-                           ? time_ours<double>(row.impl, be, l, arena, o.device_gb, row.forced, o.settle, row.note)
-                           : time_ours<float>(row.impl, be, l, arena, o.device_gb, row.forced, o.settle, row.note);
-              };
-              if (on_device(row.impl) && !warmed[row.impl + precision]) {  // module loading, first handles
-                run(band::BandLayout{std::min<index_t>(n, 4 * (b + row.block)), b, row.block});
-                warmed[row.impl + precision] = true;
-              }
-              const Timing t = row.impl == "openblas" ? time_openblas(n, b, arena, o.settle) : run(layout);
-              row.factor_s.push_back(t.factor_s);
-              row.solve_s.push_back(t.solve_s);
-              row.total_s.push_back(t.total());
-            } catch (const std::exception& e) {
-              row.note = e.what();
-              row.factor_s.clear(), row.solve_s.clear(), row.total_s.clear();
-            }
-          }
-        // The first block size measured of a reference stands for it: its median time, or its
-        // fastest repeat's.
-        const auto reference = [&](const std::string& impl, bool fastest = false) {
-          for (const auto& row : rows)
-            if (row.impl == impl && !row.total_s.empty()) {
-              const Spread t = spread_of(row.total_s);
-              return fastest ? t.min : t.median;
-            }
-          return 0.0;
-        };
-        const double dpbtrf = reference("openblas"), dpbtrf_min = reference("openblas", true);
-        const double other_cores = others.cores();
-        for (auto& row : rows) {
-          std::string verdict;  // which ratios are at most 1.0
-          if (!row.factor_s.empty()) {
-            row.median = {spread_of(row.factor_s).median, spread_of(row.solve_s).median};
-            row.time_s = spread_of(row.total_s).median;
-            row.min_s = spread_of(row.total_s).min;
-            row.gflops = flops / row.median.factor_s / 1e9;
-            if (row.time_s > o.time_limit) over_limit[row.impl] = true;
-            const std::string against = !on_device(row.impl) ? "openblas" : reference("blas") > 0 ? "blas" : "openmp";
-            if (row.impl != against && reference(against) > 0) {
-              row.speedup = reference(against) / row.time_s;
-              row.against = against;
-            }
-            if (!on_device(row.impl) && row.impl != "openblas" && dpbtrf > 0) {
-              row.ratio = row.time_s / dpbtrf;
-              row.ratio_min = row.min_s / dpbtrf_min;
-              worst_ratio[row.impl] = std::max(worst_ratio[row.impl], row.ratio);
-              worst_ratio_min[row.impl] = std::max(worst_ratio_min[row.impl], row.ratio_min);
-              verdict = row.ratio_min <= 1 && row.ratio <= 1 ? "both"
-                        : row.ratio_min <= 1                 ? "min"
-                        : row.ratio <= 1                     ? "median"
-                                                             : "NEITHER";
-            }
-            if (on_device(row.impl) && dgemm > 0) row.of_dgemm = row.gflops / dgemm;
-          }
-          const std::string forced = row.forced.describe();
-          const std::string note = forced.empty() ? row.note : forced + (row.note.empty() ? "" : "; " + row.note);
-          char line[640];
-          std::snprintf(line, sizeof line,
-                        "%9lld %6lld %5lld  %-15s  %-6s %9.4f %9.4f %9.4f %9.4f %10.1f %9s %7s %6s %10s  %-7s %6.2f  %s",
-                        static_cast<long long>(n), static_cast<long long>(b), static_cast<long long>(row.block),
-                        row.impl.c_str(), precision.c_str(), row.median.factor_s, row.median.solve_s, row.time_s,
-                        row.min_s, row.gflops,
-                        row.speedup > 0 ? (std::to_string(row.speedup).substr(0, 5) + "x").c_str() : "",
-                        row.of_dgemm > 0 ? (std::to_string(100 * row.of_dgemm).substr(0, 4) + "%").c_str() : "",
-                        row.ratio > 0 ? std::to_string(row.ratio).substr(0, 5).c_str() : "",
-                        row.ratio_min > 0 ? std::to_string(row.ratio_min).substr(0, 5).c_str() : "",
-                        verdict.c_str(), other_cores, note.c_str());
-          std::cout << line << std::endl;
-          csv.add({n, b, row.block, row.impl, precision, threads, row.median.factor_s, row.median.solve_s, row.time_s,
-                   row.min_s, row.gflops, row.speedup, row.against, row.of_dgemm, row.ratio, row.ratio_min, verdict,
-                   other_cores, load_average(), note});
-        }
-      }
-  for (const auto& [impl, worst] : worst_ratio)
-    std::cout << "worst ratio over the grid (" << impl << " time / DPBTRF+DPBTRS time, 1.0 or less is parity): "
-              << worst << " of the medians, " << worst_ratio_min[impl] << " of the fastest repeats\n";
-  std::printf("load average (1 min) at the end: %.2f (at the start: %.2f)\n", load_average(), load_start);
-  write_rows(csv, o.csv);
+// --update-rates and --breakdown: the device's own measurements after the grid.
+void print_device_studies(const Options& o, double dgemm) {
   if (o.update_rates) {
 #if FEM_WITH_CUDA
     if (kernels::dense_backend_status("cublas").available) print_update_rates(o, dgemm);
@@ -925,6 +919,56 @@ void run(Options o) {
     std::cout << "--breakdown skipped: this build has no CUDA\n";
 #endif
   }
+}
+
+void run(Options o) {
+  if (o.threads > 0) omp_set_num_threads(o.threads);
+  const int threads = omp_get_max_threads();
+  openblas_set_num_threads(threads);
+  if (o.impls.empty()) {
+    o.impls = {"openblas", "blas"};
+    if (kernels::dense_backend_status("cublas").available) o.impls.push_back("cublas");
+  }
+  // References first, so that every later row has its speed-up.
+  std::sort(o.impls.begin(), o.impls.end(), [&](const std::string& a, const std::string& b) {
+    return std::find(known_impls.begin(), known_impls.end(), a) < std::find(known_impls.begin(), known_impls.end(), b);
+  });
+  Grid grid{o, threads};
+  open_backends(grid);
+  std::cout << "band Cholesky factorisation, " << threads << " threads; OpenBLAS " << openblas_get_config();
+  for (const auto& [name, be] : grid.backends) std::cout << "; " << name << ": " << be->description();
+  if (grid.dgemm > 0) std::cout << "; cuBLAS DGEMM " << o.dgemm << ": " << grid.dgemm << " GFLOP/s";
+  std::cout << "\nflops counted exactly (sum over columns of (r + 1)^2, about n (b + 1)^2)\n\n";
+  const double load_start = load_average();
+  std::printf("load average (1 min) at the start: %.2f\n\n", load_start);
+  std::cout << "        n      b    nb  impl             prec   factor_s   solve_s    time_s     min_s    GFLOP/s  "
+               "speed-up  %DGEMM  ratio  ratio_min  <=1.0   others\n";
+
+  CsvTable csv({"n", "bandwidth", "block", "impl", "precision", "threads", "factor_s", "solve_s", "time_s", "min_s",
+                "gflops", "speedup", "speedup_against", "of_dgemm", "ratio_to_dpbtrf", "ratio_min_to_dpbtrf",
+                "at_most_dpbtrf", "other_cores", "load_average", "note"});
+  for (const index_t n : o.sizes)
+    for (const index_t b0 : o.bandwidths)
+      for (const auto& precision : o.precisions) {
+        const index_t b = std::min(b0, n - 1);
+        std::vector<Row> rows = rows_of_point(grid, b, precision);
+        HostArena arena = host_arena(grid, rows, n, b, precision);
+        // A device factors 1e11 flops in milliseconds: its points are repeated up to 1e14 by default
+        // (n = 1e6, b = 4000 is 1.6e13, 0.7 s on the H100).
+        const bool all_on_device =
+            std::all_of(rows.begin(), rows.end(), [](const Row& row) { return on_device(row.impl); });
+        const int repeats = band::cholesky_flops(n, b) > o.single_run_flops * (all_on_device ? 1000 : 1) ? 1 : o.repeats;
+        OtherProcesses others;
+        others.start();
+        time_rows(grid, rows, n, b, precision, arena, repeats);
+        report_rows(grid, rows, n, b, precision, others.cores(), csv);
+      }
+  for (const auto& [impl, worst] : grid.worst_ratio)
+    std::cout << "worst ratio over the grid (" << impl << " time / DPBTRF+DPBTRS time, 1.0 or less is parity): "
+              << worst << " of the medians, " << grid.worst_ratio_min[impl] << " of the fastest repeats\n";
+  std::printf("load average (1 min) at the end: %.2f (at the start: %.2f)\n", load_average(), load_start);
+  write_rows(csv, o.csv);
+  print_device_studies(o, grid.dgemm);
 }
 
 }  // namespace

@@ -252,6 +252,57 @@ void print_row(const Row& r) {
   std::fflush(stdout);
 }
 
+double cholmod_seconds(const CholmodRun& c) { return c.time_analyse_s + c.time_factor_s + c.time_solve_s; }
+
+Row cholmod_row(const BoxProblem& b, const CholmodRun& run) {
+  Row r;
+  r.solver = "cholmod";
+  r.device = "cpu";
+  r.time_s = cholmod_seconds(run);
+  r.factor_s = run.time_analyse_s + run.time_factor_s;
+  r.solve_s = run.time_solve_s;
+  r.assemble_s = b.assemble_s;
+  r.peak_bytes = static_cast<double>(run.peak_bytes);  // its factor included: CHOLMOD keeps it in its workspace count
+  r.factor_bytes = static_cast<double>(run.factor_bytes);
+  r.flops = run.flops;
+  r.eliminate_s = run.time_factor_s;
+  r.note = run.method + ", L stored in " + std::to_string(run.stored_bytes / 1000000) + " MB, " +
+           std::to_string(run.blas_threads) + " OpenBLAS threads";
+  return r;
+}
+
+// The band Cholesky on the CPU; its solution into u.
+Row band_row(const BoxProblem& b, LinearSolver& band, std::vector<double>& u) {
+  u.assign(static_cast<std::size_t>(b.dofs.num_dofs()), 0.0);
+  const Stopwatch solving;
+  const auto report = band.solve(AssembledSystem{b.assembled.matrix, b.assembled.rhs}, u);
+  Row r;
+  r.solver = "band-cholesky";
+  r.device = "cpu";
+  r.time_s = solving.seconds();
+  r.factor_s = report.time_setup_s;
+  r.solve_s = report.time_solve_s;
+  r.assemble_s = b.assemble_s;
+  const auto fb = report.figures.find("factor_bytes");
+  r.factor_bytes = fb != report.figures.end() ? fb->second : 0;
+  r.peak_bytes = static_cast<double>(report.memory_bytes) - r.factor_bytes;
+  const auto fl = report.figures.find("flops");
+  r.flops = fl != report.figures.end() ? fl->second : 0;
+  r.eliminate_s = report.time_setup_s;
+  return r;
+}
+
+void write_csv(const std::vector<Row>& rows, const std::string& path) {
+  CsvTable csv({"problem", "dofs", "solver", "device", "block", "time_s", "factor_s", "solve_s", "element_or_assembly_s",
+                "peak_bytes_without_factor", "factor_bytes", "front_max", "front_rms", "front_bytes", "flops",
+                "eliminate_s", "eliminate_gflops", "device_share", "max_rel_diff", "note"});
+  for (const auto& r : rows)
+    csv.add({r.problem, r.dofs, r.solver, r.device, r.block, r.time_s, r.factor_s, r.solve_s, r.assemble_s,
+             r.peak_bytes, r.factor_bytes, r.front_max, r.front_rms, r.front_bytes, r.flops, r.eliminate_s,
+             r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0, r.device_share, r.max_rel_diff, r.note});
+  write_rows(csv, path);
+}
+
 void run(const Settings& settings) {
   std::vector<Row> rows;
   const auto wanted = [&](const std::string& solver) {
@@ -304,47 +355,19 @@ void run(const Settings& settings) {
       rows.push_back(std::move(r));
     };
 
-    const auto cholmod_s = [](const CholmodRun& c) { return c.time_analyse_s + c.time_factor_s + c.time_solve_s; };
     CholmodRun cholmod;  // the fastest run
     for (const int threads : settings.cholmod_blas_threads) {
       if (!cholmod_wanted) break;
       CholmodRun run = run_cholmod(b->assembled.matrix, b->assembled.rhs, threads);
-      Row r;
-      r.solver = "cholmod";
-      r.device = "cpu";
-      r.time_s = cholmod_s(run);
-      r.factor_s = run.time_analyse_s + run.time_factor_s;
-      r.solve_s = run.time_solve_s;
-      r.assemble_s = b->assemble_s;
-      r.peak_bytes = static_cast<double>(run.peak_bytes);  // its factor included: CHOLMOD keeps it in its workspace count
-      r.factor_bytes = static_cast<double>(run.factor_bytes);
-      r.flops = run.flops;
-      r.eliminate_s = run.time_factor_s;
-      r.note = run.method + ", L stored in " + std::to_string(run.stored_bytes / 1000000) + " MB, " +
-               std::to_string(run.blas_threads) + " OpenBLAS threads";
+      const Row r = cholmod_row(*b, run);
       add(r);
       std::printf("  (%s)\n", r.note.c_str());
-      if (!cholmod.available || r.time_s < cholmod_s(cholmod)) cholmod = std::move(run);
+      if (!cholmod.available || r.time_s < cholmod_seconds(cholmod)) cholmod = std::move(run);
     }
     const std::vector<double>& truth = cholmod.solution;
     std::vector<double> u;
     if (band) {
-      u.assign(dofs, 0.0);
-      const Stopwatch solving;
-      const auto report = band->solve(AssembledSystem{b->assembled.matrix, b->assembled.rhs}, u);
-      Row r;
-      r.solver = "band-cholesky";
-      r.device = "cpu";
-      r.time_s = solving.seconds();
-      r.factor_s = report.time_setup_s;
-      r.solve_s = report.time_solve_s;
-      r.assemble_s = b->assemble_s;
-      const auto fb = report.figures.find("factor_bytes");
-      r.factor_bytes = fb != report.figures.end() ? fb->second : 0;
-      r.peak_bytes = static_cast<double>(report.memory_bytes) - r.factor_bytes;
-      const auto fl = report.figures.find("flops");
-      r.flops = fl != report.figures.end() ? fl->second : 0;
-      r.eliminate_s = report.time_setup_s;
+      Row r = band_row(*b, *band, u);
       r.max_rel_diff = max_rel_diff(u, truth);
       add(r);
     }
@@ -360,7 +383,7 @@ void run(const Settings& settings) {
       if (device == "cpu") cpu_s = r.time_s;
       if (device != "cuda") continue;
       std::printf("  (multifrontal:cuda %.2f s:", r.time_s);
-      if (cholmod.available) std::printf(" %.1fx CHOLMOD's %.2f s [target 5x];", cholmod_s(cholmod) / r.time_s, cholmod_s(cholmod));
+      if (cholmod.available) std::printf(" %.1fx CHOLMOD's %.2f s [target 5x];", cholmod_seconds(cholmod) / r.time_s, cholmod_seconds(cholmod));
       if (cpu_s > 0) std::printf(" %.1fx multifrontal:cpu's %.2f s", cpu_s / r.time_s, cpu_s);
       std::printf(")\n");
     }
@@ -377,15 +400,7 @@ void run(const Settings& settings) {
       add(r);
     }
   }
-
-  CsvTable csv({"problem", "dofs", "solver", "device", "block", "time_s", "factor_s", "solve_s", "element_or_assembly_s",
-                "peak_bytes_without_factor", "factor_bytes", "front_max", "front_rms", "front_bytes", "flops",
-                "eliminate_s", "eliminate_gflops", "device_share", "max_rel_diff", "note"});
-  for (const auto& r : rows)
-    csv.add({r.problem, r.dofs, r.solver, r.device, r.block, r.time_s, r.factor_s, r.solve_s, r.assemble_s,
-             r.peak_bytes, r.factor_bytes, r.front_max, r.front_rms, r.front_bytes, r.flops, r.eliminate_s,
-             r.eliminate_s > 0 ? r.flops / r.eliminate_s * 1e-9 : 0.0, r.device_share, r.max_rel_diff, r.note});
-  write_rows(csv, settings.csv);
+  write_csv(rows, settings.csv);
 }
 
 }  // namespace

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "bench/common/elasticity_box.hpp"
-#include "kernels/cpu/spmv_cpu.hpp"
+#include "kernels/shared/spmv_cpu.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"

@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "bench/spmv/fe_patterns.hpp"
-#include "bench/spmv/matrix_market.hpp"
+#include "bench/spmv/matrix_market_reader.hpp"
 #include "bench/spmv/pcg_comparison.hpp"
 #include "bench/benchmark_command.hpp"
 #include "fem/config.hpp"
-#include "kernels/cpu/sparse_formats.hpp"
-#include "kernels/cpu/spmv_cpu.hpp"
+#include "kernels/shared/sparse_formats.hpp"
+#include "kernels/shared/spmv_cpu.hpp"
 #include "solvers/iterative/preconditioner.hpp"
 #include "support/csv_table.hpp"
 #include "support/stopwatch.hpp"

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <numbers>
 
-#include "kernels/cpu/vector_ops.hpp"
+#include "kernels/shared/vector_ops.hpp"
 #include "solvers/eigen/lobpcg.hpp"
 #include "solvers/eigen/mode_residuals.hpp"
 #include "solvers/eigen/shift_invert_lanczos.hpp"

@@ -150,27 +150,32 @@ void generate_cells(const fs::path& file, ElementShape shape, int dim) {
   });
 }
 
-// Copies Gmsh's mesh into a Mesh (see gmsh_mesh.hpp for what goes where).
-Mesh extract_mesh(const fs::path& file) {
-  Mesh mesh;
-  mesh.source = file.string();
-
-  std::vector<std::size_t> node_tags;
-  std::vector<double> node_xyz;
+// Gmsh's nodes: their tags and coordinates (x y z each), and the largest tag.
+struct GmshNodes {
+  std::vector<std::size_t> tags;
+  std::vector<double> xyz;
   std::size_t max_tag = 0;
+};
+
+GmshNodes read_nodes(const fs::path& file) {
+  GmshNodes nodes;
   gmsh_step(file, "reading the nodes", [&] {
     std::vector<double> parametric;
-    gmsh::model::mesh::getNodes(node_tags, node_xyz, parametric, -1, -1, false, false);
-    max_tag = node_tags.empty() ? 0 : *std::max_element(node_tags.begin(), node_tags.end());
+    gmsh::model::mesh::getNodes(nodes.tags, nodes.xyz, parametric, -1, -1, false, false);
+    nodes.max_tag = nodes.tags.empty() ? 0 : *std::max_element(nodes.tags.begin(), nodes.tags.end());
     // Tags index a plain vector below; sparse ones (a hand-made .msh) are made dense first.
-    if (max_tag > 2 * node_tags.size() + 1024) {
+    if (nodes.max_tag > 2 * nodes.tags.size() + 1024) {
       gmsh::model::mesh::renumberNodes();
-      gmsh::model::mesh::getNodes(node_tags, node_xyz, parametric, -1, -1, false, false);
-      max_tag = node_tags.size();
+      gmsh::model::mesh::getNodes(nodes.tags, nodes.xyz, parametric, -1, -1, false, false);
+      nodes.max_tag = nodes.tags.size();
     }
   });
-  if (max_tag >= static_cast<std::size_t>(INT_MAX)) fail(file, "too many nodes for fem's int indices");
+  if (nodes.max_tag >= static_cast<std::size_t>(INT_MAX)) fail(file, "too many nodes for fem's int indices");
+  return nodes;
+}
 
+// The highest dimension of the mesh's elements: 2 or 3, else the file is refused.
+int cell_dimension(const fs::path& file) {
   int highest_dim = -1;
   gmsh_step(file, "reading the elements", [&] {
     for (int dim = 3; dim >= 0 && highest_dim < 0; --dim) {
@@ -181,30 +186,27 @@ Mesh extract_mesh(const fs::path& file) {
   });
   if (highest_dim < 0) fail(file, "the mesh has no elements");
   if (highest_dim < 2) fail(file, "the mesh has no 2D or 3D elements; fem needs cells of dimension 2 or 3");
-  mesh.dimension = highest_dim;
+  return highest_dim;
+}
 
-  // Elements are copied one Gmsh entity at a time; each entity's elements occupy a range of
-  // `cells` or `boundary`, and a physical group is the union of its entities' ranges.
-  // Element nodes hold Gmsh node tags until they are renumbered at the end.
-  std::map<std::pair<int, int>, std::pair<std::size_t, std::size_t>> entity_range;
-  auto add_entity = [&](int dim, int tag) {
-    if (entity_range.count({dim, tag})) return;
-    ElementSet& set = dim == mesh.dimension ? mesh.cells : mesh.boundary;
+// Elements are copied one Gmsh entity at a time; each entity's elements occupy a range of
+// `cells` or `boundary`, and a physical group is the union of its entities' ranges. Element
+// nodes hold Gmsh node tags until they are renumbered at the end.
+class EntityCopier {
+ public:
+  EntityCopier(const fs::path& file, Mesh& mesh) : file_(file), mesh_(mesh) {}
+
+  // The range of the entity's elements in `cells` (of the mesh's dimension) or `boundary`,
+  // copied there the first time.
+  std::pair<std::size_t, std::size_t> copy(int dim, int tag) {
+    if (const auto found = range_.find({dim, tag}); found != range_.end()) return found->second;
+    ElementSet& set = dim == mesh_.dimension ? mesh_.cells : mesh_.boundary;
     const std::size_t first = set.size();
     std::vector<int> types;
     std::vector<std::vector<std::size_t>> element_tags, element_nodes;
     gmsh::model::mesh::getElements(types, element_tags, element_nodes, dim, tag);
     for (std::size_t block = 0; block < types.size(); ++block) {
-      ElementType type;
-      if (!element_type_from_gmsh(types[block], type)) {
-        std::string name;
-        int type_dim, order, num_nodes, num_primary;
-        std::vector<double> local_coords;
-        gmsh::model::mesh::getElementProperties(types[block], name, type_dim, order, num_nodes, local_coords,
-                                                num_primary);
-        fail(file,
-             "Gmsh element type " + std::to_string(types[block]) + " (" + name + ") is not supported by fem");
-      }
+      const ElementType type = supported_type(types[block]);
       const auto& nodes = element_nodes[block];
       const std::size_t n = element_info(type).num_nodes;
       std::vector<int> element(n);
@@ -214,15 +216,27 @@ Mesh extract_mesh(const fs::path& file) {
         set.tag.push_back(element_tags[block][e]);
       }
     }
-    entity_range[{dim, tag}] = {first, set.size()};
-  };
+    return range_[{dim, tag}] = {first, set.size()};
+  }
 
-  gmsh_step(file, "reading the elements", [&] {
-    gmsh::vectorpair entities;
-    gmsh::model::getEntities(entities, mesh.dimension);
-    for (auto [dim, tag] : entities) add_entity(dim, tag);
-  });
+ private:
+  ElementType supported_type(int gmsh_type) const {
+    ElementType type;
+    if (element_type_from_gmsh(gmsh_type, type)) return type;
+    std::string name;
+    int type_dim, order, num_nodes, num_primary;
+    std::vector<double> local_coords;
+    gmsh::model::mesh::getElementProperties(gmsh_type, name, type_dim, order, num_nodes, local_coords, num_primary);
+    fail(file_, "Gmsh element type " + std::to_string(gmsh_type) + " (" + name + ") is not supported by fem");
+  }
 
+  const fs::path& file_;
+  Mesh& mesh_;
+  std::map<std::pair<int, int>, std::pair<std::size_t, std::size_t>> range_;
+};
+
+// Every physical group, as the elements of its entities (copied where the cells did not bring them).
+void read_physical_groups(const fs::path& file, Mesh& mesh, EntityCopier& entities) {
   gmsh::vectorpair physical_groups;
   gmsh_step(file, "reading the physical groups", [&] { gmsh::model::getPhysicalGroups(physical_groups); });
   for (auto [dim, tag] : physical_groups)
@@ -234,18 +248,19 @@ Mesh extract_mesh(const fs::path& file) {
       std::vector<int> group_entities;
       gmsh::model::getEntitiesForPhysicalGroup(dim, tag, group_entities);
       for (int entity : group_entities) {
-        add_entity(dim, entity);
-        auto [first, last] = entity_range.at({dim, entity});
+        auto [first, last] = entities.copy(dim, entity);
         for (std::size_t e = first; e < last; ++e) group.elements.push_back(e);
       }
       mesh.groups.push_back(std::move(group));
     });
+}
 
-  // Keep only the nodes elements use, numbered in increasing tag order.
-  std::vector<int> index_of_tag(max_tag + 1, -1);
+// Keeps only the nodes elements use, numbered in increasing tag order, and renumbers the elements' nodes.
+void keep_used_nodes(const fs::path& file, const GmshNodes& nodes, Mesh& mesh) {
+  std::vector<int> index_of_tag(nodes.max_tag + 1, -1);
   for (auto* set : {&mesh.cells, &mesh.boundary})
     for (int tag : set->node) {
-      if (static_cast<std::size_t>(tag) > max_tag)
+      if (static_cast<std::size_t>(tag) > nodes.max_tag)
         fail(file, "an element refers to node " + std::to_string(tag) + ", which does not exist");
       index_of_tag[tag] = 0;
     }
@@ -253,13 +268,29 @@ Mesh extract_mesh(const fs::path& file) {
   for (int& index : index_of_tag)
     if (index == 0) index = next++;
   mesh.coords.assign(3 * static_cast<std::size_t>(next), 0.0);
-  for (std::size_t i = 0; i < node_tags.size(); ++i) {
-    const int index = index_of_tag[node_tags[i]];
+  for (std::size_t i = 0; i < nodes.tags.size(); ++i) {
+    const int index = index_of_tag[nodes.tags[i]];
     if (index >= 0)
-      for (int k = 0; k < 3; ++k) mesh.coords[3 * index + k] = node_xyz[3 * i + k];
+      for (int k = 0; k < 3; ++k) mesh.coords[3 * index + k] = nodes.xyz[3 * i + k];
   }
   for (auto* set : {&mesh.cells, &mesh.boundary})
     for (int& node : set->node) node = index_of_tag[static_cast<std::size_t>(node)];
+}
+
+// Copies Gmsh's mesh into a Mesh (see gmsh_mesh.hpp for what goes where).
+Mesh extract_mesh(const fs::path& file) {
+  Mesh mesh;
+  mesh.source = file.string();
+  const GmshNodes nodes = read_nodes(file);
+  mesh.dimension = cell_dimension(file);
+  EntityCopier entities(file, mesh);
+  gmsh_step(file, "reading the elements", [&] {
+    gmsh::vectorpair cell_entities;
+    gmsh::model::getEntities(cell_entities, mesh.dimension);
+    for (auto [dim, tag] : cell_entities) entities.copy(dim, tag);
+  });
+  read_physical_groups(file, mesh, entities);
+  keep_used_nodes(file, nodes, mesh);
   check_mesh(mesh);
   return mesh;
 }

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <ostream>
 #include <stdexcept>
+#include <string>
 
 namespace fem {
 namespace {
@@ -24,39 +26,15 @@ std::string py(const std::string& s) {
   return out + "'";
 }
 
-}  // namespace
-
-double deformation_scale(const std::vector<double>& coords, double max_displacement) {
-  double lo[3], hi[3];
-  std::fill(lo, lo + 3, std::numeric_limits<double>::max());
-  std::fill(hi, hi + 3, std::numeric_limits<double>::lowest());
-  for (std::size_t i = 0; i + 2 < coords.size(); i += 3)
-    for (int k = 0; k < 3; ++k) {
-      lo[k] = std::min(lo[k], coords[i + k]);
-      hi[k] = std::max(hi[k], coords[i + k]);
-    }
-  if (coords.empty() || !(max_displacement > 0)) return 1.0;
-  const double diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-  const double scale = 0.1 * diagonal / max_displacement;
-  // A round number reads better in the legend: 1, 2 or 5 times a power of ten.
-  const double decade = std::pow(10.0, std::floor(std::log10(scale)));
-  const double mantissa = scale / decade;
-  return (mantissa >= 5 ? 5 : mantissa >= 2 ? 2 : 1) * decade;
+// A number as the script writes it (six significant figures).
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
 }
 
-void write_paraview_script(const std::filesystem::path& path, const ParaviewView& v) {
-  char scale[32];
-  std::snprintf(scale, sizeof scale, "%.6g", v.warp_scale);
-  char field_scale[32];
-  std::snprintf(field_scale, sizeof field_scale, "%.6g", v.color_scale);
-  std::ofstream out(path);
-  out << "# ParaView view of " << v.vtu_name << ", written by fem: "
-      << (v.warp ? "the deformed shape (" + v.warp_field + " x " + std::string(scale) + ") coloured by " : "coloured by ")
-      << v.color_label << ".\n"
-      << "#   paraview --script=" << v.script_name << "      opens it in the GUI\n"
-      << "#   pvbatch " << v.script_name << " --png out.png     saves a picture (what `fem render` does;\n"
-      << "#   xvfb-run -a pvbatch ... where there is no display)\n"
-      << R"(import math
+// Finding ParaView's Python modules, and the script's folder (the results lie beside it).
+constexpr const char* kImports = R"(import math
 import os
 import sys
 
@@ -70,10 +48,11 @@ for where in (os.environ.get('FEM_PARAVIEW_PYTHONPATH', ''), '/opt/fem-paraview/
 from paraview.simple import *
 
 HERE = os.path.dirname(os.path.abspath(__file__)) if '__file__' in globals() else os.getcwd()
-)" << "RESULTS = " << py(v.vtu_name) << "\nTITLE = " << py(v.title) << "\nFIELD = " << py(v.color_field)
-      << "\nLABEL = " << py(v.color_label) << "\nFIELD_SCALE = " << field_scale << "  # to the bar's unit\nUNIT = " << py(v.color_unit) << "\nWARP_FIELD = " << py(v.warp_field) << "\nWARP = " << (v.warp ? "True" : "False") << "\nSCALE = " << scale
-      << "  # the largest displacement shows as about a tenth of the model's size\nDIMENSION = " << v.dimension << "\n"
-      << R"(
+)";
+
+// The view itself, from the settings: the deformed part coloured by the field, its outline and
+// the undeformed one, the maximum marked and labelled, the scalar bar, the camera, the picture.
+constexpr const char* kView = R"(
 results = OpenDataFile(os.path.join(HERE, RESULTS), registrationName=RESULTS)  # .vtu, or .pvtu from fem under mpirun
 PICTURE = [1280, 800]  # fonts are sized for this: the picture is drawn at the same size
 # Lines are drawn over the faces they lie on instead of fighting them in the depth buffer.
@@ -285,6 +264,53 @@ if '--png' in sys.argv:
 else:
     Render(view)
 )";
+
+// The script's opening comment: what it shows and how to run it.
+void write_header(std::ostream& out, const ParaviewView& v) {
+  const std::string scale = number(v.warp_scale);
+  out << "# ParaView view of " << v.vtu_name << ", written by fem: "
+      << (v.warp ? "the deformed shape (" + v.warp_field + " x " + scale + ") coloured by " : "coloured by ")
+      << v.color_label << ".\n"
+      << "#   paraview --script=" << v.script_name << "      opens it in the GUI\n"
+      << "#   pvbatch " << v.script_name << " --png out.png     saves a picture (what `fem render` does;\n"
+      << "#   xvfb-run -a pvbatch ... where there is no display)\n";
+}
+
+// The constants the view is drawn from: this run's file, field, units and deformation scale.
+void write_settings(std::ostream& out, const ParaviewView& v) {
+  out << "RESULTS = " << py(v.vtu_name) << "\nTITLE = " << py(v.title) << "\nFIELD = " << py(v.color_field)
+      << "\nLABEL = " << py(v.color_label) << "\nFIELD_SCALE = " << number(v.color_scale)
+      << "  # to the bar's unit\nUNIT = " << py(v.color_unit) << "\nWARP_FIELD = " << py(v.warp_field)
+      << "\nWARP = " << (v.warp ? "True" : "False") << "\nSCALE = " << number(v.warp_scale)
+      << "  # the largest displacement shows as about a tenth of the model's size\nDIMENSION = " << v.dimension << "\n";
+}
+
+}  // namespace
+
+double deformation_scale(const std::vector<double>& coords, double max_displacement) {
+  double lo[3], hi[3];
+  std::fill(lo, lo + 3, std::numeric_limits<double>::max());
+  std::fill(hi, hi + 3, std::numeric_limits<double>::lowest());
+  for (std::size_t i = 0; i + 2 < coords.size(); i += 3)
+    for (int k = 0; k < 3; ++k) {
+      lo[k] = std::min(lo[k], coords[i + k]);
+      hi[k] = std::max(hi[k], coords[i + k]);
+    }
+  if (coords.empty() || !(max_displacement > 0)) return 1.0;
+  const double diagonal = std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  const double scale = 0.1 * diagonal / max_displacement;
+  // A round number reads better in the legend: 1, 2 or 5 times a power of ten.
+  const double decade = std::pow(10.0, std::floor(std::log10(scale)));
+  const double mantissa = scale / decade;
+  return (mantissa >= 5 ? 5 : mantissa >= 2 ? 2 : 1) * decade;
+}
+
+void write_paraview_script(const std::filesystem::path& path, const ParaviewView& v) {
+  std::ofstream out(path);
+  write_header(out, v);
+  out << kImports;
+  write_settings(out, v);
+  out << kView;
   if (!out) throw std::runtime_error(path.string() + ": cannot write the ParaView script");
 }
 

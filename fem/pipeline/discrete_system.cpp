@@ -7,7 +7,7 @@
 #include "fem/assembly/residual.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/renumber/element_order.hpp"
-#include "kernels/cpu/vector_ops.hpp"
+#include "kernels/shared/vector_ops.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem {

@@ -138,6 +138,19 @@ std::string megabytes(std::uintmax_t bytes, double seconds) {
   return s.str();
 }
 
+// The axisymmetric model's u_r = 0 on the axis, which the case did not write.
+void note_axis_conditions(const Problem& problem, std::ostream& log) {
+  for (const auto& condition : problem.dirichlet)
+    if (condition.group == kAxisGroup)
+      log << "fem: note     axisymmetric: u_r = 0 held on the " << condition.nodes.size()
+          << " nodes on the axis (r = 0), group '" << kAxisGroup << "' of the reactions\n";
+}
+
+void note_auto_method(const SolverSpec& solver, std::ostream& log) {
+  if (!solver.method_chosen_because.empty())
+    log << "fem: auto     solver " << solver.method << ": " << solver.method_chosen_because << "\n";
+}
+
 }  // namespace
 
 json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& executor, ResultSink& sink,
@@ -160,10 +173,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
   const Problem problem =
       build_problem(c, mesh, solved_temperature ? solve_temperature_field(c, mesh, options, executor, phases)
                                                 : std::vector<double>{});
-  for (const auto& condition : problem.dirichlet)
-    if (condition.group == kAxisGroup)
-      log << "fem: note     axisymmetric: u_r = 0 held on the " << condition.nodes.size()
-          << " nodes on the axis (r = 0), group '" << kAxisGroup << "' of the reactions\n";
+  note_axis_conditions(problem, log);
   const std::vector<LoadCase> load_cases = resolve_load_cases(c, problem);  // none: the common loads are the one set
   const int d = problem.physics.dofs_per_node();
 
@@ -175,8 +185,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
     return describe_numbering(numbering.ordering);
   });
   options.method = c.solver.method;
-  if (!c.solver.method_chosen_because.empty())
-    log << "fem: auto     solver " << c.solver.method << ": " << c.solver.method_chosen_because << "\n";
+  note_auto_method(c.solver, log);
   const NodeOrdering& order = numbering.ordering;
   resources::require_system_fits(c, resources::system_size(numbering.graph, order.after, mesh.dimension, d),
                                  host_available_memory());

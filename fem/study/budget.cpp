@@ -4,7 +4,7 @@
 #include <cstdio>
 
 #include "fem/pipeline/number_format.hpp"
-#include "fem/study/statistics.hpp"
+#include "fem/study/power_law_fit.hpp"
 
 namespace fem::study {
 namespace {

@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fem/study/statistics.hpp"
+#include "fem/study/power_law_fit.hpp"
 #include "fem/study/study_row.hpp"
 
 namespace fem::study {

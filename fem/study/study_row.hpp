@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fem/study/statistics.hpp"
+#include "fem/study/power_law_fit.hpp"
 
 namespace fem::study {
 

@@ -1,6 +1,6 @@
 #pragma once
-// Memory for the back-ends that compute in host memory (serial and OpenMP): allocation,
-// copies and wrapping of caller-owned arrays, shared by both.
+// Memory for the back-ends that compute in host memory (serial, OpenMP and BLAS): allocation,
+// copies and wrapping of caller-owned arrays, shared by all three.
 
 #include "kernels/dense_backend.hpp"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/shared/sparse_formats.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"

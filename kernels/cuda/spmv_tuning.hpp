@@ -1,13 +1,13 @@
 #pragma once
 // Choosing a CUDA SpMV format and launch parameters for `spmv: auto`: the device's settings as the
-// model sees them (kernels/cpu/spmv_model.hpp), and the tuner that times the best-ranked few on a
-// sample and remembers the winner (kernels/cpu/spmv_autotune.hpp), then puts the whole matrix on
+// model sees them (kernels/shared/spmv_model.hpp), and the tuner that times the best-ranked few on a
+// sample and remembers the winner (kernels/shared/spmv_autotune.hpp), then puts the whole matrix on
 // the device in it.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/spmv_autotune.hpp"
+#include "kernels/shared/spmv_autotune.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 
 namespace fem::kernels::cuda {

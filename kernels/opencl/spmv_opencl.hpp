@@ -1,15 +1,15 @@
 #pragma once
 // OpenCL SpMV: the tunable CSR kernel (work-group size and rows per work-group as compile-time
 // definitions), ELL and SELL; the vector kernels of CG; the device's candidates for the shared
-// tuner (kernels/cpu/spmv_autotune.hpp). Plain C++: no OpenCL header needed to use it.
+// tuner (kernels/shared/spmv_autotune.hpp). Plain C++: no OpenCL header needed to use it.
 #include <cstdint>
 #include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/sparse_formats.hpp"
-#include "kernels/cpu/spmv_autotune.hpp"
+#include "kernels/shared/sparse_formats.hpp"
+#include "kernels/shared/spmv_autotune.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels::opencl {

@@ -6,11 +6,12 @@
 #include <vector>
 
 #include "solvers/direct/band_look_ahead.hpp"
-#include "solvers/direct/blas_backend.hpp"
-#include "solvers/direct/blas_calls.hpp"
+#include "kernels/shared/blas_calls.hpp"
 #include "support/first_failure.hpp"
 
 namespace fem::band {
+
+namespace blas = kernels::blas;
 
 using kernels::DeviceMatrix;
 using kernels::Op;
@@ -98,7 +99,7 @@ void factor_with_tasks(kernels::DenseBackend& backend, const BandOnBackend<T>& b
   std::vector<char> column_token(static_cast<std::size_t>(columns));
   char* token = column_token.data();
   FirstFailure failure;
-  const OneBlasThreadPerCall one_thread_per_call;  // the tasks are the parallelism
+  const blas::OneBlasThreadPerCall one_thread_per_call;  // the tasks are the parallelism
   const auto guarded = [&](auto&& work) {
     if (!failure.failed()) failure.run(work);
   };

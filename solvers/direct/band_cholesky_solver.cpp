@@ -11,17 +11,12 @@
 
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/available_memory.hpp"
-#include "solvers/direct/blas_backend.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/progress_meter.hpp"
 #include "support/first_failure.hpp"
 #include "support/stopwatch.hpp"
-#include "fem/config.hpp"
 #include "kernels/device_queries.hpp"
-#if FEM_WITH_CUDA
-#include "kernels/cuda/band_cholesky_cuda.hpp"
-#include "kernels/cuda/band_cholesky_persistent.hpp"
-#endif
+#include "solvers/direct/direct_kernels.hpp"
 
 namespace fem::band {
 
@@ -194,7 +189,6 @@ bool may_twist(const band::BandLayout& layout) {
   return layout.bandwidth >= 1 && layout.n >= band::kTwistedFromLength * layout.bandwidth;
 }
 
-#if FEM_WITH_CUDA
 // The split of a two-sided factorisation on the device, where the band is long enough against its
 // width for half the critical path to outweigh the walkers' sharing of the device and the
 // separator (n at least kTwistedFromLength kd) and `allowed` bytes of device memory hold its
@@ -205,7 +199,6 @@ std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& l
   if (!may_twist(layout) || band::twisted_bytes(layout, element_bytes) > allowed) return std::nullopt;
   return band::balanced_split(layout.n, layout.bandwidth);
 }
-#endif
 
 // The band factored once (in FP32 under mixed precision, in FP64 otherwise or once FP32 has
 // failed) where this solver computes; every variant (host, one- or two-sided, persistent or
@@ -214,10 +207,12 @@ std::optional<band::TwistedSplit> twisted_split_within(const band::BandLayout& l
 // CSR matrix.
 class PreparedBandCholesky final : public PreparedSolver {
  public:
-  // `gpu` (CUDA; null on the cpu) and `host` must outlive this.
+  // `gpu` and its band kernels (CUDA; null on the cpu) and `host` must outlive this.
   PreparedBandCholesky(const SolverOptions& options, Device device, std::size_t device_bytes,
-                       kernels::DenseBackend& host, kernels::DenseBackend* gpu, const CsrMatrix& a)
-      : options_(options), device_(device), device_bytes_(device_bytes), host_(host), gpu_(gpu), a_(a),
+                       kernels::DenseBackend& host, kernels::DenseBackend* gpu, const band::DirectKernels* gpu_kernels,
+                       const CsrMatrix& a)
+      : options_(options), device_(device), device_bytes_(device_bytes), host_(host), gpu_(gpu),
+        gpu_kernels_(gpu_kernels), a_(a),
         layout_(band::make_layout(a, 0)) {
     const bool on_gpu = device_ == Device::cuda;
     auto& f = setup_.figures;
@@ -307,7 +302,6 @@ class PreparedBandCholesky final : public PreparedSolver {
                            [&](index_t done) { progress.steps("columns", done, layout.n); });
       return f;
     }
-#if FEM_WITH_CUDA
     const std::size_t allowed =
         device_bytes_ > 0 ? device_bytes_ : kernels::cuda_free_memory() / 10 * 9;
     const auto split = twisted_split_within(layout, sizeof(T), allowed);
@@ -328,11 +322,11 @@ class PreparedBandCholesky final : public PreparedSolver {
       const auto walk = [&](const band::BandOnBackend<T>& band, int, int parts) {
         if constexpr (std::is_same_v<T, double>) {
           if (persistent) {
-            kernels::cuda::factor_persistent(band.layout, band.rows(), nullptr, {kernels::cuda::persistent_blocks() / parts});
+            gpu_kernels_->factor_persistent(band.layout, band.rows(), parts);
             return;
           }
         }
-        kernels::cuda::factor_on_device(band.layout, band.rows(), kernels::cuda::device_schedule(band.layout, parts > 1));
+        gpu_kernels_->factor_chain(band.layout, band.rows(), parts);
       };
       if (split) {
         Factor<T> f{gpu_, band::load_twisted_band<T>(*gpu_, a, layout, *split)};
@@ -343,20 +337,16 @@ class PreparedBandCholesky final : public PreparedSolver {
       band::pivot_or_fail<T>([&] { walk(std::get<band::BandOnBackend<T>>(f.band), 0, 1); });
       return f;
     }
-    if (allowed < kernels::cuda::min_streaming_bytes(layout, sizeof(T)))
-      band::require_memory(kernels::cuda::min_streaming_bytes(layout, sizeof(T)), allowed,
+    if (allowed < gpu_kernels_->min_streaming_bytes(layout, sizeof(T)))
+      band::require_memory(gpu_kernels_->min_streaming_bytes(layout, sizeof(T)), allowed,
                            "streaming the band (two chunks of half-bandwidth + block rows)", gpu_->description());
     Factor<T> f{&host_, band::load_band<T>(host_, a, layout)};
     int chunks = 0;
     band::pivot_or_fail<T>([&] {
-      chunks = kernels::cuda::factor_streamed(layout, std::get<band::BandOnBackend<T>>(f.band).rows(), allowed);
+      chunks = gpu_kernels_->factor_streamed(layout, std::get<band::BandOnBackend<T>>(f.band).rows(), allowed);
     });
     report.figures["device_chunks"] = chunks;
     return f;
-#else
-    (void)a, (void)layout, (void)report;
-    throw SolverUnavailable("band-cholesky: this build has no CUDA");
-#endif
   }
 
   // Factors in T; times and sizes go to setup().
@@ -379,6 +369,7 @@ class PreparedBandCholesky final : public PreparedSolver {
   std::size_t device_bytes_;
   kernels::DenseBackend& host_;  // the CPU's tiles; the streamed factor's substitution
   kernels::DenseBackend* gpu_;   // CUDA: the band on the device and its substitution
+  const band::DirectKernels* gpu_kernels_;  // ... and its factorisation
   const CsrMatrix& a_;
   band::BandLayout layout_;  // as factored: on the device, its bandwidth rounded up and blocks chosen there
   std::optional<Factor<float>> single_;  // mixed precision, until it fails
@@ -390,13 +381,15 @@ class BandCholeskySolver final : public LinearSolver {
  public:
   // `device_bytes` (CUDA): device memory the band may take, 0 for 90 % of the free memory.
   BandCholeskySolver(const SolverOptions& options, Device device, std::size_t device_bytes)
-      : options_(options), device_(device), device_bytes_(device_bytes), host_(std::make_unique<band::BlasBackend>()) {
+      : options_(options), device_(device), device_bytes_(device_bytes), host_(kernels::make_dense_backend("blas")) {
     if (device_ == Device::cuda) {
       try {
         gpu_ = kernels::make_dense_backend("cublas");
       } catch (const kernels::BackendUnavailable& e) {
         throw SolverUnavailable("band-cholesky on '" + options.device + "': " + e.what());
       }
+      gpu_kernels_ = band::direct_kernels_for(*gpu_);
+      if (!gpu_kernels_) throw SolverUnavailable("band-cholesky: the '" + gpu_->name() + "' back-end has no band kernels");
     }
   }
 
@@ -405,7 +398,8 @@ class BandCholeskySolver final : public LinearSolver {
   }
 
   std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout) override {
-    return std::make_unique<PreparedBandCholesky>(options_, device_, device_bytes_, *host_, gpu_.get(), matrix);
+    return std::make_unique<PreparedBandCholesky>(options_, device_, device_bytes_, *host_, gpu_.get(), gpu_kernels_,
+                                                  matrix);
   }
 
  private:
@@ -414,6 +408,7 @@ class BandCholeskySolver final : public LinearSolver {
   std::size_t device_bytes_;
   std::unique_ptr<kernels::DenseBackend> host_;
   std::unique_ptr<kernels::DenseBackend> gpu_;
+  const band::DirectKernels* gpu_kernels_ = nullptr;
 };
 
 }  // namespace

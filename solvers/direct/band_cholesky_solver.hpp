@@ -6,11 +6,11 @@
 // FP32 and the solution refined in FP64 against the CSR matrix to options.tolerance, falling
 // back to FP64 when refinement stalls.
 //
-// On the CPU the tiles run on OpenBLAS (BlasBackend) under OpenMP tasks. On CUDA the band is
-// factored at its half-bandwidth rounded up to 8 (band::device_bandwidth: the kernels' shapes
-// aligned) on the device and substituted there: in FP64 on narrow bands (below kPersistentBelow,
-// kTwistedPersistentBelow two-sided) by the persistent kernel (band_cholesky_persistent), else by
-// band_cholesky_cuda (our block column kernel, cuBLAS, streams); two-sided
+// On the CPU the tiles run on OpenBLAS (the dense back-end "blas") under OpenMP tasks. On CUDA the
+// band is factored at its half-bandwidth rounded up to 8 (band::device_bandwidth: the kernels'
+// shapes aligned) on the device by its direct kernels (direct_kernels.hpp) and substituted there:
+// in FP64 on narrow bands (below kPersistentBelow, kTwistedPersistentBelow two-sided) by the
+// persistent kernels, else by the chain of our block column kernel and cuBLAS; two-sided
 // (twisted_band_cholesky.hpp: two of those side by side from both ends of the band, half the
 // critical path) where the band is long against its width (kTwistedFromLength) and the device
 // holds it in the two-sided layout (kd rows, two kd x kd blocks and 256 bytes more). A

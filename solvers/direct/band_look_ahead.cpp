@@ -11,11 +11,12 @@
 #include <vector>
 
 #include "kernels/device_matrix.hpp"
-#include "solvers/direct/blas_backend.hpp"
-#include "solvers/direct/blas_calls.hpp"
+#include "kernels/shared/blas_calls.hpp"
 #include "support/first_failure.hpp"
 
 namespace fem::band {
+
+namespace blas = kernels::blas;
 
 namespace {
 
@@ -198,7 +199,7 @@ void factor_look_ahead(T* rows, const BandLayout& layout, const std::function<vo
   if (layout.n == 0) return;
   const Band<T> b{rows + layout.window(), static_cast<int>(layout.window())};
   const index_t min_rows = piece_rows(layout.block);
-  const OneBlasThreadPerCall one_thread_per_call;  // the team is the parallelism
+  const blas::OneBlasThreadPerCall one_thread_per_call;  // the team is the parallelism
   FirstFailure failure;
   const auto guarded = [&](auto&& work) { failure.run(work); };
   std::vector<T> inverse;  // of the diagonal block being factored (the look-ahead thread's)

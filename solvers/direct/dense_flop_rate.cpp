@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "solvers/direct/blas_calls.hpp"
+#include "kernels/shared/blas_calls.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem::band {
@@ -23,7 +23,7 @@ double dense_flops_per_second(int size) {
   const Stopwatch all;
   for (int repeat = 0; repeat < 40 && (repeat < 4 || all.seconds() < 0.02); ++repeat) {
     const Stopwatch product;
-    blas::gemm(CblasNoTrans, CblasNoTrans, size, size, size, 1.0, a.data(), size, b.data(), size, 0.0, c.data(), size);
+    kernels::blas::gemm(CblasNoTrans, CblasNoTrans, size, size, size, 1.0, a.data(), size, b.data(), size, 0.0, c.data(), size);
     best = std::max(best, flops / std::max(product.seconds(), 1e-9));
   }
   return best;

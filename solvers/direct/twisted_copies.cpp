@@ -3,10 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "fem/config.hpp"
-#if FEM_WITH_CUDA
-#include "kernels/cuda/twisted_copies.hpp"
-#endif
+#include "solvers/direct/direct_kernels.hpp"
 
 namespace fem::band::twisted {
 
@@ -14,15 +11,12 @@ using kernels::DeviceMatrix;
 
 namespace {
 
-// Where the back-end is neither a host one nor CUDA's (OpenCL): the moves have no kernels there.
-[[noreturn]] void unsupported(const kernels::DenseBackend& backend) {
+// The back-end's kernels for the moves; null for a host back-end, whose moves are the loops here.
+// Throws where a device back-end has none (OpenCL).
+const DirectKernels* device_kernels(const kernels::DenseBackend& backend) {
+  if (backend.uses_host_memory()) return nullptr;
+  if (const DirectKernels* kernels = direct_kernels_for(backend)) return kernels;
   throw std::invalid_argument("two-sided band Cholesky: no element moves on the '" + backend.name() + "' back-end");
-}
-
-bool on_cuda(const kernels::DenseBackend& backend) {
-  if (backend.uses_host_memory()) return false;
-  if (!FEM_WITH_CUDA || backend.name() != "cublas") unsupported(backend);
-  return true;
 }
 
 }  // namespace
@@ -33,10 +27,8 @@ void triangle_to_dense(kernels::DenseBackend& backend, const DeviceMatrix<T>& tr
   const index_t size = triangle.rows;
   if (triangle.cols != size || dense.rows != size || dense.cols != size)
     throw std::invalid_argument("triangle_to_dense: the matrices are not square and of one size");
-  if (on_cuda(backend)) {
-#if FEM_WITH_CUDA
-    kernels::cuda::triangle_to_dense(triangle.data(), triangle.ld, size, reflected, dense.data(), dense.ld);
-#endif
+  if (const DirectKernels* device = device_kernels(backend)) {
+    device->triangle_to_dense(triangle.data(), triangle.ld, size, reflected, dense.data(), dense.ld);
     return;
   }
   backend.synchronize();
@@ -61,10 +53,8 @@ void write_lower(kernels::DenseBackend& backend, const DeviceMatrix<T>* from, co
     throw std::invalid_argument("copy_lower: the matrices are not square and of one size");
   const T* source = from ? from->data() : nullptr;
   const index_t from_ld = from ? from->ld : 0;
-  if (on_cuda(backend)) {
-#if FEM_WITH_CUDA
-    kernels::cuda::copy_lower(source, from_ld, size, to.data(), to.ld);
-#endif
+  if (const DirectKernels* device = device_kernels(backend)) {
+    device->copy_lower(source, from_ld, size, to.data(), to.ld);
     return;
   }
   backend.synchronize();
@@ -89,10 +79,8 @@ template <class T>
 void reverse_rows(kernels::DenseBackend& backend, const DeviceMatrix<T>& from, bool add, const DeviceMatrix<T>& to) {
   if (from.rows != to.rows || from.cols != to.cols)
     throw std::invalid_argument("reverse_rows: the matrices differ in shape");
-  if (on_cuda(backend)) {
-#if FEM_WITH_CUDA
-    kernels::cuda::reverse_rows(from.data(), from.ld, from.rows, from.cols, add, to.data(), to.ld);
-#endif
+  if (const DirectKernels* device = device_kernels(backend)) {
+    device->reverse_rows(from.data(), from.ld, from.rows, from.cols, add, to.data(), to.ld);
     return;
   }
   backend.synchronize();

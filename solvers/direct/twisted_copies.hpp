@@ -1,7 +1,7 @@
 #pragma once
 // The element moves of the two-sided band Cholesky (twisted_band_cholesky.hpp) on a dense
-// back-end: loops on the host back-ends, kernels on the CUDA one (kernels/cuda/twisted_copies.hpp,
-// which says what each does). Matrices are the back-end's (DeviceMatrix, or a band's rows).
+// back-end: loops on the host back-ends, the back-end's band kernels (direct_kernels.hpp) on a
+// device. Matrices are the back-end's (DeviceMatrix, or a band's rows).
 #include "kernels/dense_backend.hpp"
 #include "solvers/direct/band_cholesky.hpp"
 

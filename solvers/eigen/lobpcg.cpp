@@ -9,8 +9,8 @@
 #include <random>
 #include <sstream>
 
-#include "kernels/cpu/sparse_backend_cpu.hpp"
-#include "kernels/cpu/vector_ops.hpp"
+#include "kernels/sparse_backend.hpp"
+#include "kernels/shared/vector_ops.hpp"
 #include "solvers/eigen/shifted_matrix.hpp"
 #include "solvers/iterative/amg/v_cycle.hpp"
 #include "support/stopwatch.hpp"
@@ -113,7 +113,7 @@ EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, con
   result.subspace = 3 * block;
   const Stopwatch setup;
   const CsrMatrix shifted = shifted_matrix(k, m, result.shift);
-  const auto backend = kernels::cpu::make_host_sparse_backend();
+  const auto backend = kernels::make_sparse_backend("cpu");
   std::unique_ptr<amg::VCycle> cycle;
   try {
     cycle = std::make_unique<amg::VCycle>(*backend, shifted, nodes, amg);

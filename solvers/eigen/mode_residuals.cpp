@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "kernels/cpu/vector_ops.hpp"
+#include "kernels/shared/vector_ops.hpp"
 
 namespace fem::eigen {
 

@@ -10,7 +10,7 @@
 #include <random>
 #include <sstream>
 
-#include "kernels/cpu/vector_ops.hpp"
+#include "kernels/shared/vector_ops.hpp"
 #include "solvers/eigen/shifted_matrix.hpp"
 #include "support/stopwatch.hpp"
 

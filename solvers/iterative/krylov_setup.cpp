@@ -1,6 +1,6 @@
 #include "solvers/iterative/krylov_setup.hpp"
 
-#include "kernels/cpu/spmv_autotune.hpp"
+#include "kernels/shared/spmv_autotune.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem {

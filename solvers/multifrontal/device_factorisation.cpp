@@ -6,7 +6,6 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cuda/device_fronts.hpp"
 #include "solvers/linear_solver.hpp"
 #include "support/stopwatch.hpp"
 
@@ -84,7 +83,7 @@ struct DevicePlan {
   // Device memory at the peak: the panels, x, the workspaces and the index lists throughout; then the original
   // entries on their way into the panels, or later the update matrices alive at once (those of
   // the host subtrees all go up first).
-  std::int64_t device_bytes(const SymbolicFactor& f) const {
+  std::int64_t device_bytes(const SymbolicFactor& f, const MultifrontalKernels& kernels) const {
     const auto value = static_cast<std::int64_t>(sizeof(T));
     std::int64_t updates = 0;
     for (std::int32_t s : f.schedule.device)
@@ -98,7 +97,7 @@ struct DevicePlan {
     }
     const auto entries = static_cast<std::int64_t>(position.size());
     const auto lists = static_cast<std::int64_t>(relative.size() + below_rows.size() + f.schedule.device.size());
-    const std::int64_t workspaces = kernels::cuda::DeviceFronts<T>::workspace_entries(largest_front(f));
+    const std::int64_t workspaces = kernels.workspace_entries(largest_front(f));
     return (panel_entries + f.equations + workspaces) * value + lists * 4 +
            std::max(entries * (8 + value), peak * value);
   }
@@ -106,51 +105,53 @@ struct DevicePlan {
 
 // The device's panels and the substitution's sweeps over them.
 template <class T>
-class CudaPart final : public DevicePart<T> {
+class FrontsPart final : public DevicePart<T> {
  public:
-  CudaPart(const SymbolicFactor& f, const DevicePlan<T>& plan)
+  FrontsPart(const SymbolicFactor& f, const DevicePlan<T>& plan, const MultifrontalKernels& kernels)
       : f_(f),
         panel_(plan.panel),
         below_(plan.below),
-        fronts_(kernels::cuda::FrontLayout{plan.panel_entries, plan.relative.data(),
-                                           static_cast<std::int64_t>(plan.relative.size()), plan.below_rows.data(),
-                                           static_cast<std::int64_t>(plan.below_rows.size()),
-                                           static_cast<std::int64_t>(f.schedule.device.size()), f.equations,
-                                           largest_front(f)}) {}
+        fronts_(kernels.make_fronts<T>(FrontLayout{plan.panel_entries, plan.relative.data(),
+                                                   static_cast<std::int64_t>(plan.relative.size()),
+                                                   plan.below_rows.data(),
+                                                   static_cast<std::int64_t>(plan.below_rows.size()),
+                                                   static_cast<std::int64_t>(f.schedule.device.size()), f.equations,
+                                                   largest_front(f)})) {}
 
-  kernels::cuda::DeviceFronts<T>& fronts() { return fronts_; }
+  FrontKernels<T>& fronts() { return *fronts_; }
 
   void substitute(std::vector<T>& x) override {
-    fronts_.upload_x(x.data());
+    fronts_->upload_x(x.data());
     for (std::int32_t s : f_.schedule.device)
-      fronts_.forward(panel_[s], f_.front(s), f_.columns(s), f_.first[s], below_[s]);
+      fronts_->forward(panel_[s], f_.front(s), f_.columns(s), f_.first[s], below_[s]);
     for (auto s = f_.schedule.device.rbegin(); s != f_.schedule.device.rend(); ++s)
-      fronts_.backward(panel_[*s], f_.front(*s), f_.columns(*s), f_.first[*s], below_[*s]);
-    fronts_.download_x(x.data());
+      fronts_->backward(panel_[*s], f_.front(*s), f_.columns(*s), f_.first[*s], below_[*s]);
+    fronts_->download_x(x.data());
   }
 
  private:
   const SymbolicFactor& f_;
   std::vector<std::int64_t> panel_, below_;
-  kernels::cuda::DeviceFronts<T> fronts_;
+  std::unique_ptr<FrontKernels<T>> fronts_;
 };
 
 }  // namespace
 
 template <class T>
-DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, NumericFactor<T>& factor) {
+DeviceFigures factorise_on_device(const MultifrontalKernels& kernels, const SymbolicFactor& f, const CsrMatrix& a,
+                                  NumericFactor<T>& factor) {
   DeviceFigures figures;
   const auto& order = f.schedule.device;
   if (order.empty()) return figures;
   const Stopwatch start;
   const DevicePlan<T> plan(f, a);
-  const std::int64_t need = plan.device_bytes(f), free = kernels::cuda::free_device_bytes();
+  const std::int64_t need = plan.device_bytes(f, kernels), free = kernels.free_device_bytes();
   if (need > free)
     throw std::runtime_error("multifrontal on cuda: the device fronts need " + std::to_string(need / 1000000) +
                              " MB of device memory, " + std::to_string(free / 1000000) +
                              " MB are free (multifrontal on cpu keeps the factor in host memory)");
   figures.estimate_bytes = need;
-  auto part = std::make_unique<CudaPart<T>>(f, plan);
+  auto part = std::make_unique<FrontsPart<T>>(f, plan, kernels);
   auto& fronts = part->fronts();
   fronts.add_to_panels(plan.position.data(), plan.value.data(), static_cast<std::int64_t>(plan.position.size()));
   figures.upload_bytes = static_cast<std::int64_t>(
@@ -226,7 +227,9 @@ DeviceFigures factorise_on_device(const SymbolicFactor& f, const CsrMatrix& a, N
   return figures;
 }
 
-template DeviceFigures factorise_on_device<double>(const SymbolicFactor&, const CsrMatrix&, NumericFactor<double>&);
-template DeviceFigures factorise_on_device<float>(const SymbolicFactor&, const CsrMatrix&, NumericFactor<float>&);
+template DeviceFigures factorise_on_device<double>(const MultifrontalKernels&, const SymbolicFactor&, const CsrMatrix&,
+                                                   NumericFactor<double>&);
+template DeviceFigures factorise_on_device<float>(const MultifrontalKernels&, const SymbolicFactor&, const CsrMatrix&,
+                                                  NumericFactor<float>&);
 
 }  // namespace fem::multifrontal

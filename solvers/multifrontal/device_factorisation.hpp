@@ -1,14 +1,15 @@
 #pragma once
 // The device part of the multifrontal factorisation (method multifrontal on device cuda): the
 // supernodes of symbolic.schedule.device, the large fronts and every one above them, assembled
-// and eliminated on the GPU through kernels::cuda::DeviceFronts once the host has factorised the
-// subtrees below them. An update matrix made on the device stays there until its parent has
+// and eliminated on the device through its back-end's FrontKernels (multifrontal_kernels.hpp)
+// once the host has factorised the subtrees below them. An update matrix made on the device stays there until its parent has
 // added it in; those of the host's subtrees go up once each. The original entries of all device
 // fronts go up in one transfer before the first front. The panels stay on the device, where the
 // substitution sweeps over them (factor.device); only their pivots come back, to be watched.
 #include <cstdint>
 
 #include "kernels/csr_matrix.hpp"
+#include "solvers/multifrontal/multifrontal_kernels.hpp"
 #include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 
@@ -36,6 +37,7 @@ struct DeviceFigures {
 // device): its device part and its smallest pivot. Throws SolveFailure naming the equation whose
 // pivot is not positive. `symbolic` must outlive the factor.
 template <class T>
-DeviceFigures factorise_on_device(const SymbolicFactor& symbolic, const CsrMatrix& matrix, NumericFactor<T>& factor);
+DeviceFigures factorise_on_device(const MultifrontalKernels& kernels, const SymbolicFactor& symbolic,
+                                  const CsrMatrix& matrix, NumericFactor<T>& factor);
 
 }  // namespace fem::multifrontal

@@ -9,20 +9,16 @@
 #include <string>
 #include <vector>
 
-#include "fem/config.hpp"
 #include "solvers/direct/available_memory.hpp"
 #include "support/host_memory.hpp"
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/dense_registry.hpp"
 #include "solvers/direct/iterative_refinement.hpp"
 #include "solvers/multifrontal/numeric_factorisation.hpp"
 #include "solvers/multifrontal/supernodal_solve.hpp"
 #include "solvers/multifrontal/symbolic_analysis.hpp"
 #include "solvers/progress_meter.hpp"
 #include "support/stopwatch.hpp"
-#if FEM_WITH_CUDA
-#include "kernels/cuda/cuda_backend.hpp"
 #include "solvers/multifrontal/device_factorisation.hpp"
-#endif
 
 namespace fem {
 
@@ -40,9 +36,11 @@ constexpr double kSingularResidual = 1e-6;
 // substitutes one vector at a time) or FP32 refinement needs each its own steps.
 class PreparedMultifrontal final : public PreparedSolver {
  public:
-  PreparedMultifrontal(const SolverOptions& options, double device_min_flops, band::BlasBackend& blas,
+  // `device` (null: every front on the host) and `blas` must outlive this.
+  PreparedMultifrontal(const SolverOptions& options, double device_min_flops,
+                       const multifrontal::MultifrontalKernels* device, kernels::DenseBackend& blas,
                        const CsrMatrix& a, NodeLayout nodes)
-      : options_(options), blas_(blas), a_(a) {
+      : options_(options), device_(device), blas_(blas), a_(a) {
     const Stopwatch start;
     symbolic_ = multifrontal::analyse(a, nodes.dofs_per_node, omp_get_max_threads(), device_min_flops);
     setup_.time_setup_s = start.seconds();
@@ -143,11 +141,10 @@ class PreparedMultifrontal final : public PreparedSolver {
 
   // The device's part of the factor, and its figures beside the host's.
   template <class T>
-  void factor_on_device([[maybe_unused]] multifrontal::NumericFactor<T>& factor, double host_seconds) {
+  void factor_on_device(multifrontal::NumericFactor<T>& factor, double host_seconds) {
     auto& f = setup_.figures;
     f["time_host_factor_s"] = host_seconds;
-#if FEM_WITH_CUDA
-    const auto device = multifrontal::factorise_on_device<T>(symbolic_, a_, factor);
+    const auto device = multifrontal::factorise_on_device<T>(*device_, symbolic_, a_, factor);
     f["device_fronts"] = static_cast<double>(device.fronts);
     f["device_flops"] = device.flops;
     f["time_device_s"] = device.seconds;
@@ -165,9 +162,6 @@ class PreparedMultifrontal final : public PreparedSolver {
     f["device_peak_bytes"] = static_cast<double>(device.peak_bytes);
     f["device_estimate_bytes"] = static_cast<double>(device.estimate_bytes);
     f["device_upload_bytes"] = static_cast<double>(device.upload_bytes);
-#else
-    throw SolverUnavailable("multifrontal: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
-#endif
   }
 
   // x := A⁻¹ b through the factor, b and x in the caller's numbering; the time goes to
@@ -234,7 +228,8 @@ class PreparedMultifrontal final : public PreparedSolver {
   }
 
   SolverOptions options_;
-  band::BlasBackend& blas_;
+  const multifrontal::MultifrontalKernels* device_;
+  kernels::DenseBackend& blas_;
   const CsrMatrix& a_;
   multifrontal::SymbolicFactor symbolic_;
   std::optional<multifrontal::NumericFactor<float>> single_;  // mixed precision, until it fails
@@ -244,28 +239,33 @@ class PreparedMultifrontal final : public PreparedSolver {
 
 class MultifrontalSolver final : public LinearSolver {
  public:
-  // Fronts of device_min_flops and above (and those above them) go to the device; infinity: none.
-  MultifrontalSolver(const SolverOptions& options, double device_min_flops)
-      : options_(options), device_min_flops_(device_min_flops) {}
+  // Fronts of device_min_flops and above (and those above them) go to the device, which `device`
+  // computes on; null: every front on the host.
+  MultifrontalSolver(const SolverOptions& options, double device_min_flops,
+                     const multifrontal::MultifrontalKernels* device)
+      : options_(options),
+        device_min_flops_(device ? device_min_flops : std::numeric_limits<double>::infinity()),
+        device_(device) {}
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
     return solve_by_preparing(system, solution);
   }
 
   std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes) override {
-    return std::make_unique<PreparedMultifrontal>(options_, device_min_flops_, blas_, matrix, nodes);
+    return std::make_unique<PreparedMultifrontal>(options_, device_min_flops_, device_, *blas_, matrix, nodes);
   }
 
  private:
   SolverOptions options_;
   double device_min_flops_;
-  band::BlasBackend blas_;
+  const multifrontal::MultifrontalKernels* device_;
+  std::unique_ptr<kernels::DenseBackend> blas_ = kernels::make_dense_backend("blas");
 };
 
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_multifrontal_cpu(const SolverOptions& options) {
-  return std::make_unique<MultifrontalSolver>(options, std::numeric_limits<double>::infinity());
+  return std::make_unique<MultifrontalSolver>(options, std::numeric_limits<double>::infinity(), nullptr);
 }
 
 std::unique_ptr<LinearSolver> make_multifrontal_cuda(const SolverOptions& options) {
@@ -273,15 +273,11 @@ std::unique_ptr<LinearSolver> make_multifrontal_cuda(const SolverOptions& option
 }
 
 std::unique_ptr<LinearSolver> make_multifrontal_cuda_from(const SolverOptions& options, double device_min_flops) {
-#if FEM_WITH_CUDA
-  const std::string reason = kernels::cuda::unavailable_reason();
+  const multifrontal::MultifrontalKernels* device = multifrontal::multifrontal_kernels_for("cuda");
+  if (!device) throw SolverUnavailable("multifrontal on cuda: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
+  const std::string reason = device->unavailable_reason();
   if (!reason.empty()) throw SolverUnavailable("multifrontal on cuda: " + reason);
-  return std::make_unique<MultifrontalSolver>(options, device_min_flops);
-#else
-  (void)options;
-  (void)device_min_flops;
-  throw SolverUnavailable("multifrontal on cuda: this build has no CUDA (configure with FEM_WITH_CUDA=ON)");
-#endif
+  return std::make_unique<MultifrontalSolver>(options, device_min_flops, device);
 }
 
 }  // namespace fem

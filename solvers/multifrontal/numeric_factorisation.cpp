@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/shared/blas_calls.hpp"
 #include "solvers/linear_solver.hpp"
 #include "support/first_failure.hpp"
 
@@ -86,7 +86,7 @@ class Factorisation {
   // The subtrees as OpenMP tasks, each on one thread's stack with one-thread BLAS.
   void run_subtrees() {
     FirstFailure failure;
-    const band::OneBlasThreadPerCall one_thread;
+    const kernels::blas::OneBlasThreadPerCall one_thread;
     const auto& schedule = f_.schedule;
     for (auto& s : scratch_) s.stack.reset(new T[f_.stack_entries]);
     track(f_.threads * f_.stack_entries);

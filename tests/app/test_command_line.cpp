@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "bench/spmv/matrix_market.hpp"
+#include "bench/spmv/matrix_market_reader.hpp"
 #include "fem/config.hpp"
 #include "fem/app/run_command.hpp"
 #include "solvers/solver_table.hpp"

@@ -15,7 +15,7 @@
 #include "fem/study/combination.hpp"
 #include "fem/study/comparison.hpp"
 #include "fem/study/compare_case.hpp"
-#include "fem/study/statistics.hpp"
+#include "fem/study/power_law_fit.hpp"
 #include "fem/study/study_file.hpp"
 #include "fem/study/study_writer.hpp"
 #include "fem/study/sweep.hpp"

@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/spmv/matrix_market.hpp"
+#include "bench/spmv/matrix_market_reader.hpp"
 #include "fem/case/case.hpp"
 #include "fem/case/petsc_options_check.hpp"
 #include "fem/config.hpp"

@@ -12,7 +12,7 @@
 #include "fem/assembly/residual.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/renumber/renumber.hpp"
-#include "kernels/cpu/vector_ops.hpp"
+#include "kernels/shared/vector_ops.hpp"
 #include "solvers/linear_solver.hpp"
 #include "tests/support/solve.hpp"
 

@@ -12,7 +12,7 @@
 
 #include <omp.h>
 
-#include "kernels/cpu/sparse_backend_cpu.hpp"
+#include "kernels/shared/block_spmv.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem::amg {
@@ -289,7 +289,7 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block, Values* squared_norms
 }
 
 void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
-  kernels::cpu::block_spmv(a, 1.0, x, 0.0, y);
+  kernels::block_spmv(a, 1.0, x, 0.0, y);
 }
 
 SingleBlockSparse to_single(const BlockSparse& a) {
@@ -536,6 +536,158 @@ class RowSpan {
   std::atomic<std::uint64_t> word_{0};
 };
 
+// A piece of consecutive coarse rows of P^T (A P), made by one thread at a time.
+struct Piece {
+  RowSpan span;
+  std::int64_t first = 0;                          // its first row: the rows of A P are made from this column on
+  kernels::UninitializedVector<std::int32_t> col;  // its rows of the result, one after another
+  Values val;
+};
+
+// The pieces of the coarse rows: one range of rows a thread to begin with, then pieces cut off
+// the one with the most rows left by the threads done with theirs.
+class PieceQueue {
+ public:
+  explicit PieceQueue(std::int64_t most_pieces)
+      : pieces_(static_cast<std::size_t>(most_pieces)), most_pieces_(most_pieces) {}
+
+  // One range of `rows` a thread of the team. A piece cut off holds at least a sixteenth of such a
+  // range (below that, the band of A P rows it must make again costs more than the rows it takes).
+  void start(std::int64_t rows, int threads) {
+    for (int t = 0; t < threads; ++t) {
+      pieces_[t].first = rows * t / threads;
+      pieces_[t].span.set(pieces_[t].first, rows * (t + 1) / threads);
+    }
+    count_ = threads;
+    least_ = std::max<std::int64_t>(1, rows / threads / 16);
+  }
+
+  // A piece cut off the one with the most rows left, or -1 when none is worth cutting.
+  std::int64_t cut_off() {
+    for (int attempt = 0; attempt < 4; ++attempt) {
+      const std::int64_t count = this->count();
+      std::int64_t victim = -1, most = 0;
+      for (std::int64_t k = 0; k < count; ++k)
+        if (const std::int64_t left = pieces_[k].span.left(); left > most) most = left, victim = k;
+      if (victim < 0 || most < 2 * least_) return -1;
+      const std::int64_t taken = count_.fetch_add(1);
+      if (taken >= most_pieces_) return -1;
+      const auto [from, to] = pieces_[victim].span.cut(least_);
+      if (from >= to) continue;  // left empty
+      pieces_[taken].first = from;
+      pieces_[taken].span.set(from, to);
+      return taken;
+    }
+    return -1;
+  }
+
+  std::int64_t count() const { return std::min(count_.load(), most_pieces_); }
+  Piece& operator[](std::int64_t k) { return pieces_[static_cast<std::size_t>(k)]; }
+
+ private:
+  std::vector<Piece> pieces_;
+  std::int64_t most_pieces_;
+  std::atomic<std::int64_t> count_{0};
+  std::int64_t least_ = 1;  // the fewest rows of a piece cut off
+};
+
+// What a thread keeps from one piece to the next: the rows of A P it holds and its work arrays.
+struct PieceScratch {
+  struct KeptRow {
+    std::vector<std::int32_t> col;
+    std::vector<double> val;
+  };
+  std::vector<KeptRow> kept;
+  std::vector<std::int32_t> cached_band, free_slots;
+  std::vector<std::int32_t> slot, cols;  // slot: per coarse column, its place in `acc` (-1: none)
+  std::vector<double> acc;
+};
+
+// The coarse rows of `piece`, as the thread claims them, into piece.col and piece.val (and
+// their lengths into row_length).
+template <class DimsAP, class DimsRAP>
+void make_piece_rows(const RestrictionOfP& r, const BlockSparse& a, const BlockSparse& p, DimsAP ap_dims,
+                     DimsRAP rap_dims, Piece& piece, PieceScratch& s, std::int64_t* row_length) {
+  const std::int64_t ap_bs = std::int64_t(ap_dims.rows()) * ap_dims.cols(), bs = std::int64_t(p.col_block) * p.col_block;
+  double r_block[kMaxBlock * kMaxBlock];
+  const std::int64_t first = piece.first, last = first + piece.span.left();  // `last` may be cut lower
+  // The rows of A P kept: cached(i) indexes `kept` (-1: not made) for the fine rows
+  // low..high that this piece reads (a band, not all of them); freed slots are reused.
+  std::int64_t low = p.block_rows, high = -1;
+  for (std::int64_t row = first; row < last; ++row)
+    if (r.row_ptr[row] < r.row_ptr[row + 1])
+      low = std::min<std::int64_t>(low, r.col[r.row_ptr[row]]),
+      high = std::max<std::int64_t>(high, r.col[r.row_ptr[row + 1] - 1]);
+  s.cached_band.assign(static_cast<std::size_t>(std::max<std::int64_t>(high - low + 1, 0)), -1);
+  s.free_slots.resize(s.kept.size());
+  std::iota(s.free_slots.begin(), s.free_slots.end(), 0);
+  const auto cached = [&](std::int64_t i) -> std::int32_t& { return s.cached_band[static_cast<std::size_t>(i - low)]; };
+  for (std::int64_t row; (row = piece.span.claim()) >= 0;) {
+    // (1) the rows of A P this coarse row reads
+    for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+      const std::int32_t i = r.col[k];
+      if (cached(i) >= 0) continue;
+      if (s.free_slots.empty()) s.free_slots.push_back(static_cast<std::int32_t>(s.kept.size())), s.kept.emplace_back();
+      cached(i) = s.free_slots.back();
+      s.free_slots.pop_back();
+      s.cols.clear();
+      // from the first coarse row of this piece that reads it: a row that the piece before
+      // reads too is made here only in the part this piece needs
+      const auto p_first = p.col.begin() + p.row_ptr[i], p_last = p.col.begin() + p.row_ptr[i + 1];
+      accumulate_row(a, p, i, *std::lower_bound(p_first, p_last, static_cast<std::int32_t>(first)), ap_dims,
+                     s.slot.data(), s.cols, s.acc);
+      PieceScratch::KeptRow& ap = s.kept[static_cast<std::size_t>(cached(i))];
+      ap.col.assign(s.cols.begin(), s.cols.end());
+      ap.val.assign(s.acc.begin(), s.acc.begin() + static_cast<std::int64_t>(s.cols.size()) * ap_bs);
+      for (const auto j : s.cols) s.slot[j] = -1;
+    }
+    // (2) the coarse row from its columns on
+    s.cols.clear();
+    for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+      const PieceScratch::KeptRow& ap = s.kept[static_cast<std::size_t>(cached(r.col[k]))];
+      accumulate_upper(r.block(k, rap_dims, r_block), ap.col, ap.val.data(), row, rap_dims, s.slot.data(), s.cols,
+                       s.acc);
+    }
+    std::sort(s.cols.begin(), s.cols.end());
+    row_length[row] = static_cast<std::int64_t>(s.cols.size());
+    for (const auto j : s.cols) {
+      piece.col.push_back(j);
+      piece.val.insert(piece.val.end(), s.acc.begin() + s.slot[j] * bs, s.acc.begin() + (s.slot[j] + 1) * bs);
+      s.slot[j] = -1;
+    }
+    // (3) drop the rows of A P no later coarse row of this piece reads (row i is read by the
+    // coarse rows of P's row i)
+    for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
+      const std::int32_t i = r.col[k];
+      if (cached(i) < 0) continue;
+      bool read_later = false;
+      for (auto kp = p.row_ptr[i]; kp < p.row_ptr[i + 1]; ++kp)
+        read_later = read_later || (p.col[kp] > row && p.col[kp] < last);
+      if (!read_later) s.free_slots.push_back(cached(i)), cached(i) = -1;
+    }
+  }
+}
+
+// The result's rows from the pieces, each piece's rows in their place (a piece left empty has none).
+void gather_pieces(PieceQueue& pieces, const kernels::UninitializedVector<std::int64_t>& row_length, bool parallel,
+                   BlockSparse& c) {
+  const std::int64_t bs = c.block_size();
+  c.row_ptr.resize(static_cast<std::size_t>(c.block_rows) + 1);
+  c.row_ptr[0] = 0;
+  std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
+  c.col.resize(static_cast<std::size_t>(c.row_ptr.back()));
+  c.val.resize(static_cast<std::size_t>(c.row_ptr.back() * bs));
+  const std::int64_t count = pieces.count();
+#pragma omp parallel for schedule(dynamic, 1) if (parallel)
+  for (std::int64_t k = 0; k < count; ++k) {
+    Piece& piece = pieces[k];
+    std::copy(piece.col.begin(), piece.col.end(), c.col.begin() + c.row_ptr[piece.first]);
+    std::copy(piece.val.begin(), piece.val.end(), c.val.begin() + c.row_ptr[piece.first] * bs);
+    piece.col = {};
+    piece.val = Values();
+  }
+}
+
 // The rows of A P that the upper half of P^T (A P) reads, made as P^T's rows come to need them:
 // each thread takes a piece of consecutive coarse rows in order and keeps the rows of A P its next
 // coarse rows still read (a band of the fine rows in a banded numbering), dropping each after the
@@ -551,38 +703,10 @@ BlockSparse upper_triple_rows(const RestrictionOfP& r, const BlockSparse& a, con
   BlockSparse c;
   c.row_block = c.col_block = p.col_block;
   c.block_rows = c.block_cols = p.block_cols;
-  const std::int64_t ap_bs = std::int64_t(ap_dims.rows()) * ap_dims.cols(), bs = c.block_size();
   const bool parallel = a.nnz() > kParallelFrom;
   const int most_threads = parallel ? omp_get_max_threads() : 1;
   kernels::UninitializedVector<std::int64_t> row_length(static_cast<std::size_t>(c.block_rows));  // each written below
-  struct Piece {
-    RowSpan span;
-    std::int64_t first = 0;                      // its first row: the rows of A P are made from this column on
-    kernels::UninitializedVector<std::int32_t> col;  // its rows of the result, one after another
-    Values val;
-  };
-  const std::int64_t most_pieces = std::int64_t(most_threads) * 64;
-  std::vector<Piece> pieces(static_cast<std::size_t>(most_pieces));
-  std::atomic<std::int64_t> piece_count{0};
-  std::int64_t least = 1;  // the fewest rows of a piece cut off
-  // A piece cut off the one with the most rows left, or -1 when none is worth cutting.
-  const auto cut_off = [&]() -> std::int64_t {
-    for (int attempt = 0; attempt < 4; ++attempt) {
-      const std::int64_t count = std::min(piece_count.load(), most_pieces);
-      std::int64_t victim = -1, most = 0;
-      for (std::int64_t k = 0; k < count; ++k)
-        if (const std::int64_t left = pieces[k].span.left(); left > most) most = left, victim = k;
-      if (victim < 0 || most < 2 * least) return -1;
-      const std::int64_t taken = piece_count.fetch_add(1);
-      if (taken >= most_pieces) return -1;
-      const auto [from, to] = pieces[victim].span.cut(least);
-      if (from >= to) continue;  // left empty
-      pieces[taken].first = from;
-      pieces[taken].span.set(from, to);
-      return taken;
-    }
-    return -1;
-  };
+  PieceQueue pieces(std::int64_t(most_threads) * 64);
   if (thread_seconds) thread_seconds->clear();
 #pragma omp parallel num_threads(most_threads) if (parallel)
   {
@@ -590,102 +714,16 @@ BlockSparse upper_triple_rows(const RestrictionOfP& r, const BlockSparse& a, con
     const int thread = omp_get_thread_num();
 #pragma omp single
     {
-      // One range of rows a thread of the team to begin with. A piece cut off holds at least a
-      // sixteenth of such a range (below that, the band of A P rows it must make again costs
-      // more than the rows it takes).
-      const int threads = omp_get_num_threads();
-      for (int t = 0; t < threads; ++t) {
-        pieces[t].first = c.block_rows * t / threads;
-        pieces[t].span.set(pieces[t].first, c.block_rows * (t + 1) / threads);
-      }
-      piece_count = threads;
-      least = std::max<std::int64_t>(1, c.block_rows / threads / 16);
-      if (thread_seconds) thread_seconds->assign(static_cast<std::size_t>(threads), 0.0);
+      pieces.start(c.block_rows, omp_get_num_threads());
+      if (thread_seconds) thread_seconds->assign(static_cast<std::size_t>(omp_get_num_threads()), 0.0);
     }
-    struct KeptRow {
-      std::vector<std::int32_t> col;
-      std::vector<double> val;
-    };
-    std::vector<KeptRow> kept;
-    std::vector<std::int32_t> cached_band, free_slots;
-    std::vector<std::int32_t> slot(static_cast<std::size_t>(p.block_cols), -1), cols;
-    std::vector<double> acc;
-    double r_block[kMaxBlock * kMaxBlock];
-    for (std::int64_t at = thread; at >= 0; at = cut_off()) {
-      Piece& piece = pieces[static_cast<std::size_t>(at)];
-      const std::int64_t first = piece.first, last = first + piece.span.left();  // `last` may be cut lower
-      // The rows of A P kept: cached(i) indexes `kept` (-1: not made) for the fine rows
-      // low..high that this piece reads (a band, not all of them); freed slots are reused.
-      std::int64_t low = p.block_rows, high = -1;
-      for (std::int64_t row = first; row < last; ++row)
-        if (r.row_ptr[row] < r.row_ptr[row + 1])
-          low = std::min<std::int64_t>(low, r.col[r.row_ptr[row]]),
-          high = std::max<std::int64_t>(high, r.col[r.row_ptr[row + 1] - 1]);
-      cached_band.assign(static_cast<std::size_t>(std::max<std::int64_t>(high - low + 1, 0)), -1);
-      free_slots.resize(kept.size());
-      std::iota(free_slots.begin(), free_slots.end(), 0);
-      const auto cached = [&](std::int64_t i) -> std::int32_t& { return cached_band[static_cast<std::size_t>(i - low)]; };
-      for (std::int64_t row; (row = piece.span.claim()) >= 0;) {
-        // (1) the rows of A P this coarse row reads
-        for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
-          const std::int32_t i = r.col[k];
-          if (cached(i) >= 0) continue;
-          if (free_slots.empty()) free_slots.push_back(static_cast<std::int32_t>(kept.size())), kept.emplace_back();
-          cached(i) = free_slots.back();
-          free_slots.pop_back();
-          cols.clear();
-          // from the first coarse row of this piece that reads it: a row that the piece before
-          // reads too is made here only in the part this piece needs
-          const auto p_first = p.col.begin() + p.row_ptr[i], p_last = p.col.begin() + p.row_ptr[i + 1];
-          accumulate_row(a, p, i, *std::lower_bound(p_first, p_last, static_cast<std::int32_t>(first)), ap_dims,
-                         slot.data(), cols, acc);
-          KeptRow& ap = kept[static_cast<std::size_t>(cached(i))];
-          ap.col.assign(cols.begin(), cols.end());
-          ap.val.assign(acc.begin(), acc.begin() + static_cast<std::int64_t>(cols.size()) * ap_bs);
-          for (const auto j : cols) slot[j] = -1;
-        }
-        // (2) the coarse row from its columns on
-        cols.clear();
-        for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
-          const KeptRow& ap = kept[static_cast<std::size_t>(cached(r.col[k]))];
-          accumulate_upper(r.block(k, rap_dims, r_block), ap.col, ap.val.data(), row, rap_dims, slot.data(), cols,
-                           acc);
-        }
-        std::sort(cols.begin(), cols.end());
-        row_length[row] = static_cast<std::int64_t>(cols.size());
-        for (const auto j : cols) {
-          piece.col.push_back(j);
-          piece.val.insert(piece.val.end(), acc.begin() + slot[j] * bs, acc.begin() + (slot[j] + 1) * bs);
-          slot[j] = -1;
-        }
-        // (3) drop the rows of A P no later coarse row of this piece reads (row i is read by the
-        // coarse rows of P's row i)
-        for (auto k = r.row_ptr[row]; k < r.row_ptr[row + 1]; ++k) {
-          const std::int32_t i = r.col[k];
-          if (cached(i) < 0) continue;
-          bool read_later = false;
-          for (auto kp = p.row_ptr[i]; kp < p.row_ptr[i + 1]; ++kp)
-            read_later = read_later || (p.col[kp] > row && p.col[kp] < last);
-          if (!read_later) free_slots.push_back(cached(i)), cached(i) = -1;
-        }
-      }
-    }
+    PieceScratch scratch;
+    scratch.slot.assign(static_cast<std::size_t>(p.block_cols), -1);
+    for (std::int64_t at = thread; at >= 0; at = pieces.cut_off())
+      make_piece_rows(r, a, p, ap_dims, rap_dims, pieces[at], scratch, row_length.data());
     if (thread_seconds) (*thread_seconds)[static_cast<std::size_t>(thread)] = watch.seconds();
   }
-  c.row_ptr.resize(static_cast<std::size_t>(c.block_rows) + 1);
-  c.row_ptr[0] = 0;
-  std::partial_sum(row_length.begin(), row_length.end(), c.row_ptr.begin() + 1);
-  c.col.resize(static_cast<std::size_t>(c.row_ptr.back()));
-  c.val.resize(static_cast<std::size_t>(c.row_ptr.back() * bs));
-  const std::int64_t count = std::min(piece_count.load(), most_pieces);
-#pragma omp parallel for schedule(dynamic, 1) if (parallel)
-  for (std::int64_t k = 0; k < count; ++k) {  // each piece's rows in their place (a piece left empty has none)
-    Piece& piece = pieces[static_cast<std::size_t>(k)];
-    std::copy(piece.col.begin(), piece.col.end(), c.col.begin() + c.row_ptr[piece.first]);
-    std::copy(piece.val.begin(), piece.val.end(), c.val.begin() + c.row_ptr[piece.first] * bs);
-    piece.col = {};
-    piece.val = Values();
-  }
+  gather_pieces(pieces, row_length, parallel, c);
   return c;
 }
 

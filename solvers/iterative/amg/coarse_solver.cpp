@@ -1,9 +1,10 @@
 #include "solvers/iterative/amg/coarse_solver.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
-#include "kernels/cpu/loop_backends.hpp"
+#include "kernels/dense_registry.hpp"
 #include "solvers/linear_solver.hpp"
 
 namespace fem::amg {
@@ -11,13 +12,13 @@ namespace {
 
 // The factorisation on all threads; the two substitutions of each V-cycle (a few n^2 flops) on
 // one, where waking threads would cost more than the work.
-kernels::cpu::OpenMPBackend& factor_backend() {
-  static kernels::cpu::OpenMPBackend openmp;
-  return openmp;
+kernels::DenseBackend& factor_backend() {
+  static const std::unique_ptr<kernels::DenseBackend> openmp = kernels::make_dense_backend("openmp");
+  return *openmp;
 }
-kernels::cpu::SerialBackend& solve_backend() {
-  static kernels::cpu::SerialBackend serial;
-  return serial;
+kernels::DenseBackend& solve_backend() {
+  static const std::unique_ptr<kernels::DenseBackend> serial = kernels::make_dense_backend("serial");
+  return *serial;
 }
 
 }  // namespace

@@ -141,6 +141,90 @@ SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Lev
 
 }  // namespace
 
+// T and A T of a level, and (A T)^T (which the damping does not change) where it was made while
+// the Lanczos steps still ran on a device; otherwise R is made from P (R = P^T to the last bit
+// either way).
+struct Hierarchy::Transfer {
+  TentativeProlongator tentative;
+  BlockSparse at, at_transposed;
+  bool transposed_early = false;
+};
+
+template <class Running, class Threads>
+void Hierarchy::make_tentative(Transfer& transfer, const BlockSparse& a, const Aggregates& aggregates,
+                               NearNullSpace& b, const Running& lambda_sought_on_device, const Threads& threads) {
+  timed(steps_.prolongator, threads(), [&] {
+    transfer.tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+    b = std::move(transfer.tentative.coarse);  // this level's near-null vectors are spent
+    transfer.at = product(a, transfer.tentative.t);
+    transfer.transposed_early = lambda_sought_on_device();
+    if (transfer.transposed_early) transfer.at_transposed = transpose(transfer.at), ++restrictions_transposed_early_;
+    return 0;
+  });
+}
+
+// The largest eigenvalue of D^-1 A: found on the device beside the setup (`spectrum`), or by
+// Lanczos steps on the host's single copy.
+template <class Spectrum, class Threads>
+double Hierarchy::level_eigenvalue(const kernels::SparseBackend& backend, std::unique_ptr<kernels::SparseBackend>& host,
+                                   Level& level, const Values& inv_diag, std::future<Spectrum>& spectrum,
+                                   const Threads& threads) {
+  return timed(steps_.eigenvalue, threads(), [&] {
+    if (spectrum.valid()) {
+      const Spectrum found = spectrum.get();
+      seconds_.upload_background += found.copy_s;
+      seconds_.fine_copy_background = found.copy_s;
+      seconds_.eigenvalue_background += found.lanczos_s;
+      return found.lambda_max;
+    }
+    if (!host) host = backend.on_host() ? nullptr : kernels::make_sparse_backend("cpu");
+    const kernels::SparseBackend& on_host = host ? *host : backend;
+    return largest_eigenvalue(on_host, *on_host.block_matrix(level.a), inv_diag);
+  });
+}
+
+// P and R damped by omega = 4 / (3 lambda_max), the next level's operator P^T A P (returned), and
+// P and R sent to the back-end.
+template <class Threads>
+BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, BackgroundUploads& uploads,
+                                       const BlockSparse& a, Level& level, Transfer& transfer, const Values& inv_diag,
+                                       double lambda_max, bool narrowed_on_backend, const Threads& threads) {
+  const double omega = 4.0 / 3.0 / lambda_max;
+  // Where the fine level's blocks are freed after the Galerkin product (which reads P^T from
+  // P), R is made after it, in their pages; elsewhere with P, in one pass.
+  const bool transposed_early = transfer.transposed_early;
+  const bool restriction_after = narrowed_on_backend && !transposed_early;
+  BlockSparse p, r;
+  timed(steps_.prolongator, threads(), [&] {
+    const BlockSparse& t = transfer.tentative.t;
+    if (transposed_early) r = smoothed_restriction(std::move(transfer.at_transposed), t, inv_diag, omega);
+    if (transposed_early || restriction_after) p = smoothed_prolongator(std::move(transfer.at), t, inv_diag, omega);
+    else std::tie(p, r) = smoothed_prolongator_and_restriction(std::move(transfer.at), t, inv_diag, omega);
+    return 0;
+  });
+  transfer.tentative.t = {};
+  BlockSparse coarse = timed(steps_.galerkin, threads(), [&] {
+    return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_threads_s_ : nullptr);
+  });
+  // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
+  // steps' wait above), are spent too: R and the coarser levels are made in their pages.
+  if (narrowed_on_backend) fine_ = {};
+  if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
+  if (backend.makes_single_copies()) {  // narrowed on the device
+    uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
+    uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
+  } else {
+    timed(steps_.convert, threads(), [&] {
+      level.p = to_single(p);
+      level.r = to_single(r);
+      return 0;
+    });
+    uploads.start(level.p, level.p_on_backend);
+    uploads.start(level.r, level.r_on_backend);
+  }
+  return coarse;
+}
+
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator) {
   const Metered whole(steps_.total);
@@ -215,67 +299,14 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // T and A T while the Lanczos steps run on a device, and (A T)^T (which the damping does not
     // change) if they still run then; otherwise R is made from P below (R = P^T to the last bit
     // either way).
-    TentativeProlongator tentative;
-    BlockSparse at, at_transposed;
-    bool transposed_early = false;
-    if (!coarsest)
-      timed(steps_.prolongator, threads(), [&] {
-        tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
-        b = std::move(tentative.coarse);  // this level's near-null vectors are spent
-        at = product(a, tentative.t);
-        transposed_early = running(spectrum);
-        if (transposed_early) at_transposed = transpose(at), ++restrictions_transposed_early_;
-        return 0;
-      });
-    const double lambda_max = timed(steps_.eigenvalue, threads(), [&] {
-      if (spectrum.valid()) {
-        const SpectrumOnBackend found = spectrum.get();
-        seconds_.upload_background += found.copy_s;
-        seconds_.fine_copy_background = found.copy_s;
-        seconds_.eigenvalue_background += found.lanczos_s;
-        return found.lambda_max;
-      }
-      if (!host) host = backend.on_host() ? nullptr : kernels::make_sparse_backend("cpu");
-      const kernels::SparseBackend& on_host = host ? *host : backend;
-      return largest_eigenvalue(on_host, *on_host.block_matrix(level.a), inv_diag);
-    });
+    Transfer transfer;
+    if (!coarsest) make_tentative(transfer, a, aggregates, b, [&] { return running(spectrum); }, threads);
+    const double lambda_max = level_eigenvalue(backend, host, level, inv_diag, spectrum, threads);
     // A Krylov operator that the device does not narrow follows the fine level's A.
     if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
-    if (!coarsest) {
-      const double omega = 4.0 / 3.0 / lambda_max;
-      // Where the fine level's blocks are freed after the Galerkin product (which reads P^T from
-      // P), R is made after it, in their pages; elsewhere with P, in one pass.
-      const bool restriction_after = narrowed_on_backend && !transposed_early;
-      BlockSparse p, r;
-      timed(steps_.prolongator, threads(), [&] {
-        const BlockSparse& t = tentative.t;
-        if (transposed_early) r = smoothed_restriction(std::move(at_transposed), t, inv_diag, omega);
-        if (transposed_early || restriction_after) p = smoothed_prolongator(std::move(at), t, inv_diag, omega);
-        else std::tie(p, r) = smoothed_prolongator_and_restriction(std::move(at), t, inv_diag, omega);
-        return 0;
-      });
-      tentative.t = {};
-      coarse = timed(steps_.galerkin, threads(), [&] {
-        return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_threads_s_ : nullptr);
-      });
-      // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
-      // steps' wait above), are spent too: R and the coarser levels are made in their pages.
-      if (narrowed_on_backend) fine_ = {};
-      if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
-      if (backend.makes_single_copies()) {  // narrowed on the device
-        uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
-        uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
-      } else {
-        timed(steps_.convert, threads(), [&] {
-          level.p = to_single(p);
-          level.r = to_single(r);
-          return 0;
-        });
-        uploads.start(level.p, level.p_on_backend);
-        uploads.start(level.r, level.r_on_backend);
-      }
-    }
+    if (!coarsest)
+      coarse = coarse_operator(backend, uploads, a, level, transfer, inv_diag, lambda_max, narrowed_on_backend, threads);
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;

@@ -6,6 +6,7 @@
 // they are made, copied beside the setup's next steps; on a device the fine level's Lanczos steps
 // run there too, beside the host's aggregation, the coarser levels' on the host.
 #include <deque>
+#include <future>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,6 +19,10 @@
 #include "solvers/linear_solver.hpp"
 
 namespace fem::amg {
+
+class BackgroundUploads;
+struct Aggregates;
+struct NearNullSpace;
 
 // What the V-cycle needs of a level, its matrices in single precision (built in double).
 struct Level {
@@ -78,6 +83,19 @@ class Hierarchy {
   std::size_t bytes() const;  // on the host and on the back-end
 
  private:
+  // The steps of a level's setup after its aggregation (hierarchy.cpp).
+  struct Transfer;
+  template <class Running, class Threads>
+  void make_tentative(Transfer& transfer, const BlockSparse& a, const Aggregates& aggregates, NearNullSpace& b,
+                      const Running& lambda_sought_on_device, const Threads& threads);
+  template <class Spectrum, class Threads>
+  double level_eigenvalue(const kernels::SparseBackend& backend, std::unique_ptr<kernels::SparseBackend>& host,
+                          Level& level, const Values& inv_diag, std::future<Spectrum>& spectrum, const Threads& threads);
+  template <class Threads>
+  BlockSparse coarse_operator(const kernels::SparseBackend& backend, BackgroundUploads& uploads, const BlockSparse& a,
+                              Level& level, Transfer& transfer, const Values& inv_diag, double lambda_max,
+                              bool narrowed_on_backend, const Threads& threads);
+
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
   // The fine operator's double blocks (freed once a device that narrows them has its copy), and

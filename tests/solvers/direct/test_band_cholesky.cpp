@@ -13,7 +13,8 @@
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
 #include "solvers/direct/band_elimination.hpp"
-#include "solvers/direct/blas_backend.hpp"
+#include "solvers/direct/direct_kernels.hpp"
+#include "kernels/cpu/blas_backend.hpp"
 #include "tests/solvers/direct/band_test_matrices.hpp"
 #include "tests/solvers/direct/twisted_test_cases.hpp"
 
@@ -51,7 +52,7 @@ Checked compare_with_lapack(const std::string& backend_name, band::Schedule sche
   const auto a = random_spd_band(n, kd, seed);
   const CsrMatrix csr = dense_to_csr(a, n);
   std::unique_ptr<kernels::DenseBackend> backend;
-  if (backend_name == "blas") backend = std::make_unique<band::BlasBackend>();
+  if (backend_name == "blas") backend = std::make_unique<kernels::cpu::BlasBackend>();
   else backend = kernels::make_dense_backend(backend_name);
   band::BandLayout layout = band::make_layout(csr, block);
   REQUIRE(layout.bandwidth == std::min(kd, n - 1));
@@ -155,7 +156,7 @@ TEST_CASE("band Cholesky at the CPU solver's block sizes and schedules matches a
         CAPTURE(n);
         CAPTURE(kd);
         CAPTURE(block);
-        band::BlasBackend backend;
+        kernels::cpu::BlasBackend backend;
         const band::BandLayout layout = band::make_layout(csr, block);
         auto factor = band::load_band<double>(backend, csr, layout);
         band::factor_or_fail(backend, factor, schedule);
@@ -182,7 +183,7 @@ TEST_CASE("band Cholesky with look-ahead: teams of 1 to 3 threads match a dense 
       const CsrMatrix csr = dense_to_csr(a, n);
       const index_t r = 2;
       const auto b = random_rhs(n, r, seed + 1);
-      band::BlasBackend backend;
+      kernels::cpu::BlasBackend backend;
       auto factor = band::load_band<double>(backend, csr, band::make_layout(csr, block));
       std::vector<index_t> reported;
       band::factor_or_fail(backend, factor, band::Schedule::look_ahead, [&](index_t done) { reported.push_back(done); });
@@ -194,7 +195,7 @@ TEST_CASE("band Cholesky with look-ahead: teams of 1 to 3 threads match a dense 
     auto a = random_spd_band(n, kd, 77);
     a[bad * n + bad] = -1.0;
     const CsrMatrix csr = dense_to_csr(a, n);
-    band::BlasBackend backend;
+    kernels::cpu::BlasBackend backend;
     auto factor = band::load_band<double>(backend, csr, band::make_layout(csr, 32));
     try {
       band::factor(backend, factor, band::Schedule::look_ahead);
@@ -257,7 +258,7 @@ TEST_CASE("band Cholesky with look-ahead stays backward stable as DPBTRF on an i
       const auto a = ill_conditioned_band(n, kd, static_cast<unsigned>(n + kd));
       const auto b = random_rhs(n, 1, 5);
       const CsrMatrix csr = dense_to_csr(a, n);
-      band::BlasBackend backend;
+      kernels::cpu::BlasBackend backend;
       auto factor = band::load_band<double>(backend, csr, band::make_layout(csr, block));
       band::factor_or_fail(backend, factor, band::Schedule::look_ahead);
       const auto ours = band::solve_factored(backend, factor, b, 1);
@@ -276,7 +277,7 @@ TEST_CASE("band Cholesky with look-ahead stays backward stable as DPBTRF on an i
 TEST_CASE("band Cholesky: the padding past the bandwidth stays zero and the flop count is exact") {
   const index_t n = 50, kd = 9;
   const CsrMatrix csr = dense_to_csr(random_spd_band(n, kd, 7), n);
-  auto backend = std::make_unique<band::BlasBackend>();
+  auto backend = std::make_unique<kernels::cpu::BlasBackend>();
   const band::BandLayout layout = band::make_layout(csr, 4);
   CHECK(layout.window() == 16);  // kd + block = 13, rounded up to a multiple of 8 (kernels/band_layout.hpp)
   CHECK(band::BandLayout{50, 9, 7}.window() == 16);
@@ -441,7 +442,7 @@ TEST_CASE("reflected_band_rows hands over the band's reflection in order, in chu
 }
 
 TEST_CASE("the two-sided load holds the one-sided band's top rows and its reflected bottom rows") {
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   // n and kd off the tiles and blocks, splits at both ends and one row in.
   for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{2, 1, 1}, {40, 7, 3}, {301, 29, 8},
                                      {777, 65, 64}}) {
@@ -471,7 +472,7 @@ TEST_CASE("the two-sided load holds the one-sided band's top rows and its reflec
 }
 
 TEST_CASE("allocate_twisted puts the bottom band right after the top's rows, aligned") {
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   const band::BandLayout layout{1001, 37, 8};  // pitch 49: the top's rows end off the alignment
   const auto t = band::allocate_twisted<double>(cpu, layout, band::twisted_split(layout.n, layout.bandwidth, 300));
   CHECK(t.top.layout.n == 337);
@@ -486,7 +487,7 @@ TEST_CASE("allocate_twisted puts the bottom band right after the top's rows, ali
 }
 
 TEST_CASE("two-sided band Cholesky on the host matches the one-sided solve and names the failing equation") {
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   const auto walker = [&]<class T>(T) {
     return band::Walker<T>([&](const band::BandOnBackend<T>& half, int, int) { band::factor(cpu, half, band::Schedule::in_order); });
   };
@@ -520,4 +521,13 @@ TEST_CASE("two-sided band Cholesky on the host matches the one-sided solve and n
   }
   CHECK(twisted_failure<double>(cpu, walker(0.0), separator_fails(), 3, 1, 1) == 1);
   CHECK(twisted_failure<double>(cpu, walker(0.0), random_spd_band(n, kd, 78), n, m, 16) == -1);
+}
+
+TEST_CASE("the direct solvers' device kernels are picked for the cublas back-end only") {
+  for (const char* host : {"serial", "openmp", "blas"}) {
+    CAPTURE(host);
+    CHECK(band::direct_kernels_for(*kernels::make_dense_backend(host)) == nullptr);
+  }
+  if (kernels::dense_backend_status("cublas").available)
+    CHECK(band::direct_kernels_for(*kernels::make_dense_backend("cublas")) != nullptr);
 }

@@ -14,7 +14,7 @@
 #include "fem/config.hpp"
 #include "kernels/dense_registry.hpp"
 #include "solvers/direct/band_cholesky_solver.hpp"
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/cpu/blas_backend.hpp"
 #include "tests/solvers/direct/band_test_matrices.hpp"
 #include "tests/solvers/direct/twisted_test_cases.hpp"
 #if FEM_WITH_CUDA
@@ -265,7 +265,7 @@ std::vector<double> lower_band(kernels::DenseBackend& backend, const band::BandO
 TEST_CASE("the CUDA band factorisation matches the CPU one on awkward sizes, on the device and streamed") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   unsigned seed = 40;
   for (const auto& [n, kd, block] : {std::tuple<index_t, index_t, index_t>{1, 0, 1}, {100, 5, 3}, {257, 64, 17},
                                      {257, 256, 100}, {1000, 100, 64}, {3001, 250, 96}, {2500, 400, 512}}) {
@@ -303,7 +303,7 @@ TEST_CASE("the CUDA band factorisation matches the CPU one on awkward sizes, on 
 TEST_CASE("the persistent CUDA band factorisation matches the CPU one") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   unsigned seed = 140;
   // Bandwidths around the 32-row strips and 64-column tiles (up to 64: no update task, the
   // strips apply the block column before them), n that cut the last tile, a band reaching 16
@@ -482,7 +482,7 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
           "the trailing update beside the look-ahead or after it") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   unsigned seed = 240;
   // Blocks of one kernel's width (64), of one diagonal block (128), of several (256, 384, 512),
   // one cut short (200: 128 + 72), one as wide as the band (600), one of 128 + 1 (129: the band
@@ -518,7 +518,7 @@ TEST_CASE("every panel method of the CUDA band factorisation matches the CPU fac
 TEST_CASE("two CUDA band factorisations from two host threads at once each match the CPU factor") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   // Two different bands (sizes, blocks, so panel methods), long enough to overlap on the device:
   // the rule's schedules, both on every multiprocessor the panels leave, then each on its own half.
   const CsrMatrix first = grid_laplacian(60000, 700, 31), second = grid_laplacian(45001, 450, 32);
@@ -625,7 +625,7 @@ TEST_CASE("every panel method names the first failing pivot, wherever it is in a
 TEST_CASE("the CUDA band factorisation names the first failing pivot, on the device and streamed") {
   if (!kernels::dense_backend_status("cublas").available) return;
   auto gpu = kernels::make_dense_backend("cublas");
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   const index_t n = 900, kd = 60, bad = 517;  // 517 is inside a block column, not at its start
   auto a = random_spd_band(n, kd, 5);
   a[bad * n + bad] = -1.0;

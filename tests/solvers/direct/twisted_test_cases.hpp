@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "solvers/direct/band_cholesky_solver.hpp"
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/cpu/blas_backend.hpp"
 #include "solvers/direct/twisted_band_cholesky.hpp"
 #include "tests/solvers/direct/band_test_matrices.hpp"
 
@@ -27,7 +27,7 @@ double twisted_against_one_sided(kernels::DenseBackend& backend, const band::Wal
   std::vector<double> rhs(static_cast<std::size_t>(n * r)), expected(rhs.size());
   for (auto& v : rhs) v = u(rng);
 
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   const auto reference = band::load_band<double>(cpu, csr, layout);
   band::factor(cpu, reference, band::Schedule::in_order);
   const auto x_ref = cpu.upload(rhs.data(), n, r, r);
@@ -60,7 +60,7 @@ struct TwistedLoadDifferences {
 template <class T>
 TwistedLoadDifferences twisted_load_against_reflection(kernels::DenseBackend& backend, const CsrMatrix& csr,
                                                        const band::BandLayout& layout, std::int64_t m) {
-  band::BlasBackend cpu;
+  kernels::cpu::BlasBackend cpu;
   const auto one_sided = downloaded(cpu, band::load_band<double>(cpu, csr, layout));
   const auto twisted = band::load_twisted_band<T>(backend, csr, layout, band::twisted_split(layout.n, layout.bandwidth, m));
   const auto top = downloaded(backend, twisted.top), bottom = downloaded(backend, twisted.bottom);

@@ -12,7 +12,7 @@
 
 #include <omp.h>
 
-#include "kernels/cpu/sparse_backend_cpu.hpp"
+#include "kernels/shared/block_spmv.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
 #include "support/host_memory.hpp"
@@ -156,10 +156,10 @@ TEST_CASE("block products, transposes and SpMV match dense references") {
       for (std::int64_t j = 0; j < a.cols(); ++j) expected[i] += da[i * a.cols() + j] * x[j];
     amg::multiply(a, x, y);
     CHECK(testing::relative_difference(y, expected) < 1e-14);
-    kernels::cpu::block_spmv(a, -1.0, x, 1.0, y);  // y -= A x
+    kernels::block_spmv(a, -1.0, x, 1.0, y);  // y -= A x
     CHECK(*std::max_element(y.begin(), y.end()) < 1e-14);
     // The V-cycle's single-precision copy: the same product to float rounding.
-    kernels::cpu::block_spmv(amg::to_single(a), 1.0, x, 0.0, y);
+    kernels::block_spmv(amg::to_single(a), 1.0, x, 0.0, y);
     CHECK(testing::relative_difference(y, expected) < 1e-6);
   }
 }

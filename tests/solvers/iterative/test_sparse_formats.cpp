@@ -3,8 +3,8 @@
 // CSR product; refusals and bad input.
 #include <doctest/doctest.h>
 
-#include "kernels/cpu/sparse_formats.hpp"
-#include "kernels/cpu/spmv_cpu.hpp"
+#include "kernels/shared/sparse_formats.hpp"
+#include "kernels/shared/spmv_cpu.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 
 using namespace fem;

@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "fem/config.hpp"
-#include "kernels/cpu/spmv_cpu.hpp"
+#include "kernels/shared/spmv_cpu.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
 #include "tests/solvers/iterative/scoped_cache_directory.hpp"

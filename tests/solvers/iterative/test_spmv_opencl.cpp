@@ -5,7 +5,7 @@
 #include <cmath>
 #include <optional>
 
-#include "kernels/cpu/spmv_cpu.hpp"
+#include "kernels/shared/spmv_cpu.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/opencl/spmv_opencl.hpp"
 #include "solvers/iterative/bicgstab.hpp"

@@ -12,7 +12,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "kernels/cpu/spmv_autotune.hpp"
+#include "kernels/shared/spmv_autotune.hpp"
 #include "tests/solvers/iterative/scoped_cache_directory.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 

@@ -18,6 +18,8 @@
 #include <sstream>
 #include <vector>
 
+#include "fem/config.hpp"
+#include "solvers/multifrontal/multifrontal_kernels.hpp"
 #include "solvers/linear_solver.hpp"
 #include "sparse_test_matrices.hpp"
 #include "tests/support/vectors.hpp"
@@ -256,4 +258,13 @@ TEST_CASE("the substitution shared among threads gives one thread's answer, for 
     const std::vector<double> first = solve_with(threads, 1);
     CHECK(max_rel_diff(first, std::vector<double>(serial.begin(), serial.begin() + n)) < 1e-12);
   }
+}
+
+TEST_CASE("the multifrontal device kernels are there for cuda exactly when the build has CUDA") {
+  CHECK(multifrontal::multifrontal_kernels_for("cpu") == nullptr);
+  const multifrontal::MultifrontalKernels* cuda = multifrontal::multifrontal_kernels_for("cuda");
+  CHECK((cuda != nullptr) == bool(FEM_WITH_CUDA));
+  // The elimination's workspaces grow with the largest front (a diagonal block's inverse and a
+  // block row's scratch).
+  if (cuda) CHECK(cuda->workspace_entries(2000) > cuda->workspace_entries(100));
 }

@@ -1,17 +1,11 @@
-#include "solvers/direct/blas_backend.hpp"
+#include "kernels/cpu/blas_backend.hpp"
 
 #include <stdexcept>
 #include <string>
 
-#include "solvers/direct/blas_calls.hpp"
+#include "kernels/shared/blas_calls.hpp"
 
-namespace fem::band {
-
-using kernels::DeviceMatrix;
-using kernels::Fill;
-using kernels::index_t;
-using kernels::Op;
-using kernels::Side;
+namespace fem::kernels::cpu {
 
 namespace {
 
@@ -70,7 +64,4 @@ template index_t BlasBackend::potrf_any(const DeviceMatrix<float>&);
 template void BlasBackend::trsm_any(Side, Op, const DeviceMatrix<double>&, const DeviceMatrix<double>&);
 template void BlasBackend::trsm_any(Side, Op, const DeviceMatrix<float>&, const DeviceMatrix<float>&);
 
-OneBlasThreadPerCall::OneBlasThreadPerCall() : previous_(openblas_get_num_threads()) { openblas_set_num_threads(1); }
-OneBlasThreadPerCall::~OneBlasThreadPerCall() { openblas_set_num_threads(previous_); }
-
-}  // namespace fem::band
+}  // namespace fem::kernels::cpu

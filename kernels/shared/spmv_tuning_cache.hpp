@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-#include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/shared/sparse_formats.hpp"
 
 namespace fem::kernels {
 

@@ -1,4 +1,4 @@
-#include "kernels/cpu/spmv_model.hpp"
+#include "kernels/shared/spmv_model.hpp"
 
 #include <algorithm>
 #include <cmath>

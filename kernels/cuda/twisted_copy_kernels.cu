@@ -1,8 +1,8 @@
-// The twisted band Cholesky's element moves on the device (twisted_copies.hpp).
+// The twisted band Cholesky's element moves on the device (twisted_copy_kernels.hpp).
 #include <cuda_runtime.h>
 
 #include "kernels/cuda/cuda_check.hpp"
-#include "kernels/cuda/twisted_copies.hpp"
+#include "kernels/cuda/twisted_copy_kernels.hpp"
 
 namespace fem::kernels::cuda {
 

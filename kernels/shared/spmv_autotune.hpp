@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/cpu/spmv_model.hpp"
-#include "kernels/cpu/spmv_tuning_cache.hpp"
+#include "kernels/shared/spmv_model.hpp"
+#include "kernels/shared/spmv_tuning_cache.hpp"
 
 namespace fem::kernels {
 

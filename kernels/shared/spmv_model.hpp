@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/shared/sparse_formats.hpp"
 
 namespace fem::kernels {
 

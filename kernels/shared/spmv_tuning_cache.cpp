@@ -1,4 +1,4 @@
-#include "kernels/cpu/spmv_tuning_cache.hpp"
+#include "kernels/shared/spmv_tuning_cache.hpp"
 
 #include "support/atomic_output.hpp"
 

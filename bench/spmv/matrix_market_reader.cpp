@@ -1,4 +1,4 @@
-#include "bench/spmv/matrix_market.hpp"
+#include "bench/spmv/matrix_market_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -29,16 +29,20 @@ bool next_data_line(std::istream& in, std::string& line, int& line_no) {
   return false;
 }
 
-}  // namespace
+// A reader's failure: the file and line, and what is wrong there.
+[[noreturn]] void fail(const std::string& path, int line_no, const std::string& what) {
+  throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + what);
+}
 
-CsrMatrix read_matrix_market(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open Matrix Market file " + path);
-  const auto fail = [&](int line_no, const std::string& what) {
-    throw std::runtime_error(path + ":" + std::to_string(line_no) + ": " + what);
-  };
-  std::string line;
-  std::getline(in, line);
+// What the banner line says of the entries.
+struct Banner {
+  std::string symmetry;
+  bool pattern = false;   // no values: every entry is 1
+  bool mirrored = false;  // symmetric or skew: the lower triangle stands for both
+  bool skew = false;
+};
+
+Banner read_banner(const std::string& path, const std::string& line) {
   std::string banner, object, format, field, symmetry;
   std::istringstream(line) >> banner >> object >> format >> field >> symmetry;
   auto lower = [](std::string s) {
@@ -46,16 +50,54 @@ CsrMatrix read_matrix_market(const std::string& path) {
     return s;
   };
   if (banner != "%%MatrixMarket" || lower(object) != "matrix" || lower(format) != "coordinate")
-    fail(1, "not a Matrix Market coordinate matrix ('" + line.substr(0, 80) + "')");
+    fail(path, 1, "not a Matrix Market coordinate matrix ('" + line.substr(0, 80) + "')");
   field = lower(field);
   symmetry = lower(symmetry);
   if (field != "real" && field != "integer" && field != "pattern" && field != "double")
-    fail(1, "field '" + field + "' is not supported (real, integer or pattern)");
+    fail(path, 1, "field '" + field + "' is not supported (real, integer or pattern)");
   if (symmetry != "general" && symmetry != "symmetric" && symmetry != "skew-symmetric")
-    fail(1, "symmetry '" + symmetry + "' is not supported (general, symmetric or skew-symmetric)");
-  const bool pattern = field == "pattern";
-  const bool mirrored = symmetry != "general";
-  const bool skew = symmetry == "skew-symmetric";
+    fail(path, 1, "symmetry '" + symmetry + "' is not supported (general, symmetric or skew-symmetric)");
+  return {symmetry, field == "pattern", symmetry != "general", symmetry == "skew-symmetric"};
+}
+
+// Refuses sizes that the 32-bit indices, the matrix, the file or the memory cannot hold, before
+// anything is allocated.
+void check_sizes(const std::string& path, int line_no, const Banner& banner, std::int64_t rows, std::int64_t entries) {
+  if (rows > std::numeric_limits<std::int32_t>::max())
+    fail(path, line_no, std::to_string(rows) + " rows do not fit the 32-bit column indices (at most 2147483647)");
+  const bool mirrored = banner.mirrored;
+  const double most = mirrored ? 0.5 * static_cast<double>(rows) * (static_cast<double>(rows) + 1) : static_cast<double>(rows) * rows;
+  if (static_cast<double>(entries) > most)
+    fail(path, line_no, std::to_string(entries) + " entries cannot fit a " + (mirrored ? banner.symmetry + " " : "") +
+                            std::to_string(rows) + " x " + std::to_string(rows) + " matrix");
+  // Each entry takes at least "i j\n" in the file: a count the file cannot hold is refused before allocating for it.
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(path, ec);
+  if (!ec && static_cast<double>(entries) * 4 > static_cast<double>(file_bytes))
+    fail(path, line_no, "the size line announces " + std::to_string(entries) + " entries, more than the " +
+                            std::to_string(file_bytes) + " bytes of the file can hold");
+  const std::size_t stored = static_cast<std::size_t>(mirrored ? 2 * entries : entries);
+  // Triples while reading, then CSR; per row its start and the three vectors a product with it needs.
+  const std::size_t bytes = stored * (sizeof(std::tuple<std::int32_t, std::int32_t, double>) + 12) + 32 * static_cast<std::size_t>(rows);
+  try {
+    resources::require_memory(bytes, host_available_memory(),
+                              "a " + std::to_string(rows) + " x " + std::to_string(rows) + " matrix of " + std::to_string(entries) + " entries", "");
+  } catch (const resources::ResourceError& e) {
+    fail(path, line_no, e.what());
+  }
+}
+
+}  // namespace
+
+CsrMatrix read_matrix_market(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open Matrix Market file " + path);
+  const auto fail = [&](int line_no, const std::string& what) { bench::fail(path, line_no, what); };
+  std::string line;
+  std::getline(in, line);
+  const Banner banner = read_banner(path, line);
+  const bool pattern = banner.pattern, mirrored = banner.mirrored, skew = banner.skew;
+  const std::string& symmetry = banner.symmetry;
   int line_no = 1;
   if (!next_data_line(in, line, line_no)) fail(line_no, "the file ends before its size line 'rows columns entries'");
   std::int64_t rows = 0, cols = 0, entries = 0;
@@ -65,28 +107,8 @@ CsrMatrix read_matrix_market(const std::string& path) {
     fail(line_no, "expected 'rows columns entries'");
   if (rows != cols) fail(line_no, "the matrix is " + std::to_string(rows) + " x " + std::to_string(cols) + ", not square");
   if (rows < 1 || entries < 0) fail(line_no, "the size line holds a negative or zero size");
-  // CSR here has 32-bit column indices; and the memory must be there before anything is allocated.
-  if (rows > std::numeric_limits<std::int32_t>::max())
-    fail(line_no, std::to_string(rows) + " rows do not fit the 32-bit column indices (at most 2147483647)");
-  const double most = mirrored ? 0.5 * static_cast<double>(rows) * (static_cast<double>(rows) + 1) : static_cast<double>(rows) * rows;
-  if (static_cast<double>(entries) > most)
-    fail(line_no, std::to_string(entries) + " entries cannot fit a " + (mirrored ? symmetry + " " : "") +
-                      std::to_string(rows) + " x " + std::to_string(rows) + " matrix");
-  // Each entry takes at least "i j\n" in the file: a count the file cannot hold is refused before allocating for it.
-  std::error_code ec;
-  const auto file_bytes = std::filesystem::file_size(path, ec);
-  if (!ec && static_cast<double>(entries) * 4 > static_cast<double>(file_bytes))
-    fail(line_no, "the size line announces " + std::to_string(entries) + " entries, more than the " + std::to_string(file_bytes) +
-                      " bytes of the file can hold");
+  check_sizes(path, line_no, banner, rows, entries);
   const std::size_t stored = static_cast<std::size_t>(mirrored ? 2 * entries : entries);
-  // Triples while reading, then CSR; per row its start and the three vectors a product with it needs.
-  const std::size_t bytes = stored * (sizeof(std::tuple<std::int32_t, std::int32_t, double>) + 12) + 32 * static_cast<std::size_t>(rows);
-  try {
-    resources::require_memory(bytes, host_available_memory(),
-                              "a " + std::to_string(rows) + " x " + std::to_string(rows) + " matrix of " + std::to_string(entries) + " entries", "");
-  } catch (const resources::ResourceError& e) {
-    fail(line_no, e.what());
-  }
 
   std::vector<std::tuple<std::int32_t, std::int32_t, double>> triples;
   triples.reserve(stored);

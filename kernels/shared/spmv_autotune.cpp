@@ -1,4 +1,4 @@
-#include "kernels/cpu/spmv_autotune.hpp"
+#include "kernels/shared/spmv_autotune.hpp"
 #include "support/stopwatch.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// The host BLAS and LAPACK calls the band solvers make, one name for both precisions
+// The host BLAS and LAPACK calls of the BLAS back-end and the band solvers, one name for both precisions
 // (row-major, lower triangles): OpenBLAS's dsyrk/dgemm/dtrsm/dtrmm/dtbsv and LAPACK's
 // dpotrf/dtrtri and their single-precision twins. Include only where OpenBLAS's headers are on the include path.
 #include <cblas.h>
@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace fem::band::blas {
+namespace fem::kernels::blas {
 
 inline void syrk(int n, int k, double alpha, const double* a, int lda, double beta, double* c, int ldc) {
   cblas_dsyrk(CblasRowMajor, CblasLower, CblasNoTrans, n, k, alpha, a, lda, beta, c, ldc);
@@ -67,4 +67,17 @@ inline void tbsv(CBLAS_TRANSPOSE tu, int n, int kd, const float* ab, int ldab, f
   cblas_stbsv(CblasColMajor, CblasUpper, tu, CblasNonUnit, n, kd, ab, ldab, x, 1);
 }
 
-}  // namespace fem::band::blas
+// While alive, each BLAS call runs on one thread (the previous count is restored after): for
+// callers whose parallelism is their own, such as OpenMP tasks that each call BLAS.
+class OneBlasThreadPerCall {
+ public:
+  OneBlasThreadPerCall() : previous_(openblas_get_num_threads()) { openblas_set_num_threads(1); }
+  ~OneBlasThreadPerCall() { openblas_set_num_threads(previous_); }
+  OneBlasThreadPerCall(const OneBlasThreadPerCall&) = delete;
+  OneBlasThreadPerCall& operator=(const OneBlasThreadPerCall&) = delete;
+
+ private:
+  int previous_;
+};
+
+}  // namespace fem::kernels::blas

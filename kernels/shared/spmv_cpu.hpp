@@ -3,7 +3,7 @@
 // checked against, and the OpenMP kernels the CPU solvers use.
 #include <span>
 
-#include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/shared/sparse_formats.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem::kernels {

@@ -1,4 +1,4 @@
-#include "fem/study/statistics.hpp"
+#include "fem/study/power_law_fit.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,8 @@
-#include "kernels/cpu/vector_ops.hpp"
+#include "kernels/shared/vector_ops.hpp"
 
 #include <cstdint>
 
-#include "kernels/cpu/spmv_cpu.hpp"
+#include "kernels/shared/spmv_cpu.hpp"
 
 namespace fem::cpu {
 

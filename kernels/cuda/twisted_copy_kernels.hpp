@@ -4,7 +4,7 @@
 // and the right-hand side's rows reversed. All queue on the default stream (as the cuBLAS
 // back-end's calls do) and return at once.
 //
-// Plain C++ (the kernels: twisted_copies.cu).
+// Plain C++ (the kernels: twisted_copy_kernels.cu).
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {

@@ -104,7 +104,7 @@ HybMatrix to_hyb(const CsrMatrix& a, const PaddingLimit& limit = {});
 // Throws std::invalid_argument naming the first inconsistency (sizes, pointers, column range).
 void check_csr(const CsrMatrix& a);
 
-// Row-length statistics, the input of the format/parameter model (kernels/cpu/spmv_model.hpp).
+// Row-length statistics, the input of the format/parameter model (kernels/shared/spmv_model.hpp).
 struct RowStats {
   std::int64_t rows = 0, nnz = 0;
   double mean = 0, stddev = 0;

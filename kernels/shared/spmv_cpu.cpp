@@ -1,4 +1,4 @@
-#include "kernels/cpu/spmv_cpu.hpp"
+#include "kernels/shared/spmv_cpu.hpp"
 
 #include <cstdint>
 #include <stdexcept>

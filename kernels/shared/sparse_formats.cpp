@@ -1,4 +1,4 @@
-#include "kernels/cpu/sparse_formats.hpp"
+#include "kernels/shared/sparse_formats.hpp"
 
 #include <algorithm>
 #include <atomic>
