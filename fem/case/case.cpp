@@ -385,7 +385,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.precision = choose_choice(s, "precision", sv.precision);
   if (s.has("tolerance")) {
     sv.tolerance = s.positive("tolerance");
-    if (sv.tolerance < kSmallestTolerance) s.fail(s.get("tolerance"), tolerance_too_small(sv.tolerance));
+    if (const std::string problem = tolerance_problem(sv.tolerance); !problem.empty()) s.fail(s.get("tolerance"), problem);
   }
   sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
   if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
@@ -470,12 +470,17 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
 
 }  // namespace
 
-std::string tolerance_too_small(double tolerance) {
+std::string tolerance_problem(double tolerance) {
   std::ostringstream text;
   text << tolerance;
-  return "tolerance " + text.str() +
-         " is below what double precision can reach (relative residuals stop near 1e-16 times the condition number); "
-         "use 1e-15 or more";
+  if (!std::isfinite(tolerance) || !(tolerance > 0)) return "tolerance " + text.str() + " must be a finite number above 0";
+  if (tolerance >= 1)
+    return "tolerance " + text.str() + " is met by the zero vector (a relative residual of 1) without solving anything; use a tolerance below 1";
+  if (tolerance < kSmallestTolerance)
+    return "tolerance " + text.str() +
+           " is below what double precision can reach (relative residuals stop near 1e-16 times the condition number); "
+           "use 1e-15 or more";
+  return "";
 }
 
 ElementShape parse_element_shape(const std::string& name) {

@@ -233,6 +233,7 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("an unknown analysis", "output:\n", "analysis: {type: buckling}\noutput:\n", {"case.yaml:21", "'type' is 'buckling'"});
   v("modes of a static analysis", "output:\n", "analysis: {modes: 3}\noutput:\n", {"case.yaml:21", "'modes' goes with 'type: modal'"});
   v("a tolerance below double precision", "tolerance: 1e-10", "tolerance: 1e-300", {case_line("tolerance: 1e-10"), "double precision"});
+  v("a tolerance of 1 or more", "tolerance: 1e-10", "tolerance: 2", {case_line("tolerance: 1e-10"), "zero vector", "below 1"});
   v("an unknown output field", "directory: results", "directory: results\n  fields: [pressure]", {"case.yaml:23", "'pressure'"});
   v("an unknown compression", "directory: results", "directory: results\n  compression: gzip",
     {"case.yaml:23", "'compression' is 'gzip'; expected one of: none, lz4, zlib"});
@@ -316,6 +317,7 @@ void add_petsc_options(std::vector<BadInput>& out) {
   p("petsc_options: a log to a file", "-log_view ascii:escaped.log", {"'-log_view'"});
   p("petsc_options: a Python preconditioner", "-pc_type python -pc_python_type escaped.PC", {"'-pc_type python'"});
   p("petsc_options: an option outside the families", "-foo 1", {"'-foo' is not among the PETSc options fem passes on"});
+  p("petsc_options: no convergence test", "-ksp_convergence_test skip", {"'-ksp_convergence_test'", "test of convergence"});
   out.push_back({"petsc_options through --set", {{"case.yaml", kCase}}, "run case.yaml --set 'solver.petsc_options=-log_view ascii:escaped.log'",
                  {"case.yaml (--set)", "'-log_view'"}});
 }
@@ -329,6 +331,15 @@ void add_command_lines(std::vector<BadInput>& out) {
   c("a tolerance that is not a number", "run case.yaml --tolerance abc", {"--tolerance", "abc"}, 2);
   c("a tolerance below double precision", "run case.yaml --tolerance 1e-300", {"--tolerance", "double precision"}, 1);
   c("a negative tolerance", "run case.yaml --tolerance -1", {"--tolerance"}, 1);
+  // Non-finite or meaningless numbers on the command line: each once ran and wrote with exit 0.
+  c("a NaN tolerance", "run case.yaml --tolerance nan", {"--tolerance", "finite number"}, 1);
+  c("an infinite tolerance", "run case.yaml --tolerance inf", {"--tolerance", "finite number"}, 1);
+  c("a tolerance past double's range", "run case.yaml --tolerance 1e999", {"--tolerance", "finite number"}, 1);
+  c("a tolerance the zero vector meets", "run case.yaml --tolerance 1", {"--tolerance", "below 1"}, 1);
+  c("a tolerance of 5 through --set", "run case.yaml --set solver.tolerance=5", {"--set", "zero vector", "below 1"}, 1);
+  c("compare with a NaN agreement threshold", "compare case.yaml --solvers cg:cpu --tolerance nan", {"--tolerance", "finite", "nan"}, 2);
+  c("compare with an infinite solver tolerance", "compare case.yaml --solvers cg:cpu --solver-tolerance inf", {"--solver-tolerance", "finite", "inf"}, 2);
+  c("compare with an infinite time budget", "compare case.yaml --solvers cg:cpu --time-budget inf", {"--time-budget", "finite", "inf"}, 2);
   c("an unknown solver", "run case.yaml --solver magic", {"--solver", "magic", "multifrontal"}, 2);
   c("an unknown device", "run case.yaml --device abacus", {"--device", "abacus", "opencl"}, 2);
   c("an unknown renumbering", "run case.yaml --renumber random", {"--renumber", "random", "sloan"}, 2);
@@ -440,6 +451,11 @@ void add_matrices(std::vector<BadInput>& out) {
   mm("a negative size", "\n3 3 4\n", "\n-3 -3 4\n", {"a.mtx:3", "negative"});
   mm("no size line", "\n3 3 4\n1 1 4\n2 1 1\n2 2 4\n3 3 4\n", "\n", {"a.mtx", "size line"});
   mm("a skew-symmetric diagonal", "real symmetric", "real skew-symmetric", {"a.mtx:4", "diagonal"});
+  mm("duplicate entries that sum past the largest double", "\n3 3 4\n1 1 4\n", "\n3 3 5\n1 1 1e308\n1 1 1e308\n",
+     {"a.mtx", "entry (1, 1) is given more than once", "sum past the largest double"});
+  mm("a line without end", "% lower triangle of a small SPD matrix", "% " + std::string(70000, 'x'), {"a.mtx:2", "longer than"});
+  out.push_back({"a Matrix Market file that never ends", {}, "bench spmv --no-fe --no-opencl --csv spmv.csv /dev/zero",
+                 {"/dev/zero", "not a regular file"}});
   out.push_back({"a Matrix Market file that is not there", {}, "bench spmv --no-fe --no-opencl --csv spmv.csv none.mtx", {"none.mtx"}});
 }
 

@@ -107,13 +107,16 @@ TEST_CASE("run_command: 0 when done or after --help, 2 for a bad option or value
   CHECK(run_with({}, [](int) { throw std::runtime_error("disk full"); }) == 1);
 }
 
-TEST_CASE("positive_number and non_negative_number name the rule and the value") {
-  std::string zero = "0", negative = "-2.5", word = "ten", small = "1e-300";
-  CHECK(positive_number()(zero) == "needs a number above 0, not 0");
+TEST_CASE("positive_number and non_negative_number name the rule and the value, and refuse what is not finite") {
+  std::string zero = "0", negative = "-2.5", word = "ten", small = "1e-300", nan = "nan", inf = "inf", huge = "1e999";
+  CHECK(positive_number()(zero) == "needs a finite number above 0, not 0");
   CHECK(positive_number()(small).empty());
   CHECK(non_negative_number()(zero).empty());
-  CHECK(non_negative_number()(negative) == "needs a number of at least 0, not -2.5");
-  CHECK(non_negative_number()(word) == "needs a number of at least 0, not ten");
+  CHECK(non_negative_number()(negative) == "needs a finite number of at least 0, not -2.5");
+  CHECK(non_negative_number()(word) == "needs a finite number of at least 0, not ten");
+  CHECK(non_negative_number()(nan) == "needs a finite number of at least 0, not nan");
+  CHECK(positive_number()(inf) == "needs a finite number above 0, not inf");
+  CHECK(positive_number()(huge) == "needs a finite number above 0, not 1e999");
 }
 
 TEST_CASE("FirstFailure: keeps the first of several threads' exceptions, rethrows it after they join") {
