@@ -61,7 +61,7 @@ fs::path existing_file(const Section& s, const char* key, const fs::path& case_d
 
 MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& file) {
   root.require("mesh", "the case needs a 'mesh' section (geo, msh or box)");
-  const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity"});
+  const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity", "time_limit"});
   MeshSpec m;
   const int sources = int(s.has("geo")) + int(s.has("msh")) + int(s.has("box"));
   if (sources != 1) s.fail(root.get("mesh"), "'mesh' needs exactly one of 'geo', 'msh' or 'box'");
@@ -76,6 +76,10 @@ MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& fil
   if (m.order != 1 && m.order != 2) s.fail(s.get("order"), "'order' must be 1 (linear) or 2 (quadratic)");
   m.serendipity = s.value_or<bool>("serendipity", "true or false", false);
   if (s.has("size")) m.size = s.positive("size");
+  if (s.has("time_limit")) {
+    if (!s.has("geo")) s.fail(s.get("time_limit"), "'time_limit' goes with 'geo' (the seconds Gmsh may take to mesh it)");
+    m.time_limit = s.positive("time_limit");
+  }
   if (s.has("geo")) {
     m.source = MeshSpec::Source::Geo;
     m.file = existing_file(s, "geo", dir);

@@ -29,6 +29,7 @@ struct MeshSpec {
   int order = 1;
   bool serendipity = false;            // quad8/hex20 rather than the Lagrange quad9/hex27
   double size = 0;                     // target element size, 0 = the geometry's own
+  double time_limit = 0;               // geo: seconds Gmsh may take; 0 = a budget from the estimated cells
 };
 
 enum class PhysicsType { Elasticity, Heat };

@@ -339,7 +339,8 @@ void add_command_lines(std::vector<BadInput>& out) {
   c("a tolerance of 5 through --set", "run case.yaml --set solver.tolerance=5", {"--set", "zero vector", "below 1"}, 1);
   c("compare with a NaN agreement threshold", "compare case.yaml --solvers cg:cpu --tolerance nan", {"--tolerance", "finite", "nan"}, 2);
   c("compare with an infinite solver tolerance", "compare case.yaml --solvers cg:cpu --solver-tolerance inf", {"--solver-tolerance", "finite", "inf"}, 2);
-  c("compare with an infinite time budget", "compare case.yaml --solvers cg:cpu --time-budget inf", {"--time-budget", "finite", "inf"}, 2);
+  out.push_back({"a sweep with an infinite time budget", {{"case.yaml", kCase}, {"study.yaml", "case: case.yaml\nsolvers: [cg:cpu]\nsizes: [[4, 4]]\n"}},
+                 "sweep study.yaml --time-budget inf", {"--time-budget", "finite", "inf"}, 2});
   c("an unknown solver", "run case.yaml --solver magic", {"--solver", "magic", "multifrontal"}, 2);
   c("an unknown device", "run case.yaml --device abacus", {"--device", "abacus", "opencl"}, 2);
   c("an unknown renumbering", "run case.yaml --renumber random", {"--renumber", "random", "sloan"}, 2);
@@ -423,6 +424,29 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   geo("a .geo surface that crosses itself", "Point(1)={0,0,0,0.1}; Point(2)={1,1,0,0.1}; Point(3)={1,0,0,0.1}; Point(4)={0,1,0,0.1};\n"
       "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1};\n",
       {"part.geo", "meshing failed"});
+  // Gmsh runs in a child process under a time and memory budget (mesh.time_limit sets the time):
+  // a .geo that never ends or that refines where its boundary mesh cannot show it is stopped.
+  const auto limited = [&](std::string name, const std::string& text, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  time_limit: 2")}, {"part.geo", text}},
+                   "run case.yaml", std::move(culprit)});
+  };
+  limited("a .geo that loops without end (For)", square + "For i In {1:1e12}\n  x = i;\nEndFor\n",
+          {"part.geo: Gmsh was stopped after", "while reading the file", "mesh.time_limit", "a loop (For)"});
+  limited("a .geo macro that calls itself", square + "Macro A\n  Call A;\nReturn\nCall A;\n", {"part.geo: Gmsh", "while reading the file"});
+  limited("a .geo that refines inside a field its boundary does not show", "Mesh.Algorithm = 1;\n" + square +
+          "Field[1] = Ball; Field[1].Radius = 0.3; Field[1].XCenter = 0.5; Field[1].YCenter = 0.5; Field[1].VIn = 1e-5;\n"
+          "Field[1].VOut = 0.5; Background Field = 1;\n",
+          {"part.geo: Gmsh was stopped after", "while meshing the cells", "its cells were estimated at", "a Field"});
+  limited("a .geo cube with a point size of its own far too small", "s = 1e-4;\nPoint(1)={0,0,0,s}; Point(2)={1,0,0,s}; Point(3)={1,1,0,s};"
+          " Point(4)={0,1,0,s};\nLine(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4};"
+          " Plane Surface(1)={1};\nExtrude {0,0,1} { Surface{1}; }\n",
+          {"part.geo: Gmsh was stopped", "while meshing the boundary", "a point's size"});
+  out.push_back(case_variant("a time limit on a box", "box: {size: [1, 1], divisions: [4, 4]}",
+                             "box: {size: [1, 1], divisions: [4, 4]}\n  time_limit: 5", {"case.yaml:4", "'time_limit' goes with 'geo'"}));
+  out.push_back({"a negative time limit", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  time_limit: -1")}, {"part.geo", square}},
+                 "run case.yaml", {"case.yaml:4", "'time_limit'", "positive"}});
+  out.push_back({"an infinite time limit", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  time_limit: .inf")}, {"part.geo", square}},
+                 "run case.yaml", {"case.yaml:4", "'time_limit'", "finite"}});
   // 10^13 triangles: refused from the geometry's extent before Gmsh meshes even its boundary.
   out.push_back({"a .geo at a size far too small", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  size: 1e-7")},
                  {"part.geo", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={1,1,0,0.5}; Point(4)={0,1,0,0.5};\n"
