@@ -397,9 +397,25 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   out.push_back({"an element pointing at a far node", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
                  "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 500 -200 0\n"), "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 6 3 5\n")}},
                  "run case.yaml", {"fan.msh", "element 12 (tri3, group 'plate') is ", "times the size of element 13", "far"}});
-  out.push_back({"a tetrahedron three times", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(kTet, "$Elements\n3\n", "$Elements\n4\n"),
+  out.push_back({"a tetrahedron three times (the second overlaps the first)", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(kTet, "$Elements\n3\n", "$Elements\n4\n"),
                  "3 2 2 1 3 5 6 7\n", "4 4 2 2 2 1 2 3 4\n5 4 2 2 2 1 2 3 4\n")}},
-                 "run case.yaml", {"tet.msh", "element 5 (tet4, group 'part') is a third element on a face of element 2"}});
+                 "run case.yaml", {"tet.msh", "element 4 (tet4, group 'part') overlaps element 2", "same side"}});
+  // A second tetrahedron on the same side of the face it shares with the first: they overlap.
+  out.push_back({"two tetrahedra on one side of their shared face", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(replaced(kTet,
+                 "$Nodes\n7\n", "$Nodes\n8\n"), "7 5 6 5\n", "7 5 6 5\n8 0.2 0.2 0.5\n"),
+                 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 4 2 2 2 1 2 3 4\n3 2 2 1 3 5 6 7\n",
+                 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 4 2 2 2 1 2 3 4\n3 4 2 2 2 1 2 3 8\n")}},
+                 "run case.yaml", {"tet.msh", "element 3 (tet4, group 'part') overlaps element 2", "same side of the face they share"}});
+  out.push_back({"a third tetrahedron on a face two already share", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(replaced(kTet,
+                 "$Nodes\n7\n", "$Nodes\n9\n"), "7 5 6 5\n", "7 5 6 5\n8 0.3 0.3 -1\n9 0.2 0.2 0.5\n"),
+                 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 4 2 2 2 1 2 3 4\n3 2 2 1 3 5 6 7\n",
+                 "$Elements\n3\n2 4 2 2 2 1 2 3 4\n3 4 2 2 2 1 3 2 8\n4 4 2 2 2 1 2 3 9\n")}},
+                 "run case.yaml", {"tet.msh", "element 4 (tet4, group 'part') is a third element on a face of element 2"}});
+  // The fan with its centre node given twice: element 12 uses the copy, so its edge to node 2
+  // lies on element 11's without a node in common.
+  out.push_back({"a mesh split by a duplicate node (a crack)", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
+                 "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 0.5 0.5 0\n"), "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 2 3 6\n")}},
+                 "run case.yaml", {"fan.msh", "each have an edge at the same place but no nodes in common", "crack"}});
   const auto geo = [&](std::string name, const std::string& text, std::vector<std::string> culprit) {
     out.push_back({std::move(name), {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo")}, {"part.geo", text}},
                    "run case.yaml", std::move(culprit)});
