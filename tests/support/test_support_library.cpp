@@ -1,5 +1,5 @@
 // support/: the spread of timings, CSV tables (quoting, numbers, the column count), the
-// stopwatch, the first failure of threaded work, and the exit codes and checks of our command lines.
+// atomic output, the stopwatch, the first failure of threaded work, and the exit codes and checks of our command lines.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/atomic_output.hpp"
 #include "support/command_line.hpp"
 #include "support/csv_table.hpp"
 #include "support/first_failure.hpp"
@@ -58,6 +59,29 @@ TEST_CASE("CsvTable: header, rows of text, integers and reals as a stream writes
   std::ifstream in(dir / "table.csv");
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == table.text());
   CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 1);  // no temporary left behind
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("AtomicOutput: a commit that fails on its last file puts back every earlier result and leaves no temporaries") {
+  const auto dir = std::filesystem::temp_directory_path() / ("fem-atomic-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "case.json");  // a folder where the last file goes: its rename fails
+  for (const char* name : {"case.vtu", "case-view.py"}) std::ofstream(dir / name) << "earlier";
+  const auto slurp = [&](const char* name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  {
+    AtomicOutput output(dir);
+    output.stage_text("case.vtu", "new mesh");
+    output.stage_text("case-view.py", "new script");
+    output.stage_text("case.new.vtu", "a file that was not there");
+    output.stage_text("case.json", "new summary");
+    CHECK_THROWS_WITH(output.commit(), doctest::Contains("case.json: cannot move the result into place"));
+  }
+  CHECK(slurp("case.vtu") == "earlier");
+  CHECK(slurp("case-view.py") == "earlier");
+  CHECK_FALSE(std::filesystem::exists(dir / "case.new.vtu"));
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 3);  // the two results and the folder
   std::filesystem::remove_all(dir);
 }
 
