@@ -55,7 +55,8 @@ Choice choose_choice(const Section& s, const char* key, Choice fallback) {
 
 fs::path existing_file(const Section& s, const char* key, const fs::path& case_dir) {
   const fs::path p = fs::weakly_canonical(case_dir / s.text(key));
-  if (!fs::is_regular_file(p)) s.fail(s.get(key), "'" + std::string(key) + "' file not found: " + p.string());
+  if (!fs::is_regular_file(p))
+    s.fail(s.get(key), "'" + std::string(key) + "' file " + (fs::exists(p) ? "is not a regular file (a device, pipe or folder): " : "not found: ") + p.string());
   return p;
 }
 
@@ -496,7 +497,8 @@ ElementShape parse_element_shape(const std::string& name) {
 }
 
 Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
-  if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
+  if (!fs::is_regular_file(file))
+    throw CaseError(file.string() + (fs::exists(file) ? ": the case file is not a regular file (a device, pipe or folder)" : ": case file not found"));
   std::ifstream in(file, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the case file");

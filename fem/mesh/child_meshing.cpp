@@ -228,6 +228,9 @@ Mesh mesh_in_child(const fs::path& file, const MeshingBudget& budget, const std:
   std::cerr.flush();
   std::fflush(nullptr);
   const pid_t watcher = ::getpid();
+  // The child starts with this process's pages mapped (shared until written): its own memory is
+  // what it holds beyond them.
+  const std::size_t inherited = resident_bytes(watcher);
   const pid_t child = ::fork();
   if (child < 0) {
     ::close(pipe_fds[0]);
@@ -247,7 +250,7 @@ Mesh mesh_in_child(const fs::path& file, const MeshingBudget& budget, const std:
   std::optional<GeoMeshEstimate> estimate;
   std::optional<Mesh> mesh;
   double seconds = budget.seconds;
-  for (bool open = true; open;) {
+  for (bool open = true;;) {
     pollfd p{fd, POLLIN, 0};
     if (::poll(&p, 1, 50) > 0) {
       char chunk[1 << 16];
@@ -286,12 +289,15 @@ Mesh mesh_in_child(const fs::path& file, const MeshingBudget& budget, const std:
       received.clear();
       parsed = 0;
     }
+    if (!open) break;
+    const std::size_t resident = resident_bytes(child);
+    const std::size_t held = resident > inherited ? resident - inherited : 0;
     std::ostringstream why;
     why.precision(3);
-    if (open && clock.seconds() > seconds)
+    if (clock.seconds() > seconds)
       why << "Gmsh was stopped after " << clock.seconds() << " s while " << step << ", the time this file is given (" << seconds
           << " s; mesh.time_limit gives more)";
-    else if (const std::size_t held = resident_bytes(child); open && held > budget.bytes)
+    else if (held > budget.bytes)
       why << "Gmsh was stopped at " << gib(static_cast<double>(held)) << " while " << step << ", the memory available to it ("
           << gib(static_cast<double>(budget.bytes)) << ")";
     stopped = why.str();

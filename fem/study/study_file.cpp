@@ -101,7 +101,8 @@ std::vector<StudySize> read_sizes(const Section& s, const Case& c) {
 }  // namespace
 
 StudyFile load_study(const fs::path& file) {
-  if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": study file not found");
+  if (!fs::is_regular_file(file))
+    throw CaseError(file.string() + (fs::exists(file) ? ": the study file is not a regular file (a device, pipe or folder)" : ": study file not found"));
   std::ifstream in(file, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the study file");

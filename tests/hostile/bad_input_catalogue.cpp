@@ -256,6 +256,10 @@ void add_case_structure(std::vector<BadInput>& out) {
     {"case.yaml", "needs about", "available", "divisions: ["});
   out.push_back({"an empty case file", {{"case.yaml", ""}}, "run case.yaml", {"case.yaml"}});
   out.push_back({"a case file that is not there", {}, "run missing.yaml", {"missing.yaml", "does not exist"}, 2});
+  // Devices never end: each is refused by name instead of being read.
+  out.push_back({"a device for the case file", {}, "run /dev/zero", {"/dev/zero", "not a regular file"}});
+  out.push_back({"a device for the study file", {}, "sweep /dev/zero", {"/dev/zero", "not a regular file"}});
+  v("a device for the .geo", "box: {size: [1, 1], divisions: [4, 4]}", "geo: /dev/zero", {"case.yaml:3", "not a regular file", "/dev/zero"});
   out.push_back({"fem check on a bad case", {{"case.yaml", replaced(kCase, "E: 210e9", "E: .inf")}}, "check case.yaml",
                  {case_line("E: 210e9"), "'E'"}});
   out.push_back({"an output folder under a file", {{"case.yaml", replaced(kCase, "directory: results", "directory: afile/results")}, {"afile", "x"}},
