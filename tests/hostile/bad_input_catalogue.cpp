@@ -301,6 +301,12 @@ void add_repeats_and_aliases(std::vector<BadInput>& out) {
                    "sweep study.yaml", std::move(culprit)});
   };
   study("a study's solvers that contain themselves", "solvers: &s [cg:cpu, *s]", {"study.yaml:2", "alias", "without end"});
+  // Loops a user sets: a billion repeats once ran for ever past the time budget.
+  study("a study repeated a billion times", "solvers: [cg:cpu]\nrepeat: 1000000000", {"study.yaml:3", "'repeat' must be 1 to"});
+  study("a study's tolerance of NaN", "solvers: [cg:cpu]\ntolerance: .nan", {"study.yaml:3", "'tolerance'"});
+  study("a study's solver tolerance the zero vector meets", "solvers: [cg:cpu]\nsolver: {tolerance: 5}", {"study.yaml:3", "zero vector"});
+  set("compare repeated a billion times", "compare --solvers cg:cpu", "--repeat 1000000000", {"--repeat", "1000000000"});
+  out.back().exit_code = 2;
   study("a study's budget that contains itself", "solvers: [cg:cpu]\nbudget: &b {time_s: *b}", {"study.yaml:3", "alias"});
 }
 
