@@ -1,5 +1,6 @@
 #include "support/command_line.hpp"
 
+#include <cmath>
 #include <exception>
 #include <iostream>
 
@@ -7,12 +8,12 @@ namespace fem {
 namespace {
 
 CLI::Validator sign_check(bool zero_allowed) {
-  const std::string rule = zero_allowed ? "a number of at least 0" : "a number above 0";
+  const std::string rule = zero_allowed ? "a finite number of at least 0" : "a finite number above 0";
   return CLI::Validator(
       [zero_allowed, rule](std::string& text) {
         double value = 0;
         const bool number = CLI::detail::lexical_cast(text, value);
-        return number && (value > 0 || (zero_allowed && value == 0)) ? std::string()
+        return number && std::isfinite(value) && (value > 0 || (zero_allowed && value == 0)) ? std::string()
                                                                      : "needs " + rule + ", not " + text;
       },
       zero_allowed ? "NONNEGATIVE" : "POSITIVE");

@@ -24,8 +24,8 @@ CLI::Validator checked_by(Parse parse, const std::string& description) {
       description);
 }
 
-// Numbers above zero, or at least zero, with a message that names the rule (CLI11's own checks
-// name the whole range of a double).
+// Finite numbers above zero, or at least zero, with a message that names the rule (CLI11's own
+// checks name the whole range of a double, and let NaN through).
 CLI::Validator positive_number();
 CLI::Validator non_negative_number();
 

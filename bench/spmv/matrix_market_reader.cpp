@@ -20,9 +20,26 @@ namespace fem::bench {
 
 namespace {
 
+// Longer than any line of numbers or comment a Matrix Market file holds: a file of one endless
+// line (a device such as /dev/zero, a binary file) is refused instead of read into memory.
+constexpr std::size_t kLongestLine = 1 << 16;
+
+// std::getline that fails, naming the file and line, on a line longer than kLongestLine.
+bool bounded_getline(std::istream& in, std::string& line, const std::string& path, int line_no) {
+  line.resize(kLongestLine + 1);
+  in.getline(line.data(), static_cast<std::streamsize>(line.size()));
+  const std::streamsize got = in.gcount();
+  if (in.fail() && !in.eof())  // the buffer filled before the end of the line
+    throw std::runtime_error(path + ":" + std::to_string(line_no) + ": the line is longer than " + std::to_string(kLongestLine) +
+                             " characters; not a Matrix Market file");
+  if (got == 0 && in.eof()) return false;
+  line.resize(static_cast<std::size_t>(got - (in.eof() ? 0 : 1)));  // gcount counts the newline it took
+  return true;
+}
+
 // The first line after `line_no` that is neither empty nor a % comment; false at the end.
-bool next_data_line(std::istream& in, std::string& line, int& line_no) {
-  while (std::getline(in, line)) {
+bool next_data_line(std::istream& in, std::string& line, int& line_no, const std::string& path) {
+  while (bounded_getline(in, line, path, line_no + 1)) {
     ++line_no;
     if (line.find_first_not_of(" \t\r") != std::string::npos && line[line.find_first_not_of(" \t\r")] != '%') return true;
   }
@@ -90,16 +107,20 @@ void check_sizes(const std::string& path, int line_no, const Banner& banner, std
 }  // namespace
 
 CsrMatrix read_matrix_market(const std::string& path) {
+  // A pipe or a device (/dev/zero, a FIFO) never ends or blocks: only a regular file is read.
+  std::error_code kind_error;
+  if (std::filesystem::exists(path, kind_error) && !std::filesystem::is_regular_file(path, kind_error))
+    throw std::runtime_error(path + ": not a regular file (a device, pipe or folder); a Matrix Market matrix must be a file");
   std::ifstream in(path);
   if (!in) throw std::runtime_error("cannot open Matrix Market file " + path);
   const auto fail = [&](int line_no, const std::string& what) { bench::fail(path, line_no, what); };
   std::string line;
-  std::getline(in, line);
+  bounded_getline(in, line, path, 1);
   const Banner banner = read_banner(path, line);
   const bool pattern = banner.pattern, mirrored = banner.mirrored, skew = banner.skew;
   const std::string& symmetry = banner.symmetry;
   int line_no = 1;
-  if (!next_data_line(in, line, line_no)) fail(line_no, "the file ends before its size line 'rows columns entries'");
+  if (!next_data_line(in, line, line_no, path)) fail(line_no, "the file ends before its size line 'rows columns entries'");
   std::int64_t rows = 0, cols = 0, entries = 0;
   std::string rest;
   std::istringstream size_line(line);
@@ -113,7 +134,7 @@ CsrMatrix read_matrix_market(const std::string& path) {
   std::vector<std::tuple<std::int32_t, std::int32_t, double>> triples;
   triples.reserve(stored);
   for (std::int64_t e = 0; e < entries; ++e) {
-    if (!next_data_line(in, line, line_no))
+    if (!next_data_line(in, line, line_no, path))
       fail(line_no, "the file ends after " + std::to_string(e) + " entries; its size line announces " + std::to_string(entries));
     std::istringstream entry(line);
     std::int64_t i = 0, j = 0;
@@ -136,7 +157,7 @@ CsrMatrix read_matrix_market(const std::string& path) {
     triples.emplace_back(static_cast<std::int32_t>(i - 1), static_cast<std::int32_t>(j - 1), v);
     if (mirrored && i != j) triples.emplace_back(static_cast<std::int32_t>(j - 1), static_cast<std::int32_t>(i - 1), (skew ? -1.0 : 1.0) * v);
   }
-  if (next_data_line(in, line, line_no))
+  if (next_data_line(in, line, line_no, path))
     fail(line_no, "more entries than the " + std::to_string(entries) + " the size line announces");
   std::sort(triples.begin(), triples.end());
   CsrMatrix a;
@@ -146,6 +167,10 @@ CsrMatrix read_matrix_market(const std::string& path) {
     const auto [i, j, v] = triples[k];
     if (k > 0 && std::get<0>(triples[k - 1]) == i && std::get<1>(triples[k - 1]) == j) {
       a.val.back() += v;
+      // Each value is finite, but repeated entries summed need not be.
+      if (!std::isfinite(a.val.back()))
+        throw std::runtime_error(path + ": entry (" + std::to_string(i + 1) + ", " + std::to_string(j + 1) +
+                                 ") is given more than once and its values sum past the largest double");
       continue;
     }
     a.col.push_back(j);

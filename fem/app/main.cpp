@@ -90,7 +90,7 @@ void add_run_command(CLI::App& app) {
   auto overrides = std::make_shared<fem::RunOverrides>();
   add_case_options(command, *case_file, *overrides);
   command->add_option("--progress-interval", overrides->progress_interval_s, "seconds between progress lines")
-      ->check(CLI::NonNegativeNumber)
+      ->check(fem::non_negative_number())
       ->capture_default_str();
   command->add_flag("--export-matrix", overrides->export_matrix,
                     "also write the assembled system as <case>-K.mtx and <case>-f.mtx (Matrix Market; "
@@ -151,10 +151,10 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
   command->add_option("--tolerance", settings->tolerance,
                       "agreement threshold: a row agrees when the largest nodal difference from the reference, "
                       "relative to the reference's largest value, is at most this")
-      ->check(CLI::NonNegativeNumber)
+      ->check(fem::non_negative_number())
       ->capture_default_str();
   command->add_option("--solver-tolerance", overrides->tolerance, "relative residual of the iterative solvers (case: solver.tolerance)")
-      ->check(CLI::PositiveNumber);
+      ->check(fem::positive_number());
   command->add_option("--preconditioner", overrides->preconditioner, "as for fem run")->check(CLI::IsMember(names(fem::choice_names<fem::Preconditioner>())));
   command->add_option("--precision", overrides->precision, "as for fem run")->check(CLI::IsMember(names(fem::choice_names<fem::Precision>())));
   auto output = std::make_shared<std::optional<fs::path>>();
@@ -182,7 +182,7 @@ void add_sweep_command(CLI::App& app, const std::string& invocation) {
   auto quiet = std::make_shared<bool>(false);
   command->add_option("study", *file, "the study file")->required()->check(CLI::ExistingFile);
   command->add_option("--repeat", *repeat, "timed solves per row (study: repeat)")->check(CLI::Range(1, fem::study::kMaxRepeat));
-  command->add_option("--time-budget", *time_budget, "seconds a solve may take (study: budget.time_s)")->check(CLI::PositiveNumber);
+  command->add_option("--time-budget", *time_budget, "seconds a solve may take (study: budget.time_s)")->check(fem::positive_number());
   command->add_option("--output", *output, "the study folder (study: output)");
   command->add_flag("--quiet,-q", *quiet, "no progress lines during long phases");
   command->callback([=] {

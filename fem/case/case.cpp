@@ -55,13 +55,14 @@ Choice choose_choice(const Section& s, const char* key, Choice fallback) {
 
 fs::path existing_file(const Section& s, const char* key, const fs::path& case_dir) {
   const fs::path p = fs::weakly_canonical(case_dir / s.text(key));
-  if (!fs::is_regular_file(p)) s.fail(s.get(key), "'" + std::string(key) + "' file not found: " + p.string());
+  if (!fs::is_regular_file(p))
+    s.fail(s.get(key), "'" + std::string(key) + "' file " + (fs::exists(p) ? "is not a regular file (a device, pipe or folder): " : "not found: ") + p.string());
   return p;
 }
 
 MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& file) {
   root.require("mesh", "the case needs a 'mesh' section (geo, msh or box)");
-  const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity"});
+  const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity", "time_limit"});
   MeshSpec m;
   const int sources = int(s.has("geo")) + int(s.has("msh")) + int(s.has("box"));
   if (sources != 1) s.fail(root.get("mesh"), "'mesh' needs exactly one of 'geo', 'msh' or 'box'");
@@ -76,6 +77,10 @@ MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& fil
   if (m.order != 1 && m.order != 2) s.fail(s.get("order"), "'order' must be 1 (linear) or 2 (quadratic)");
   m.serendipity = s.value_or<bool>("serendipity", "true or false", false);
   if (s.has("size")) m.size = s.positive("size");
+  if (s.has("time_limit")) {
+    if (!s.has("geo")) s.fail(s.get("time_limit"), "'time_limit' goes with 'geo' (the seconds Gmsh may take to mesh it)");
+    m.time_limit = s.positive("time_limit");
+  }
   if (s.has("geo")) {
     m.source = MeshSpec::Source::Geo;
     m.file = existing_file(s, "geo", dir);
@@ -385,7 +390,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   sv.precision = choose_choice(s, "precision", sv.precision);
   if (s.has("tolerance")) {
     sv.tolerance = s.positive("tolerance");
-    if (sv.tolerance < kSmallestTolerance) s.fail(s.get("tolerance"), tolerance_too_small(sv.tolerance));
+    if (const std::string problem = tolerance_problem(sv.tolerance); !problem.empty()) s.fail(s.get("tolerance"), problem);
   }
   sv.max_iterations = s.value_or<int>("max_iterations", "an integer", 0);
   if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
@@ -476,12 +481,17 @@ std::vector<const char*> case_solver_methods() {
   return methods;
 }
 
-std::string tolerance_too_small(double tolerance) {
+std::string tolerance_problem(double tolerance) {
   std::ostringstream text;
   text << tolerance;
-  return "tolerance " + text.str() +
-         " is below what double precision can reach (relative residuals stop near 1e-16 times the condition number); "
-         "use 1e-15 or more";
+  if (!std::isfinite(tolerance) || !(tolerance > 0)) return "tolerance " + text.str() + " must be a finite number above 0";
+  if (tolerance >= 1)
+    return "tolerance " + text.str() + " is met by the zero vector (a relative residual of 1) without solving anything; use a tolerance below 1";
+  if (tolerance < kSmallestTolerance)
+    return "tolerance " + text.str() +
+           " is below what double precision can reach (relative residuals stop near 1e-16 times the condition number); "
+           "use 1e-15 or more";
+  return "";
 }
 
 ElementShape parse_element_shape(const std::string& name) {
@@ -493,7 +503,8 @@ ElementShape parse_element_shape(const std::string& name) {
 }
 
 Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
-  if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": case file not found");
+  if (!fs::is_regular_file(file))
+    throw CaseError(file.string() + (fs::exists(file) ? ": the case file is not a regular file (a device, pipe or folder)" : ": case file not found"));
   std::ifstream in(file, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the case file");

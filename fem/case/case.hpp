@@ -29,6 +29,7 @@ struct MeshSpec {
   int order = 1;
   bool serendipity = false;            // quad8/hex20 rather than the Lagrange quad9/hex27
   double size = 0;                     // target element size, 0 = the geometry's own
+  double time_limit = 0;               // geo: seconds Gmsh may take; 0 = a budget from the estimated cells
 };
 
 enum class PhysicsType { Elasticity, Heat };
@@ -132,8 +133,10 @@ struct Case {
 // ("key.path=value", from --set) replace keys of the file before it is validated.
 Case load_case(const std::filesystem::path& file, const std::vector<std::string>& settings = {});
 
-// Why a tolerance below kSmallestTolerance is refused (for the case file and --tolerance).
-std::string tolerance_too_small(double tolerance);
+// Why an iterative solver's relative tolerance cannot be used (for the case file and
+// --tolerance): not a finite positive number, below kSmallestTolerance, or 1 and more (met by
+// u = 0, so the answer would be written unsolved). Empty when it can.
+std::string tolerance_problem(double tolerance);
 
 // Element shape names as written in case files: tri quad tet hex.
 ElementShape parse_element_shape(const std::string& name);

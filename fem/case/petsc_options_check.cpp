@@ -124,6 +124,8 @@ std::string option_problem(const std::string& option, const std::string& name) {
       return refused("writes to a file, a window or a socket, or loads code ('" + std::string(part) + "')");
   if (std::find(kFortranUnits.begin(), kFortranUnits.end(), name) != kFortranUnits.end())
     return refused("sets a Fortran output unit of MUMPS (any but 6 writes a file fort.N)");
+  if (ends_with(name, "convergence_test"))
+    return refused("replaces the solver's test of convergence ('skip' stops only at the iteration limit)");
   return "";
 }
 

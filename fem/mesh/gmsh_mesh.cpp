@@ -11,9 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include "fem/mesh/child_meshing.hpp"
 #include "fem/mesh/geo_file_check.hpp"
 #include "fem/mesh/mesh_check.hpp"
 #include "fem/mesh/msh_file_check.hpp"
+#include "support/host_memory.hpp"
 
 namespace fem {
 namespace {
@@ -304,12 +306,9 @@ void check_options(const fs::path& geo, const GmshMeshOptions& options) {
     fail(geo, "the element shape must be a triangle, quadrilateral, tetrahedron or hexahedron");
 }
 
-}  // namespace
-
-Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
-  require_file(geo);
-  check_options(geo, options);
-  check_geo_file(geo);
+// The whole Gmsh session of a .geo, run in the meshing child: each step told to the watcher, and
+// the estimate of the cells once it has passed the caller's check.
+Mesh mesh_geo_in_this_process(const fs::path& geo, const GmshMeshOptions& options, const MeshingProgress& progress) {
   GmshSession session(options.verbose, options.size);
   gmsh_step(geo, "reading", [&] { gmsh::open(geo.string()); });
 
@@ -325,20 +324,39 @@ Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
     if (get_option("Mesh.Algorithm") == 8) gmsh::option::setNumber("Mesh.Algorithm", 6);
   });
   GeoMeshEstimate estimate;
-  if (options.size > 0 && options.check_estimate) {
+  if (options.size > 0) {
     double boundary_elements = 0;
     gmsh_step(geo, "measuring the geometry", [&] { estimate = estimate_from_bounding_box(dim, shape, options.size, boundary_elements); });
-    if (boundary_elements > kBoundaryElementsForEstimate) options.check_estimate(estimate);
+    if (boundary_elements > kBoundaryElementsForEstimate) progress.estimated(estimate);
   }
+  progress.step("meshing the boundary");
   gmsh_step(geo, "meshing the boundary", [&] { estimate = estimate_geo_cells(dim, shape); });
-  if (options.check_estimate) options.check_estimate(estimate);
+  progress.estimated(estimate);
+  progress.step("meshing the cells");
   generate_cells(geo, shape, dim);
-  if (options.order == 2)
+  if (options.order == 2) {
+    progress.step("making the mesh quadratic");
     gmsh_step(geo, "making the mesh quadratic", [&] {
       gmsh::option::setNumber("Mesh.SecondOrderIncomplete", options.serendipity ? 1 : 0);
       gmsh::model::mesh::setOrder(2);
     });
+  }
+  progress.step("copying the mesh");
   return extract_mesh(geo);
+}
+
+}  // namespace
+
+Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
+  require_file(geo);
+  check_options(geo, options);
+  check_geo_file(geo);
+  MeshingBudget budget;
+  budget.seconds = options.time_limit > 0 ? options.time_limit : kMeshingSeconds;
+  budget.seconds_per_cell = options.time_limit > 0 ? 0 : kMeshingSecondsPerCell;
+  budget.bytes = options.memory_limit > 0 ? options.memory_limit : host_available_memory();
+  return mesh_in_child(geo, budget, options.check_estimate,
+                       [&](const MeshingProgress& progress) { return mesh_geo_in_this_process(geo, options, progress); });
 }
 
 Mesh mesh_from_msh(const fs::path& msh) {

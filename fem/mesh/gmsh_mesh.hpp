@@ -28,14 +28,27 @@ struct GmshMeshOptions {
   // local size from it, so a smaller size refines them everywhere, graded regions included.
   double size = 0;
   bool verbose = false;  // Gmsh's own progress messages on the terminal
-  // Called with the estimated number of cells once the boundary is meshed and before the cells
-  // are (geo_mesh_estimate.hpp): a caller refuses a mesh that would not fit by throwing.
+  // A .geo is meshed in a child process (child_meshing.hpp) stopped past `time_limit` seconds
+  // (0: kMeshingSeconds, and kMeshingSecondsPerCell for each cell estimated once the boundary is
+  // meshed) or past `memory_limit` bytes (0: the memory available on the host).
+  double time_limit = 0;
+  std::size_t memory_limit = 0;
+  // Called with the estimated number of cells once the boundary is meshed, in this process while
+  // the meshing process goes on (geo_mesh_estimate.hpp): a caller refuses a mesh that would not
+  // fit by throwing, which stops the meshing.
   std::function<void(const GeoMeshEstimate&)> check_estimate;
 };
 
+// The time budget of a .geo without a time limit of its own: reading it and meshing its
+// boundary, then a rate of cells (quadratic ones and their copy included) an order of magnitude
+// below what Gmsh makes on a loaded machine, so that only a mesh far beyond its estimate runs out.
+inline constexpr double kMeshingSeconds = 120;
+inline constexpr double kMeshingSecondsPerCell = 1e-3;
+
 // Meshes a .geo file. Throws std::runtime_error, with a message naming the file, when it does
 // not exist, Gmsh cannot parse or mesh it, the options do not fit it (a quad for a 3D
-// geometry, order 3), or the mesh holds element types fem does not support.
+// geometry, order 3), the mesh holds element types fem does not support, or meshing passed its
+// time or memory budget or crashed.
 Mesh mesh_from_geo(const std::filesystem::path& geo, const GmshMeshOptions& options);
 
 // Reads a mesh file Gmsh can read (.msh of any version). Throws std::runtime_error like

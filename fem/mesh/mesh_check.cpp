@@ -178,8 +178,65 @@ void check_shared_face(const Mesh& mesh, std::size_t a, int fa, std::size_t b, i
   }
 }
 
+std::array<double, 3> corner_centroid(const Mesh& mesh, std::size_t e) {
+  const auto nodes = mesh.cells.nodes_of(e);
+  const int nv = element_info(mesh.cells.type[e]).num_vertices;
+  std::array<double, 3> c{0, 0, 0};
+  for (int i = 0; i < nv; ++i)
+    for (int k = 0; k < 3; ++k) c[static_cast<std::size_t>(k)] += at(mesh, nodes[i])[k] / nv;
+  return c;
+}
+
+// Two 3D cells that share a face must lie on opposite sides of it (2D: check_folds): on the same
+// side they overlap, which no check of nodes and faces shows.
+void check_opposite_sides(const Mesh& mesh, std::size_t a, std::size_t b, const FaceKey& face) {
+  const double* p = at(mesh, face[1]);  // three corners of the face (a triangle's are 1..3)
+  const double* q = at(mesh, face[2]);
+  const double* r = at(mesh, face[3]);
+  const double u[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, v[3] = {r[0] - p[0], r[1] - p[1], r[2] - p[2]};
+  const double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
+  const auto height = [&](std::size_t e) {
+    const auto c = corner_centroid(mesh, e);
+    return n[0] * (c[0] - p[0]) + n[1] * (c[1] - p[1]) + n[2] * (c[2] - p[2]);
+  };
+  if (height(a) * height(b) > 0)
+    fail(mesh, describe(mesh, mesh.cells, b) + " overlaps " + describe(mesh, mesh.cells, a) +
+                   ": both lie on the same side of the face they share");
+}
+
+// A face of one cell only, by its corners' coordinates, sorted: two such faces at one place that
+// share no nodes are the two sides of a crack (nodes duplicated where the mesh should join).
+using FacePlace = std::array<std::array<double, 3>, 4>;
+struct FacePlaceHash {
+  std::size_t operator()(const FacePlace& f) const {
+    std::uint64_t h = 1469598103934665603ull;
+    for (const auto& xyz : f)
+      for (double x : xyz) h = (h ^ std::hash<double>{}(x)) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+void check_cracks(const Mesh& mesh, const std::unordered_map<FaceKey, FaceUse, FaceKeyHash>& faces) {
+  std::unordered_map<FacePlace, std::size_t, FacePlaceHash> places;
+  const std::array<double, 3> none{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+  for (const auto& [key, use] : faces) {
+    if (use.count != 1) continue;
+    FacePlace place{none, none, none, none};
+    for (std::size_t i = 0; i < key.size(); ++i)
+      if (key[i] >= 0) place[i] = {at(mesh, key[i])[0], at(mesh, key[i])[1], at(mesh, key[i])[2]};
+    std::sort(place.begin(), place.end());
+    const auto [it, inserted] = places.try_emplace(place, use.cell);
+    if (!inserted)
+      fail(mesh, describe(mesh, mesh.cells, use.cell) + " and " + describe(mesh, mesh.cells, it->second) + " each have " +
+                     (mesh.dimension == 2 ? "an edge" : "a face") +
+                     " at the same place but no nodes in common there: the mesh is split by duplicate nodes (a crack); "
+                     "merge them (Gmsh: Coherence Mesh)");
+  }
+}
+
 // Every face (edge) of a cell is shared by at most two cells, which agree on it
-// (check_shared_face). One pass over the cells with a hash of each face's sorted corners.
+// (check_shared_face) and lie on either side of it; a face of one cell has no twin at its place
+// (check_cracks). One pass over the cells with a hash of each face's sorted corners.
 void check_conformity(const Mesh& mesh) {
   const auto& cells = mesh.cells;
   std::unordered_map<FaceKey, FaceUse, FaceKeyHash> faces;
@@ -199,8 +256,10 @@ void check_conformity(const Mesh& mesh) {
         fail(mesh, describe(mesh, cells, e) + " is a third element on a " + (mesh.dimension == 2 ? "edge" : "face") +
                        " of " + describe(mesh, cells, it->second.cell) + ": elements overlap or are repeated");
       check_shared_face(mesh, it->second.cell, it->second.facet, e, f);
+      if (mesh.dimension == 3) check_opposite_sides(mesh, it->second.cell, e, key);
     }
   }
+  check_cracks(mesh, faces);
 }
 
 }  // namespace

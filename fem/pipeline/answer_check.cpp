@@ -40,11 +40,16 @@ AnswerVerdict judge_answer(const SolverOptions& options, const SolveReport& repo
   if (residual <= accepted_residual(options) && report.unconverged.empty()) return {};
 
   AnswerVerdict verdict{false, report.unconverged};
-  if (verdict.reason.empty())
+  // Near the tolerance, rounding is why; far above a usable answer, the method stopped before
+  // solving (a preconditioner applied once, a loose stopping test of its own options).
+  if (verdict.reason.empty() && residual <= kUsableResidual)
     verdict.reason = options.method + "'s own residual estimate met the tolerance " + scientific(options.tolerance) +
                      " but the recomputed residual ||Ku - f||/||f|| is " + scientific(residual) +
                      ": rounding limits what double precision attains on this system; ask for a tolerance above " +
                      scientific(residual) + ", or use a direct solver";
+  if (verdict.reason.empty())
+    verdict.reason = options.method + " stopped as if converged, but the recomputed residual ||Ku - f||/||f|| is " +
+                     scientific(residual) + ": it did not solve the system";
   const char* what = !(residual <= kUsableResidual) ? "is not a usable answer"
                      : require_convergence        ? "is short of the tolerance and solver.require_convergence is set"
                                                   : nullptr;
@@ -52,7 +57,7 @@ AnswerVerdict judge_answer(const SolverOptions& options, const SolveReport& repo
   throw SolveFailure(options.method + " returned a solution whose recomputed relative residual " +
                      scientific(residual) + " " + what + " (asked " + scientific(options.tolerance) +
                      "): the answer is not written. " + verdict.reason +
-                     (options.petsc_options.empty() ? "" : "; check solver.petsc_options"));
+                     (options.petsc_options.empty() ? "" : "; it ran with solver.petsc_options '" + options.petsc_options + "'"));
 }
 
 }  // namespace fem

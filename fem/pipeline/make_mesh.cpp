@@ -19,6 +19,7 @@ Mesh make_mesh(const MeshSpec& spec) {
   options.order = spec.order;
   options.serendipity = spec.serendipity;
   options.size = spec.size;
+  options.time_limit = spec.time_limit;
   options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, host_available_memory()); };
   return mesh_from_geo(spec.file, options);
 #else

@@ -26,8 +26,7 @@ void apply_overrides(Case& c, const RunOverrides& o) {
   if (o.precision)
     c.solver.precision = *parse_choice<Precision>(choose_override("precision", *o.precision, choice_names<Precision>()));
   if (o.tolerance) {
-    if (!(*o.tolerance > 0)) throw CaseError("--tolerance must be positive");
-    if (*o.tolerance < kSmallestTolerance) throw CaseError("--tolerance: " + tolerance_too_small(*o.tolerance));
+    if (const std::string problem = tolerance_problem(*o.tolerance); !problem.empty()) throw CaseError("--tolerance: " + problem);
     c.solver.tolerance = *o.tolerance;
   }
   if (o.output_directory) c.output.directory = std::filesystem::absolute(*o.output_directory);

@@ -37,17 +37,32 @@ void require_mesh_fits(const Case& c, std::size_t available) {
 }
 
 void require_geo_mesh_fits(const MeshSpec& spec, const GeoMeshEstimate& estimate, std::size_t available) {
-  const MeshSize mesh = geo_mesh_size(estimate, spec.order, spec.serendipity);
-  const std::size_t bytes = gmsh_meshing_bytes(mesh) + mesh_bytes(mesh);
+  const auto bytes_at = [&](const GeoMeshEstimate& e) {
+    const MeshSize mesh = geo_mesh_size(e, spec.order, spec.serendipity);
+    return gmsh_meshing_bytes(mesh) + mesh_bytes(mesh);
+  };
+  const std::size_t bytes = bytes_at(estimate);
   if (bytes <= available) return;
-  // Cells go as the size to the power -dimension; a margin for the estimate's error.
-  const double base = spec.size > 0 ? spec.size : estimate.element_size;
-  const double fits = base * std::pow(static_cast<double>(bytes) / (0.7 * static_cast<double>(available)), 1.0 / estimate.dimension);
+  // The element size at which this same estimate fits with a margin: cells go as the size to the
+  // power -dimension, and the size grows until the estimate agrees.
+  const double margin = 0.7 * static_cast<double>(available);
+  GeoMeshEstimate fits = estimate;
+  fits.element_size = estimate.element_size * std::pow(static_cast<double>(bytes) / margin, 1.0 / estimate.dimension);
+  for (int grow = 0; grow < 100; ++grow, fits.element_size *= 1.05) {
+    fits.cells = cells_of_size(fits.dimension, fits.shape, fits.measure, fits.element_size);
+    if (static_cast<double>(bytes_at(fits)) <= margin) break;
+  }
   std::ostringstream what, smaller;
   what << spec.file.string() << ": about " << std::setprecision(3) << static_cast<double>(estimate.cells) << " cells (estimated from "
        << (estimate.from_bounding_box ? "its bounding box: " : "the mesh of its boundary: ") << (estimate.dimension == 2 ? "area " : "volume ")
        << estimate.measure << ", element size " << estimate.element_size << "), meshed by Gmsh,";
-  smaller << "mesh.size " << std::setprecision(2) << fits << " would fit";
+  // mesh.size only caps Gmsh's sizes: where the .geo's own sizes are finer, it cannot coarsen them.
+  if (spec.size > 0 && estimate.element_size > 0.5 * spec.size)
+    smaller << "mesh.size " << std::setprecision(2) << fits.element_size << " would fit";
+  else
+    smaller << "elements of about " << std::setprecision(2) << fits.element_size
+            << " would fit, but the .geo sets its sizes itself (a point's size, Mesh.MeshSize* options, a Field) finer than "
+            << (spec.size > 0 ? "mesh.size" : "any mesh.size") << ", which only caps them: make those coarser";
   require_memory(bytes, available, what.str(), smaller.str());
 }
 

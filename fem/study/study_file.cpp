@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "fem/case/case.hpp"
 #include "fem/case/yaml_aliases.hpp"
 #include "fem/case/yaml_section.hpp"
 #include "fem/study/combination.hpp"
@@ -101,7 +102,8 @@ std::vector<StudySize> read_sizes(const Section& s, const Case& c) {
 }  // namespace
 
 StudyFile load_study(const fs::path& file) {
-  if (!fs::is_regular_file(file)) throw CaseError(file.string() + ": study file not found");
+  if (!fs::is_regular_file(file))
+    throw CaseError(file.string() + (fs::exists(file) ? ": the study file is not a regular file (a device, pipe or folder)" : ": study file not found"));
   std::ifstream in(file, std::ios::binary);
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (!in && !in.eof()) throw CaseError(file.string() + ": cannot read the study file");
@@ -144,7 +146,10 @@ StudyFile load_study(const fs::path& file) {
   }
   if (root.has("solver")) {
     const Section s(file, root.get("solver"), "'solver'", {"tolerance", "preconditioner", "precision"});
-    if (s.has("tolerance")) study.solver.tolerance = s.positive("tolerance");
+    if (s.has("tolerance")) {
+      study.solver.tolerance = s.positive("tolerance");
+      if (const std::string problem = tolerance_problem(*study.solver.tolerance); !problem.empty()) s.fail(s.get("tolerance"), problem);
+    }
     if (s.has("preconditioner")) study.solver.preconditioner = s.text("preconditioner");
     if (s.has("precision")) study.solver.precision = s.text("precision");
     try {

@@ -33,7 +33,14 @@ void ensure_initialized() {
     PetscBool running = PETSC_FALSE;
     PetscInitialized(&running);
     if (!running) {
-      if (PetscInitializeNoArguments() != 0) throw SolverUnavailable("petsc: PetscInitialize failed");
+      // Without -skip_petscrc PETSc reads .petscrc and petscrc where fem runs (and ~/.petscrc):
+      // a folder's .petscrc would pass the options solver.petsc_options refuses (files read or
+      // written, handlers). PETSc keeps argv: static storage.
+      static char name[] = "fem", skip[] = "-skip_petscrc";
+      static char* arguments[] = {name, skip, nullptr};
+      static int argc = 2;
+      static char** argv = arguments;
+      if (PetscInitialize(&argc, &argv, nullptr, nullptr) != 0) throw SolverUnavailable("petsc: PetscInitialize failed");
       std::atexit(finalize);
     }
     PetscPopSignalHandler();  // a crash stays a crash, not PETSc's "caught signal" advice

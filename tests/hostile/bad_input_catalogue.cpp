@@ -233,6 +233,7 @@ void add_case_structure(std::vector<BadInput>& out) {
   v("an unknown analysis", "output:\n", "analysis: {type: buckling}\noutput:\n", {"case.yaml:21", "'type' is 'buckling'"});
   v("modes of a static analysis", "output:\n", "analysis: {modes: 3}\noutput:\n", {"case.yaml:21", "'modes' goes with 'type: modal'"});
   v("a tolerance below double precision", "tolerance: 1e-10", "tolerance: 1e-300", {case_line("tolerance: 1e-10"), "double precision"});
+  v("a tolerance of 1 or more", "tolerance: 1e-10", "tolerance: 2", {case_line("tolerance: 1e-10"), "zero vector", "below 1"});
   v("an unknown output field", "directory: results", "directory: results\n  fields: [pressure]", {"case.yaml:23", "'pressure'"});
   v("an unknown compression", "directory: results", "directory: results\n  compression: gzip",
     {"case.yaml:23", "'compression' is 'gzip'; expected one of: none, lz4, zlib"});
@@ -255,6 +256,10 @@ void add_case_structure(std::vector<BadInput>& out) {
     {"case.yaml", "needs about", "available", "divisions: ["});
   out.push_back({"an empty case file", {{"case.yaml", ""}}, "run case.yaml", {"case.yaml"}});
   out.push_back({"a case file that is not there", {}, "run missing.yaml", {"missing.yaml", "does not exist"}, 2});
+  // Devices never end: each is refused by name instead of being read.
+  out.push_back({"a device for the case file", {}, "run /dev/zero", {"/dev/zero", "not a regular file"}});
+  out.push_back({"a device for the study file", {}, "sweep /dev/zero", {"/dev/zero", "not a regular file"}});
+  v("a device for the .geo", "box: {size: [1, 1], divisions: [4, 4]}", "geo: /dev/zero", {"case.yaml:3", "not a regular file", "/dev/zero"});
   out.push_back({"fem check on a bad case", {{"case.yaml", replaced(kCase, "E: 210e9", "E: .inf")}}, "check case.yaml",
                  {case_line("E: 210e9"), "'E'"}});
   out.push_back({"an output folder under a file", {{"case.yaml", replaced(kCase, "directory: results", "directory: afile/results")}, {"afile", "x"}},
@@ -296,6 +301,12 @@ void add_repeats_and_aliases(std::vector<BadInput>& out) {
                    "sweep study.yaml", std::move(culprit)});
   };
   study("a study's solvers that contain themselves", "solvers: &s [cg:cpu, *s]", {"study.yaml:2", "alias", "without end"});
+  // Loops a user sets: a billion repeats once ran for ever past the time budget.
+  study("a study repeated a billion times", "solvers: [cg:cpu]\nrepeat: 1000000000", {"study.yaml:3", "'repeat' must be 1 to"});
+  study("a study's tolerance of NaN", "solvers: [cg:cpu]\ntolerance: .nan", {"study.yaml:3", "'tolerance'"});
+  study("a study's solver tolerance the zero vector meets", "solvers: [cg:cpu]\nsolver: {tolerance: 5}", {"study.yaml:3", "zero vector"});
+  set("compare repeated a billion times", "compare --solvers cg:cpu", "--repeat 1000000000", {"--repeat", "1000000000"});
+  out.back().exit_code = 2;
   study("a study's budget that contains itself", "solvers: [cg:cpu]\nbudget: &b {time_s: *b}", {"study.yaml:3", "alias"});
 }
 
@@ -316,6 +327,7 @@ void add_petsc_options(std::vector<BadInput>& out) {
   p("petsc_options: a log to a file", "-log_view ascii:escaped.log", {"'-log_view'"});
   p("petsc_options: a Python preconditioner", "-pc_type python -pc_python_type escaped.PC", {"'-pc_type python'"});
   p("petsc_options: an option outside the families", "-foo 1", {"'-foo' is not among the PETSc options fem passes on"});
+  p("petsc_options: no convergence test", "-ksp_convergence_test skip", {"'-ksp_convergence_test'", "test of convergence"});
   out.push_back({"petsc_options through --set", {{"case.yaml", kCase}}, "run case.yaml --set 'solver.petsc_options=-log_view ascii:escaped.log'",
                  {"case.yaml (--set)", "'-log_view'"}});
 }
@@ -329,6 +341,16 @@ void add_command_lines(std::vector<BadInput>& out) {
   c("a tolerance that is not a number", "run case.yaml --tolerance abc", {"--tolerance", "abc"}, 2);
   c("a tolerance below double precision", "run case.yaml --tolerance 1e-300", {"--tolerance", "double precision"}, 1);
   c("a negative tolerance", "run case.yaml --tolerance -1", {"--tolerance"}, 1);
+  // Non-finite or meaningless numbers on the command line: each once ran and wrote with exit 0.
+  c("a NaN tolerance", "run case.yaml --tolerance nan", {"--tolerance", "finite number"}, 1);
+  c("an infinite tolerance", "run case.yaml --tolerance inf", {"--tolerance", "finite number"}, 1);
+  c("a tolerance past double's range", "run case.yaml --tolerance 1e999", {"--tolerance", "finite number"}, 1);
+  c("a tolerance the zero vector meets", "run case.yaml --tolerance 1", {"--tolerance", "below 1"}, 1);
+  c("a tolerance of 5 through --set", "run case.yaml --set solver.tolerance=5", {"--set", "zero vector", "below 1"}, 1);
+  c("compare with a NaN agreement threshold", "compare case.yaml --solvers cg:cpu --tolerance nan", {"--tolerance", "finite", "nan"}, 2);
+  c("compare with an infinite solver tolerance", "compare case.yaml --solvers cg:cpu --solver-tolerance inf", {"--solver-tolerance", "finite", "inf"}, 2);
+  out.push_back({"a sweep with an infinite time budget", {{"case.yaml", kCase}, {"study.yaml", "case: case.yaml\nsolvers: [cg:cpu]\nsizes: [[4, 4]]\n"}},
+                 "sweep study.yaml --time-budget inf", {"--time-budget", "finite", "inf"}, 2});
   c("an unknown solver", "run case.yaml --solver magic", {"--solver", "magic", "multifrontal"}, 2);
   c("an unknown device", "run case.yaml --device abacus", {"--device", "abacus", "opencl"}, 2);
   c("an unknown renumbering", "run case.yaml --renumber random", {"--renumber", "random", "sloan"}, 2);
@@ -385,9 +407,29 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   out.push_back({"an element pointing at a far node", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
                  "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 500 -200 0\n"), "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 6 3 5\n")}},
                  "run case.yaml", {"fan.msh", "element 12 (tri3, group 'plate') is ", "times the size of element 13", "far"}});
-  out.push_back({"a tetrahedron three times", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(kTet, "$Elements\n3\n", "$Elements\n4\n"),
+  out.push_back({"a tetrahedron three times (the second overlaps the first)", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(kTet, "$Elements\n3\n", "$Elements\n4\n"),
                  "3 2 2 1 3 5 6 7\n", "4 4 2 2 2 1 2 3 4\n5 4 2 2 2 1 2 3 4\n")}},
-                 "run case.yaml", {"tet.msh", "element 5 (tet4, group 'part') is a third element on a face of element 2"}});
+                 "run case.yaml", {"tet.msh", "element 4 (tet4, group 'part') overlaps element 2", "same side"}});
+  // A second tetrahedron on the same side of the face it shares with the first: they overlap.
+  out.push_back({"two tetrahedra on one side of their shared face", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(replaced(kTet,
+                 "$Nodes\n7\n", "$Nodes\n8\n"), "7 5 6 5\n", "7 5 6 5\n8 0.2 0.2 0.5\n"),
+                 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 4 2 2 2 1 2 3 4\n3 2 2 1 3 5 6 7\n",
+                 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 4 2 2 2 1 2 3 4\n3 4 2 2 2 1 2 3 8\n")}},
+                 "run case.yaml", {"tet.msh", "element 3 (tet4, group 'part') overlaps element 2", "same side of the face they share"}});
+  out.push_back({"a third tetrahedron on a face two already share", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(replaced(kTet,
+                 "$Nodes\n7\n", "$Nodes\n9\n"), "7 5 6 5\n", "7 5 6 5\n8 0.3 0.3 -1\n9 0.2 0.2 0.5\n"),
+                 "$Elements\n3\n1 2 2 1 1 1 2 3\n2 4 2 2 2 1 2 3 4\n3 2 2 1 3 5 6 7\n",
+                 "$Elements\n3\n2 4 2 2 2 1 2 3 4\n3 4 2 2 2 1 3 2 8\n4 4 2 2 2 1 2 3 9\n")}},
+                 "run case.yaml", {"tet.msh", "element 4 (tet4, group 'part') is a third element on a face of element 2"}});
+  // The fan with its centre node given twice: element 12 uses the copy, so its edge to node 2
+  // lies on element 11's without a node in common.
+  out.push_back({"a mesh split by a duplicate node (a crack)", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
+                 "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 0.5 0.5 0\n"), "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 2 3 6\n")}},
+                 "run case.yaml", {"fan.msh", "each have an edge at the same place but no nodes in common", "crack"}});
+}
+
+// .geo files: Gmsh's errors, what a .geo may not do, and its time and memory budget.
+void add_geo_files(std::vector<BadInput>& out) {
   const auto geo = [&](std::string name, const std::string& text, std::vector<std::string> culprit) {
     out.push_back({std::move(name), {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo")}, {"part.geo", text}},
                    "run case.yaml", std::move(culprit)});
@@ -412,6 +454,29 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   geo("a .geo surface that crosses itself", "Point(1)={0,0,0,0.1}; Point(2)={1,1,0,0.1}; Point(3)={1,0,0,0.1}; Point(4)={0,1,0,0.1};\n"
       "Line(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4}; Plane Surface(1)={1};\n",
       {"part.geo", "meshing failed"});
+  // Gmsh runs in a child process under a time and memory budget (mesh.time_limit sets the time):
+  // a .geo that never ends or that refines where its boundary mesh cannot show it is stopped.
+  const auto limited = [&](std::string name, const std::string& text, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  time_limit: 2")}, {"part.geo", text}},
+                   "run case.yaml", std::move(culprit)});
+  };
+  limited("a .geo that loops without end (For)", square + "For i In {1:1e12}\n  x = i;\nEndFor\n",
+          {"part.geo: Gmsh was stopped after", "while reading the file", "mesh.time_limit", "a loop (For)"});
+  limited("a .geo macro that calls itself", square + "Macro A\n  Call A;\nReturn\nCall A;\n", {"part.geo: Gmsh", "while reading the file"});
+  limited("a .geo that refines inside a field its boundary does not show", "Mesh.Algorithm = 1;\n" + square +
+          "Field[1] = Ball; Field[1].Radius = 0.3; Field[1].XCenter = 0.5; Field[1].YCenter = 0.5; Field[1].VIn = 1e-5;\n"
+          "Field[1].VOut = 0.5; Background Field = 1;\n",
+          {"part.geo: Gmsh was stopped after", "while meshing the cells", "its cells were estimated at", "a Field"});
+  limited("a .geo cube with a point size of its own far too small", "s = 1e-4;\nPoint(1)={0,0,0,s}; Point(2)={1,0,0,s}; Point(3)={1,1,0,s};"
+          " Point(4)={0,1,0,s};\nLine(1)={1,2}; Line(2)={2,3}; Line(3)={3,4}; Line(4)={4,1}; Curve Loop(1)={1,2,3,4};"
+          " Plane Surface(1)={1};\nExtrude {0,0,1} { Surface{1}; }\n",
+          {"part.geo: Gmsh was stopped", "while meshing the boundary", "a point's size"});
+  out.push_back(case_variant("a time limit on a box", "box: {size: [1, 1], divisions: [4, 4]}",
+                             "box: {size: [1, 1], divisions: [4, 4]}\n  time_limit: 5", {"case.yaml:4", "'time_limit' goes with 'geo'"}));
+  out.push_back({"a negative time limit", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  time_limit: -1")}, {"part.geo", square}},
+                 "run case.yaml", {"case.yaml:4", "'time_limit'", "positive"}});
+  out.push_back({"an infinite time limit", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  time_limit: .inf")}, {"part.geo", square}},
+                 "run case.yaml", {"case.yaml:4", "'time_limit'", "finite"}});
   // 10^13 triangles: refused from the geometry's extent before Gmsh meshes even its boundary.
   out.push_back({"a .geo at a size far too small", {{"case.yaml", replaced(kMshCase, "msh: mesh.msh", "geo: part.geo\n  size: 1e-7")},
                  {"part.geo", "Point(1)={0,0,0,0.5}; Point(2)={1,0,0,0.5}; Point(3)={1,1,0,0.5}; Point(4)={0,1,0,0.5};\n"
@@ -440,6 +505,11 @@ void add_matrices(std::vector<BadInput>& out) {
   mm("a negative size", "\n3 3 4\n", "\n-3 -3 4\n", {"a.mtx:3", "negative"});
   mm("no size line", "\n3 3 4\n1 1 4\n2 1 1\n2 2 4\n3 3 4\n", "\n", {"a.mtx", "size line"});
   mm("a skew-symmetric diagonal", "real symmetric", "real skew-symmetric", {"a.mtx:4", "diagonal"});
+  mm("duplicate entries that sum past the largest double", "\n3 3 4\n1 1 4\n", "\n3 3 5\n1 1 1e308\n1 1 1e308\n",
+     {"a.mtx", "entry (1, 1) is given more than once", "sum past the largest double"});
+  mm("a line without end", "% lower triangle of a small SPD matrix", "% " + std::string(70000, 'x'), {"a.mtx:2", "longer than"});
+  out.push_back({"a Matrix Market file that never ends", {}, "bench spmv --no-fe --no-opencl --csv spmv.csv /dev/zero",
+                 {"/dev/zero", "not a regular file"}});
   out.push_back({"a Matrix Market file that is not there", {}, "bench spmv --no-fe --no-opencl --csv spmv.csv none.mtx", {"none.mtx"}});
 }
 
@@ -464,7 +534,10 @@ std::vector<BadInput> bad_inputs(const std::string& msh_text) {
   add_repeats_and_aliases(out);
   add_petsc_options(out);
   add_command_lines(out);
-  if (FEM_WITH_GMSH) add_meshes(out, msh_text);
+  if (FEM_WITH_GMSH) {
+    add_meshes(out, msh_text);
+    add_geo_files(out);
+  }
   add_matrices(out);
   return out;
 }

@@ -116,3 +116,23 @@ TEST_CASE("the file-size limit reached while writing: exit 1 saying so, earlier 
   for (const auto& entry : fs::directory_iterator(dir.path / "results")) left.insert("results/" + entry.path().filename().string());
   CHECK(left == std::set<std::string>{"results/case.json", "results/case.vtu"});
 }
+
+#if FEM_WITH_PETSC
+TEST_CASE("a .petscrc where fem runs is not read: it cannot write files or crash fem through PETSc") {
+  // PETSc reads ./.petscrc when it starts: a folder sent with the case could hold one.
+  // An options file that is not there: PETSc fails to start if it reads the .petscrc (an endless
+  // one, /dev/zero, crashed fem once).
+  for (const std::string options : {"-log_view ascii:escaped.txt", "-options_file no_such_options_file"}) {
+    CAPTURE(options);
+    auto files = fem::test::good_inputs(fem_msh_text()).front().files;
+    files.emplace_back(".petscrc", options + "\n");
+    TempDir dir;
+    write_inputs(dir.path, files);
+    const Outcome outcome = run_fem(dir.path, "run case.yaml --solver petsc --quiet");
+    CAPTURE(outcome.output);
+    CHECK(outcome.code == 0);
+    CHECK_FALSE(fs::exists(dir.path / "escaped.txt"));
+    CHECK(fs::exists(dir.path / "results" / "case.json"));
+  }
+}
+#endif

@@ -204,6 +204,40 @@ TEST_CASE("a .geo whose estimated cells would not fit is refused with a mesh.siz
   }
 }
 
+TEST_CASE("a .geo that sets its own sizes finer than mesh.size is told to coarsen them, not mesh.size") {
+  // mesh.size caps Gmsh's sizes: advice to set it above the .geo's own sizes would change nothing.
+  const std::size_t available = std::size_t(1) << 30;
+  MeshSpec spec;
+  spec.source = MeshSpec::Source::Geo;
+  spec.file = "part.geo";
+  GeoMeshEstimate e;
+  e.dimension = 2;
+  e.shape = ElementShape::Triangle;
+  e.measure = 1;
+  e.element_size = 1e-5;
+  e.cells = cells_of_size(2, ElementShape::Triangle, 1, 1e-5);
+  for (double size : {0.0, 0.1}) {
+    CAPTURE(size);
+    spec.size = size;
+    std::string message;
+    try {
+      require_geo_mesh_fits(spec, e, available);
+    } catch (const ResourceError& error) {
+      message = error.what();
+    }
+    CAPTURE(message);
+    CHECK(message.find("mesh.size 0") == std::string::npos);
+    CHECK(message.find("the .geo sets its sizes itself") != std::string::npos);
+    std::smatch m;
+    REQUIRE(std::regex_search(message, m, std::regex(R"(elements of about ([0-9.e+-]+) would fit)")));
+    GeoMeshEstimate at = e;
+    at.element_size = std::stod(m[1]);
+    at.cells = cells_of_size(2, ElementShape::Triangle, 1, at.element_size);
+    CHECK(at.element_size > 1e-5);
+    CHECK_NOTHROW(require_geo_mesh_fits(spec, at, available));  // the same estimate agrees
+  }
+}
+
 TEST_CASE("nodes of a .geo's estimated mesh follow the element's shape and order") {
   GeoMeshEstimate e;
   e.cells = 1000000;

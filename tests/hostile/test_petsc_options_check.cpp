@@ -63,6 +63,8 @@ TEST_CASE("options that reach outside the solve are refused by name and say why"
       {"-ksp_monitor_lg_residualnorm", {"'-ksp_monitor_lg_residualnorm'", "window"}},
       {"-mat_mumps_ooc_tmpdir /etc -mat_mumps_icntl_22 1", {"'-mat_mumps_ooc_tmpdir'", "('tmpdir')"}},
       {"-mat_mumps_icntl_2 10", {"'-mat_mumps_icntl_2'", "fort.N"}},
+      {"-ksp_convergence_test skip", {"'-ksp_convergence_test'", "test of convergence"}},
+      {"-mg_levels_ksp_convergence_test skip", {"'-mg_levels_ksp_convergence_test'", "iteration limit"}},
       {"-options_file /dev/zero", {"'-options_file'", "-options_file reads a file"}},
       {"-OPTIONS_FILE /dev/zero", {"'-OPTIONS_FILE'", "options database"}},
       {"\"-options_file\" /dev/zero", {"'-options_file'"}},

@@ -1,5 +1,5 @@
 // support/: the spread of timings, CSV tables (quoting, numbers, the column count), the
-// stopwatch, the first failure of threaded work, and the exit codes and checks of our command lines.
+// atomic output, the stopwatch, the first failure of threaded work, and the exit codes and checks of our command lines.
 #include <doctest/doctest.h>
 
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/atomic_output.hpp"
 #include "support/command_line.hpp"
 #include "support/csv_table.hpp"
 #include "support/first_failure.hpp"
@@ -58,6 +59,29 @@ TEST_CASE("CsvTable: header, rows of text, integers and reals as a stream writes
   std::ifstream in(dir / "table.csv");
   CHECK(std::string(std::istreambuf_iterator<char>(in), {}) == table.text());
   CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 1);  // no temporary left behind
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("AtomicOutput: a commit that fails on its last file puts back every earlier result and leaves no temporaries") {
+  const auto dir = std::filesystem::temp_directory_path() / ("fem-atomic-test-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "case.json");  // a folder where the last file goes: its rename fails
+  for (const char* name : {"case.vtu", "case-view.py"}) std::ofstream(dir / name) << "earlier";
+  const auto slurp = [&](const char* name) {
+    std::ifstream in(dir / name);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  {
+    AtomicOutput output(dir);
+    output.stage_text("case.vtu", "new mesh");
+    output.stage_text("case-view.py", "new script");
+    output.stage_text("case.new.vtu", "a file that was not there");
+    output.stage_text("case.json", "new summary");
+    CHECK_THROWS_WITH(output.commit(), doctest::Contains("case.json: cannot move the result into place"));
+  }
+  CHECK(slurp("case.vtu") == "earlier");
+  CHECK(slurp("case-view.py") == "earlier");
+  CHECK_FALSE(std::filesystem::exists(dir / "case.new.vtu"));
+  CHECK(std::distance(std::filesystem::directory_iterator(dir), {}) == 3);  // the two results and the folder
   std::filesystem::remove_all(dir);
 }
 
@@ -107,13 +131,16 @@ TEST_CASE("run_command: 0 when done or after --help, 2 for a bad option or value
   CHECK(run_with({}, [](int) { throw std::runtime_error("disk full"); }) == 1);
 }
 
-TEST_CASE("positive_number and non_negative_number name the rule and the value") {
-  std::string zero = "0", negative = "-2.5", word = "ten", small = "1e-300";
-  CHECK(positive_number()(zero) == "needs a number above 0, not 0");
+TEST_CASE("positive_number and non_negative_number name the rule and the value, and refuse what is not finite") {
+  std::string zero = "0", negative = "-2.5", word = "ten", small = "1e-300", nan = "nan", inf = "inf", huge = "1e999";
+  CHECK(positive_number()(zero) == "needs a finite number above 0, not 0");
   CHECK(positive_number()(small).empty());
   CHECK(non_negative_number()(zero).empty());
-  CHECK(non_negative_number()(negative) == "needs a number of at least 0, not -2.5");
-  CHECK(non_negative_number()(word) == "needs a number of at least 0, not ten");
+  CHECK(non_negative_number()(negative) == "needs a finite number of at least 0, not -2.5");
+  CHECK(non_negative_number()(word) == "needs a finite number of at least 0, not ten");
+  CHECK(non_negative_number()(nan) == "needs a finite number of at least 0, not nan");
+  CHECK(positive_number()(inf) == "needs a finite number above 0, not inf");
+  CHECK(positive_number()(huge) == "needs a finite number above 0, not 1e999");
 }
 
 TEST_CASE("FirstFailure: keeps the first of several threads' exceptions, rethrows it after they join") {
