@@ -9,9 +9,10 @@ enum class AnalysisType { Static, Modal, Transient };
 // How the mass matrix is integrated: consistently (from the shape functions) or lumped onto the diagonal.
 enum class MassLumping { Consistent, Lumped };
 
-// The eigen solver of a modal analysis: shift-invert Lanczos on the case's linear solver, or
-// LOBPCG preconditioned by AMG (solver.amg), which factorises nothing.
-enum class EigenMethod { Lanczos, Lobpcg };
+// The eigen solver of a modal analysis: shift-invert Lanczos on the case's linear solver,
+// LOBPCG preconditioned by AMG (solver.amg), which factorises nothing, or SLEPc's Krylov-Schur
+// with MUMPS shift-invert (solvers/eigen_table.hpp).
+enum class EigenMethod { Lanczos, Lobpcg, Slepc };
 
 struct AnalysisSpec {
   AnalysisType type = AnalysisType::Static;
