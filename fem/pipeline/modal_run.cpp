@@ -190,7 +190,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
     return list;
   });
   summary["time_s"] = phases.times();
-  print_run_summary(log, summary, c.output.directory.string());
+  if (executor.is_root()) print_run_summary(log, summary, c.output.directory.string());
   return summary;
 }
 
