@@ -49,10 +49,11 @@ void check_agreement(const std::string& name, const std::string& solvers, double
 
 TEST_CASE("every eigen method agrees to 1e-8 in the lowest 10 frequencies on every elasticity case") {
   // The static cases become modal ones (their loads are ignored); the bracket has its modal twin.
+  // hot_end_bar is heated_bar's mesh under a solved temperature, which fem compare does not take.
   RunOverrides modal;
   modal.settings = {"materials.0.density=7800", "analysis={type: modal, modes: 10}"};
   const std::string rows = "lanczos:cpu:multifrontal,lanczos:cpu:band-cholesky,lobpcg:cpu:amg,slepc:cpu";
-  for (const char* name : {"box", "cantilever", "plate_hole", "thick_cylinder_axisym", "heated_bar", "hot_end_bar"}) {
+  for (const char* name : {"box", "cantilever", "plate_hole", "thick_cylinder_axisym", "heated_bar"}) {
     if (!FEM_WITH_GMSH && std::string(name) != "box") continue;
     check_agreement(name, rows, 1e-8, modal);
   }
