@@ -79,7 +79,6 @@ void compare_with_reference(std::vector<StudyRow>& rows, const std::vector<std::
   log << "fem: agree    " << line << reference << "\n" << std::flush;
 }
 
-
 // What the timed solves of a row measured, and the last solve's report.
 struct Measured {
   std::vector<double> setup, solve, wall, energy;
@@ -153,12 +152,6 @@ std::vector<double> solve_linear_row(SystemCache& cache, const std::vector<LoadC
   return in_mesh_order;
 }
 
-EigenMethod eigen_method(const std::string& name) {
-  if (name == "lobpcg") return EigenMethod::Lobpcg;
-  if (name == "slepc") return EigenMethod::Slepc;
-  return EigenMethod::Lanczos;
-}
-
 // The solver whose numbering goal an eigen row's `auto` renumbering follows, and whose own
 // ordering (nested dissection) it reports: the factorising method of Lanczos, MUMPS for SLEPc.
 std::string ordering_solver(const Combination& combination) {
@@ -178,7 +171,7 @@ std::vector<double> solve_eigen_row(SystemCache& cache, const Case& c, const std
     throw SolverUnavailable(why);
   const std::string goal = ordering_solver(combination);
   AnalysisSpec analysis = c.analysis;
-  analysis.method = eigen_method(combination.method);
+  analysis.method = parse_eigen_method(combination.method).value();  // parse_combination knew it
   const bool lanczos = analysis.method == EigenMethod::Lanczos;
   if (lanczos) options.method = combination.linear_method;
   row.time_assemble_s = cache.prepare(renumber, goal, false);
