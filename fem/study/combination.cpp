@@ -23,7 +23,7 @@ Combination parse_eigen_row(const std::string& text, const EigenMethodRow& metho
   Combination c{method.name, device, std::nullopt, ""};
   const auto devices = solver_devices();
   if (std::none_of(devices.begin(), devices.end(), [&](const char* d) { return device == d; }))
-    throw std::invalid_argument("'" + text + "': " + unknown_solver_name("cg", device));
+    throw std::invalid_argument("'" + text + "': " + unknown_solver_name("cg", device));  // the table's unknown-device message
   switch (method.inner) {
     case EigenInner::LinearMethod:
       if (!third)
