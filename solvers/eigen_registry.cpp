@@ -30,7 +30,7 @@ const std::vector<EigenMethodRow>& eigen_table() {
        {}, kEveryBuild},
       {"lobpcg", EigenInner::Amg, "LOBPCG preconditioned by one AMG V-cycle on K - sigma M: lobpcg:cpu:amg", {"cpu"},
        kEveryBuild},
-      {"slepc", EigenInner::None, "SLEPc's Krylov-Schur with MUMPS shift-invert, the reference: slepc:cpu", {"cpu"}, kSlepc},
+      {"slepc", EigenInner::None, "SLEPc's Krylov-Schur with MUMPS shift-invert, the reference: slepc:cpu; runs under mpirun", {"cpu"}, kSlepc},
   };
   return table;
 }
