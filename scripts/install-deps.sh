@@ -11,6 +11,7 @@ packages=(
   libsuitesparse-dev
   libmetis-dev             # the multifrontal solver's nested dissection (optional: FEM_WITH_METIS)
   petsc-dev openmpi-bin    # the petsc and mumps solvers, and fem under mpirun (FEM_WITH_PETSC)
+  slepc-dev                # the slepc eigen solver, Krylov-Schur on MUMPS (FEM_WITH_SLEPC)
   python3-scipy python3-matplotlib
   paraview xvfb xauth      # fem render: pvbatch, and a virtual display for it (xvfb-run)
 )

@@ -19,6 +19,9 @@
 #include "solvers/petsc/petsc_session.hpp"
 #include "solvers/petsc/petsc_solver.hpp"
 #endif
+#if FEM_WITH_SLEPC
+#include "solvers/petsc/slepc_eigen.hpp"
+#endif
 
 namespace fem {
 namespace {
@@ -82,6 +85,9 @@ std::map<std::string, std::string> solver_libraries() {
 #if FEM_WITH_PETSC
   libraries["petsc"] = petsc::petsc_version();
   libraries["mumps"] = petsc::mumps_version();
+#endif
+#if FEM_WITH_SLEPC
+  libraries["slepc"] = petsc::slepc_version();
 #endif
   return libraries;
 }

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <stdexcept>
 
 #include "kernels/shared/vector_ops.hpp"
 #include "solvers/eigen/lobpcg.hpp"
 #include "solvers/eigen/mode_residuals.hpp"
 #include "solvers/eigen/shift_invert_lanczos.hpp"
+#include "solvers/eigen_table.hpp"
 
 namespace fem {
 
@@ -15,6 +17,8 @@ double shift_of_frequency(double hz) {
   const double omega = 2 * std::numbers::pi * hz;
   return std::copysign(omega * omega, hz);
 }
+
+double frequency_of_eigenvalue(double lambda) { return std::sqrt(std::max(lambda, 0.0)) / (2 * std::numbers::pi); }
 
 void remove_fixed_mass(CsrMatrix& m, const Constraints& constraints) {
 #pragma omp parallel for schedule(static)
@@ -43,22 +47,31 @@ double translational_mass(const CsrMatrix& m, const DofMap& dofs) {
   return cpu::dot(r, mr);
 }
 
-ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m, double total_mass,
-                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, const AnalysisSpec& analysis,
-                          std::function<void(const std::string&)> progress) {
+eigen::EigenResult solve_eigen(const CsrMatrix& k, const CsrMatrix& m, LinearSolver* solver, NodeLayout nodes,
+                               const AmgOptions& amg, const AnalysisSpec& analysis,
+                               std::function<void(const std::string&)> progress) {
   eigen::EigenOptions options;
   options.modes = analysis.modes;
   if (analysis.shift_hz) options.shift = shift_of_frequency(*analysis.shift_hz);
   options.progress = std::move(progress);
-  ModalSolution out;
-  if (analysis.method == EigenMethod::Lobpcg) {
-    // Its test reads ||K x - lambda M x|| itself, where rigid-body modes stall well above roundoff;
-    // an eigenvalue's error goes as the square of its residual.
-    options.tolerance = 1e-6;
-    out.eigen = eigen::lobpcg(k, m, nodes, amg, options);
-  } else {
-    out.eigen = eigen::shift_invert_lanczos(k, m, solver, nodes, options);
+  switch (analysis.method) {
+    case EigenMethod::Lobpcg:
+      // Its test reads ||K x - lambda M x|| itself, where rigid-body modes stall well above roundoff;
+      // an eigenvalue's error goes as the square of its residual.
+      options.tolerance = 1e-6;
+      return eigen::lobpcg(k, m, nodes, amg, options);
+    case EigenMethod::Slepc: return slepc_eigen(k, m, options);
+    case EigenMethod::Lanczos: break;
   }
+  if (!solver) throw std::invalid_argument("solve_eigen: shift-invert Lanczos needs a linear solver");
+  return eigen::shift_invert_lanczos(k, m, *solver, nodes, options);
+}
+
+ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m, double total_mass,
+                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, const AnalysisSpec& analysis,
+                          std::function<void(const std::string&)> progress) {
+  ModalSolution out;
+  out.eigen = solve_eigen(k, m, &solver, nodes, amg, analysis, std::move(progress));
   out.residuals = eigen::mode_residuals(k, m, out.eigen.eigenvalues, out.eigen.vectors, out.eigen.shift);
   out.total_mass = total_mass;
 
@@ -71,7 +84,7 @@ ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatri
     cpu::spmv(m, translation(dofs, c), m_translation[c]);
   }
   for (std::size_t i = 0; i < out.eigen.eigenvalues.size(); ++i) {
-    out.frequencies_hz.push_back(std::sqrt(std::max(out.eigen.eigenvalues[i], 0.0)) / (2 * std::numbers::pi));
+    out.frequencies_hz.push_back(frequency_of_eigenvalue(out.eigen.eigenvalues[i]));
     const std::span<const double> phi(out.eigen.vectors.data() + i * n, n);  // M-orthonormal: phi^T M phi = 1
     std::array<double, 3> gamma{}, mass{};
     for (int c = 0; c < d; ++c) {

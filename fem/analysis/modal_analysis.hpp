@@ -29,13 +29,23 @@ struct ModalSolution {
 // The shift sigma for a shift given in Hz: (2 pi f)^2 with the sign of f.
 double shift_of_frequency(double hz);
 
+// The frequency in Hz of an eigenvalue lambda = (2 pi f)^2; 0 for one that roundoff made slightly negative.
+double frequency_of_eigenvalue(double lambda);
+
 // Zeroes the rows and columns of the fixed equations in M (K already has them cleared with its
 // diagonal kept): those equations then have no mass, so shift-invert never returns them as modes.
 void remove_fixed_mass(CsrMatrix& m, const Constraints& constraints);
 
+// The eigenpairs of `k` and `m` (as solve_modal takes them) by analysis.method: shift-invert
+// Lanczos through `solver`, prepared once with K - sigma M; LOBPCG with AMG set up by `amg`; or
+// SLEPc. `solver` is used by Lanczos only (and must be given for it). Throws
+// eigen::EigenFailure, SolveFailure, or SolverUnavailable for SLEPc in a build without it.
+eigen::EigenResult solve_eigen(const CsrMatrix& k, const CsrMatrix& m, LinearSolver* solver, NodeLayout nodes,
+                               const AmgOptions& amg, const AnalysisSpec& analysis,
+                               std::function<void(const std::string&)> progress = {});
+
 // The modes of `k` (constraints applied) and `m` (fixed mass removed; `total_mass` from it before)
-// by analysis.method: Lanczos through `solver`, prepared once with K - sigma M, or LOBPCG with
-// AMG set up by `amg` (the solver is not used then).
+// by solve_eigen, with frequencies, residuals, shapes, participation factors and effective masses.
 ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m, double total_mass,
                           LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, const AnalysisSpec& analysis,
                           std::function<void(const std::string&)> progress = {});

@@ -31,6 +31,7 @@
 #include "fem/study/study_file.hpp"
 #include "fem/study/study_writer.hpp"
 #include "fem/study/sweep.hpp"
+#include "solvers/eigen_table.hpp"
 #include "solvers/iterative/preconditioner.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/solver_table.hpp"
@@ -129,7 +130,12 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
                                      "per renumbering): times, memory, factor size, iterations, residual and agreement with "
                                      "the first solver; writes compare.csv, compare.json, report.md and PNG plots");
   command->footer("A solver that is not in this build, has no device here or fails on the system is a row with its status "
-                  "(unavailable, failed), and the study goes on.\n\n" + fem::solver_lines());
+                  "(unavailable, failed), and the study goes on.\n\nOn a modal case (analysis: {type: modal}) the rows are "
+                  "eigen methods: lanczos:DEVICE:METHOD (shift-invert Lanczos on a direct METHOD's factorisation, e.g. "
+                  "lanczos:cpu:multifrontal, lanczos:cuda:band-cholesky), lobpcg:cpu:amg, slepc:cpu; each row gives its "
+                  "setup and solve time, memory, the largest mode residual and the frequencies, and max rel diff is the "
+                  "largest relative difference of the lowest 10 frequencies from the first row's.\n\n" +
+                  fem::solver_lines() + "\n" + fem::eigen_lines());
   auto case_file = std::make_shared<std::string>();
   auto overrides = std::make_shared<fem::RunOverrides>();
   auto settings = std::make_shared<fem::study::CompareSettings>();
@@ -138,7 +144,7 @@ void add_compare_command(CLI::App& app, const std::string& invocation) {
   command->add_option("--solvers", *solvers,
                       "method:device pairs (method:device:preconditioner for cg and bicgstab), comma-separated; the "
                       "first is the reference, e.g. band-cholesky:cpu,frontal:cpu,cg:cpu:jacobi,cg:cpu:amg (the solvers "
-                      "listed below)")
+                      "listed below); on a modal case eigen rows, e.g. lanczos:cpu:multifrontal,lobpcg:cpu:amg,slepc:cpu")
       ->required()
       ->type_name("LIST")
       ->check(fem::checked_by([](const std::string& t) { fem::study::parse_combinations(t); }, ""));
@@ -175,6 +181,8 @@ void add_sweep_command(CLI::App& app, const std::string& invocation) {
   auto* command = app.add_subcommand("sweep",
                                      "a study file (cases/README.md): the case at each mesh size, small to large, every "
                                      "solver until it passes the budget; adds log-log growth fits of time and memory against dofs");
+  command->footer("A study of a modal case lists eigen rows in 'solvers' (lanczos:cpu:multifrontal, lobpcg:cpu:amg, "
+                  "slepc:cpu: see fem compare --help).");
   auto file = std::make_shared<std::string>();
   auto repeat = std::make_shared<std::optional<int>>();
   auto time_budget = std::make_shared<std::optional<double>>();

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <ostream>
 
+#include "solvers/eigen_table.hpp"
 #include "solvers/solver_table.hpp"
 
 namespace fem {
@@ -21,7 +22,7 @@ std::string solver_lines() {
 }
 
 void list_solvers(std::ostream& out) {
-  out << solver_lines();
+  out << solver_lines() << "\n" << eigen_lines();
   bool header = false;
   for (const auto& method : solver_table())
     for (const auto& device : method.devices)
@@ -32,6 +33,8 @@ void list_solvers(std::ostream& out) {
         std::snprintf(line, sizeof line, "  %-20s %s\n", (std::string(method.name) + ":" + device.name).c_str(), device.missing().c_str());
         out << line;
       }
+  for (const auto& method : eigen_table())
+    if (!method.needs.built) out << (header ? "" : "\nNot in this build:\n") << "  " << method.name << ": " << method.needs.how << "\n";
 }
 
 }  // namespace fem

@@ -1,6 +1,7 @@
 #pragma once
 // The 'analysis' section of a case file: what is computed from the discretised problem.
 #include <optional>
+#include <string>
 
 namespace fem {
 
@@ -9,9 +10,18 @@ enum class AnalysisType { Static, Modal, Transient };
 // How the mass matrix is integrated: consistently (from the shape functions) or lumped onto the diagonal.
 enum class MassLumping { Consistent, Lumped };
 
-// The eigen solver of a modal analysis: shift-invert Lanczos on the case's linear solver, or
-// LOBPCG preconditioned by AMG (solver.amg), which factorises nothing.
-enum class EigenMethod { Lanczos, Lobpcg };
+// The eigen solver of a modal analysis: shift-invert Lanczos on the case's linear solver,
+// LOBPCG preconditioned by AMG (solver.amg), which factorises nothing, or SLEPc's Krylov-Schur
+// with MUMPS shift-invert (solvers/eigen_table.hpp).
+enum class EigenMethod { Lanczos, Lobpcg, Slepc };
+
+// analysis.method's names: lanczos, lobpcg, slepc (the eigen table's, solvers/eigen_table.hpp).
+inline std::optional<EigenMethod> parse_eigen_method(const std::string& name) {
+  if (name == "lanczos") return EigenMethod::Lanczos;
+  if (name == "lobpcg") return EigenMethod::Lobpcg;
+  if (name == "slepc") return EigenMethod::Slepc;
+  return std::nullopt;
+}
 
 struct AnalysisSpec {
   AnalysisType type = AnalysisType::Static;

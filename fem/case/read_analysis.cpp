@@ -61,8 +61,8 @@ AnalysisSpec read_analysis(const Section& root, const std::filesystem::path& fil
   if (mass == "lumped") a.mass = MassLumping::Lumped;
   else if (mass != "consistent") s.fail(s.get("mass"), "'mass' is '" + mass + "'; expected one of: consistent, lumped");
   const auto method = s.value_or<std::string>("method", "a string", "lanczos");
-  if (method == "lobpcg") a.method = EigenMethod::Lobpcg;
-  else if (method != "lanczos") s.fail(s.get("method"), "'method' is '" + method + "'; expected one of: lanczos, lobpcg");
+  if (const auto parsed = parse_eigen_method(method)) a.method = *parsed;
+  else s.fail(s.get("method"), "'method' is '" + method + "'; expected one of: lanczos, lobpcg, slepc");
   if (a.type == AnalysisType::Transient) read_transient(s, a);
   return a;
 }

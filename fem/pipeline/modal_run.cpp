@@ -22,9 +22,10 @@ using nlohmann::json;
 
 void require_modal_setup(const AnalysisInputs& in, const Executor& executor) {
   const Case& c = in.run_case;
-  if (executor.piece())
+  if (executor.piece() && c.analysis.method != EigenMethod::Slepc)
     throw CaseError(c.file.string() + ":" + std::to_string(c.analysis.line) +
-                    ": a modal analysis runs in one process: start fem without mpirun");
+                    ": a modal analysis runs on several processes with analysis.method: slepc only (lanczos and "
+                    "lobpcg run in one process: start fem without mpirun)");
   if (c.analysis.method == EigenMethod::Lanczos && in.solver.uses_element_matrices())
     throw CaseError(c.file.string() + ":" + std::to_string(c.analysis.line) +
                     ": a modal analysis with Lanczos factorises K - sigma M, which " + in.options.method +
@@ -33,12 +34,14 @@ void require_modal_setup(const AnalysisInputs& in, const Executor& executor) {
 
 std::string describe_modes(const ModalSolution& modal, const SolverOptions& options, EigenMethod method) {
   const auto& e = modal.eigen;
-  const bool lobpcg = method == EigenMethod::Lobpcg;
+  const bool lanczos = method == EigenMethod::Lanczos, lobpcg = method == EigenMethod::Lobpcg;
   std::ostringstream s;
   s << modal.frequencies_hz.size() << " modes, "
-    << (lobpcg ? "LOBPCG with AMG" : "shift-invert Lanczos on " + options.method + " " + options.device) << " (shift "
-    << std::setprecision(3) << e.shift << ", block " << e.block_size << ", " << e.restarts
-    << (lobpcg ? " iterations, " : " restarts, ") << e.solves << (lobpcg ? " V-cycles" : " solves") << "; setup "
+    << (lobpcg ? "LOBPCG with AMG"
+        : lanczos ? "shift-invert Lanczos on " + options.method + " " + options.device
+                  : std::string("SLEPc Krylov-Schur, MUMPS shift-invert"))
+    << " (shift " << std::setprecision(3) << e.shift << ", block " << e.block_size << ", " << e.restarts
+    << (lanczos ? " restarts, " : " iterations, ") << e.solves << (lobpcg ? " V-cycles" : " solves") << "; setup "
     << std::fixed << std::setprecision(2) << e.setup.time_setup_s << " s + " << (lobpcg ? "V-cycles " : "solves ")
     << e.time_solve_s << " s)" << std::defaultfloat;
   if (!e.reuses_preparation) s << "; " << options.method << " repeats its set-up for every solve";
@@ -75,13 +78,16 @@ json modal_summary(const AnalysisInputs& in, const DiscreteSystem& system, const
   summary["participation_factors"] = gamma;
   summary["effective_masses"] = mass;
   summary["total_mass"] = modal.total_mass;
-  const bool lobpcg = c.analysis.method == EigenMethod::Lobpcg;
-  if (lobpcg) summary["solver"] = "lobpcg-amg";  // solver.method is not used
-  summary["eigen_solver"] = {{"method", lobpcg ? "lobpcg-amg" : "shift-invert-lanczos"},
+  const EigenMethod method = c.analysis.method;
+  const std::string name = method == EigenMethod::Lobpcg  ? "lobpcg-amg"
+                           : method == EigenMethod::Slepc ? "slepc-krylov-schur"
+                                                          : "shift-invert-lanczos";
+  if (method != EigenMethod::Lanczos) summary["solver"] = name;  // solver.method is not used
+  summary["eigen_solver"] = {{"method", name},
                              {"shift", e.shift},
                              {"block_size", e.block_size},
                              {"subspace", e.subspace},
-                             {lobpcg ? "iterations" : "restarts", e.restarts},
+                             {method == EigenMethod::Lanczos ? "restarts" : "iterations", e.restarts},
                              {"solves", e.solves},
                              {"reuses_preparation", e.reuses_preparation},
                              {"time_setup_s", e.setup.time_setup_s},
@@ -131,9 +137,9 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
            (c.analysis.mass == MassLumping::Lumped ? "lumped" : "consistent") + " mass";
   });
 
-  const bool lobpcg = c.analysis.method == EigenMethod::Lobpcg;
+  const bool lanczos = c.analysis.method == EigenMethod::Lanczos;
   const SolverMethod* method = find_solver_method(in.options.method);
-  if (!lobpcg && method && method->kind == SolverKind::Iterative)
+  if (lanczos && method && method->kind == SolverKind::Iterative)
     log << "fem: note     " << in.options.method << " solves K - sigma M afresh, to its tolerance, in every Lanczos step; "
         << "a direct method (band-cholesky, multifrontal) factorises it once\n";
   ModalSolution modal;
@@ -152,7 +158,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
                     "mode %zu (%.6g Hz) has the relative residual ||Kx - lambda Mx|| / ||Kx|| = %.3e, above %.1e: "
                     "the modes are not written%s",
                     i + 1, modal.frequencies_hz[i], modal.residuals[i], limit,
-                    !lobpcg && method && method->kind == SolverKind::Iterative
+                    lanczos && method && method->kind == SolverKind::Iterative
                         ? " (tighten solver.tolerance, or use a direct method)"
                         : "");
       throw SolveFailure(line);
@@ -160,7 +166,9 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
   print_mode_table(log, modal);
 
   json summary = modal_summary(in, system, modal);
-  phases.run("write", [&] {
+  // Under mpirun (SLEPc) every process holds the whole answer: the first writes it.
+  if (const auto piece = executor.piece()) summary["ranks"] = piece->ranks;
+  if (executor.is_root()) phases.run("write", [&] {
     AtomicOutput output(c.output.directory);
     const Stopwatch writing;
     const StagedFields staged = sink.stage(output, c.name, modal_fields(in, modal), std::nullopt);
@@ -182,7 +190,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
     return list;
   });
   summary["time_s"] = phases.times();
-  print_run_summary(log, summary, c.output.directory.string());
+  if (executor.is_root()) print_run_summary(log, summary, c.output.directory.string());
   return summary;
 }
 

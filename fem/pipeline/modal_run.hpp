@@ -17,8 +17,9 @@
 namespace fem {
 
 // Runs the modal stages, printing the phases and a table of the modes to `log`; returns the
-// summary written. Throws CaseError for a case the modal stages cannot take (a frontal solver,
-// several MPI ranks), eigen::EigenFailure or SolveFailure when the modes are not found to the
+// summary written. Under mpirun (analysis.method: slepc) every process solves its share and
+// holds the whole answer, and the root writes it. Throws CaseError for a case the modal stages
+// cannot take (a frontal solver, several MPI ranks with another method), eigen::EigenFailure or SolveFailure when the modes are not found to the
 // accepted residual; earlier results are left untouched then.
 nlohmann::json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, PhaseLog& phases,
                          std::ostream& log);

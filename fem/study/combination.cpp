@@ -3,13 +3,49 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "solvers/eigen_table.hpp"
 #include "solvers/solver_table.hpp"
 
 namespace fem::study {
 
+bool Combination::eigen() const { return find_eigen_method(method) != nullptr; }
+
 std::string Combination::name() const {
-  return method + ":" + device + (preconditioner ? ":" + std::string(name_of(*preconditioner)) : "");
+  return method + ":" + device + (preconditioner ? ":" + std::string(name_of(*preconditioner)) : "") +
+         (linear_method.empty() ? "" : ":" + linear_method);
 }
+
+namespace {
+
+// "lanczos:cpu:multifrontal", "lobpcg:cpu" or "lobpcg:cpu:amg", "slepc:cpu".
+Combination parse_eigen_row(const std::string& text, const EigenMethodRow& method, const std::string& device,
+                            const std::optional<std::string>& third) {
+  Combination c{method.name, device, std::nullopt, ""};
+  const auto devices = solver_devices();
+  if (std::none_of(devices.begin(), devices.end(), [&](const char* d) { return device == d; }))
+    throw std::invalid_argument("'" + text + "': " + unknown_solver_name("cg", device));  // the table's unknown-device message
+  switch (method.inner) {
+    case EigenInner::LinearMethod:
+      if (!third)
+        throw std::invalid_argument("'" + text + "': shift-invert Lanczos names the linear method that factorises "
+                                    "K - sigma M: " + c.method + ":" + device + ":multifrontal or :band-cholesky");
+      if (const auto unknown = unknown_solver_name(*third, device); !unknown.empty())
+        throw std::invalid_argument("'" + text + "': " + unknown);
+      c.linear_method = *third;
+      break;
+    case EigenInner::Amg:
+      if (third && *third != "amg")
+        throw std::invalid_argument("'" + text + "': " + c.method + " is preconditioned by amg only");
+      c.preconditioner = Preconditioner::Amg;
+      break;
+    case EigenInner::None:
+      if (third) throw std::invalid_argument("'" + text + "': " + c.method + " takes nothing after the device");
+      break;
+  }
+  return c;
+}
+
+}  // namespace
 
 Combination parse_combination(const std::string& text) {
   const auto colon = text.find(':');
@@ -18,7 +54,10 @@ Combination parse_combination(const std::string& text) {
                                 "method:device:preconditioner for an iterative one, e.g. cg:cpu:amg");
   const auto second = text.find(':', colon + 1);
   Combination c{text.substr(0, colon), text.substr(colon + 1, second == std::string::npos ? std::string::npos : second - colon - 1),
-                std::nullopt};
+                std::nullopt, ""};
+  if (const EigenMethodRow* eigen = find_eigen_method(c.method))
+    return parse_eigen_row(text, *eigen, c.device,
+                           second == std::string::npos ? std::nullopt : std::optional<std::string>(text.substr(second + 1)));
   if (const auto unknown = unknown_solver_name(c.method, c.device); !unknown.empty())
     throw std::invalid_argument("'" + text + "': " + unknown);
   if (second != std::string::npos) {
@@ -31,6 +70,15 @@ Combination parse_combination(const std::string& text) {
                                   choice_list<Preconditioner>() + ")");
   }
   return c;
+}
+
+void require_rows_fit(const std::vector<Combination>& rows, bool modal, const std::string& what) {
+  for (const auto& row : rows)
+    if (row.eigen() != modal)
+      throw std::invalid_argument(
+          what + (modal ? " is a modal analysis: its rows are eigen methods (lanczos:cpu:multifrontal, lobpcg:cpu:amg, "
+                          "slepc:cpu), not '" + row.name() + "'"
+                        : " is not a modal analysis: '" + row.name() + "' is an eigen method (analysis: {type: modal})"));
 }
 
 Combination with_preconditioner(Combination c, Preconditioner fallback) {

@@ -1,6 +1,7 @@
 #include "fem/study/comparison.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -18,6 +19,11 @@
 #include "fem/pipeline/progress_line.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/study/energy_probe.hpp"
+#include "fem/study/frequency_agreement.hpp"
+#include "fem/study/system_cache.hpp"
+#include "fem/analysis/modal_analysis.hpp"
+#include "solvers/eigen/mode_residuals.hpp"
+#include "solvers/eigen_table.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/solver_table.hpp"
 #include "support/stopwatch.hpp"
@@ -32,47 +38,6 @@ std::string seconds_text(double s) {
   return text;
 }
 
-// The orderings and systems of one mesh, each built on first use and then shared by every
-// combination that needs it.
-class SystemCache {
- public:
-  SystemCache(const Problem& problem, const renumber::NodeGraph& graph) : problem_(problem), graph_(graph) {}
-
-  // `auto` depends on what the solver pays for, so it is one ordering per goal.
-  const NodeOrdering& ordering(const std::string& renumber, const std::string& method) {
-    const std::string key = ordering_key(renumber, method);
-    auto& slot = orderings_[key];
-    if (!slot)
-      slot = std::make_unique<NodeOrdering>(order_nodes(graph_, renumber, method, problem_.physics.dofs_per_node()));
-    return *slot;
-  }
-
-  DiscreteSystem& system(const std::string& renumber, const std::string& method) {
-    const std::string key = ordering_key(renumber, method);
-    auto& slot = systems_[key];
-    if (!slot) slot = std::make_unique<DiscreteSystem>(problem_, graph_, ordering(renumber, method));
-    return *slot;
-  }
-
-  // Seconds it took to build this kind of system for this ordering (the first time).
-  double prepare(const std::string& renumber, const std::string& method, bool by_elements) {
-    const std::string key = ordering_key(renumber, method) + (by_elements ? "/elements" : "/assembled");
-    const double spent = system(renumber, method).prepare(by_elements);
-    return prepare_seconds_.emplace(key, spent).first->second;  // 0 when it was built before: keep the first
-  }
-
- private:
-  static std::string ordering_key(const std::string& renumber, const std::string& method) {
-    return renumber == "auto" ? "auto/" + std::to_string(static_cast<int>(renumber_goal(method))) : renumber;
-  }
-
-  const Problem& problem_;
-  const renumber::NodeGraph& graph_;
-  std::map<std::string, std::unique_ptr<NodeOrdering>> orderings_;
-  std::map<std::string, std::unique_ptr<DiscreteSystem>> systems_;
-  std::map<std::string, double> prepare_seconds_;
-};
-
 // Factor size and fill from the solver's figures, where it reports a factor.
 void factor_figures(const SolveReport& report, StudyRow& row) {
   const auto bytes = report.figures.find("factor_bytes");
@@ -85,8 +50,10 @@ void factor_figures(const SolveReport& report, StudyRow& row) {
 }
 
 // Every solved row against the reference's solution, when the reference was solved here.
+// `difference` measures an answer against the reference's (nodal values, or eigenvalues).
 void compare_with_reference(std::vector<StudyRow>& rows, const std::vector<std::pair<std::size_t, std::vector<double>>>& solutions,
-                            const std::string& reference, double tolerance, std::ostream& log) {
+                            const std::string& reference, double tolerance,
+                            double (*difference)(const std::vector<double>&, const std::vector<double>&), std::ostream& log) {
   const auto is_reference = [&](std::size_t row) {
     return budget_key(rows[row].combination(), rows[row].renumber) == reference;
   };
@@ -98,7 +65,7 @@ void compare_with_reference(std::vector<StudyRow>& rows, const std::vector<std::
   rows[ref->first].reference = true;
   int disagree = 0;
   for (const auto& [row, u] : solutions) {
-    rows[row].max_rel_diff = max_relative_difference(u, ref->second);
+    rows[row].max_rel_diff = difference(u, ref->second);
     rows[row].agrees = *rows[row].max_rel_diff <= tolerance;
     if (!*rows[row].agrees) {
       ++disagree;
@@ -112,6 +79,133 @@ void compare_with_reference(std::vector<StudyRow>& rows, const std::vector<std::
   log << "fem: agree    " << line << reference << "\n" << std::flush;
 }
 
+// What the timed solves of a row measured, and the last solve's report.
+struct Measured {
+  std::vector<double> setup, solve, wall, energy;
+  SolveReport report;
+};
+
+// Up to settings.repeat timed solves: `fresh` (untimed) readies solve number `rep` (a fresh
+// solver, nothing carried over), `solve` is timed, with the memory it adds to the process and
+// the device's energy. The repeats stop where one more would take the row past the time budget:
+// a solve over it says enough, and many short ones must not add up to far more.
+Measured timed_repeats(const CompareSettings& settings, const std::string& device, Stopwatch& solving, StudyRow& row,
+                       const std::function<void(int)>& fresh, const std::function<SolveReport()>& solve) {
+  Measured m;
+  EnergyProbe probe(device);
+  for (int rep = 0; rep < settings.repeat; ++rep) {
+    fresh(rep);
+    reset_peak_memory();
+    const auto resident_before = static_cast<double>(resident_memory_bytes());
+    probe.start();
+    solving.restart();
+    m.report = solve();
+    m.wall.push_back(solving.seconds());
+    if (const auto joules = probe.stop_joules()) m.energy.push_back(*joules);
+    const auto peak = static_cast<double>(peak_memory_bytes());
+    row.process_peak_bytes = std::max(row.process_peak_bytes, peak);
+    row.peak_memory_bytes = std::max(row.peak_memory_bytes, peak - resident_before);
+    m.setup.push_back(m.report.time_setup_s);
+    m.solve.push_back(m.report.time_solve_s);
+    const double spent = std::accumulate(m.wall.begin(), m.wall.end(), 0.0);
+    if (settings.budget.time_s > 0 && spent + spent / static_cast<double>(m.wall.size()) > settings.budget.time_s) break;
+  }
+  return m;
+}
+
+// A linear row: K u = f (every load case) by the combination's solver. Its answer is u in mesh
+// order (comparable across renumberings), one load case after another.
+std::vector<double> solve_linear_row(SystemCache& cache, const std::vector<LoadCase>& load_cases, const std::string& renumber,
+                                     const Combination& combination, const SolverOptions& options,
+                                     const CompareSettings& settings, Stopwatch& solving, StudyRow& row, Measured& measured,
+                                     const std::string& label, std::ostream& log) {
+  auto solver = make_solver(options);
+  const bool by_elements = solver->uses_element_matrices();
+  row.time_assemble_s = cache.prepare(renumber, combination.method, by_elements);
+  DiscreteSystem& system = cache.system(renumber, combination.method);
+  std::optional<LoadCaseSystem> cases_system;
+  if (!load_cases.empty()) cases_system.emplace(system, load_cases, by_elements);
+  const std::size_t n = static_cast<std::size_t>(system.dofs().num_dofs());
+  row.rhs = cases_system ? cases_system->count() : 1;
+  log << label << " ..." << "\n" << std::flush;
+  std::vector<double> u;
+  measured = timed_repeats(
+      settings, combination.device, solving, row,
+      [&](int rep) {
+        if (rep > 0) solver = make_solver(options);
+        u.assign(n * row.rhs, 0.0);
+      },
+      [&] {
+        SolveReport report = cases_system ? cases_system->solve(*solver, u) : system.solve(*solver, u);
+        if (!report.unconverged.empty()) throw SolveFailure(report.unconverged);
+        return report;
+      });
+  // Each load case's residual as a run gives it; its solution in mesh order, one after another.
+  std::vector<double> in_mesh_order;
+  for (int k = 0; k < row.rhs; ++k) {
+    const std::span<const double> one(u.data() + k * n, n);
+    const double residual = cases_system ? cases_system->relative_residual(k, one) : system.relative_residual(by_elements, one);
+    if (std::isnan(residual) || residual > row.residual) row.residual = residual;  // a NaN stays
+    const auto ordered = system.in_mesh_order(one);
+    in_mesh_order.insert(in_mesh_order.end(), ordered.begin(), ordered.end());
+  }
+  return in_mesh_order;
+}
+
+// The solver whose numbering goal an eigen row's `auto` renumbering follows, and whose own
+// ordering (nested dissection) it reports: the factorising method of Lanczos, MUMPS for SLEPc.
+std::string ordering_solver(const Combination& combination) {
+  if (!combination.linear_method.empty()) return combination.linear_method;
+  return combination.method == "slepc" ? "mumps" : "cg";
+}
+
+// An eigen row: the case's modes by the combination's eigen method, on K and M of this
+// numbering. Its answer is the eigenvalues, ascending; the row gets the frequencies, and as its
+// residual the largest ||K x - lambda M x|| / ||K x|| of the modes, recomputed.
+std::vector<double> solve_eigen_row(SystemCache& cache, const Case& c, const std::string& renumber,
+                                    const Combination& combination, SolverOptions options, const CompareSettings& settings,
+                                    Stopwatch& solving, StudyRow& row, Measured& measured, const std::string& label,
+                                    std::ostream& log) {
+  if (const auto why = eigen_unavailable_reason(combination.method, combination.device, combination.linear_method);
+      !why.empty())
+    throw SolverUnavailable(why);
+  const std::string goal = ordering_solver(combination);
+  AnalysisSpec analysis = c.analysis;
+  analysis.method = parse_eigen_method(combination.method).value();  // parse_combination knew it
+  const bool lanczos = analysis.method == EigenMethod::Lanczos;
+  if (lanczos) options.method = combination.linear_method;
+  row.time_assemble_s = cache.prepare(renumber, goal, false);
+  const DiscreteSystem& system = cache.system(renumber, goal);
+  const CsrMatrix& k = system.assembled().matrix;
+  const CsrMatrix& m = cache.mass(renumber, goal, analysis.mass);
+  log << label << " ..." << "\n" << std::flush;
+  std::unique_ptr<LinearSolver> solver;
+  eigen::EigenResult modes;
+  measured = timed_repeats(
+      settings, combination.device, solving, row,
+      [&](int) {
+        if (lanczos) solver = make_solver(options);
+      },
+      [&] {
+        const Stopwatch eigen_solve;
+        modes = solve_eigen(k, m, solver.get(), system.nodes(), options.amg, analysis, options.progress);
+        // The solve is all the rest of the method (its linear solves, orthogonalisation and small
+        // dense problems), so that setup + solve is what the row costs whatever the method counts.
+        SolveReport report = modes.setup;
+        report.time_solve_s = std::max(0.0, eigen_solve.seconds() - modes.setup.time_setup_s);
+        report.figures["eigen_linear_solve_s"] = modes.time_solve_s;
+        report.iterations = modes.restarts;
+        report.figures["eigen_solves"] = static_cast<double>(modes.solves);
+        report.figures["eigen_block_size"] = modes.block_size;
+        report.figures["eigen_subspace"] = modes.subspace;
+        report.figures["eigen_shift"] = modes.shift;
+        return report;
+      });
+  const auto residuals = eigen::mode_residuals(k, m, modes.eigenvalues, modes.vectors, modes.shift);
+  row.residual = residuals.empty() ? 0.0 : *std::max_element(residuals.begin(), residuals.end());
+  for (double lambda : modes.eigenvalues) row.frequencies_hz.push_back(frequency_of_eigenvalue(lambda));
+  return modes.eigenvalues;
+}
 }  // namespace
 
 std::string budget_key(const std::string& combination, const std::string& renumber) {
@@ -130,25 +224,32 @@ double max_relative_difference(const std::vector<double>& u, const std::vector<d
 std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const CompareSettings& settings,
                                       const std::string& size, BudgetLedger& ledger, std::string& reference,
                                       std::ostream& log) {
+  const bool modal = c.analysis.type == AnalysisType::Modal;
+  require_rows_fit(settings.combinations, modal, c.file.string());
   const Problem problem = build_problem(c, mesh);
-  const std::vector<LoadCase> load_cases = resolve_load_cases(c, problem);  // each solve solves them all
+  // Each solve solves every load case; a modal case has none (its loads are ignored).
+  const std::vector<LoadCase> load_cases = modal ? std::vector<LoadCase>{} : resolve_load_cases(c, problem);
   const int d = problem.physics.dofs_per_node();
   const auto graph =
       renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   SystemCache cache(problem, graph);
-  std::vector<std::pair<std::size_t, std::vector<double>>> solutions;  // row, u in mesh order (comparable)
+  // Per solved row its answer: u in mesh order (comparable across renumberings), or the eigenvalues.
+  std::vector<std::pair<std::size_t, std::vector<double>>> solutions;
   std::vector<StudyRow> rows;
 
   for (const auto& renumber : settings.renumberings) {
     for (const auto& given : settings.combinations) {
       const Combination combination = with_preconditioner(given, c.solver.preconditioner);
+      // The solver whose numbering an eigen row gets (its factorising method for Lanczos).
+      const std::string ordered_for = combination.eigen() ? ordering_solver(combination) : combination.method;
       StudyRow row;
       row.solver = combination.method;
       row.device = combination.device;
       if (combination.preconditioner) row.preconditioner = name_of(*combination.preconditioner);
+      row.linear_method = combination.linear_method;
       row.renumber = renumber;
       row.size = size;
-      const NodeOrdering& ordering = cache.ordering(renumber, combination.method);
+      const NodeOrdering& ordering = cache.ordering(renumber, ordered_for);
       row.renumber_used = ordering.method;
       row.dofs = static_cast<std::int64_t>(mesh.num_nodes()) * d;
       row.bandwidth = ordering.after.bandwidth;
@@ -186,52 +287,13 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
             progress_line.show(label + " ... " + line);
           }
         };
-      std::vector<double> setup, solve, wall, energy, u;
-      SolveReport report;
-      bool by_elements = false;
+      Measured measured;
+      std::vector<double> answer;
       try {
-        auto solver = make_solver(options);
-        by_elements = solver->uses_element_matrices();
-        row.time_assemble_s = cache.prepare(renumber, combination.method, by_elements);
-        DiscreteSystem& system = cache.system(renumber, combination.method);
-        std::optional<LoadCaseSystem> cases_system;
-        if (!load_cases.empty()) cases_system.emplace(system, load_cases, by_elements);
-        const std::size_t n = static_cast<std::size_t>(system.dofs().num_dofs());
-        row.rhs = cases_system ? cases_system->count() : 1;
-        EnergyProbe probe(combination.device);
-        log << label << " ..." << "\n" << std::flush;
-        for (int rep = 0; rep < settings.repeat; ++rep) {
-          if (rep > 0) solver = make_solver(options);  // nothing carried over from the last solve
-          u.assign(n * row.rhs, 0.0);
-          reset_peak_memory();
-          const auto resident_before = static_cast<double>(resident_memory_bytes());
-          probe.start();
-          solving.restart();
-          report = cases_system ? cases_system->solve(*solver, u) : system.solve(*solver, u);
-          if (!report.unconverged.empty()) throw SolveFailure(report.unconverged);
-          wall.push_back(solving.seconds());
-          if (const auto joules = probe.stop_joules()) energy.push_back(*joules);
-          const auto peak = static_cast<double>(peak_memory_bytes());
-          row.process_peak_bytes = std::max(row.process_peak_bytes, peak);
-          row.peak_memory_bytes = std::max(row.peak_memory_bytes, peak - resident_before);
-          setup.push_back(report.time_setup_s);
-          solve.push_back(report.time_solve_s);
-          // The repeats stop where one more solve would take the row past the time budget: a
-          // solve over it says enough, and many short ones must not add up to far more.
-          const double spent = std::accumulate(wall.begin(), wall.end(), 0.0);
-          if (settings.budget.time_s > 0 && spent + spent / static_cast<double>(wall.size()) > settings.budget.time_s) break;
-        }
-        // Each load case's residual as a run gives it; its solution in mesh order, one after another.
-        std::vector<double> in_mesh_order;
-        for (int k = 0; k < row.rhs; ++k) {
-          const std::span<const double> one(u.data() + k * n, n);
-          const double residual = cases_system ? cases_system->relative_residual(k, one)
-                                               : system.relative_residual(by_elements, one);
-          if (std::isnan(residual) || residual > row.residual) row.residual = residual;  // a NaN stays
-          const auto ordered = system.in_mesh_order(one);
-          in_mesh_order.insert(in_mesh_order.end(), ordered.begin(), ordered.end());
-        }
-        u = std::move(in_mesh_order);
+        answer = combination.eigen()
+                     ? solve_eigen_row(cache, c, renumber, combination, options, settings, solving, row, measured, label, log)
+                     : solve_linear_row(cache, load_cases, renumber, combination, options, settings, solving, row, measured,
+                                        label, log);
       } catch (const OverBudget& e) {
         row.status = RowStatus::OverBudget;
         row.message = e.what();
@@ -258,16 +320,17 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         continue;
       }
 
+      const SolveReport& report = measured.report;
       // A method that orders the equations itself solved in its own ordering: the row says which,
       // and the bandwidth of the numbering it was handed means nothing for it.
-      if (const std::string own = own_ordering_used(combination.method, report); !own.empty()) {
+      if (const std::string own = own_ordering_used(ordered_for, report); !own.empty()) {
         row.renumber_used = own;
         row.bandwidth = 0;
       }
-      row.repeats = static_cast<int>(wall.size());
-      row.time_setup_s = spread_of(setup);
-      row.time_solve_s = spread_of(solve);
-      row.time_total_s = spread_of(wall);
+      row.repeats = static_cast<int>(measured.wall.size());
+      row.time_setup_s = spread_of(measured.setup);
+      row.time_solve_s = spread_of(measured.solve);
+      row.time_total_s = spread_of(measured.wall);
       row.solver_memory_bytes = static_cast<double>(report.memory_bytes);
       row.iterations = report.iterations;
       for (const auto& [name, value] : report.figures) row.figures[name] = value;
@@ -276,10 +339,10 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         row.flops = flops->second;
         if (row.time_setup_s.median > 0) row.gflops = flops->second / row.time_setup_s.median * 1e-9;
       }
-      if (!energy.empty()) row.energy_j = spread_of(energy).median;
+      if (!measured.energy.empty()) row.energy_j = spread_of(measured.energy).median;
       if (reference.empty()) reference = key;
-      solutions.emplace_back(rows.size(), std::move(u));
-      row.note = ledger.record(key, row.dofs, *std::max_element(wall.begin(), wall.end()),
+      solutions.emplace_back(rows.size(), std::move(answer));
+      row.note = ledger.record(key, row.dofs, *std::max_element(measured.wall.begin(), measured.wall.end()),
                                std::max(row.peak_memory_bytes, row.solver_memory_bytes));
 
       char line[160];
@@ -290,7 +353,8 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
       rows.push_back(std::move(row));
     }
   }
-  compare_with_reference(rows, solutions, reference, settings.tolerance, log);
+  compare_with_reference(rows, solutions, reference, settings.tolerance,
+                         modal ? frequency_difference : max_relative_difference, log);
   return rows;
 }
 

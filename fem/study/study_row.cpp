@@ -11,11 +11,11 @@ using nlohmann::json;
 
 // Every column of compare.csv, in order, with how to read it from a row's JSON.
 const std::vector<const char*> kColumns = {
-    "solver", "device", "preconditioner", "renumber", "renumber_used", "size", "dofs", "nnz", "bandwidth", "time_assemble_s",
+    "solver", "device", "preconditioner", "linear_method", "renumber", "renumber_used", "size", "dofs", "nnz", "bandwidth", "time_assemble_s",
     "time_setup_s", "time_setup_min_s", "time_setup_max_s", "time_solve_s", "time_solve_min_s", "time_solve_max_s",
     "time_total_s", "time_total_min_s", "time_total_max_s", "repeats", "rhs", "time_per_rhs_s", "peak_memory_bytes", "process_peak_bytes",
     "solver_memory_bytes",
-    "factor_bytes", "fill", "iterations", "residual", "flops", "gflops", "energy_j", "max_rel_diff", "agrees",
+    "factor_bytes", "fill", "iterations", "residual", "frequencies_hz", "flops", "gflops", "energy_j", "max_rel_diff", "agrees",
     "reference", "status", "message", "note"};
 
 json optional_json(const std::optional<double>& v) { return v ? json(*v) : json(nullptr); }
@@ -29,6 +29,11 @@ std::string csv_cell(const json& v) {
   if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
   if (v.is_number()) return csv_number(v.get<double>());
+  if (v.is_array()) {  // the frequencies of an eigen row: one cell, space-separated
+    std::string list;
+    for (const auto& x : v) list += (list.empty() ? "" : " ") + csv_number(x.get<double>());
+    return list;
+  }
   return csv_field(v.get<std::string>());
 }
 
@@ -56,6 +61,7 @@ json to_json(const StudyRow& r) {
   j["solver"] = r.solver;
   j["device"] = r.device;
   j["preconditioner"] = r.preconditioner;
+  j["linear_method"] = r.linear_method;
   j["renumber"] = r.renumber;
   j["renumber_used"] = r.renumber_used;
   j["size"] = r.size;
@@ -83,6 +89,7 @@ json to_json(const StudyRow& r) {
   j["fill"] = optional_json(r.fill);
   j["iterations"] = measured ? json(r.iterations) : json(nullptr);
   j["residual"] = measured ? json(r.residual) : json(nullptr);
+  j["frequencies_hz"] = r.frequencies_hz.empty() ? json(nullptr) : json(r.frequencies_hz);
   j["flops"] = optional_json(r.flops);
   j["gflops"] = optional_json(r.gflops);
   j["energy_j"] = optional_json(r.energy_j);
@@ -101,6 +108,7 @@ StudyRow row_from_json(const json& j) {
   r.solver = j.at("solver");
   r.device = j.at("device");
   r.preconditioner = j.value("preconditioner", "");  // studies written before rows named it
+  r.linear_method = j.value("linear_method", "");    // studies written before eigen rows
   r.renumber = j.at("renumber");
   r.renumber_used = j.at("renumber_used");
   r.size = j.at("size");
@@ -124,6 +132,7 @@ StudyRow row_from_json(const json& j) {
   r.fill = optional_number(j, "fill");
   r.iterations = static_cast<int>(optional_number(j, "iterations").value_or(0));
   r.residual = optional_number(j, "residual").value_or(0);
+  if (j.contains("frequencies_hz") && j["frequencies_hz"].is_array()) r.frequencies_hz = j["frequencies_hz"].get<std::vector<double>>();
   r.flops = optional_number(j, "flops");
   r.gflops = optional_number(j, "gflops");
   r.energy_j = optional_number(j, "energy_j");

@@ -24,6 +24,7 @@ const char* status_name(RowStatus status);
 struct StudyRow {
   std::string solver, device;
   std::string preconditioner;            // iterative methods: the one used; direct: ""
+  std::string linear_method;             // eigen rows of shift-invert Lanczos: the method that factorised K - sigma M
   std::string renumber;                  // as asked: none | rcm | gps | sloan | auto
   std::string renumber_used;             // what ran: "rcm", or "auto/sloan"
   std::string size;                      // sweeps: "40x8x8" (box divisions) or "h=0.05"; compare: ""
@@ -37,10 +38,13 @@ struct StudyRow {
   double solver_memory_bytes = 0;        // what the solver counts as its own (device memory on GPUs)
   std::optional<double> factor_bytes, fill;  // direct solvers; fill = factor entries / entries of K's lower triangle
   int iterations = 0;
-  double residual = 0;                   // ||K u - f|| / ||f||, recomputed the same way for every row
+  double residual = 0;                   // ||K u - f|| / ||f||, recomputed the same way for every row;
+                                         // eigen rows: the largest mode residual ||K x - lambda M x|| / ||K x||
+  std::vector<double> frequencies_hz;    // eigen rows: the modes found, lowest first
   std::optional<double> flops, gflops;   // where the solver counts its flops
   std::optional<double> energy_j;        // where the device measures it (NVML on NVIDIA GPUs)
-  std::optional<double> max_rel_diff;    // max |u - u_ref| / max |u_ref| over all nodal values
+  std::optional<double> max_rel_diff;    // max |u - u_ref| / max |u_ref| over all nodal values; eigen
+                                         // rows: of the lowest frequencies (fem/study/frequency_agreement.hpp)
   std::optional<bool> agrees;            // max_rel_diff <= the study's tolerance
   bool reference = false;                // this row's solution is the one the others are compared with
   RowStatus status = RowStatus::Ok;
@@ -48,7 +52,10 @@ struct StudyRow {
   std::string note;                      // e.g. "passed the time budget: larger sizes skipped"
   nlohmann::json figures = nlohmann::json::object();  // the solver's own figures (front size, block size ...)
 
-  std::string combination() const { return solver + ":" + device + (preconditioner.empty() ? "" : ":" + preconditioner); }
+  std::string combination() const {
+    return solver + ":" + device + (preconditioner.empty() ? "" : ":" + preconditioner) +
+           (linear_method.empty() ? "" : ":" + linear_method);
+  }
 };
 
 nlohmann::json to_json(const StudyRow& row);

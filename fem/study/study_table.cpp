@@ -81,6 +81,33 @@ std::string markdown_escaped(std::string s) {
   return s;
 }
 
+// Eigen rows: one column per solved row of the largest size (the last), one line per mode, so
+// that the methods' frequencies read side by side. Empty when no row found modes.
+std::vector<Cells> frequency_grid(const std::vector<StudyRow>& rows) {
+  std::vector<const StudyRow*> solved;
+  for (const auto& r : rows)
+    if (!r.frequencies_hz.empty() && r.size == rows.back().size) solved.push_back(&r);
+  if (solved.empty()) return {};
+  const bool renumberings = std::any_of(solved.begin(), solved.end(), [&](const StudyRow* r) { return r->renumber != solved.front()->renumber; });
+  Cells head = {"mode"};
+  std::size_t modes = 0;
+  for (const StudyRow* r : solved) {
+    head.push_back(r->combination() + (renumberings ? " (" + r->renumber + ")" : ""));
+    modes = std::max(modes, r->frequencies_hz.size());
+  }
+  std::vector<Cells> grid = {head};
+  for (std::size_t i = 0; i < modes; ++i) {
+    Cells line = {std::to_string(i + 1)};
+    for (const StudyRow* r : solved) {
+      char text[32] = "-";
+      if (i < r->frequencies_hz.size()) std::snprintf(text, sizeof text, "%.9g", r->frequencies_hz[i]);
+      line.push_back(text);
+    }
+    grid.push_back(std::move(line));
+  }
+  return grid;
+}
+
 }  // namespace
 
 std::string short_number(double v) {
@@ -118,6 +145,18 @@ void print_table(const std::vector<StudyRow>& rows, std::ostream& out) {
     said.push_back(r.combination() + why);
     out << "  " << r.combination() << " (" << r.renumber << (r.size.empty() ? "" : ", " + r.size) << "): " << why << "\n";
   }
+  const auto grid = frequency_grid(rows);
+  if (!grid.empty()) {
+    out << "\nfrequencies [Hz]" << (rows.back().size.empty() ? "" : " at " + rows.back().size) << ":\n";
+    std::vector<std::size_t> columns(grid[0].size(), 0);
+    for (const auto& line : grid)
+      for (std::size_t i = 0; i < line.size(); ++i) columns[i] = std::max(columns[i], line[i].size());
+    for (const auto& line : grid) {
+      std::string text;
+      for (std::size_t i = 0; i < line.size(); ++i) text += (i ? "  " : "") + std::string(columns[i] - line[i].size(), ' ') + line[i];
+      out << text << "\n";
+    }
+  }
   out << std::flush;
 }
 
@@ -133,6 +172,20 @@ std::string markdown_table(const std::vector<StudyRow>& rows) {
     text += "|";
     for (const auto& c : cells(r, sizes, cases, true)) text += " " + markdown_escaped(c) + " |";
     text += "\n";
+  }
+  const auto grid = frequency_grid(rows);
+  if (!grid.empty()) {
+    text += "\nFrequencies [Hz]" + (rows.back().size.empty() ? std::string() : " at " + rows.back().size) +
+            ", lowest first:\n\n|";
+    for (const auto& c : grid[0]) text += " " + markdown_escaped(c) + " |";
+    text += "\n|";
+    for (std::size_t i = 0; i < grid[0].size(); ++i) text += " ---: |";
+    text += "\n";
+    for (std::size_t line = 1; line < grid.size(); ++line) {
+      text += "|";
+      for (const auto& c : grid[line]) text += " " + c + " |";
+      text += "\n";
+    }
   }
   return text;
 }

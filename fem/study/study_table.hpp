@@ -1,6 +1,7 @@
 #pragma once
 // The rows of a study as a table of text: aligned columns for the terminal, a Markdown table
-// for report.md. Both show the same columns; the report adds the spread of the repeats.
+// for report.md. Both show the same columns; the report adds the spread of the repeats. Eigen
+// rows add their frequencies side by side below the table.
 #include <iosfwd>
 #include <string>
 #include <vector>

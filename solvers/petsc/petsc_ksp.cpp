@@ -72,9 +72,10 @@ void set_defaults(KSP ksp, Method method, const SolverOptions& options) {
         "KSPSetTolerances");
 }
 
-// MUMPS's own account of its factor: entries (INFOG(29), negative when in millions), the flops
-// of the elimination (RINFOG(3)) and the fill-reducing ordering it chose (INFOG(7):
-// mumps_ordering_name).
+}  // namespace
+
+std::string converged_reason_name(int reason) { return KSPConvergedReasons[reason]; }
+
 void add_factor_figures(KSP ksp, SolveReport& report) {
   PC pc = nullptr;
   Mat factor = nullptr;
@@ -90,10 +91,6 @@ void add_factor_figures(KSP ksp, SolveReport& report) {
   report.figures["flops"] = flops;
   if (PetscInt ordering = -1; MatMumpsGetInfog(factor, 7, &ordering) == 0) report.figures["mumps_ordering"] = ordering;
 }
-
-}  // namespace
-
-std::string converged_reason_name(int reason) { return KSPConvergedReasons[reason]; }
 
 void attach_near_null_space(Mat a, int dofs_per_node, int dimension, std::span<const double> local_coordinates) {
   if (local_coordinates.empty()) return;

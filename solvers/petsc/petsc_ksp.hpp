@@ -30,6 +30,11 @@ void attach_near_null_space(Mat a, int dofs_per_node, int dimension, std::span<c
 // SolveFailure naming PETSc's reason and the iteration when KSP diverges.
 SolveReport solve_with_ksp(Mat a, Vec b, Vec x, Method method, const SolverOptions& options);
 
+// MUMPS's own account of the factor behind `ksp`'s PC, where MUMPS factorised: entries
+// (INFOG(29), negative when in millions) as factor_bytes, the flops of the elimination
+// (RINFOG(3)) and the fill-reducing ordering it chose (INFOG(7): mumps_ordering).
+void add_factor_figures(KSP ksp, SolveReport& report);
+
 // PETSc's name of a KSPConvergedReason ("CONVERGED_RTOL", "DIVERGED_ITS", ...).
 std::string converged_reason_name(int reason);
 

@@ -90,3 +90,35 @@ TEST_CASE("a modal case is checked: density on every material, elasticity only, 
   // Above the lowest frequency, K - sigma M is indefinite and Cholesky refuses it.
   CHECK(run_expecting_error_of_text(replaced("modes: 8}", "modes: 8, shift: 5000}")).find("lower analysis.shift") != std::string::npos);
 }
+
+TEST_CASE("analysis.method: slepc gives the free block's modes of Lanczos, or says how to build it") {
+  TempDir dir;
+  std::string text = kFreeBlock;
+  text.replace(text.find("modes: 8}"), 9, "modes: 8, method: slepc}");
+  const auto file = dir.write("block.yaml", text);
+  if (!FEM_WITH_SLEPC) {
+    CHECK(run_expecting_error_of_text(text).find("configure with -DFEM_WITH_SLEPC=ON") != std::string::npos);
+    return;
+  }
+  std::ostringstream log;
+  run_case(file, {}, log);
+  CHECK(log.str().find("SLEPc Krylov-Schur, MUMPS shift-invert") != std::string::npos);
+  const auto slepc = nlohmann::json::parse(slurp(dir.path / "results/block.json"));
+  CHECK(slepc["eigen_solver"]["method"] == "slepc-krylov-schur");
+  CHECK(slepc["solver"] == "slepc-krylov-schur");
+  RunOverrides lanczos;
+  lanczos.settings = {"analysis.method=lanczos"};
+  std::ostringstream lanczos_log;
+  run_case(file, lanczos, lanczos_log);
+  const auto reference = nlohmann::json::parse(slurp(dir.path / "results/block.json"));
+  const auto f = slepc["frequencies_hz"].get<std::vector<double>>(), r = reference["frequencies_hz"].get<std::vector<double>>();
+  REQUIRE(f.size() == 8);
+  for (int i = 0; i < 6; ++i) CHECK(f[i] < 1e-4 * f[6]);
+  for (int i = 6; i < 8; ++i) CHECK(std::abs(f[i] - r[i]) <= 1e-8 * r[i]);
+  for (double residual : slepc["mode_residuals"].get<std::vector<double>>()) CHECK(residual < 1e-6);
+  // The participation factors need M-orthonormal modes: the effective masses of the six
+  // rigid-body modes sum to the mass in each direction.
+  double mass_x = 0;
+  for (const auto& m : slepc["effective_masses"]) mass_x += m[0].get<double>();
+  CHECK(mass_x == doctest::Approx(slepc["total_mass"].get<double>()).epsilon(1e-8));
+}

@@ -2,7 +2,8 @@
 // Cholesky answer to 1e-8 (relative to the largest value) on a 3D elasticity box, a 2D one and a
 // heat box; the .pvtu reads back through VTK with every mesh node once (the copies of a node in
 // other pieces are marked as duplicates); bad input met by one rank ends a 2-rank run with exit
-// 1 and the message, in seconds; our own solvers refuse to run on several ranks.
+// 1 and the message, in seconds; our own solvers refuse to run on several ranks; a modal run by
+// SLEPc on 2 ranks gives the frequencies of one.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -11,6 +12,7 @@
 #include <cmath>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <vtkDataArray.h>
@@ -229,4 +231,36 @@ loads: {gravity: [0, -9.81]}
   CHECK(failed.seconds < 20);
   CHECK(failed.output.find("strip.msh: element 18 (quad4, group 'strip') is inverted") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path / "results"));
+}
+
+TEST_CASE("a modal run by SLEPc on 2 ranks gives the frequencies of 1 rank and of Lanczos; other eigen methods refuse") {
+  if (!FEM_WITH_SLEPC) return;  // analysis.method: slepc is unavailable, which test_modal_run checks
+  TempDir dir;
+  const fs::path file = dir.write("modal.yaml", std::string(kElasticity3D) + "analysis: {type: modal, modes: 10, method: slepc}\n");
+  const auto frequencies = [&](const fs::path& out) {
+    return nlohmann::json::parse(slurp(out / "modal.json"))["frequencies_hz"].get<std::vector<double>>();
+  };
+  const Command lanczos = run(std::string(FEM_EXECUTABLE) + " run " + file.string() +
+                                  " --set analysis.method=lanczos --solver band-cholesky --output " + (dir.path / "lanczos").string(),
+                              dir.path / "lanczos.log");
+  REQUIRE_MESSAGE(lanczos.exit_code == 0, lanczos.output);
+  const Command one = run(std::string(FEM_EXECUTABLE) + " run " + file.string() + " --output " + (dir.path / "one").string(),
+                          dir.path / "one.log");
+  REQUIRE_MESSAGE(one.exit_code == 0, one.output);
+  const Command two = run_fem(2, "run " + file.string() + " --output " + (dir.path / "two").string(), dir.path / "two.log");
+  REQUIRE_MESSAGE(two.exit_code == 0, two.output);
+  const auto reference = frequencies(dir.path / "lanczos"), f1 = frequencies(dir.path / "one"), f2 = frequencies(dir.path / "two");
+  REQUIRE(f1.size() == 10);
+  REQUIRE(f2.size() == 10);
+  for (std::size_t i = 0; i < 10; ++i) {
+    CAPTURE(i);
+    CHECK(std::abs(f2[i] - f1[i]) <= 1e-8 * f1[i]);
+    CHECK(std::abs(f1[i] - reference[i]) <= 1e-8 * reference[i]);
+  }
+  CHECK(nlohmann::json::parse(slurp(dir.path / "two/modal.json"))["ranks"] == 2);
+  CHECK(fs::exists(dir.path / "two/modal.vtu"));
+
+  const Command refused = run_fem(2, "run " + file.string() + " --set analysis.method=lanczos --solver mumps", dir.path / "refused.log");
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.output.find("analysis.method: slepc only") != std::string::npos);
 }

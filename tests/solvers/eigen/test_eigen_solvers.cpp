@@ -1,4 +1,4 @@
-// Shift-invert block Lanczos and LOBPCG against LAPACK's dense dsygv on generalized problems: a
+// Shift-invert block Lanczos, LOBPCG and SLEPc against LAPACK's dense dsygv on generalized problems: a
 // generic spectrum, repeated eigenvalues, a singular K with Dirichlet-fixed equations, and the
 // Lanczos answer the same through a direct and an iterative linear solver.
 #include <doctest/doctest.h>
@@ -9,9 +9,11 @@
 #include <random>
 #include <vector>
 
+#include "fem/config.hpp"
 #include "solvers/eigen/lobpcg.hpp"
 #include "solvers/eigen/mode_residuals.hpp"
 #include "solvers/eigen/shift_invert_lanczos.hpp"
+#include "solvers/eigen_table.hpp"
 
 namespace {
 
@@ -266,5 +268,39 @@ TEST_CASE("shift-invert Lanczos says why it cannot answer") {
     options.max_restarts = 1;
     CHECK_THROWS_WITH_AS(fem::eigen::shift_invert_lanczos(k, m, *solver, {}, options),
                          doctest::Contains("did not converge"), fem::eigen::EigenFailure);
+  }
+}
+
+TEST_CASE("SLEPc's Krylov-Schur with MUMPS shift-invert matches dense dsygv, or is unavailable without it") {
+  fem::eigen::EigenOptions options;
+  options.modes = 6;
+  const Pencil generic = grid_pencil(12, 10, false, 0.5, false);
+  if (!FEM_WITH_SLEPC) {
+    CHECK_THROWS_AS(fem::slepc_eigen(to_csr(generic.k, generic.n), to_csr(generic.m, generic.n), options),
+                    fem::SolverUnavailable);
+    return;
+  }
+  SUBCASE("generic") {
+    check_result(fem::slepc_eigen(to_csr(generic.k, generic.n), to_csr(generic.m, generic.n), options), generic, {},
+                 options.modes);
+  }
+  SUBCASE("repeated: M-orthonormal within a cluster") {
+    const Pencil p = grid_pencil(10, 10, false, 0.0, true);
+    options.modes = 10;
+    check_result(fem::slepc_eigen(to_csr(p.k, p.n), to_csr(p.m, p.n), options), p, {}, options.modes);
+  }
+  SUBCASE("singular K, some equations fixed: left out, zeros in the vectors") {
+    Pencil p = grid_pencil(9, 8, true, 0.0, false);
+    const std::vector<int> fixed = {0, 1, 2, 9, 18, 40};
+    fix(p, fixed);
+    const auto result = fem::slepc_eigen(to_csr(p.k, p.n), to_csr(p.m, p.n), options);
+    check_result(result, p, fixed, options.modes);
+    CHECK(result.solves > 0);
+    CHECK(result.setup.figures.count("factor_bytes") == 1);
+  }
+  SUBCASE("more modes than equations with mass") {
+    options.modes = 200;
+    CHECK_THROWS_WITH_AS(fem::slepc_eigen(to_csr(generic.k, generic.n), to_csr(generic.m, generic.n), options),
+                         doctest::Contains("only 120 equations carry mass"), fem::eigen::EigenFailure);
   }
 }
