@@ -12,6 +12,7 @@ packages=(
   libmetis-dev             # the multifrontal solver's nested dissection (optional: FEM_WITH_METIS)
   petsc-dev openmpi-bin    # the petsc and mumps solvers, and fem under mpirun (FEM_WITH_PETSC)
   python3-scipy python3-matplotlib
+  calculix-ccx             # test_bench_calculix and fem-bench-calculix compare with CalculiX's *FREQUENCY
   paraview xvfb xauth      # fem render: pvbatch, and a virtual display for it (xvfb-run)
 )
 sudo=""
