@@ -209,18 +209,23 @@ void run(const Options& o) {
   CalculixComparisonSettings settings = o.comparison;
   settings.calculix = !o.no_ccx;
   const std::string load_before = load_average();
-  CalculixComparison r = compare_with_calculix(c, settings);
+  // The files after each code, the load so far with them.
+  const auto write = [&](const CalculixComparison& so_far) {
+    json all = comparison_json(so_far);
+    all["threads"] = settings.threads;
+    all["fem_threads"] = omp_get_max_threads();
+    all["load_average_before"] = load_before;
+    all["load_average_after"] = load_average();
+    comparison_rows(so_far).write(o.csv);
+    write_file_atomically(o.json_file, all.dump(2) + "\n");
+    return all;
+  };
+  const CalculixComparison r = compare_with_calculix(c, settings, write);
   print_comparison(r);
-  json all = comparison_json(r);
-  all["threads"] = settings.threads;
-  all["fem_threads"] = omp_get_max_threads();
-  all["load_average_before"] = load_before;
-  all["load_average_after"] = load_average();
-  std::printf("\nload average before %s, after %s; ccx threads %d, fem threads %d\n", load_before.c_str(),
-              all["load_average_after"].get<std::string>().c_str(), settings.threads, omp_get_max_threads());
-  write_rows(comparison_rows(r), o.csv);
-  write_file_atomically(o.json_file, all.dump(2) + "\n");
-  std::printf("JSON: %s\n", o.json_file.c_str());
+  const json all = write(r);
+  std::printf("\nload average before %s, after %s; ccx threads %d, fem threads %d\nCSV: %s\nJSON: %s\n",
+              load_before.c_str(), all["load_average_after"].get<std::string>().c_str(), settings.threads,
+              omp_get_max_threads(), o.csv.c_str(), o.json_file.c_str());
 }
 
 }  // namespace
@@ -241,7 +246,11 @@ void write_calculix_deck_file(const Case& c, int modes, const fs::path& path) {
   write_file_atomically(path, deck.str());
 }
 
-CalculixComparison compare_with_calculix(const Case& c, const CalculixComparisonSettings& settings) {
+CalculixComparison compare_with_calculix(const Case& c, const CalculixComparisonSettings& settings,
+                                         const std::function<void(const CalculixComparison&)>& measured) {
+  const auto report = [&](const CalculixComparison& so_far) {
+    if (measured) measured(so_far);
+  };
   require_calculix_modal_case(c);
   CalculixComparison r;
   r.case_file = c.file.string();
@@ -281,10 +290,13 @@ CalculixComparison compare_with_calculix(const Case& c, const CalculixComparison
   } else {
     r.calculix_status = "not run";
   }
+  report(r);
   std::ostream silent(nullptr);
-  for (const auto& method : settings.methods)
+  for (const auto& method : settings.methods) {
     r.fem.push_back(run_fem_method(c, mesh, problem, method, settings.modes, scratch.path(),
                                    settings.verbose ? std::cout : silent));
+    report(r);
+  }
   return r;
 }
 

@@ -4,6 +4,7 @@
 // mesh, made as `fem run` makes it: wall times, their ratio, the frequencies and their relative
 // differences. `--write-inp` only writes the deck, for running ccx by hand.
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -52,8 +53,11 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
 // Writes the CalculiX deck of case `c` (modal, 3D elasticity) for `modes` modes to `path`.
 void write_calculix_deck_file(const Case& c, int modes, const std::filesystem::path& path);
 
-// Runs ccx and each of fem's methods on the mesh of `c` (analysis.modes replaced by settings.modes).
-CalculixComparison compare_with_calculix(const Case& c, const CalculixComparisonSettings& settings);
+// Runs ccx and each of fem's methods on the mesh of `c` (analysis.modes replaced by settings.modes);
+// `measured` (when set) sees the comparison so far after each code, so a long run that is stopped
+// keeps what it measured.
+CalculixComparison compare_with_calculix(const Case& c, const CalculixComparisonSettings& settings,
+                                         const std::function<void(const CalculixComparison&)>& measured = {});
 
 nlohmann::json comparison_json(const CalculixComparison& comparison);
 
