@@ -13,6 +13,7 @@ packages=(
   petsc-dev openmpi-bin    # the petsc and mumps solvers, and fem under mpirun (FEM_WITH_PETSC)
   slepc-dev                # the slepc eigen solver, Krylov-Schur on MUMPS (FEM_WITH_SLEPC)
   python3-scipy python3-matplotlib
+  calculix-ccx             # test_bench_calculix and fem-bench-calculix compare with CalculiX's *FREQUENCY
   paraview xvfb xauth      # fem render: pvbatch, and a virtual display for it (xvfb-run)
 )
 sudo=""
