@@ -78,11 +78,18 @@ json run_summary(const RunRecord& r) {
   if (r.problem.physics.type == PhysicsType::Elasticity) {
     const std::size_t nn = r.mesh.num_nodes();
     // A nodal quantity's largest value (sign -1: its smallest), and where: the node (the .vtu's
-    // point id) and its coordinates.
+    // point id) and its coordinates. Of nodes within rounding of it (a uniform field), the first:
+    // the place does not move with the last bits of a solver's answer.
     const auto extreme = [&](const char* key, double sign, auto value_at) {
       std::size_t at = 0;
       for (std::size_t n = 1; n < nn; ++n)
         if (sign * value_at(n) > sign * value_at(at)) at = n;
+      const double within = 1e-9 * std::abs(value_at(at));
+      for (std::size_t n = 0; n < at; ++n)
+        if (sign * (value_at(at) - value_at(n)) <= within) {
+          at = n;
+          break;
+        }
       summary[key] = nn ? value_at(at) : 0.0;
       const double* x = nn ? &r.mesh.coords[3 * at] : nullptr;
       summary[std::string(key) + "_at"] = {{"node", at}, {"x", nn ? std::vector<double>(x, x + 3) : std::vector<double>(3)}};
