@@ -113,6 +113,7 @@ class Reader {
   [[noreturn]] static void cut() { throw std::runtime_error("the mesh from the meshing process is cut short"); }
   void take(void* to, std::size_t n) {
     if (n > static_cast<std::size_t>(end_ - at_)) cut();
+    if (n == 0) return;  // an empty vector's data() may be null, which memcpy must not get
     std::memcpy(to, at_, n);
     at_ += n;
   }
