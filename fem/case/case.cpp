@@ -516,7 +516,18 @@ Case load_case(const fs::path& file, const std::vector<std::string>& settings) {
   } catch (const YAML::Exception& e) {
     throw CaseError(file.string() + ":" + std::to_string(e.mark.line + 1) + ": not valid YAML: " + e.msg);
   }
-  if (doc.IsNull()) throw CaseError(file.string() + ":1: the case file is empty (cases/README.md shows what it holds)");
+  if (doc.IsNull()) {
+    // yaml-cpp reads some malformed text (a line beginning with ',') as an empty document.
+    std::istringstream lines(text);
+    std::string line;
+    for (int number = 1; std::getline(lines, line); ++number) {
+      const auto first = line.find_first_not_of(" \t\r");
+      if (first != std::string::npos && line[first] != '#')
+        throw CaseError(file.string() + ":" + std::to_string(number) + ": not YAML that holds a case ('" +
+                        line.substr(first, 40) + "' gives no key: value); cases/README.md shows what a case holds");
+    }
+    throw CaseError(file.string() + ":1: the case file is empty (cases/README.md shows what it holds)");
+  }
   apply_case_settings(doc, settings);
   try {
     return read_case(file, doc);

@@ -54,12 +54,17 @@ class AliasFinder final : public YAML::EventHandler {
 
 // Runs the parser over every document of `text`; syntax errors are left to YAML::Load, which
 // reports them with the file's context.
+constexpr int kDocumentsLookedAt = 16;
+
 AliasFinder find_alias(const std::string& text, bool any_alias) {
   AliasFinder finder(any_alias);
   std::istringstream in(text);
   try {
     YAML::Parser parser(in);
-    while (!finder.found() && parser.HandleNextDocument(finder)) {
+    // yaml-cpp can report empty documents without end on some malformed text (a stray ',' or ')'
+    // in a flow mapping): a case file is one document, so a few are plenty to look through; the
+    // reader that follows refuses the malformed text with its line.
+    for (int documents = 0; documents < kDocumentsLookedAt && !finder.found() && parser.HandleNextDocument(finder); ++documents) {
     }
   } catch (const YAML::Exception&) {
   }
