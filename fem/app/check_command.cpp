@@ -20,7 +20,7 @@ namespace fem {
 int check_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
   using resources::bytes_text;
   Case c = load_case_with(case_file, overrides);
-  require_available_solver(c.solver.method == kAutoMethod ? "cg" : c.solver.method, c.solver.device);
+  require_available_solver(method_to_check(c.solver), c.solver.device);
   const std::size_t available = host_available_memory();
   log << "fem: case     " << c.file.string() << ": " << c.title << " (valid)\n"
       << "fem: memory   " << bytes_text(static_cast<double>(available)) << " available\n";

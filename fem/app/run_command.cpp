@@ -39,9 +39,8 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
     c.solver.method = "petsc";
     c.solver.method_chosen_because = "under mpirun: PETSc's CG with GAMG on the ranks' parts of the matrix";
   }
-  // A solver this build lacks is said before the mesh is made (auto falls back to cg when no
-  // factorisation serves).
-  require_available_solver(c.solver.method == kAutoMethod ? "cg" : c.solver.method, c.solver.device);
+  // A solver this build lacks is said before the mesh is made.
+  require_available_solver(method_to_check(c.solver), c.solver.device);
   resources::require_mesh_fits(c, host_available_memory());
   // A modal analysis by SLEPc runs on the ranks whatever solver.method names: it does not use it.
   if (!(c.analysis.type == AnalysisType::Modal && c.analysis.method == EigenMethod::Slepc))

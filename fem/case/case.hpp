@@ -95,6 +95,12 @@ struct SolverSpec : SolverOptions {
   bool require_convergence = false;
 };
 
+// The method a case stands for before its mesh is made, for the check that this build has it:
+// auto ends in cg where no factorisation serves.
+inline std::string method_to_check(const SolverSpec& solver) {
+  return solver.method == kAutoMethod ? "cg" : solver.method;
+}
+
 struct OutputSpec {
   std::filesystem::path directory;     // absolute
   std::vector<std::string> fields;     // empty: everything the physics gives

@@ -16,6 +16,11 @@ namespace {
 
 bool built_on(const char* method, const std::string& device) { return solver_unavailable_reason(method, device).empty(); }
 
+// The factorisation auto weighs against CG: multifrontal where this build has it on `device`.
+const char* direct_candidate(const std::string& device) {
+  return built_on("multifrontal", device) ? "multifrontal" : "band-cholesky";
+}
+
 std::string seconds_text(double seconds) {
   std::ostringstream s;
   s << std::setprecision(seconds < 10 ? 2 : 3) << seconds << " s";
@@ -36,7 +41,7 @@ constexpr MachineRates kSlowMachine{2e9, 2e9, 1e-3, "(a slow machine's: no need 
 
 MethodChoice choose_method(const SystemSize& system, const std::string& device, const SolveWork& work,
                            bool needs_factorisation, std::size_t available, const MachineRates& rates) {
-  const char* direct = built_on("multifrontal", device) ? "multifrontal" : "band-cholesky";
+  const char* direct = direct_candidate(device);
   const TimeEstimate factor = estimate_time(direct, system, work, rates);
   const TimeEstimate krylov = estimate_time("cg", system, work, rates);
   const double direct_s = factor.seconds(work.right_hand_sides), krylov_s = krylov.seconds(work.right_hand_sides);
@@ -52,13 +57,18 @@ MethodChoice choose_method(const SystemSize& system, const std::string& device, 
           << rates.bytes_per_second / 1e9 << " GB/s and " << std::setprecision(2) << rates.parallel_region_s * 1e6
           << " us a parallel region " << rates.source;
   if (fits && (needs_factorisation || direct_s <= krylov_s || direct_s <= kQuickEnough_s))
-    return {direct, std::string(needs_factorisation      ? "shift-invert needs a factorisation and it fits: "
-                                : direct_s <= krylov_s ? "the direct factorisation is the faster: "
-                                                       : "the direct factorisation is quick and exact: ") +
-                        because.str()};
-  return {"cg", std::string(fits ? "CG is the faster: "
-                                 : "the factor would not fit in half the " + bytes_text(static_cast<double>(available)) +
-                                       " available: ") + because.str()};
+    return {direct,
+            std::string(needs_factorisation      ? "shift-invert needs a factorisation and it fits: "
+                        : direct_s <= krylov_s ? "the direct factorisation is the faster: "
+                                               : "the direct factorisation is quick and exact: ") +
+                because.str(),
+            direct_s};
+  return {"cg",
+          std::string(fits ? "CG is the faster: "
+                           : "the factor would not fit in half the " + bytes_text(static_cast<double>(available)) +
+                                 " available: ") +
+              because.str(),
+          krylov_s};
 }
 
 MethodChoice choose_method_for(const Case& c, const renumber::NodeGraph& graph, int dimension, int dofs_per_node,
@@ -74,15 +84,14 @@ MethodChoice choose_method_for(const Case& c, const renumber::NodeGraph& graph, 
   if (lanczos) work.right_hand_sides = lanczos_solves(a.modes);
   // The band candidate's bandwidth is the one reverse Cuthill-McKee would give it; nested
   // dissection's fill depends on the size alone.
-  const bool band = !built_on("multifrontal", c.solver.device);
+  const bool band = direct_candidate(c.solver.device) == std::string("band-cholesky");
   const auto ordered = band ? renumber::ordering_metrics(graph, renumber::reverse_cuthill_mckee(graph), dofs_per_node)
                             : renumber::OrderingMetrics{};
   const SystemSize system = system_size(graph, ordered, dimension, dofs_per_node);
   // A system a slow machine factorises in under a second is factorised without measuring this
   // one (the probes' arrays would be most of a small run's memory).
   MethodChoice quick = choose_method(system, c.solver.device, work, lanczos, available, kSlowMachine);
-  if (quick.method != "cg" && estimate_time(quick.method, system, work, kSlowMachine).seconds(work.right_hand_sides) <= kQuickEnough_s)
-    return quick;
+  if (quick.method != "cg" && quick.seconds <= kQuickEnough_s) return quick;
   return choose_method(system, c.solver.device, work, lanczos, available, machine_rates());
 }
 

@@ -16,6 +16,7 @@ namespace fem::resources {
 struct MethodChoice {
   std::string method;  // a row of the solver table
   std::string reason;  // one line for the log, fem check and the run summary
+  double seconds = 0;  // its estimated time for every right-hand side, at the rates it was chosen with
 };
 
 // The choice for `system` on `device`. `needs_factorisation`: the analysis is built on one
