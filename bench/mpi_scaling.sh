@@ -47,12 +47,17 @@ import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 print("| mode | ranks | dofs | mesh | assemble | GAMG setup | CG solve (its) | post | wall | speed-up | peak MB/rank |")
 print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-first = {}
+# Against the fewest ranks of the same mode (and, strong, the same problem).
+key = lambda r: (r["mode"], r["dofs"] if r["mode"] == "strong" else "")
+fewest = {}
 for r in rows:
-    base = first.setdefault((r["mode"], r["dofs"] if r["mode"] == "strong" else ""), float(r["wall"]))
+    if key(r) not in fewest or int(r["ranks"]) < int(fewest[key(r)]["ranks"]):
+        fewest[key(r)] = r
+for r in rows:
+    base = float(fewest[key(r)]["wall"])
     ratio = base / float(r["wall"]) if r["mode"] == "strong" else float(r["wall"]) / base
     print(f"| {r['mode']} | {r['ranks']} | {int(r['dofs']):,} | {float(r['mesh']):.2f} | {float(r['assemble']):.2f} | "
           f"{float(r['pcsetup']):.2f} | {float(r['kspsolve']):.2f} ({r['iterations']}) | {float(r['post']):.2f} | "
-          f"{float(r['wall']):.2f} | {ratio:.2f}{'x' if r['mode'] == 'strong' else ' of 1 rank'} | "
+          f"{float(r['wall']):.2f} | {ratio:.2f}{'x' if r['mode'] == 'strong' else ' of the fewest'} | "
           f"{int(r['peak_rank_bytes']) / 2**20:.0f} |")
 PY
