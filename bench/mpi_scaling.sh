@@ -26,7 +26,8 @@ for ranks in $counts; do
   fi
   name=$mode-$ranks
   start=$(date +%s.%N)
-  OMP_NUM_THREADS=1 timeout "${FEM_SCALING_TIMEOUT:-900}" mpirun --oversubscribe --bind-to core -n "$ranks" \
+  bind=core; [ "$ranks" -gt "$(nproc)" ] && bind=none  # more ranks than cores: no pinning
+  OMP_NUM_THREADS=1 timeout "${FEM_SCALING_TIMEOUT:-900}" mpirun --oversubscribe --bind-to $bind -n "$ranks" \
     fem run "$case_file" --solver petsc --set solver.device=cpu --quiet --output "$out/$name" "${sets[@]}" > "$out/$name.log" 2>&1
   status=$?
   wall=$(python3 -c "import time; print(f'{time.time() - $start:.2f}')")
