@@ -116,6 +116,19 @@ TEST_CASE("an unknown method or device is refused with the names the table has")
   CHECK(contains(refusal(SolverMethodId::Auto, Device::Cpu), "unknown method 'auto' (expected one of: band-cholesky,"));
 }
 
+TEST_CASE("the libraries of the optional families are those this build has, each with its version") {
+  const auto libraries = solver_libraries();
+  CHECK(libraries.count("blas") == 1);
+  CHECK(libraries.count("metis") == (FEM_WITH_METIS ? 1 : 0));
+  CHECK(libraries.count("petsc") == (FEM_WITH_PETSC ? 1 : 0));
+  CHECK(libraries.count("mumps") == (FEM_WITH_PETSC ? 1 : 0));
+  CHECK(libraries.count("slepc") == (FEM_WITH_SLEPC ? 1 : 0));
+  for (const auto& [name, version] : libraries) {
+    CAPTURE(name);
+    CHECK_FALSE(version.empty());
+  }
+}
+
 TEST_CASE("a device the method does not run on is named with those it does") {
   CHECK(refusal(SolverMethodId::BandLdlt, Device::OpenCl) == "band-ldlt is not available on opencl (band-ldlt runs on: cpu)");
 }
