@@ -1,7 +1,7 @@
 // The rows of the solver table (solvers/solver_table.hpp): one per method, with the devices it
-// runs on. Adding a solver is its own folder and one row here; a device that needs optional parts
-// of the build names them ({kMetis, kCuda}), so that a build without one still lists the row and
-// says how to get it.
+// runs on. Adding a solver is its own folder, its id and name (solvers/solver_choices.hpp) and one
+// row here; a device that needs optional parts of the build names them ({kMetis, kCuda}), so that
+// a build without one still lists the row and says how to get it.
 #include "fem/config.hpp"
 
 #include "solvers/direct/band_cholesky_solver.hpp"
