@@ -4,6 +4,7 @@
 
 #include "fem/config.hpp"
 #include "kernels/cuda/cuda_device.hpp"
+#include "kernels/cuda/nvml_energy.hpp"
 #include "kernels/opencl/opencl_device.hpp"
 
 namespace fem::kernels {
@@ -21,6 +22,28 @@ std::string cuda_runtime_version() {
 std::optional<OpenclDeviceDescription> opencl_device_description() {
   if constexpr (FEM_WITH_OPENCL) return opencl::describe_device();
   else return std::nullopt;
+}
+
+namespace {
+
+class NvmlEnergyMeter final : public DeviceEnergyMeter {
+ public:
+  bool available() const { return nvml_.available(); }
+  void start() override { nvml_.start(); }
+  double stop_joules() override { return nvml_.stop_joules(); }
+
+ private:
+  cuda::EnergyMeter nvml_;
+};
+
+}  // namespace
+
+std::unique_ptr<DeviceEnergyMeter> cuda_energy_meter() {
+  if constexpr (FEM_WITH_CUDA) {
+    auto meter = std::make_unique<NvmlEnergyMeter>();
+    if (meter->available()) return meter;
+  }
+  return nullptr;
 }
 
 }  // namespace fem::kernels

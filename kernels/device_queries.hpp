@@ -3,6 +3,7 @@
 // a device API of its own. Each answer is "none" in a build without that back-end or on a
 // machine without the device.
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -19,5 +20,16 @@ struct OpenclDeviceDescription {
 };
 // The device fem's OpenCL back-ends pick (the first GPU of any platform, else the first device).
 std::optional<OpenclDeviceDescription> opencl_device_description();
+
+// The energy a device draws over a window, read from the device's own counter.
+class DeviceEnergyMeter {
+ public:
+  virtual ~DeviceEnergyMeter() = default;
+  virtual void start() = 0;
+  virtual double stop_joules() = 0;  // energy since start()
+};
+// The CUDA device's meter (NVML's counter, read only); null in a build without CUDA or where the
+// driver's NVML library does not answer.
+std::unique_ptr<DeviceEnergyMeter> cuda_energy_meter();
 
 }  // namespace fem::kernels

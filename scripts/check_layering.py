@@ -44,18 +44,14 @@ SWITCH_TEST = re.compile(r"^\s*#\s*(if|ifdef|ifndef|elif)\b.*\bFEM_WITH_")
 SWITCH_NAME = re.compile(r"\bFEM_WITH_[A-Z]+\b")
 STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//.*$')
 
-# The `#if FEM_WITH_*` lines allowed in solvers/ and fem/ outside fem/app/, per file: the
-# solver table (the solvers' root: its rows name factories only some builds have) and, until
-# they go, the mesh stage's Gmsh switch and the study's environment record and energy probe.
+# The `#if FEM_WITH_*` lines allowed in solvers/ and fem/ outside fem/app/, per file, until they
+# go: the mesh stage's Gmsh switch. A part only some builds have lives in its own translation unit
+# that CMake picks (solvers/optional_parts.hpp, fem/mesh/gmsh_version.hpp).
 SWITCH_BUDGET = {
-    "solvers/registry.cpp": 8,
-    "solvers/eigen_registry.cpp": 2,
     "fem/pipeline/make_mesh.cpp": 2,
-    "fem/study/environment.cpp": 4,
-    "fem/study/energy_probe.cpp": 2,
 }
 # Includes of a back-end folder allowed in solvers/ and fem/ outside fem/app/, until they go.
-BACKEND_INCLUDE_ALLOWED = {("fem/study/energy_probe.cpp", "kernels/cuda/nvml_energy.hpp")}
+BACKEND_INCLUDE_ALLOWED = set()
 
 # Layer of a path (most specific prefix first) and the layers each may include.
 LAYERS = [("fem/app/", "app"), ("fem/", "fem"), ("solvers/", "solvers"), ("kernels/", "kernels"),

@@ -4,9 +4,6 @@
 
 #include "fem/config.hpp"
 #include "solvers/eigen_table.hpp"
-#if FEM_WITH_SLEPC
-#include "solvers/petsc/slepc_eigen.hpp"
-#endif
 
 namespace fem {
 namespace {
@@ -51,8 +48,10 @@ std::string eigen_unavailable_reason(const std::string& method, const std::strin
   const EigenMethodRow* m = find_eigen_method(method);
   if (!m) return "unknown eigen method '" + method + "' (expected one of: " + comma_separated(eigen_methods()) + ")";
   if (m->inner == EigenInner::LinearMethod) {
-    if (auto why = solver_unavailable_reason(linear, device); !why.empty()) return why;
-    if (find_solver_method(linear)->name == std::string("frontal"))
+    if (auto unknown = unknown_solver_name(linear, device); !unknown.empty()) return unknown;
+    const SolverMethodId linear_method = *parse_choice<SolverMethodId>(linear);
+    if (auto why = solver_unavailable_reason(linear_method, *parse_choice<Device>(device)); !why.empty()) return why;
+    if (linear_method == SolverMethodId::Frontal)
       return method + " factorises K - sigma M, which frontal (element by element) cannot";
   } else if (std::none_of(m->devices.begin(), m->devices.end(), [&](const char* d) { return device == d; })) {
     return method + " is not available on " + device + " (" + method + " runs on: " + comma_separated(m->devices) + ")";
@@ -70,15 +69,6 @@ std::string eigen_lines() {
     text += line;
   }
   return text;
-}
-
-eigen::EigenResult slepc_eigen(const CsrMatrix& k, const CsrMatrix& m, const eigen::EigenOptions& options) {
-#if FEM_WITH_SLEPC
-  return petsc::slepc_krylov_schur(k, m, options);
-#else
-  (void)k, (void)m, (void)options;
-  throw SolverUnavailable("slepc is not available in this build (" + std::string(kSlepc.how) + ")");
-#endif
 }
 
 }  // namespace fem

@@ -1,6 +1,6 @@
 #pragma once
 // The one small interface every solver implements, and make_solver, which picks one by method
-// and device name from the solver table (solvers/solver_table.hpp).
+// and device from the solver table (solvers/solver_table.hpp).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -24,13 +24,13 @@ struct AmgOptions {
 };
 
 struct SolverOptions {
-  std::string method = "cg";           // a method of the solver table
-  std::string device = "cpu";          // one of its devices
+  SolverMethodId method = SolverMethodId::Cg;  // a method of the solver table
+  Device device = Device::Cpu;                 // one of its devices
   Preconditioner preconditioner = Preconditioner::Jacobi;  // iterative
   Precision precision = Precision::Double;                // direct
   double tolerance = 1e-10;            // iterative: relative residual
   int max_iterations = 0;              // iterative: 0 chooses from the size
-  std::string spmv = "auto";           // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
+  SpmvChoice spmv;                     // GPU iterative: SpMV format/setting, or auto (tuned on the matrix)
   SpmvTuning spmv_tuning = SpmvTuning::Cache;
   AmgOptions amg;                      // preconditioner amg
   bool out_of_core = false;            // direct: keep the factor in a file (solver.out_of_core)

@@ -2,11 +2,35 @@
 // The named choices of a solve, typed once where a case file or the command line gives them
 // (fem/case, fem/pipeline/run_overrides) and carried as enums from there on: each with the names
 // a user writes, for parsing, messages and summaries (support/named_choice.hpp).
+#include <optional>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "support/named_choice.hpp"
 
 namespace fem {
+
+// The methods of the solver table, one per row (solvers/registry.cpp), and auto: a case's default,
+// which becomes one of the others once the mesh gives the system's size
+// (fem/resources/method_choice.hpp); make_solver refuses it, as it refuses a name it does not know.
+enum class SolverMethodId { BandCholesky, BandGauss, BandLdlt, Frontal, Multifrontal, Cg, Bicgstab, Petsc, Mumps, Auto };
+// Where a solver runs: the host, or the device of a back-end (kernels/).
+enum class Device { Cpu, Cuda, OpenCl };
+
+// solver.spmv: auto (a device picks its SpMV format on the matrix, as spmv_tuning says) or one of
+// a device's own settings ("csr/wg64/r8"), which the device's back-end checks when the solver is
+// made: each device has its own formats.
+struct SpmvChoice {
+  std::optional<std::string> setting;  // none: auto
+  bool is_auto() const { return !setting; }
+  // As a user writes it: "auto" or the setting.
+  std::string name() const { return setting.value_or("auto"); }
+  static SpmvChoice parse(std::string_view text) {
+    return text == "auto" ? SpmvChoice{} : SpmvChoice{std::string(text)};
+  }
+  bool operator==(const SpmvChoice&) const = default;
+};
 
 // Auto is resolved by make_solver (effective_preconditioner); solvers never see it.
 enum class Preconditioner { Auto, None, Jacobi, BlockJacobi, Ssor, Amg };
@@ -30,6 +54,23 @@ struct ChoiceNames<Preconditioner> {
 constexpr Preconditioner effective_preconditioner(Preconditioner chosen) {
   return chosen == Preconditioner::Auto ? Preconditioner::Amg : chosen;
 }
+
+// The names in the order usage text lists the table's rows, auto last.
+template <>
+struct ChoiceNames<SolverMethodId> {
+  static constexpr std::pair<SolverMethodId, const char*> names[] = {
+      {SolverMethodId::BandCholesky, "band-cholesky"}, {SolverMethodId::BandGauss, "band-gauss"},
+      {SolverMethodId::BandLdlt, "band-ldlt"},         {SolverMethodId::Frontal, "frontal"},
+      {SolverMethodId::Multifrontal, "multifrontal"},  {SolverMethodId::Cg, "cg"},
+      {SolverMethodId::Bicgstab, "bicgstab"},          {SolverMethodId::Petsc, "petsc"},
+      {SolverMethodId::Mumps, "mumps"},                {SolverMethodId::Auto, "auto"}};
+};
+
+template <>
+struct ChoiceNames<Device> {
+  static constexpr std::pair<Device, const char*> names[] = {
+      {Device::Cpu, "cpu"}, {Device::Cuda, "cuda"}, {Device::OpenCl, "opencl"}};
+};
 
 template <>
 struct ChoiceNames<Precision> {

@@ -11,8 +11,8 @@ std::string comma_separated(const std::vector<const char*>& names) {
   return list;
 }
 
-const SolverDevice* find_device(const SolverMethod& method, const std::string& device) {
-  const auto it = std::find_if(method.devices.begin(), method.devices.end(), [&](const SolverDevice& d) { return device == d.name; });
+const SolverDevice* find_device(const SolverMethod& method, Device device) {
+  const auto it = std::find_if(method.devices.begin(), method.devices.end(), [&](const SolverDevice& d) { return device == d.device; });
   return it == method.devices.end() ? nullptr : &*it;
 }
 
@@ -31,7 +31,7 @@ std::string SolverDevice::missing() const {
 
 std::vector<const char*> solver_methods() {
   std::vector<const char*> names;
-  for (const auto& method : solver_table()) names.push_back(method.name);
+  for (const auto& method : solver_table()) names.push_back(name_of(method.id));
   return names;
 }
 
@@ -39,39 +39,42 @@ std::vector<const char*> solver_devices() {
   std::vector<const char*> names;  // in the order the table first names them
   for (const auto& method : solver_table())
     for (const auto& device : method.devices)
-      if (std::none_of(names.begin(), names.end(), [&](const char* n) { return std::string(n) == device.name; }))
-        names.push_back(device.name);
+      if (std::none_of(names.begin(), names.end(), [&](const char* n) { return std::string(n) == name_of(device.device); }))
+        names.push_back(name_of(device.device));
   return names;
 }
 
-const SolverMethod* find_solver_method(const std::string& name) {
+const SolverMethod* find_solver_method(SolverMethodId method) {
   const auto& table = solver_table();
-  const auto it = std::find_if(table.begin(), table.end(), [&](const SolverMethod& m) { return name == m.name; });
+  const auto it = std::find_if(table.begin(), table.end(), [&](const SolverMethod& m) { return method == m.id; });
   return it == table.end() ? nullptr : &*it;
 }
 
 std::string unknown_solver_name(const std::string& method, const std::string& device) {
-  if (!find_solver_method(method)) return "unknown method '" + method + "' (expected one of: " + comma_separated(solver_methods()) + ")";
+  const auto methods = solver_methods();
+  if (std::none_of(methods.begin(), methods.end(), [&](const char* m) { return method == m; }))
+    return "unknown method '" + method + "' (expected one of: " + comma_separated(solver_methods()) + ")";
   const auto devices = solver_devices();
   if (std::none_of(devices.begin(), devices.end(), [&](const char* d) { return device == d; }))
     return "unknown device '" + device + "' (expected one of: " + comma_separated(devices) + ")";
   return "";
 }
 
-std::string solver_unavailable_reason(const std::string& method, const std::string& device) {
-  if (auto unknown = unknown_solver_name(method, device); !unknown.empty()) return unknown;
+std::string solver_unavailable_reason(SolverMethodId method, Device device) {
+  const std::string name = name_of(method), device_name = name_of(device);
+  if (auto unknown = unknown_solver_name(name, device_name); !unknown.empty()) return unknown;
   const SolverMethod& m = *find_solver_method(method);
   const SolverDevice* d = find_device(m, device);
   if (!d) {
     std::vector<const char*> devices;
-    for (const auto& on : m.devices) devices.push_back(on.name);
-    return method + " is not available on " + device + " (" + method + " runs on: " + comma_separated(devices) + ")";
+    for (const auto& on : m.devices) devices.push_back(name_of(on.device));
+    return name + " is not available on " + device_name + " (" + name + " runs on: " + comma_separated(devices) + ")";
   }
-  if (!d->built()) return method + " on " + device + " is not available in this build (" + d->missing() + ")";
+  if (!d->built()) return name + " on " + device_name + " is not available in this build (" + d->missing() + ")";
   return "";
 }
 
-void require_available_solver(const std::string& method, const std::string& device) {
+void require_available_solver(SolverMethodId method, Device device) {
   if (auto why = solver_unavailable_reason(method, device); !why.empty()) throw SolverUnavailable(why);
 }
 
@@ -79,11 +82,11 @@ std::vector<std::string> available_solvers() {
   std::vector<std::string> names;
   for (const auto& method : solver_table())
     for (const auto& device : method.devices)
-      if (device.built()) names.push_back(std::string(method.name) + ":" + device.name);
+      if (device.built()) names.push_back(std::string(name_of(method.id)) + ":" + name_of(device.device));
   return names;
 }
 
-std::string own_ordering_used(const std::string& method, const SolveReport& report) {
+std::string own_ordering_used(SolverMethodId method, const SolveReport& report) {
   const SolverMethod* row = find_solver_method(method);
   if (!row || row->footprint.shape != Footprint::NestedDissectionFactor) return "";
   const auto mumps = report.figures.find("mumps_ordering");
@@ -94,7 +97,7 @@ std::string own_ordering_used(const std::string& method, const SolveReport& repo
   return std::string("MUMPS ") + (code >= 0 && code <= 6 ? names[code] : "ordering " + std::to_string(code));
 }
 
-bool takes_preconditioner(const std::string& method) {
+bool takes_preconditioner(SolverMethodId method) {
   const SolverMethod* row = find_solver_method(method);
   return row && row->kind == SolverKind::Iterative && row->processes == Processes::One;
 }

@@ -43,7 +43,8 @@ struct BuildOption {
 };
 
 struct SolverDevice {
-  const char* name;                // cpu | cuda | opencl
+  Device device;
+  const char* name() const { return name_of(device); }
   SolverFactory factory;           // null where this build lacks one of `needs`
   std::vector<BuildOption> needs = {};  // none: every build has it
   bool built() const;
@@ -51,7 +52,8 @@ struct SolverDevice {
 };
 
 struct SolverMethod {
-  const char* name;       // solver.method, --solver
+  SolverMethodId id;      // solver.method, --solver
+  const char* name() const { return name_of(id); }
   SolverKind kind;
   OrderingGoal ordering;
   Footprint footprint;
@@ -67,12 +69,12 @@ struct SolverMethod {
 
 // Whether `method` takes solver.preconditioner: our Krylov methods do; PETSc's KSP takes its own
 // from solver.petsc_options, and direct methods none.
-bool takes_preconditioner(const std::string& method);
+bool takes_preconditioner(SolverMethodId method);
 
 // The fill-reducing ordering a method that orders the equations itself used on the solve that
 // left `report`: nested dissection (METIS) for multifrontal, MUMPS's own choice for mumps; empty
 // for methods that solve in the numbering they are given.
-std::string own_ordering_used(const std::string& method, const SolveReport& report);
+std::string own_ordering_used(SolverMethodId method, const SolveReport& report);
 
 // The libraries behind the table's rows in this build, by name ("petsc": "3.18.4", "blas": its
 // configuration and threads), for the environment of study reports.
@@ -85,17 +87,17 @@ const std::vector<SolverMethod>& solver_table();
 std::vector<const char*> solver_methods();
 std::vector<const char*> solver_devices();
 
-// The method named so, or null.
-const SolverMethod* find_solver_method(const std::string& name);
+// The table's row of `method`, or null (auto has none).
+const SolverMethod* find_solver_method(SolverMethodId method);
 
 // "unknown method 'lu' (expected one of: ...)" or the same for the device; empty when the table
-// has both names.
+// has both names. For the edges that read a method and a device as text (study rows).
 std::string unknown_solver_name(const std::string& method, const std::string& device);
 
-// Why `method` on `device` cannot be made here: an unknown name, a device the method does not
-// run on, or a part this build lacks (saying how to configure it); empty when it can.
-std::string solver_unavailable_reason(const std::string& method, const std::string& device);
+// Why `method` on `device` cannot be made here: a method without a row (auto), a device the method
+// does not run on, or a part this build lacks (saying how to configure it); empty when it can.
+std::string solver_unavailable_reason(SolverMethodId method, Device device);
 // Throws SolverUnavailable with that reason (fem run and fem check, before they mesh).
-void require_available_solver(const std::string& method, const std::string& device);
+void require_available_solver(SolverMethodId method, Device device);
 
 }  // namespace fem

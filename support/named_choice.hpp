@@ -3,6 +3,7 @@
 // user gives them and carried as the enum from there on. An enum becomes one by a specialisation
 // of ChoiceNames beside it, listing each value with its name.
 #include <optional>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -37,6 +38,12 @@ std::optional<Choice> parse_choice(std::string_view name) {
   for (const auto& [choice, choice_name] : ChoiceNames<Choice>::names)
     if (name == choice_name) return choice;
   return std::nullopt;
+}
+
+// A choice printed is its name (logs, summaries, messages).
+template <class Choice, class = decltype(ChoiceNames<Choice>::names)>
+std::ostream& operator<<(std::ostream& out, Choice value) {
+  return out << name_of(value);
 }
 
 // "none, jacobi, block-jacobi, ssor, amg"

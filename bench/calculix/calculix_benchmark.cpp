@@ -55,8 +55,8 @@ FemModalRow run_fem_method(const Case& base, const Mesh& mesh, const Problem& pr
   c.analysis.modes = modes;
   c.analysis.method = method == "lobpcg" ? EigenMethod::Lobpcg : EigenMethod::Lanczos;
   // LOBPCG uses no linear solver; cg stands in for the numbering and the memory check.
-  c.solver.method = method == "lobpcg" ? "cg" : method;
-  c.solver.device = "cpu";
+  c.solver.method = method == "lobpcg" ? SolverMethodId::Cg : parse_choice<SolverMethodId>(method).value();
+  c.solver.device = Device::Cpu;
   c.solver.renumber = "auto";  // each method its own goal, as `fem run --renumber auto`
   c.output.directory = output / row.method;
   try {

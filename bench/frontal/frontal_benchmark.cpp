@@ -144,8 +144,8 @@ double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) 
 Row frontal_row(const BoxProblem& b, const std::string& device, std::int64_t block, std::vector<double>& u) {
   const std::string backend = device == "cpu" ? "openmp" : device;
   SolverOptions options;
-  options.method = "frontal";
-  options.device = device;
+  options.method = SolverMethodId::Frontal;
+  options.device = parse_choice<Device>(device).value();
   auto solver = make_frontal_solver(options, {backend, block});
   u.assign(b.dofs.num_dofs(), 0.0);
   const Stopwatch solving;
@@ -311,8 +311,8 @@ void run(const Settings& settings) {
   const auto registered = [&](const std::string& method, const std::string& device) -> std::unique_ptr<LinearSolver> {
     if (!wanted(method)) return nullptr;
     SolverOptions options;
-    options.method = method;
-    options.device = device;
+    options.method = parse_choice<SolverMethodId>(method).value();
+    options.device = parse_choice<Device>(device).value();
     try {
       return make_solver(options);
     } catch (const SolverUnavailable& e) {

@@ -121,7 +121,7 @@ void run_sizes(const Options& o, const PipelineCase& kind, const std::string& de
   PipelineRow row;
   row.case_name = kind.name;
   row.device = device;
-  if (const std::string why = solver_unavailable_reason("cg", device); !why.empty()) {
+  if (const std::string why = solver_unavailable_reason(SolverMethodId::Cg, parse_choice<Device>(device).value()); !why.empty()) {
     row.status = "unavailable";
     row.note = why;
     return table.add(kind, row);

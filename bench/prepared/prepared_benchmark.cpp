@@ -58,8 +58,9 @@ std::vector<double> loads(const std::vector<double>& f, int count) {
 
 SolverOptions options_of(const std::string& row, const std::string& device) {
   SolverOptions options;
-  options.method = row == "cg-amg" ? "cg" : row;
-  options.device = device;
+  // --solvers and --device take only names these know.
+  options.method = parse_choice<SolverMethodId>(row == "cg-amg" ? "cg" : row).value();
+  options.device = parse_choice<Device>(device).value();
   if (row == "cg-amg") options.preconditioner = Preconditioner::Amg;
   return options;
 }

@@ -157,7 +157,7 @@ int run_pcg_comparison(int cells, int cpu_iterations, const std::vector<std::str
     try {
       std::vector<double> u(box.rhs.size(), 0.0);
       SolverOptions on_cuda = options;
-      on_cuda.device = "cuda";
+      on_cuda.device = Device::Cuda;
       const auto report = make_conjugate_gradient(on_cuda)->solve(box.system(), u);
       gpu_iterations = report.iterations;
       rows.push_back(solved(preconditioner, "cuda", report, box, u));

@@ -69,9 +69,9 @@ int check_case(const std::filesystem::path& case_file, const RunOverrides& overr
   std::snprintf(line, sizeof line, "  %-14s %12s %12s  %s\n", "method", "memory", "time (rough)", "what it counts");
   log << line;
   for (const auto& method : solver_table()) {
-    const auto e = resources::estimate_time(method.name, system, work, rates);
-    const std::size_t bytes = resources::solve_bytes(method.name, system);
-    std::snprintf(line, sizeof line, "  %-14s %12s %10.3g s  %s%s\n", method.name, bytes_text(static_cast<double>(bytes)).c_str(),
+    const auto e = resources::estimate_time(method.id, system, work, rates);
+    const std::size_t bytes = resources::solve_bytes(method.id, system);
+    std::snprintf(line, sizeof line, "  %-14s %12s %10.3g s  %s%s\n", name_of(method.id), bytes_text(static_cast<double>(bytes)).c_str(),
                   e.seconds(1), e.basis.c_str(),
                   !method.built() ? "  (not in this build)" : bytes > available ? "  (does not fit)" : "");
     log << line;

@@ -287,7 +287,7 @@ std::string version_text() {
   std::string unbuilt;
   for (const auto& method : fem::solver_table())
     for (const auto& device : method.devices)
-      if (!device.built()) unbuilt += " " + std::string(method.name) + ":" + device.name;
+      if (!device.built()) unbuilt += " " + std::string(method.name()) + ":" + device.name();
   if (!unbuilt.empty()) text += "\n  not in this build (fem solvers says how to add them):" + unbuilt;
   return text;
 }

@@ -35,8 +35,8 @@ std::unique_ptr<Executor> make_executor(const Case& c, int ranks) {
 nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrides& overrides, std::ostream& log) {
   Case c = load_case_with(case_file, overrides);
   const int ranks = launched_ranks();
-  if (c.solver.method == kAutoMethod && ranks > 1) {
-    c.solver.method = "petsc";
+  if (c.solver.method == SolverMethodId::Auto && ranks > 1) {
+    c.solver.method = SolverMethodId::Petsc;
     c.solver.method_chosen_because = "under mpirun: PETSc's CG with GAMG on the ranks' parts of the matrix";
   }
   // A solver this build lacks is said before the mesh is made.

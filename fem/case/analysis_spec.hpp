@@ -2,6 +2,9 @@
 // The 'analysis' section of a case file: what is computed from the discretised problem.
 #include <optional>
 #include <string>
+#include <utility>
+
+#include "support/named_choice.hpp"
 
 namespace fem {
 
@@ -16,12 +19,13 @@ enum class MassLumping { Consistent, Lumped };
 enum class EigenMethod { Lanczos, Lobpcg, Slepc };
 
 // analysis.method's names: lanczos, lobpcg, slepc (the eigen table's, solvers/eigen_table.hpp).
-inline std::optional<EigenMethod> parse_eigen_method(const std::string& name) {
-  if (name == "lanczos") return EigenMethod::Lanczos;
-  if (name == "lobpcg") return EigenMethod::Lobpcg;
-  if (name == "slepc") return EigenMethod::Slepc;
-  return std::nullopt;
-}
+template <>
+struct ChoiceNames<EigenMethod> {
+  static constexpr std::pair<EigenMethod, const char*> names[] = {
+      {EigenMethod::Lanczos, "lanczos"}, {EigenMethod::Lobpcg, "lobpcg"}, {EigenMethod::Slepc, "slepc"}};
+};
+
+inline std::optional<EigenMethod> parse_eigen_method(const std::string& name) { return parse_choice<EigenMethod>(name); }
 
 struct AnalysisSpec {
   AnalysisType type = AnalysisType::Static;

@@ -383,8 +383,8 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   if (!root.has("solver")) return sv;
   const Section s(file, root.get("solver"), "'solver'",
                   {"method", "device", "renumber", "tolerance", "preconditioner", "max_iterations", "precision", "out_of_core", "spmv", "spmv_tuning", "petsc_options", "amg", "require_convergence"});
-  sv.method = choose_word(s, "method", case_solver_methods(), sv.method);
-  sv.device = choose_word(s, "device", solver_devices(), sv.device);
+  sv.method = *parse_choice<SolverMethodId>(choose_word(s, "method", case_solver_methods(), name_of(sv.method)));
+  sv.device = *parse_choice<Device>(choose_word(s, "device", solver_devices(), name_of(sv.device)));
   sv.renumber = choose_word(s, "renumber", kRenumberMethods, sv.renumber);
   sv.preconditioner = choose_choice(s, "preconditioner", sv.preconditioner);
   sv.precision = choose_choice(s, "precision", sv.precision);
@@ -396,7 +396,7 @@ SolverSpec read_solver(const Section& root, const fs::path& file) {
   if (sv.max_iterations < 0) s.fail(s.get("max_iterations"), "'max_iterations' must not be negative (0: the solver's default)");
   sv.out_of_core = s.value_or<bool>("out_of_core", "true or false", false);
   sv.require_convergence = s.value_or<bool>("require_convergence", "true or false", false);
-  sv.spmv = s.value_or<std::string>("spmv", "a string", sv.spmv);
+  sv.spmv = SpmvChoice::parse(s.value_or<std::string>("spmv", "a string", sv.spmv.name()));
   sv.spmv_tuning = choose_choice(s, "spmv_tuning", sv.spmv_tuning);
   sv.petsc_options = s.value_or<std::string>("petsc_options", "a string", sv.petsc_options);
   if (const auto problem = petsc_options_problem(sv.petsc_options); !problem.empty()) s.fail(s.get("petsc_options"), problem);
@@ -477,7 +477,7 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
 
 std::vector<const char*> case_solver_methods() {
   std::vector<const char*> methods = solver_methods();
-  methods.push_back(kAutoMethod);
+  methods.push_back(name_of(SolverMethodId::Auto));
   return methods;
 }
 

@@ -67,9 +67,6 @@ struct BoundarySpec {
 // (solvers/solver_table.hpp: solver_methods(), solver_devices()), and solver.method also auto.
 inline const std::vector<const char*> kRenumberMethods = {"none", "rcm", "gps", "sloan", "auto"};
 
-// solver.method: auto, the default: a direct or an iterative method chosen from the system's size
-// once the mesh is made (fem/resources/method_choice.hpp).
-inline constexpr const char* kAutoMethod = "auto";
 // The solver table's methods and auto: what solver.method and --solver accept.
 std::vector<const char*> case_solver_methods();
 
@@ -84,7 +81,7 @@ inline constexpr int kMaxBoxDivisions = 1000000;
 struct SolverSpec : SolverOptions {
   // A case's solver is chosen from its size, and its iterative solves get AMG, unless it says otherwise.
   SolverSpec() {
-    method = kAutoMethod;
+    method = SolverMethodId::Auto;
     preconditioner = Preconditioner::Auto;
   }
   std::string renumber = "rcm";
@@ -97,8 +94,8 @@ struct SolverSpec : SolverOptions {
 
 // The method a case stands for before its mesh is made, for the check that this build has it:
 // auto ends in cg where no factorisation serves.
-inline std::string method_to_check(const SolverSpec& solver) {
-  return solver.method == kAutoMethod ? "cg" : solver.method;
+inline SolverMethodId method_to_check(const SolverSpec& solver) {
+  return solver.method == SolverMethodId::Auto ? SolverMethodId::Cg : solver.method;
 }
 
 struct OutputSpec {

@@ -29,7 +29,7 @@ SolveOutcome RankExecutor::solve(const DiscreteSystem& system, LinearSolver&, co
   options_ = options;
   SolveOutcome outcome;
   outcome.solution.assign(static_cast<std::size_t>(system.dofs().num_dofs()), 0.0);
-  const auto method = options.method == "mumps" ? petsc::Method::Mumps : petsc::Method::Krylov;
+  const auto method = options.method == SolverMethodId::Mumps ? petsc::Method::Mumps : petsc::Method::Krylov;
   outcome.report = distributed_->solve(method, options, outcome.solution, outcome.residual);
   return outcome;
 }

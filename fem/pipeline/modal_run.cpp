@@ -28,7 +28,7 @@ void require_modal_setup(const AnalysisInputs& in, const Executor& executor) {
                     "lobpcg run in one process: start fem without mpirun)");
   if (c.analysis.method == EigenMethod::Lanczos && in.solver.uses_element_matrices())
     throw CaseError(c.file.string() + ":" + std::to_string(c.analysis.line) +
-                    ": a modal analysis with Lanczos factorises K - sigma M, which " + in.options.method +
+                    ": a modal analysis with Lanczos factorises K - sigma M, which " + name_of(in.options.method) +
                     " (element by element) cannot; choose band-cholesky or multifrontal, or analysis.method: lobpcg");
 }
 
@@ -38,7 +38,7 @@ std::string describe_modes(const ModalSolution& modal, const SolverOptions& opti
   std::ostringstream s;
   s << modal.frequencies_hz.size() << " modes, "
     << (lobpcg ? "LOBPCG with AMG"
-        : lanczos ? "shift-invert Lanczos on " + options.method + " " + options.device
+        : lanczos ? "shift-invert Lanczos on " + std::string(name_of(options.method)) + " " + name_of(options.device)
                   : std::string("SLEPc Krylov-Schur, MUMPS shift-invert"))
     << " (shift " << std::setprecision(3) << e.shift << ", block " << e.block_size << ", " << e.restarts
     << (lanczos ? " restarts, " : " iterations, ") << e.solves << (lobpcg ? " V-cycles" : " solves") << "; setup "

@@ -4,7 +4,7 @@
 
 namespace fem {
 
-renumber::RenumberGoal renumber_goal(const std::string& solver) {
+renumber::RenumberGoal renumber_goal(SolverMethodId solver) {
   using renumber::RenumberGoal;
   const SolverMethod* method = find_solver_method(solver);
   switch (method ? method->ordering : OrderingGoal::Locality) {
@@ -15,7 +15,7 @@ renumber::RenumberGoal renumber_goal(const std::string& solver) {
   return RenumberGoal::Locality;
 }
 
-NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& name, const std::string& solver, int d) {
+NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& name, SolverMethodId solver, int d) {
   using namespace renumber;
   NodeOrdering o;
   const RenumberMethod method = parse_renumber_method(name);

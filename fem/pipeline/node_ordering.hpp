@@ -7,6 +7,7 @@
 #include "fem/renumber/ordering_metrics.hpp"
 #include "fem/renumber/permutation.hpp"
 #include "fem/renumber/renumber.hpp"
+#include "solvers/solver_choices.hpp"
 
 namespace fem {
 
@@ -18,10 +19,10 @@ struct NodeOrdering {
 
 // What a solver pays for, and so what `auto` optimises: the ordering goal of its row in the
 // solver table (band solvers the bandwidth, the frontal method the front, the rest locality).
-renumber::RenumberGoal renumber_goal(const std::string& solver_method);
+renumber::RenumberGoal renumber_goal(SolverMethodId solver_method);
 
 // `name`: none | rcm | gps | sloan | auto; auto picks by renumber_goal(solver_method).
-NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& name, const std::string& solver_method,
+NodeOrdering order_nodes(const renumber::NodeGraph& graph, const std::string& name, SolverMethodId solver_method,
                          int dofs_per_node);
 
 }  // namespace fem

@@ -17,8 +17,8 @@ std::string choose_override(const std::string& key, const std::string& value, co
 }  // namespace
 
 void apply_overrides(Case& c, const RunOverrides& o) {
-  if (o.method) c.solver.method = choose_override("solver", *o.method, case_solver_methods());
-  if (o.device) c.solver.device = choose_override("device", *o.device, solver_devices());
+  if (o.method) c.solver.method = *parse_choice<SolverMethodId>(choose_override("solver", *o.method, case_solver_methods()));
+  if (o.device) c.solver.device = *parse_choice<Device>(choose_override("device", *o.device, solver_devices()));
   if (o.renumber) c.solver.renumber = choose_override("renumber", *o.renumber, kRenumberMethods);
   if (o.preconditioner)
     c.solver.preconditioner =

@@ -223,7 +223,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
     return describe_solve(options, worst) + " (the largest), " + std::to_string(solved.size()) + " load cases " +
            (!cases_system->one_matrix() ? "one after another, element by element"
             : reused                    ? "on one preparation of K"
-                                        : "on one K, each solve preparing it again (" + options.method + " has no prepared path)");
+                                        : "on one K, each solve preparing it again (" + std::string(name_of(options.method)) + " has no prepared path)");
   });
   for (const auto& one : solved)
     if (!one.verdict.converged) {

@@ -40,12 +40,12 @@ json summary_head(const Case& c, const Mesh& mesh, const Problem& problem, const
   summary["profile"] = {{"before", order.before.profile}, {"after", order.after.profile}};
   summary["max_wavefront"] = {{"before", order.before.max_wavefront}, {"after", order.after.max_wavefront}};
   summary["rms_wavefront"] = {{"before", order.before.rms_wavefront}, {"after", order.after.rms_wavefront}};
-  summary["solver"] = c.solver.method;
+  summary["solver"] = name_of(c.solver.method);
   if (!c.solver.method_chosen_because.empty()) {
     summary["solver_chosen_by"] = "auto";
     summary["solver_chosen_because"] = c.solver.method_chosen_because;
   }
-  summary["device"] = c.solver.device;
+  summary["device"] = name_of(c.solver.device);
   summary["preconditioner"] = name_of(effective_preconditioner(c.solver.preconditioner));
   if (c.solver.preconditioner == Preconditioner::Auto) summary["preconditioner_chosen_by"] = "auto";
   summary["precision"] = name_of(c.solver.precision);

@@ -26,7 +26,7 @@ void require_transient_setup(const AnalysisInputs& in, const Executor& executor)
   if (executor.piece()) throw CaseError(at + ": a transient analysis runs in one process: start fem without mpirun");
   if (in.solver.uses_element_matrices())
     throw CaseError(at + ": a transient analysis prepares C/dt + theta K once and solves it every step, which " +
-                    in.options.method + " (element by element) cannot; choose band-cholesky, multifrontal or cg");
+                    name_of(in.options.method) + " (element by element) cannot; choose band-cholesky, multifrontal or cg");
 }
 
 // The default: about 20 written steps besides the initial state.
@@ -158,7 +158,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
                              system.nodes(), write_step);
     char line[240];
     std::snprintf(line, sizeof line, "%d steps of %.4g s (theta %.2g) on %s %s: setup %.3g s once, %.3g s per step%s",
-                  report.steps, a.time_step, a.theta, in.options.method.c_str(), in.options.device.c_str(),
+                  report.steps, a.time_step, a.theta, name_of(in.options.method), name_of(in.options.device),
                   report.setup.time_setup_s, report.time_steps_s / std::max(1, report.steps),
                   report.reuses_preparation ? "" : " (the solver repeats its set-up every step)");
     return std::string(line);

@@ -80,7 +80,7 @@ SystemSize system_size(const renumber::NodeGraph& graph, const renumber::Orderin
   return s;
 }
 
-std::size_t solve_bytes(const std::string& method, const SystemSize& system) {
+std::size_t solve_bytes(SolverMethodId method, const SystemSize& system) {
   const SolverEstimate e = estimate_solver(method, system);
   return (e.uses_matrix ? matrix_bytes(system.dofs, system.nnz) : 0) + e.bytes;
 }
@@ -88,9 +88,9 @@ std::size_t solve_bytes(const std::string& method, const SystemSize& system) {
 void require_system_fits(const Case& c, const SystemSize& system, std::size_t available) {
   // A CUDA solver keeps its matrix, factor or vectors on the GPU (checked against the device's
   // free memory when there is one); the host keeps the assembled matrix.
-  const std::string what = c.file.string() + ": " + c.solver.method + " on " + std::to_string(system.dofs) + " equations (bandwidth " +
+  const std::string what = c.file.string() + ": " + name_of(c.solver.method) + " on " + std::to_string(system.dofs) + " equations (bandwidth " +
                            std::to_string(system.bandwidth) + ", " + std::to_string(system.nnz) + " nonzeros)";
-  const bool on_host = c.solver.device != "cuda";
+  const bool on_host = c.solver.device != Device::Cuda;
   if (const std::size_t on_gpu = kernels::cuda_free_memory(); !on_host && on_gpu > 0)
     require_memory(solve_bytes(c.solver.method, system), on_gpu, what + " on the GPU",
                    "a coarser mesh, or the same solver on the cpu device");
@@ -98,8 +98,8 @@ void require_system_fits(const Case& c, const SystemSize& system, std::size_t av
   if (bytes <= available) return;
   std::string smaller = "a coarser mesh (mesh.size, or fewer box divisions) would fit";
   for (const auto& method : solver_table())
-    if (const std::size_t other = solve_bytes(method.name, system); method.built() && other <= available) {
-      smaller = "solver.method " + std::string(method.name) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
+    if (const std::size_t other = solve_bytes(method.id, system); method.built() && other <= available) {
+      smaller = "solver.method " + std::string(name_of(method.id)) + " would need about " + bytes_text(static_cast<double>(other)) + ", or " + smaller;
       break;
     }
   require_memory(bytes, available, what, smaller);

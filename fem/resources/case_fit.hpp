@@ -28,7 +28,7 @@ void require_geo_mesh_fits(const MeshSpec& spec, const GeoMeshEstimate& estimate
 SystemSize system_size(const renumber::NodeGraph& graph, const renumber::OrderingMetrics& ordered, int dimension, int dofs_per_node);
 
 // What `method` needs beyond what is allocated by now: the matrix (when it assembles) and its own.
-std::size_t solve_bytes(const std::string& method, const SystemSize& system);
+std::size_t solve_bytes(SolverMethodId method, const SystemSize& system);
 
 // Throws ResourceError naming the solver, the estimate, what is available, and a method that
 // would fit (or a coarser mesh) when the system and the solver would not fit in `available`.

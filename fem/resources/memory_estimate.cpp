@@ -105,7 +105,7 @@ double nested_dissection_entries(const SystemSize& s) {
   return s.dimension == 3 ? 11.5 * std::pow(d, 2.0 / 3) * std::pow(n, 4.0 / 3) : 2.8 * d * n * std::log2(std::max(n, 2.0));
 }
 
-SolverEstimate estimate_solver(const std::string& method, const SystemSize& s) {
+SolverEstimate estimate_solver(SolverMethodId method, const SystemSize& s) {
   SolverEstimate e;
   e.method = method;
   const SolverMethod* row = find_solver_method(method);
@@ -145,7 +145,7 @@ SolverEstimate estimate_solver(const std::string& method, const SystemSize& s) {
   return e;
 }
 
-bool assembles_matrix(const std::string& method) {
+bool assembles_matrix(SolverMethodId method) {
   const SolverMethod* row = find_solver_method(method);
   return !row || row->footprint.shape != Footprint::ProfileAndFront;
 }

@@ -12,6 +12,7 @@
 
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/mesh/geo_mesh_estimate.hpp"
+#include "solvers/solver_choices.hpp"
 
 namespace fem::resources {
 
@@ -56,16 +57,16 @@ struct SystemSize {
 // from the method's footprint in the solver table; `uses_matrix`: false for the frontal method,
 // which never assembles. Its time: time_estimate.hpp.
 struct SolverEstimate {
-  std::string method;
+  SolverMethodId method;
   std::size_t bytes = 0;
   bool uses_matrix = true;
   std::string basis;  // what the estimate counts, for `fem check`
 };
 // Entries of a nested-dissection factor of `system`'s mesh (multifrontal, MUMPS).
 double nested_dissection_entries(const SystemSize& system);
-SolverEstimate estimate_solver(const std::string& method, const SystemSize& system);
+SolverEstimate estimate_solver(SolverMethodId method, const SystemSize& system);
 // Whether `method` works on the assembled matrix (all but the frontal method, which never assembles).
-bool assembles_matrix(const std::string& method);
+bool assembles_matrix(SolverMethodId method);
 
 // "1.2 GiB", "340 MiB".
 std::string bytes_text(double bytes);

@@ -14,11 +14,11 @@
 namespace fem::resources {
 namespace {
 
-bool built_on(const char* method, const std::string& device) { return solver_unavailable_reason(method, device).empty(); }
+bool built_on(SolverMethodId method, Device device) { return solver_unavailable_reason(method, device).empty(); }
 
 // The factorisation auto weighs against CG: multifrontal where this build has it on `device`.
-const char* direct_candidate(const std::string& device) {
-  return built_on("multifrontal", device) ? "multifrontal" : "band-cholesky";
+SolverMethodId direct_candidate(Device device) {
+  return built_on(SolverMethodId::Multifrontal, device) ? SolverMethodId::Multifrontal : SolverMethodId::BandCholesky;
 }
 
 std::string seconds_text(double seconds) {
@@ -39,17 +39,17 @@ constexpr MachineRates kSlowMachine{2e9, 2e9, 1e-3, "(a slow machine's: no need 
 
 }  // namespace
 
-MethodChoice choose_method(const SystemSize& system, const std::string& device, const SolveWork& work,
+MethodChoice choose_method(const SystemSize& system, Device device, const SolveWork& work,
                            bool needs_factorisation, std::size_t available, const MachineRates& rates) {
-  const char* direct = direct_candidate(device);
+  const SolverMethodId direct = direct_candidate(device);
   const TimeEstimate factor = estimate_time(direct, system, work, rates);
-  const TimeEstimate krylov = estimate_time("cg", system, work, rates);
+  const TimeEstimate krylov = estimate_time(SolverMethodId::Cg, system, work, rates);
   const double direct_s = factor.seconds(work.right_hand_sides), krylov_s = krylov.seconds(work.right_hand_sides);
   const std::size_t direct_bytes = solve_bytes(direct, system);
   const bool fits = built_on(direct, device) && direct_bytes <= available / 2;
 
   std::ostringstream because;
-  because << direct << " about " << seconds_text(direct_s) << " and " << bytes_text(static_cast<double>(direct_bytes))
+  because << name_of(direct) << " about " << seconds_text(direct_s) << " and " << bytes_text(static_cast<double>(direct_bytes))
           << ", CG with " << name_of(effective_preconditioner(work.preconditioner)) << " about " << seconds_text(krylov_s)
           << " (" << krylov.basis << ")";
   if (work.right_hand_sides > 1) because << " for " << work.right_hand_sides << " right-hand sides";
@@ -63,7 +63,7 @@ MethodChoice choose_method(const SystemSize& system, const std::string& device, 
                                                : "the direct factorisation is quick and exact: ") +
                 because.str(),
             direct_s};
-  return {"cg",
+  return {SolverMethodId::Cg,
           std::string(fits ? "CG is the faster: "
                            : "the factor would not fit in half the " + bytes_text(static_cast<double>(available)) +
                                  " available: ") +
@@ -84,21 +84,21 @@ MethodChoice choose_method_for(const Case& c, const renumber::NodeGraph& graph, 
   if (lanczos) work.right_hand_sides = lanczos_solves(a.modes);
   // The band candidate's bandwidth is the one reverse Cuthill-McKee would give it; nested
   // dissection's fill depends on the size alone.
-  const bool band = direct_candidate(c.solver.device) == std::string("band-cholesky");
+  const bool band = direct_candidate(c.solver.device) == SolverMethodId::BandCholesky;
   const auto ordered = band ? renumber::ordering_metrics(graph, renumber::reverse_cuthill_mckee(graph), dofs_per_node)
                             : renumber::OrderingMetrics{};
   const SystemSize system = system_size(graph, ordered, dimension, dofs_per_node);
   // A system a slow machine factorises in under a second is factorised without measuring this
   // one (the probes' arrays would be most of a small run's memory).
   MethodChoice quick = choose_method(system, c.solver.device, work, lanczos, available, kSlowMachine);
-  if (quick.method != "cg" && quick.seconds <= kQuickEnough_s) return quick;
+  if (quick.method != SolverMethodId::Cg && quick.seconds <= kQuickEnough_s) return quick;
   return choose_method(system, c.solver.device, work, lanczos, available, machine_rates());
 }
 
 void resolve_auto_method(Case& c, const renumber::NodeGraph& graph, int dimension, int dofs_per_node) {
-  if (c.solver.method != kAutoMethod) return;
+  if (c.solver.method != SolverMethodId::Auto) return;
   MethodChoice choice = choose_method_for(c, graph, dimension, dofs_per_node, host_available_memory());
-  c.solver.method = std::move(choice.method);
+  c.solver.method = choice.method;
   c.solver.method_chosen_because = std::move(choice.reason);
 }
 

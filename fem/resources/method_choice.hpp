@@ -14,14 +14,14 @@
 namespace fem::resources {
 
 struct MethodChoice {
-  std::string method;  // a row of the solver table
+  SolverMethodId method;  // a row of the solver table
   std::string reason;  // one line for the log, fem check and the run summary
   double seconds = 0;  // its estimated time for every right-hand side, at the rates it was chosen with
 };
 
 // The choice for `system` on `device`. `needs_factorisation`: the analysis is built on one
 // (shift-invert Lanczos), so an iterative method is chosen only where no factor fits.
-MethodChoice choose_method(const SystemSize& system, const std::string& device, const SolveWork& work,
+MethodChoice choose_method(const SystemSize& system, Device device, const SolveWork& work,
                            bool needs_factorisation, std::size_t available, const MachineRates& rates);
 
 // The choice for case `c` on its node graph: the right-hand sides its analysis solves (load

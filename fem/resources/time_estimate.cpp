@@ -49,7 +49,7 @@ const MachineRates& machine_rates() {
   return rates;
 }
 
-TimeEstimate estimate_time(const std::string& method, const SystemSize& s, const SolveWork& work,
+TimeEstimate estimate_time(SolverMethodId method, const SystemSize& s, const SolveWork& work,
                            const MachineRates& rates) {
   TimeEstimate e;
   const SolverMethod* row = find_solver_method(method);

@@ -36,7 +36,7 @@ struct TimeEstimate {
   std::string basis;        // what it counts, for `fem check`
   double seconds(int right_hand_sides) const { return prepare_s + right_hand_sides * per_solve_s; }
 };
-TimeEstimate estimate_time(const std::string& method, const SystemSize& system, const SolveWork& work,
+TimeEstimate estimate_time(SolverMethodId method, const SystemSize& system, const SolveWork& work,
                            const MachineRates& rates);
 
 }  // namespace fem::resources

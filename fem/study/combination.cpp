@@ -8,11 +8,16 @@
 
 namespace fem::study {
 
-bool Combination::eigen() const { return find_eigen_method(method) != nullptr; }
+std::optional<SolverMethodId> Combination::factorising_method() const {
+  if (eigen_method == EigenMethod::Lanczos) return method;
+  return std::nullopt;
+}
 
 std::string Combination::name() const {
-  return method + ":" + device + (preconditioner ? ":" + std::string(name_of(*preconditioner)) : "") +
-         (linear_method.empty() ? "" : ":" + linear_method);
+  const auto factorising = factorising_method();
+  return std::string(eigen_method ? name_of(*eigen_method) : name_of(method)) + ":" + name_of(device) +
+         (preconditioner ? ":" + std::string(name_of(*preconditioner)) : "") +
+         (factorising ? ":" + std::string(name_of(*factorising)) : "");
 }
 
 namespace {
@@ -20,26 +25,28 @@ namespace {
 // "lanczos:cpu:multifrontal", "lobpcg:cpu" or "lobpcg:cpu:amg", "slepc:cpu".
 Combination parse_eigen_row(const std::string& text, const EigenMethodRow& method, const std::string& device,
                             const std::optional<std::string>& third) {
-  Combination c{method.name, device, std::nullopt, ""};
-  const auto devices = solver_devices();
-  if (std::none_of(devices.begin(), devices.end(), [&](const char* d) { return device == d; }))
-    throw std::invalid_argument("'" + text + "': " + unknown_solver_name("cg", device));  // the table's unknown-device message
+  const auto on = parse_choice<Device>(device);
+  if (!on) throw std::invalid_argument("'" + text + "': " + unknown_solver_name("cg", device));  // the table's unknown-device message
+  Combination c;
+  c.eigen_method = parse_eigen_method(method.name).value();  // the eigen table's names are EigenMethod's
+  c.device = *on;
+  c.method = c.eigen_method == EigenMethod::Slepc ? SolverMethodId::Mumps : SolverMethodId::Cg;
   switch (method.inner) {
     case EigenInner::LinearMethod:
       if (!third)
         throw std::invalid_argument("'" + text + "': shift-invert Lanczos names the linear method that factorises "
-                                    "K - sigma M: " + c.method + ":" + device + ":multifrontal or :band-cholesky");
+                                    "K - sigma M: " + method.name + ":" + device + ":multifrontal or :band-cholesky");
       if (const auto unknown = unknown_solver_name(*third, device); !unknown.empty())
         throw std::invalid_argument("'" + text + "': " + unknown);
-      c.linear_method = *third;
+      c.method = *parse_choice<SolverMethodId>(*third);
       break;
     case EigenInner::Amg:
       if (third && *third != "amg")
-        throw std::invalid_argument("'" + text + "': " + c.method + " is preconditioned by amg only");
+        throw std::invalid_argument("'" + text + "': " + method.name + " is preconditioned by amg only");
       c.preconditioner = Preconditioner::Amg;
       break;
     case EigenInner::None:
-      if (third) throw std::invalid_argument("'" + text + "': " + c.method + " takes nothing after the device");
+      if (third) throw std::invalid_argument("'" + text + "': " + method.name + " takes nothing after the device");
       break;
   }
   return c;
@@ -53,17 +60,20 @@ Combination parse_combination(const std::string& text) {
     throw std::invalid_argument("'" + text + "': a solver is written method:device, e.g. band-cholesky:cpu, or "
                                 "method:device:preconditioner for an iterative one, e.g. cg:cpu:amg");
   const auto second = text.find(':', colon + 1);
-  Combination c{text.substr(0, colon), text.substr(colon + 1, second == std::string::npos ? std::string::npos : second - colon - 1),
-                std::nullopt, ""};
-  if (const EigenMethodRow* eigen = find_eigen_method(c.method))
-    return parse_eigen_row(text, *eigen, c.device,
+  const std::string method = text.substr(0, colon);
+  const std::string device = text.substr(colon + 1, second == std::string::npos ? std::string::npos : second - colon - 1);
+  if (const EigenMethodRow* eigen = find_eigen_method(method))
+    return parse_eigen_row(text, *eigen, device,
                            second == std::string::npos ? std::nullopt : std::optional<std::string>(text.substr(second + 1)));
-  if (const auto unknown = unknown_solver_name(c.method, c.device); !unknown.empty())
+  if (const auto unknown = unknown_solver_name(method, device); !unknown.empty())
     throw std::invalid_argument("'" + text + "': " + unknown);
+  Combination c;
+  c.method = *parse_choice<SolverMethodId>(method);
+  c.device = *parse_choice<Device>(device);
   if (second != std::string::npos) {
     const std::string preconditioner = text.substr(second + 1);
     if (!takes_preconditioner(c.method))
-      throw std::invalid_argument("'" + text + "': " + c.method + " takes no preconditioner (cg and bicgstab do)");
+      throw std::invalid_argument("'" + text + "': " + method + " takes no preconditioner (cg and bicgstab do)");
     c.preconditioner = parse_choice<Preconditioner>(preconditioner);
     if (!c.preconditioner)
       throw std::invalid_argument("'" + text + "': unknown preconditioner '" + preconditioner + "' (" +
@@ -82,7 +92,7 @@ void require_rows_fit(const std::vector<Combination>& rows, bool modal, const st
 }
 
 Combination with_preconditioner(Combination c, Preconditioner fallback) {
-  if (takes_preconditioner(c.method)) c.preconditioner = effective_preconditioner(c.preconditioner.value_or(fallback));
+  if (!c.eigen() && takes_preconditioner(c.method)) c.preconditioner = effective_preconditioner(c.preconditioner.value_or(fallback));
   return c;
 }
 

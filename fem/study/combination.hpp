@@ -7,16 +7,22 @@
 #include <string>
 #include <vector>
 
+#include "fem/case/analysis_spec.hpp"
 #include "solvers/solver_choices.hpp"
 
 namespace fem::study {
 
 struct Combination {
-  std::string method;
-  std::string device;
+  // A linear row's method. An eigen row's linear method: for lanczos the one that factorises
+  // K - sigma M; for the others the one whose numbering goal and own ordering the row follows
+  // (mumps for slepc, cg for lobpcg).
+  SolverMethodId method = SolverMethodId::Cg;
+  std::optional<EigenMethod> eigen_method;        // an eigen row (of a modal case)
+  Device device = Device::Cpu;
   std::optional<Preconditioner> preconditioner;  // none given: the case's
-  std::string linear_method;                      // lanczos: the method that factorises K - sigma M
-  bool eigen() const;                             // an eigen method (a row of a modal case)
+  bool eigen() const { return eigen_method.has_value(); }
+  // The method that factorises K - sigma M where the row names one (lanczos).
+  std::optional<SolverMethodId> factorising_method() const;
   std::string name() const;
 };
 

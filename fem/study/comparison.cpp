@@ -89,7 +89,7 @@ struct Measured {
 // solver, nothing carried over), `solve` is timed, with the memory it adds to the process and
 // the device's energy. The repeats stop where one more would take the row past the time budget:
 // a solve over it says enough, and many short ones must not add up to far more.
-Measured timed_repeats(const CompareSettings& settings, const std::string& device, Stopwatch& solving, StudyRow& row,
+Measured timed_repeats(const CompareSettings& settings, Device device, Stopwatch& solving, StudyRow& row,
                        const std::function<void(int)>& fresh, const std::function<SolveReport()>& solve) {
   Measured m;
   EnergyProbe probe(device);
@@ -152,13 +152,6 @@ std::vector<double> solve_linear_row(SystemCache& cache, const std::vector<LoadC
   return in_mesh_order;
 }
 
-// The solver whose numbering goal an eigen row's `auto` renumbering follows, and whose own
-// ordering (nested dissection) it reports: the factorising method of Lanczos, MUMPS for SLEPc.
-std::string ordering_solver(const Combination& combination) {
-  if (!combination.linear_method.empty()) return combination.linear_method;
-  return combination.method == "slepc" ? "mumps" : "cg";
-}
-
 // An eigen row: the case's modes by the combination's eigen method, on K and M of this
 // numbering. Its answer is the eigenvalues, ascending; the row gets the frequencies, and as its
 // residual the largest ||K x - lambda M x|| / ||K x|| of the modes, recomputed.
@@ -166,14 +159,16 @@ std::vector<double> solve_eigen_row(SystemCache& cache, const Case& c, const std
                                     const Combination& combination, SolverOptions options, const CompareSettings& settings,
                                     Stopwatch& solving, StudyRow& row, Measured& measured, const std::string& label,
                                     std::ostream& log) {
-  if (const auto why = eigen_unavailable_reason(combination.method, combination.device, combination.linear_method);
+  const auto factorising = combination.factorising_method();
+  if (const auto why = eigen_unavailable_reason(name_of(*combination.eigen_method), name_of(combination.device),
+                                                factorising ? name_of(*factorising) : "");
       !why.empty())
     throw SolverUnavailable(why);
-  const std::string goal = ordering_solver(combination);
+  const SolverMethodId goal = combination.method;
   AnalysisSpec analysis = c.analysis;
-  analysis.method = parse_eigen_method(combination.method).value();  // parse_combination knew it
+  analysis.method = *combination.eigen_method;
   const bool lanczos = analysis.method == EigenMethod::Lanczos;
-  if (lanczos) options.method = combination.linear_method;
+  if (lanczos) options.method = combination.method;
   row.time_assemble_s = cache.prepare(renumber, goal, false);
   const DiscreteSystem& system = cache.system(renumber, goal);
   const CsrMatrix& k = system.assembled().matrix;
@@ -221,6 +216,106 @@ double max_relative_difference(const std::vector<double>& u, const std::vector<d
   return scale > 0 ? worst / scale : worst;
 }
 
+namespace {
+
+// A row's identity (its solver, device, renumbering, size) and the numbering it is solved in.
+StudyRow new_row(const Combination& combination, const std::string& renumber, const std::string& size,
+                 const NodeOrdering& ordering, const renumber::NodeGraph& graph, int dofs_per_node) {
+  StudyRow row;
+  row.solver = combination.eigen() ? name_of(*combination.eigen_method) : name_of(combination.method);
+  row.device = name_of(combination.device);
+  if (combination.preconditioner) row.preconditioner = name_of(*combination.preconditioner);
+  if (const auto factorising = combination.factorising_method()) row.linear_method = name_of(*factorising);
+  row.renumber = renumber;
+  row.size = size;
+  row.renumber_used = ordering.method;
+  row.dofs = static_cast<std::int64_t>(graph.num_nodes()) * dofs_per_node;
+  row.bandwidth = ordering.after.bandwidth;
+  for (int node = 0; node < graph.num_nodes(); ++node)
+    row.nnz += static_cast<std::int64_t>(graph.degree(node) + 1) * dofs_per_node * dofs_per_node;
+  return row;
+}
+
+// The case's solver settings with the row's method, device and preconditioner, and a progress
+// callback that shows a line every 2 s and stops a solve that runs past the time budget (asked
+// more often when there is a budget).
+SolverOptions row_options(const SolverSpec& solver, const Combination& combination, const CompareSettings& settings,
+                          const Stopwatch& solving, ProgressLine& progress_line, const std::string& label) {
+  SolverOptions options = solver;
+  options.method = combination.method;
+  options.device = combination.device;
+  if (combination.preconditioner) options.preconditioner = *combination.preconditioner;
+  const double time_budget = settings.budget.time_s;
+  if (time_budget > 0) options.progress_interval_s = std::min(options.progress_interval_s, time_budget / 20);
+  if (settings.progress || time_budget > 0)
+    options.progress = [&solving, &progress_line, label, time_budget, shown = settings.progress,
+                        since_shown = Stopwatch()](const std::string& line) mutable {
+      const double running = solving.seconds();
+      if (time_budget > 0 && running > time_budget)
+        throw OverBudget("stopped after " + seconds_text(running) + ", over the time budget of " + seconds_text(time_budget));
+      if (shown && since_shown.seconds() >= 2) {
+        since_shown.restart();
+        progress_line.show(label + " ... " + line);
+      }
+    };
+  return options;
+}
+
+// Runs `solve`, turning what stops a row into its status and message (a budget overrun is
+// recorded in the ledger); a fault of the case itself goes on up, as no row can be solved.
+std::vector<double> solve_or_mark(const std::function<std::vector<double>()>& solve, StudyRow& row, BudgetLedger& ledger,
+                                  const std::string& key, const Stopwatch& solving) {
+  try {
+    return solve();
+  } catch (const OverBudget& e) {
+    row.status = RowStatus::OverBudget;
+    row.message = e.what();
+    ledger.record_stopped(key, row.dofs, solving.seconds());
+  } catch (const SolverUnavailable& e) {
+    row.status = RowStatus::Unavailable;
+    row.message = e.what();
+  } catch (const SolveFailure& e) {
+    row.status = RowStatus::Failed;
+    row.message = e.what();
+  } catch (const std::bad_alloc&) {
+    row.status = RowStatus::Failed;
+    row.message = "out of memory";
+  } catch (const CaseError&) {
+    throw;
+  } catch (const std::exception& e) {
+    row.status = RowStatus::Failed;
+    row.message = e.what();
+  }
+  return {};
+}
+
+// What a solved row's timed solves measured: times, memory, iterations, the solver's figures and
+// what follows from them (factor size and fill, GFLOP/s), energy.
+void record_measured(const Measured& measured, SolverMethodId ordered_for, StudyRow& row) {
+  const SolveReport& report = measured.report;
+  // A method that orders the equations itself solved in its own ordering: the row says which,
+  // and the bandwidth of the numbering it was handed means nothing for it.
+  if (const std::string own = own_ordering_used(ordered_for, report); !own.empty()) {
+    row.renumber_used = own;
+    row.bandwidth = 0;
+  }
+  row.repeats = static_cast<int>(measured.wall.size());
+  row.time_setup_s = spread_of(measured.setup);
+  row.time_solve_s = spread_of(measured.solve);
+  row.time_total_s = spread_of(measured.wall);
+  row.solver_memory_bytes = static_cast<double>(report.memory_bytes);
+  row.iterations = report.iterations;
+  for (const auto& [name, value] : report.figures) row.figures[name] = value;
+  factor_figures(report, row);
+  if (const auto flops = report.figures.find("flops"); flops != report.figures.end() && flops->second > 0) {
+    row.flops = flops->second;
+    if (row.time_setup_s.median > 0) row.gflops = flops->second / row.time_setup_s.median * 1e-9;
+  }
+  if (!measured.energy.empty()) row.energy_j = spread_of(measured.energy).median;
+}
+
+}  // namespace
+
 std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const CompareSettings& settings,
                                       const std::string& size, BudgetLedger& ledger, std::string& reference,
                                       std::ostream& log) {
@@ -240,21 +335,10 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
   for (const auto& renumber : settings.renumberings) {
     for (const auto& given : settings.combinations) {
       const Combination combination = with_preconditioner(given, c.solver.preconditioner);
-      // The solver whose numbering an eigen row gets (its factorising method for Lanczos).
-      const std::string ordered_for = combination.eigen() ? ordering_solver(combination) : combination.method;
-      StudyRow row;
-      row.solver = combination.method;
-      row.device = combination.device;
-      if (combination.preconditioner) row.preconditioner = name_of(*combination.preconditioner);
-      row.linear_method = combination.linear_method;
-      row.renumber = renumber;
-      row.size = size;
+      // The solver whose numbering the row gets (an eigen row's linear method).
+      const SolverMethodId ordered_for = combination.method;
       const NodeOrdering& ordering = cache.ordering(renumber, ordered_for);
-      row.renumber_used = ordering.method;
-      row.dofs = static_cast<std::int64_t>(mesh.num_nodes()) * d;
-      row.bandwidth = ordering.after.bandwidth;
-      for (int node = 0; node < graph.num_nodes(); ++node)
-        row.nnz += static_cast<std::int64_t>(graph.degree(node) + 1) * d * d;
+      StudyRow row = new_row(combination, renumber, size, ordering, graph, d);
       const std::string label = "fem: solve    " + combination.name() + ", " + ordering.method + ", " +
                                 with_commas(row.dofs) + " dofs" + (size.empty() ? "" : " (" + size + ")");
 
@@ -267,52 +351,18 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         continue;
       }
 
-      SolverOptions options = c.solver;
-      options.method = combination.method;
-      options.device = combination.device;
-      if (combination.preconditioner) options.preconditioner = *combination.preconditioner;
-      // The progress callback shows lines every 2 s and stops a solve that runs past the time
-      // budget, so it is asked more often when there is a budget.
       ProgressLine progress_line(log);
-      const double time_budget = settings.budget.time_s;
-      Stopwatch solving, since_shown;
-      if (time_budget > 0) options.progress_interval_s = std::min(options.progress_interval_s, time_budget / 20);
-      if (settings.progress || time_budget > 0)
-        options.progress = [&](const std::string& line) {
-          const double running = solving.seconds();
-          if (time_budget > 0 && running > time_budget)
-            throw OverBudget("stopped after " + seconds_text(running) + ", over the time budget of " + seconds_text(time_budget));
-          if (settings.progress && since_shown.seconds() >= 2) {
-            since_shown.restart();
-            progress_line.show(label + " ... " + line);
-          }
-        };
+      Stopwatch solving;
+      const SolverOptions options = row_options(c.solver, combination, settings, solving, progress_line, label);
       Measured measured;
-      std::vector<double> answer;
-      try {
-        answer = combination.eigen()
-                     ? solve_eigen_row(cache, c, renumber, combination, options, settings, solving, row, measured, label, log)
-                     : solve_linear_row(cache, load_cases, renumber, combination, options, settings, solving, row, measured,
-                                        label, log);
-      } catch (const OverBudget& e) {
-        row.status = RowStatus::OverBudget;
-        row.message = e.what();
-        ledger.record_stopped(key, row.dofs, solving.seconds());
-      } catch (const SolverUnavailable& e) {
-        row.status = RowStatus::Unavailable;
-        row.message = e.what();
-      } catch (const SolveFailure& e) {
-        row.status = RowStatus::Failed;
-        row.message = e.what();
-      } catch (const std::bad_alloc&) {
-        row.status = RowStatus::Failed;
-        row.message = "out of memory";
-      } catch (const CaseError&) {
-        throw;  // the case is at fault, not the solver: no study can go on
-      } catch (const std::exception& e) {
-        row.status = RowStatus::Failed;
-        row.message = e.what();
-      }
+      std::vector<double> answer = solve_or_mark(
+          [&] {
+            return combination.eigen()
+                       ? solve_eigen_row(cache, c, renumber, combination, options, settings, solving, row, measured, label, log)
+                       : solve_linear_row(cache, load_cases, renumber, combination, options, settings, solving, row,
+                                          measured, label, log);
+          },
+          row, ledger, key, solving);
       progress_line.clear();
       if (row.status != RowStatus::Ok) {
         log << label << ": " << status_name(row.status) << ": " << row.message << "\n" << std::flush;
@@ -320,26 +370,7 @@ std::vector<StudyRow> compare_on_mesh(const Case& c, const Mesh& mesh, const Com
         continue;
       }
 
-      const SolveReport& report = measured.report;
-      // A method that orders the equations itself solved in its own ordering: the row says which,
-      // and the bandwidth of the numbering it was handed means nothing for it.
-      if (const std::string own = own_ordering_used(ordered_for, report); !own.empty()) {
-        row.renumber_used = own;
-        row.bandwidth = 0;
-      }
-      row.repeats = static_cast<int>(measured.wall.size());
-      row.time_setup_s = spread_of(measured.setup);
-      row.time_solve_s = spread_of(measured.solve);
-      row.time_total_s = spread_of(measured.wall);
-      row.solver_memory_bytes = static_cast<double>(report.memory_bytes);
-      row.iterations = report.iterations;
-      for (const auto& [name, value] : report.figures) row.figures[name] = value;
-      factor_figures(report, row);
-      if (const auto flops = report.figures.find("flops"); flops != report.figures.end() && flops->second > 0) {
-        row.flops = flops->second;
-        if (row.time_setup_s.median > 0) row.gflops = flops->second / row.time_setup_s.median * 1e-9;
-      }
-      if (!measured.energy.empty()) row.energy_j = spread_of(measured.energy).median;
+      record_measured(measured, ordered_for, row);
       if (reference.empty()) reference = key;
       solutions.emplace_back(rows.size(), std::move(answer));
       row.note = ledger.record(key, row.dofs, *std::max_element(measured.wall.begin(), measured.wall.end()),

@@ -5,18 +5,19 @@
 #include <optional>
 #include <string>
 
+#include "kernels/device_queries.hpp"
+#include "solvers/solver_choices.hpp"
+
 namespace fem::study {
 
 class EnergyProbe {
  public:
-  explicit EnergyProbe(const std::string& device);  // "cuda" is measured when NVML answers
-  ~EnergyProbe();
+  explicit EnergyProbe(Device device);  // cuda is measured when NVML answers
   void start();
   std::optional<double> stop_joules();  // nothing where the device has no counter
 
  private:
-  struct Meter;
-  std::unique_ptr<Meter> meter_;
+  std::unique_ptr<kernels::DeviceEnergyMeter> meter_;  // null: nothing to measure
 };
 
 }  // namespace fem::study

@@ -13,16 +13,12 @@
 #include <thread>
 
 #include "fem/config.hpp"
+#include "fem/mesh/gmsh_version.hpp"
+#include "fem/output/vtk_version.hpp"
 #include "fem/output/external_command.hpp"
 #include "kernels/device_queries.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/solver_table.hpp"
-#if FEM_WITH_VTK
-#include <vtkVersionMacros.h>
-#endif
-#if FEM_WITH_GMSH
-#include <gmsh.h>
-#endif
 
 namespace fem::study {
 namespace {
@@ -65,12 +61,8 @@ json libraries() {
   lib["openmp"] = _OPENMP;
   lib["nlohmann_json"] = std::to_string(NLOHMANN_JSON_VERSION_MAJOR) + "." + std::to_string(NLOHMANN_JSON_VERSION_MINOR) +
                          "." + std::to_string(NLOHMANN_JSON_VERSION_PATCH);
-#if FEM_WITH_VTK
-  lib["vtk"] = VTK_VERSION;
-#endif
-#if FEM_WITH_GMSH
-  lib["gmsh"] = GMSH_API_VERSION;
-#endif
+  if (const auto vtk = vtk_version()) lib["vtk"] = *vtk;
+  if (const auto gmsh = gmsh_version()) lib["gmsh"] = *gmsh;
   if (const std::string cuda = kernels::cuda_runtime_version(); !cuda.empty()) lib["cuda_runtime"] = cuda;
   for (const auto& [name, version] : solver_libraries()) lib[name] = version;
   return lib;

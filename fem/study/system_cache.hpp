@@ -17,18 +17,18 @@ class SystemCache {
   SystemCache(const Problem& problem, const renumber::NodeGraph& graph) : problem_(problem), graph_(graph) {}
 
   // `method` names the solver whose renumbering goal `auto` follows.
-  const NodeOrdering& ordering(const std::string& renumber, const std::string& method);
-  DiscreteSystem& system(const std::string& renumber, const std::string& method);
+  const NodeOrdering& ordering(const std::string& renumber, SolverMethodId method);
+  DiscreteSystem& system(const std::string& renumber, SolverMethodId method);
 
   // Seconds it took to build this kind of system for this ordering (the first time).
-  double prepare(const std::string& renumber, const std::string& method, bool by_elements);
+  double prepare(const std::string& renumber, SolverMethodId method, bool by_elements);
 
   // M of the assembled system (after prepare(renumber, method, false)), its fixed equations'
   // rows and columns cleared as a modal run clears them.
-  const CsrMatrix& mass(const std::string& renumber, const std::string& method, MassLumping lumping);
+  const CsrMatrix& mass(const std::string& renumber, SolverMethodId method, MassLumping lumping);
 
  private:
-  static std::string ordering_key(const std::string& renumber, const std::string& method);
+  static std::string ordering_key(const std::string& renumber, SolverMethodId method);
 
   const Problem& problem_;
   const renumber::NodeGraph& graph_;

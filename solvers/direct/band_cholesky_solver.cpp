@@ -182,8 +182,6 @@ struct Factor {
   }
 };
 
-enum class Device { cpu, cuda };
-
 // Whether the band is long enough against its width for the two-sided factorisation on the device.
 bool may_twist(const band::BandLayout& layout) {
   return layout.bandwidth >= 1 && layout.n >= band::kTwistedFromLength * layout.bandwidth;
@@ -214,7 +212,7 @@ class PreparedBandCholesky final : public PreparedSolver {
       : options_(options), device_(device), device_bytes_(device_bytes), host_(host), gpu_(gpu),
         gpu_kernels_(gpu_kernels), a_(a),
         layout_(band::make_layout(a, 0)) {
-    const bool on_gpu = device_ == Device::cuda;
+    const bool on_gpu = device_ == Device::Cuda;
     auto& f = setup_.figures;
     // The matrix's band and its work, whatever wider band the device factors (the same figures
     // on every device, for rates that compare).
@@ -295,7 +293,7 @@ class PreparedBandCholesky final : public PreparedSolver {
   template <class T>
   Factor<T> load_and_factor(const CsrMatrix& a, const band::BandLayout& chosen, SolveReport& report) {
     band::BandLayout layout = chosen;  // the preparation's: on the device, blocks by the two-sided rule where it may apply
-    if (device_ == Device::cpu) {
+    if (device_ == Device::Cpu) {
       Factor<T> f{&host_, band::load_band<T>(host_, a, layout)};
       ProgressMeter progress(options_);
       band::factor_or_fail(host_, std::get<band::BandOnBackend<T>>(f.band), band::kHostSchedule,
@@ -382,11 +380,11 @@ class BandCholeskySolver final : public LinearSolver {
   // `device_bytes` (CUDA): device memory the band may take, 0 for 90 % of the free memory.
   BandCholeskySolver(const SolverOptions& options, Device device, std::size_t device_bytes)
       : options_(options), device_(device), device_bytes_(device_bytes), host_(kernels::make_dense_backend("blas")) {
-    if (device_ == Device::cuda) {
+    if (device_ == Device::Cuda) {
       try {
         gpu_ = kernels::make_dense_backend("cublas");
       } catch (const kernels::BackendUnavailable& e) {
-        throw SolverUnavailable("band-cholesky on '" + options.device + "': " + e.what());
+        throw SolverUnavailable("band-cholesky on '" + std::string(name_of(options.device)) + "': " + e.what());
       }
       gpu_kernels_ = band::direct_kernels_for(*gpu_);
       if (!gpu_kernels_) throw SolverUnavailable("band-cholesky: the '" + gpu_->name() + "' back-end has no band kernels");
@@ -414,7 +412,7 @@ class BandCholeskySolver final : public LinearSolver {
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_band_cholesky_cpu(const SolverOptions& options) {
-  return std::make_unique<BandCholeskySolver>(options, Device::cpu, 0);
+  return std::make_unique<BandCholeskySolver>(options, Device::Cpu, 0);
 }
 
 std::unique_ptr<LinearSolver> make_band_cholesky_cuda(const SolverOptions& options) {
@@ -422,7 +420,7 @@ std::unique_ptr<LinearSolver> make_band_cholesky_cuda(const SolverOptions& optio
 }
 
 std::unique_ptr<LinearSolver> make_band_cholesky_cuda_within(const SolverOptions& options, std::size_t device_bytes) {
-  return std::make_unique<BandCholeskySolver>(options, Device::cuda, device_bytes);
+  return std::make_unique<BandCholeskySolver>(options, Device::Cuda, device_bytes);
 }
 
 }  // namespace fem

@@ -88,6 +88,104 @@ std::vector<double> svqb(const Block& s, const Block& ms, int& kept) {
   return b;
 }
 
+// Equations whose row of M has a positive diagonal: the others (fixed, or massless) stay zero in
+// every vector, or their directions would be eigenvectors of infinite frequency.
+std::vector<char> equations_with_mass(const CsrMatrix& m) {
+  std::vector<char> has_mass(m.rows, 0);
+  for (std::int64_t i = 0; i < m.rows; ++i)
+    for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
+      if (m.col[p] == i && m.val[p] > 0) has_mass[i] = 1;
+  return has_mass;
+}
+
+// A few more vectors than modes: a cluster at the edge of the wanted set converges with them.
+// The search space holds three blocks, so it must fit three times in the equations with mass.
+int block_size(int modes, std::int64_t with_mass) {
+  const int block = static_cast<int>(std::min<std::int64_t>(modes + std::max(modes / 2, 6), with_mass / 3));
+  if (block < modes)
+    throw EigenFailure(std::to_string(modes) + " modes asked for, but only " + std::to_string(with_mass) +
+                       " equations carry mass: LOBPCG needs three times as many; ask for fewer modes");
+  return block;
+}
+
+// The preconditioner: one AMG V-cycle on K - sigma M.
+std::unique_ptr<amg::VCycle> shifted_v_cycle(const kernels::SparseBackend& backend, const CsrMatrix& shifted,
+                                             const NodeLayout& nodes, const AmgOptions& amg, double shift) {
+  try {
+    return std::make_unique<amg::VCycle>(backend, shifted, nodes, amg);
+  } catch (const SolveFailure& e) {
+    std::ostringstream text;
+    text << "LOBPCG: AMG could not be set up on K - sigma M with sigma = " << shift << " (" << e.what()
+         << "); lower analysis.shift";
+    throw EigenFailure(text.str(), e.equation());
+  }
+}
+
+// The largest absolute row sums of K and M: what roundoff leaves in K x - lambda M x scales with them.
+struct RowSumNorms {
+  double k = 0, m = 0;
+};
+
+RowSumNorms row_sum_norms(const CsrMatrix& k, const CsrMatrix& m) {
+  RowSumNorms norms;
+  for (std::int64_t i = 0; i < k.rows; ++i) {
+    double sk = 0, sm = 0;
+    for (auto p = k.row_ptr[i]; p < k.row_ptr[i + 1]; ++p) sk += std::abs(k.val[p]);
+    for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p) sm += std::abs(m.val[p]);
+    norms.k = std::max(norms.k, sk);
+    norms.m = std::max(norms.m, sm);
+  }
+  return norms;
+}
+
+// Random starting vectors (a fixed seed: runs repeat), zero where there is no mass.
+Block random_start(std::int64_t n, int block, const std::vector<char>& has_mass) {
+  Block x(n, block);
+  std::mt19937_64 random(20261206);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  for (double& v : x.data) v = uniform(random);
+  for (int j = 0; j < block; ++j)
+    for (std::int64_t i = 0; i < n; ++i)
+      if (!has_mass[i]) x.col(j)[i] = 0;
+  return x;
+}
+
+// The new P: the part of the new X that came from W and P, in the columns of S = [X, W, P]
+// (S's coefficients B times the Ritz vectors' C, of which the rows past X's are kept).
+Block new_directions(const Block& s, const std::vector<double>& b, const std::vector<double>& ritz, int q, int block,
+                     const Block& w, const Block& p) {
+  std::vector<double> bc(static_cast<std::size_t>(s.cols) * block);
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, s.cols, block, q, 1.0, b.data(), s.cols, ritz.data(), q, 0.0,
+              bc.data(), s.cols);
+  const Block wp = join({&w, &p});
+  std::vector<double> tail(static_cast<std::size_t>(wp.cols) * block);
+  for (int j = 0; j < block; ++j)
+    std::copy_n(&bc[static_cast<std::size_t>(j) * s.cols + block], wp.cols, &tail[static_cast<std::size_t>(j) * wp.cols]);
+  return combine(wp, tail.data(), wp.cols, block);
+}
+
+// The residuals R = K X - M X Lambda, and how many of the first `modes` columns meet the
+// tolerance relative as mode_residuals measures it, or the roundoff floor.
+struct Residuals {
+  Block r;
+  int converged = 0;
+};
+
+Residuals residuals(const Block& x, const Block& kx, const Block& mx, const std::vector<double>& lambda, int modes,
+                    double reference, RowSumNorms norms, double tolerance) {
+  Residuals out{Block(x.n, x.cols), 0};
+  for (int j = 0; j < x.cols; ++j) {
+    for (std::int64_t i = 0; i < x.n; ++i) out.r.col(j)[i] = kx.col(j)[i] - lambda[j] * mx.col(j)[i];
+    const double norm_x = std::sqrt(cpu::dot(x.span(j), x.span(j)));
+    const double scale = std::max(std::sqrt(cpu::dot(kx.span(j), kx.span(j))),
+                                  reference * std::sqrt(cpu::dot(mx.span(j), mx.span(j))));
+    const double attainable = 1e3 * std::numeric_limits<double>::epsilon() * (norms.k + std::abs(lambda[j]) * norms.m) * norm_x;
+    const double residual = std::sqrt(cpu::dot(out.r.span(j), out.r.span(j)));
+    if (j < modes && residual <= std::max(tolerance * scale, attainable)) ++out.converged;
+  }
+  return out;
+}
+
 }  // namespace
 
 EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, const AmgOptions& amg,
@@ -95,17 +193,9 @@ EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, con
   const std::int64_t n = k.rows;
   if (m.rows != n) throw std::invalid_argument("lobpcg: K and M differ in size");
   if (options.modes < 1) throw std::invalid_argument("lobpcg: modes must be at least 1");
-  std::vector<char> has_mass(n, 0);
-  for (std::int64_t i = 0; i < n; ++i)
-    for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
-      if (m.col[p] == i && m.val[p] > 0) has_mass[i] = 1;
-  const std::int64_t free = std::count(has_mass.begin(), has_mass.end(), 1);
+  const std::vector<char> has_mass = equations_with_mass(m);
   const int modes = options.modes;
-  // A few more vectors than modes: a cluster at the edge of the wanted set converges with them.
-  const int block = static_cast<int>(std::min<std::int64_t>(modes + std::max(modes / 2, 6), free / 3));
-  if (block < modes)
-    throw EigenFailure(std::to_string(modes) + " modes asked for, but only " + std::to_string(free) +
-                       " equations carry mass: LOBPCG needs three times as many; ask for fewer modes");
+  const int block = block_size(modes, std::count(has_mass.begin(), has_mass.end(), 1));
 
   EigenResult result;
   result.shift = options.shift ? *options.shift : default_shift(k, m);
@@ -114,15 +204,7 @@ EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, con
   const Stopwatch setup;
   const CsrMatrix shifted = shifted_matrix(k, m, result.shift);
   const auto backend = kernels::make_sparse_backend("cpu");
-  std::unique_ptr<amg::VCycle> cycle;
-  try {
-    cycle = std::make_unique<amg::VCycle>(*backend, shifted, nodes, amg);
-  } catch (const SolveFailure& e) {
-    std::ostringstream text;
-    text << "LOBPCG: AMG could not be set up on K - sigma M with sigma = " << result.shift << " (" << e.what()
-         << "); lower analysis.shift";
-    throw EigenFailure(text.str(), e.equation());
-  }
+  const std::unique_ptr<amg::VCycle> cycle = shifted_v_cycle(*backend, shifted, nodes, amg, result.shift);
   result.setup.time_setup_s = setup.seconds();
   result.setup.memory_bytes = cycle->bytes();
   result.setup.figures = cycle->figures();
@@ -141,23 +223,9 @@ EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, con
     result.time_solve_s += watch.seconds();
     return w;
   };
-  // Roundoff in K x: what a residual cannot go below.
-  double norm_k = 0, norm_m = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    double sk = 0, sm = 0;
-    for (auto p = k.row_ptr[i]; p < k.row_ptr[i + 1]; ++p) sk += std::abs(k.val[p]);
-    for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p) sm += std::abs(m.val[p]);
-    norm_k = std::max(norm_k, sk);
-    norm_m = std::max(norm_m, sm);
-  }
+  const RowSumNorms norms = row_sum_norms(k, m);
 
-  Block x(n, block), w, p;
-  std::mt19937_64 random(20261206);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (double& v : x.data) v = uniform(random);
-  for (int j = 0; j < block; ++j)
-    for (std::int64_t i = 0; i < n; ++i)
-      if (!has_mass[i]) x.col(j)[i] = 0;
+  Block x = random_start(n, block, has_mass), w, p;
   std::vector<double> lambda;
   const Stopwatch since_report;
   double next_report = 2.0;
@@ -175,46 +243,25 @@ EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, con
     const std::vector<double> theta = symmetric_eigen(h, q);
     lambda.assign(theta.begin(), theta.begin() + block);
     x = combine(basis, h.data(), q, block);
-    if (iteration > 0) {
-      // P: the part of the new X from W and P, in the original columns (coefficients B C).
-      std::vector<double> bc(static_cast<std::size_t>(s.cols) * block);
-      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, s.cols, block, q, 1.0, b.data(), s.cols, h.data(), q, 0.0,
-                  bc.data(), s.cols);
-      Block wp = join({&w, &p});
-      std::vector<double> tail(static_cast<std::size_t>(wp.cols) * block);
-      for (int j = 0; j < block; ++j)
-        std::copy_n(&bc[static_cast<std::size_t>(j) * s.cols + block], wp.cols, &tail[static_cast<std::size_t>(j) * wp.cols]);
-      p = combine(wp, tail.data(), wp.cols, block);
-    }
+    if (iteration > 0) p = new_directions(s, b, h, q, block, w, p);
 
-    // Residuals R = K X - M X Lambda, relative as mode_residuals measures them.
-    const Block kx = combine(k_basis, h.data(), q, block), mx = times(m, x);
-    Block r(n, block);
-    int converged = 0;
     const double reference = std::max(std::abs(result.shift), std::abs(lambda[modes - 1]));
-    for (int j = 0; j < block; ++j) {
-      for (std::int64_t i = 0; i < n; ++i) r.col(j)[i] = kx.col(j)[i] - lambda[j] * mx.col(j)[i];
-      const double norm_x = std::sqrt(cpu::dot(x.span(j), x.span(j)));
-      const double scale = std::max(std::sqrt(cpu::dot(kx.span(j), kx.span(j))),
-                                    reference * std::sqrt(cpu::dot(mx.span(j), mx.span(j))));
-      const double attainable = 1e3 * std::numeric_limits<double>::epsilon() * (norm_k + std::abs(lambda[j]) * norm_m) * norm_x;
-      const double residual = std::sqrt(cpu::dot(r.span(j), r.span(j)));
-      if (j < modes && residual <= std::max(options.tolerance * scale, attainable)) ++converged;
-    }
+    const Residuals r = residuals(x, combine(k_basis, h.data(), q, block), times(m, x), lambda, modes, reference, norms,
+                                  options.tolerance);
     result.restarts = iteration;
-    if (converged == modes) break;
+    if (r.converged == modes) break;
     if (iteration == options.max_restarts) {
       std::ostringstream text;
-      text << "LOBPCG did not converge: " << converged << " of " << modes << " modes within " << options.tolerance
+      text << "LOBPCG did not converge: " << r.converged << " of " << modes << " modes within " << options.tolerance
            << " after " << iteration << " iterations; a better preconditioner (solver.amg) may help";
       throw EigenFailure(text.str());
     }
     if (options.progress && since_report.seconds() >= next_report) {
       next_report = since_report.seconds() + 2.0;
-      options.progress("iteration " + std::to_string(iteration + 1) + ": " + std::to_string(converged) + " of " +
+      options.progress("iteration " + std::to_string(iteration + 1) + ": " + std::to_string(r.converged) + " of " +
                        std::to_string(modes) + " modes converged");
     }
-    w = precondition(r);
+    w = precondition(r.r);
   }
   // M-orthonormal already (Ritz vectors of an M-orthonormal basis); ascending.
   result.eigenvalues.assign(lambda.begin(), lambda.begin() + modes);

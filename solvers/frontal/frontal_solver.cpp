@@ -33,7 +33,7 @@ class FrontalSolver final : public LinearSolver {
     try {
       backend_ = kernels::make_dense_backend(settings_.dense_backend);
     } catch (const kernels::BackendUnavailable& e) {
-      throw SolverUnavailable("frontal solver on '" + options_.device + "': " + e.what());
+      throw SolverUnavailable("frontal solver on '" + std::string(name_of(options_.device)) + "': " + e.what());
     }
   }
 

@@ -9,17 +9,18 @@ namespace {
 // What the back-end's matrix() gets: `auto` carries the tuning mode ("auto", "auto/fresh",
 // "auto/model"); any other setting is the device's own.
 std::string spmv_setting(const SolverOptions& options) {
-  return options.spmv == "auto" ? kernels::auto_spmv_setting(name_of(options.spmv_tuning)) : options.spmv;
+  return options.spmv.is_auto() ? kernels::auto_spmv_setting(name_of(options.spmv_tuning)) : *options.spmv.setting;
 }
 
 }  // namespace
 
 std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& method, const SolverOptions& options,
                                                             const std::vector<Preconditioner>& preconditioners) {
-  const std::string solver = method + " on " + (options.device == "cpu" ? "the cpu" : options.device);
+  const std::string device = name_of(options.device);
+  const std::string solver = method + " on " + (options.device == Device::Cpu ? "the cpu" : device);
   std::unique_ptr<kernels::SparseBackend> backend;
   try {
-    backend = kernels::make_sparse_backend(options.device);
+    backend = kernels::make_sparse_backend(device);
   } catch (const kernels::BackendUnavailable& e) {
     throw SolverUnavailable(solver + ": " + e.what());
   }
@@ -46,7 +47,7 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix&
     // On a device with the SpMV left to "auto", A itself is the AMG setup's fine operator in
     // double-precision node blocks (the format a tuner picks for elasticity anyway): one
     // conversion instead of two, and no tuning.
-    const bool operator_from_amg = !backend.on_host() && options.spmv == "auto";
+    const bool operator_from_amg = !backend.on_host() && options.spmv.is_auto();
     amg_ = std::make_unique<amg::VCycle>(backend, matrix, nodes, options.amg, operator_from_amg);
     for (const auto& [name, value] : amg_->figures()) report.figures[name] = value;
     if (operator_from_amg) {
@@ -58,7 +59,7 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix&
   if (!matrix_) matrix_ = backend.matrix(matrix, spmv_setting(options), report.figures);
   if (matrix_->device_bytes() > 0) report.figures["spmv_bytes"] = static_cast<double>(matrix_->device_bytes());
   if (options.progress && !backend.on_host())
-    options.progress(options.method + " on " + backend.name() + ": SpMV " + matrix_->setting());
+    options.progress(std::string(name_of(options.method)) + " on " + backend.name() + ": SpMV " + matrix_->setting());
   if (amg_) return;
   host_preconditioner_ = make_preconditioner(options.preconditioner, matrix);
   if (const auto blocks = host_preconditioner_->inverse_blocks()) {

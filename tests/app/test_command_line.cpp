@@ -147,11 +147,11 @@ TEST_CASE("the solver choices and their help come from the solver table") {
   CHECK(listing.status == 0);
   std::string choices;
   for (const auto& method : solver_table()) {
-    CAPTURE(std::string(method.name));
-    choices += (choices.empty() ? "" : ",") + std::string(method.name);
+    CAPTURE(std::string(method.name()));
+    choices += (choices.empty() ? "" : ",") + std::string(method.name());
     for (const auto& text : {run_help, compare_help, listing.out}) CHECK(text.find(method.help) != std::string::npos);
     for (const auto& device : method.devices)
-      if (!device.built()) CHECK(listing.out.find(std::string(method.name) + ":" + device.name) != std::string::npos);
+      if (!device.built()) CHECK(listing.out.find(std::string(method.name()) + ":" + device.name()) != std::string::npos);
   }
   CHECK(run_help.find("--solver TEXT:{" + choices + ",auto}") != std::string::npos);
   CHECK(run_help.find("--device TEXT:{cpu,cuda,opencl}") != std::string::npos);
@@ -171,11 +171,11 @@ TEST_CASE("an unknown solver method and one this build lacks each have their own
   for (const auto& method : solver_table())
     for (const auto& device : method.devices) {
       if (device.built()) continue;
-      CAPTURE(std::string(method.name) + ":" + device.name);
-      const std::string expected = std::string(method.name) + " on " + device.name + " is not available in this build (configure with -DFEM_WITH_";
+      CAPTURE(std::string(method.name()) + ":" + device.name());
+      const std::string expected = std::string(method.name()) + " on " + device.name() + " is not available in this build (configure with -DFEM_WITH_";
       for (const char* command : {"run", "check"}) {
-        const auto unbuilt = fem_command(dir, std::string(command) + " " + file.string() + " --solver " + method.name + " --device " +
-                                                  device.name + " --output " + (dir.path / "r").string());
+        const auto unbuilt = fem_command(dir, std::string(command) + " " + file.string() + " --solver " + method.name() + " --device " +
+                                                  device.name() + " --output " + (dir.path / "r").string());
         check_refused(unbuilt, 1, expected);
         CHECK(unbuilt.out.find("fem: mesh") == std::string::npos);  // said before the mesh is made
       }

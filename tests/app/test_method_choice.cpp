@@ -35,42 +35,45 @@ SystemSize elasticity(std::int64_t dofs, int dimension) {
   return s;
 }
 
-const char* direct_method() { return solver_unavailable_reason("multifrontal", "cpu").empty() ? "multifrontal" : "band-cholesky"; }
+SolverMethodId direct_method() {
+  return solver_unavailable_reason(SolverMethodId::Multifrontal, Device::Cpu).empty() ? SolverMethodId::Multifrontal
+                                                                                      : SolverMethodId::BandCholesky;
+}
 
 }  // namespace
 
 TEST_CASE("auto factorises small and 2D systems and iterates on large 3D ones") {
   const SolveWork once{Preconditioner::Auto, 1e-8, 1};
-  const MethodChoice small = choose_method(elasticity(6000, 3), "cpu", once, false, 16 * kGiB, kMachine);
+  const MethodChoice small = choose_method(elasticity(6000, 3), Device::Cpu, once, false, 16 * kGiB, kMachine);
   CHECK(small.method == direct_method());
   CHECK(small.reason.find("direct factorisation is") != std::string::npos);
-  const MethodChoice large = choose_method(elasticity(800000, 3), "cpu", once, false, 16 * kGiB, kMachine);
-  CHECK(large.method == "cg");
+  const MethodChoice large = choose_method(elasticity(800000, 3), Device::Cpu, once, false, 16 * kGiB, kMachine);
+  CHECK(large.method == SolverMethodId::Cg);
   CHECK(large.reason.find("GFLOP/s") != std::string::npos);  // the rates it assumed are named
-  if (std::string(direct_method()) == "multifrontal")  // nested dissection in 2D: n^1.5 flops
-    CHECK(choose_method(elasticity(200000, 2), "cpu", once, false, 16 * kGiB, kMachine).method == "multifrontal");
+  if (direct_method() == SolverMethodId::Multifrontal)  // nested dissection in 2D: n^1.5 flops
+    CHECK(choose_method(elasticity(200000, 2), Device::Cpu, once, false, 16 * kGiB, kMachine).method == SolverMethodId::Multifrontal);
 }
 
 TEST_CASE("auto counts every right-hand side: many favour the factorisation") {
   // A 2D size where one solve is CG's but two thousand time steps are the factor's.
-  if (std::string(direct_method()) != "multifrontal") return;  // a band factor of this size is not
+  if (direct_method() != SolverMethodId::Multifrontal) return;  // a band factor of this size is not
   const SystemSize system = elasticity(400000, 2);
-  const MethodChoice one = choose_method(system, "cpu", {Preconditioner::Auto, 1e-8, 1}, false, 16 * kGiB, kMachine);
-  const MethodChoice many = choose_method(system, "cpu", {Preconditioner::Auto, 1e-8, 2000}, false, 16 * kGiB, kMachine);
-  CHECK(one.method == "cg");
+  const MethodChoice one = choose_method(system, Device::Cpu, {Preconditioner::Auto, 1e-8, 1}, false, 16 * kGiB, kMachine);
+  const MethodChoice many = choose_method(system, Device::Cpu, {Preconditioner::Auto, 1e-8, 2000}, false, 16 * kGiB, kMachine);
+  CHECK(one.method == SolverMethodId::Cg);
   CHECK(many.method == direct_method());
   CHECK(many.reason.find("2000 right-hand sides") != std::string::npos);
 }
 
 TEST_CASE("auto never chooses a factor that does not fit in half the memory") {
   const SolveWork once{Preconditioner::Auto, 1e-8, 1};
-  const MethodChoice tight = choose_method(elasticity(6000, 3), "cpu", once, true, 4 << 20, kMachine);
-  CHECK(tight.method == "cg");
+  const MethodChoice tight = choose_method(elasticity(6000, 3), Device::Cpu, once, true, 4 << 20, kMachine);
+  CHECK(tight.method == SolverMethodId::Cg);
   CHECK(tight.reason.find("would not fit") != std::string::npos);
   // Shift-invert wants the factorisation even where one CG solve would be faster, when it fits.
-  CHECK(choose_method(elasticity(800000, 3), "cpu", once, true, 512 * kGiB, kMachine).method == direct_method());
+  CHECK(choose_method(elasticity(800000, 3), Device::Cpu, once, true, 512 * kGiB, kMachine).method == direct_method());
   // No factorisation on OpenCL: CG there.
-  CHECK(choose_method(elasticity(6000, 3), "opencl", once, false, 16 * kGiB, kMachine).method == "cg");
+  CHECK(choose_method(elasticity(6000, 3), Device::OpenCl, once, false, 16 * kGiB, kMachine).method == SolverMethodId::Cg);
 }
 
 TEST_CASE("fem run and fem check say what auto chose, and the summary records why") {
@@ -80,7 +83,7 @@ TEST_CASE("fem run and fem check say what auto chose, and the summary records wh
   std::ostringstream check_log;
   CHECK(check_case(file, {}, check_log) == 0);
   CAPTURE(check_log.str());
-  CHECK(check_log.str().find("fem: auto     solver " + std::string(direct_method()) + ":") != std::string::npos);
+  CHECK(check_log.str().find("fem: auto     solver " + std::string(name_of(direct_method())) + ":") != std::string::npos);
   CHECK(check_log.str().find("measured now") != std::string::npos);
 
   std::ostringstream run_log;
@@ -88,7 +91,7 @@ TEST_CASE("fem run and fem check say what auto chose, and the summary records wh
   quiet.quiet = true;
   const nlohmann::json summary = run_case(file, quiet, run_log);
   CAPTURE(run_log.str());
-  CHECK(summary["solver"] == direct_method());
+  CHECK(summary["solver"] == name_of(direct_method()));
   CHECK(summary["solver_chosen_by"] == "auto");
   CHECK(summary["solver_chosen_because"].get<std::string>().find("direct factorisation is") != std::string::npos);
   CHECK(summary["residual"].get<double>() < 1e-10);

@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fem/config.hpp"
 #include "fem/pipeline/make_mesh.hpp"
 #include "fem/pipeline/run_overrides.hpp"
 #include "fem/study/combination.hpp"
 #include "fem/study/comparison.hpp"
 #include "fem/study/compare_case.hpp"
+#include "fem/study/energy_probe.hpp"
 #include "fem/study/power_law_fit.hpp"
 #include "fem/study/study_file.hpp"
 #include "fem/study/study_writer.hpp"
@@ -121,8 +123,23 @@ TEST_CASE("every CPU solver agrees on a small case, and the outputs hold the col
   for (const char* column : kCsvColumns) CHECK_MESSAGE(json["rows"][0].contains(column), column);
   for (const char* key : {"cpu", "threads_used", "gpus", "libraries", "git", "date"})
     CHECK_MESSAGE(json["environment"].contains(key), key);
+  // The optional libraries are recorded where the build has them, with their versions.
+  const auto& libraries = json["environment"]["libraries"];
+  CHECK(libraries.contains("vtk") == bool(FEM_WITH_VTK));
+  CHECK(libraries.contains("gmsh") == bool(FEM_WITH_GMSH));
+  if (FEM_WITH_GMSH) CHECK(libraries["gmsh"].get<std::string>().find('.') != std::string::npos);
   CHECK(slurp(dir.path / "study/report.md").find("| band-cholesky:cpu |") != std::string::npos);
   CHECK(log.str().find("frontal:cpu") != std::string::npos);  // the terminal table
+}
+
+TEST_CASE("the energy probe measures a CUDA device only") {
+  EnergyProbe cpu(Device::Cpu);
+  cpu.start();
+  CHECK_FALSE(cpu.stop_joules().has_value());
+  if (FEM_WITH_CUDA) return;  // NVML answers where the driver has it
+  EnergyProbe cuda(Device::Cuda);
+  cuda.start();
+  CHECK_FALSE(cuda.stop_joules().has_value());
 }
 
 TEST_CASE("a CG with a loose tolerance does not agree at a strict threshold") {

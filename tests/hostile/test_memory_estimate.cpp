@@ -35,7 +35,7 @@ Case box_case(const BoxSpec& b) {
   c.mesh.source = MeshSpec::Source::Box;
   c.mesh.box = b;
   c.physics.type = PhysicsType::Elasticity;
-  c.solver.method = "cg";
+  c.solver.method = SolverMethodId::Cg;
   return c;
 }
 
@@ -146,10 +146,10 @@ TEST_CASE("the multifrontal estimate before assembly is within a factor 2 of wha
     const std::vector<double> b(static_cast<std::size_t>(a.rows), 1.0);
     std::vector<double> x(b.size());
     SolverOptions options;
-    options.method = "multifrontal";
+    options.method = SolverMethodId::Multifrontal;
     const SolveReport report = make_solver(options)->solve(AssembledSystem{a, b, {d, mesh.dimension, {}}}, x);
     const double used = report.figures.at("factorisation_bytes"), flops = report.figures.at("flops");
-    const SolverEstimate e = estimate_solver("multifrontal", system);
+    const SolverEstimate e = estimate_solver(SolverMethodId::Multifrontal, system);
     CAPTURE(system.dofs);
     CAPTURE(mesh.dimension);
     CAPTURE(d);
@@ -157,7 +157,7 @@ TEST_CASE("the multifrontal estimate before assembly is within a factor 2 of wha
     CAPTURE(e.bytes);
     CHECK(static_cast<double>(e.bytes) > used / 2);
     CHECK(static_cast<double>(e.bytes) < used * 2);
-    const double estimated_flops = estimate_time("multifrontal", system, {}, {1e9, 1e9}).flops;
+    const double estimated_flops = estimate_time(SolverMethodId::Multifrontal, system, {}, {1e9, 1e9}).flops;
     CHECK(estimated_flops > flops / 3);
     CHECK(estimated_flops < flops * 3);
   }

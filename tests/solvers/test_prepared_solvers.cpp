@@ -51,8 +51,8 @@ std::vector<Row> rows() {
 
 SolverOptions options_of(const Row& row) {
   SolverOptions options;
-  options.method = row.method;
-  options.device = row.device;
+  options.method = parse_choice<SolverMethodId>(row.method).value();
+  options.device = parse_choice<Device>(row.device).value();
   options.preconditioner = row.preconditioner;
   options.precision = row.precision;
   options.tolerance = 1e-12;

@@ -16,7 +16,7 @@ using namespace fem;
 
 namespace {
 
-std::string refusal(const std::string& method, const std::string& device) {
+std::string refusal(SolverMethodId method, Device device) {
   SolverOptions options;
   options.method = method;
   options.device = device;
@@ -53,15 +53,15 @@ TEST_CASE("every row of the solver table is consistent") {
   std::set<std::string> methods;
   const auto devices = solver_devices();
   for (const auto& method : solver_table()) {
-    CAPTURE(method.name);
-    CHECK(methods.insert(method.name).second);
+    CAPTURE(method.name());
+    CHECK(methods.insert(method.name()).second);
     CHECK(std::string(method.help).size() > 10);
     REQUIRE_FALSE(method.devices.empty());
     std::set<std::string> on;
     for (const auto& device : method.devices) {
-      CAPTURE(device.name);
-      CHECK(on.insert(device.name).second);
-      CHECK(std::count_if(devices.begin(), devices.end(), [&](const char* d) { return std::string(d) == device.name; }) == 1);
+      CAPTURE(device.name());
+      CHECK(on.insert(device.name()).second);
+      CHECK(std::count_if(devices.begin(), devices.end(), [&](const char* d) { return std::string(d) == device.name(); }) == 1);
       // A device whose parts are all built has its factory; one that lacks a part says how to get it.
       CHECK(device.built() == device.missing().empty());
       if (!device.built()) CHECK(contains(device.missing(), "configure with -DFEM_WITH_"));
@@ -71,10 +71,10 @@ TEST_CASE("every row of the solver table is consistent") {
 
 TEST_CASE("a device is built when its factory and every part it needs are; else it names what is missing") {
   const BuildOption on{true, "configure with A"}, off{false, "configure with B"}, off_too{false, "configure with C"};
-  CHECK(SolverDevice{"cpu", make_solver}.built());
-  CHECK(SolverDevice{"cpu", make_solver, {on}}.missing().empty());
-  CHECK_FALSE(SolverDevice{"cpu", nullptr}.built());
-  const SolverDevice lacking{"cuda", make_solver, {off, on, off_too}};
+  CHECK(SolverDevice{Device::Cpu, make_solver}.built());
+  CHECK(SolverDevice{Device::Cpu, make_solver, {on}}.missing().empty());
+  CHECK_FALSE(SolverDevice{Device::Cpu, nullptr}.built());
+  const SolverDevice lacking{Device::Cuda, make_solver, {off, on, off_too}};
   CHECK_FALSE(lacking.built());
   CHECK(lacking.missing() == "configure with B, and configure with C");
 }
@@ -82,24 +82,55 @@ TEST_CASE("a device is built when its factory and every part it needs are; else 
 TEST_CASE("the names a case may use are the table's, in its order") {
   const auto methods = solver_methods();
   REQUIRE(methods.size() == solver_table().size());
-  for (std::size_t i = 0; i < methods.size(); ++i) CHECK(std::string(methods[i]) == solver_table()[i].name);
+  for (std::size_t i = 0; i < methods.size(); ++i) CHECK(std::string(methods[i]) == solver_table()[i].name());
   const auto devices = solver_devices();
   CHECK(std::vector<std::string>(devices.begin(), devices.end()) == std::vector<std::string>{"cpu", "cuda", "opencl"});
-  CHECK(find_solver_method("band-ldlt")->ordering == OrderingGoal::Bandwidth);
-  CHECK(find_solver_method("frontal")->ordering == OrderingGoal::Front);
-  CHECK(find_solver_method("cg")->kind == SolverKind::Iterative);
-  CHECK(find_solver_method("lu") == nullptr);
+  CHECK(find_solver_method(SolverMethodId::BandLdlt)->ordering == OrderingGoal::Bandwidth);
+  CHECK(find_solver_method(SolverMethodId::Frontal)->ordering == OrderingGoal::Front);
+  CHECK(find_solver_method(SolverMethodId::Cg)->kind == SolverKind::Iterative);
+  CHECK(find_solver_method(SolverMethodId::Auto) == nullptr);
+}
+
+TEST_CASE("the typed names are the table's: every row once, in its order, then auto; devices as the table names them") {
+  const auto names = choice_names<SolverMethodId>();
+  REQUIRE(names.size() == solver_table().size() + 1);
+  for (std::size_t i = 0; i < solver_table().size(); ++i) {
+    CHECK(std::string(names[i]) == solver_table()[i].name());
+    CHECK(parse_choice<SolverMethodId>(names[i]) == solver_table()[i].id);
+  }
+  CHECK(std::string(names.back()) == "auto");
+  const auto devices = solver_devices();
+  const auto device_names = choice_names<Device>();
+  CHECK(std::vector<std::string>(devices.begin(), devices.end()) ==
+        std::vector<std::string>(device_names.begin(), device_names.end()));
+  CHECK(SpmvChoice::parse("auto").is_auto());
+  CHECK(SpmvChoice::parse("csr/wg64/r8").name() == "csr/wg64/r8");
+  CHECK_FALSE(SpmvChoice::parse("auto/model").is_auto());  // a device's own setting, passed on as written
 }
 
 TEST_CASE("an unknown method or device is refused with the names the table has") {
-  const auto method = refusal("lu", "cpu");
-  CHECK(contains(method, "unknown method 'lu' (expected one of: band-cholesky, band-gauss, band-ldlt, frontal"));
-  CHECK(contains(refusal("cg", "gpu"), "unknown device 'gpu' (expected one of: cpu, cuda, opencl)"));
+  CHECK(contains(unknown_solver_name("lu", "cpu"), "unknown method 'lu' (expected one of: band-cholesky, band-gauss, band-ldlt, frontal"));
+  CHECK(contains(unknown_solver_name("cg", "gpu"), "unknown device 'gpu' (expected one of: cpu, cuda, opencl)"));
   CHECK(unknown_solver_name("cg", "opencl").empty());
+  // auto is resolved before a solver is made: make_solver knows no row of that name.
+  CHECK(contains(refusal(SolverMethodId::Auto, Device::Cpu), "unknown method 'auto' (expected one of: band-cholesky,"));
+}
+
+TEST_CASE("the libraries of the optional families are those this build has, each with its version") {
+  const auto libraries = solver_libraries();
+  CHECK(libraries.count("blas") == 1);
+  CHECK(libraries.count("metis") == (FEM_WITH_METIS ? 1 : 0));
+  CHECK(libraries.count("petsc") == (FEM_WITH_PETSC ? 1 : 0));
+  CHECK(libraries.count("mumps") == (FEM_WITH_PETSC ? 1 : 0));
+  CHECK(libraries.count("slepc") == (FEM_WITH_SLEPC ? 1 : 0));
+  for (const auto& [name, version] : libraries) {
+    CAPTURE(name);
+    CHECK_FALSE(version.empty());
+  }
 }
 
 TEST_CASE("a device the method does not run on is named with those it does") {
-  CHECK(refusal("band-ldlt", "opencl") == "band-ldlt is not available on opencl (band-ldlt runs on: cpu)");
+  CHECK(refusal(SolverMethodId::BandLdlt, Device::OpenCl) == "band-ldlt is not available on opencl (band-ldlt runs on: cpu)");
 }
 
 TEST_CASE("a row this build leaves out says how to configure it") {
@@ -107,10 +138,10 @@ TEST_CASE("a row this build leaves out says how to configure it") {
   for (const auto& method : solver_table())
     for (const auto& device : method.devices)
       if (!device.built()) {
-        const std::string name = std::string(method.name) + ":" + device.name;
+        const std::string name = std::string(method.name()) + ":" + device.name();
         unbuilt.push_back(name);
-        CHECK(refusal(method.name, device.name) ==
-              std::string(method.name) + " on " + device.name + " is not available in this build (" + device.missing() + ")");
+        CHECK(refusal(method.id, device.device) ==
+              std::string(method.name()) + " on " + device.name() + " is not available in this build (" + device.missing() + ")");
       }
   const auto listed = [&](const std::string& name) { return std::count(unbuilt.begin(), unbuilt.end(), name) == 1; };
   CHECK(listed("cg:cuda") == !FEM_WITH_CUDA);
@@ -132,11 +163,11 @@ TEST_CASE("every method this build has on the CPU solves a small SPD system") {
   for (int i = 0; i < n; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) rhs[i] += a.val[k] * expected[a.col[k]];
   for (const auto& method : solver_table()) {
-    const auto cpu = std::find_if(method.devices.begin(), method.devices.end(), [](const SolverDevice& d) { return std::string(d.name) == "cpu"; });
+    const auto cpu = std::find_if(method.devices.begin(), method.devices.end(), [](const SolverDevice& d) { return std::string(d.name()) == "cpu"; });
     if (cpu == method.devices.end() || !cpu->built()) continue;
-    CAPTURE(method.name);
+    CAPTURE(method.name());
     SolverOptions options;
-    options.method = method.name;
+    options.method = method.id;
     options.tolerance = 1e-12;
     const auto solver = make_solver(options);
     if (solver->uses_element_matrices()) continue;  // the frontal method: tests/solvers/frontal

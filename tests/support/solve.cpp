@@ -36,7 +36,7 @@ Solution solve(const Problem& problem, double tolerance) {
 
 Solution solve_direct(const Problem& problem) {
   SolverOptions options;
-  options.method = "band-cholesky";
+  options.method = SolverMethodId::BandCholesky;
   return solve_with(problem, *make_solver(options));
 }
 

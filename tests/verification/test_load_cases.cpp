@@ -62,10 +62,10 @@ std::vector<std::vector<double>> solve_load_sets(const Case& c, const std::strin
   const auto cases = resolve_load_cases(c, problem);
   const auto graph =
       renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
-  const NodeOrdering ordering = order_nodes(graph, "rcm", method, problem.physics.dofs_per_node());
+  const NodeOrdering ordering = order_nodes(graph, "rcm", parse_choice<SolverMethodId>(method).value(), problem.physics.dofs_per_node());
   DiscreteSystem system(problem, graph, ordering);
   SolverOptions options = c.solver;
-  options.method = method;
+  options.method = parse_choice<SolverMethodId>(method).value();
   const auto solver = make_solver(options);
   const bool by_elements = solver->uses_element_matrices();
   system.prepare(by_elements);

@@ -38,7 +38,7 @@ Pencil pencil_of(const Problem& p, MassLumping lumping) {
   const Mesh& mesh = *p.mesh;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   const int d = p.physics.dofs_per_node();
-  const auto order = order_nodes(graph, "rcm", "band-cholesky", d);
+  const auto order = order_nodes(graph, "rcm", SolverMethodId::BandCholesky, d);
   Pencil out{make_dof_map(mesh.num_nodes(), d, order.permutation.new_of_old), {}, {}, 0};
   out.k = assemble(p, out.dofs, graph);
   const auto constraints = collect_constraints(p, out.dofs);
@@ -53,7 +53,7 @@ ModalSolution modes_of(const Problem& p, int modes, MassLumping lumping = MassLu
                        EigenMethod method = EigenMethod::Lanczos) {
   const Pencil pencil = pencil_of(p, lumping);
   SolverOptions options;
-  options.method = "band-cholesky";
+  options.method = SolverMethodId::BandCholesky;
   auto solver = make_solver(options);
   AnalysisSpec analysis;
   analysis.type = AnalysisType::Modal;

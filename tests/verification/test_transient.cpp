@@ -52,13 +52,13 @@ Run run(const Problem& p, TransientSettings settings, MassLumping lumping = Mass
         const char* method = "band-cholesky") {
   const Mesh& mesh = *p.mesh;
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
-  const auto order = order_nodes(graph, "rcm", method, 1);
+  const auto order = order_nodes(graph, "rcm", parse_choice<SolverMethodId>(method).value(), 1);
   Run out{make_dof_map(mesh.num_nodes(), 1, order.permutation.new_of_old), {}, {}, {}};
   const auto k = assemble(p, out.dofs, graph);
   const auto c = assemble_mass(p, out.dofs, graph, lumping);
   const auto constraints = collect_constraints(p, out.dofs);
   SolverOptions options;
-  options.method = method;
+  options.method = parse_choice<SolverMethodId>(method).value();
   options.preconditioner = Preconditioner::Amg;
   options.tolerance = 1e-12;
   auto solver = make_solver(options);

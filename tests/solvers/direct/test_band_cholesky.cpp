@@ -342,7 +342,7 @@ TEST_CASE("band solvers name the equation whose pivot fails") {
     CAPTURE(method);
     CAPTURE(precision);
     SolverOptions options;
-    options.method = method;
+    options.method = parse_choice<SolverMethodId>(method).value();
     options.precision = *parse_choice<Precision>(precision);
     auto solver = std::string(method) == "band-cholesky" ? make_band_cholesky_cpu(options)
                   : std::string(method) == "band-gauss"  ? make_band_gauss_cpu(options)

@@ -77,7 +77,7 @@ CsrMatrix indefinite_laplacian() {
 
 TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
   SolverOptions options;
-  options.device = "cuda";
+  options.device = Device::Cuda;
   std::unique_ptr<LinearSolver> gpu;
   try {
     gpu = make_band_cholesky_cuda(options);
@@ -106,7 +106,7 @@ TEST_CASE("band-cholesky:cuda agrees with the CPU solver") {
 
 TEST_CASE("band-cholesky:cuda that cannot hold the two-sided layout factors one-sided, on the one-sided blocks") {
   SolverOptions options;
-  options.device = "cuda";
+  options.device = Device::Cuda;
   if (!cuda_band_solver_available(options)) return;
   // kd = 3504 (a multiple of 8: the device's own, band::device_bandwidth), long enough for
   // two-sided: its blocks are 384 wide, one-sided ones 256 (band_of_csr.cpp). Room for the
@@ -131,7 +131,7 @@ TEST_CASE("band-cholesky:cuda that cannot hold the two-sided layout factors one-
 
 TEST_CASE("band-cholesky:cuda factors two-sided where the band is long and the device holds its two-sided layout") {
   SolverOptions options;
-  options.device = "cuda";
+  options.device = Device::Cuda;
   if (!cuda_band_solver_available(options)) return;
   const index_t n = 20011, m = 130;
   const CsrMatrix a = grid_laplacian(n, m, 15);
@@ -216,7 +216,7 @@ TEST_CASE("band-cholesky:cuda streams a band larger than its device memory") {
     // About a twentieth of the band: many chunks, each a few block columns.
     const std::size_t budget = static_cast<std::size_t>(n) * static_cast<std::size_t>(2 * m) * sizeof(double) / 20;
     SolverOptions options;
-    options.device = "cuda";
+    options.device = Device::Cuda;
     const auto report = make_band_cholesky_cuda_within(options, budget)->solve(AssembledSystem{a, rhs}, u_gpu);
     CHECK(report.figures.at("device_chunks") > 5);
     CHECK(max_rel_diff(u_gpu, u_cpu) < 1e-10);

@@ -124,7 +124,7 @@ void check_result(const fem::eigen::EigenResult& result, const Pencil& p, const 
 fem::eigen::EigenResult check_against_reference(const Pencil& p, const std::vector<int>& fixed,
                                                 fem::eigen::EigenOptions options, const char* method = "band-cholesky") {
   fem::SolverOptions linear;
-  linear.method = method;
+  linear.method = fem::parse_choice<fem::SolverMethodId>(method).value();
   linear.tolerance = 1e-13;
   auto solver = fem::make_solver(linear);
   const auto result = fem::eigen::shift_invert_lanczos(to_csr(p.k, p.n), to_csr(p.m, p.n), *solver, {}, options);
@@ -247,7 +247,7 @@ TEST_CASE("shift-invert Lanczos says why it cannot answer") {
   const Pencil p = grid_pencil(6, 5, false, 0.5, false);
   const CsrMatrix k = to_csr(p.k, p.n), m = to_csr(p.m, p.n);
   fem::SolverOptions linear;
-  linear.method = "band-cholesky";
+  linear.method = fem::SolverMethodId::BandCholesky;
   auto solver = fem::make_solver(linear);
   fem::eigen::EigenOptions options;
   SUBCASE("more modes than equations with mass") {

@@ -24,7 +24,7 @@ struct Solved {
 Solved solve_frontal(const BoxSystem& s, const FrontalSettings& settings, bool out_of_core = false,
                      const ElementSystem* system = nullptr) {
   SolverOptions options;
-  options.method = "frontal";
+  options.method = SolverMethodId::Frontal;
   options.out_of_core = out_of_core;
   Solved r;
   r.u.assign(s.dofs.num_dofs(), 0.0);
@@ -124,8 +124,8 @@ TEST_CASE("frontal through the registry and on the GPU back-ends, where they run
     const std::string backend = device == "cpu" ? "openmp" : device;
     const auto status = kernels::dense_backend_status(backend);
     SolverOptions options;
-    options.method = "frontal";
-    options.device = device;
+    options.method = SolverMethodId::Frontal;
+    options.device = parse_choice<Device>(device).value();
     if (!status.available) {
       CHECK_THROWS_AS(make_solver(options), SolverUnavailable);
       MESSAGE("skipping frontal:" << device << ": " << status.reason);

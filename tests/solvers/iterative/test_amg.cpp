@@ -88,7 +88,7 @@ struct AmgRun {
 AmgRun solve_amg(const std::string& method, const testing::FeSystem& fe, double tolerance, bool with_nodes = true,
                  const std::string& device = "cpu") {
   SolverOptions o;
-  o.device = device;
+  o.device = parse_choice<Device>(device).value();
   o.preconditioner = Preconditioner::Amg;
   o.tolerance = tolerance;
   o.amg.coarse_size = 200;  // small systems: still several levels
@@ -101,7 +101,7 @@ AmgRun solve_amg(const std::string& method, const testing::FeSystem& fe, double 
 
 std::vector<double> band_cholesky(const testing::FeSystem& fe) {
   SolverOptions o;
-  o.method = "band-cholesky";
+  o.method = SolverMethodId::BandCholesky;
   std::vector<double> u(fe.rhs.size(), 0.0);
   make_solver(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u);
   return u;

@@ -90,8 +90,8 @@ TEST_CASE("CG on the cpu agrees with the band Cholesky solver on the FE systems 
     std::vector<double> u;
     run("cg", "jacobi", fe, u, 1e-12);
     SolverOptions o;
-    o.method = "band-cholesky";
-    o.device = "cpu";
+    o.method = SolverMethodId::BandCholesky;
+    o.device = Device::Cpu;
     std::vector<double> direct(fe.rhs.size(), 0.0);
     make_solver(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, direct);
     CHECK(testing::relative_difference(u, direct) < 1e-8);

@@ -134,11 +134,11 @@ TEST_CASE("CG on CUDA matches the CPU CG") {
     o.preconditioner = *parse_choice<Preconditioner>(pc);
     std::vector<double> u_cpu(fe.rhs.size(), 0.0);
     const auto cpu_report = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
-    o.device = "cuda";
+    o.device = Device::Cuda;
     for (const char* spmv : {"auto", "bcsr/t4", "bell", "csr-vector/t16", "sell", "hyb"}) {
       CAPTURE(spmv);
       CAPTURE(pc);
-      o.spmv = spmv;
+      o.spmv = SpmvChoice::parse(spmv);
       std::vector<double> u(fe.rhs.size(), 0.0);
       const auto report = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u);
       CHECK(testing::relative_difference(u, u_cpu) < 1e-8);
@@ -157,7 +157,7 @@ TEST_CASE("BiCGSTAB on CUDA matches the CPU BiCGSTAB on a non-symmetric system")
   o.preconditioner = Preconditioner::Jacobi;
   std::vector<double> u_cpu(fe.rhs.size(), 0.0), u_gpu(fe.rhs.size(), 0.0);
   const auto cpu_report = make_bicgstab(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
-  o.device = "cuda";
+  o.device = Device::Cuda;
   const auto gpu_report = make_bicgstab(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_gpu);
   CHECK(testing::relative_difference(u_gpu, u_cpu) < 1e-8);
   CHECK(std::abs(gpu_report.iterations - cpu_report.iterations) <= 2);
@@ -170,11 +170,11 @@ TEST_CASE("cg on cuda says why when it cannot run") {
 #endif
   {
     SolverOptions o;
-    o.device = "cuda";
+    o.device = Device::Cuda;
     CHECK_THROWS_AS(make_conjugate_gradient(o), SolverUnavailable);
   }
   SolverOptions o;
-  o.device = "cuda";
+  o.device = Device::Cuda;
   o.preconditioner = Preconditioner::Ssor;
   CHECK_THROWS_AS(make_conjugate_gradient(o), SolverUnavailable);
 }

@@ -76,7 +76,7 @@ TEST_CASE("CG on OpenCL with spmv auto: the second solve takes the setting from 
   const testing::ScopedCacheDirectory cache;
   SolverOptions o;
   o.tolerance = 1e-10;
-  o.device = "opencl";
+  o.device = Device::OpenCl;
   const auto gpu = opencl_cg(o);
   if (!gpu) return;
   const auto fe = testing::elasticity_box(5, 3, 3);
@@ -93,7 +93,7 @@ TEST_CASE("CG on OpenCL with spmv auto: the second solve takes the setting from 
   CHECK(cached.iterations == timed.iterations);
   CHECK(testing::relative_difference(second, first) < 1e-14);
   // The model alone: no timing, no cache.
-  o.spmv = kernels::auto_spmv_setting("model");
+  o.spmv = SpmvChoice::parse(kernels::auto_spmv_setting("model"));
   std::fill(second.begin(), second.end(), 0.0);
   const auto model = make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, second);
   CHECK(model.figures.at("spmv_tuning_timed") == 0.0);
@@ -104,20 +104,20 @@ TEST_CASE("CG on OpenCL with spmv auto: the second solve takes the setting from 
 TEST_CASE("CG on OpenCL matches the CPU CG") {
   SolverOptions o;
   o.tolerance = 1e-11;
-  o.spmv = "csr/wg64/r8";
-  o.device = "opencl";
+  o.spmv = SpmvChoice::parse("csr/wg64/r8");
+  o.device = Device::OpenCl;
   const auto gpu = opencl_cg(o);
   if (!gpu) return;
   const auto fe = testing::elasticity_box(4, 2, 2);
   std::vector<double> u_cpu(fe.rhs.size(), 0.0), u_gpu(fe.rhs.size(), 0.0);
   SolverOptions on_cpu = o;
-  on_cpu.device = "cpu";
+  on_cpu.device = Device::Cpu;
   const auto cpu_report = make_conjugate_gradient(on_cpu)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
   const auto gpu_report = gpu->solve(AssembledSystem{fe.matrix, fe.rhs}, u_gpu);
   CHECK(testing::relative_difference(u_gpu, u_cpu) < 1e-8);
   CHECK(gpu_report.residual <= 1e-11);
   CHECK(std::abs(gpu_report.iterations - cpu_report.iterations) <= 2);
-  o.spmv = "sell/wg64";
+  o.spmv = SpmvChoice::parse("sell/wg64");
   o.preconditioner = Preconditioner::None;
   std::fill(u_gpu.begin(), u_gpu.end(), 0.0);
   make_conjugate_gradient(o)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_gpu);
@@ -128,8 +128,8 @@ TEST_CASE("BiCGSTAB on OpenCL matches the CPU BiCGSTAB on a non-symmetric system
   SolverOptions o;
   o.tolerance = 1e-11;
   o.preconditioner = Preconditioner::Jacobi;
-  o.spmv = "csr/wg64/r4";
-  o.device = "opencl";
+  o.spmv = SpmvChoice::parse("csr/wg64/r4");
+  o.device = Device::OpenCl;
   std::unique_ptr<LinearSolver> gpu;
   try {
     gpu = make_bicgstab(o);
@@ -140,7 +140,7 @@ TEST_CASE("BiCGSTAB on OpenCL matches the CPU BiCGSTAB on a non-symmetric system
   const auto fe = testing::nonsymmetric_heat_square(9, 7);
   std::vector<double> u_cpu(fe.rhs.size(), 0.0), u_gpu(fe.rhs.size(), 0.0);
   SolverOptions on_cpu = o;
-  on_cpu.device = "cpu";
+  on_cpu.device = Device::Cpu;
   const auto cpu_report = make_bicgstab(on_cpu)->solve(AssembledSystem{fe.matrix, fe.rhs}, u_cpu);
   const auto gpu_report = gpu->solve(AssembledSystem{fe.matrix, fe.rhs}, u_gpu);
   CHECK(testing::relative_difference(u_gpu, u_cpu) < 1e-8);

@@ -31,8 +31,8 @@ namespace {
 // there is no device.
 std::unique_ptr<LinearSolver> device_solver(double min_flops, const std::string& precision = "double") {
   SolverOptions options;
-  options.method = "multifrontal";
-  options.device = "cuda";
+  options.method = SolverMethodId::Multifrontal;
+  options.device = Device::Cuda;
   options.precision = *parse_choice<Precision>(precision);
   try {
     return make_multifrontal_cuda_from(options, min_flops);
@@ -44,7 +44,7 @@ std::unique_ptr<LinearSolver> device_solver(double min_flops, const std::string&
 
 std::vector<double> band_cholesky(const CsrMatrix& a, const std::vector<double>& b) {
   SolverOptions options;
-  options.method = "band-cholesky";
+  options.method = SolverMethodId::BandCholesky;
   std::vector<double> x(a.rows, 0.0);
   make_solver(options)->solve(AssembledSystem{a, b}, x);
   return x;

@@ -33,7 +33,7 @@ namespace {
 SolveReport solve(const CsrMatrix& a, const std::vector<double>& b, std::vector<double>& x, int dofs_per_node,
                   const std::string& precision = "double") {
   SolverOptions options;
-  options.method = "multifrontal";
+  options.method = SolverMethodId::Multifrontal;
   options.precision = *parse_choice<Precision>(precision);
   auto solver = make_solver(options);
   x.assign(a.rows, 0.0);
@@ -151,7 +151,7 @@ TEST_CASE("bad input is refused with a clear message") {
   const CsrMatrix a = test::random_fe_like_matrix(3, 3, 3, 3, 1);
   std::vector<double> b(a.rows, 1.0), x(a.rows - 1);
   SolverOptions options;
-  options.method = "multifrontal";
+  options.method = SolverMethodId::Multifrontal;
   CHECK_THROWS_AS(make_solver(options)->solve(AssembledSystem{a, b}, x), std::invalid_argument);
   const CsrMatrix empty;
   std::vector<double> none;
@@ -196,7 +196,7 @@ TEST_CASE("address-space limited child: a factorisation larger than what is left
   const CsrMatrix a = random_expander_matrix(16000, 5);
   std::vector<double> b(a.rows, 1.0), x(a.rows);
   SolverOptions options;
-  options.method = "multifrontal";
+  options.method = SolverMethodId::Multifrontal;
   CHECK_THROWS_WITH_AS(make_solver(options)->solve(AssembledSystem{a, b}, x),
                        doctest::Contains("the multifrontal factorisation of 16000 equations"), SolveFailure);
 }
@@ -233,7 +233,7 @@ TEST_CASE("the substitution shared among threads gives one thread's answer, for 
     const int before = omp_get_max_threads();
     omp_set_num_threads(threads);
     SolverOptions options;
-    options.method = "multifrontal";
+    options.method = SolverMethodId::Multifrontal;
     auto solver = make_solver(options);
     NodeLayout layout;
     layout.dofs_per_node = 3;

@@ -54,7 +54,7 @@ std::unique_ptr<BoxCase> box_case(PhysicsType type, const BoxSpec& spec) {
     p.dirichlet.push_back({"xmin", xmin, {true, false, false}, {20, 0, 0}, {}});
   }
   b->graph = renumber::node_graph_from_elements(b->mesh.cells.offset, b->mesh.cells.node, static_cast<int>(b->mesh.num_nodes()));
-  b->order = order_nodes(b->graph, "rcm", "petsc", p.physics.dofs_per_node());
+  b->order = order_nodes(b->graph, "rcm", SolverMethodId::Petsc, p.physics.dofs_per_node());
   b->system.emplace(p, b->graph, b->order);
   b->system->prepare(false);
   return b;
@@ -63,7 +63,7 @@ std::unique_ptr<BoxCase> box_case(PhysicsType type, const BoxSpec& spec) {
 std::vector<double> solve(const BoxCase& b, const std::string& method, const std::string& petsc_options = "",
                           SolveReport* report = nullptr) {
   SolverOptions options;
-  options.method = method;
+  options.method = parse_choice<SolverMethodId>(method).value();
   options.tolerance = 1e-10;
   options.petsc_options = petsc_options;
   auto solver = make_solver(options);
