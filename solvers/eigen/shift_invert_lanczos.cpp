@@ -63,7 +63,7 @@ class Lanczos {
     result.reuses_preparation = prepared_->reuses_preparation();
 
     // The basis V and M V beside it: OP's right-hand sides and the projections read M V, so
-    // the only products with M are one per block of new vectors and one per block kept.
+    // M multiplies two whole blocks a step: W once projected, and the new block of V.
     Vectors v(n_, subspace_), mv(n_, subspace_), w(n_, block_), mw(n_, block_);
     std::vector<double> h(static_cast<std::size_t>(subspace_) * subspace_, 0.0);
     const auto H = [&](int i, int j) -> double& { return h[static_cast<std::size_t>(j) * subspace_ + i]; };
