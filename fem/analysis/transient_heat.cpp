@@ -29,86 +29,152 @@ double relative_residual(const CsrMatrix& a, std::span<const double> x, std::spa
   return b2 > 0 ? std::sqrt(r2 / b2) : std::sqrt(r2);
 }
 
+// A = C/dt + theta K constrained, and what constraining it took out: the held columns of the free
+// rows, which lift each step's prescribed values (-A_ij g_j), and the held rows' diagonals (A_jj g_j).
+struct StepMatrix {
+  CsrMatrix a;
+  CsrMatrix held_columns;
+  std::vector<double> held_diagonal;  // 0 on free rows
+};
+
+StepMatrix step_matrix(const CsrMatrix& stiffness, const CsrMatrix& capacity, const Constraints& constraints,
+                       double dt, double theta) {
+  StepMatrix m;
+  m.a = stiffness;
+  for (std::int64_t k = 0; k < m.a.nnz(); ++k) m.a.val[k] = capacity.val[k] / dt + theta * stiffness.val[k];
+  const std::int64_t n = m.a.rows;
+  m.held_columns.rows = n;
+  m.held_columns.row_ptr.assign(n + 1, 0);
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (!constraints.is_fixed(i))
+      for (std::int64_t k = m.a.row_ptr[i]; k < m.a.row_ptr[i + 1]; ++k)
+        if (constraints.is_fixed(m.a.col[k])) {
+          m.held_columns.col.push_back(m.a.col[k]);
+          m.held_columns.val.push_back(m.a.val[k]);
+        }
+    m.held_columns.row_ptr[i + 1] = static_cast<std::int64_t>(m.held_columns.col.size());
+  }
+  std::vector<double> unused(n, 0.0);
+  apply_constraints(m.a, unused, constraints);
+  m.held_diagonal.assign(n, 0.0);
+  for (std::int64_t i = 0; i < n; ++i)
+    if (constraints.is_fixed(i))
+      for (std::int64_t k = m.a.row_ptr[i]; k < m.a.row_ptr[i + 1]; ++k)
+        if (m.a.col[k] == i) m.held_diagonal[i] = m.a.val[k];
+  return m;
+}
+
+// What a step needs beyond A: K, C and the theta-weighted load f of the step.
+struct StepTerms {
+  const CsrMatrix& stiffness;
+  const CsrMatrix& capacity;
+  const StepMatrix& matrix;
+  const Constraints& constraints;
+  double dt, theta;
+};
+
+// Free rows: f + (C/dt - (1 - theta) K) T_n - A_ij g_j over the held j; held rows: A_jj g_j.
+void step_rhs(const StepTerms& s, std::span<const double> load, std::span<const double> t,
+              std::span<const double> held, std::span<double> rhs) {
+  const auto& kv = s.stiffness.val;
+  const auto& cv = s.capacity.val;
+  const CsrMatrix& lift = s.matrix.held_columns;
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < s.stiffness.rows; ++i)
+    rhs[i] = s.constraints.is_fixed(i)
+                 ? s.matrix.held_diagonal[i] * held[i]
+                 : load[i] - row_product(lift, i, held, [&](std::int64_t k) { return lift.val[k]; }) +
+                       row_product(s.stiffness, i, t, [&](std::int64_t k) { return cv[k] / s.dt - (1 - s.theta) * kv[k]; });
+}
+
+// The heat budget's totals as dot products: K's and C's column sums (= row sums: both symmetric).
+struct BudgetSums {
+  std::vector<double> k_sums, c_sums;
+  std::vector<std::int64_t> fixed;
+};
+
+BudgetSums budget_sums(const StepTerms& s) {
+  const std::int64_t n = s.stiffness.rows;
+  BudgetSums b{std::vector<double>(n, 0.0), std::vector<double>(n, 0.0), {}};
+  for (std::int64_t i = 0; i < n; ++i) {
+    if (s.constraints.is_fixed(i)) b.fixed.push_back(i);
+    for (std::int64_t k = s.stiffness.row_ptr[i]; k < s.stiffness.row_ptr[i + 1]; ++k) {
+      b.k_sums[i] += s.stiffness.val[k];
+      b.c_sums[i] += s.capacity.val[k];
+    }
+  }
+  return b;
+}
+
+// Adds a step from T_n (`t`) to T_{n+1} (`next`) under load f to the budget, from the
+// unconstrained rows: what the prescribed temperatures supplied (their reactions) and what the
+// loads and convection did.
+void add_step(const StepTerms& s, const BudgetSums& sums, std::span<const double> load, std::span<const double> t,
+              std::span<const double> next, double t0, HeatBudget& budget) {
+  const auto& kv = s.stiffness.val;
+  const auto& cv = s.capacity.val;
+  const double dt = s.dt, theta = s.theta;
+  double in_fixed = 0, kt = 0, stored = 0, load_total = 0;
+  for (std::int64_t i : sums.fixed)
+    in_fixed += row_product(s.capacity, i, next, [&](std::int64_t k) { return cv[k] / dt; }) -
+                row_product(s.capacity, i, t, [&](std::int64_t k) { return cv[k] / dt; }) +
+                row_product(s.stiffness, i, next, [&](std::int64_t k) { return theta * kv[k]; }) +
+                row_product(s.stiffness, i, t, [&](std::int64_t k) { return (1 - theta) * kv[k]; }) - load[i];
+  const auto n = static_cast<std::int64_t>(t.size());
+#pragma omp parallel for reduction(+ : kt, stored, load_total) schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    kt += sums.k_sums[i] * (theta * next[i] + (1 - theta) * t[i]);
+    stored += sums.c_sums[i] * (next[i] - t0);
+    load_total += load[i];
+  }
+  budget.in_fixed += dt * in_fixed;
+  budget.in_loads += dt * (load_total - kt);
+  budget.stored = stored;
+}
+
 }  // namespace
 
-TransientReport solve_transient(const CsrMatrix& stiffness, const CsrMatrix& capacity, std::span<const double> load,
-                                const Constraints& constraints, const TransientSettings& settings,
-                                LinearSolver& solver, const NodeLayout& nodes,
+TransientReport solve_transient(const CsrMatrix& stiffness, const CsrMatrix& capacity, const HeatHistory& history,
+                                const TransientSettings& settings, LinearSolver& solver, const NodeLayout& nodes,
                                 const std::function<void(const TransientState&)>& output) {
   const std::int64_t n = stiffness.rows;
-  if (capacity.rows != n || capacity.nnz() != stiffness.nnz() || static_cast<std::int64_t>(load.size()) != n ||
-      static_cast<std::int64_t>(constraints.prescribed.size()) != n)
-    throw std::invalid_argument("solve_transient: K, C, f and the constraints differ in size");
+  const Constraints& constraints = history.constraints();
+  if (capacity.rows != n || capacity.nnz() != stiffness.nnz() || static_cast<std::int64_t>(constraints.prescribed.size()) != n)
+    throw std::invalid_argument("solve_transient: K, C and the loads differ in size");
   const double dt = settings.time_step, theta = settings.theta, t0 = settings.initial_temperature;
-  const auto& kv = stiffness.val;
-  const auto& cv = capacity.val;
-
-  // A = C/dt + theta K, constrained; `lift` is what its constraints move to the right-hand side
-  // (-A_ij g_j on free rows, A_jj g_j on fixed ones): the same every step, the values being constant.
-  CsrMatrix a = stiffness;
-  for (std::int64_t k = 0; k < a.nnz(); ++k) a.val[k] = cv[k] / dt + theta * kv[k];
-  std::vector<double> lift(n, 0.0);
-  apply_constraints(a, lift, constraints);
-  std::vector<std::int64_t> fixed;
-  for (std::int64_t i = 0; i < n; ++i)
-    if (constraints.is_fixed(i)) fixed.push_back(i);
-  // Column sums (= row sums: K and C are symmetric) turn the budget's totals into dot products.
-  std::vector<double> k_sums(n, 0.0), c_sums(n, 0.0);
-  for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t k = stiffness.row_ptr[i]; k < stiffness.row_ptr[i + 1]; ++k) {
-      k_sums[i] += kv[k];
-      c_sums[i] += cv[k];
-    }
-  double load_total = 0;
-  for (double f : load) load_total += f;
+  const StepMatrix matrix = step_matrix(stiffness, capacity, constraints, dt, theta);
+  const StepTerms terms{stiffness, capacity, matrix, constraints, dt, theta};
+  const BudgetSums sums = budget_sums(terms);
 
   TransientReport report;
   const Stopwatch preparing;
-  const auto prepared = solver.prepare(a, nodes);
+  const auto prepared = solver.prepare(matrix.a, nodes);
   report.setup = prepared->setup();
   report.setup.time_setup_s = preparing.seconds();
   report.reuses_preparation = prepared->reuses_preparation();
 
-  std::vector<double> t(n, t0), next(n), rhs(n);
+  std::vector<double> t(n, t0), next(n), rhs(n), load(n), held(constraints.prescribed);
   HeatBudget budget;
   output({0, 0.0, t, budget});
   const Stopwatch stepping;
   double outputs_s = 0;  // the caller's time, not the steps'
   for (int step = 1; step <= settings.steps; ++step) {
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < n; ++i)
-      rhs[i] = constraints.is_fixed(i)
-                   ? lift[i]
-                   : load[i] + lift[i] +
-                         row_product(stiffness, i, t, [&](std::int64_t k) { return cv[k] / dt - (1 - theta) * kv[k]; });
-    for (std::int64_t i = 0; i < n; ++i) next[i] = constraints.is_fixed(i) ? constraints.prescribed[i] : t[i];
+    const double from = (step - 1) * dt, to = step * dt;
+    history.load(from, to, theta, load);
+    history.prescribed(to, held);
+    step_rhs(terms, load, t, held, rhs);
+    for (std::int64_t i = 0; i < n; ++i) next[i] = constraints.is_fixed(i) ? held[i] : t[i];
     const SolveReport solved = prepared->solve(rhs, next, 1);
     report.time_solves_s += solved.time_solve_s;
     report.max_iterations = std::max(report.max_iterations, solved.iterations);
     if (report.unconverged.empty() && !solved.unconverged.empty())
       report.unconverged = "step " + std::to_string(step) + ": " + solved.unconverged;
-    report.max_residual = std::max(report.max_residual, relative_residual(a, next, rhs));
-
-    // The heat budget of the step, from the unconstrained rows: what the prescribed temperatures
-    // supplied (their reactions) and what the loads and convection did.
-    double in_fixed = 0, kt = 0, stored = 0;
-    for (std::int64_t i : fixed)
-      in_fixed += row_product(capacity, i, next, [&](std::int64_t k) { return cv[k] / dt; }) -
-                  row_product(capacity, i, t, [&](std::int64_t k) { return cv[k] / dt; }) +
-                  row_product(stiffness, i, next, [&](std::int64_t k) { return theta * kv[k]; }) +
-                  row_product(stiffness, i, t, [&](std::int64_t k) { return (1 - theta) * kv[k]; }) - load[i];
-#pragma omp parallel for reduction(+ : kt, stored) schedule(static)
-    for (std::int64_t i = 0; i < n; ++i) {
-      kt += k_sums[i] * (theta * next[i] + (1 - theta) * t[i]);
-      stored += c_sums[i] * (next[i] - t0);
-    }
-    budget.in_fixed += dt * in_fixed;
-    budget.in_loads += dt * (load_total - kt);
-    budget.stored = stored;
+    report.max_residual = std::max(report.max_residual, relative_residual(matrix.a, next, rhs));
+    add_step(terms, sums, load, t, next, t0, budget);
     t.swap(next);
     if (step % settings.output_every == 0 || step == settings.steps) {
       const Stopwatch writing;
-      output({step, step * dt, t, budget});
+      output({step, to, t, budget});
       outputs_s += writing.seconds();
     }
   }

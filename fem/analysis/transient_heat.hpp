@@ -2,14 +2,16 @@
 // Transient heat conduction by the theta-method: C dT/dt + K T = f stepped as
 //   (C/dt + theta K) T_{n+1} = (C/dt - (1 - theta) K) T_n + f,
 // with A = C/dt + theta K prepared once by the case's linear solver and one prepared solve per
-// step (an iterative solver starts from T_n). Prescribed temperatures hold from the first step
-// on (T_0 is the initial temperature everywhere, so the first step's jump at those nodes enters
-// through C as heat supplied by them); their values are constant in time.
+// step (an iterative solver starts from T_n). The loads may follow time (HeatHistory): a step
+// from t_n to t_{n+1} takes f = theta f(t_{n+1}) + (1 - theta) f(t_n), and its prescribed
+// temperatures are their values at t_{n+1}, lifted by A's columns kept aside, so A is not
+// touched again. They hold from the first step on (T_0 is the initial temperature everywhere, so
+// the first step's jump at those nodes enters through C as heat supplied by them).
 #include <functional>
 #include <span>
 #include <vector>
 
-#include "fem/assembly/dirichlet.hpp"
+#include "fem/assembly/heat_history.hpp"
 #include "kernels/csr_matrix.hpp"
 #include "solvers/linear_solver.hpp"
 
@@ -48,11 +50,12 @@ struct TransientReport {
 };
 
 // Steps `settings.steps` times from the initial temperature. `stiffness` (K, convection
-// included) and `capacity` (C) are unconstrained on one pattern; `load` is f (no lifting).
+// included) and `capacity` (C) are unconstrained on one pattern; `history` gives f (no lifting)
+// and the prescribed temperatures over time.
 // `output` is called with the initial state, every output_every-th step and the last.
 // Throws SolveFailure when a step cannot be solved.
-TransientReport solve_transient(const CsrMatrix& stiffness, const CsrMatrix& capacity, std::span<const double> load,
-                                const Constraints& constraints, const TransientSettings& settings,
+TransientReport solve_transient(const CsrMatrix& stiffness, const CsrMatrix& capacity, const HeatHistory& history,
+                                const TransientSettings& settings,
                                 LinearSolver& solver, const NodeLayout& nodes,
                                 const std::function<void(const TransientState&)>& output);
 

@@ -13,6 +13,7 @@
 #include "fem/case/case_settings.hpp"
 #include "fem/case/petsc_options_check.hpp"
 #include "fem/case/read_analysis.hpp"
+#include "fem/case/read_time_table.hpp"
 #include "fem/case/yaml_aliases.hpp"
 #include "fem/case/yaml_section.hpp"
 #include "solvers/solver_table.hpp"
@@ -236,11 +237,11 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
     }
     if (need("temperature", false)) {
       b.kind = K::Temperature;
-      b.value = s.number("temperature");
+      b.value = read_time_value(s, "temperature", "temperature", b.table);
     }
     if (need("flux", false)) {
       b.kind = K::Flux;
-      b.value = s.number("flux");
+      b.value = read_time_value(s, "flux", "flux", b.table);
     }
     if (need("force", true)) {
       b.kind = K::Force;
@@ -264,9 +265,14 @@ std::vector<BoundarySpec> read_boundary(const Section& root, const fs::path& fil
     if (need("convection", false)) {
       b.kind = K::Convection;
       const Section c(file, s.get("convection"), "'convection'", {"h", "T_inf"});
+      // h is part of the matrix C/dt + theta K that a transient run prepares once: it stays a number.
+      if (c.has("h") && c.get("h").IsSequence())
+        c.fail(c.get("h"), "'h' in 'convection' must be a number: it is part of the matrix, which a transient run "
+                           "prepares once for every step (T_inf may be a table of (t, value) pairs)");
       b.h = c.positive("h");
-      b.T_inf = c.number("T_inf");
+      b.T_inf = read_time_value(c, "T_inf", "T_inf", b.table);
     }
+    if (b.table) b.table->group = b.group;
     if (kinds != 1)
       s.fail(item, "a 'boundary' entry needs exactly one condition (fix, displacement, traction, pressure, force, "
                    "moment, temperature, flux or convection) beside its group");
@@ -308,7 +314,7 @@ void read_loads(const Section& owner, const fs::path& file, PhysicsType physics,
   }
   if (s.has("source")) {
     if (physics != PhysicsType::Heat) s.fail(s.get("source"), "'source' needs heat physics");
-    out.source = s.number("source");
+    out.source = read_time_value(s, "source", "source", out.source_table);
   }
   if (s.has("temperature")) read_temperature(s, file, physics, out);
 }
@@ -474,6 +480,18 @@ Case read_case(const fs::path& file, const YAML::Node& doc) {
 }
 
 }  // namespace
+
+std::vector<const TimeTable*> time_tables(const Case& c) {
+  std::vector<const TimeTable*> out;
+  const auto add = [&](const std::vector<BoundarySpec>& boundary, const std::optional<TimeTable>& source) {
+    for (const auto& b : boundary)
+      if (b.table) out.push_back(&*b.table);
+    if (source) out.push_back(&*source);
+  };
+  add(c.boundary, c.source_table);
+  for (const auto& lc : c.load_cases) add(lc.boundary, lc.source_table);
+  return out;
+}
 
 std::vector<const char*> case_solver_methods() {
   std::vector<const char*> methods = solver_methods();

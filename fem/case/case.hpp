@@ -10,6 +10,7 @@
 
 #include "fem/case/analysis_spec.hpp"
 #include "fem/case/temperature_load.hpp"
+#include "fem/case/time_table.hpp"
 #include "fem/mesh/box_mesh.hpp"
 #include "fem/output/vtu_compression.hpp"
 #include "solvers/linear_solver.hpp"
@@ -59,6 +60,9 @@ struct BoundarySpec {
   std::array<double, 3> vector{};      // Displacement values, Traction, Force or Moment vector
   double value = 0;                    // Pressure, Temperature, Flux
   double h = 0, T_inf = 0;             // Convection
+  // Temperature, Flux, Convection's T_inf given as a table of (t, value) pairs (a transient
+  // analysis); `value` or `T_inf` then holds its value at t = 0.
+  std::optional<TimeTable> table;
   bool whole_region = false;           // Fix / Displacement / Temperature on a region group: every node inside it, meant
   int line = 0;
 };
@@ -112,6 +116,7 @@ struct LoadCaseSpec {
   std::vector<BoundarySpec> boundary;  // traction, pressure or flux entries
   std::optional<std::array<double, 3>> gravity;
   double source = 0;
+  std::optional<TimeTable> source_table;  // refused: a load case is static
   int line = 0;
 };
 
@@ -124,13 +129,17 @@ struct Case {
   std::vector<MaterialSpec> materials;
   std::vector<BoundarySpec> boundary;
   std::optional<std::array<double, 3>> gravity;
-  double source = 0;                   // heat: volume source W/m^3
+  double source = 0;                   // heat: volume source W/m^3 (its value at t = 0 when a table gives it)
+  std::optional<TimeTable> source_table;  // transient heat: the source as a table of (t, value) pairs
   std::optional<TemperatureLoadSpec> temperature;  // elasticity: thermal strain
   std::vector<LoadCaseSpec> load_cases;  // empty: one load set, the common one
   SolverSpec solver;
   OutputSpec output;
   AnalysisSpec analysis;
 };
+
+// Every table of (t, value) pairs the case holds (boundary entries and sources, its load cases' too).
+std::vector<const TimeTable*> time_tables(const Case& c);
 
 // Reads and validates a case file; throws CaseError with "file:line: message". `settings`
 // ("key.path=value", from --set) replace keys of the file before it is validated.

@@ -68,8 +68,14 @@ AnalysisSpec read_analysis(const Section& root, const std::filesystem::path& fil
 }
 
 void check_analysis(const Case& c) {
-  if (c.analysis.type == AnalysisType::Static) return;
   const std::string at = c.file.string() + ":";
+  const auto tables = time_tables(c);
+  if (!tables.empty() && c.analysis.type != AnalysisType::Transient)
+    throw CaseError(at + std::to_string(tables.front()->line) + ": '" + tables.front()->key +
+                    "' is a table of (t, value) pairs, which only a transient analysis follows (analysis: {type: "
+                    "transient, ...}); a " + (c.analysis.type == AnalysisType::Modal ? "modal" : "static") +
+                    " analysis takes a number");
+  if (c.analysis.type == AnalysisType::Static) return;
   const bool modal = c.analysis.type == AnalysisType::Modal;
   if (modal && c.physics.type != PhysicsType::Elasticity)
     throw CaseError(at + std::to_string(c.analysis.line) +

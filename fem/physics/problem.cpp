@@ -134,6 +134,7 @@ void resolve_boundary(const Case& c, const std::vector<BoundarySpec>& entries, c
       if (b.kind == K::Temperature) {
         d.component = {true, false, false};
         d.value = {b.value, 0, 0};
+        d.table = b.table;
       }
       if (mesh.dimension == 2 && d.component[2] && p.physics.type == PhysicsType::Elasticity)
         fail(c, b.line, "group '" + b.group + "': a 2D model has no z component to fix");
@@ -152,6 +153,7 @@ void resolve_boundary(const Case& c, const std::vector<BoundarySpec>& entries, c
     load.value = b.value;
     load.h = b.h;
     load.T_inf = b.T_inf;
+    load.table = b.table;
     if (b.kind == K::Pressure) load.outward = outward_signs(mesh, load.facets);
     if (b.kind == K::Force || b.kind == K::Moment) {
       try {
@@ -236,6 +238,7 @@ Problem build_problem(const Case& c, const Mesh& mesh, std::vector<double> solve
   assign_materials(c, mesh, p);
   if (c.gravity) p.gravity = *c.gravity;
   p.source = c.source;
+  p.source_table = c.source_table;
   if (c.temperature) {
     if (!c.temperature->from.empty() && solved_temperature.size() != mesh.num_nodes())
       fail(c, c.temperature->line, "'loads.temperature.from' (" + c.temperature->from.filename().string() +

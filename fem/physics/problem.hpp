@@ -5,6 +5,7 @@
 #include <array>
 #include <functional>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +44,7 @@ struct BoundaryLoad {
   double value = 0;                   // pressure or flux
   double h = 0, T_inf = 0;            // convection
   PointFunction function;             // when set: traction vector or flux as a function of position
+  std::optional<TimeTable> table{};   // transient heat: flux (value) or convection's T_inf over time
 };
 
 struct DirichletCondition {
@@ -51,6 +53,7 @@ struct DirichletCondition {
   std::array<bool, 3> component{};    // which components (heat: component 0 = temperature)
   std::array<double, 3> value{};
   PointFunction function;             // when set: the prescribed values as a function of position
+  std::optional<TimeTable> table{};   // transient heat: the prescribed temperature (value[0]) over time
 };
 
 // The group of the condition u_r = 0 that build_problem puts on the axis nodes (r = 0) of an
@@ -65,6 +68,7 @@ struct Problem {
   std::vector<int> cell_material;     // per cell: index into materials
   std::array<double, 3> gravity{};    // elasticity: body force = density * gravity
   double source = 0;                  // heat: volume source
+  std::optional<TimeTable> source_table;  // transient heat: `source` over time
   PointFunction body;                 // when set: body force / source per unit volume as a function of position
   std::vector<double> temperature;    // elasticity: per node, the temperature of the thermal strain; empty: none
   std::vector<BoundaryLoad> loads;

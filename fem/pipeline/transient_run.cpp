@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <ostream>
 
 #include "fem/analysis/transient_heat.hpp"
@@ -62,7 +63,34 @@ ParaviewView series_view(const AnalysisInputs& in) {
   return view;
 }
 
-json transient_summary(const AnalysisInputs& in, const DiscreteSystem& system, const TransientReport& report,
+// The tables of (t, value) pairs the run followed, each with its values at the written times.
+json time_tables(const HeatHistory& history, const std::vector<WrittenStep>& written) {
+  json out = json::array();
+  for (const TimeTable* table : history.tables()) {
+    json at_times = json::array();
+    for (const auto& w : written) at_times.push_back(table->value_at(w.time));
+    out.push_back({{"key", table->key},
+                   {"group", table->group},
+                   {"times", table->times},
+                   {"values", table->values},
+                   {"at_written_times", at_times},
+                   {"line", table->line}});
+  }
+  return out;
+}
+
+// "fem: tables ..." : which values follow tables and how a step reads them.
+std::string tables_line(const HeatHistory& history) {
+  std::string line = "fem: tables   ";
+  const auto tables = history.tables();
+  for (std::size_t i = 0; i < tables.size(); ++i)
+    line += (i ? ", " : "") + tables[i]->name() + " (" + std::to_string(tables[i]->times.size()) + " pairs)";
+  return line + "; linear between their times, held beyond; loads at theta f(t_n+1) + (1 - theta) f(t_n), "
+                "temperatures at t_n+1\n";
+}
+
+json transient_summary(const AnalysisInputs& in, const DiscreteSystem& system, const HeatHistory& history,
+                       const TransientReport& report,
                        const AnswerVerdict& verdict, const std::vector<WrittenStep>& written) {
   const Case& c = in.run_case;
   const AnalysisSpec& a = c.analysis;
@@ -93,6 +121,10 @@ json transient_summary(const AnalysisInputs& in, const DiscreteSystem& system, c
   summary["temperature_max"] = highs;
   summary["temperature_range"] = {lo, hi};  // over every written step
   summary["heat_budget"] = {{"stored", stored}, {"in_fixed", in_fixed}, {"in_loads", in_loads}};
+  summary["time_tables"] = time_tables(history, written);
+  if (!history.tables().empty())
+    summary["time_tables_rule"] = "linear between a table's times, held beyond them; each step takes the loads at "
+                                  "theta f(t_n+1) + (1 - theta) f(t_n) and the prescribed temperatures at t_n+1";
   summary["iterations"] = report.max_iterations;
   summary["residual"] = report.max_residual;  // the largest over the steps
   summary["converged"] = verdict.converged;
@@ -116,11 +148,13 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
   DiscreteSystem system(in.problem, in.graph, in.ordering);
   AssembledSystemData conduction;
   CsrMatrix capacity;
+  std::optional<HeatHistory> history;
   phases.run("assemble", [&] {
     ProgressMeter progress(in.options);
     try {
       conduction = assemble(in.problem, system.dofs(), in.graph, AssemblyStrategy::Coloring, &progress);
       capacity = assemble_mass(in.problem, system.dofs(), in.graph, a.mass);
+      history.emplace(in.problem, system.dofs());
     } catch (const InvertedElement& e) {
       throw CaseError(in.mesh.source + ": " + e.what());
     }
@@ -128,6 +162,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
            with_commas(system.constraints().count) + " prescribed, " +
            (a.mass == MassLumping::Lumped ? "lumped" : "consistent") + " capacity";
   });
+  if (!history->tables().empty()) log << tables_line(*history) << std::flush;
 
   // The steps' files are staged as they come and committed with the index and the JSON at the end.
   AtomicOutput output(c.output.directory);
@@ -154,8 +189,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
   };
   TransientReport report;
   phases.run("solve", [&] {
-    report = solve_transient(conduction.matrix, capacity, conduction.rhs, system.constraints(), settings, in.solver,
-                             system.nodes(), write_step);
+    report = solve_transient(conduction.matrix, capacity, *history, settings, in.solver, system.nodes(), write_step);
     char line[240];
     std::snprintf(line, sizeof line, "%d steps of %.4g s (theta %.2g) on %s %s: setup %.3g s once, %.3g s per step%s",
                   report.steps, a.time_step, a.theta, name_of(in.options.method), name_of(in.options.device),
@@ -169,7 +203,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
   const AnswerVerdict verdict = judge_answer(in.options, judged, report.max_residual, c.solver.require_convergence);
   if (!verdict.converged) log << "fem: NOT CONVERGED: " << verdict.reason << "\n";
 
-  json summary = transient_summary(in, system, report, verdict, written);
+  json summary = transient_summary(in, system, *history, report, verdict, written);
   phases.run("write", [&] {
     const Stopwatch writing;
     const StagedFields index = sink.stage_series(output, c.name, entries, series_view(in));

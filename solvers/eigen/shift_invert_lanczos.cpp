@@ -62,37 +62,38 @@ class Lanczos {
     result.setup = prepared_->setup();
     result.reuses_preparation = prepared_->reuses_preparation();
 
-    Vectors v(n_, subspace_), w(n_, block_);
+    // The basis V and M V beside it: OP's right-hand sides and the projections read M V, so
+    // M multiplies two whole blocks a step: W once projected, and the new block of V.
+    Vectors v(n_, subspace_), mv(n_, subspace_), w(n_, block_), mw(n_, block_);
     std::vector<double> h(static_cast<std::size_t>(subspace_) * subspace_, 0.0);
     const auto H = [&](int i, int j) -> double& { return h[static_cast<std::size_t>(j) * subspace_ + i]; };
     for (int j = 0; j < block_; ++j) random_fill(w.col(j));
-    orthonormalise_into(v, 0, w);
+    multiply_m(w, mw);
+    orthonormalise_into(v, mv, 0, w, mw, false);
     int p = block_;  // basis vectors; OP is yet to be applied to the last block of them
+    bool in_span = false;  // whether the residual block W is rounding left in the basis's span
     std::vector<double> theta, s;
     std::vector<int> order;
     const Stopwatch since_report;
     double next_report = 2.0;
     for (int restart = 0;; ++restart) {
       for (;;) {
-        apply_operator(v.col(p - block_), w, result);
-        // Projection coefficients of OP V_block on the whole basis (twice, for orthogonality to
-        // working precision): they are the block's columns of V^T M OP V.
-        std::vector<double> c(static_cast<std::size_t>(p) * block_, 0.0), c2(c.size());
-        for (int pass = 0; pass < 2; ++pass) {
-          project_out(v, p, w, c2);
-          for (std::size_t i = 0; i < c.size(); ++i) c[i] += c2[i];
-        }
+        apply_operator(mv.col(p - block_), w, result);
+        // The block's columns of V^T M OP V, taken out of W.
+        const std::vector<double> c = project_out(v, mv, p, w);
+        multiply_m(w, mw);
+        in_span = numerically_in_span(c, p, w, mw);
         for (int j = 0; j < block_; ++j)
           for (int i = 0; i < p; ++i) H(i, p - block_ + j) = H(p - block_ + j, i) = c[static_cast<std::size_t>(j) * p + i];
         for (int a = p - block_; a < p; ++a)  // the block's own square: symmetric up to roundoff
           for (int b = a + 1; b < p; ++b) H(a, b) = H(b, a) = 0.5 * (H(a, b) + H(b, a));
         if (p + block_ > subspace_) break;
-        orthonormalise_into(v, p, w);
+        orthonormalise_into(v, mv, p, w, mw, in_span);
         p += block_;
       }
       ritz(h, p, theta, s, order);
       // ||OP y - theta y||_M = ||W s_last||_M for y = V s, with W the residual block.
-      const std::vector<double> gram = m_gram(w);
+      const std::vector<double> gram = gram_of(w, mw);
       // A pair far from the shift cannot be resolved below roundoff in the operator's largest theta.
       const double attainable = 64 * std::numeric_limits<double>::epsilon() * std::abs(theta[order[0]]);
       int converged = 0;
@@ -123,11 +124,13 @@ class Lanczos {
       }
       // Thick restart: the best `keep_` Ritz vectors, whose projection is diagonal, then the residual block.
       Vectors kept(n_, keep_);
-      combine(v, p, s, order, keep_, kept);
-      std::copy(kept.data.begin(), kept.data.end(), v.data.begin());
+      for (Vectors* basis : {&v, &mv}) {  // M (V s) = (M V) s
+        combine(*basis, p, s, order, keep_, kept);
+        std::copy(kept.data.begin(), kept.data.end(), basis->data.begin());
+      }
       std::fill(h.begin(), h.end(), 0.0);
       for (int i = 0; i < keep_; ++i) H(i, i) = theta[order[i]];
-      orthonormalise_into(v, keep_, w);
+      orthonormalise_into(v, mv, keep_, w, mw, in_span);
       p = keep_ + block_;
     }
   }
@@ -150,14 +153,15 @@ class Lanczos {
     cpu::spmv(m_, {x, static_cast<std::size_t>(n_)}, {y, static_cast<std::size_t>(n_)});
   }
 
-  // out = OP x for the block of vectors starting at x.
-  void apply_operator(const double* x, Vectors& out, EigenResult& result) {
-    std::vector<double> rhs(out.data.size());
-    for (int j = 0; j < block_; ++j) apply_m(x + static_cast<std::size_t>(j) * n_, rhs.data() + static_cast<std::size_t>(j) * n_);
+  // out = M x for a whole block, in one pass over M.
+  void multiply_m(Vectors& x, Vectors& out) const { cpu::spmv_columns(m_, x.data, out.data); }
+
+  // out = OP x = (K - sigma M)^-1 M x for the block whose M x starts at `mx`.
+  void apply_operator(const double* mx, Vectors& out, EigenResult& result) {
     std::fill(out.data.begin(), out.data.end(), 0.0);
     SolveReport report;
     try {
-      report = prepared_->solve(rhs, out.data, block_);
+      report = prepared_->solve({mx, out.data.size()}, out.data, block_);
     } catch (const SolveFailure& e) {
       throw EigenFailure(linear_failure(result.shift, e.what()), e.equation());
     }
@@ -165,45 +169,101 @@ class Lanczos {
     result.solves += block_;
   }
 
-  // c = V[:, 0:p]^T M W and W -= V[:, 0:p] c (c: p x block, column-major).
-  void project_out(Vectors& v, int p, Vectors& w, std::vector<double>& c) const {
-    std::vector<double> mw(w.data.size());
-    for (int j = 0; j < block_; ++j) apply_m(w.col(j), mw.data() + static_cast<std::size_t>(j) * n_);
-    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, p, block_, n_, 1.0, v.data.data(), n_, mw.data(), n_, 0.0,
-                c.data(), p);
-    cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n_, block_, p, -1.0, v.data.data(), n_, c.data(), p, 1.0,
-                w.data.data(), n_);
+  // W -= V c twice (for orthogonality to working precision) with c = (M V)^T W = V^T M W;
+  // returns the sum of both c (p x block, column-major).
+  std::vector<double> project_out(Vectors& v, Vectors& mv, int p, Vectors& w) const {
+    std::vector<double> c(static_cast<std::size_t>(p) * block_, 0.0), pass(c.size());
+    for (int twice = 0; twice < 2; ++twice) {
+      cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, p, block_, n_, 1.0, mv.data.data(), n_, w.data.data(), n_,
+                  0.0, pass.data(), p);
+      cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n_, block_, p, -1.0, v.data.data(), n_, pass.data(), p,
+                  1.0, w.data.data(), n_);
+      for (std::size_t i = 0; i < c.size(); ++i) c[i] += pass[i];
+    }
+    return c;
   }
 
-  // W^T M W (block x block, row-major).
-  std::vector<double> m_gram(Vectors& w) const {
-    std::vector<double> mw(n_), g(static_cast<std::size_t>(block_) * block_);
-    for (int b = 0; b < block_; ++b) {
-      apply_m(w.col(b), mw.data());
-      for (int a = 0; a < block_; ++a) g[a * block_ + b] = cpu::dot(w.span(a), mw);
-    }
+  // W^T M W from W and M W (block x block, symmetric).
+  std::vector<double> gram_of(Vectors& w, Vectors& mw) const {
+    std::vector<double> g(static_cast<std::size_t>(block_) * block_);
+    cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, block_, block_, n_, 1.0, w.data.data(), n_, mw.data.data(),
+                n_, 0.0, g.data(), block_);
     return g;
   }
 
-  // Makes W's columns M-orthonormal to V[:, 0:q] and to each other, into V[:, q:q+block]. A
+  // Whether a column of W lost nearly all its M-length to the projection (what it had is c's
+  // column): what is left is rounding, which two passes do not make orthogonal enough to grow
+  // the basis with; it goes column by column, projected twice more.
+  bool numerically_in_span(const std::vector<double>& c, int p, Vectors& w, Vectors& mw) const {
+    for (int j = 0; j < block_; ++j) {
+      double projected = 0;
+      for (int i = 0; i < p; ++i) projected += c[static_cast<std::size_t>(j) * p + i] * c[static_cast<std::size_t>(j) * p + i];
+      const double left = cpu::dot(w.span(j), mw.span(j));
+      if (!(left > 1e-20 * (projected + left))) return true;  // below 1e-10 of its length
+    }
+    return false;
+  }
+
+  // Makes W (M-orthogonal to V[:, 0:q] already, M W beside it) M-orthonormal into
+  // V[:, q:q+block], and M V there from one product with M. Cholesky QR twice in the M inner
+  // product (W = Q R, Q^T M Q = I) keeps it to a few BLAS-3 calls; a block left by rounding
+  // (`in_span`), or whose columns are nearly dependent, where Cholesky QR loses orthogonality,
+  // goes column by column instead.
+  void orthonormalise_into(Vectors& v, Vectors& mv, int q, Vectors& w, Vectors& mw, bool in_span) {
+    if (in_span) {
+      orthonormalise_by_columns(v, mv, q, w);
+      return;
+    }
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<double> r = gram_of(w, mw);
+      if (LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'U', block_, r.data(), block_) != 0 || !well_conditioned(r)) {
+        orthonormalise_by_columns(v, mv, q, w);
+        return;
+      }
+      for (Vectors* x : {&w, &mw})
+        cblas_dtrsm(CblasColMajor, CblasRight, CblasUpper, CblasNoTrans, CblasNonUnit, n_, block_, 1.0, r.data(),
+                    block_, x->data.data(), n_);
+    }
+    // M V from M itself, not carried through R^-1, so that OP's right-hand sides stay exact.
+    multiply_m(w, mw);
+    std::copy(w.data.begin(), w.data.end(), v.col(q));
+    std::copy(mw.data.begin(), mw.data.end(), mv.col(q));
+  }
+
+  // Cholesky QR stays orthogonal to working precision while W's condition number is well below
+  // 1/sqrt(epsilon); R's diagonal spread bounds it from below.
+  bool well_conditioned(const std::vector<double>& r) const {
+    double lo = std::numeric_limits<double>::infinity(), hi = 0;
+    for (int j = 0; j < block_; ++j) {
+      lo = std::min(lo, r[static_cast<std::size_t>(j) * block_ + j]);
+      hi = std::max(hi, r[static_cast<std::size_t>(j) * block_ + j]);
+    }
+    return lo > 1e-5 * hi;
+  }
+
+  // The same column by column, each M-orthogonalised twice against every vector before it; a
   // column that was (nearly) in the span already is replaced by a random one: the basis grows anyway.
-  void orthonormalise_into(Vectors& v, int q, Vectors& w) {
-    std::vector<double> mx(n_), c(subspace_);
+  void orthonormalise_by_columns(Vectors& v, Vectors& mv, int q, Vectors& w) {
+    std::vector<double> c(subspace_);
     for (int j = 0; j < block_; ++j) {
       double* x = v.col(q + j);
+      double* mx = mv.col(q + j);
       std::copy(w.col(j), w.col(j) + n_, x);
-      const std::span<double> xs = v.span(q + j);
+      const std::span<double> xs = v.span(q + j), mxs = mv.span(q + j);
       for (int attempt = 0;; ++attempt) {
-        apply_m(x, mx.data());
-        const double before = std::sqrt(std::max(cpu::dot(xs, mx), 0.0));
+        apply_m(x, mx);
+        const double before = std::sqrt(std::max(cpu::dot(xs, mxs), 0.0));
         for (int pass = 0; pass < 2 && q + j > 0; ++pass) {
-          cblas_dgemv(CblasColMajor, CblasTrans, n_, q + j, 1.0, v.data.data(), n_, mx.data(), 1, 0.0, c.data(), 1);
+          cblas_dgemv(CblasColMajor, CblasTrans, n_, q + j, 1.0, mv.data.data(), n_, x, 1, 0.0, c.data(), 1);
           cblas_dgemv(CblasColMajor, CblasNoTrans, n_, q + j, -1.0, v.data.data(), n_, c.data(), 1, 1.0, x, 1);
-          apply_m(x, mx.data());
         }
-        const double after = std::sqrt(std::max(cpu::dot(xs, mx), 0.0));
+        apply_m(x, mx);
+        const double after = std::sqrt(std::max(cpu::dot(xs, mxs), 0.0));
         if (after > 1e-10 * before && after > 0) {
-          for (std::int64_t i = 0; i < n_; ++i) x[i] /= after;
+          for (std::int64_t i = 0; i < n_; ++i) {
+            x[i] /= after;
+            mx[i] /= after;
+          }
           break;
         }
         if (attempt == 3) throw std::logic_error("shift_invert_lanczos: no vector independent of the basis");

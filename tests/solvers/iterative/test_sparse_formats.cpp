@@ -1,10 +1,11 @@
 // Conversions from CSR to the padded and blocked formats (ELL, SELL, HYB, BCSR, BELL, DIA, CDS),
 // checked by multiplying in each format by its documented layout and comparing with the serial
-// CSR product; refusals and bad input.
+// CSR product; refusals and bad input. A block of vectors multiplied in one pass over CSR.
 #include <doctest/doctest.h>
 
 #include "kernels/shared/sparse_formats.hpp"
 #include "kernels/shared/spmv_cpu.hpp"
+#include "kernels/shared/vector_ops.hpp"
 #include "tests/solvers/iterative/test_matrices.hpp"
 
 using namespace fem;
@@ -190,4 +191,23 @@ TEST_CASE("bad CSR input is named") {
   CHECK_THROWS_WITH_AS(check_csr(a), doctest::Contains("column index 50"), std::invalid_argument);
   std::vector<double> x(49), y(50);
   CHECK_THROWS_AS(spmv_openmp(a, x, y), std::invalid_argument);
+}
+
+TEST_CASE("a block of vectors multiplied in one pass equals spmv on each, past a chunk of 8, threaded or not") {
+  for (const CsrMatrix& a : {testing::random_irregular(997, 12, 5), testing::elasticity_box(30, 30, 20).matrix}) {
+    CAPTURE(a.rows);
+    for (const int columns : {1, 6, 11}) {
+      const auto n = static_cast<std::size_t>(a.rows);
+      const auto x = testing::random_vector(a.rows * columns, 3);
+      std::vector<double> y(x.size(), -1.0);
+      cpu::spmv_columns(a, x, y);
+      for (int j = 0; j < columns; ++j) {
+        const std::vector<double> xj(x.begin() + j * n, x.begin() + (j + 1) * n);
+        const std::vector<double> yj(y.begin() + j * n, y.begin() + (j + 1) * n);
+        CHECK(testing::relative_difference(yj, reference(a, xj)) < 1e-15);
+      }
+    }
+    std::vector<double> x(a.rows + 1), y(a.rows + 1);
+    CHECK_THROWS_WITH_AS(cpu::spmv_columns(a, x, y), doctest::Contains("spmv_columns: blocks of"), std::invalid_argument);
+  }
 }
