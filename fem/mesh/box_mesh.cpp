@@ -171,12 +171,13 @@ BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block) {
     for (int k = 0; k < dim; ++k)
       if (k != axis) face_axes.push_back(k);
     for (int side = 0; side < 2; ++side) {
-      if (side == 0 ? block.first[axis] != 0 : block.end[axis] != spec.divisions[axis]) continue;  // inside the box
       Point fixed{0, 0, 0};
       fixed[axis] = side == 0 ? 0 : box_points[axis] - 1;
       PhysicalGroup face{std::string(axis_names[axis]) + (side == 0 ? "min" : "max"), dim - 1, {}};
       const std::size_t first = mesh.boundary.size();
-      emitter.emit(face_axes, fixed, facet_type_of(cell_type), mesh.boundary);
+      // A face the block does not reach stays an empty group: every block names the box's groups.
+      if (side == 0 ? block.first[axis] == 0 : block.end[axis] == spec.divisions[axis])
+        emitter.emit(face_axes, fixed, facet_type_of(cell_type), mesh.boundary);
       for (std::size_t e = first; e < mesh.boundary.size(); ++e) face.elements.push_back(e);
       mesh.groups.push_back(std::move(face));
     }
