@@ -36,6 +36,16 @@ GhostExchange slab_ghosts(const BoxSlab& slab) {
   return GhostExchange(slab.owned_nodes, std::move(ghost_nodes), std::move(position));
 }
 
+// GAMG's coarse operators P^T A P by PETSc's all-at-once product: its default for distributed
+// matrices holds P^T and A P whole while it multiplies, which on elasticity costs each rank more
+// than its part of the matrix itself, and would keep a rank's peak from falling with the number
+// of ranks. All at once sets up slower. A -matptap_via the user gave (PETSC_OPTIONS) wins.
+void use_memory_scalable_galerkin_products() {
+  PetscBool given = PETSC_FALSE;
+  check(PetscOptionsHasName(nullptr, nullptr, "-matptap_via", &given), "PetscOptionsHasName");
+  if (!given) check(PetscOptionsSetValue(nullptr, "-matptap_via", "allatonce_merged"), "PetscOptionsSetValue");
+}
+
 }  // namespace
 
 SlabSystem::SlabSystem(const Problem& problem, const BoxSlab& slab)
@@ -133,6 +143,7 @@ SolveReport SlabSystem::solve(petsc::Method method, const SolverOptions& options
                   &coordinates[3 * k]);
     petsc::attach_near_null_space(matrix_, d, slab_.mesh.dimension, coordinates);
   }
+  if (method == petsc::Method::Krylov) use_memory_scalable_galerkin_products();
   petsc::OwnedVec x, r;
   check(MatCreateVecs(matrix_, x.out(), r.out()), "MatCreateVecs");
   check(VecSet(x, 0.0), "VecSet");

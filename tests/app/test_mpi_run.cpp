@@ -89,15 +89,16 @@ Command run_fem(int ranks, const std::string& arguments, const fs::path& log) {
 
 using Point = std::array<double, 3>;
 
-// The values of `field` at each point the file owns (ghost-marked duplicates left out), by
-// position; counts a position seen twice in `repeated`.
-std::map<Point, std::vector<double>> owned_values(vtkUnstructuredGrid* grid, const char* field, int& repeated) {
+// The values of `field` at each point the file owns (ghost-marked duplicates left out unless
+// `duplicates_too`), by position; counts a position seen twice in `repeated`.
+std::map<Point, std::vector<double>> owned_values(vtkUnstructuredGrid* grid, const char* field, int& repeated,
+                                                  bool duplicates_too = false) {
   std::map<Point, std::vector<double>> values;
   vtkDataArray* array = grid->GetPointData()->GetArray(field);
   REQUIRE(array != nullptr);
   vtkDataArray* ghosts = grid->GetPointData()->GetArray(vtkDataSetAttributes::GhostArrayName());
   for (vtkIdType i = 0; i < grid->GetNumberOfPoints(); ++i) {
-    if (ghosts && ghosts->GetComponent(i, 0) != 0) continue;
+    if (ghosts && ghosts->GetComponent(i, 0) != 0 && !duplicates_too) continue;
     Point x;
     grid->GetPoint(i, x.data());
     std::vector<double> v(static_cast<std::size_t>(array->GetNumberOfComponents()));
@@ -120,15 +121,25 @@ std::map<Point, std::vector<double>> read_results(const fs::path& file, const ch
   return owned_values(reader->GetOutput(), field, repeated);
 }
 
-// The largest difference between two results at the same points, relative to the largest value.
-double relative_difference(const std::map<Point, std::vector<double>>& results,
+// Every point of one piece, the copies of other pieces' nodes too.
+std::map<Point, std::vector<double>> piece_values(const fs::path& file, const char* field) {
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  int repeated = 0;
+  return owned_values(reader->GetOutput(), field, repeated, true);
+}
+
+
+// The largest difference of `values` from the reference at the same points, relative to the
+// reference's largest value.
+double relative_difference(const std::map<Point, std::vector<double>>& values,
                            const std::map<Point, std::vector<double>>& reference) {
   double largest = 0, worst = 0;
   for (const auto& [x, v] : reference)
     for (double value : v) largest = std::max(largest, std::abs(value));
   REQUIRE(largest > 0);
-  REQUIRE(results.size() == reference.size());
-  for (const auto& [x, v] : results) {
+  for (const auto& [x, v] : values) {
     const auto it = reference.find(x);
     REQUIRE(it != reference.end());
     for (std::size_t k = 0; k < v.size(); ++k) worst = std::max(worst, std::abs(v[k] - it->second[k]));
@@ -155,6 +166,7 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
     REQUIRE_MESSAGE(parallel.exit_code == 0, parallel.output);
     const auto results = read_results(out / (ranks == 1 ? "part.vtu" : "part.pvtu"), field, repeated);
     CHECK(repeated == 0);  // every node once among the points the pieces own
+    REQUIRE(results.size() == reference.size());
     CHECK(relative_difference(results, reference) <= 1e-8);
     if (std::string(field) == "displacement") {  // the recovered stresses, averaged at the nodes across the pieces
       const auto von_mises = read_results(out / (ranks == 1 ? "part.vtu" : "part.pvtu"), "von_mises", repeated);
@@ -195,6 +207,11 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
         if (one.contains(key)) CHECK(std::abs(summary[key].get<double>() - one[key].get<double>()) <= 1e-8 * one[key].get<double>());
       CHECK(summary["peak_memory_bytes_per_rank"].size() == static_cast<std::size_t>(ranks));
       CHECK(summary["time_spread_s"].contains("solve"));
+      // Each piece's copies of its neighbours' nodes hold their owners' values.
+      for (int r = 0; r < ranks; ++r) {
+        const fs::path piece = out / ("part_" + std::to_string(r) + ".vtu");
+        CHECK(relative_difference(piece_values(piece, field), reference) <= 1e-8);
+      }
     }
   }
 }
