@@ -7,7 +7,7 @@
 
 namespace fem {
 
-void describe_ranks(nlohmann::json& summary, const nlohmann::json& phase_times, std::int64_t cells) {
+void describe_rank_holdings(nlohmann::json& summary, std::int64_t cells) {
   const auto as_counts = [](const std::vector<double>& values) {
     return std::vector<std::int64_t>(values.begin(), values.end());
   };
@@ -15,8 +15,11 @@ void describe_ranks(nlohmann::json& summary, const nlohmann::json& phase_times, 
   summary["peak_memory_bytes_per_rank"] = as_counts(memory);
   summary["peak_memory_bytes"] = static_cast<std::int64_t>(*std::max_element(memory.begin(), memory.end()));
   summary["cells_per_rank"] = as_counts(per_rank(static_cast<double>(cells)));
+}
+
+void describe_rank_times(nlohmann::json& summary, const nlohmann::json& phase_times) {
   nlohmann::json slowest = nlohmann::json::object(), spread = nlohmann::json::object();
-  for (const auto& [phase, seconds] : phase_times.items()) {  // the same phases on every rank, in order
+  for (const auto& [phase, seconds] : phase_times.items()) {
     const std::vector<double> times = per_rank(seconds.get<double>());
     const auto [quickest, slowest_time] = std::minmax_element(times.begin(), times.end());
     slowest[phase] = *slowest_time;

@@ -106,7 +106,8 @@ std::string write_on_slabs(SlabRun& run, json& summary) {
     field_seconds = writing.seconds();
   });
   run.phases.set_time("write", field_seconds);
-  describe_ranks(summary, run.phases.times(), static_cast<std::int64_t>(run.slab.mesh.cells.size()));
+  describe_rank_holdings(summary, static_cast<std::int64_t>(run.slab.mesh.cells.size()));
+  describe_rank_times(summary, run.phases.times());
   summary["write"] = {{"bytes", static_cast<std::int64_t>(sum_over_ranks(static_cast<double>(staged.bytes)))},
                       {"seconds", summary["time_s"]["write"]}};
   on_every_rank([&] {
