@@ -38,6 +38,15 @@ std::vector<double> owned_only(const BoxSlab& slab, const std::vector<double>& f
   return owned;
 }
 
+// A resultant summed over the ranks.
+Resultant summed(const Resultant& x) {
+  std::vector<double> v{x.force[0], x.force[1], x.force[2], x.moment[0], x.moment[1], x.moment[2]};
+  sum_over_ranks(v);
+  return {{v[0], v[1], v[2]}, {v[3], v[4], v[5]}};
+}
+
+json as_json(const Resultant& x) { return json{{"force", x.force}, {"moment", x.moment}}; }
+
 void add_reactions(json& summary, const SlabRecord& r) {
   const std::vector<double> reaction = owned_only(r.slab, r.results.reaction);
   auto groups = group_reactions(r.problem, reaction);
@@ -53,17 +62,25 @@ void add_reactions(json& summary, const SlabRecord& r) {
     summary["reaction_total"] = total;
     return;
   }
-  const LoadBalance balance = load_balance(r.problem, reaction, r.run_case.output.moments_about);
-  const auto summed = [](const Resultant& x) {
-    std::vector<double> v{x.force[0], x.force[1], x.force[2], x.moment[0], x.moment[1], x.moment[2]};
-    sum_over_ranks(v);
-    return json{{"force", {v[0], v[1], v[2]}}, {"moment", {v[3], v[4], v[5]}}};
-  };
+  const std::array<double, 3> about = r.run_case.output.moments_about;
+  const LoadBalance mine = load_balance(r.problem, reaction, about);  // its reactions; its applied counts the ghosts too
   json resultants = json::object();
-  for (const auto& [group, x] : balance.groups) resultants[group] = summed(x);
-  summary["moments_about"] = balance.about;
+  std::map<std::string, Resultant> group_totals;
+  for (const auto& [group, x] : mine.groups) resultants[group] = as_json(group_totals[group] = summed(x));
+  const Resultant reactions = summed(mine.reactions);
+  // The applied loads' moments about the origin, moved to `about`: M - about x F.
+  Resultant applied = summed(r.system.applied_share());
+  const auto& F = applied.force;
+  applied.moment[0] -= about[1] * F[2] - about[2] * F[1];
+  applied.moment[1] -= about[2] * F[0] - about[0] * F[2];
+  applied.moment[2] -= about[0] * F[1] - about[1] * F[0];
+  const auto& size = r.run_case.mesh.box.size;
+  const double diagonal = std::hypot(size[0], size[1], size.size() > 2 ? size[2] : 0.0);
+  summary["moments_about"] = about;
   summary["group_resultants"] = resultants;
-  summary["reaction_total"] = summed(balance.reactions);
+  summary["applied_total"] = as_json(applied);
+  summary["reaction_total"] = as_json(reactions);
+  summary["balance"] = balance_measure(applied, reactions, group_totals, diagonal);
 }
 
 void add_extremes(json& summary, const SlabRecord& r) {

@@ -1,9 +1,9 @@
 #pragma once
 // The run summary of a case solved on box slabs (fem/parallel/slab_system.hpp), put together by
-// MPI reductions from every rank's owned nodes: the same keys as one process's summary for the
-// sizes, the solve, the reactions and the extremes (their node numbered in the box's plane-by-
-// plane order), but no applied-load total or balance, which would need each load counted by one
-// rank alone. Collective: every rank gets the whole summary.
+// MPI reductions from every rank's owned nodes and own cells: the same keys as one process's
+// summary for the sizes, the solve, the reactions, the applied loads and their balance, and the
+// extremes (their node numbered in the box's plane-by-plane order). Collective: every rank gets
+// the whole summary.
 #include <string>
 
 #include <nlohmann/json.hpp>

@@ -124,6 +124,7 @@ void SlabSystem::assemble() {
       } catch (const InvertedElement& bad) {
         throw CaseError(problem_.mesh->source + ": " + bad.what());
       }
+      add_applied(e);
       constrain_element(e, constraints_.prescribed);
       rows.resize(e.dofs.size());
       for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = global_equation_[static_cast<std::size_t>(e.dofs[i])];
@@ -137,6 +138,18 @@ void SlabSystem::assemble() {
   check(VecAssemblyBegin(rhs_), "VecAssemblyBegin");
   check(VecAssemblyEnd(rhs_), "VecAssemblyEnd");
   check(MatSetOption(matrix_, MAT_SPD, PETSC_TRUE), "MatSetOption");
+}
+
+void SlabSystem::add_applied(const ElementContribution& e) {
+  const int d = dofs_.dofs_per_node;
+  if (problem_.physics.type != PhysicsType::Elasticity) return;
+  const std::array<double, 3> origin{};
+  for (std::size_t i = 0; i < e.dofs.size(); i += static_cast<std::size_t>(d)) {  // a node's dofs together
+    const int node = dofs_.node_at_rank[static_cast<std::size_t>(e.dofs[i] / d)];
+    double f[3] = {0, 0, 0};
+    for (int c = 0; c < d; ++c) f[c] = e.load[i + static_cast<std::size_t>(c)];
+    add_force(applied_, &slab_.mesh.coords[3 * static_cast<std::size_t>(node)], f, origin);
+  }
 }
 
 SolveReport SlabSystem::solve(petsc::Method method, const SolverOptions& options, std::vector<double>& solution,

@@ -10,9 +10,11 @@
 
 #include "fem/assembly/dirichlet.hpp"
 #include "fem/assembly/dof_map.hpp"
+#include "fem/assembly/element_system.hpp"
 #include "fem/mesh/box_slab.hpp"
 #include "fem/parallel/ghost_exchange.hpp"
 #include "fem/physics/problem.hpp"
+#include "fem/post/load_balance.hpp"
 #include "fem/renumber/node_graph.hpp"
 #include "solvers/petsc/petsc_handle.hpp"
 #include "solvers/petsc/petsc_ksp.hpp"
@@ -42,6 +44,10 @@ class SlabSystem {
   // Collective: the slab's cells and their load facets into the distributed K and f. Throws
   // CaseError naming an inverted element.
   void assemble();
+  // After assemble(), elasticity: this rank's share of the applied loads' resultant (moments
+  // about the origin): its cells' and load facets' nodal loads before the constraints, each load
+  // counted by one rank alone.
+  const Resultant& applied_share() const { return applied_; }
 
   // Collective: solves with PETSc's `method` into `solution` (this slab's equations, ghosts
   // included, in dofs()' order); `residual`: ||f - K u|| / ||f|| over the whole system.
@@ -49,6 +55,7 @@ class SlabSystem {
 
  private:
   void preallocate();
+  void add_applied(const ElementContribution& e);
 
   const Problem& problem_;
   const BoxSlab& slab_;
@@ -59,6 +66,7 @@ class SlabSystem {
   std::vector<PetscInt> global_equation_;  // per equation of dofs()
   petsc::OwnedMat matrix_;
   petsc::OwnedVec rhs_;
+  Resultant applied_;
 };
 
 }  // namespace fem

@@ -203,6 +203,17 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
         for (double f : expected) scale = std::max(scale, std::abs(f));
         for (std::size_t k = 0; k < expected.size(); ++k) CHECK(std::abs(got[k] - expected[k]) <= 1e-8 * scale);
       }
+      if (one.contains("applied_total")) {  // each load counted by one rank alone
+        for (const char* part : {"force", "moment"}) {
+          CAPTURE(part);
+          const auto expected = one["applied_total"][part].get<std::vector<double>>();
+          const auto got = summary["applied_total"][part].get<std::vector<double>>();
+          double scale = 0;
+          for (double f : expected) scale = std::max(scale, std::abs(f));
+          for (std::size_t k = 0; k < 3; ++k) CHECK(std::abs(got[k] - expected[k]) <= 1e-8 * scale);
+        }
+        CHECK(summary["balance"].get<double>() < 1e-8);
+      }
       for (const char* key : {"max_displacement", "max_von_mises"})
         if (one.contains(key)) CHECK(std::abs(summary[key].get<double>() - one[key].get<double>()) <= 1e-8 * one[key].get<double>());
       CHECK(summary["peak_memory_bytes_per_rank"].size() == static_cast<std::size_t>(ranks));
