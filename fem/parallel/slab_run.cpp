@@ -2,10 +2,10 @@
 
 #include <algorithm>
 #include <initializer_list>
-#include <utility>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
+#include <utility>
 
 #include "fem/mesh/box_slab.hpp"
 #include "fem/output/paraview_script.hpp"
@@ -30,12 +30,14 @@ using nlohmann::json;
 
 void on_every_rank(const std::function<void()>& step) { collectively(PETSC_COMM_WORLD, step); }
 
-// The fields a rank staged complete at its ghosts too, from their owners.
+// Every field complete at the rank's ghosts too (its piece shows them), from their owners.
 void complete_at_ghosts(NodalResults& r, const GhostExchange& ghosts) {
   const int reaction_width = static_cast<int>(r.reaction.size() / ghosts.position().size());
   const std::initializer_list<std::pair<std::vector<double>*, int>> fields = {
-      {&r.displacement, 3}, {&r.strain, 6},      {&r.stress, 6},       {&r.von_mises, 1},  {&r.principal_stress, 3},
-      {&r.tresca, 1},       {&r.principal_directions, 9}, {&r.temperature, 1}, {&r.heat_flux, 3}, {&r.reaction, reaction_width}};
+      {&r.displacement, 3},     {&r.strain, 6},           {&r.stress, 6},
+      {&r.von_mises, 1},        {&r.principal_stress, 3}, {&r.tresca, 1},
+      {&r.principal_directions, 9}, {&r.temperature, 1},  {&r.heat_flux, 3},
+      {&r.reaction, reaction_width}};
   for (const auto& [field, width] : fields) ghosts.complete(*field, width);
 }
 
