@@ -227,9 +227,9 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
   }
 }
 
-// A strip of 8 x 2 quads whose last cell is a bow tie (two nodes swapped): only the rank that
-// assembles that cell meets it.
-std::string strip_with_a_crossed_quad() {
+// A strip of 8 x 2 quads whose last cell, when `crossed`, is a bow tie (two nodes swapped): only
+// the rank that assembles that cell meets it.
+std::string strip_with_a_crossed_quad(bool crossed_last = true) {
   std::string msh = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"left\"\n2 2 \"strip\"\n$EndPhysicalNames\n";
   msh += "$Nodes\n27\n";
   for (int j = 0; j < 3; ++j)
@@ -239,7 +239,7 @@ std::string strip_with_a_crossed_quad() {
   for (int j = 0; j < 2; ++j)
     for (int i = 0; i < 8; ++i) {
       const int a = j * 9 + i + 1, b = a + 1, c = a + 10, d = a + 9;
-      const bool crossed = i == 7 && j == 1;
+      const bool crossed = crossed_last && i == 7 && j == 1;
       msh += std::to_string(id++) + " 3 2 2 1 " + std::to_string(a) + " " + std::to_string(b) + " " +
              std::to_string(crossed ? d : c) + " " + std::to_string(crossed ? c : d) + "\n";
     }
@@ -327,6 +327,28 @@ loads: {gravity: [0, -9.81]}
   CHECK(failed.output.find("strip.msh: element 18 (quad4, group 'strip') is inverted") != std::string::npos);
   CHECK(failed.output.find("each building the whole mesh (a Gmsh mesh") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path / "results"));
+}
+
+TEST_CASE("a Gmsh mesh on 2 ranks takes the whole-mesh route, says so, and gives each rank's memory and cells") {
+  if (!FEM_WITH_GMSH) return;  // the mesh comes as a .msh file
+  TempDir dir;
+  dir.write("strip.msh", strip_with_a_crossed_quad(false));
+  const fs::path file = dir.write("strip.yaml", R"(title: strip
+mesh: {msh: strip.msh}
+physics: {type: elasticity, model: plane_stress}
+materials: [{group: strip, E: 70e9, nu: 0.3, density: 2700}]
+boundary: [{group: left, fix: [x, y]}]
+loads: {gravity: [0, -9.81]}
+)");
+  const Command two = run_fem(2, "run " + file.string() + " --solver petsc --output " + (dir.path / "out").string(), dir.path / "log");
+  REQUIRE_MESSAGE(two.exit_code == 0, two.output);
+  CHECK(two.output.find("2 ranks, each building the whole mesh (a Gmsh mesh") != std::string::npos);
+  const auto summary = nlohmann::json::parse(slurp(dir.path / "out/strip.json"));
+  CHECK(summary["mesh_distribution"] == "whole mesh on every rank");
+  REQUIRE(summary["peak_memory_bytes_per_rank"].size() == 2);
+  std::int64_t cells = 0;
+  for (const auto& count : summary["cells_per_rank"]) cells += count.get<std::int64_t>();
+  CHECK(cells == 16);  // each cell assembled by one rank
 }
 
 TEST_CASE("a modal run by SLEPc on 2 ranks gives the frequencies of 1 rank and of Lanczos; other eigen methods refuse") {
