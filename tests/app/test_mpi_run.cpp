@@ -1,9 +1,13 @@
 // fem under mpirun with the PETSc solvers: 1, 2 and 3 ranks reproduce the one-process band
-// Cholesky answer to 1e-8 (relative to the largest value) on a 3D elasticity box, a 2D one and a
-// heat box; the .pvtu reads back through VTK with every mesh node once (the copies of a node in
-// other pieces are marked as duplicates); bad input met by one rank ends a 2-rank run with exit
-// 1 and the message, in seconds; our own solvers refuse to run on several ranks; a modal run by
-// SLEPc on 2 ranks gives the frequencies of one.
+// Cholesky answer to 1e-8 (relative to the largest value; von Mises too) on a 3D elasticity box, a
+// 2D one and a heat box, which run on box slabs (no rank holding the whole mesh): the summary's
+// sizes, reactions, applied loads and extremes those of one process, every piece's copies of its
+// neighbours' nodes their owners' values; the .pvtu reads back through VTK with every mesh node
+// once (the copies of a node in other pieces are marked as duplicates); 8 ranks on a small box
+// hold their slab and one ghost layer each; a Gmsh mesh takes the whole-mesh route and says so;
+// bad input met by one rank ends a 2-rank run with exit 1 and the message, in seconds; our own
+// solvers refuse to run on several ranks; a modal run by SLEPc on 2 ranks gives the frequencies
+// of one.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
