@@ -13,6 +13,8 @@
 #if FEM_WITH_PETSC
 #include "fem/parallel/petsc_summary.hpp"
 #include "fem/parallel/rank_executor.hpp"
+#include "fem/parallel/slab_run.hpp"
+#include "solvers/petsc/petsc_session.hpp"
 #endif
 
 namespace fem {
@@ -50,8 +52,21 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
                              "every case): run it without mpirun (petsc and mumps run in one process too)");
   if (overrides.export_matrix && ranks > 1)
     throw std::runtime_error("--export-matrix writes the system of one process: run it without mpirun");
-  const auto executor = make_executor(c, ranks);
   const auto sink = make_field_sink(c.output.compression);
+#if FEM_WITH_PETSC
+  // Under mpirun the built-in box is made per rank; the other cases are whole on every rank.
+  const std::string whole_because = ranks > 1 ? why_not_on_slabs(c) : "";
+  if (ranks > 1 && whole_because.empty()) {
+    petsc::ensure_initialized();
+    return run_on_slabs(c, overrides, *sink, log);
+  }
+#endif
+  const auto executor = make_executor(c, ranks);
+#if FEM_WITH_PETSC
+  if (ranks > 1 && executor->is_root())
+    log << "fem: route    " << ranks << " ranks, each building the whole mesh (" << whole_because
+        << "; only the built-in box is made in slabs, one per rank)\n";
+#endif
   return run_pipeline(c, overrides, *executor, *sink, log);
 }
 

@@ -15,9 +15,13 @@ namespace {
 
 // Nodes live on a "fine" lattice with `order` points per cell edge, so every node of a
 // linear or quadratic element, simplex or tensor, sits on an integer lattice point.
+// A block's part of it: `points` per axis from the box's point `origin` on.
 struct Lattice {
   std::array<long, 3> points{1, 1, 1};  // lattice points per axis
-  long index(const std::array<long, 3>& p) const { return p[0] + points[0] * (p[1] + points[1] * p[2]); }
+  std::array<long, 3> origin{0, 0, 0};
+  long index(const std::array<long, 3>& p) const {
+    return (p[0] - origin[0]) + points[0] * ((p[1] - origin[1]) + points[1] * (p[2] - origin[2]));
+  }
   long size() const { return points[0] * points[1] * points[2]; }
 };
 
@@ -48,24 +52,28 @@ long orientation_sign(const std::vector<Point>& c, int dim) {
          d(1, 2) * (d(2, 0) * d(3, 1) - d(2, 1) * d(3, 0));
 }
 
-// Emits the elements of a structured grid of dimension axes.size() lying in the box's lattice:
+// Emits the elements of a structured grid of dimension axes.size() lying in the block's lattice:
 // the cells themselves (all box axes), or one face (the other axes fixed at `fixed`).
 class GridEmitter {
  public:
-  GridEmitter(const BoxSpec& spec, const Lattice& lattice) : spec_(spec), lattice_(lattice) {}
+  GridEmitter(const BoxSpec& spec, const BoxBlock& block, const Lattice& lattice)
+      : spec_(spec), block_(block), lattice_(lattice) {}
 
   void emit(const std::vector<int>& axes, const Point& fixed, ElementType type, ElementSet& out) const {
     const int d = static_cast<int>(axes.size());
     const auto& info = element_info(type);
     const auto ref = reference_nodes(type);
-    std::array<long, 3> cells{1, 1, 1};
-    for (int k = 0; k < d; ++k) cells[k] = spec_.divisions[axes[k]];
+    std::array<long, 3> first{0, 0, 0}, end{1, 1, 1};
+    for (int k = 0; k < d; ++k) {
+      first[k] = block_.first[axes[k]];
+      end[k] = block_.end[axes[k]];
+    }
     std::vector<int> nodes(info.num_nodes);
     const bool simplex = info.shape == ElementShape::Triangle || info.shape == ElementShape::Tetrahedron;
     const auto simplices = simplex ? kuhn_simplices(d) : std::vector<std::vector<Point>>{};
-    for (long c2 = 0; c2 < cells[2]; ++c2)
-      for (long c1 = 0; c1 < cells[1]; ++c1)
-        for (long c0 = 0; c0 < cells[0]; ++c0) {
+    for (long c2 = first[2]; c2 < end[2]; ++c2)
+      for (long c1 = first[1]; c1 < end[1]; ++c1)
+        for (long c0 = first[0]; c0 < end[0]; ++c0) {
           const Point cell{c0, c1, c2};
           if (!simplex) {
             // Tensor reference coordinates are in [-1, 1]: offset (xi + 1) * order / 2 lattice steps.
@@ -102,10 +110,13 @@ class GridEmitter {
   }
 
   const BoxSpec& spec_;
+  const BoxBlock& block_;
   const Lattice& lattice_;
 };
 
-void validate(const BoxSpec& spec) {
+}  // namespace
+
+void validate_box_spec(const BoxSpec& spec) {
   const auto dim = spec.size.size();
   if (dim != 2 && dim != 3) throw std::invalid_argument("box: size needs 2 or 3 numbers, got " + std::to_string(dim));
   if (spec.divisions.size() != dim)
@@ -124,19 +135,26 @@ void validate(const BoxSpec& spec) {
   if (spec.order != 1 && spec.order != 2) throw std::invalid_argument("box: order must be 1 or 2");
 }
 
-}  // namespace
 
-Mesh make_box_mesh(const BoxSpec& spec) {
-  validate(spec);
+BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block) {
+  validate_box_spec(spec);
   const int dim = static_cast<int>(spec.size.size());
+  std::array<long, 3> box_points{1, 1, 1};
   Lattice lattice;
-  for (int k = 0; k < dim; ++k) lattice.points[k] = static_cast<long>(spec.divisions[k]) * spec.order + 1;
+  for (int k = 0; k < dim; ++k) {
+    if (block.first[k] < 0 || block.end[k] > spec.divisions[k] || block.first[k] >= block.end[k])
+      throw std::invalid_argument("box: a block must hold cells of the box along every axis");
+    box_points[k] = static_cast<long>(spec.divisions[k]) * spec.order + 1;
+    lattice.origin[k] = static_cast<long>(block.first[k]) * spec.order;
+    lattice.points[k] = static_cast<long>(block.end[k] - block.first[k]) * spec.order + 1;
+  }
   if (lattice.size() > std::numeric_limits<int>::max()) throw std::invalid_argument("box: too many nodes for 32-bit indices");
 
-  Mesh mesh;
+  BoxBlockMesh result;
+  Mesh& mesh = result.mesh;
   mesh.dimension = dim;
   mesh.source = "box";
-  const GridEmitter emitter(spec, lattice);
+  const GridEmitter emitter(spec, block, lattice);
   const ElementType cell_type = element_type_for(spec.shape, spec.order, spec.serendipity);
   std::vector<int> all_axes(dim);
   std::iota(all_axes.begin(), all_axes.end(), 0);
@@ -154,10 +172,12 @@ Mesh make_box_mesh(const BoxSpec& spec) {
       if (k != axis) face_axes.push_back(k);
     for (int side = 0; side < 2; ++side) {
       Point fixed{0, 0, 0};
-      fixed[axis] = side == 0 ? 0 : lattice.points[axis] - 1;
+      fixed[axis] = side == 0 ? 0 : box_points[axis] - 1;
       PhysicalGroup face{std::string(axis_names[axis]) + (side == 0 ? "min" : "max"), dim - 1, {}};
       const std::size_t first = mesh.boundary.size();
-      emitter.emit(face_axes, fixed, facet_type_of(cell_type), mesh.boundary);
+      // A face the block does not reach stays an empty group: every block names the box's groups.
+      if (side == 0 ? block.first[axis] == 0 : block.end[axis] == spec.divisions[axis])
+        emitter.emit(face_axes, fixed, facet_type_of(cell_type), mesh.boundary);
       for (std::size_t e = first; e < mesh.boundary.size(); ++e) face.elements.push_back(e);
       mesh.groups.push_back(std::move(face));
     }
@@ -172,17 +192,26 @@ Mesh make_box_mesh(const BoxSpec& spec) {
   for (auto* set : {&mesh.cells, &mesh.boundary})
     for (int& n : set->node) n = compact[n];
   mesh.coords.assign(3 * static_cast<std::size_t>(next), 0.0);
-  for (long k = 0; k < lattice.points[2]; ++k)
-    for (long j = 0; j < lattice.points[1]; ++j)
-      for (long i = 0; i < lattice.points[0]; ++i) {
+  result.lattice_point.resize(static_cast<std::size_t>(next));
+  for (long k = lattice.origin[2]; k < lattice.origin[2] + lattice.points[2]; ++k)
+    for (long j = lattice.origin[1]; j < lattice.origin[1] + lattice.points[1]; ++j)
+      for (long i = lattice.origin[0]; i < lattice.origin[0] + lattice.points[0]; ++i) {
         const int n = compact[lattice.index({i, j, k})];
         if (n < 0) continue;
+        result.lattice_point[n] = {i, j, k};
         const long p[3] = {i, j, k};
         for (int a = 0; a < dim; ++a)
           mesh.coords[3 * n + a] = (spec.origin.empty() ? 0.0 : spec.origin[a]) +
-                                   spec.size[a] * static_cast<double>(p[a]) / static_cast<double>(lattice.points[a] - 1);
+                                   spec.size[a] * static_cast<double>(p[a]) / static_cast<double>(box_points[a] - 1);
       }
-  return mesh;
+  return result;
+}
+
+Mesh make_box_mesh(const BoxSpec& spec) {
+  validate_box_spec(spec);  // before the block is sized from its divisions
+  BoxBlock whole;
+  for (std::size_t k = 0; k < spec.size.size(); ++k) whole.end[k] = spec.divisions[k];
+  return make_box_block(spec, whole).mesh;
 }
 
 }  // namespace fem

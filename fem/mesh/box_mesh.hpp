@@ -1,6 +1,7 @@
 #pragma once
 // The built-in structured box: the quickest mesh to make and the one the GPU machine
 // (which has no Gmsh) uses. It spans from `origin` (default 0) to origin + `size`.
+#include <array>
 #include <vector>
 
 #include "fem/mesh/mesh.hpp"
@@ -16,9 +17,32 @@ struct BoxSpec {
   std::vector<double> origin{};  // its lowest corner (same length as size); empty: the origin
 };
 
+// Throws std::invalid_argument naming what is wrong with the spec.
+void validate_box_spec(const BoxSpec& spec);
+
 // Groups: the region "box" and its faces (edges in 2D) "xmin" "xmax" "ymin" "ymax" "zmin" "zmax".
 // Simplices split each cell along the diagonal from its lowest to its highest corner (Kuhn),
 // which keeps the triangulation of the faces conforming between neighbouring cells.
 Mesh make_box_mesh(const BoxSpec& spec);
+
+// A block of the box's cells, [first, end) along each axis (unused axes: [0, 1)).
+struct BoxBlock {
+  std::array<int, 3> first{0, 0, 0};
+  std::array<int, 3> end{1, 1, 1};
+};
+
+// The box's points: `order` lattice steps per cell edge along each axis, so that every node of
+// every element sits on one.
+using LatticePoint = std::array<long, 3>;
+
+struct BoxBlockMesh {
+  Mesh mesh;
+  std::vector<LatticePoint> lattice_point;  // per node of `mesh`: its point in the whole box
+};
+
+// The cells of `block` alone, as make_box_mesh makes the whole box (the same cell order within the
+// block, the same coordinates to the last bit), with the box's groups (a face the block does not
+// reach: empty) and the nodes numbered within the block. The whole box's block gives make_box_mesh.
+BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block);
 
 }  // namespace fem

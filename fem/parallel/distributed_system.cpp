@@ -7,6 +7,7 @@
 #include "fem/assembly/element_system.hpp"
 #include "fem/case/case.hpp"
 #include "fem/parallel/collective.hpp"
+#include "fem/parallel/element_constraints.hpp"
 #include "fem/parallel/node_partition.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "solvers/petsc/petsc_session.hpp"
@@ -15,30 +16,6 @@ namespace fem {
 namespace {
 
 using petsc::check;
-
-// The symmetric Dirichlet treatment of apply_constraints, one element at a time: summed over the
-// elements it gives the very matrix and right-hand side the one-process path solves
-// (rhs_i -= K_ij g_j, constrained rows and columns cleared, diagonal kept, rhs_j = K_jj g_j).
-void constrain(ElementContribution& e, std::span<const double> prescribed) {
-  const std::size_t n = e.dofs.size();
-  for (std::size_t j = 0; j < n; ++j) {
-    const double g = prescribed[e.dofs[j]];
-    if (g != g) continue;  // free
-    for (std::size_t i = 0; i < n; ++i) {
-      if (i == j) continue;
-      const double g_i = prescribed[e.dofs[i]];
-      if (g_i == g_i) continue;  // both constrained: only the diagonal stays
-      e.load[i] -= e.matrix[i * n + j] * g;
-    }
-  }
-  for (std::size_t j = 0; j < n; ++j) {
-    const double g = prescribed[e.dofs[j]];
-    if (g != g) continue;
-    for (std::size_t i = 0; i < n; ++i)
-      if (i != j) e.matrix[i * n + j] = e.matrix[j * n + i] = 0.0;
-    e.load[j] = e.matrix[j * n + j] * g;
-  }
-}
 
 // Every rank meshes the case itself; everything after relies on their meshes being the same.
 void require_same_mesh(const Mesh& mesh) {
@@ -140,7 +117,7 @@ void DistributedSystem::assemble(const DofMap& dofs, const Constraints& constrai
       } catch (const InvertedElement& bad) {
         throw CaseError(problem_.mesh->source + ": " + bad.what());
       }
-      constrain(e, constraints.prescribed);
+      constrain_element(e, constraints.prescribed);
       const auto n = static_cast<PetscInt>(e.dofs.size());
       check(MatSetValues(matrix_, n, e.dofs.data(), n, e.dofs.data(), e.matrix.data(), ADD_VALUES), "MatSetValues");
       check(VecSetValues(rhs_, n, e.dofs.data(), e.load.data(), ADD_VALUES), "VecSetValues");

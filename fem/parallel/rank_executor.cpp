@@ -2,6 +2,7 @@
 
 #include "fem/parallel/collective.hpp"
 #include "fem/parallel/petsc_summary.hpp"
+#include "fem/parallel/rank_accounting.hpp"
 #include "fem/renumber/ordering_metrics.hpp"
 #include "solvers/petsc/petsc_session.hpp"
 
@@ -55,6 +56,9 @@ void RankExecutor::together(const std::function<void()>& step) { collectively(PE
 
 void RankExecutor::describe(nlohmann::json& summary, const SolveReport& report) const {
   describe_petsc_solve(summary, report, options_, distributed_->equations_per_rank());
+  // Written before the result files, so each rank's peak up to its results.
+  describe_rank_holdings(summary, static_cast<std::int64_t>(distributed_->own_cells().size()));
+  summary["mesh_distribution"] = "whole mesh on every rank";
 }
 
 }  // namespace fem

@@ -16,6 +16,7 @@
 #include "fem/pipeline/modal_run.hpp"
 #include "fem/pipeline/number_format.hpp"
 #include "fem/pipeline/phase_log.hpp"
+#include "fem/pipeline/result_fields.hpp"
 #include "fem/pipeline/run_summary.hpp"
 #include "fem/post/principal_stress.hpp"
 #include "fem/pipeline/temperature_stage.hpp"
@@ -50,24 +51,6 @@ std::string describe_numbering(const NodeOrdering& order) {
   return s.str();
 }
 
-std::string describe_solve(const SolverOptions& options, const SolveOutcome& outcome) {
-  const SolveReport& report = outcome.report;
-  std::ostringstream s;
-  s << options.method << " on " << options.device;
-  if (report.figures.count("amg_levels"))
-    s << ", amg " << report.figures.at("amg_levels") << " levels (operator complexity " << std::fixed
-      << std::setprecision(2) << report.figures.at("amg_operator_complexity") << std::defaultfloat << ")";
-  s << ", setup " << std::fixed << std::setprecision(2) << report.time_setup_s << " s + solve " << report.time_solve_s
-    << " s" << std::defaultfloat;
-  if (report.iterations > 0) s << ", " << report.iterations << " iterations";
-  if (report.figures.count("spmv_tuning_s"))
-    s << ", SpMV tuning " << std::fixed << std::setprecision(2) << report.figures.at("spmv_tuning_s") << " s ("
-      << spmv_tuning_source(report) << ")" << std::defaultfloat;
-  s << ", residual " << std::scientific << std::setprecision(2) << outcome.residual;
-  if (!outcome.verdict.converged) s << " (short of the tolerance " << std::setprecision(1) << options.tolerance << ")";
-  return s.str();
-}
-
 // The node graph (which serves the sparsity pattern too) and the ordering the case asks for.
 struct Numbering {
   renumber::NodeGraph graph;
@@ -85,50 +68,6 @@ Numbering number_stage(Case& c, const Problem& problem) {
   numbering.ordering =
       order_nodes(numbering.graph, c.solver.renumber, c.solver.method, problem.physics.dofs_per_node());
   return numbering;
-}
-
-// The fields the case asks for (output.fields; all when it names none), as the sink takes them.
-ResultFields result_fields(const Case& c, const Problem& problem, const NodalResults& results, const json& summary) {
-  const Mesh& mesh = *problem.mesh;
-  ResultFields fields;
-  fields.mesh = &mesh;
-  const auto add = [&](const char* name, int components, const std::vector<double>& values) {
-    const auto& wanted = c.output.fields;
-    if (!values.empty() && (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end()))
-      fields.points.push_back({name, components, &values});
-  };
-  add("displacement", 3, results.displacement);
-  add("strain", 6, results.strain);
-  add("stress", 6, results.stress);
-  add("von_mises", 1, results.von_mises);
-  add("principal_stress", 3, results.principal_stress);
-  add("tresca", 1, results.tresca);
-  add("principal_directions", 9, results.principal_directions);
-  add("temperature", 1, results.temperature);
-  add("heat_flux", 3, results.heat_flux);
-  add("reaction", problem.physics.type == PhysicsType::Heat ? 1 : 3, results.reaction);
-  CellArray material{"material", {}};
-  material.values.assign(problem.cell_material.begin(), problem.cell_material.end());
-  fields.cells.push_back(std::move(material));
-
-  // What the ParaView script shows first: the deformed shape coloured by von Mises stress, or
-  // the temperature.
-  ParaviewView& view = fields.view;
-  view.title = c.title;
-  view.dimension = mesh.dimension;
-  if (problem.physics.type == PhysicsType::Heat) {
-    view.color_field = "temperature";
-    view.color_label = "temperature [°C]";
-    view.color_unit = "°C";
-  } else {
-    view.color_field = "von_mises";
-    view.color_label = "von Mises stress [MPa]";
-    view.color_scale = 1e-6;  // stresses read in MPa
-    view.color_unit = "MPa";
-    view.warp = true;
-    view.warp_scale = deformation_scale(mesh.coords, summary.value("max_displacement", 0.0));
-  }
-  return fields;
 }
 
 std::string megabytes(std::uintmax_t bytes, double seconds) {

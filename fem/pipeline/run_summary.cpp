@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 
 #include "fem/config.hpp"
 #include "fem/pipeline/number_format.hpp"
@@ -21,6 +22,24 @@ std::string spmv_tuning_source(const SolveReport& report) {
   const auto& f = report.figures;
   if (f.count("spmv_tuning_cached") && f.at("spmv_tuning_cached") > 0) return "cache";
   return f.count("spmv_tuning_timed") && f.at("spmv_tuning_timed") > 0 ? "timed" : "model";
+}
+
+std::string describe_solve(const SolverOptions& options, const SolveOutcome& outcome) {
+  const SolveReport& report = outcome.report;
+  std::ostringstream s;
+  s << options.method << " on " << options.device;
+  if (report.figures.count("amg_levels"))
+    s << ", amg " << report.figures.at("amg_levels") << " levels (operator complexity " << std::fixed
+      << std::setprecision(2) << report.figures.at("amg_operator_complexity") << std::defaultfloat << ")";
+  s << ", setup " << std::fixed << std::setprecision(2) << report.time_setup_s << " s + solve " << report.time_solve_s
+    << " s" << std::defaultfloat;
+  if (report.iterations > 0) s << ", " << report.iterations << " iterations";
+  if (report.figures.count("spmv_tuning_s"))
+    s << ", SpMV tuning " << std::fixed << std::setprecision(2) << report.figures.at("spmv_tuning_s") << " s ("
+      << spmv_tuning_source(report) << ")" << std::defaultfloat;
+  s << ", residual " << std::scientific << std::setprecision(2) << outcome.residual;
+  if (!outcome.verdict.converged) s << " (short of the tolerance " << std::setprecision(1) << options.tolerance << ")";
+  return s.str();
 }
 
 json summary_head(const Case& c, const Mesh& mesh, const Problem& problem, const NodeOrdering& order, std::int64_t dofs,
@@ -53,13 +72,12 @@ json summary_head(const Case& c, const Mesh& mesh, const Problem& problem, const
   return summary;
 }
 
-json run_summary(const RunRecord& r) {
-  const SolveReport& report = r.solve.report;
-  json summary = summary_head(r.run_case, r.mesh, r.problem, r.ordering, r.dofs, r.nnz);
+void add_solve_summary(json& summary, const SolveOutcome& solve) {
+  const SolveReport& report = solve.report;
   summary["iterations"] = report.iterations;
-  summary["residual"] = r.solve.residual;
-  summary["converged"] = r.solve.verdict.converged;
-  if (!r.solve.verdict.converged) summary["not_converged_because"] = r.solve.verdict.reason;
+  summary["residual"] = solve.residual;
+  summary["converged"] = solve.verdict.converged;
+  if (!solve.verdict.converged) summary["not_converged_because"] = solve.verdict.reason;
   summary["residual_history"] = report.residual_history;
   summary["solver_figures"] = report.figures;
   summary["solver_time_s"] = {{"setup", report.time_setup_s}, {"solve", report.time_solve_s}};
@@ -67,12 +85,20 @@ json run_summary(const RunRecord& r) {
     summary["spmv_tuning_s"] = report.figures.at("spmv_tuning_s");
     summary["spmv_tuning_source"] = spmv_tuning_source(report);
   }
+}
 
-  const int d = r.problem.physics.dofs_per_node();
+json group_reactions_summary(const std::map<std::string, std::array<double, 3>>& group_reactions, int dofs_per_node) {
   json reactions = json::object();
-  for (const auto& [group, force] : r.results.group_reactions)
-    reactions[group] = d == 1 ? json(force[0]) : json(std::vector<double>(force.begin(), force.begin() + d));
-  summary["reactions"] = reactions;
+  for (const auto& [group, force] : group_reactions)
+    reactions[group] = dofs_per_node == 1 ? json(force[0])
+                                          : json(std::vector<double>(force.begin(), force.begin() + dofs_per_node));
+  return reactions;
+}
+
+json run_summary(const RunRecord& r) {
+  json summary = summary_head(r.run_case, r.mesh, r.problem, r.ordering, r.dofs, r.nnz);
+  add_solve_summary(summary, r.solve);
+  summary["reactions"] = group_reactions_summary(r.results.group_reactions, r.problem.physics.dofs_per_node());
   if (r.problem.physics.axisymmetric()) summary["reactions_per"] = "full ring (2π)";  // loads and reactions alike
   const NodalResults& results = r.results;
   if (r.problem.physics.type == PhysicsType::Elasticity) {

@@ -12,8 +12,11 @@
 namespace fem {
 namespace {
 
-// Adds force f applied at x to r, its moment about `about`.
-void add(Resultant& r, const double* x, const double* f, const std::array<double, 3>& about) {
+double norm(const std::array<double, 3>& v) { return std::hypot(v[0], v[1], v[2]); }
+
+}  // namespace
+
+void add_force(Resultant& r, const double* x, const double* f, const std::array<double, 3>& about) {
   const double d[3] = {x[0] - about[0], x[1] - about[1], x[2] - about[2]};
   for (int k = 0; k < 3; ++k) r.force[k] += f[k];
   r.moment[0] += d[1] * f[2] - d[2] * f[1];
@@ -21,7 +24,23 @@ void add(Resultant& r, const double* x, const double* f, const std::array<double
   r.moment[2] += d[0] * f[1] - d[1] * f[0];
 }
 
-double norm(const std::array<double, 3>& v) { return std::hypot(v[0], v[1], v[2]); }
+double balance_measure(const Resultant& applied, const Resultant& reactions,
+                       const std::map<std::string, Resultant>& groups, double length) {
+  const double L = std::max(length, 1e-300);
+  const auto size = [&](const Resultant& r) { return norm(r.force) + norm(r.moment) / L; };
+  double scale = size(applied);
+  if (scale == 0)
+    for (const auto& [name, group] : groups) scale += size(group);
+  Resultant sum;
+  for (int k = 0; k < 3; ++k) {
+    sum.force[k] = reactions.force[k] + applied.force[k];
+    sum.moment[k] = reactions.moment[k] + applied.moment[k];
+  }
+  return scale > 0 ? size(sum) / scale : 0.0;
+}
+
+namespace {
+
 
 // The nodal loads of an element (n nodes x d, node-major) added to r.
 void add_nodal(Resultant& r, const Mesh& mesh, std::span<const int> nodes, const std::vector<double>& load, int d,
@@ -29,7 +48,7 @@ void add_nodal(Resultant& r, const Mesh& mesh, std::span<const int> nodes, const
   for (std::size_t a = 0; a < nodes.size(); ++a) {
     double f[3] = {0, 0, 0};
     for (int c = 0; c < d; ++c) f[c] = load[a * d + c];
-    add(r, &mesh.coords[3 * static_cast<std::size_t>(nodes[a])], f, about);
+    add_force(r, &mesh.coords[3 * static_cast<std::size_t>(nodes[a])], f, about);
   }
 }
 
@@ -85,12 +104,12 @@ LoadBalance load_balance(const Problem& problem, const std::vector<double>& reac
       double f[3] = {0, 0, 0};
       for (int c = 0; c < 3; ++c)
         if (condition.component[c]) f[c] = reaction[3 * node + c];
-      add(group, &mesh.coords[3 * node], f, about);
+      add_force(group, &mesh.coords[3 * node], f, about);
       constrained[node] = 1;
     }
   }
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
-    if (constrained[n]) add(b.reactions, &mesh.coords[3 * n], &reaction[3 * n], about);
+    if (constrained[n]) add_force(b.reactions, &mesh.coords[3 * n], &reaction[3 * n], about);
   if (problem.physics.axisymmetric()) {
     // A full ring's radial forces and moments cancel around it: its resultant is the axial force.
     const auto ring = [](Resultant& r) { r.force[0] = 0, r.moment = {0, 0, 0}; };
@@ -103,17 +122,7 @@ LoadBalance load_balance(const Problem& problem, const std::vector<double>& reac
   for (int k = 0; k < 3; ++k) lo[k] = hi[k] = mesh.coords.empty() ? 0.0 : mesh.coords[k];
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n)
     for (int k = 0; k < 3; ++k) lo[k] = std::min(lo[k], mesh.coords[3 * n + k]), hi[k] = std::max(hi[k], mesh.coords[3 * n + k]);
-  const double L = std::max(std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]), 1e-300);
-  const auto size = [&](const Resultant& r) { return norm(r.force) + norm(r.moment) / L; };
-  double scale = size(b.applied);
-  if (scale == 0)
-    for (const auto& [name, group] : b.groups) scale += size(group);
-  Resultant sum;
-  for (int k = 0; k < 3; ++k) {
-    sum.force[k] = b.reactions.force[k] + b.applied.force[k];
-    sum.moment[k] = b.reactions.moment[k] + b.applied.moment[k];
-  }
-  b.balance = scale > 0 ? size(sum) / scale : 0.0;
+  b.balance = balance_measure(b.applied, b.reactions, b.groups, std::hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]));
   return b;
 }
 

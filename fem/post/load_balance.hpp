@@ -26,6 +26,13 @@ struct LoadBalance {
   double balance = 0;
 };
 
+// Adds force f applied at x to r, its moment about `about`.
+void add_force(Resultant& r, const double* x, const double* f, const std::array<double, 3>& about);
+
+// LoadBalance::balance of these resultants, `length` the mesh's bounding-box diagonal.
+double balance_measure(const Resultant& applied, const Resultant& reactions,
+                       const std::map<std::string, Resultant>& groups, double length);
+
 // `reaction` is NodalResults::reaction (3 per node).
 LoadBalance load_balance(const Problem& problem, const std::vector<double>& reaction, const std::array<double, 3>& about);
 

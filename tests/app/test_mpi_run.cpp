@@ -1,9 +1,13 @@
 // fem under mpirun with the PETSc solvers: 1, 2 and 3 ranks reproduce the one-process band
-// Cholesky answer to 1e-8 (relative to the largest value) on a 3D elasticity box, a 2D one and a
-// heat box; the .pvtu reads back through VTK with every mesh node once (the copies of a node in
-// other pieces are marked as duplicates); bad input met by one rank ends a 2-rank run with exit
-// 1 and the message, in seconds; our own solvers refuse to run on several ranks; a modal run by
-// SLEPc on 2 ranks gives the frequencies of one.
+// Cholesky answer to 1e-8 (relative to the largest value; von Mises too) on a 3D elasticity box, a
+// 2D one and a heat box, which run on box slabs (no rank holding the whole mesh): the summary's
+// sizes, reactions, applied loads and extremes those of one process, every piece's copies of its
+// neighbours' nodes their owners' values; the .pvtu reads back through VTK with every mesh node
+// once (the copies of a node in other pieces are marked as duplicates); 8 ranks on a small box
+// hold their slab and one ghost layer each; a Gmsh mesh takes the whole-mesh route and says so;
+// bad input met by one rank ends a 2-rank run with exit 1 and the message, in seconds; our own
+// solvers refuse to run on several ranks; a modal run by SLEPc on 2 ranks gives the frequencies
+// of one.
 #include <doctest/doctest.h>
 
 #include <sys/wait.h>
@@ -89,15 +93,16 @@ Command run_fem(int ranks, const std::string& arguments, const fs::path& log) {
 
 using Point = std::array<double, 3>;
 
-// The values of `field` at each point the file owns (ghost-marked duplicates left out), by
-// position; counts a position seen twice in `repeated`.
-std::map<Point, std::vector<double>> owned_values(vtkUnstructuredGrid* grid, const char* field, int& repeated) {
+// The values of `field` at each point the file owns (ghost-marked duplicates left out unless
+// `duplicates_too`), by position; counts a position seen twice in `repeated`.
+std::map<Point, std::vector<double>> owned_values(vtkUnstructuredGrid* grid, const char* field, int& repeated,
+                                                  bool duplicates_too = false) {
   std::map<Point, std::vector<double>> values;
   vtkDataArray* array = grid->GetPointData()->GetArray(field);
   REQUIRE(array != nullptr);
   vtkDataArray* ghosts = grid->GetPointData()->GetArray(vtkDataSetAttributes::GhostArrayName());
   for (vtkIdType i = 0; i < grid->GetNumberOfPoints(); ++i) {
-    if (ghosts && ghosts->GetComponent(i, 0) != 0) continue;
+    if (ghosts && ghosts->GetComponent(i, 0) != 0 && !duplicates_too) continue;
     Point x;
     grid->GetPoint(i, x.data());
     std::vector<double> v(static_cast<std::size_t>(array->GetNumberOfComponents()));
@@ -120,6 +125,32 @@ std::map<Point, std::vector<double>> read_results(const fs::path& file, const ch
   return owned_values(reader->GetOutput(), field, repeated);
 }
 
+// Every point of one piece, the copies of other pieces' nodes too.
+std::map<Point, std::vector<double>> piece_values(const fs::path& file, const char* field) {
+  vtkNew<vtkXMLUnstructuredGridReader> reader;
+  reader->SetFileName(file.c_str());
+  reader->Update();
+  int repeated = 0;
+  return owned_values(reader->GetOutput(), field, repeated, true);
+}
+
+
+// The largest difference of `values` from the reference at the same points, relative to the
+// reference's largest value.
+double relative_difference(const std::map<Point, std::vector<double>>& values,
+                           const std::map<Point, std::vector<double>>& reference) {
+  double largest = 0, worst = 0;
+  for (const auto& [x, v] : reference)
+    for (double value : v) largest = std::max(largest, std::abs(value));
+  REQUIRE(largest > 0);
+  for (const auto& [x, v] : values) {
+    const auto it = reference.find(x);
+    REQUIRE(it != reference.end());
+    for (std::size_t k = 0; k < v.size(); ++k) worst = std::max(worst, std::abs(v[k] - it->second[k]));
+  }
+  return worst / largest;
+}
+
 void check_ranks_reproduce_band_cholesky(const char* case_text, const char* field, const std::string& method) {
   TempDir dir;
   const fs::path file = dir.write("part.yaml", case_text);
@@ -130,10 +161,6 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
   int repeated = 0;
   const auto reference = read_results(dir.path / "reference/part.vtu", field, repeated);
   REQUIRE(repeated == 0);
-  double largest = 0;
-  for (const auto& [x, v] : reference)
-    for (double value : v) largest = std::max(largest, std::abs(value));
-  REQUIRE(largest > 0);
 
   for (int ranks : {1, 2, 3}) {
     CAPTURE(ranks);
@@ -144,13 +171,11 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
     const auto results = read_results(out / (ranks == 1 ? "part.vtu" : "part.pvtu"), field, repeated);
     CHECK(repeated == 0);  // every node once among the points the pieces own
     REQUIRE(results.size() == reference.size());
-    double worst = 0;
-    for (const auto& [x, v] : results) {
-      const auto it = reference.find(x);
-      REQUIRE(it != reference.end());
-      for (std::size_t k = 0; k < v.size(); ++k) worst = std::max(worst, std::abs(v[k] - it->second[k]));
+    CHECK(relative_difference(results, reference) <= 1e-8);
+    if (std::string(field) == "displacement") {  // the recovered stresses, averaged at the nodes across the pieces
+      const auto von_mises = read_results(out / (ranks == 1 ? "part.vtu" : "part.pvtu"), "von_mises", repeated);
+      CHECK(relative_difference(von_mises, read_results(dir.path / "reference/part.vtu", "von_mises", repeated)) <= 1e-8);
     }
-    CHECK(worst / largest <= 1e-8);
 
     const auto summary = nlohmann::json::parse(slurp(out / "part.json"));
     CHECK(summary["ranks"] == ranks);
@@ -167,12 +192,48 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
     if (ranks > 1)  // the write line counts every rank's piece, with no terminal escapes in the log
       CHECK(parallel.output.find("and the pieces of ranks 1 to " + std::to_string(ranks - 1)) != std::string::npos);
     CHECK(parallel.output.find("\033[") == std::string::npos);
+    if (ranks > 1) {  // the box made in slabs, one per rank, and the summary's figures those of one process
+      CHECK(parallel.output.find("each making its own slab of the box") != std::string::npos);
+      const auto one = nlohmann::json::parse(slurp(dir.path / "reference/part.json"));
+      CHECK(summary["nodes"] == one["nodes"]);
+      CHECK(summary["elements"] == one["elements"]);
+      CHECK(summary["nnz"] == one["nnz"]);
+      for (const auto& [group, reaction] : one["reactions"].items()) {
+        CAPTURE(group);
+        const auto expected = reaction.is_array() ? reaction.get<std::vector<double>>() : std::vector<double>{reaction.get<double>()};
+        const auto got = summary["reactions"][group].is_array() ? summary["reactions"][group].get<std::vector<double>>()
+                                                                 : std::vector<double>{summary["reactions"][group].get<double>()};
+        double scale = 0;
+        for (double f : expected) scale = std::max(scale, std::abs(f));
+        for (std::size_t k = 0; k < expected.size(); ++k) CHECK(std::abs(got[k] - expected[k]) <= 1e-8 * scale);
+      }
+      if (one.contains("applied_total")) {  // each load counted by one rank alone
+        for (const char* part : {"force", "moment"}) {
+          CAPTURE(part);
+          const auto expected = one["applied_total"][part].get<std::vector<double>>();
+          const auto got = summary["applied_total"][part].get<std::vector<double>>();
+          double scale = 0;
+          for (double f : expected) scale = std::max(scale, std::abs(f));
+          for (std::size_t k = 0; k < 3; ++k) CHECK(std::abs(got[k] - expected[k]) <= 1e-8 * scale);
+        }
+        CHECK(summary["balance"].get<double>() < 1e-8);
+      }
+      for (const char* key : {"max_displacement", "max_von_mises"})
+        if (one.contains(key)) CHECK(std::abs(summary[key].get<double>() - one[key].get<double>()) <= 1e-8 * one[key].get<double>());
+      CHECK(summary["peak_memory_bytes_per_rank"].size() == static_cast<std::size_t>(ranks));
+      CHECK(summary["time_spread_s"].contains("solve"));
+      // Each piece's copies of its neighbours' nodes hold their owners' values.
+      for (int r = 0; r < ranks; ++r) {
+        const fs::path piece = out / ("part_" + std::to_string(r) + ".vtu");
+        CHECK(relative_difference(piece_values(piece, field), reference) <= 1e-8);
+      }
+    }
   }
 }
 
-// A strip of 8 x 2 quads whose last cell is a bow tie (two nodes swapped): only the rank that
-// assembles that cell meets it.
-std::string strip_with_a_crossed_quad() {
+// A strip of 8 x 2 quads whose last cell, when `crossed`, is a bow tie (two nodes swapped): only
+// the rank that assembles that cell meets it.
+std::string strip_with_a_crossed_quad(bool crossed_last = true) {
   std::string msh = "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n1 1 \"left\"\n2 2 \"strip\"\n$EndPhysicalNames\n";
   msh += "$Nodes\n27\n";
   for (int j = 0; j < 3; ++j)
@@ -182,7 +243,7 @@ std::string strip_with_a_crossed_quad() {
   for (int j = 0; j < 2; ++j)
     for (int i = 0; i < 8; ++i) {
       const int a = j * 9 + i + 1, b = a + 1, c = a + 10, d = a + 9;
-      const bool crossed = i == 7 && j == 1;
+      const bool crossed = crossed_last && i == 7 && j == 1;
       msh += std::to_string(id++) + " 3 2 2 1 " + std::to_string(a) + " " + std::to_string(b) + " " +
              std::to_string(crossed ? d : c) + " " + std::to_string(crossed ? c : d) + "\n";
     }
@@ -201,6 +262,44 @@ TEST_CASE("1, 2 and 3 ranks reproduce band Cholesky on 2D elasticity (mumps)") {
 
 TEST_CASE("1, 2 and 3 ranks reproduce band Cholesky on heat (petsc)") {
   check_ranks_reproduce_band_cholesky(kHeat, "temperature", "petsc");
+}
+
+// 8 ranks on a box of 16 cell layers: each rank makes 2 layers and the ghost layer before them,
+// never the whole box, and the equations add up to the box's.
+TEST_CASE("8 ranks each hold their slab and one ghost layer of a small box, never the whole of it") {
+  TempDir dir;
+  const fs::path file = dir.write("slabs.yaml", R"(title: slabs
+mesh: {box: {size: [1, 4, 1], divisions: [3, 16, 2]}, element: hex, order: 2}
+physics: {type: elasticity, model: 3d}
+materials: [{group: box, E: 210e9, nu: 0.3}]
+boundary:
+  - {group: ymin, fix: [x, y, z]}
+  - {group: ymax, traction: [0, 0, -1e5]}
+)");
+  const Command parallel = run_fem(8, "run " + file.string() + " --solver petsc --output " + (dir.path / "out").string(),
+                                   dir.path / "log");
+  REQUIRE_MESSAGE(parallel.exit_code == 0, parallel.output);
+  const auto summary = nlohmann::json::parse(slurp(dir.path / "out/slabs.json"));
+  const std::int64_t cells = summary["elements"].get<std::int64_t>(), layer = 3 * 2;
+  REQUIRE(cells == 3 * 16 * 2);
+  REQUIRE(summary["cells_per_rank"].size() == 8);
+  for (std::size_t r = 0; r < 8; ++r) {
+    CAPTURE(r);
+    CHECK(summary["cells_per_rank"][r].get<std::int64_t>() == cells / 8 + (r == 0 ? 0 : layer));
+    CHECK(summary["peak_memory_bytes_per_rank"][r].get<std::int64_t>() > 0);
+  }
+  std::int64_t equations = 0;
+  for (const auto& count : summary["equations_per_rank"]) equations += count.get<std::int64_t>();
+  CHECK(equations == summary["dofs"].get<std::int64_t>());
+  CHECK(summary["dofs"].get<std::int64_t>() == 3 * summary["nodes"].get<std::int64_t>());
+  CHECK(fs::exists(dir.path / "out/slabs_7.vtu"));
+
+  // More ranks than cell layers: refused by name, on every rank, with exit 1.
+  const Command refused = run_fem(3, "run " + file.string() + " --solver petsc --set mesh.box.divisions=[2,2,2] --output " +
+                                         (dir.path / "refused").string(),
+                                  dir.path / "refused.log");
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.output.find("3 ranks need at least as many cell layers") != std::string::npos);
 }
 
 TEST_CASE("our own solvers refuse to run on several ranks and name petsc and mumps") {
@@ -230,7 +329,30 @@ loads: {gravity: [0, -9.81]}
   CHECK(failed.exit_code == 1);
   CHECK(failed.seconds < 20);
   CHECK(failed.output.find("strip.msh: element 18 (quad4, group 'strip') is inverted") != std::string::npos);
+  CHECK(failed.output.find("each building the whole mesh (a Gmsh mesh") != std::string::npos);
   CHECK_FALSE(fs::exists(dir.path / "results"));
+}
+
+TEST_CASE("a Gmsh mesh on 2 ranks takes the whole-mesh route, says so, and gives each rank's memory and cells") {
+  if (!FEM_WITH_GMSH) return;  // the mesh comes as a .msh file
+  TempDir dir;
+  dir.write("strip.msh", strip_with_a_crossed_quad(false));
+  const fs::path file = dir.write("strip.yaml", R"(title: strip
+mesh: {msh: strip.msh}
+physics: {type: elasticity, model: plane_stress}
+materials: [{group: strip, E: 70e9, nu: 0.3, density: 2700}]
+boundary: [{group: left, fix: [x, y]}]
+loads: {gravity: [0, -9.81]}
+)");
+  const Command two = run_fem(2, "run " + file.string() + " --solver petsc --output " + (dir.path / "out").string(), dir.path / "log");
+  REQUIRE_MESSAGE(two.exit_code == 0, two.output);
+  CHECK(two.output.find("2 ranks, each building the whole mesh (a Gmsh mesh") != std::string::npos);
+  const auto summary = nlohmann::json::parse(slurp(dir.path / "out/strip.json"));
+  CHECK(summary["mesh_distribution"] == "whole mesh on every rank");
+  REQUIRE(summary["peak_memory_bytes_per_rank"].size() == 2);
+  std::int64_t cells = 0;
+  for (const auto& count : summary["cells_per_rank"]) cells += count.get<std::int64_t>();
+  CHECK(cells == 16);  // each cell assembled by one rank
 }
 
 TEST_CASE("a modal run by SLEPc on 2 ranks gives the frequencies of 1 rank and of Lanczos; other eigen methods refuse") {

@@ -1,0 +1,95 @@
+// Each rank's slab of the built-in box against the whole box: every node owned by exactly one
+// rank under the number and at the coordinates the whole box has it (found by position), each
+// rank's numbers one contiguous block, the slab's cells the whole box's once, the ghost layer one
+// cell layer, and every box facet in some rank's face groups.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <map>
+#include <stdexcept>
+
+#include "fem/mesh/box_slab.hpp"
+
+namespace {
+
+using Position = std::array<double, 3>;
+
+Position position(const fem::Mesh& mesh, std::size_t node) {
+  return {mesh.coords[3 * node], mesh.coords[3 * node + 1], mesh.coords[3 * node + 2]};
+}
+
+std::size_t group_size(const fem::Mesh& mesh, const std::string& name) {
+  const auto* group = mesh.find_group(name);
+  return group ? group->elements.size() : 0;
+}
+
+void check_slabs(const fem::BoxSpec& spec, int ranks) {
+  CAPTURE(ranks);
+  const fem::Mesh whole = fem::make_box_mesh(spec);
+  std::map<Position, int> whole_node;  // position -> how many ranks own a node there
+  for (std::size_t n = 0; n < whole.num_nodes(); ++n) whole_node[position(whole, n)] = 0;
+  REQUIRE(whole_node.size() == whole.num_nodes());
+  std::vector<int> numbered(whole.num_nodes(), 0);
+  std::map<std::string, std::size_t> facets;
+  std::size_t own_cells = 0;
+  std::int64_t next_first = 0;
+  for (int rank = 0; rank < ranks; ++rank) {
+    const fem::BoxSlab slab = fem::make_box_slab(spec, rank, ranks);
+    CHECK(slab.box_nodes == static_cast<std::int64_t>(whole.num_nodes()));
+    CHECK(slab.box_cells == static_cast<std::int64_t>(whole.cells.size()));
+    CHECK(slab.first_node == next_first);
+    next_first += slab.owned_nodes;
+    std::int64_t owned = 0;
+    for (std::size_t n = 0; n < slab.mesh.num_nodes(); ++n) {
+      const auto at = whole_node.find(position(slab.mesh, n));
+      REQUIRE(at != whole_node.end());
+      const std::int64_t g = slab.global_node[n];
+      REQUIRE(g >= 0);
+      REQUIRE(g < slab.box_nodes);
+      if (!slab.owned[n]) continue;
+      ++owned;
+      ++at->second;
+      ++numbered[static_cast<std::size_t>(g)];
+      CHECK(g >= slab.first_node);
+      CHECK(g < slab.first_node + slab.owned_nodes);
+    }
+    CHECK(owned == slab.owned_nodes);
+    own_cells += slab.own_cells.size();
+    const std::size_t ghosts = slab.mesh.cells.size() - slab.own_cells.size();
+    const std::size_t layer = whole.cells.size() / static_cast<std::size_t>(spec.divisions[slab.axis]);
+    CHECK(ghosts == (rank == 0 ? 0 : layer));
+    for (const char* name : {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"}) facets[name] += group_size(slab.mesh, name);
+  }
+  CHECK(own_cells == whole.cells.size());
+  CHECK(next_first == static_cast<std::int64_t>(whole.num_nodes()));
+  for (const auto& [x, owners] : whole_node) CHECK(owners == 1);
+  for (int count : numbered) CHECK(count == 1);
+  for (const auto& [name, count] : facets) {
+    CAPTURE(name);
+    CHECK(count >= group_size(whole, name));  // each rank holds every box facet of its cells, ghosts included
+  }
+}
+
+}  // namespace
+
+TEST_CASE("box slabs number the whole box's nodes once, each rank a contiguous block") {
+  for (int ranks : {1, 2, 3, 4}) {
+    check_slabs({{2, 1, 1}, {8, 4, 4}, fem::ElementShape::Hexahedron, 1}, ranks);
+    check_slabs({{1, 1, 2}, {2, 3, 5}, fem::ElementShape::Hexahedron, 2, true}, ranks);
+    check_slabs({{1, 1, 2}, {2, 3, 5}, fem::ElementShape::Hexahedron, 2, false}, ranks);
+    check_slabs({{1, 2, 1}, {3, 4, 2}, fem::ElementShape::Tetrahedron, 2}, ranks);
+    check_slabs({{4, 1}, {16, 4}, fem::ElementShape::Quadrilateral, 2, true}, ranks);
+    check_slabs({{1, 3}, {3, 7}, fem::ElementShape::Triangle, 1}, ranks);
+  }
+}
+
+TEST_CASE("the slab axis is the one with the most cells, and too many ranks are refused by name") {
+  const fem::BoxSpec spec{{1, 1, 1}, {3, 9, 4}, fem::ElementShape::Hexahedron, 1};
+  CHECK(fem::make_box_slab(spec, 0, 2).axis == 1);
+  try {
+    fem::make_box_slab(spec, 0, 10);
+    FAIL("10 ranks for 9 layers");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("give 9 along y") != std::string::npos);
+  }
+}
