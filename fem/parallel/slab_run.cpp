@@ -78,7 +78,7 @@ std::string make_slab(SlabRun& run) {
 }
 
 std::string solve_on_slabs(SlabRun& run, const SolverOptions& options) {
-  const auto method = options.method == "mumps" ? petsc::Method::Mumps : petsc::Method::Krylov;
+  const auto method = options.method == SolverMethodId::Mumps ? petsc::Method::Mumps : petsc::Method::Krylov;
   run.solved.report = run.system->solve(method, options, run.solved.solution, run.solved.residual);
   run.solved.verdict = judge_answer(options, run.solved.report, run.solved.residual, run.c.solver.require_convergence);
   return describe_solve(options, run.solved);
