@@ -1,0 +1,56 @@
+#pragma once
+// A bounding-volume hierarchy of axis-aligned boxes (one per cell of a mesh): which boxes hold
+// a point, in O(log n + hits) per query after an O(n log n) build, however graded the mesh
+// (a uniform grid would crowd the small cells of a refined region into few buckets).
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace fem {
+
+struct Box {
+  std::array<double, 3> lo{}, hi{};
+  bool holds(const double* p) const {
+    return lo[0] <= p[0] && p[0] <= hi[0] && lo[1] <= p[1] && p[1] <= hi[1] && lo[2] <= p[2] && p[2] <= hi[2];
+  }
+};
+
+class BoxTree {
+ public:
+  explicit BoxTree(std::vector<Box> boxes);
+
+  // Calls visit(i) for each box i that holds p (its boundary included); visit returns false to stop.
+  template <class Visit>
+  void for_each_holding(const double* p, Visit&& visit) const {
+    if (nodes_.empty()) return;
+    std::uint32_t stack[64];  // the build halves each node's boxes: depth stays below 64
+    int top = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      const Node& node = nodes_[stack[--top]];
+      if (!node.box.holds(p)) continue;
+      if (node.count > 0) {
+        for (std::uint32_t k = node.first; k < node.first + node.count; ++k)
+          if (boxes_[order_[k]].holds(p) && !visit(static_cast<std::size_t>(order_[k]))) return;
+        continue;
+      }
+      stack[top++] = node.first;  // the right child
+      stack[top++] = static_cast<std::uint32_t>(&node - nodes_.data()) + 1;  // the left child follows its parent
+    }
+  }
+
+ private:
+  // A leaf holds order_[first .. first+count); an inner node (count 0) has its left child right
+  // after it and its right child at `first`.
+  struct Node {
+    Box box;
+    std::uint32_t first = 0, count = 0;
+  };
+  std::uint32_t build(std::uint32_t begin, std::uint32_t end);
+
+  std::vector<Box> boxes_;
+  std::vector<std::uint32_t> order_;
+  std::vector<Node> nodes_;
+};
+
+}  // namespace fem
