@@ -20,7 +20,12 @@ BoxTree::BoxTree(std::vector<Box> boxes) : boxes_(std::move(boxes)) {
   order_.resize(boxes_.size());
   std::iota(order_.begin(), order_.end(), 0u);
   nodes_.reserve(2 * boxes_.size() / kLeafSize + 2);
-  if (!boxes_.empty()) build(0, static_cast<std::uint32_t>(boxes_.size()));
+  if (boxes_.empty()) return;
+  build(0, static_cast<std::uint32_t>(boxes_.size()));
+  // The leaves' boxes side by side in memory, as the queries read them.
+  std::vector<Box> in_leaf_order(boxes_.size());
+  for (std::size_t k = 0; k < order_.size(); ++k) in_leaf_order[k] = boxes_[order_[k]];
+  boxes_ = std::move(in_leaf_order);
 }
 
 // Splits order_[begin, end) at the median of the box centres along the widest axis of the

@@ -25,17 +25,18 @@ class BoxTree {
     if (nodes_.empty()) return;
     std::uint32_t stack[64];  // the build halves each node's boxes: depth stays below 64
     int top = 0;
-    stack[top++] = 0;
+    if (nodes_[0].box.holds(p)) stack[top++] = 0;
     while (top > 0) {
-      const Node& node = nodes_[stack[--top]];
-      if (!node.box.holds(p)) continue;
+      const std::uint32_t index = stack[--top];
+      const Node& node = nodes_[index];
       if (node.count > 0) {
         for (std::uint32_t k = node.first; k < node.first + node.count; ++k)
-          if (boxes_[order_[k]].holds(p) && !visit(static_cast<std::size_t>(order_[k]))) return;
+          if (boxes_[k].holds(p) && !visit(static_cast<std::size_t>(order_[k]))) return;
         continue;
       }
-      stack[top++] = node.first;  // the right child
-      stack[top++] = static_cast<std::uint32_t>(&node - nodes_.data()) + 1;  // the left child follows its parent
+      // Children are pushed only where they hold p: the left child follows its parent, the right is at `first`.
+      if (nodes_[node.first].box.holds(p)) stack[top++] = node.first;
+      if (nodes_[index + 1].box.holds(p)) stack[top++] = index + 1;
     }
   }
 
@@ -48,7 +49,7 @@ class BoxTree {
   };
   std::uint32_t build(std::uint32_t begin, std::uint32_t end);
 
-  std::vector<Box> boxes_;
+  std::vector<Box> boxes_;             // in the order of the leaves once built: box k is box order_[k] given
   std::vector<std::uint32_t> order_;
   std::vector<Node> nodes_;
 };

@@ -122,14 +122,14 @@ const double* at(const Mesh& mesh, int node) { return &mesh.coords[3 * static_ca
 double longest_edge(const Mesh& mesh, std::size_t e) {
   const auto nodes = mesh.cells.nodes_of(e);
   const int nv = element_info(mesh.cells.type[e]).num_vertices;
-  double longest = 0;
+  double longest = 0;  // squared until the end: this runs for both cells of every face
   for (int i = 0; i < nv; ++i)
     for (int j = i + 1; j < nv; ++j) {
       const double* a = at(mesh, nodes[i]);
       const double* b = at(mesh, nodes[j]);
-      longest = std::max(longest, std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+      longest = std::max(longest, (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
     }
-  return longest;
+  return std::sqrt(longest);
 }
 
 // The nodes of facet f of cell e beyond its corners (midside, face centre), sorted.

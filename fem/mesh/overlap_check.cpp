@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "fem/elements/reference_element.hpp"
@@ -16,7 +19,9 @@ namespace {
 
 const double* at(const Mesh& mesh, int node) { return &mesh.coords[3 * static_cast<std::size_t>(node)]; }
 
-double distance(const double* a, const double* b) { return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]); }
+double squared_distance(const double* a, const double* b) {
+  return (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]);
+}
 
 // Whether x lies strictly inside cell e (point_in_cell.hpp).
 bool inside(const Mesh& mesh, std::size_t e, const double* x) {
@@ -56,13 +61,14 @@ struct NodeCells {
 // The smallest distance between two corners of each cell: the local element size.
 std::vector<double> cell_sizes(const Mesh& mesh) {
   std::vector<double> size(mesh.cells.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t e = 0; e < mesh.cells.size(); ++e) {
     const auto nodes = mesh.cells.nodes_of(e);
     const int nv = element_info(mesh.cells.type[e]).num_vertices;
     double smallest = HUGE_VAL;
     for (int i = 0; i < nv; ++i)
-      for (int j = i + 1; j < nv; ++j) smallest = std::min(smallest, distance(at(mesh, nodes[i]), at(mesh, nodes[j])));
-    size[e] = smallest;
+      for (int j = i + 1; j < nv; ++j) smallest = std::min(smallest, squared_distance(at(mesh, nodes[i]), at(mesh, nodes[j])));
+    size[e] = std::sqrt(smallest);
   }
   return size;
 }
@@ -71,6 +77,7 @@ std::vector<double> cell_sizes(const Mesh& mesh) {
 // distance within which another node counts as at the same place as one of its own.
 BoxTree cell_box_tree(const Mesh& mesh, const std::vector<double>& size) {
   std::vector<Box> boxes(mesh.cells.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t e = 0; e < mesh.cells.size(); ++e) {
     Box& b = boxes[e];
     b.lo = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
@@ -105,50 +112,92 @@ std::array<double, 3> cell_centre(const Mesh& mesh, std::size_t e) {
   return x;
 }
 
+// The first i in [0, n) for which bad(i) holds, or n. The loop runs on OpenMP's threads (one in
+// the meshing child), and the first one found is the same whatever their number, so that the
+// error names the same elements on every run.
+template <class Bad>
+std::size_t first_bad(std::size_t n, const Bad& bad) {
+  std::size_t first = n;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(min : first)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
+    if (static_cast<std::size_t>(i) < first && bad(static_cast<std::size_t>(i))) first = static_cast<std::size_t>(i);
+  return first;
+}
+
+// The cell other than a whose inside holds a's centre, or none.
+std::optional<std::size_t> cell_over_centre(const Mesh& mesh, const BoxTree& tree, std::size_t a) {
+  const auto centre = cell_centre(mesh, a);
+  std::optional<std::size_t> found;
+  tree.for_each_holding(centre.data(), [&](std::size_t b) {
+    if (b != a && inside(mesh, b, centre.data())) found = b;
+    return !found;
+  });
+  return found;
+}
+
 void check_cell_centres(const Mesh& mesh, const BoxTree& tree) {
-  for (std::size_t a = 0; a < mesh.cells.size(); ++a) {
-    const auto centre = cell_centre(mesh, a);
-    tree.for_each_holding(centre.data(), [&](std::size_t b) {
-      if (b != a && inside(mesh, b, centre.data()))
-        fail_mesh(mesh, describe_element(mesh, mesh.cells, a) + " overlaps " + describe_element(mesh, mesh.cells, b) +
-                            ": its centre " + place(centre.data()) + " lies inside it (a cell repeated with nodes of its own, or two parts meshed into each other?)");
-      return true;
-    });
-  }
+  const std::size_t a = first_bad(mesh.cells.size(), [&](std::size_t e) { return cell_over_centre(mesh, tree, e).has_value(); });
+  if (a == mesh.cells.size()) return;
+  const std::size_t b = *cell_over_centre(mesh, tree, a);
+  fail_mesh(mesh, describe_element(mesh, mesh.cells, a) + " overlaps " + describe_element(mesh, mesh.cells, b) + ": its centre " +
+                      place(cell_centre(mesh, a).data()) +
+                      " lies inside it (a cell repeated with nodes of its own, or two parts meshed into each other?)");
 }
 
-// Another cell's node at the same place as one of b's nodes, with no cell holding both.
-void check_unmerged(const Mesh& mesh, const NodeCells& cells_of, const std::vector<double>& size, int node, std::size_t b) {
-  for (int other : mesh.cells.nodes_of(b)) {
-    const double apart = distance(at(mesh, node), at(mesh, other));
-    if (apart > kUnmergedNodeFraction * size[b]) continue;
-    const auto joint = cells_of.of(node);
-    if (std::any_of(joint.begin(), joint.end(), [&](std::size_t c) { return owns(mesh, c, other); })) continue;
-    char distance_text[32];
-    std::snprintf(distance_text, sizeof distance_text, "%.3g", apart);
-    fail_mesh(mesh, "the node at " + place(at(mesh, node)) + " of " + describe_element(mesh, mesh.cells, joint[0]) +
-                        " and the node at " + place(at(mesh, other)) + " of " + describe_element(mesh, mesh.cells, b) + " are " +
-                        distance_text + " apart but no element joins them: the mesh is split there by unmerged nodes (a crack). "
-                        "Merge them (Gmsh: Coherence Mesh; Geometry.Tolerance for nodes nearly at one place), or set "
+// What is wrong where a node lies in the box of a cell b that does not own it: another node of
+// b at (nearly) its place that no cell joins it to (unless allowed), or b's inside holding it.
+struct NodeProblem {
+  std::size_t cell;  // b
+  int twin = -1;     // the node of b at its place, for a crack; -1 for an overlap
+};
+
+struct NodeContext {
+  const Mesh& mesh;
+  const BoxTree& tree;
+  const NodeCells& cells_of;
+  const std::vector<double>& size;
+  bool allow_unmerged_nodes;
+};
+
+// b's node at the place of `node` (within the local size), when no cell holds both; else -1.
+int unmerged_twin(const NodeContext& c, int node, std::size_t b) {
+  for (int other : c.mesh.cells.nodes_of(b)) {
+    const double bound = kUnmergedNodeFraction * c.size[b];
+    if (squared_distance(at(c.mesh, node), at(c.mesh, other)) > bound * bound) continue;
+    const auto joint = c.cells_of.of(node);
+    if (std::none_of(joint.begin(), joint.end(), [&](std::size_t cell) { return owns(c.mesh, cell, other); })) return other;
+  }
+  return -1;
+}
+
+std::optional<NodeProblem> node_problem(const NodeContext& c, int node) {
+  std::optional<NodeProblem> found;
+  if (c.cells_of.of(node).empty()) return found;
+  c.tree.for_each_holding(at(c.mesh, node), [&](std::size_t b) {
+    if (owns(c.mesh, b, node)) return true;
+    const int twin = c.allow_unmerged_nodes ? -1 : unmerged_twin(c, node, b);
+    if (twin >= 0 || inside(c.mesh, b, at(c.mesh, node))) found = NodeProblem{b, twin};
+    return !found;
+  });
+  return found;
+}
+
+void check_nodes(const NodeContext& c) {
+  const std::size_t n = first_bad(c.mesh.num_nodes(), [&](std::size_t i) { return node_problem(c, static_cast<int>(i)).has_value(); });
+  if (n == c.mesh.num_nodes()) return;
+  const int node = static_cast<int>(n);
+  const NodeProblem problem = *node_problem(c, node);
+  const std::string here = "the node at " + place(at(c.mesh, node)) + " of " + describe_element(c.mesh, c.mesh.cells, c.cells_of.of(node)[0]);
+  const std::string there = describe_element(c.mesh, c.mesh.cells, problem.cell);
+  if (problem.twin < 0)
+    fail_mesh(c.mesh, here + " lies inside " + there +
+                          ", which does not share it: the two overlap (a part meshed into another, or a node moved into its neighbour?)");
+  char apart[32];
+  std::snprintf(apart, sizeof apart, "%.3g", std::sqrt(squared_distance(at(c.mesh, node), at(c.mesh, problem.twin))));
+  fail_mesh(c.mesh, here + " and the node at " + place(at(c.mesh, problem.twin)) + " of " + there + " are " + apart +
+                        " apart but no element joins them: the mesh is split there by unmerged nodes (a crack). Merge them "
+                        "(Gmsh: Coherence Mesh; Geometry.Tolerance for nodes nearly at one place), or set "
                         "'mesh.allow_unmerged_nodes: true' in the case if the parts are meant to be apart");
-  }
-}
-
-void check_nodes(const Mesh& mesh, const BoxTree& tree, const std::vector<double>& size, bool allow_unmerged_nodes) {
-  const NodeCells cells_of(mesh);
-  for (std::size_t n = 0; n < mesh.num_nodes(); ++n) {
-    const int node = static_cast<int>(n);
-    if (cells_of.of(node).empty()) continue;
-    tree.for_each_holding(at(mesh, node), [&](std::size_t b) {
-      if (owns(mesh, b, node)) return true;
-      if (!allow_unmerged_nodes) check_unmerged(mesh, cells_of, size, node, b);
-      if (inside(mesh, b, at(mesh, node)))
-        fail_mesh(mesh, "the node at " + place(at(mesh, node)) + " of " + describe_element(mesh, mesh.cells, cells_of.of(node)[0]) +
-                            " lies inside " + describe_element(mesh, mesh.cells, b) +
-                            ", which does not share it: the two overlap (a part meshed into another, or a node moved into its neighbour?)");
-      return true;
-    });
-  }
 }
 
 }  // namespace
@@ -157,7 +206,8 @@ void check_overlaps(const Mesh& mesh, bool allow_unmerged_nodes) {
   const auto size = cell_sizes(mesh);
   const BoxTree tree = cell_box_tree(mesh, size);
   check_cell_centres(mesh, tree);
-  check_nodes(mesh, tree, size, allow_unmerged_nodes);
+  const NodeCells cells_of(mesh);
+  check_nodes({mesh, tree, cells_of, size, allow_unmerged_nodes});
 }
 
 }  // namespace fem
