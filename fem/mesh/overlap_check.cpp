@@ -27,7 +27,8 @@ double squared_distance(const double* a, const double* b) {
 bool inside(const Mesh& mesh, std::size_t e, const double* x) {
   std::array<double, 3 * kMaxElementNodes> xyz;
   const auto nodes = mesh.cells.nodes_of(e);
-  for (std::size_t i = 0; i < nodes.size(); ++i) std::copy(at(mesh, nodes[i]), at(mesh, nodes[i]) + 3, xyz.begin() + static_cast<std::ptrdiff_t>(3 * i));
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    for (std::size_t k = 0; k < 3; ++k) xyz[3 * i + k] = at(mesh, nodes[i])[k];
   return point_strictly_inside(mesh.cells.type[e], std::span<const double>(xyz.data(), 3 * nodes.size()), x);
 }
 

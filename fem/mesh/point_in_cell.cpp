@@ -54,10 +54,23 @@ bool solve(int dim, const double (*J)[3], const double* r, double* d) {
   return true;
 }
 
+// A linear triangle or tetrahedron maps affinely: one solve from its first corner gives the
+// reference point (meshes of simplices test many candidates per point, so this path is the hot one).
+bool inside_linear_simplex(const ElementTypeInfo& info, std::span<const double> xyz, const double* point) {
+  const int dim = info.dimension;
+  double J[3][3], r[3], xi[3];
+  for (int a = 0; a < dim; ++a) {
+    r[a] = point[a] - xyz[static_cast<std::size_t>(a)];
+    for (int j = 0; j < dim; ++j) J[a][j] = xyz[static_cast<std::size_t>(3 * (j + 1) + a)] - xyz[static_cast<std::size_t>(a)];
+  }
+  return solve(dim, J, r, xi) && inside_reference(info.shape, dim, xi);
+}
+
 }  // namespace
 
 bool point_strictly_inside(ElementType type, std::span<const double> node_coords, const double* point) {
   const auto& info = element_info(type);
+  if (type == ElementType::Tri3 || type == ElementType::Tet4) return inside_linear_simplex(info, node_coords, point);
   const int dim = info.dimension, n = info.num_nodes;
   double xi[3] = {0, 0, 0};
   if (is_simplex(info.shape)) std::fill(xi, xi + dim, 1.0 / (dim + 1));  // the centroid
