@@ -113,16 +113,34 @@ std::array<double, 3> cell_centre(const Mesh& mesh, std::size_t e) {
   return x;
 }
 
-// The first i in [0, n) for which bad(i) holds, or n. The loop runs on OpenMP's threads (one in
-// the meshing child), and the first one found is the same whatever their number, so that the
-// error names the same elements on every run.
+// The smallest of `items` (cells or nodes) for which bad(item) holds, if any. The items are
+// taken in the tree's leaf order, in which consecutive queries share their path down the tree;
+// the loop runs on OpenMP's threads (one in the meshing child); the smallest is reported so that
+// the error names the same elements on every run.
 template <class Bad>
-std::size_t first_bad(std::size_t n, const Bad& bad) {
-  std::size_t first = n;
-#pragma omp parallel for schedule(dynamic, 4096) reduction(min : first)
-  for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i)
-    if (static_cast<std::size_t>(i) < first && bad(static_cast<std::size_t>(i))) first = static_cast<std::size_t>(i);
-  return first;
+std::optional<std::size_t> smallest_bad(const std::vector<std::uint32_t>& items, const Bad& bad) {
+  std::size_t smallest = SIZE_MAX;
+#pragma omp parallel for schedule(dynamic, 4096) reduction(min : smallest)
+  for (std::int64_t i = 0; i < static_cast<std::int64_t>(items.size()); ++i) {
+    const std::size_t item = items[static_cast<std::size_t>(i)];
+    if (item < smallest && bad(item)) smallest = item;
+  }
+  if (smallest == SIZE_MAX) return std::nullopt;
+  return smallest;
+}
+
+// The nodes in the order the tree's leaves first reach them.
+std::vector<std::uint32_t> nodes_in_leaf_order(const Mesh& mesh, const BoxTree& tree) {
+  std::vector<std::uint32_t> order;
+  order.reserve(mesh.num_nodes());
+  std::vector<bool> seen(mesh.num_nodes(), false);
+  for (std::uint32_t cell : tree.leaf_order())
+    for (int node : mesh.cells.nodes_of(cell))
+      if (!seen[static_cast<std::size_t>(node)]) {
+        seen[static_cast<std::size_t>(node)] = true;
+        order.push_back(static_cast<std::uint32_t>(node));
+      }
+  return order;
 }
 
 // The cell other than a whose inside holds a's centre, or none.
@@ -137,11 +155,11 @@ std::optional<std::size_t> cell_over_centre(const Mesh& mesh, const BoxTree& tre
 }
 
 void check_cell_centres(const Mesh& mesh, const BoxTree& tree) {
-  const std::size_t a = first_bad(mesh.cells.size(), [&](std::size_t e) { return cell_over_centre(mesh, tree, e).has_value(); });
-  if (a == mesh.cells.size()) return;
-  const std::size_t b = *cell_over_centre(mesh, tree, a);
-  fail_mesh(mesh, describe_element(mesh, mesh.cells, a) + " overlaps " + describe_element(mesh, mesh.cells, b) + ": its centre " +
-                      place(cell_centre(mesh, a).data()) +
+  const auto a = smallest_bad(tree.leaf_order(), [&](std::size_t e) { return cell_over_centre(mesh, tree, e).has_value(); });
+  if (!a) return;
+  const std::size_t b = *cell_over_centre(mesh, tree, *a);
+  fail_mesh(mesh, describe_element(mesh, mesh.cells, *a) + " overlaps " + describe_element(mesh, mesh.cells, b) + ": its centre " +
+                      place(cell_centre(mesh, *a).data()) +
                       " lies inside it (a cell repeated with nodes of its own, or two parts meshed into each other?)");
 }
 
@@ -173,7 +191,6 @@ int unmerged_twin(const NodeContext& c, int node, std::size_t b) {
 
 std::optional<NodeProblem> node_problem(const NodeContext& c, int node) {
   std::optional<NodeProblem> found;
-  if (c.cells_of.of(node).empty()) return found;
   c.tree.for_each_holding(at(c.mesh, node), [&](std::size_t b) {
     if (owns(c.mesh, b, node)) return true;
     const int twin = c.allow_unmerged_nodes ? -1 : unmerged_twin(c, node, b);
@@ -184,9 +201,9 @@ std::optional<NodeProblem> node_problem(const NodeContext& c, int node) {
 }
 
 void check_nodes(const NodeContext& c) {
-  const std::size_t n = first_bad(c.mesh.num_nodes(), [&](std::size_t i) { return node_problem(c, static_cast<int>(i)).has_value(); });
-  if (n == c.mesh.num_nodes()) return;
-  const int node = static_cast<int>(n);
+  const auto n = smallest_bad(nodes_in_leaf_order(c.mesh, c.tree), [&](std::size_t i) { return node_problem(c, static_cast<int>(i)).has_value(); });
+  if (!n) return;
+  const int node = static_cast<int>(*n);
   const NodeProblem problem = *node_problem(c, node);
   const std::string here = "the node at " + place(at(c.mesh, node)) + " of " + describe_element(c.mesh, c.mesh.cells, c.cells_of.of(node)[0]);
   const std::string there = describe_element(c.mesh, c.mesh.cells, problem.cell);
