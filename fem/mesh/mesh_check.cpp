@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -97,6 +98,10 @@ void check_boundary_on_cells(const Mesh& mesh) {
                      std::to_string(mesh.dimension) + "D elements only)");
   }
 }
+
+// Coordinates beyond this are no geometry: the squares of their differences, which the checks
+// and the assembly compute, would overflow (and every cell's box would hold every point).
+constexpr double kLargestCoordinate = 1e100;
 
 // Two cells that share a face (an edge in 2D) and are as far apart in size as this are taken
 // for an element that points at a node far from the rest of it; graded meshes stay far below.
@@ -223,9 +228,15 @@ void check_conformity(const Mesh& mesh) {
 }  // namespace
 
 void check_mesh(const Mesh& mesh, const MeshCheckOptions& options) {
-  for (std::size_t i = 0; i < mesh.coords.size(); ++i)
+  for (std::size_t i = 0; i < mesh.coords.size(); ++i) {
     if (!std::isfinite(mesh.coords[i]))
       fail_mesh(mesh, "node " + std::to_string(i / 3 + 1) + " has a non-finite coordinate (" + std::to_string(mesh.coords[i]) + ")");
+    if (std::abs(mesh.coords[i]) > kLargestCoordinate) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%.3g", mesh.coords[i]);
+      fail_mesh(mesh, "node " + std::to_string(i / 3 + 1) + " has a coordinate of " + value + ", beyond the 1e+100 fem computes with");
+    }
+  }
   std::vector<double> sign(mesh.cells.size());
   for (std::size_t e = 0; e < mesh.cells.size(); ++e) sign[e] = orientation(mesh, e);
   if (mesh.dimension == 2) check_folds(mesh, sign);

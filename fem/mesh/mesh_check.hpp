@@ -7,7 +7,7 @@
 namespace fem {
 
 // Throws std::runtime_error naming mesh.source, the element's file tag, its type and physical
-// group for: a non-finite node coordinate; a cell whose Jacobian vanishes or changes sign
+// group for: a non-finite node coordinate, or one beyond 1e100; a cell whose Jacobian vanishes or changes sign
 // inside it (in 3D: is not positive anywhere); a 2D cell folded over a neighbour (the two lie
 // on the same side of the edge they share: a node moved across it), whichever way the mesh is
 // wound; cells that do not conform: a face (2D: edge) of three cells, two cells that share a

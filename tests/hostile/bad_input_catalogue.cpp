@@ -376,6 +376,7 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   m("an element tag past 2^31", "\n2 5 6 \n", "\n4294967296 5 6\n", {"mesh.msh:100", "4294967296"});
   m("a NaN coordinate", "\n1 0 0\n", "\n1 nan 0\n", {"mesh.msh:31", "node 2", "not a finite number"});
   m("an infinite coordinate", "\n1 0 0\n", "\n1 inf 0\n", {"mesh.msh:31", "node 2"});
+  m("a coordinate whose square overflows", "\n1 0 0\n", "\n1e200 0 0\n", {"mesh.msh: node 2 has a coordinate of 1e+200", "beyond the 1e+100"});
   m("a binary mesh", "4.1 0 8", "4.1 1 8", {"mesh.msh:2", "binary"});
   m("an unknown format version", "4.1 0 8", "3.0 0 8", {"mesh.msh:2", "version"});
   m("an element type Gmsh does not define", "\n1 1 1 4\n", "\n1 1 999 4\n", {"mesh.msh", "type 999"});

@@ -274,3 +274,9 @@ TEST_CASE("a crack whose two sides are nearly at one place is refused; a real ga
     CHECK(moved(1e-3) == "");  // a gap of 1/250 of a cell between two parts: meant
   }
 }
+
+TEST_CASE("coordinates whose squares overflow are refused before any box is made of them") {
+  Mesh mesh = box({ElementShape::Tetrahedron, 1, false}, 2, {}, "part");
+  for (double& x : mesh.coords) x *= 1e200;
+  CHECK(contains(error_of(mesh), "test.msh: node 2 has a coordinate of 5e+199, beyond the 1e+100 fem computes with"));
+}
