@@ -63,7 +63,7 @@ fs::path existing_file(const Section& s, const char* key, const fs::path& case_d
 
 MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& file) {
   root.require("mesh", "the case needs a 'mesh' section (geo, msh or box)");
-  const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity", "time_limit"});
+  const Section s(file, root.get("mesh"), "'mesh'", {"geo", "msh", "box", "element", "order", "size", "serendipity", "time_limit", "allow_unmerged_nodes"});
   MeshSpec m;
   const int sources = int(s.has("geo")) + int(s.has("msh")) + int(s.has("box"));
   if (sources != 1) s.fail(root.get("mesh"), "'mesh' needs exactly one of 'geo', 'msh' or 'box'");
@@ -81,6 +81,10 @@ MeshSpec read_mesh(const Section& root, const fs::path& dir, const fs::path& fil
   if (s.has("time_limit")) {
     if (!s.has("geo")) s.fail(s.get("time_limit"), "'time_limit' goes with 'geo' (the seconds Gmsh may take to mesh it)");
     m.time_limit = s.positive("time_limit");
+  }
+  if (s.has("allow_unmerged_nodes")) {
+    if (s.has("box")) s.fail(s.get("allow_unmerged_nodes"), "'allow_unmerged_nodes' goes with 'geo' or 'msh' (a box has no unmerged nodes)");
+    m.allow_unmerged_nodes = s.value_or<bool>("allow_unmerged_nodes", "true or false", false);
   }
   if (s.has("geo")) {
     m.source = MeshSpec::Source::Geo;

@@ -31,6 +31,7 @@ struct MeshSpec {
   bool serendipity = false;            // quad8/hex20 rather than the Lagrange quad9/hex27
   double size = 0;                     // target element size, 0 = the geometry's own
   double time_limit = 0;               // geo: seconds Gmsh may take; 0 = a budget from the estimated cells
+  bool allow_unmerged_nodes = false;   // geo/msh: parts meant to touch unjoined (mesh_check.hpp)
 };
 
 enum class PhysicsType { Elasticity, Heat };

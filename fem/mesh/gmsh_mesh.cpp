@@ -280,7 +280,7 @@ void keep_used_nodes(const fs::path& file, const GmshNodes& nodes, Mesh& mesh) {
 }
 
 // Copies Gmsh's mesh into a Mesh (see gmsh_mesh.hpp for what goes where).
-Mesh extract_mesh(const fs::path& file) {
+Mesh extract_mesh(const fs::path& file, const MeshCheckOptions& checks) {
   Mesh mesh;
   mesh.source = file.string();
   const GmshNodes nodes = read_nodes(file);
@@ -293,7 +293,7 @@ Mesh extract_mesh(const fs::path& file) {
   });
   read_physical_groups(file, mesh, entities);
   keep_used_nodes(file, nodes, mesh);
-  check_mesh(mesh);
+  check_mesh(mesh, checks);
   return mesh;
 }
 
@@ -342,7 +342,7 @@ Mesh mesh_geo_in_this_process(const fs::path& geo, const GmshMeshOptions& option
     });
   }
   progress.step("copying the mesh");
-  return extract_mesh(geo);
+  return extract_mesh(geo, options.checks);
 }
 
 }  // namespace
@@ -359,12 +359,12 @@ Mesh mesh_from_geo(const fs::path& geo, const GmshMeshOptions& options) {
                        [&](const MeshingProgress& progress) { return mesh_geo_in_this_process(geo, options, progress); });
 }
 
-Mesh mesh_from_msh(const fs::path& msh) {
+Mesh mesh_from_msh(const fs::path& msh, const MeshCheckOptions& checks) {
   require_file(msh);
   check_msh_file(msh);  // Gmsh's reader crashes on tags it does not expect
   GmshSession session(false, 0);
   gmsh_step(msh, "reading", [&] { gmsh::open(msh.string()); });
-  return extract_mesh(msh);
+  return extract_mesh(msh, checks);
 }
 
 }  // namespace fem

@@ -10,6 +10,7 @@
 #include "fem/elements/element_type.hpp"
 #include "fem/mesh/geo_mesh_estimate.hpp"
 #include "fem/mesh/mesh.hpp"
+#include "fem/mesh/mesh_check.hpp"
 
 namespace fem {
 
@@ -37,6 +38,7 @@ struct GmshMeshOptions {
   // the meshing process goes on (geo_mesh_estimate.hpp): a caller refuses a mesh that would not
   // fit by throwing, which stops the meshing.
   std::function<void(const GeoMeshEstimate&)> check_estimate;
+  MeshCheckOptions checks;  // what the mesh checks let pass (mesh_check.hpp)
 };
 
 // The time budget of a .geo without a time limit of its own: reading it and meshing its
@@ -53,9 +55,9 @@ Mesh mesh_from_geo(const std::filesystem::path& geo, const GmshMeshOptions& opti
 
 // Reads a mesh file Gmsh can read (.msh of any version). Throws std::runtime_error like
 // mesh_from_geo.
-Mesh mesh_from_msh(const std::filesystem::path& msh);
+Mesh mesh_from_msh(const std::filesystem::path& msh, const MeshCheckOptions& checks = {});
 
-// Both return: `dimension` = the highest dimension that has elements; `cells` = all elements
+// Both check the mesh (mesh_check.hpp) and return: `dimension` = the highest dimension that has elements; `cells` = all elements
 // of that dimension, whether or not in a physical group; `boundary` = the lower-dimensional
 // elements that belong to some physical group (once each, even if in several groups);
 // `groups` = one per Gmsh physical group, named as in Gmsh ("group<tag>" when unnamed), its

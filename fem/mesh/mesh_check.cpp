@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -12,22 +13,11 @@
 #include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
 #include "fem/elements/reference_element.hpp"
+#include "fem/mesh/mesh_messages.hpp"
+#include "fem/mesh/overlap_check.hpp"
 
 namespace fem {
 namespace {
-
-// "element 12 (tri3, group 'plate')" with the file's tag and every group that holds it.
-std::string describe(const Mesh& mesh, const ElementSet& set, std::size_t e) {
-  const int dim = element_info(set.type[e]).dimension;
-  std::string groups;
-  for (const auto& g : mesh.groups)
-    if (g.dimension == dim && std::find(g.elements.begin(), g.elements.end(), e) != g.elements.end())
-      groups += (groups.empty() ? "" : ", ") + ("'" + g.name + "'");
-  return "element " + std::to_string(set.tag_of(e)) + " (" + std::string(element_info(set.type[e]).name) + ", " +
-         (groups.empty() ? "in no physical group" : "group " + groups) + ")";
-}
-
-[[noreturn]] void fail(const Mesh& mesh, const std::string& what) { throw std::runtime_error(mesh.source + ": " + what); }
 
 std::vector<double> corner_coords(const Mesh& mesh, const ElementSet& set, std::size_t e) {
   std::vector<double> xyz;
@@ -46,7 +36,7 @@ double orientation(const Mesh& mesh, std::size_t e) {
     const double s = det > 0 ? 1.0 : -1.0;
     if (sign == 0) sign = s;
     if (det == 0 || s != sign || (mesh.dimension == 3 && s < 0))
-      fail(mesh, describe(mesh, mesh.cells, e) + " is inverted or degenerate: its Jacobian determinant is " +
+      fail_mesh(mesh, describe_element(mesh, mesh.cells, e) + " is inverted or degenerate: its Jacobian determinant is " +
                      std::to_string(det) + " at a quadrature point");
   }
   return sign;
@@ -84,7 +74,7 @@ void check_folds(const Mesh& mesh, const std::vector<double>& sign) {
       // Same side: one of the two is folded; it is the one wound against the rest of the mesh.
       const std::size_t other = it->second.cell;
       const std::size_t folded = (sign[e] * majority < 0 || sign[other] * majority >= 0) ? e : other;
-      fail(mesh, describe(mesh, cells, folded) + " is folded: it overlaps " + describe(mesh, cells, folded == e ? other : e) +
+      fail_mesh(mesh, describe_element(mesh, cells, folded) + " is folded: it overlaps " + describe_element(mesh, cells, folded == e ? other : e) +
                      " across their shared edge (a node moved across the opposite side?)");
     }
   }
@@ -103,11 +93,15 @@ void check_boundary_on_cells(const Mesh& mesh) {
       return std::all_of(nodes.begin(), nodes.begin() + nv, [&](int n) { return std::find(cn.begin(), cn.end(), n) != cn.end(); });
     });
     if (!on_a_cell)
-      fail(mesh, describe(mesh, mesh.boundary, f) + " is not on any " + std::to_string(mesh.dimension) +
+      fail_mesh(mesh, describe_element(mesh, mesh.boundary, f) + " is not on any " + std::to_string(mesh.dimension) +
                      "D element: the mesh mixes parts of different dimensions (fem solves on the " +
                      std::to_string(mesh.dimension) + "D elements only)");
   }
 }
+
+// Coordinates beyond this are no geometry: the squares of their differences, which the checks
+// and the assembly compute, would overflow (and every cell's box would hold every point).
+constexpr double kLargestCoordinate = 1e100;
 
 // Two cells that share a face (an edge in 2D) and are as far apart in size as this are taken
 // for an element that points at a node far from the rest of it; graded meshes stay far below.
@@ -133,14 +127,14 @@ const double* at(const Mesh& mesh, int node) { return &mesh.coords[3 * static_ca
 double longest_edge(const Mesh& mesh, std::size_t e) {
   const auto nodes = mesh.cells.nodes_of(e);
   const int nv = element_info(mesh.cells.type[e]).num_vertices;
-  double longest = 0;
+  double longest = 0;  // squared until the end: this runs for both cells of every face
   for (int i = 0; i < nv; ++i)
     for (int j = i + 1; j < nv; ++j) {
       const double* a = at(mesh, nodes[i]);
       const double* b = at(mesh, nodes[j]);
-      longest = std::max(longest, std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+      longest = std::max(longest, (a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
     }
-  return longest;
+  return std::sqrt(longest);
 }
 
 // The nodes of facet f of cell e beyond its corners (midside, face centre), sorted.
@@ -162,18 +156,18 @@ void check_shared_face(const Mesh& mesh, std::size_t a, int fa, std::size_t b, i
   const auto inner_a = inner_facet_nodes(mesh, a, fa), inner_b = inner_facet_nodes(mesh, b, fb);
   if (inner_a.size() != inner_b.size()) {
     const std::size_t quadratic = inner_a.size() > inner_b.size() ? a : b;
-    fail(mesh, describe(mesh, cells, quadratic) + " has nodes inside the " + face + " it shares with " +
-                   describe(mesh, cells, quadratic == a ? b : a) +
+    fail_mesh(mesh, describe_element(mesh, cells, quadratic) + " has nodes inside the " + face + " it shares with " +
+                   describe_element(mesh, cells, quadratic == a ? b : a) +
                    ", which has none there: a hanging midside node (cells that share a " + face + " need the same order)");
   }
   if (inner_a != inner_b)
-    fail(mesh, describe(mesh, cells, b) + " and " + describe(mesh, cells, a) + " share the corners of a " + face +
+    fail_mesh(mesh, describe_element(mesh, cells, b) + " and " + describe_element(mesh, cells, a) + " share the corners of a " + face +
                    " but not the nodes inside it: the mesh is not conforming there");
   const double la = longest_edge(mesh, a), lb = longest_edge(mesh, b);
   if (std::max(la, lb) > kFarNodeRatio * std::min(la, lb)) {
     const std::size_t big = la > lb ? a : b;
-    fail(mesh, describe(mesh, cells, big) + " is " + std::to_string(static_cast<long long>(std::max(la, lb) / std::min(la, lb))) +
-                   " times the size of " + describe(mesh, cells, big == a ? b : a) + ", with which it shares a " + face +
+    fail_mesh(mesh, describe_element(mesh, cells, big) + " is " + std::to_string(static_cast<long long>(std::max(la, lb) / std::min(la, lb))) +
+                   " times the size of " + describe_element(mesh, cells, big == a ? b : a) + ", with which it shares a " + face +
                    ": does it point at a node far from the rest of it?");
   }
 }
@@ -200,43 +194,13 @@ void check_opposite_sides(const Mesh& mesh, std::size_t a, std::size_t b, const 
     return n[0] * (c[0] - p[0]) + n[1] * (c[1] - p[1]) + n[2] * (c[2] - p[2]);
   };
   if (height(a) * height(b) > 0)
-    fail(mesh, describe(mesh, mesh.cells, b) + " overlaps " + describe(mesh, mesh.cells, a) +
+    fail_mesh(mesh, describe_element(mesh, mesh.cells, b) + " overlaps " + describe_element(mesh, mesh.cells, a) +
                    ": both lie on the same side of the face they share");
 }
 
-// A face of one cell only, by its corners' coordinates, sorted: two such faces at one place that
-// share no nodes are the two sides of a crack (nodes duplicated where the mesh should join).
-using FacePlace = std::array<std::array<double, 3>, 4>;
-struct FacePlaceHash {
-  std::size_t operator()(const FacePlace& f) const {
-    std::uint64_t h = 1469598103934665603ull;
-    for (const auto& xyz : f)
-      for (double x : xyz) h = (h ^ std::hash<double>{}(x)) * 1099511628211ull;
-    return static_cast<std::size_t>(h);
-  }
-};
-
-void check_cracks(const Mesh& mesh, const std::unordered_map<FaceKey, FaceUse, FaceKeyHash>& faces) {
-  std::unordered_map<FacePlace, std::size_t, FacePlaceHash> places;
-  const std::array<double, 3> none{-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
-  for (const auto& [key, use] : faces) {
-    if (use.count != 1) continue;
-    FacePlace place{none, none, none, none};
-    for (std::size_t i = 0; i < key.size(); ++i)
-      if (key[i] >= 0) place[i] = {at(mesh, key[i])[0], at(mesh, key[i])[1], at(mesh, key[i])[2]};
-    std::sort(place.begin(), place.end());
-    const auto [it, inserted] = places.try_emplace(place, use.cell);
-    if (!inserted)
-      fail(mesh, describe(mesh, mesh.cells, use.cell) + " and " + describe(mesh, mesh.cells, it->second) + " each have " +
-                     (mesh.dimension == 2 ? "an edge" : "a face") +
-                     " at the same place but no nodes in common there: the mesh is split by duplicate nodes (a crack); "
-                     "merge them (Gmsh: Coherence Mesh)");
-  }
-}
-
 // Every face (edge) of a cell is shared by at most two cells, which agree on it
-// (check_shared_face) and lie on either side of it; a face of one cell has no twin at its place
-// (check_cracks). One pass over the cells with a hash of each face's sorted corners.
+// (check_shared_face) and lie on either side of it. One pass over the cells with a hash of each
+// face's sorted corners.
 void check_conformity(const Mesh& mesh) {
   const auto& cells = mesh.cells;
   std::unordered_map<FaceKey, FaceUse, FaceKeyHash> faces;
@@ -253,25 +217,31 @@ void check_conformity(const Mesh& mesh) {
       const auto [it, inserted] = faces.try_emplace(key, FaceUse{e, f, 1});
       if (inserted) continue;
       if (++it->second.count > 2)
-        fail(mesh, describe(mesh, cells, e) + " is a third element on a " + (mesh.dimension == 2 ? "edge" : "face") +
-                       " of " + describe(mesh, cells, it->second.cell) + ": elements overlap or are repeated");
+        fail_mesh(mesh, describe_element(mesh, cells, e) + " is a third element on a " + (mesh.dimension == 2 ? "edge" : "face") +
+                       " of " + describe_element(mesh, cells, it->second.cell) + ": elements overlap or are repeated");
       check_shared_face(mesh, it->second.cell, it->second.facet, e, f);
       if (mesh.dimension == 3) check_opposite_sides(mesh, it->second.cell, e, key);
     }
   }
-  check_cracks(mesh, faces);
 }
 
 }  // namespace
 
-void check_mesh(const Mesh& mesh) {
-  for (std::size_t i = 0; i < mesh.coords.size(); ++i)
+void check_mesh(const Mesh& mesh, const MeshCheckOptions& options) {
+  for (std::size_t i = 0; i < mesh.coords.size(); ++i) {
     if (!std::isfinite(mesh.coords[i]))
-      fail(mesh, "node " + std::to_string(i / 3 + 1) + " has a non-finite coordinate (" + std::to_string(mesh.coords[i]) + ")");
+      fail_mesh(mesh, "node " + std::to_string(i / 3 + 1) + " has a non-finite coordinate (" + std::to_string(mesh.coords[i]) + ")");
+    if (std::abs(mesh.coords[i]) > kLargestCoordinate) {
+      char value[32];
+      std::snprintf(value, sizeof value, "%.3g", mesh.coords[i]);
+      fail_mesh(mesh, "node " + std::to_string(i / 3 + 1) + " has a coordinate of " + value + ", beyond the 1e+100 fem computes with");
+    }
+  }
   std::vector<double> sign(mesh.cells.size());
   for (std::size_t e = 0; e < mesh.cells.size(); ++e) sign[e] = orientation(mesh, e);
   if (mesh.dimension == 2) check_folds(mesh, sign);
   check_conformity(mesh);
+  check_overlaps(mesh, options.allow_unmerged_nodes);
   check_boundary_on_cells(mesh);
 }
 

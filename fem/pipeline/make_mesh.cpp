@@ -13,13 +13,15 @@ namespace fem {
 Mesh make_mesh(const MeshSpec& spec) {
   if (spec.source == MeshSpec::Source::Box) return make_box_mesh(spec.box);
 #if FEM_WITH_GMSH
-  if (spec.source == MeshSpec::Source::Msh) return mesh_from_msh(spec.file);
+  const MeshCheckOptions checks{.allow_unmerged_nodes = spec.allow_unmerged_nodes};
+  if (spec.source == MeshSpec::Source::Msh) return mesh_from_msh(spec.file, checks);
   GmshMeshOptions options;
   options.shape = spec.shape;
   options.order = spec.order;
   options.serendipity = spec.serendipity;
   options.size = spec.size;
   options.time_limit = spec.time_limit;
+  options.checks = checks;
   options.check_estimate = [&spec](const GeoMeshEstimate& e) { resources::require_geo_mesh_fits(spec, e, host_available_memory()); };
   return mesh_from_geo(spec.file, options);
 #else

@@ -376,6 +376,7 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
   m("an element tag past 2^31", "\n2 5 6 \n", "\n4294967296 5 6\n", {"mesh.msh:100", "4294967296"});
   m("a NaN coordinate", "\n1 0 0\n", "\n1 nan 0\n", {"mesh.msh:31", "node 2", "not a finite number"});
   m("an infinite coordinate", "\n1 0 0\n", "\n1 inf 0\n", {"mesh.msh:31", "node 2"});
+  m("a coordinate whose square overflows", "\n1 0 0\n", "\n1e200 0 0\n", {"mesh.msh: node 2 has a coordinate of 1e+200", "beyond the 1e+100"});
   m("a binary mesh", "4.1 0 8", "4.1 1 8", {"mesh.msh:2", "binary"});
   m("an unknown format version", "4.1 0 8", "3.0 0 8", {"mesh.msh:2", "version"});
   m("an element type Gmsh does not define", "\n1 1 1 4\n", "\n1 1 999 4\n", {"mesh.msh", "type 999"});
@@ -421,11 +422,53 @@ void add_meshes(std::vector<BadInput>& out, const std::string& msh) {
                  "$Elements\n3\n1 2 2 1 1 1 2 3\n2 4 2 2 2 1 2 3 4\n3 2 2 1 3 5 6 7\n",
                  "$Elements\n3\n2 4 2 2 2 1 2 3 4\n3 4 2 2 2 1 3 2 8\n4 4 2 2 2 1 2 3 9\n")}},
                  "run case.yaml", {"tet.msh", "element 4 (tet4, group 'part') is a third element on a face of element 2"}});
-  // The fan with its centre node given twice: element 12 uses the copy, so its edge to node 2
-  // lies on element 11's without a node in common.
-  out.push_back({"a mesh split by a duplicate node (a crack)", {{"case.yaml", kFanCase}, {"fan.msh", replaced(replaced(replaced(kFan,
-                 "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 0.5 0.5 0\n"), "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 2 3 6\n")}},
-                 "run case.yaml", {"fan.msh", "each have an edge at the same place but no nodes in common", "crack"}});
+}
+
+// The fan with a second centre node at (x, 0.5) that element 12 uses: the fan split along its
+// edges to node 2 and node 3 (a crack) when x is 0.5 or nearly.
+std::string fan_split_at(const std::string& x) {
+  return replaced(replaced(replaced(kFan, "$Nodes\n5\n", "$Nodes\n6\n"), "5 0.5 0.5 0\n", "5 0.5 0.5 0\n6 " + x + " 0.5 0\n"),
+                  "\n12 2 2 2 1 2 3 5\n", "\n12 2 2 2 1 2 3 6\n");
+}
+
+// Cells that overlap without sharing a face, and parts with nodes of their own at one place.
+void add_overlaps_and_cracks(std::vector<BadInput>& out) {
+  const auto fan = [&](std::string name, const std::string& mesh, std::vector<std::string> culprit, const std::string& case_text = kFanCase) {
+    out.push_back({std::move(name), {{"case.yaml", case_text}, {"fan.msh", mesh}}, "run case.yaml", std::move(culprit)});
+  };
+  const std::string allowed = replaced(kFanCase, "{msh: fan.msh}", "{msh: fan.msh, allow_unmerged_nodes: true}");
+  // Element 12 given again as element 15, on nodes of its own at the same places.
+  const std::string repeated = replaced(replaced(replaced(replaced(kFan, "$Nodes\n5\n", "$Nodes\n8\n"), "5 0.5 0.5 0\n",
+                                                          "5 0.5 0.5 0\n6 1 0 0\n7 1 1 0\n8 0.5 0.5 0\n"),
+                                                 "$Elements\n5\n", "$Elements\n6\n"),
+                                        "14 2 2 2 1 4 1 5\n", "14 2 2 2 1 4 1 5\n15 2 2 2 1 6 7 8\n");
+  fan("a mesh split by a duplicate node (a crack)", fan_split_at("0.5"),
+      {"fan.msh: the node at (0.5, 0.5, 0) of element 11 (tri3, group 'plate') and the node at (0.5, 0.5, 0) of element 12",
+       "0 apart but no element joins them", "crack", "mesh.allow_unmerged_nodes: true"});
+  fan("a crack whose two sides are 1e-7 apart", fan_split_at("0.5000001"),
+      {"fan.msh: the node at (0.5, 0.5, 0) of element 11", "(0.5000001, 0.5, 0) of element 12", "1e-07 apart", "crack"});
+  fan("a triangle repeated on nodes of its own", repeated,
+      {"fan.msh: element 12 (tri3, group 'plate') overlaps element 15 (tri3, group 'plate'): its centre", "lies inside it"});
+  fan("a repeated triangle where unmerged nodes are allowed", repeated, {"fan.msh: element 12", "overlaps element 15"}, allowed);
+  // A second fan moved by (0.3, 0.2) over the first, with nodes of its own.
+  fan("a second square meshed into the first",
+      replaced(replaced(replaced(replaced(kFan, "$Nodes\n5\n", "$Nodes\n10\n"), "5 0.5 0.5 0\n",
+                        "5 0.5 0.5 0\n6 0.3 0.2 0\n7 1.3 0.2 0\n8 1.3 1.2 0\n9 0.3 1.2 0\n10 0.8 0.7 0\n"),
+                        "$Elements\n5\n", "$Elements\n9\n"),
+               "14 2 2 2 1 4 1 5\n", "14 2 2 2 1 4 1 5\n15 2 2 2 1 6 7 10\n16 2 2 2 1 7 8 10\n17 2 2 2 1 8 9 10\n18 2 2 2 1 9 6 10\n"),
+      {"fan.msh: element 12 (tri3, group 'plate') overlaps element 15 (tri3, group 'plate')", "lies inside it"});
+  // A tetrahedron with a corner of its own inside the unit one, sharing no node with it.
+  out.push_back({"a tetrahedron reaching into another", {{"case.yaml", kTetCase}, {"tet.msh", replaced(replaced(replaced(kTet,
+                 "$Nodes\n7\n", "$Nodes\n11\n"), "7 5 6 5\n", "7 5 6 5\n8 0.1 0.1 0.1\n9 3 0.2 0.2\n10 0.2 3 0.2\n11 0.2 0.2 3\n"),
+                 "3 2 2 1 3 5 6 7\n", "3 4 2 2 2 8 9 10 11\n")}},
+                 "run case.yaml", {"tet.msh: element 2 (tet4, group 'part') overlaps element 3 (tet4, group 'part')", "lies inside it"}});
+  const auto key = [&](std::string name, const std::string& case_text, std::vector<std::string> culprit) {
+    out.push_back({std::move(name), {{"case.yaml", case_text}, {"fan.msh", kFan}}, "run case.yaml", std::move(culprit)});
+  };
+  key("allow_unmerged_nodes on a box", replaced(kCase, "  element: quad\n", "  element: quad\n  allow_unmerged_nodes: true\n"),
+      {"case.yaml:5", "'allow_unmerged_nodes' goes with 'geo' or 'msh'"});
+  key("allow_unmerged_nodes that is not true or false", replaced(kFanCase, "{msh: fan.msh}", "{msh: fan.msh, allow_unmerged_nodes: maybe}"),
+      {"case.yaml:1", "allow_unmerged_nodes", "true or false"});
 }
 
 // .geo files: Gmsh's errors, what a .geo may not do, and its time and memory budget.
@@ -522,6 +565,9 @@ std::vector<GoodInput> good_inputs(const std::string& msh_text) {
            "run case.yaml"},
           {"the base mesh", {{"case.yaml", kMshCase}, {"mesh.msh", msh_text}}, "run case.yaml"},
           {"the fan mesh", {{"case.yaml", kFanCase}, {"fan.msh", kFan}}, "run case.yaml"},
+          {"the fan split in two where that is meant",
+           {{"case.yaml", replaced(kFanCase, "{msh: fan.msh}", "{msh: fan.msh, allow_unmerged_nodes: true}")}, {"fan.msh", fan_split_at("0.5")}},
+           "run case.yaml"},
           {"the base matrix", {{"a.mtx", kMatrix}}, "bench spmv --no-fe --no-opencl --csv spmv.csv a.mtx"}};
 }
 
@@ -536,6 +582,7 @@ std::vector<BadInput> bad_inputs(const std::string& msh_text) {
   add_command_lines(out);
   if (FEM_WITH_GMSH) {
     add_meshes(out, msh_text);
+    add_overlaps_and_cracks(out);
     add_geo_files(out);
   }
   add_matrices(out);
