@@ -90,6 +90,103 @@ void note_auto_method(const SolverSpec& solver, std::ostream& log) {
     log << "fem: auto     solver " << solver.method << ": " << solver.method_chosen_because << "\n";
 }
 
+
+// One answer per load set: the common loads, or each load case on one K. Returns the phase's line.
+std::string solve_load_sets(const SolverSpec& spec, const SolverOptions& options, bool by_elements, Executor& executor,
+                            DiscreteSystem& system, LinearSolver& solver, std::optional<LoadCaseSystem>& cases_system,
+                            std::vector<SolveOutcome>& solved) {
+  if (!cases_system) {
+    solved = {executor.solve(system, solver, options, by_elements)};
+    solved[0].verdict = judge_answer(options, solved[0].report, solved[0].residual, spec.require_convergence);
+    return describe_solve(options, solved[0]);
+  }
+  solved = solve_load_cases(*cases_system, solver, options, spec.require_convergence);
+  SolveOutcome worst = solved[0];
+  for (const auto& one : solved) worst.residual = std::max(worst.residual, one.residual);
+  const bool reused = worst.report.figures.at("reuses_preparation") > 0;
+  return describe_solve(options, worst) + " (the largest), " + std::to_string(solved.size()) + " load cases " +
+         (!cases_system->one_matrix() ? "one after another, element by element"
+          : reused                    ? "on one preparation of K"
+                                      : "on one K, each solve preparing it again (" +
+                                            std::string(name_of(options.method)) + " has no prepared path)");
+}
+
+// Strain, stress, fluxes and reactions of each load set, where the executor keeps the answer.
+std::vector<NodalResults> recover_load_sets(const OutputSpec& output, const Problem& problem,
+                                            const std::vector<LoadCase>& load_cases, Executor& executor,
+                                            DiscreteSystem& system, const std::vector<SolveOutcome>& solved) {
+  // Principal directions are 9 values a node: only when output.fields names them.
+  const auto& wanted = output.fields;
+  const bool directions = std::find(wanted.begin(), wanted.end(), "principal_directions") != wanted.end();
+  std::vector<NodalResults> results(solved.size());
+  for (std::size_t k = 0; k < solved.size(); ++k) {
+    results[k] = executor.recover(load_cases.empty() ? problem : load_cases[k].problem, system, solved[k].solution);
+    if (directions) results[k].principal_directions = principal_direction_field(results[k].stress);
+  }
+  return results;
+}
+
+// What the write phase puts in files.
+struct RunResults {
+  const Case& c;
+  const Problem& problem;
+  const std::vector<LoadCase>& load_cases;
+  const NodeOrdering& order;
+  const std::vector<NodalResults>& results;
+};
+
+// Stages every field file, the matrix export and the JSON summary, then commits them all at once
+// (a failure leaves earlier results as they were). Returns the phase's line: the files, MB and MB/s.
+std::string write_results(const RunResults& run, const RunOverrides& overrides, Executor& executor, ResultSink& sink,
+                          DiscreteSystem& system, json& summary, PhaseLog& phases) {
+  const Case& c = run.c;
+  const auto& load_cases = run.load_cases;
+  const auto& results = run.results;
+  const auto& problem = run.problem;
+  const auto& order = run.order;
+  AtomicOutput output(c.output.directory);
+  StagedFields staged;
+  double field_seconds = 0;
+  executor.together([&] {
+    const Stopwatch writing;
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      // A load case's files are <case>-<name>, its fields and view its own.
+      const bool single = load_cases.empty();
+      const StagedFields one =
+          sink.stage(output, single ? c.name : c.name + "-" + load_cases[k].name,
+                     result_fields(c, single ? problem : load_cases[k].problem, results[k],
+                                   single ? summary : summary["load_cases"][k]),
+                     executor.piece());
+      staged.bytes += one.bytes;
+      staged.note = one.note;
+    }
+    field_seconds = writing.seconds();
+    if (overrides.export_matrix) {
+      system.prepare(false);  // the frontal method solved without assembling: assemble for the export
+      const std::string what = c.name + ": " + with_commas(system.dofs().num_dofs()) + " equations in fem's " +
+                               order.method + " numbering, Dirichlet conditions applied";
+      write_matrix_market(output.stage(c.name + "-K.mtx"), system.assembled().matrix, "K of " + what);
+      write_matrix_market(output.stage(c.name + "-f.mtx"), system.assembled().rhs, "f of " + what);
+    }
+    // "write" is the field files' time; the small JSON itself comes last.
+    phases.set_time("write", field_seconds);
+    summary["time_s"] = phases.times();
+    summary["write"] = {{"bytes", staged.bytes}, {"seconds", field_seconds}};
+    summary["peak_memory_bytes"] = peak_memory_bytes();
+    if (executor.is_root())
+      output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+  });
+  std::string list;
+  for (const auto& p : output.commit()) list += (list.empty() ? "" : ", ") + p.filename().string();
+  // Each rank commits its own piece; this line is rank 0's, so it counts the others.
+  const auto piece = executor.piece();
+  const int ranks = piece ? piece->ranks : 1;
+  if (ranks > 1) list += ", and the pieces of ranks 1 to " + std::to_string(ranks - 1);
+  if (staged.bytes > 0) list += " (" + megabytes(staged.bytes, field_seconds) + (ranks > 1 ? " for rank 0's" : "") + ")";
+  if (!staged.note.empty()) list += " (" + staged.note + ")";
+  return list;
+}
+
 }  // namespace
 
 json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& executor, ResultSink& sink,
@@ -150,19 +247,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
 
   std::vector<SolveOutcome> solved;  // per load set: the common one, or each load case
   phases.run("solve", [&] {
-    if (!cases_system) {
-      solved = {executor.solve(system, *solver, options, by_elements)};
-      solved[0].verdict = judge_answer(options, solved[0].report, solved[0].residual, c.solver.require_convergence);
-      return describe_solve(options, solved[0]);
-    }
-    solved = solve_load_cases(*cases_system, *solver, options, c.solver.require_convergence);
-    SolveOutcome worst = solved[0];
-    for (const auto& one : solved) worst.residual = std::max(worst.residual, one.residual);
-    const bool reused = worst.report.figures.at("reuses_preparation") > 0;
-    return describe_solve(options, worst) + " (the largest), " + std::to_string(solved.size()) + " load cases " +
-           (!cases_system->one_matrix() ? "one after another, element by element"
-            : reused                    ? "on one preparation of K"
-                                        : "on one K, each solve preparing it again (" + std::string(name_of(options.method)) + " has no prepared path)");
+    return solve_load_sets(c.solver, options, by_elements, executor, system, *solver, cases_system, solved);
   });
   for (const auto& one : solved)
     if (!one.verdict.converged) {
@@ -170,15 +255,9 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
       break;
     }
 
-  std::vector<NodalResults> results(solved.size());
+  std::vector<NodalResults> results;
   phases.run("post", [&] {
-    // Principal directions are 9 values a node: only when output.fields names them.
-    const auto& wanted = c.output.fields;
-    const bool directions = std::find(wanted.begin(), wanted.end(), "principal_directions") != wanted.end();
-    for (std::size_t k = 0; k < solved.size(); ++k) {
-      results[k] = executor.recover(load_cases.empty() ? problem : load_cases[k].problem, system, solved[k].solution);
-      if (directions) results[k].principal_directions = principal_direction_field(results[k].stress);
-    }
+    results = recover_load_sets(c.output, problem, load_cases, executor, system, solved);
     return std::string(problem.physics.type == PhysicsType::Heat ? "heat flux" : "strain, stress, von Mises") +
            ", reactions" + (load_cases.empty() ? "" : " of each load case");
   });
@@ -188,47 +267,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
   executor.describe(summary, solved[0].report);
 
   phases.run("write", [&] {
-    AtomicOutput output(c.output.directory);
-    StagedFields staged;
-    double field_seconds = 0;
-    executor.together([&] {
-      const Stopwatch writing;
-      for (std::size_t k = 0; k < results.size(); ++k) {
-        // A load case's files are <case>-<name>, its fields and view its own.
-        const bool single = load_cases.empty();
-        const StagedFields one =
-            sink.stage(output, single ? c.name : c.name + "-" + load_cases[k].name,
-                       result_fields(c, single ? problem : load_cases[k].problem, results[k],
-                                     single ? summary : summary["load_cases"][k]),
-                       executor.piece());
-        staged.bytes += one.bytes;
-        staged.note = one.note;
-      }
-      field_seconds = writing.seconds();
-      if (overrides.export_matrix) {
-        system.prepare(false);  // the frontal method solved without assembling: assemble for the export
-        const std::string what = c.name + ": " + with_commas(system.dofs().num_dofs()) + " equations in fem's " +
-                                 order.method + " numbering, Dirichlet conditions applied";
-        write_matrix_market(output.stage(c.name + "-K.mtx"), system.assembled().matrix, "K of " + what);
-        write_matrix_market(output.stage(c.name + "-f.mtx"), system.assembled().rhs, "f of " + what);
-      }
-      // "write" is the field files' time; the small JSON itself comes last.
-      phases.set_time("write", field_seconds);
-      summary["time_s"] = phases.times();
-      summary["write"] = {{"bytes", staged.bytes}, {"seconds", field_seconds}};
-      summary["peak_memory_bytes"] = peak_memory_bytes();
-      if (executor.is_root())
-        output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-    });
-    std::string list;
-    for (const auto& p : output.commit()) list += (list.empty() ? "" : ", ") + p.filename().string();
-    // Each rank commits its own piece; this line is rank 0's, so it counts the others.
-    const auto piece = executor.piece();
-    const int ranks = piece ? piece->ranks : 1;
-    if (ranks > 1) list += ", and the pieces of ranks 1 to " + std::to_string(ranks - 1);
-    if (staged.bytes > 0) list += " (" + megabytes(staged.bytes, field_seconds) + (ranks > 1 ? " for rank 0's" : "") + ")";
-    if (!staged.note.empty()) list += " (" + staged.note + ")";
-    return list;
+    return write_results({c, problem, load_cases, order, results}, overrides, executor, sink, system, summary, phases);
   });
   summary["time_s"] = phases.times();
   print_run_summary(log, summary, c.output.directory.string());
