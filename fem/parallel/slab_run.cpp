@@ -52,10 +52,12 @@ double box_deformation_scale(const BoxSpec& box, double max_displacement) {
 }
 
 struct SlabRun {
+  SlabRun(const Case& c, ResultSink& sink, PhaseLog& phases, int rank, int ranks)
+      : c(c), sink(sink), phases(phases), rank(rank), ranks(ranks) {}
   const Case& c;
   ResultSink& sink;
   PhaseLog& phases;
-  int rank = 0, ranks = 1;
+  int rank, ranks;
   BoxSlab slab;
   std::optional<Problem> problem;
   std::optional<SlabSystem> system;
