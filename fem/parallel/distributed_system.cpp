@@ -141,18 +141,9 @@ SolveReport DistributedSystem::solve(petsc::Method method, const SolverOptions& 
     }
     petsc::attach_near_null_space(matrix_, d, problem_.mesh->dimension, coordinates);
   }
-  petsc::OwnedVec x, r;
-  check(MatCreateVecs(matrix_, x.out(), r.out()), "MatCreateVecs");
-  check(VecSet(x, 0.0), "VecSet");
-  SolveReport report = petsc::solve_with_ksp(matrix_, rhs_, x, method, options);
-
-  // The true relative residual, as the one-process path recomputes it.
-  PetscReal norm_r = 0, norm_f = 0;
-  check(MatMult(matrix_, x, r), "MatMult");
-  check(VecAYPX(r, -1.0, rhs_), "VecAYPX");
-  check(VecNorm(r, NORM_2, &norm_r), "VecNorm");
-  check(VecNorm(rhs_, NORM_2, &norm_f), "VecNorm");
-  residual = norm_f > 0 ? norm_r / norm_f : 0.0;
+  petsc::OwnedVec x;
+  check(MatCreateVecs(matrix_, x.out(), nullptr), "MatCreateVecs");
+  SolveReport report = petsc::solve_from_zero(matrix_, rhs_, x, method, options, residual);
 
   VecScatter to_all = nullptr;
   petsc::OwnedVec everything;

@@ -190,4 +190,18 @@ SolveReport solve_with_ksp(Mat a, Vec b, Vec x, Method method, const SolverOptio
   return report;
 }
 
+SolveReport solve_from_zero(Mat a, Vec b, Vec x, Method method, const SolverOptions& options, double& residual) {
+  check(VecSet(x, 0.0), "VecSet");
+  SolveReport report = solve_with_ksp(a, b, x, method, options);
+  OwnedVec r;
+  check(VecDuplicate(b, r.out()), "VecDuplicate");
+  PetscReal norm_r = 0, norm_b = 0;
+  check(MatMult(a, x, r), "MatMult");
+  check(VecAYPX(r, -1.0, b), "VecAYPX");
+  check(VecNorm(r, NORM_2, &norm_r), "VecNorm");
+  check(VecNorm(b, NORM_2, &norm_b), "VecNorm");
+  residual = norm_b > 0 ? norm_r / norm_b : 0.0;
+  return report;
+}
+
 }  // namespace fem::petsc

@@ -30,6 +30,10 @@ void attach_near_null_space(Mat a, int dofs_per_node, int dimension, std::span<c
 // SolveFailure naming PETSc's reason and the iteration when KSP diverges.
 SolveReport solve_with_ksp(Mat a, Vec b, Vec x, Method method, const SolverOptions& options);
 
+// solve_with_ksp from x = 0, and `residual` the true relative residual ||b - a x|| / ||b|| (0 for
+// b = 0), recomputed as the one-process path does rather than taken from KSP.
+SolveReport solve_from_zero(Mat a, Vec b, Vec x, Method method, const SolverOptions& options, double& residual);
+
 // MUMPS's own account of the factor behind `ksp`'s PC, where MUMPS factorised: entries
 // (INFOG(29), negative when in millions) as factor_bytes, the flops of the elimination
 // (RINFOG(3)) and the fill-reducing ordering it chose (INFOG(7): mumps_ordering).
