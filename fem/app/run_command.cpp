@@ -65,7 +65,7 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
 #if FEM_WITH_PETSC
   if (ranks > 1 && executor->is_root())
     log << "fem: route    " << ranks << " ranks, each building the whole mesh (" << whole_because
-        << "; only the built-in box is made in slabs, one per rank)\n";
+        << "; only the built-in box is made in blocks, one per rank)\n";
 #endif
   return run_pipeline(c, overrides, *executor, *sink, log);
 }

@@ -1,110 +1,185 @@
 #include "fem/mesh/box_slab.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
 namespace fem {
 namespace {
 
-// Points in [0, count) of one parity, and those of that parity before x.
-long of_parity(long count, int parity) { return parity ? count / 2 : (count + 1) / 2; }
+// Points of one parity in [0, x).
 long before(long x, int parity) { return parity ? x / 2 : (x + 1) / 2; }
 
-// The whole box's node numbers, plane by plane across `axis`, each plane row by row. Which lattice
-// points are nodes depends only on how many of a point's coordinates are odd (serendipity
-// elements leave out points with two or more: face and cell centres), so every count below is in
-// closed form over the parities.
-class PlaneNumbering {
+// Node numbers within one box of lattice points [lo, hi) per axis, x fastest, then y, then z.
+// Which lattice points are nodes depends only on how many of a point's coordinates are odd
+// (serendipity elements leave out points with two or more: face and cell centres), so every count
+// below is in closed form over the parities.
+class LatticeNumbering {
  public:
-  PlaneNumbering(const BoxSpec& spec, int axis) : axis_(axis) {
-    const int dim = static_cast<int>(spec.size.size());
-    for (int k = 0; k < dim; ++k) points_[k] = static_cast<long>(spec.divisions[k]) * spec.order + 1;
-    along_ = axis == 0 ? 1 : 0;
-    row_ = 3 - axis - along_;
-    skips_ = spec.order == 2 && spec.serendipity &&
-             (spec.shape == ElementShape::Hexahedron || spec.shape == ElementShape::Quadrilateral);
+  LatticeNumbering(LatticePoint lo, LatticePoint hi, bool skips) : lo_(lo), hi_(hi), skips_(skips) {}
+
+  std::int64_t count() const { return before_plane(hi_[2]); }
+
+  // p's number among the box's nodes; p must be a node inside the box.
+  std::int64_t number(const LatticePoint& p) const {
+    const int pz = static_cast<int>(p[2] % 2), py = static_cast<int>(p[1] % 2);
+    std::int64_t n = before_plane(p[2]);
+    for (int y = 0; y < 2; ++y) n += row_count(y, pz) * in_range(1, p[1], y);
+    for (int x = 0; x < 2; ++x) n += used(x, py, pz) * in_range(0, p[0], x);
+    return n;
   }
 
-  std::int64_t plane_start(long q) const {
+ private:
+  int used(int px, int py, int pz) const { return skips_ && px + py + pz >= 2 ? 0 : 1; }
+  // Points of one parity in [lo, x) along an axis.
+  std::int64_t in_range(int axis, long x, int parity) const { return before(x, parity) - before(lo_[axis], parity); }
+  std::int64_t row_count(int py, int pz) const {
     std::int64_t n = 0;
-    for (int pq = 0; pq < 2; ++pq) n += plane_count(pq) * before(q, pq);
+    for (int x = 0; x < 2; ++x) n += used(x, py, pz) * in_range(0, hi_[0], x);
     return n;
+  }
+  std::int64_t before_plane(long z) const {
+    std::int64_t n = 0;
+    for (int pz = 0; pz < 2; ++pz) {
+      std::int64_t plane = 0;
+      for (int y = 0; y < 2; ++y) plane += row_count(y, pz) * in_range(1, hi_[1], y);
+      n += plane * in_range(2, z, pz);
+    }
+    return n;
+  }
+
+  LatticePoint lo_, hi_;
+  bool skips_;
+};
+
+// Ranks per axis: the factorisation of `ranks` whose cuts cross the fewest cell faces, no axis
+// cut into more pieces than it has cell layers (on ties, the fewest pieces along x, then y).
+std::array<int, 3> rank_grid(const BoxSpec& spec, int ranks) {
+  const int dim = static_cast<int>(spec.divisions.size());
+  std::array<long, 3> layers{1, 1, 1};
+  for (int k = 0; k < dim; ++k) layers[k] = spec.divisions[k];
+  std::array<int, 3> best{0, 0, 0};
+  double best_cut = std::numeric_limits<double>::infinity();
+  for (int px = 1; px <= ranks; ++px) {
+    if (ranks % px) continue;
+    for (int py = 1; py <= ranks / px; ++py) {
+      if ((ranks / px) % py) continue;
+      const std::array<int, 3> grid{px, py, ranks / px / py};
+      bool fits = true;
+      double cut = 0;
+      for (int k = 0; k < 3; ++k) {
+        fits = fits && grid[k] <= layers[k];
+        cut += static_cast<double>(grid[k] - 1) * static_cast<double>(layers[0] * layers[1] * layers[2] / layers[k]);
+      }
+      if (fits && cut < best_cut) best_cut = cut, best = grid;
+    }
+  }
+  if (best[0] == 0) {
+    std::string divisions;
+    for (int k = 0; k < dim; ++k) divisions += (k ? " x " : "") + std::to_string(spec.divisions[k]);
+    throw std::invalid_argument("box: " + std::to_string(ranks) + " ranks cannot each take a block of the box's " +
+                                divisions + " cells (no axis may have more ranks than cell layers)");
+  }
+  return best;
+}
+
+// One axis cut into `pieces`: piece c holds cell layers [first(c), first(c + 1)) and owns the
+// lattice points from first(c) * order up to the next piece's first point (the last piece to the
+// box's last point).
+struct AxisCut {
+  long layers, pieces, order, points;
+  long first(long c) const { return layers * c / pieces; }
+  long own_from(long c) const { return first(c) * order; }
+  long own_to(long c) const { return c + 1 == pieces ? points : first(c + 1) * order; }
+  long owner(long q) const {  // the piece owning lattice coordinate q
+    long c = std::min(pieces - 1, q * pieces / std::max(points - 1, 1L));
+    while (c > 0 && q < own_from(c)) --c;
+    while (c + 1 < pieces && q >= own_to(c)) ++c;
+    return c;
+  }
+};
+
+// The whole box's node numbers, rank by rank: each rank's own points numbered x fastest within
+// its block, the blocks in rank order.
+class BlockNumbering {
+ public:
+  BlockNumbering(const BoxSpec& spec, std::array<int, 3> grid) : grid_(grid) {
+    skips_ = spec.order == 2 && spec.serendipity &&
+             (spec.shape == ElementShape::Hexahedron || spec.shape == ElementShape::Quadrilateral);
+    for (int k = 0; k < 3; ++k) {
+      const long layers = k < static_cast<int>(spec.divisions.size()) ? spec.divisions[k] : 0;
+      cuts_[k] = {std::max(layers, 1L), grid[k], layers ? spec.order : 1L, layers ? layers * spec.order + 1 : 1L};
+    }
+    const int ranks = grid[0] * grid[1] * grid[2];
+    start_.assign(static_cast<std::size_t>(ranks) + 1, 0);
+    for (int r = 0; r < ranks; ++r) start_[r + 1] = start_[r] + block(r).count();
+  }
+
+  std::array<long, 3> coordinates(int rank) const {
+    return {rank % grid_[0], rank / grid_[0] % grid_[1], rank / grid_[0] / grid_[1]};
+  }
+  const AxisCut& cut(int axis) const { return cuts_[axis]; }
+  std::int64_t first_node(int rank) const { return start_[rank]; }
+  std::int64_t box_nodes() const { return start_.back(); }
+
+  LatticeNumbering block(int rank) const {
+    const auto c = coordinates(rank);
+    LatticePoint lo, hi;
+    for (int k = 0; k < 3; ++k) lo[k] = cuts_[k].own_from(c[k]), hi[k] = cuts_[k].own_to(c[k]);
+    return {lo, hi, skips_};
   }
 
   std::int64_t number(const LatticePoint& p) const {
-    const int pq = p[axis_] % 2, pr = p[row_] % 2;
-    std::int64_t n = plane_start(p[axis_]);
-    for (int r = 0; r < 2; ++r) n += row_count(pq, r) * before(p[row_], r);
-    for (int a = 0; a < 2; ++a) n += used(a, pr, pq) * before(p[along_], a);
-    return n;
+    const int rank = static_cast<int>(cuts_[0].owner(p[0]) + grid_[0] * (cuts_[1].owner(p[1]) + grid_[1] * cuts_[2].owner(p[2])));
+    return start_[rank] + block(rank).number(p);
   }
-
-  long points(int axis) const { return points_[axis]; }
 
  private:
-  int used(int pa, int pr, int pq) const { return skips_ && pa + pr + pq >= 2 ? 0 : 1; }
-  std::int64_t row_count(int pq, int pr) const {
-    std::int64_t n = 0;
-    for (int a = 0; a < 2; ++a) n += used(a, pr, pq) * of_parity(points_[along_], a);
-    return n;
-  }
-  std::int64_t plane_count(int pq) const {
-    std::int64_t n = 0;
-    for (int r = 0; r < 2; ++r) n += row_count(pq, r) * of_parity(points_[row_], r);
-    return n;
-  }
-
-  std::array<long, 3> points_{1, 1, 1};
-  int axis_ = 0, along_ = 1, row_ = 2;
+  std::array<int, 3> grid_;
+  std::array<AxisCut, 3> cuts_;
+  std::vector<std::int64_t> start_;  // per rank: its first node's number (ranks + 1 scalars)
   bool skips_ = false;
 };
-
-// The axis with the most cells (the last of equals).
-int slab_axis(const BoxSpec& spec) {
-  int axis = 0;
-  for (int k = 1; k < static_cast<int>(spec.divisions.size()); ++k)
-    if (spec.divisions[k] >= spec.divisions[axis]) axis = k;
-  return axis;
-}
 
 }  // namespace
 
 BoxSlab make_box_slab(const BoxSpec& spec, int rank, int ranks) {
   validate_box_spec(spec);
   BoxSlab slab;
-  slab.axis = slab_axis(spec);
-  const long layers = spec.divisions[slab.axis];
-  if (layers < ranks)
-    throw std::invalid_argument("box: " + std::to_string(ranks) + " ranks need at least as many cell layers across the box, " +
-                                "and its divisions give " + std::to_string(layers) + " along " + "xyz"[slab.axis]);
-  const long first_layer = layers * rank / ranks, end_layer = layers * (rank + 1) / ranks;
-  BoxBlock block;
-  for (std::size_t k = 0; k < spec.divisions.size(); ++k) block.end[k] = spec.divisions[k];
-  block.first[slab.axis] = static_cast<int>(std::max(first_layer - 1, 0L));  // the ghost layer
-  block.end[slab.axis] = static_cast<int>(end_layer);
+  slab.grid = rank_grid(spec, ranks);
+  const BlockNumbering numbering(spec, slab.grid);
+  const auto c = numbering.coordinates(rank);
+  BoxBlock block;  // the rank's cells plus the layer before them along each cut axis (its ghosts)
+  LatticePoint own_from{0, 0, 0};
+  for (std::size_t k = 0; k < spec.divisions.size(); ++k) {
+    const AxisCut& cut = numbering.cut(static_cast<int>(k));
+    block.first[k] = static_cast<int>(std::max(cut.first(c[k]) - 1, 0L));
+    block.end[k] = static_cast<int>(cut.first(c[k] + 1));
+    own_from[k] = cut.own_from(c[k]);
+  }
   BoxBlockMesh part = make_box_block(spec, block);
   slab.mesh = std::move(part.mesh);
 
-  const PlaneNumbering numbering(spec, slab.axis);
-  const long own_from = first_layer * spec.order;
-  const long own_to = rank == ranks - 1 ? numbering.points(slab.axis) : end_layer * spec.order;
+  const LatticeNumbering mine = numbering.block(rank);
   const std::size_t nodes = part.lattice_point.size();
   slab.global_node.resize(nodes);
   slab.owned.resize(nodes);
+  slab.first_node = numbering.first_node(rank);
+  slab.owned_nodes = mine.count();
   for (std::size_t n = 0; n < nodes; ++n) {
-    const long q = part.lattice_point[n][slab.axis];
     slab.global_node[n] = numbering.number(part.lattice_point[n]);
-    slab.owned[n] = q >= own_from && q < own_to;
+    slab.owned[n] = slab.global_node[n] >= slab.first_node && slab.global_node[n] < slab.first_node + slab.owned_nodes;
   }
-  slab.first_node = numbering.plane_start(own_from);
-  slab.owned_nodes = numbering.plane_start(own_to) - slab.first_node;
-  slab.box_nodes = numbering.plane_start(numbering.points(slab.axis));
+  slab.box_nodes = numbering.box_nodes();
 
-  // A ghost cell has a node before the slab's first plane; the slab's cells have none.
+  // A ghost cell has a node before the block's first point along some axis; the block's cells have none.
   for (std::size_t e = 0; e < slab.mesh.cells.size(); ++e) {
     const auto cell = slab.mesh.cells.nodes_of(e);
-    if (std::all_of(cell.begin(), cell.end(), [&](int n) { return part.lattice_point[n][slab.axis] >= own_from; }))
+    if (std::all_of(cell.begin(), cell.end(), [&](int n) {
+          const LatticePoint& p = part.lattice_point[n];
+          return p[0] >= own_from[0] && p[1] >= own_from[1] && p[2] >= own_from[2];
+        }))
       slab.own_cells.push_back(e);
   }
   std::int64_t box_cells = 1, block_cells = 1;
@@ -114,6 +189,13 @@ BoxSlab make_box_slab(const BoxSpec& spec, int rank, int ranks) {
   }
   slab.box_cells = box_cells * static_cast<std::int64_t>(slab.mesh.cells.size()) / block_cells;  // simplices per cell
   return slab;
+}
+
+std::string block_grid_name(const BoxSlab& slab) {
+  const int dim = slab.mesh.dimension;
+  std::string name;
+  for (int k = 0; k < dim; ++k) name += (k ? " x " : "") + std::to_string(slab.grid[k]);
+  return name + " blocks";
 }
 
 }  // namespace fem

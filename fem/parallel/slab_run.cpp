@@ -74,8 +74,8 @@ std::string make_slab(SlabRun& run) {
     }
   });
   const BoxSlab& slab = run.slab;
-  return with_commas(slab.box_nodes) + " nodes, " + with_commas(slab.box_cells) + " cells in slabs across " +
-         "xyz"[slab.axis] + "; rank 0 made " + with_commas(static_cast<long long>(slab.mesh.cells.size())) +
+  return with_commas(slab.box_nodes) + " nodes, " + with_commas(slab.box_cells) + " cells in " +
+         block_grid_name(slab) + "; rank 0 made " + with_commas(static_cast<long long>(slab.mesh.cells.size())) +
          " of them, " + with_commas(static_cast<long long>(slab.own_cells.size())) + " its own";
 }
 
@@ -144,7 +144,7 @@ json run_on_slabs(const Case& c, const RunOverrides& overrides, ResultSink& sink
   std::ostream silent(nullptr);
   std::ostream& log = rank == 0 ? console : silent;
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
-  log << "fem: route    " << ranks << " ranks, each making its own slab of the box: no rank holds the whole mesh\n";
+  log << "fem: route    " << ranks << " ranks, each making its own block of the box: no rank holds the whole mesh\n";
   PhaseLog phases(log);
   SlabRun run{c, sink, phases, rank, ranks};
   SolverOptions options = c.solver;
@@ -155,7 +155,7 @@ json run_on_slabs(const Case& c, const RunOverrides& overrides, ResultSink& sink
   on_every_rank([&] { run.problem.emplace(build_problem(c, run.slab.mesh)); });
   phases.run("renumber", [&] {
     on_every_rank([&] { run.system.emplace(*run.problem, run.slab); });
-    return std::string("nodes numbered plane by plane across ") + "xyz"[run.slab.axis] + ", rank 0 owning " +
+    return "nodes numbered block by block (" + block_grid_name(run.slab) + "), rank 0 owning " +
            with_commas(run.slab.owned_nodes);
   });
   phases.run("assemble", [&] {

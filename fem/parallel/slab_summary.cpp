@@ -15,7 +15,7 @@ using nlohmann::json;
 json slab_head(const SlabRecord& r) {
   const RowFigures mine = r.system.row_figures();
   NodeOrdering ordering;
-  ordering.method = std::string("box slabs across ") + "xyz"[r.slab.axis] + ", nodes plane by plane";
+  ordering.method = "box in " + block_grid_name(r.slab) + ", nodes block by block";
   ordering.before.bandwidth = max_over_ranks(mine.bandwidth);
   ordering.before.profile = sum_over_ranks(mine.profile);
   ordering.after = ordering.before;
@@ -25,7 +25,7 @@ json slab_head(const SlabRecord& r) {
   summary["elements"] = r.slab.box_cells;
   summary.erase("max_wavefront");  // a measure of one process's whole matrix
   summary.erase("rms_wavefront");
-  summary["mesh_distribution"] = "box slabs: each rank made its own cell layers and one ghost layer";
+  summary["mesh_distribution"] = "box blocks: each rank made its own block of cells and one ghost layer";
   return summary;
 }
 

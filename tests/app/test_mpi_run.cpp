@@ -1,10 +1,11 @@
 // fem under mpirun with the PETSc solvers: 1, 2 and 3 ranks reproduce the one-process band
 // Cholesky answer to 1e-8 (relative to the largest value; von Mises too) on a 3D elasticity box, a
-// 2D one and a heat box, which run on box slabs (no rank holding the whole mesh): the summary's
+// 2D one and a heat box, which run on blocks of the box (no rank holding the whole mesh; 4 ranks cut the
+// 3D box along two axes): the summary's
 // sizes, reactions, applied loads and extremes those of one process, every piece's copies of its
 // neighbours' nodes their owners' values; the .pvtu reads back through VTK with every mesh node
 // once (the copies of a node in other pieces are marked as duplicates); 8 ranks on a small box
-// hold their slab and one ghost layer each; a Gmsh mesh takes the whole-mesh route and says so;
+// of a cube hold their 2 x 2 x 2 block and one ghost layer each; a Gmsh mesh takes the whole-mesh route and says so;
 // bad input met by one rank ends a 2-rank run with exit 1 and the message, in seconds; our own
 // solvers refuse to run on several ranks; a modal run by SLEPc on 2 ranks gives the frequencies
 // of one.
@@ -162,7 +163,7 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
   const auto reference = read_results(dir.path / "reference/part.vtu", field, repeated);
   REQUIRE(repeated == 0);
 
-  for (int ranks : {1, 2, 3}) {
+  for (int ranks : {1, 2, 3, 4}) {
     CAPTURE(ranks);
     const fs::path out = dir.path / ("ranks" + std::to_string(ranks));
     const Command parallel = run_fem(ranks, "run " + file.string() + " --solver " + method + " --tolerance 1e-13 --output " + out.string(),
@@ -192,8 +193,8 @@ void check_ranks_reproduce_band_cholesky(const char* case_text, const char* fiel
     if (ranks > 1)  // the write line counts every rank's piece, with no terminal escapes in the log
       CHECK(parallel.output.find("and the pieces of ranks 1 to " + std::to_string(ranks - 1)) != std::string::npos);
     CHECK(parallel.output.find("\033[") == std::string::npos);
-    if (ranks > 1) {  // the box made in slabs, one per rank, and the summary's figures those of one process
-      CHECK(parallel.output.find("each making its own slab of the box") != std::string::npos);
+    if (ranks > 1) {  // the box made in blocks, one per rank, and the summary's figures those of one process
+      CHECK(parallel.output.find("each making its own block of the box") != std::string::npos);
       const auto one = nlohmann::json::parse(slurp(dir.path / "reference/part.json"));
       CHECK(summary["nodes"] == one["nodes"]);
       CHECK(summary["elements"] == one["elements"]);
@@ -264,12 +265,13 @@ TEST_CASE("1, 2 and 3 ranks reproduce band Cholesky on heat (petsc)") {
   check_ranks_reproduce_band_cholesky(kHeat, "temperature", "petsc");
 }
 
-// 8 ranks on a box of 16 cell layers: each rank makes 2 layers and the ghost layer before them,
-// never the whole box, and the equations add up to the box's.
-TEST_CASE("8 ranks each hold their slab and one ghost layer of a small box, never the whole of it") {
+// 8 ranks on a cube of 4 x 4 x 4 cells: each rank makes its 2 x 2 x 2 block and the ghost layer
+// before it along each axis it does not start at 0 on, never the whole box, and the equations add
+// up to the box's.
+TEST_CASE("8 ranks each hold their block and one ghost layer of a small box, never the whole of it") {
   TempDir dir;
-  const fs::path file = dir.write("slabs.yaml", R"(title: slabs
-mesh: {box: {size: [1, 4, 1], divisions: [3, 16, 2]}, element: hex, order: 2}
+  const fs::path file = dir.write("slabs.yaml", R"(title: blocks
+mesh: {box: {size: [1, 1, 1], divisions: [4, 4, 4]}, element: hex, order: 2}
 physics: {type: elasticity, model: 3d}
 materials: [{group: box, E: 210e9, nu: 0.3}]
 boundary:
@@ -279,13 +281,14 @@ boundary:
   const Command parallel = run_fem(8, "run " + file.string() + " --solver petsc --output " + (dir.path / "out").string(),
                                    dir.path / "log");
   REQUIRE_MESSAGE(parallel.exit_code == 0, parallel.output);
+  CHECK(parallel.output.find("2 x 2 x 2 blocks") != std::string::npos);
   const auto summary = nlohmann::json::parse(slurp(dir.path / "out/slabs.json"));
-  const std::int64_t cells = summary["elements"].get<std::int64_t>(), layer = 3 * 2;
-  REQUIRE(cells == 3 * 16 * 2);
+  REQUIRE(summary["elements"].get<std::int64_t>() == 4 * 4 * 4);
   REQUIRE(summary["cells_per_rank"].size() == 8);
   for (std::size_t r = 0; r < 8; ++r) {
     CAPTURE(r);
-    CHECK(summary["cells_per_rank"][r].get<std::int64_t>() == cells / 8 + (r == 0 ? 0 : layer));
+    const std::int64_t x = 2 + (r % 2 ? 1 : 0), y = 2 + (r / 2 % 2 ? 1 : 0), z = 2 + (r / 4 ? 1 : 0);
+    CHECK(summary["cells_per_rank"][r].get<std::int64_t>() == x * y * z);
     CHECK(summary["peak_memory_bytes_per_rank"][r].get<std::int64_t>() > 0);
   }
   std::int64_t equations = 0;
@@ -294,12 +297,12 @@ boundary:
   CHECK(summary["dofs"].get<std::int64_t>() == 3 * summary["nodes"].get<std::int64_t>());
   CHECK(fs::exists(dir.path / "out/slabs_7.vtu"));
 
-  // More ranks than cell layers: refused by name, on every rank, with exit 1.
+  // A rank count no grid of blocks fits: refused by name, on every rank, with exit 1.
   const Command refused = run_fem(3, "run " + file.string() + " --solver petsc --set mesh.box.divisions=[2,2,2] --output " +
                                          (dir.path / "refused").string(),
                                   dir.path / "refused.log");
   CHECK(refused.exit_code == 1);
-  CHECK(refused.output.find("3 ranks need at least as many cell layers") != std::string::npos);
+  CHECK(refused.output.find("3 ranks cannot each take a block of the box's 2 x 2 x 2 cells") != std::string::npos);
 }
 
 TEST_CASE("our own solvers refuse to run on several ranks and name petsc and mumps") {

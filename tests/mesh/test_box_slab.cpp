@@ -1,7 +1,7 @@
-// Each rank's slab of the built-in box against the whole box: every node owned by exactly one
-// rank under the number and at the coordinates the whole box has it (found by position), each
-// rank's numbers one contiguous block, the slab's cells the whole box's once, the ghost layer one
-// cell layer, and every box facet in some rank's face groups.
+// Each rank's block of the built-in box against the whole box: every node owned by exactly one
+// rank, every node's number the same whichever rank made it (found by position), each rank's
+// numbers one contiguous range, the blocks' cells the whole box's once, a ghost cell layer only
+// before each block along a cut axis, and every box facet in some rank's face groups.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -23,11 +23,18 @@ std::size_t group_size(const fem::Mesh& mesh, const std::string& name) {
   return group ? group->elements.size() : 0;
 }
 
+long cells_of(const std::vector<int>& divisions) {
+  long n = 1;
+  for (int d : divisions) n *= d;
+  return n;
+}
+
 void check_slabs(const fem::BoxSpec& spec, int ranks) {
   CAPTURE(ranks);
   const fem::Mesh whole = fem::make_box_mesh(spec);
   std::map<Position, int> whole_node;  // position -> how many ranks own a node there
   for (std::size_t n = 0; n < whole.num_nodes(); ++n) whole_node[position(whole, n)] = 0;
+  std::map<Position, std::int64_t> number_at;  // position -> the number the first rank making it gave
   REQUIRE(whole_node.size() == whole.num_nodes());
   std::vector<int> numbered(whole.num_nodes(), 0);
   std::map<std::string, std::size_t> facets;
@@ -46,6 +53,7 @@ void check_slabs(const fem::BoxSpec& spec, int ranks) {
       const std::int64_t g = slab.global_node[n];
       REQUIRE(g >= 0);
       REQUIRE(g < slab.box_nodes);
+      CHECK(number_at.emplace(at->first, g).first->second == g);
       if (!slab.owned[n]) continue;
       ++owned;
       ++at->second;
@@ -55,9 +63,19 @@ void check_slabs(const fem::BoxSpec& spec, int ranks) {
     }
     CHECK(owned == slab.owned_nodes);
     own_cells += slab.own_cells.size();
-    const std::size_t ghosts = slab.mesh.cells.size() - slab.own_cells.size();
-    const std::size_t layer = whole.cells.size() / static_cast<std::size_t>(spec.divisions[slab.axis]);
-    CHECK(ghosts == (rank == 0 ? 0 : layer));
+    CHECK(slab.grid[0] * slab.grid[1] * slab.grid[2] == ranks);
+    // The block with its ghost layer is a box of cells one layer longer along each axis it does
+    // not start at 0 on.
+    const std::size_t per_cell = whole.cells.size() / static_cast<std::size_t>(cells_of(spec.divisions));
+    std::array<long, 3> at{rank % slab.grid[0], rank / slab.grid[0] % slab.grid[1], rank / slab.grid[0] / slab.grid[1]};
+    std::size_t own = per_cell, made = per_cell;
+    for (std::size_t k = 0; k < spec.divisions.size(); ++k) {
+      const long first = spec.divisions[k] * at[k] / slab.grid[k], end = spec.divisions[k] * (at[k] + 1) / slab.grid[k];
+      own *= static_cast<std::size_t>(end - first);
+      made *= static_cast<std::size_t>(end - first + (first > 0 ? 1 : 0));
+    }
+    CHECK(slab.own_cells.size() == own);
+    CHECK(slab.mesh.cells.size() == made);
     for (const char* name : {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"}) facets[name] += group_size(slab.mesh, name);
   }
   CHECK(own_cells == whole.cells.size());
@@ -72,8 +90,8 @@ void check_slabs(const fem::BoxSpec& spec, int ranks) {
 
 }  // namespace
 
-TEST_CASE("box slabs number the whole box's nodes once, each rank a contiguous block") {
-  for (int ranks : {1, 2, 3, 4}) {
+TEST_CASE("box blocks number the whole box's nodes once, each rank a contiguous range") {
+  for (int ranks : {1, 2, 3, 4, 6, 8, 12}) {
     check_slabs({{2, 1, 1}, {8, 4, 4}, fem::ElementShape::Hexahedron, 1}, ranks);
     check_slabs({{1, 1, 2}, {2, 3, 5}, fem::ElementShape::Hexahedron, 2, true}, ranks);
     check_slabs({{1, 1, 2}, {2, 3, 5}, fem::ElementShape::Hexahedron, 2, false}, ranks);
@@ -83,13 +101,17 @@ TEST_CASE("box slabs number the whole box's nodes once, each rank a contiguous b
   }
 }
 
-TEST_CASE("the slab axis is the one with the most cells, and too many ranks are refused by name") {
+TEST_CASE("the block grid cuts the fewest cell faces, and a rank count no grid fits is refused by name") {
   const fem::BoxSpec spec{{1, 1, 1}, {3, 9, 4}, fem::ElementShape::Hexahedron, 1};
-  CHECK(fem::make_box_slab(spec, 0, 2).axis == 1);
+  CHECK(fem::make_box_slab(spec, 0, 2).grid == std::array<int, 3>{1, 2, 1});
+  CHECK(fem::make_box_slab(spec, 0, 4).grid == std::array<int, 3>{1, 4, 1});  // 36 faces cut; 1 x 2 x 2 would cut 39
+  CHECK(fem::make_box_slab(spec, 0, 9).grid == std::array<int, 3>{1, 3, 3});  // 78 faces cut; 1 x 9 x 1 would cut 96
+  CHECK(fem::make_box_slab({{1, 1, 1}, {16, 16, 16}, fem::ElementShape::Hexahedron, 1}, 0, 16).grid ==
+        std::array<int, 3>{2, 2, 4});
   try {
-    fem::make_box_slab(spec, 0, 10);
-    FAIL("10 ranks for 9 layers");
+    fem::make_box_slab(spec, 0, 11);
+    FAIL("11 ranks for at most 9 layers");
   } catch (const std::invalid_argument& e) {
-    CHECK(std::string(e.what()).find("give 9 along y") != std::string::npos);
+    CHECK(std::string(e.what()).find("3 x 9 x 4 cells") != std::string::npos);
   }
 }
