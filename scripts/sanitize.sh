@@ -16,7 +16,7 @@ cmake -S . -B build-sanitize -G Ninja "${launcher[@]}" -DCMAKE_BUILD_TYPE=RelWit
   >build-sanitize-configure.log 2>&1 || { cat build-sanitize-configure.log; exit 1; }
 # The unit tests of the core and what runs the fem binary on bad input; not the studies and
 # app tests, which the Release build covers and which would double the time here.
-tests=(test_elements test_box_slab test_renumber test_dense_kernels test_mesh test_verification test_band_cholesky test_band_fe
+tests=(test_elements test_box_part test_renumber test_dense_kernels test_mesh test_verification test_band_cholesky test_band_fe
        test_frontal test_iterative test_bad_inputs)
 cmake --build build-sanitize --parallel "$(nproc)" --target fem fuzz_inputs "${tests[@]}"
 # Leaks are not checked: Gmsh, OpenMPI and OpenBLAS keep allocations for the process's life.

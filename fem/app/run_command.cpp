@@ -13,7 +13,7 @@
 #if FEM_WITH_PETSC
 #include "fem/parallel/petsc_summary.hpp"
 #include "fem/parallel/rank_executor.hpp"
-#include "fem/parallel/slab_run.hpp"
+#include "fem/parallel/block_run.hpp"
 #include "solvers/petsc/petsc_session.hpp"
 #endif
 
@@ -55,10 +55,10 @@ nlohmann::json run_case(const std::filesystem::path& case_file, const RunOverrid
   const auto sink = make_field_sink(c.output.compression);
 #if FEM_WITH_PETSC
   // Under mpirun the built-in box is made per rank; the other cases are whole on every rank.
-  const std::string whole_because = ranks > 1 ? why_not_on_slabs(c) : "";
+  const std::string whole_because = ranks > 1 ? why_not_on_blocks(c) : "";
   if (ranks > 1 && whole_because.empty()) {
     petsc::ensure_initialized();
-    return run_on_slabs(c, overrides, *sink, log);
+    return run_on_blocks(c, overrides, *sink, log);
   }
 #endif
   const auto executor = make_executor(c, ranks);

@@ -270,7 +270,7 @@ TEST_CASE("1, 2 and 3 ranks reproduce band Cholesky on heat (petsc)") {
 // up to the box's.
 TEST_CASE("8 ranks each hold their block and one ghost layer of a small box, never the whole of it") {
   TempDir dir;
-  const fs::path file = dir.write("slabs.yaml", R"(title: blocks
+  const fs::path file = dir.write("blocks.yaml", R"(title: blocks
 mesh: {box: {size: [1, 1, 1], divisions: [4, 4, 4]}, element: hex, order: 2}
 physics: {type: elasticity, model: 3d}
 materials: [{group: box, E: 210e9, nu: 0.3}]
@@ -282,7 +282,7 @@ boundary:
                                    dir.path / "log");
   REQUIRE_MESSAGE(parallel.exit_code == 0, parallel.output);
   CHECK(parallel.output.find("2 x 2 x 2 blocks") != std::string::npos);
-  const auto summary = nlohmann::json::parse(slurp(dir.path / "out/slabs.json"));
+  const auto summary = nlohmann::json::parse(slurp(dir.path / "out/blocks.json"));
   REQUIRE(summary["elements"].get<std::int64_t>() == 4 * 4 * 4);
   REQUIRE(summary["cells_per_rank"].size() == 8);
   for (std::size_t r = 0; r < 8; ++r) {
@@ -295,7 +295,7 @@ boundary:
   for (const auto& count : summary["equations_per_rank"]) equations += count.get<std::int64_t>();
   CHECK(equations == summary["dofs"].get<std::int64_t>());
   CHECK(summary["dofs"].get<std::int64_t>() == 3 * summary["nodes"].get<std::int64_t>());
-  CHECK(fs::exists(dir.path / "out/slabs_7.vtu"));
+  CHECK(fs::exists(dir.path / "out/blocks_7.vtu"));
 
   // A rank count no grid of blocks fits: refused by name, on every rank, with exit 1.
   const Command refused = run_fem(3, "run " + file.string() + " --solver petsc --set mesh.box.divisions=[2,2,2] --output " +

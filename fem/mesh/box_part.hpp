@@ -18,9 +18,9 @@
 
 namespace fem {
 
-struct BoxSlab {
-  Mesh mesh;                              // the ghost layer's cells and the slab's, in the box's cell order
-  std::vector<std::size_t> own_cells;     // the slab's cells among them: the ones this rank assembles and writes
+struct BoxPart {
+  Mesh mesh;                              // the block's cells and its ghost layer's, in the box's cell order
+  std::vector<std::size_t> own_cells;     // the block's own cells among them: the ones this rank assembles and writes
   std::vector<std::int64_t> global_node;  // per node of `mesh`: its number in the whole box
   std::vector<char> owned;                // per node of `mesh`: 1 where this rank owns it
   std::int64_t first_node = 0;            // this rank's nodes are global_node first_node .. first_node + owned_nodes - 1
@@ -31,9 +31,9 @@ struct BoxSlab {
 
 // Rank `rank` of `ranks`. Throws std::invalid_argument (naming the box's divisions) when no grid
 // of `ranks` blocks fits the box's cell layers.
-BoxSlab make_box_slab(const BoxSpec& spec, int rank, int ranks);
+BoxPart make_box_part(const BoxSpec& spec, int rank, int ranks);
 
 // "4 x 2 x 2 blocks" (a 2D box's grid by its two axes).
-std::string block_grid_name(const BoxSlab& slab);
+std::string block_grid_name(const BoxPart& part);
 
 }  // namespace fem

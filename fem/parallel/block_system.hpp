@@ -1,8 +1,8 @@
 #pragma once
 // A case on the built-in box spread over the MPI ranks with no rank holding the whole mesh: each
-// rank has its slab (fem/mesh/box_slab.hpp) with the problem, dof map and constraints on it;
-// assembles its slab's cells straight into PETSc's distributed matrix, preallocated exactly from
-// the slab's node graph (complete around the nodes it owns, thanks to the ghost layer), with the
+// rank has its part (fem/mesh/box_part.hpp) with the problem, dof map and constraints on it;
+// assembles its part's cells straight into PETSc's distributed matrix, preallocated exactly from
+// the part's node graph (complete around the nodes it owns, thanks to the ghost layer), with the
 // Dirichlet conditions applied element by element; and takes the solution's ghost values from
 // their owners. Collective: every rank makes the same calls.
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "fem/assembly/dirichlet.hpp"
 #include "fem/assembly/dof_map.hpp"
 #include "fem/assembly/element_system.hpp"
-#include "fem/mesh/box_slab.hpp"
+#include "fem/mesh/box_part.hpp"
 #include "fem/parallel/ghost_exchange.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/post/load_balance.hpp"
@@ -28,20 +28,20 @@ struct RowFigures {
   std::int64_t profile = 0;    // sum over the rows of i minus the row's first column
 };
 
-class SlabSystem {
+class BlockSystem {
  public:
-  // `problem` is built on slab.mesh; keeps references to both. Throws CaseError as
+  // `problem` is built on part.mesh; keeps references to both. Throws CaseError as
   // collect_constraints does.
-  SlabSystem(const Problem& problem, const BoxSlab& slab);
+  BlockSystem(const Problem& problem, const BoxPart& part);
 
-  // In the slab: the owned nodes first (in the box's order), then the ghosts.
+  // In the part: the owned nodes first (in the box's order), then the ghosts.
   const DofMap& dofs() const { return dofs_; }
   const Constraints& constraints() const { return constraints_; }
   const GhostExchange& ghosts() const { return ghosts_; }
-  std::int64_t equations() const { return slab_.owned_nodes * dofs_.dofs_per_node; }
+  std::int64_t equations() const { return part_.owned_nodes * dofs_.dofs_per_node; }
   RowFigures row_figures() const;
 
-  // Collective: the slab's cells and their load facets into the distributed K and f. Throws
+  // Collective: the part's cells and their load facets into the distributed K and f. Throws
   // CaseError naming an inverted element.
   void assemble();
   // After assemble(), elasticity: this rank's share of the applied loads' resultant (moments
@@ -49,7 +49,7 @@ class SlabSystem {
   // counted by one rank alone.
   const Resultant& applied_share() const { return applied_; }
 
-  // Collective: solves with PETSc's `method` into `solution` (this slab's equations, ghosts
+  // Collective: solves with PETSc's `method` into `solution` (this part's equations, ghosts
   // included, in dofs()' order); `residual`: ||f - K u|| / ||f|| over the whole system.
   SolveReport solve(petsc::Method method, const SolverOptions& options, std::vector<double>& solution, double& residual);
 
@@ -58,7 +58,7 @@ class SlabSystem {
   void add_applied(const ElementContribution& e);
 
   const Problem& problem_;
-  const BoxSlab& slab_;
+  const BoxPart& part_;
   renumber::NodeGraph graph_;
   GhostExchange ghosts_;
   DofMap dofs_;

@@ -1,4 +1,4 @@
-#include "fem/parallel/slab_summary.hpp"
+#include "fem/parallel/block_summary.hpp"
 
 #include <cmath>
 
@@ -12,17 +12,17 @@ namespace {
 using nlohmann::json;
 
 // Sizes and the numbering's measures over the whole box.
-json slab_head(const SlabRecord& r) {
+json block_head(const BlockRecord& r) {
   const RowFigures mine = r.system.row_figures();
   NodeOrdering ordering;
-  ordering.method = "box in " + block_grid_name(r.slab) + ", nodes block by block";
+  ordering.method = "box in " + block_grid_name(r.part) + ", nodes block by block";
   ordering.before.bandwidth = max_over_ranks(mine.bandwidth);
   ordering.before.profile = sum_over_ranks(mine.profile);
   ordering.after = ordering.before;
-  const std::int64_t dofs = r.slab.box_nodes * r.problem.physics.dofs_per_node();
-  json summary = summary_head(r.run_case, r.slab.mesh, r.problem, ordering, dofs, sum_over_ranks(mine.nnz));
-  summary["nodes"] = r.slab.box_nodes;
-  summary["elements"] = r.slab.box_cells;
+  const std::int64_t dofs = r.part.box_nodes * r.problem.physics.dofs_per_node();
+  json summary = summary_head(r.run_case, r.part.mesh, r.problem, ordering, dofs, sum_over_ranks(mine.nnz));
+  summary["nodes"] = r.part.box_nodes;
+  summary["elements"] = r.part.box_cells;
   summary.erase("max_wavefront");  // a measure of one process's whole matrix
   summary.erase("rms_wavefront");
   summary["mesh_distribution"] = "box blocks: each rank made its own block of cells and one ghost layer";
@@ -30,11 +30,11 @@ json slab_head(const SlabRecord& r) {
 }
 
 // Each rank's owned nodes only: the values at its ghosts are counted by their owners.
-std::vector<double> owned_only(const BoxSlab& slab, const std::vector<double>& field) {
+std::vector<double> owned_only(const BoxPart& part, const std::vector<double>& field) {
   std::vector<double> owned = field;
-  const std::size_t width = slab.owned.empty() ? 0 : field.size() / slab.owned.size();
-  for (std::size_t n = 0; n < slab.owned.size(); ++n)
-    if (!slab.owned[n]) std::fill_n(owned.begin() + n * width, width, 0.0);
+  const std::size_t width = part.owned.empty() ? 0 : field.size() / part.owned.size();
+  for (std::size_t n = 0; n < part.owned.size(); ++n)
+    if (!part.owned[n]) std::fill_n(owned.begin() + n * width, width, 0.0);
   return owned;
 }
 
@@ -47,8 +47,8 @@ Resultant summed(const Resultant& x) {
 
 json as_json(const Resultant& x) { return json{{"force", x.force}, {"moment", x.moment}}; }
 
-void add_reactions(json& summary, const SlabRecord& r) {
-  const std::vector<double> reaction = owned_only(r.slab, r.results.reaction);
+void add_reactions(json& summary, const BlockRecord& r) {
+  const std::vector<double> reaction = owned_only(r.part, r.results.reaction);
   auto groups = group_reactions(r.problem, reaction);
   for (auto& [name, force] : groups) {
     std::vector<double> total(force.begin(), force.end());
@@ -83,20 +83,20 @@ void add_reactions(json& summary, const SlabRecord& r) {
   summary["balance"] = balance_measure(applied, reactions, group_totals, diagonal);
 }
 
-void add_extremes(json& summary, const SlabRecord& r) {
+void add_extremes(json& summary, const BlockRecord& r) {
   const NodalResults& results = r.results;
-  const BoxSlab& slab = r.slab;
+  const BoxPart& part = r.part;
   const auto extreme = [&](const char* key, double sign, auto value_at) {
     NodeExtreme mine{-sign * HUGE_VAL, 0, {}};
     bool found = false;
-    for (std::size_t n = 0; n < slab.owned.size(); ++n) {
-      if (!slab.owned[n]) continue;
+    for (std::size_t n = 0; n < part.owned.size(); ++n) {
+      if (!part.owned[n]) continue;
       const double v = value_at(n);
       if (found && !(sign * v > sign * mine.value) &&
-          !(sign * v == sign * mine.value && slab.global_node[n] < mine.node))
+          !(sign * v == sign * mine.value && part.global_node[n] < mine.node))
         continue;
       found = true;
-      mine = {v, slab.global_node[n], {slab.mesh.coords[3 * n], slab.mesh.coords[3 * n + 1], slab.mesh.coords[3 * n + 2]}};
+      mine = {v, part.global_node[n], {part.mesh.coords[3 * n], part.mesh.coords[3 * n + 1], part.mesh.coords[3 * n + 2]}};
     }
     const NodeExtreme best = extreme_over_ranks(mine, sign);
     summary[key] = best.value;
@@ -123,8 +123,8 @@ void add_extremes(json& summary, const SlabRecord& r) {
 
 }  // namespace
 
-json slab_summary(const SlabRecord& r) {
-  json summary = slab_head(r);
+json block_summary(const BlockRecord& r) {
+  json summary = block_head(r);
   add_solve_summary(summary, r.solve);
   add_reactions(summary, r);
   add_extremes(summary, r);

@@ -1,5 +1,5 @@
 #pragma once
-// The run summary of a case solved on box slabs (fem/parallel/slab_system.hpp), put together by
+// The run summary of a case solved on box blocks (fem/parallel/block_system.hpp), put together by
 // MPI reductions from every rank's owned nodes and own cells: the same keys as one process's
 // summary for the sizes, the solve, the reactions, the applied loads and their balance, and the
 // extremes (their node numbered in the box's plane-by-plane order). Collective: every rank gets
@@ -9,22 +9,22 @@
 #include <nlohmann/json.hpp>
 
 #include "fem/case/case.hpp"
-#include "fem/mesh/box_slab.hpp"
-#include "fem/parallel/slab_system.hpp"
+#include "fem/mesh/box_part.hpp"
+#include "fem/parallel/block_system.hpp"
 #include "fem/pipeline/executor.hpp"
 #include "fem/post/nodal_results.hpp"
 
 namespace fem {
 
-struct SlabRecord {
+struct BlockRecord {
   const Case& run_case;
-  const BoxSlab& slab;
+  const BoxPart& part;
   const Problem& problem;
-  const SlabSystem& system;
+  const BlockSystem& system;
   const SolveOutcome& solve;
   const NodalResults& results;  // complete at the ghosts too
 };
 
-nlohmann::json slab_summary(const SlabRecord& record);
+nlohmann::json block_summary(const BlockRecord& record);
 
 }  // namespace fem

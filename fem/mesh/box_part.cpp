@@ -1,4 +1,4 @@
-#include "fem/mesh/box_slab.hpp"
+#include "fem/mesh/box_part.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -144,11 +144,11 @@ class BlockNumbering {
 
 }  // namespace
 
-BoxSlab make_box_slab(const BoxSpec& spec, int rank, int ranks) {
+BoxPart make_box_part(const BoxSpec& spec, int rank, int ranks) {
   validate_box_spec(spec);
-  BoxSlab slab;
-  slab.grid = rank_grid(spec, ranks);
-  const BlockNumbering numbering(spec, slab.grid);
+  BoxPart part;
+  part.grid = rank_grid(spec, ranks);
+  const BlockNumbering numbering(spec, part.grid);
   const auto c = numbering.coordinates(rank);
   BoxBlock block;  // the rank's cells plus the layer before them along each cut axis (its ghosts)
   LatticePoint own_from{0, 0, 0};
@@ -158,43 +158,43 @@ BoxSlab make_box_slab(const BoxSpec& spec, int rank, int ranks) {
     block.end[k] = static_cast<int>(cut.first(c[k] + 1));
     own_from[k] = cut.own_from(c[k]);
   }
-  BoxBlockMesh part = make_box_block(spec, block);
-  slab.mesh = std::move(part.mesh);
+  BoxBlockMesh made = make_box_block(spec, block);
+  part.mesh = std::move(made.mesh);
 
   const LatticeNumbering mine = numbering.block(rank);
-  const std::size_t nodes = part.lattice_point.size();
-  slab.global_node.resize(nodes);
-  slab.owned.resize(nodes);
-  slab.first_node = numbering.first_node(rank);
-  slab.owned_nodes = mine.count();
+  const std::size_t nodes = made.lattice_point.size();
+  part.global_node.resize(nodes);
+  part.owned.resize(nodes);
+  part.first_node = numbering.first_node(rank);
+  part.owned_nodes = mine.count();
   for (std::size_t n = 0; n < nodes; ++n) {
-    slab.global_node[n] = numbering.number(part.lattice_point[n]);
-    slab.owned[n] = slab.global_node[n] >= slab.first_node && slab.global_node[n] < slab.first_node + slab.owned_nodes;
+    part.global_node[n] = numbering.number(made.lattice_point[n]);
+    part.owned[n] = part.global_node[n] >= part.first_node && part.global_node[n] < part.first_node + part.owned_nodes;
   }
-  slab.box_nodes = numbering.box_nodes();
+  part.box_nodes = numbering.box_nodes();
 
   // A ghost cell has a node before the block's first point along some axis; the block's cells have none.
-  for (std::size_t e = 0; e < slab.mesh.cells.size(); ++e) {
-    const auto cell = slab.mesh.cells.nodes_of(e);
+  for (std::size_t e = 0; e < part.mesh.cells.size(); ++e) {
+    const auto cell = part.mesh.cells.nodes_of(e);
     if (std::all_of(cell.begin(), cell.end(), [&](int n) {
-          const LatticePoint& p = part.lattice_point[n];
+          const LatticePoint& p = made.lattice_point[n];
           return p[0] >= own_from[0] && p[1] >= own_from[1] && p[2] >= own_from[2];
         }))
-      slab.own_cells.push_back(e);
+      part.own_cells.push_back(e);
   }
   std::int64_t box_cells = 1, block_cells = 1;
   for (std::size_t k = 0; k < spec.divisions.size(); ++k) {
     box_cells *= spec.divisions[k];
     block_cells *= block.end[k] - block.first[k];
   }
-  slab.box_cells = box_cells * static_cast<std::int64_t>(slab.mesh.cells.size()) / block_cells;  // simplices per cell
-  return slab;
+  part.box_cells = box_cells * static_cast<std::int64_t>(part.mesh.cells.size()) / block_cells;  // simplices per cell
+  return part;
 }
 
-std::string block_grid_name(const BoxSlab& slab) {
-  const int dim = slab.mesh.dimension;
+std::string block_grid_name(const BoxPart& part) {
+  const int dim = part.mesh.dimension;
   std::string name;
-  for (int k = 0; k < dim; ++k) name += (k ? " x " : "") + std::to_string(slab.grid[k]);
+  for (int k = 0; k < dim; ++k) name += (k ? " x " : "") + std::to_string(part.grid[k]);
   return name + " blocks";
 }
 

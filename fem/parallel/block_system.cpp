@@ -1,4 +1,4 @@
-#include "fem/parallel/slab_system.hpp"
+#include "fem/parallel/block_system.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -15,25 +15,25 @@ namespace {
 
 using petsc::check;
 
-// The slab's nodes in the ghosted vectors' order: the owned ones at their place in this rank's
+// The part's nodes in the ghosted vectors' order: the owned ones at their place in this rank's
 // block of box numbers, then the ghosts in the box's order.
-GhostExchange slab_ghosts(const BoxSlab& slab) {
-  const std::size_t nodes = slab.global_node.size();
+GhostExchange block_ghosts(const BoxPart& part) {
+  const std::size_t nodes = part.global_node.size();
   std::vector<std::int32_t> position(nodes);
   std::vector<std::int32_t> ghosts;
   for (std::size_t n = 0; n < nodes; ++n) {
-    if (slab.owned[n])
-      position[n] = static_cast<std::int32_t>(slab.global_node[n] - slab.first_node);
+    if (part.owned[n])
+      position[n] = static_cast<std::int32_t>(part.global_node[n] - part.first_node);
     else
       ghosts.push_back(static_cast<std::int32_t>(n));
   }
-  std::sort(ghosts.begin(), ghosts.end(), [&](int a, int b) { return slab.global_node[a] < slab.global_node[b]; });
+  std::sort(ghosts.begin(), ghosts.end(), [&](int a, int b) { return part.global_node[a] < part.global_node[b]; });
   std::vector<PetscInt> ghost_nodes(ghosts.size());
   for (std::size_t k = 0; k < ghosts.size(); ++k) {
-    position[ghosts[k]] = static_cast<std::int32_t>(slab.owned_nodes + static_cast<std::int64_t>(k));
-    ghost_nodes[k] = static_cast<PetscInt>(slab.global_node[ghosts[k]]);
+    position[ghosts[k]] = static_cast<std::int32_t>(part.owned_nodes + static_cast<std::int64_t>(k));
+    ghost_nodes[k] = static_cast<PetscInt>(part.global_node[ghosts[k]]);
   }
-  return GhostExchange(slab.owned_nodes, std::move(ghost_nodes), std::move(position));
+  return GhostExchange(part.owned_nodes, std::move(ghost_nodes), std::move(position));
 }
 
 // GAMG's coarse operators P^T A P by hypre's product (PETSc's all-at-once one where PETSc has no
@@ -54,31 +54,31 @@ void use_memory_scalable_galerkin_products() {
 
 }  // namespace
 
-SlabSystem::SlabSystem(const Problem& problem, const BoxSlab& slab)
+BlockSystem::BlockSystem(const Problem& problem, const BoxPart& part)
     : problem_(problem),
-      slab_(slab),
-      graph_(renumber::node_graph_from_elements(slab.mesh.cells.offset, slab.mesh.cells.node,
-                                                static_cast<int>(slab.mesh.num_nodes()))),
-      ghosts_(slab_ghosts(slab)),
-      dofs_(make_dof_map(slab.mesh.num_nodes(), problem.physics.dofs_per_node(), ghosts_.position())),
+      part_(part),
+      graph_(renumber::node_graph_from_elements(part.mesh.cells.offset, part.mesh.cells.node,
+                                                static_cast<int>(part.mesh.num_nodes()))),
+      ghosts_(block_ghosts(part)),
+      dofs_(make_dof_map(part.mesh.num_nodes(), problem.physics.dofs_per_node(), ghosts_.position())),
       constraints_(collect_constraints(problem, dofs_)) {
   const int d = dofs_.dofs_per_node;
   global_equation_.resize(static_cast<std::size_t>(dofs_.num_dofs()));
   for (std::size_t p = 0; p < dofs_.node_at_rank.size(); ++p)
     for (int c = 0; c < d; ++c)
-      global_equation_[p * d + c] = static_cast<PetscInt>(slab.global_node[dofs_.node_at_rank[p]] * d + c);
+      global_equation_[p * d + c] = static_cast<PetscInt>(part.global_node[dofs_.node_at_rank[p]] * d + c);
 }
 
-RowFigures SlabSystem::row_figures() const {
+RowFigures BlockSystem::row_figures() const {
   const std::int64_t d = dofs_.dofs_per_node;
   RowFigures figures;
-  for (std::int64_t k = 0; k < slab_.owned_nodes; ++k) {
+  for (std::int64_t k = 0; k < part_.owned_nodes; ++k) {
     const int node = dofs_.node_at_rank[static_cast<std::size_t>(k)];
-    const std::int64_t row = slab_.global_node[node];
+    const std::int64_t row = part_.global_node[node];
     std::int64_t lowest = row, farthest = 0;
     for (int neighbour : graph_.neighbours_of(node)) {
-      lowest = std::min(lowest, slab_.global_node[neighbour]);
-      farthest = std::max(farthest, std::abs(slab_.global_node[neighbour] - row));
+      lowest = std::min(lowest, part_.global_node[neighbour]);
+      farthest = std::max(farthest, std::abs(part_.global_node[neighbour] - row));
     }
     figures.nnz += (1 + graph_.degree(node)) * d * d;
     figures.bandwidth = std::max(figures.bandwidth, farthest * d + d - 1);
@@ -87,17 +87,17 @@ RowFigures SlabSystem::row_figures() const {
   return figures;
 }
 
-void SlabSystem::preallocate() {
+void BlockSystem::preallocate() {
   const int d = dofs_.dofs_per_node;
   const auto local = static_cast<PetscInt>(equations());
-  const auto global = static_cast<PetscInt>(slab_.box_nodes * d);
+  const auto global = static_cast<PetscInt>(part_.box_nodes * d);
   // A row of node n holds the dofs of n and of its graph neighbours, split into this rank's
   // columns and the others'.
   std::vector<PetscInt> diagonal(static_cast<std::size_t>(local)), off_diagonal(static_cast<std::size_t>(local));
-  for (std::int64_t k = 0; k < slab_.owned_nodes; ++k) {
+  for (std::int64_t k = 0; k < part_.owned_nodes; ++k) {
     const int node = dofs_.node_at_rank[static_cast<std::size_t>(k)];
     PetscInt mine = 1, others = 0;
-    for (int neighbour : graph_.neighbours_of(node)) (slab_.owned[neighbour] ? mine : others) += 1;
+    for (int neighbour : graph_.neighbours_of(node)) (part_.owned[neighbour] ? mine : others) += 1;
     std::fill_n(diagonal.begin() + k * d, d, mine * d);
     std::fill_n(off_diagonal.begin() + k * d, d, others * d);
   }
@@ -111,9 +111,9 @@ void SlabSystem::preallocate() {
   check(VecCreateMPI(PETSC_COMM_WORLD, local, global, rhs_.out()), "VecCreateMPI");
 }
 
-void SlabSystem::assemble() {
+void BlockSystem::assemble() {
   preallocate();
-  const std::vector<std::int64_t> cells(slab_.own_cells.begin(), slab_.own_cells.end());
+  const std::vector<std::int64_t> cells(part_.own_cells.begin(), part_.own_cells.end());
   collectively(PETSC_COMM_WORLD, [&] {
     const ElementSystemData elements = make_element_system(problem_, dofs_, constraints_, cells);
     ElementContribution e;
@@ -140,7 +140,7 @@ void SlabSystem::assemble() {
   check(MatSetOption(matrix_, MAT_SPD, PETSC_TRUE), "MatSetOption");
 }
 
-void SlabSystem::add_applied(const ElementContribution& e) {
+void BlockSystem::add_applied(const ElementContribution& e) {
   const int d = dofs_.dofs_per_node;
   if (problem_.physics.type != PhysicsType::Elasticity) return;
   const std::array<double, 3> origin{};
@@ -148,19 +148,19 @@ void SlabSystem::add_applied(const ElementContribution& e) {
     const int node = dofs_.node_at_rank[static_cast<std::size_t>(e.dofs[i] / d)];
     double f[3] = {0, 0, 0};
     for (int c = 0; c < d; ++c) f[c] = e.load[i + static_cast<std::size_t>(c)];
-    add_force(applied_, &slab_.mesh.coords[3 * static_cast<std::size_t>(node)], f, origin);
+    add_force(applied_, &part_.mesh.coords[3 * static_cast<std::size_t>(node)], f, origin);
   }
 }
 
-SolveReport SlabSystem::solve(petsc::Method method, const SolverOptions& options, std::vector<double>& solution,
+SolveReport BlockSystem::solve(petsc::Method method, const SolverOptions& options, std::vector<double>& solution,
                               double& residual) {
   const int d = dofs_.dofs_per_node;
   if (method == petsc::Method::Krylov) {
-    std::vector<double> coordinates(static_cast<std::size_t>(3 * slab_.owned_nodes));
-    for (std::int64_t k = 0; k < slab_.owned_nodes; ++k)
-      std::copy_n(&slab_.mesh.coords[3 * static_cast<std::size_t>(dofs_.node_at_rank[static_cast<std::size_t>(k)])], 3,
+    std::vector<double> coordinates(static_cast<std::size_t>(3 * part_.owned_nodes));
+    for (std::int64_t k = 0; k < part_.owned_nodes; ++k)
+      std::copy_n(&part_.mesh.coords[3 * static_cast<std::size_t>(dofs_.node_at_rank[static_cast<std::size_t>(k)])], 3,
                   &coordinates[3 * k]);
-    petsc::attach_near_null_space(matrix_, d, slab_.mesh.dimension, coordinates);
+    petsc::attach_near_null_space(matrix_, d, part_.mesh.dimension, coordinates);
     use_memory_scalable_galerkin_products();
   }
   petsc::OwnedVec x;
