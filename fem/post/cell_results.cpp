@@ -1,5 +1,6 @@
 #include "fem/post/cell_results.hpp"
 
+#include <algorithm>
 #include <array>
 #include <map>
 #include <mutex>
@@ -88,29 +89,38 @@ class ExtrapolationLookup {
   std::array<const Extrapolation*, static_cast<std::size_t>(ElementType::Hex27) + 1> seen_{};
 };
 
-// The gradient quantity (gradient_width values) at one integration point of a cell.
-void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const VolumePoint& vp, std::span<const int> nodes,
-                       const DofMap& dofs, std::span<const double> u, double* out) {
+// The elasticity matrix D of each material (voigt_size squared, row-major), worked out once
+// rather than at every integration point.
+std::vector<std::array<double, 36>> elasticity_matrices(const Problem& problem) {
+  std::vector<std::array<double, 36>> D(problem.materials.size());
+  if (problem.physics.type == PhysicsType::Elasticity)
+    for (std::size_t k = 0; k < D.size(); ++k) elasticity_matrix(problem.physics.model, problem.materials[k], D[k].data());
+  return D;
+}
+
+// The gradient quantity (gradient_width values) at one integration point of a cell. `ue`: the
+// cell's solution, node by node (dofs_per_node values each); `D`: its material's elasticity matrix.
+void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const double* D, const VolumePoint& vp,
+                       std::span<const int> nodes, const double* ue, double* out) {
   const int dim = problem.physics.space_dim;
-  const auto value = [&](int node, int c) { return u[dofs.dof(node, c)]; };
   const int num_nodes = static_cast<int>(nodes.size());
   if (problem.physics.type != PhysicsType::Elasticity) {
-    for (int k = 0; k < dim; ++k) {
-      double grad = 0;
-      for (int a = 0; a < num_nodes; ++a) grad += vp.dNdx[3 * a + k] * value(nodes[a], 0);
-      out[k] = -m.k * grad;
-    }
+    double grad[3] = {0, 0, 0};
+    for (int a = 0; a < num_nodes; ++a)
+      for (int k = 0; k < 3; ++k) grad[k] += vp.dNdx[3 * a + k] * ue[a];
+    for (int k = 0; k < 3; ++k) out[k] = k < dim ? -m.k * grad[k] : 0.0;
     return;
   }
+  const int d = problem.physics.dofs_per_node();
   double H[3][3] = {};  // displacement gradient du_i/dx_j
   for (int a = 0; a < num_nodes; ++a)
-    for (int i = 0; i < dim; ++i)
-      for (int j = 0; j < dim; ++j) H[i][j] += value(nodes[a], i) * vp.dNdx[3 * a + j];
+    for (int i = 0; i < d; ++i)
+      for (int j = 0; j < dim; ++j) H[i][j] += ue[a * d + i] * vp.dNdx[3 * a + j];
   double voigt_strain[6], voigt_stress[6] = {};
   const int nv = voigt_size(problem.physics.model);
   if (problem.physics.axisymmetric()) {
     double u_r = 0;
-    for (int a = 0; a < num_nodes; ++a) u_r += vp.N[a] * value(nodes[a], 0);
+    for (int a = 0; a < num_nodes; ++a) u_r += vp.N[a] * ue[a * d];
     voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = u_r / vp.x[0], voigt_strain[3] = H[0][1] + H[1][0];
   } else if (dim == 2) {
     voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = H[0][1] + H[1][0];
@@ -121,8 +131,6 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
   // The stress comes from the strain net of the thermal strain; the strain written is the total.
   const double delta_t = temperature_rise(problem, nodes, vp, m);
   const auto thermal = thermal_strain(problem.physics.model, m, delta_t);
-  double D[36];
-  elasticity_matrix(problem.physics.model, m, D);
   for (int i = 0; i < nv; ++i)
     for (int j = 0; j < nv; ++j) voigt_stress[i] += D[i * nv + j] * (voigt_strain[j] - thermal[j]);
   const auto stress = full_stress(problem.physics.model, m, voigt_stress, delta_t);
@@ -142,6 +150,23 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
   std::copy(stress.begin(), stress.end(), out + 6);
 }
 
+// Adds a cell's point values, extrapolated to each of its nodes, to the node sums. Each node's
+// share is summed over the points first: one pass over the node's row of `sum`.
+void add_at_nodes(const Extrapolation& x, std::span<const int> nodes, const double* at_points, int width,
+                  std::vector<double>& sum, std::vector<int>& count) {
+  constexpr int kMaxWidth = 12;
+  for (std::size_t a = 0; a < nodes.size(); ++a) {
+    double share[kMaxWidth] = {};
+    for (int g = 0; g < x.points(); ++g) {
+      const double w = x.weight(static_cast<int>(a), g);
+      for (int k = 0; k < width; ++k) share[k] += w * at_points[g * width + k];
+    }
+    double* dst = &sum[static_cast<std::size_t>(nodes[a]) * width];
+    for (int k = 0; k < width; ++k) dst[k] += share[k];
+    ++count[nodes[a]];
+  }
+}
+
 }  // namespace
 
 int gradient_width(const Problem& problem) { return problem.physics.type == PhysicsType::Elasticity ? 12 : 3; }
@@ -158,11 +183,12 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
   std::vector<int> count(nn, 0);
   // Blocks of one colour share no node: each adds straight into the node sums.
   const auto blocks = color_element_blocks(mesh.cells, cells, nn);
+  const auto D = elasticity_matrices(problem);
   double lx = 0, ly = 0, lz = 0;
 #pragma omp parallel reduction(+ : lx, ly, lz)
   {
     ExtrapolationLookup extrapolation;
-    std::vector<double> coords, at_points, load;
+    std::vector<double> coords, ue, at_points, load;
     for (const auto& group : blocks.colors) {
 #pragma omp for schedule(dynamic, 1)
       for (std::size_t i = 0; i < group.size(); ++i)
@@ -170,22 +196,20 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
           const ElementType type = mesh.cells.type[e];
           const auto nodes = mesh.cells.nodes_of(e);
           gather_coords(mesh, nodes, coords);
-          const IsotropicMaterial& m = problem.materials[problem.cell_material[e]];
+          ue.resize(nodes.size() * d);
+          for (std::size_t a = 0; a < nodes.size(); ++a)
+            for (int c = 0; c < d; ++c) ue[a * d + c] = u[dofs.dof(nodes[a], c)];
+          const int material = problem.cell_material[e];
+          const IsotropicMaterial& m = problem.materials[material];
           const auto& rule = quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type));
-          at_points.assign(rule.size() * width, 0.0);
+          at_points.resize(rule.size() * width);
           load.assign(nodes.size() * d, 0.0);
           for (std::size_t g = 0; g < rule.size(); ++g) {
             const VolumePoint vp = map_volume_point(type, coords, problem.physics.space_dim, rule[g].xi.data());
-            gradient_at_point(problem, m, vp, nodes, dofs, u, &at_points[g * width]);
+            gradient_at_point(problem, m, D[material].data(), vp, nodes, ue.data(), &at_points[g * width]);
             add_cell_body_load(problem, e, vp, rule[g].weight, load);
           }
-          const Extrapolation& x = extrapolation(type);
-          for (std::size_t a = 0; a < nodes.size(); ++a) {
-            double* dst = &sum[static_cast<std::size_t>(nodes[a]) * width];
-            for (int g = 0; g < x.points(); ++g)
-              for (int k = 0; k < width; ++k) dst[k] += x.weight(static_cast<int>(a), g) * at_points[g * width + k];
-            ++count[nodes[a]];
-          }
+          add_at_nodes(extrapolation(type), nodes, at_points.data(), width, sum, count);
           double cell_load[3] = {0, 0, 0};
           for (std::size_t j = 0; j < load.size(); ++j) cell_load[j % d] += load[j];
           lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
