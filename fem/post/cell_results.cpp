@@ -7,7 +7,6 @@
 #include <mutex>
 
 #include "fem/assembly/element_coloring.hpp"
-#include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
 #include "fem/elements/reference_element.hpp"
 #include "fem/physics/element_matrices.hpp"
@@ -132,7 +131,7 @@ PointGradient point_gradient(const CellRule& r, int g, const double* coords, con
   p.N = &r.N[static_cast<std::size_t>(g) * n];
   double t[3][3] = {};  // t[j][a] = dx_a/dxi_j; in 2D the third is z, to invert as in 3D
   if (dim == 2) t[2][2] = 1;
-  double G[3][3] = {};                                 // G[j][i] = du_i/dxi_j
+  double G[3][3] = {};  // G[j][i] = du_i/dxi_j
   for (int a = 0; a < n; ++a)
     for (int j = 0; j < dim; ++j) {
       const double w = dN[a * dim + j];
@@ -143,7 +142,7 @@ PointGradient point_gradient(const CellRule& r, int g, const double* coords, con
     for (int k = 0; k < 3; ++k) p.x[k] += p.N[a] * coords[3 * a + k];
   double scale = 1;
   for (int j = 0; j < dim; ++j) scale *= std::sqrt(t[j][0] * t[j][0] + t[j][1] * t[j][1] + t[j][2] * t[j][2]);
-  // inv[j][k] = dxi_j/dx_k: the cross products of J's columns over det (2D: its third column is z).
+  // det times dxi_j/dx_k: row j is the cross product of the other two columns of J.
   double inv[3][3];
   inv[0][0] = t[1][1] * t[2][2] - t[1][2] * t[2][1], inv[1][0] = t[2][1] * t[0][2] - t[2][2] * t[0][1];
   inv[2][0] = t[0][1] * t[1][2] - t[0][2] * t[1][1], inv[0][1] = t[1][2] * t[2][0] - t[1][0] * t[2][2];
@@ -156,7 +155,7 @@ PointGradient point_gradient(const CellRule& r, int g, const double* coords, con
     for (int k = 0; k < dim; ++k) {
       double h = 0;
       for (int j = 0; j < dim; ++j) h += G[j][i] * inv[j][k];
-      p.H[i][k] = h / det;
+      p.H[i][k] = h / det;  // inv was left undivided
     }
   return p;
 }
