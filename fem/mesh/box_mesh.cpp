@@ -59,50 +59,66 @@ class GridEmitter {
   GridEmitter(const BoxSpec& spec, const BoxBlock& block, const Lattice& lattice)
       : spec_(spec), block_(block), lattice_(lattice) {}
 
+  // Appends the elements in the order of their cells (axis 0 fastest), each cell's elements
+  // together; the cells are filled in parallel into arrays sized first.
   void emit(const std::vector<int>& axes, const Point& fixed, ElementType type, ElementSet& out) const {
     const int d = static_cast<int>(axes.size());
-    const auto& info = element_info(type);
-    const auto ref = reference_nodes(type);
-    std::array<long, 3> first{0, 0, 0}, end{1, 1, 1};
+    const std::vector<std::vector<Point>> pattern = cell_pattern(type, d);
+    std::array<long, 3> first{0, 0, 0}, count{1, 1, 1};
     for (int k = 0; k < d; ++k) {
       first[k] = block_.first[axes[k]];
-      end[k] = block_.end[axes[k]];
+      count[k] = block_.end[axes[k]] - block_.first[axes[k]];
     }
-    std::vector<int> nodes(info.num_nodes);
-    const bool simplex = info.shape == ElementShape::Triangle || info.shape == ElementShape::Tetrahedron;
-    const auto simplices = simplex ? kuhn_simplices(d) : std::vector<std::vector<Point>>{};
-    for (long c2 = first[2]; c2 < end[2]; ++c2)
-      for (long c1 = first[1]; c1 < end[1]; ++c1)
-        for (long c0 = first[0]; c0 < end[0]; ++c0) {
-          const Point cell{c0, c1, c2};
-          if (!simplex) {
-            // Tensor reference coordinates are in [-1, 1]: offset (xi + 1) * order / 2 lattice steps.
-            for (int i = 0; i < info.num_nodes; ++i) {
-              Point local{};
-              for (int k = 0; k < d; ++k) local[k] = std::lround((ref[i * d + k] + 1.0) * spec_.order / 2.0);
-              nodes[i] = node_at(axes, fixed, cell, local);
-            }
-            out.add(type, nodes);
-            continue;
-          }
-          for (auto corners : simplices) {
-            if (orientation_sign(corners, d) < 0) std::swap(corners[1], corners[2]);
-            // Simplex reference coordinates (u, v, w) in [0, 1]: x = c0 + u (c1 - c0) + v (c2 - c0) + ...
-            for (int i = 0; i < info.num_nodes; ++i) {
-              Point local{};
-              for (int k = 0; k < d; ++k) {
-                double x = static_cast<double>(corners[0][k]);
-                for (int j = 0; j < d; ++j) x += ref[i * d + j] * static_cast<double>(corners[j + 1][k] - corners[0][k]);
-                local[k] = std::lround(x * spec_.order);
-              }
-              nodes[i] = node_at(axes, fixed, cell, local);
-            }
-            out.add(type, nodes);
-          }
-        }
+    const std::size_t cells = static_cast<std::size_t>(count[0] * count[1] * count[2]);
+    const std::size_t per_cell = pattern.size(), nodes = pattern.front().size();
+    const std::size_t first_element = out.size(), first_node = out.node.size();
+    out.type.resize(first_element + cells * per_cell, type);
+    out.node.resize(first_node + cells * per_cell * nodes);
+    out.offset.resize(first_element + cells * per_cell + 1);
+#pragma omp parallel for schedule(static)
+    for (std::size_t c = 0; c < cells; ++c) {
+      const long i = static_cast<long>(c);
+      const Point cell{first[0] + i % count[0], first[1] + i / count[0] % count[1], first[2] + i / (count[0] * count[1])};
+      for (std::size_t k = 0; k < per_cell; ++k) {
+        const std::size_t element = c * per_cell + k;
+        int* element_nodes = &out.node[first_node + element * nodes];
+        for (std::size_t a = 0; a < nodes; ++a) element_nodes[a] = node_at(axes, fixed, cell, pattern[k][a]);
+        out.offset[first_element + element + 1] = first_node + (element + 1) * nodes;
+      }
+    }
   }
 
  private:
+  // Per element of one cell (one, or the 2 or 6 simplices that split it), the lattice offset of
+  // each of its nodes from the cell's first lattice point: the same for every cell.
+  std::vector<std::vector<Point>> cell_pattern(ElementType type, int d) const {
+    const auto& info = element_info(type);
+    const auto ref = reference_nodes(type);
+    const bool simplex = info.shape == ElementShape::Triangle || info.shape == ElementShape::Tetrahedron;
+    std::vector<std::vector<Point>> pattern;
+    if (!simplex) {
+      // Tensor reference coordinates are in [-1, 1]: offset (xi + 1) * order / 2 lattice steps.
+      std::vector<Point> nodes(info.num_nodes, Point{0, 0, 0});
+      for (int i = 0; i < info.num_nodes; ++i)
+        for (int k = 0; k < d; ++k) nodes[i][k] = std::lround((ref[i * d + k] + 1.0) * spec_.order / 2.0);
+      pattern.push_back(std::move(nodes));
+      return pattern;
+    }
+    for (auto corners : kuhn_simplices(d)) {
+      if (orientation_sign(corners, d) < 0) std::swap(corners[1], corners[2]);
+      // Simplex reference coordinates (u, v, w) in [0, 1]: x = c0 + u (c1 - c0) + v (c2 - c0) + ...
+      std::vector<Point> nodes(info.num_nodes, Point{0, 0, 0});
+      for (int i = 0; i < info.num_nodes; ++i)
+        for (int k = 0; k < d; ++k) {
+          double x = static_cast<double>(corners[0][k]);
+          for (int j = 0; j < d; ++j) x += ref[i * d + j] * static_cast<double>(corners[j + 1][k] - corners[0][k]);
+          nodes[i][k] = std::lround(x * spec_.order);
+        }
+      pattern.push_back(std::move(nodes));
+    }
+    return pattern;
+  }
+
   int node_at(const std::vector<int>& axes, const Point& fixed, const Point& cell, const Point& local) const {
     Point p = fixed;
     for (std::size_t k = 0; k < axes.size(); ++k) p[axes[k]] = cell[k] * spec_.order + local[k];
@@ -189,10 +205,14 @@ BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block) {
   int next = 0;
   for (auto& c : compact)
     if (c == 0) c = next++;
-  for (auto* set : {&mesh.cells, &mesh.boundary})
-    for (int& n : set->node) n = compact[n];
+  for (auto* set : {&mesh.cells, &mesh.boundary}) {
+    std::vector<int>& nodes = set->node;
+#pragma omp parallel for schedule(static)
+    for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = compact[nodes[k]];
+  }
   mesh.coords.assign(3 * static_cast<std::size_t>(next), 0.0);
   result.lattice_point.resize(static_cast<std::size_t>(next));
+#pragma omp parallel for schedule(static)
   for (long k = lattice.origin[2]; k < lattice.origin[2] + lattice.points[2]; ++k)
     for (long j = lattice.origin[1]; j < lattice.origin[1] + lattice.points[1]; ++j)
       for (long i = lattice.origin[0]; i < lattice.origin[0] + lattice.points[0]; ++i) {

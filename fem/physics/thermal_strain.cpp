@@ -5,9 +5,13 @@
 namespace fem {
 
 double temperature_rise(const Problem& p, std::span<const int> nodes, const VolumePoint& vp, const IsotropicMaterial& m) {
+  return temperature_rise(p, nodes, vp.N, m);
+}
+
+double temperature_rise(const Problem& p, std::span<const int> nodes, const double* N, const IsotropicMaterial& m) {
   if (p.temperature.empty()) return 0.0;
   double t = 0;
-  for (std::size_t a = 0; a < nodes.size(); ++a) t += vp.N[a] * p.temperature[static_cast<std::size_t>(nodes[a])];
+  for (std::size_t a = 0; a < nodes.size(); ++a) t += N[a] * p.temperature[static_cast<std::size_t>(nodes[a])];
   return t - m.reference_temperature;
 }
 

@@ -14,6 +14,8 @@ namespace fem {
 // T - reference_temperature at a point of a cell (its nodes, vp.N the shape functions there),
 // the nodal temperatures interpolated; 0 when the problem has no temperature load.
 double temperature_rise(const Problem& p, std::span<const int> nodes, const VolumePoint& vp, const IsotropicMaterial& m);
+// The same from the shape functions at the point (one per node of `nodes`).
+double temperature_rise(const Problem& p, std::span<const int> nodes, const double* N, const IsotropicMaterial& m);
 
 // The model's Voigt thermal strain (voigt_size entries, then zeros): alpha dT on the normal
 // components; plane strain has (1 + nu) alpha dT in the plane, as eps_zz = 0 holds the

@@ -1,11 +1,12 @@
 #include "fem/post/cell_results.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <map>
 #include <mutex>
 
 #include "fem/assembly/element_coloring.hpp"
-#include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
 #include "fem/elements/reference_element.hpp"
 #include "fem/physics/element_matrices.hpp"
@@ -66,52 +67,126 @@ class Extrapolation {
   int points_ = 0;
 };
 
-const Extrapolation& extrapolation_for(ElementType type) {
+// What every cell of one type shares at its stiffness rule's points: the shape functions, their
+// reference derivatives and the extrapolation to the nodes. With these a cell's gradients come
+// from its own nodes alone: no shape function is evaluated per cell.
+struct CellRule {
+  explicit CellRule(ElementType type) : extrapolation(type) {
+    const auto& info = element_info(type);
+    nodes = info.num_nodes;
+    dim = info.dimension;
+    const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
+    points = static_cast<int>(rule.size());
+    N.resize(static_cast<std::size_t>(points) * nodes);
+    dN.resize(static_cast<std::size_t>(points) * nodes * dim);
+    for (int g = 0; g < points; ++g)
+      shape_functions_and_derivatives(type, rule[g].xi.data(), &N[g * nodes], &dN[g * nodes * dim]);
+  }
+  int points = 0, nodes = 0, dim = 0;
+  std::vector<double> N;   // N[g * nodes + a]
+  std::vector<double> dN;  // dN[(g * nodes + a) * dim + j] = dN_a/dxi_j at point g
+  Extrapolation extrapolation;
+};
+
+const CellRule& cell_rule_for(ElementType type) {
   static std::mutex lock;
-  static std::map<ElementType, Extrapolation> cache;
+  static std::map<ElementType, CellRule> cache;
   std::lock_guard<std::mutex> guard(lock);
   auto it = cache.find(type);
-  if (it == cache.end()) it = cache.emplace(type, Extrapolation(type)).first;
+  if (it == cache.end()) it = cache.emplace(type, CellRule(type)).first;
   return it->second;
 }
 
 // A thread's view of the shared cache: it takes the lock once per element type, not per cell.
-class ExtrapolationLookup {
+class CellRuleLookup {
  public:
-  const Extrapolation& operator()(ElementType type) {
-    const Extrapolation*& slot = seen_[static_cast<std::size_t>(type)];
-    if (!slot) slot = &extrapolation_for(type);
+  const CellRule& operator()(ElementType type) {
+    const CellRule*& slot = seen_[static_cast<std::size_t>(type)];
+    if (!slot) slot = &cell_rule_for(type);
     return *slot;
   }
 
  private:
-  std::array<const Extrapolation*, static_cast<std::size_t>(ElementType::Hex27) + 1> seen_{};
+  std::array<const CellRule*, static_cast<std::size_t>(ElementType::Hex27) + 1> seen_{};
 };
 
-// The gradient quantity (gradient_width values) at one integration point of a cell.
-void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const VolumePoint& vp, std::span<const int> nodes,
-                       const DofMap& dofs, std::span<const double> u, double* out) {
-  const int dim = problem.physics.space_dim;
-  const auto value = [&](int node, int c) { return u[dofs.dof(node, c)]; };
-  const int num_nodes = static_cast<int>(nodes.size());
-  if (problem.physics.type != PhysicsType::Elasticity) {
-    for (int k = 0; k < dim; ++k) {
-      double grad = 0;
-      for (int a = 0; a < num_nodes; ++a) grad += vp.dNdx[3 * a + k] * value(nodes[a], 0);
-      out[k] = -m.k * grad;
+// One integration point of a cell: the gradient of each solution component, the point and, for
+// the thermal strain and the hoop strain, the shape functions there.
+struct PointGradient {
+  double H[3][3] = {};  // H[i][j] = du_i/dx_j; zero at a flat point (as map_volume_point's dNdx)
+  double x[3] = {0, 0, 0};
+  const double* N = nullptr;
+};
+
+// A determinant this small against the tangents' lengths is the roundoff of a flat element
+// (the test of map_volume_point).
+constexpr double kDegenerateRatio = 1e-12;
+
+// du/dx = du/dxi (dx/dxi)^-1 at point g, from the cell's node coordinates (3 per node) and its
+// solution `ue` (d per node): two small products over the nodes and one 3x3 inverse.
+PointGradient point_gradient(const CellRule& r, int g, const double* coords, const double* ue, int d) {
+  const int dim = r.dim, n = r.nodes;
+  const double* dN = &r.dN[static_cast<std::size_t>(g) * n * dim];
+  PointGradient p;
+  p.N = &r.N[static_cast<std::size_t>(g) * n];
+  double t[3][3] = {};  // t[j][a] = dx_a/dxi_j; in 2D the third is z, to invert as in 3D
+  if (dim == 2) t[2][2] = 1;
+  double G[3][3] = {};  // G[j][i] = du_i/dxi_j
+  for (int a = 0; a < n; ++a)
+    for (int j = 0; j < dim; ++j) {
+      const double w = dN[a * dim + j];
+      for (int k = 0; k < 3; ++k) t[j][k] += w * coords[3 * a + k];
+      for (int i = 0; i < d; ++i) G[j][i] += w * ue[a * d + i];
     }
+  for (int a = 0; a < n; ++a)
+    for (int k = 0; k < 3; ++k) p.x[k] += p.N[a] * coords[3 * a + k];
+  double scale = 1;
+  for (int j = 0; j < dim; ++j) scale *= std::sqrt(t[j][0] * t[j][0] + t[j][1] * t[j][1] + t[j][2] * t[j][2]);
+  // det times dxi_j/dx_k: row j is the cross product of the other two columns of J.
+  double inv[3][3];
+  inv[0][0] = t[1][1] * t[2][2] - t[1][2] * t[2][1], inv[1][0] = t[2][1] * t[0][2] - t[2][2] * t[0][1];
+  inv[2][0] = t[0][1] * t[1][2] - t[0][2] * t[1][1], inv[0][1] = t[1][2] * t[2][0] - t[1][0] * t[2][2];
+  inv[1][1] = t[2][2] * t[0][0] - t[2][0] * t[0][2], inv[2][1] = t[0][2] * t[1][0] - t[0][0] * t[1][2];
+  inv[0][2] = t[1][0] * t[2][1] - t[1][1] * t[2][0], inv[1][2] = t[2][0] * t[0][1] - t[2][1] * t[0][0];
+  inv[2][2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
+  const double det = t[0][0] * inv[0][0] + t[0][1] * inv[0][1] + t[0][2] * inv[0][2];
+  if (std::abs(det) <= kDegenerateRatio * scale) return p;
+  for (int i = 0; i < d; ++i)
+    for (int k = 0; k < dim; ++k) {
+      double h = 0;
+      for (int j = 0; j < dim; ++j) h += G[j][i] * inv[j][k];
+      p.H[i][k] = h / det;  // inv was left undivided
+    }
+  return p;
+}
+
+// The elasticity matrix D of each material (voigt_size squared, row-major), worked out once
+// rather than at every integration point.
+std::vector<std::array<double, 36>> elasticity_matrices(const Problem& problem) {
+  std::vector<std::array<double, 36>> D(problem.materials.size());
+  if (problem.physics.type == PhysicsType::Elasticity)
+    for (std::size_t k = 0; k < D.size(); ++k) elasticity_matrix(problem.physics.model, problem.materials[k], D[k].data());
+  return D;
+}
+
+// The gradient quantity (gradient_width values) at one integration point of a cell. `ue`: the
+// cell's solution, node by node (dofs_per_node values each); `D`: its material's elasticity matrix.
+void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const double* D, const PointGradient& pg,
+                       std::span<const int> nodes, const double* ue, double* out) {
+  const int dim = problem.physics.space_dim;
+  const int num_nodes = static_cast<int>(nodes.size());
+  const auto& H = pg.H;
+  if (problem.physics.type != PhysicsType::Elasticity) {
+    for (int k = 0; k < 3; ++k) out[k] = k < dim ? -m.k * H[0][k] : 0.0;
     return;
   }
-  double H[3][3] = {};  // displacement gradient du_i/dx_j
-  for (int a = 0; a < num_nodes; ++a)
-    for (int i = 0; i < dim; ++i)
-      for (int j = 0; j < dim; ++j) H[i][j] += value(nodes[a], i) * vp.dNdx[3 * a + j];
+  const int d = problem.physics.dofs_per_node();
   double voigt_strain[6], voigt_stress[6] = {};
   const int nv = voigt_size(problem.physics.model);
   if (problem.physics.axisymmetric()) {
     double u_r = 0;
-    for (int a = 0; a < num_nodes; ++a) u_r += vp.N[a] * value(nodes[a], 0);
-    voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = u_r / vp.x[0], voigt_strain[3] = H[0][1] + H[1][0];
+    for (int a = 0; a < num_nodes; ++a) u_r += pg.N[a] * ue[a * d];
+    voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = u_r / pg.x[0], voigt_strain[3] = H[0][1] + H[1][0];
   } else if (dim == 2) {
     voigt_strain[0] = H[0][0], voigt_strain[1] = H[1][1], voigt_strain[2] = H[0][1] + H[1][0];
   } else {
@@ -119,10 +194,8 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
     voigt_strain[3] = H[0][1] + H[1][0], voigt_strain[4] = H[1][2] + H[2][1], voigt_strain[5] = H[0][2] + H[2][0];
   }
   // The stress comes from the strain net of the thermal strain; the strain written is the total.
-  const double delta_t = temperature_rise(problem, nodes, vp, m);
+  const double delta_t = temperature_rise(problem, nodes, pg.N, m);
   const auto thermal = thermal_strain(problem.physics.model, m, delta_t);
-  double D[36];
-  elasticity_matrix(problem.physics.model, m, D);
   for (int i = 0; i < nv; ++i)
     for (int j = 0; j < nv; ++j) voigt_stress[i] += D[i * nv + j] * (voigt_strain[j] - thermal[j]);
   const auto stress = full_stress(problem.physics.model, m, voigt_stress, delta_t);
@@ -142,6 +215,23 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
   std::copy(stress.begin(), stress.end(), out + 6);
 }
 
+// Adds a cell's point values, extrapolated to each of its nodes, to the node sums. Each node's
+// share is summed over the points first: one pass over the node's row of `sum`.
+void add_at_nodes(const Extrapolation& x, std::span<const int> nodes, const double* at_points, int width,
+                  std::vector<double>& sum, std::vector<int>& count) {
+  constexpr int kMaxWidth = 12;
+  for (std::size_t a = 0; a < nodes.size(); ++a) {
+    double share[kMaxWidth] = {};
+    for (int g = 0; g < x.points(); ++g) {
+      const double w = x.weight(static_cast<int>(a), g);
+      for (int k = 0; k < width; ++k) share[k] += w * at_points[g * width + k];
+    }
+    double* dst = &sum[static_cast<std::size_t>(nodes[a]) * width];
+    for (int k = 0; k < width; ++k) dst[k] += share[k];
+    ++count[nodes[a]];
+  }
+}
+
 }  // namespace
 
 int gradient_width(const Problem& problem) { return problem.physics.type == PhysicsType::Elasticity ? 12 : 3; }
@@ -158,36 +248,32 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
   std::vector<int> count(nn, 0);
   // Blocks of one colour share no node: each adds straight into the node sums.
   const auto blocks = color_element_blocks(mesh.cells, cells, nn);
+  const auto D = elasticity_matrices(problem);
   double lx = 0, ly = 0, lz = 0;
 #pragma omp parallel reduction(+ : lx, ly, lz)
   {
-    ExtrapolationLookup extrapolation;
-    std::vector<double> coords, at_points, load;
+    CellRuleLookup rules;
+    ElementBuffers body;
+    std::vector<double> coords, ue, at_points;
     for (const auto& group : blocks.colors) {
 #pragma omp for schedule(dynamic, 1)
       for (std::size_t i = 0; i < group.size(); ++i)
         for (const std::size_t e : blocks.block(group[i])) {
-          const ElementType type = mesh.cells.type[e];
+          const CellRule& rule = rules(mesh.cells.type[e]);
           const auto nodes = mesh.cells.nodes_of(e);
           gather_coords(mesh, nodes, coords);
-          const IsotropicMaterial& m = problem.materials[problem.cell_material[e]];
-          const auto& rule = quadrature_rule(element_info(type).shape, stiffness_quadrature_degree(type));
-          at_points.assign(rule.size() * width, 0.0);
-          load.assign(nodes.size() * d, 0.0);
-          for (std::size_t g = 0; g < rule.size(); ++g) {
-            const VolumePoint vp = map_volume_point(type, coords, problem.physics.space_dim, rule[g].xi.data());
-            gradient_at_point(problem, m, vp, nodes, dofs, u, &at_points[g * width]);
-            add_cell_body_load(problem, e, vp, rule[g].weight, load);
-          }
-          const Extrapolation& x = extrapolation(type);
-          for (std::size_t a = 0; a < nodes.size(); ++a) {
-            double* dst = &sum[static_cast<std::size_t>(nodes[a]) * width];
-            for (int g = 0; g < x.points(); ++g)
-              for (int k = 0; k < width; ++k) dst[k] += x.weight(static_cast<int>(a), g) * at_points[g * width + k];
-            ++count[nodes[a]];
-          }
+          ue.resize(nodes.size() * d);
+          for (std::size_t a = 0; a < nodes.size(); ++a)
+            for (int c = 0; c < d; ++c) ue[a * d + c] = u[dofs.dof(nodes[a], c)];
+          const int material = problem.cell_material[e];
+          at_points.resize(static_cast<std::size_t>(rule.points) * width);
+          for (int g = 0; g < rule.points; ++g)
+            gradient_at_point(problem, problem.materials[material], D[material].data(),
+                              point_gradient(rule, g, coords.data(), ue.data(), d), nodes, ue.data(), &at_points[g * width]);
+          add_at_nodes(rule.extrapolation, nodes, at_points.data(), width, sum, count);
+          if (!cell_body_load(problem, e, body)) continue;
           double cell_load[3] = {0, 0, 0};
-          for (std::size_t j = 0; j < load.size(); ++j) cell_load[j % d] += load[j];
+          for (std::size_t j = 0; j < body.load.size(); ++j) cell_load[j % d] += body.load[j];
           lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
         }
     }
