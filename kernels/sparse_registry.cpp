@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "kernels/compute_backend.hpp"
+#include "kernels/dense_backend.hpp"
 #include "kernels/device_matrix.hpp"
 #include "kernels/sparse_backend.hpp"
 
@@ -14,6 +15,23 @@ const std::vector<std::string>& sparse_backend_names() {
     return all;
   }();
   return names;
+}
+
+std::unique_ptr<SparseVector> SparseBackend::view(const DeviceMatrix<double>&, index_t) const {
+  throw std::logic_error("the " + name() + " sparse back-end makes no views of dense matrices");
+}
+
+double* view_start(const DeviceMatrix<double>& rows, index_t row, const std::string& device) {
+  const DenseBackend* owner = rows.storage ? rows.storage->owner() : nullptr;
+  const ComputeBackend* home = owner ? find_dense_owner(owner->name()) : nullptr;
+  if (!home || home->device != device)
+    throw std::invalid_argument("a " + device + " vector view of a matrix " +
+                                (owner ? "of the dense back-end '" + owner->name() + "'" : std::string("without storage")) +
+                                ": views need a dense back-end of the same device");
+  if (row < 0 || row >= rows.rows)
+    throw std::invalid_argument("a vector view of row " + std::to_string(row) + " of a matrix of " +
+                                std::to_string(rows.rows) + " rows");
+  return rows.data() + row * rows.ld;
 }
 
 std::unique_ptr<SparseBackend> make_sparse_backend(const std::string& device) {

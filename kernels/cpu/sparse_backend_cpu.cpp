@@ -23,6 +23,19 @@ class HostVector final : public SparseVector {
   std::vector<double> values_;
 };
 
+// Entries someone else owns (a row of a host dense matrix), used in place.
+class HostView final : public SparseVector {
+ public:
+  explicit HostView(std::span<double> values) : values_(values) {}
+  std::size_t size() const override { return values_.size(); }
+  void upload(std::span<const double> host) override { std::copy(host.begin(), host.end(), values_.begin()); }
+  void download(std::span<double> host) const override { std::copy(values_.begin(), values_.end(), host.begin()); }
+  std::span<double> host() override { return values_; }
+
+ private:
+  std::span<double> values_;
+};
+
 class HostMatrix final : public SparseMatrix {
  public:
   explicit HostMatrix(const CsrMatrix& a) : a_(a) {}
@@ -113,6 +126,9 @@ class HostSparseBackend final : public SparseBackend {
   std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override { return checked(a); }
   std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const override { return checked(a); }
 
+  std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const override {
+    return std::make_unique<HostView>(std::span<double>(view_start(rows, row, "cpu"), static_cast<std::size_t>(rows.cols)));
+  }
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     fem::cpu::spmv(static_cast<const HostMatrix&>(a).csr(), in(x), out(y));
   }

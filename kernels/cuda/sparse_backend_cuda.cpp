@@ -1,8 +1,10 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "kernels/block_diagonal_check.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -11,17 +13,23 @@
 namespace fem::kernels::cuda {
 namespace {
 
+// A vector in its own device memory, or a view of entries another owns (a row of a dense matrix).
 class CudaVector final : public SparseVector {
  public:
-  explicit CudaVector(std::size_t n) : data_(n) {}
-  std::size_t size() const override { return data_.size(); }
-  void upload(std::span<const double> host) override { data_.upload(host.data()); }
-  void download(std::span<double> host) const override { data_.download(host.data()); }
-  const double* data() const { return data_.data(); }
-  double* data() { return data_.data(); }
+  explicit CudaVector(std::size_t n) : owned_(std::in_place, n), data_(owned_->data()), size_(n) {}
+  CudaVector(double* entries, std::size_t n) : data_(entries), size_(n) {}
+  std::size_t size() const override { return size_; }
+  void upload(std::span<const double> host) override { copy_bytes_to_device(data_, host.data(), size_ * sizeof(double)); }
+  void download(std::span<double> host) const override {
+    copy_bytes_to_host(host.data(), data_, size_ * sizeof(double));
+  }
+  const double* data() const { return data_; }
+  double* data() { return data_; }
 
  private:
-  DeviceVector data_;
+  std::optional<DeviceVector> owned_;  // none for a view (a DeviceVector of 0 still allocates)
+  double* data_;
+  std::size_t size_;
 };
 
 class CudaMatrix final : public SparseMatrix {
@@ -143,6 +151,9 @@ class CudaSparseBackend final : public SparseBackend {
     return std::make_unique<CudaBlockMatrix>(*doubles, CudaBlockMatrix::Narrowed{});
   }
 
+  std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const override {
+    return std::make_unique<CudaVector>(view_start(rows, row, "cuda"), static_cast<std::size_t>(rows.cols));
+  }
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     static_cast<const CudaMatrix&>(a).spmv().apply(in(x), out(y));
   }

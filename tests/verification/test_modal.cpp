@@ -65,7 +65,7 @@ ModalSolution modes_of(const Problem& p, int modes, MassLumping lumping = MassLu
   for (std::size_t rank = 0; rank < pencil.dofs.node_at_rank.size(); ++rank)
     for (int c = 0; c < 3; ++c) coordinates[3 * rank + c] = mesh.coords[3 * pencil.dofs.node_at_rank[rank] + c];
   const NodeLayout nodes{pencil.dofs.dofs_per_node, mesh.dimension, coordinates};
-  auto modal = solve_modal(pencil.dofs, pencil.k.matrix, pencil.m, pencil.total_mass, *solver, nodes, {}, analysis);
+  auto modal = solve_modal(pencil.dofs, pencil.k.matrix, pencil.m, pencil.total_mass, *solver, nodes, {}, Device::Cpu, analysis);
   for (double r : modal.residuals) CHECK(r < 1e-6);  // what a run accepts
   return modal;
 }

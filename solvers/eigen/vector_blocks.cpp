@@ -1,0 +1,68 @@
+#include "solvers/eigen/vector_blocks.hpp"
+
+#include <stdexcept>
+
+#include "kernels/dense_registry.hpp"
+
+namespace fem::eigen {
+namespace {
+
+// The dense back-end whose memory the sparse back-end of `device` can view: the host BLAS, cuBLAS.
+std::string dense_of(const std::string& device) {
+  if (device == "cpu") return "blas";
+  if (device == "cuda") return "cublas";
+  throw std::invalid_argument("LOBPCG runs on cpu and cuda, not on '" + device + "'");
+}
+
+// Each vector starts on a 256-byte boundary, as the device kernels' wide loads like.
+std::int64_t padded(std::int64_t length) { return (length + 31) / 32 * 32; }
+
+}  // namespace
+
+VectorBlocks::VectorBlocks(const std::string& device, std::int64_t length, int widest)
+    : dense_(kernels::make_dense_backend(dense_of(device))),
+      sparse_(kernels::make_sparse_backend(device)),
+      length_(length),
+      stride_(padded(length)),
+      small_(dense_->allocate<double>(widest, widest)) {}
+
+VectorBlock VectorBlocks::allocate(int count) {
+  return {dense_->allocate<double>(count, stride_).block(0, 0, count, length_)};
+}
+
+std::unique_ptr<kernels::SparseVector> VectorBlocks::vector(const VectorBlock& block, int j) const {
+  return sparse_->view(block.rows, j);
+}
+
+void VectorBlocks::upload(std::span<const double> host, const VectorBlock& to) {
+  dense_->upload(host.data(), length_, to.rows);
+}
+
+void VectorBlocks::download(const VectorBlock& from, std::span<double> host) {
+  dense_->download(from.rows, host.data(), length_);
+}
+
+void VectorBlocks::multiply(const kernels::SparseMatrix& a, const VectorBlock& from, const VectorBlock& to) const {
+  for (int j = 0; j < from.count(); ++j) sparse_->spmv(a, *vector(from, j), *vector(to, j));
+}
+
+std::vector<double> VectorBlocks::inner(const VectorBlock& a, const VectorBlock& b) {
+  const int rows = a.count(), cols = b.count();
+  const auto product = small_.block(0, 0, rows, cols);
+  dense_->gemm(kernels::Op::none, kernels::Op::transpose, 1.0, a.rows, b.rows, 0.0, product);
+  std::vector<double> by_rows(static_cast<std::size_t>(rows) * cols), c(by_rows.size());
+  dense_->download(product, by_rows.data(), cols);
+  for (int i = 0; i < rows; ++i)
+    for (int j = 0; j < cols; ++j) c[static_cast<std::size_t>(j) * rows + i] = by_rows[static_cast<std::size_t>(i) * cols + j];
+  return c;
+}
+
+void VectorBlocks::combine(const VectorBlock& from, std::span<const double> c, const VectorBlock& to) {
+  // Row j of `to` is the sum over i of C(i, j) times row i of `from`: read by rows, the
+  // column-major C is the transposed coefficient matrix the row-major GEMM wants.
+  const auto coefficients = small_.block(0, 0, to.count(), from.count());
+  dense_->upload(c.data(), from.count(), coefficients);
+  dense_->gemm(kernels::Op::none, kernels::Op::none, 1.0, coefficients, from.rows, 0.0, to.rows);
+}
+
+}  // namespace fem::eigen
