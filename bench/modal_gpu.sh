@@ -2,7 +2,8 @@
 # Issue 36's GPU target: the 20 lowest modes of the 118^3 hex8 cube (5.06M dofs) by LOBPCG + AMG on
 # cuda (bench/cases/modal_cube118.yaml), with the GPU build of bench/gpu.sh (its build directory;
 # fem is built there when missing, configured as gpu.sh does when the folder is new). Prints the
-# run's phases and mode table, then one line: modes, iterations, V-cycles, solve seconds.
+# run's phases and mode table, then modes, iterations, V-cycles, solve seconds and the seconds of
+# each LOBPCG step.
 #
 #   bench/modal_gpu.sh                                        # the case as it is
 #   bench/modal_gpu.sh --set 'mesh.box.divisions=[40,40,40]'  # any fem run option after it
@@ -35,6 +36,8 @@ print(f"modal_cube118: {s['dofs']} dofs, {len(s['frequencies_hz'])} modes "
       f"({s['frequencies_hz'][0]:.6g} .. {s['frequencies_hz'][-1]:.6g} Hz, worst residual {s['residual']:.2e}), "
       f"{e['iterations']} iterations, {e['solves']} V-cycles, solve {s['time_s']['solve']:.2f} s "
       f"(setup {e['time_setup_s']:.2f} s, V-cycles {e['time_solve_s']:.2f} s)")
+steps = {k[len("lobpcg_"):-2]: v for k, v in s["solver_figures"].items() if k.startswith("lobpcg_")}
+print("  LOBPCG steps (s): " + ", ".join(f"{k} {v:.3f}" for k, v in steps.items()))
 PY
 fi
 exit "$status"

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <random>
 #include <sstream>
 #include <utility>
@@ -172,6 +173,19 @@ struct Convergence {
 
 namespace {
 
+// Seconds per step of the iterations, the device's queued work included: the solver's figures
+// lobpcg_<step>_s.
+struct StepSeconds {
+  double rayleigh_ritz = 0, combinations = 0, residuals = 0, v_cycles = 0, products = 0;
+  void record(std::map<std::string, double>& figures) const {
+    figures["lobpcg_rayleigh_ritz_s"] = rayleigh_ritz;
+    figures["lobpcg_combinations_s"] = combinations;
+    figures["lobpcg_residuals_s"] = residuals;
+    figures["lobpcg_v_cycles_s"] = v_cycles;
+    figures["lobpcg_products_s"] = products;
+  }
+};
+
 // One LOBPCG run on the device of options.device: the blocks and their products with K and M
 // there, the V-cycle on the same back-end, the small dense problems on the host.
 class LobpcgRun {
@@ -187,6 +201,7 @@ class LobpcgRun {
   void new_directions(const RitzPairs& ritz, const std::vector<int>& active);
   void precondition(const std::vector<int>& active);
   void report(int iteration, int converged, double& next_report, const Stopwatch& since_start) const;
+  void timed(double& total, const std::function<void()>& work) { total += blocks_.seconds_for(work); }
 
   const EigenOptions& options_;
   EigenResult& result_;
@@ -198,6 +213,7 @@ class LobpcgRun {
   std::unique_ptr<kernels::SparseVector> mask_, scratch_;
   VectorBlock r_;
   SearchSpace current_, next_;
+  StepSeconds steps_;
 };
 
 LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& nodes, const AmgOptions& amg,
@@ -265,19 +281,22 @@ void LobpcgRun::new_directions(const RitzPairs& ritz, const std::vector<int>& ac
 // W = the V-cycle on the active pairs' residuals, zero where there is no mass, into next_ with
 // its products.
 void LobpcgRun::precondition(const std::vector<int>& active) {
-  const Stopwatch watch;
   const int a = static_cast<int>(active.size());
   const auto& sparse = blocks_.sparse();
-  for (int col = 0; col < a; ++col) {
-    const auto w = blocks_.vector(next_.s, block_ + col);
-    cycle_->apply(*blocks_.vector(r_, active[col]), *w);
-    sparse.diagonal_step(1.0, *mask_, *w, 0.0, *scratch_, 0.0, *w);
-  }
+  timed(steps_.v_cycles, [&] {
+    for (int col = 0; col < a; ++col) {
+      const auto w = blocks_.vector(next_.s, block_ + col);
+      cycle_->apply(*blocks_.vector(r_, active[col]), *w);
+      sparse.diagonal_step(1.0, *mask_, *w, 0.0, *scratch_, 0.0, *w);
+    }
+  });
   result_.solves += a;
-  result_.time_solve_s += watch.seconds();
+  result_.time_solve_s = steps_.v_cycles;
   next_.w = a;
-  blocks_.multiply(*k_, next_.s.part(block_, a), next_.ks.part(block_, a));
-  blocks_.multiply(*m_, next_.s.part(block_, a), next_.ms.part(block_, a));
+  timed(steps_.products, [&] {
+    blocks_.multiply(*k_, next_.s.part(block_, a), next_.ks.part(block_, a));
+    blocks_.multiply(*m_, next_.s.part(block_, a), next_.ms.part(block_, a));
+  });
 }
 
 void LobpcgRun::report(int iteration, int converged, double& next_report, const Stopwatch& since_start) const {
@@ -295,16 +314,19 @@ void LobpcgRun::solve(const std::vector<char>& has_mass) {
   const Stopwatch since_start;
   double next_report = 2.0;
   for (int iteration = 0;; ++iteration) {
-    const RitzPairs ritz = rayleigh_ritz(blocks_, current_, block_);
-    combine_space(blocks_, current_, ritz.width, ritz.y, block_, next_, 0);
-    Convergence state = check(next_, ritz.lambda);
+    RitzPairs ritz;
+    timed(steps_.rayleigh_ritz, [&] { ritz = rayleigh_ritz(blocks_, current_, block_); });
+    timed(steps_.combinations, [&] { combine_space(blocks_, current_, ritz.width, ritz.y, block_, next_, 0); });
+    Convergence state;
+    timed(steps_.residuals, [&] { state = check(next_, ritz.lambda); });
     if (state.modes_converged == modes_) {
       // Converged on the running products: confirmed on true ones, or go on from those.
-      refresh_products(next_);
-      state = check(next_, ritz.lambda);
+      timed(steps_.products, [&] { refresh_products(next_); });
+      timed(steps_.residuals, [&] { state = check(next_, ritz.lambda); });
     }
     result_.restarts = iteration;
     if (state.modes_converged == modes_) {
+      steps_.record(result_.setup.figures);
       result_.eigenvalues.assign(ritz.lambda.begin(), ritz.lambda.begin() + modes_);
       result_.vectors.resize(static_cast<std::size_t>(modes_) * n);
       blocks_.download(next_.s.part(0, modes_), result_.vectors);  // M-orthonormal Ritz vectors, ascending
@@ -322,7 +344,7 @@ void LobpcgRun::solve(const std::vector<char>& has_mass) {
     std::vector<int> active;
     for (int j = 0; j < block_; ++j)
       if (!state.converged[j]) active.push_back(j);
-    new_directions(ritz, active);
+    timed(steps_.combinations, [&] { new_directions(ritz, active); });
     precondition(active);
     std::swap(current_, next_);
   }

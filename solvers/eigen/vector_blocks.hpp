@@ -6,6 +6,7 @@
 // back-end; Gram matrices and linear combinations are GEMMs on the dense one, with only their
 // small coefficient matrices on the host.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -40,6 +41,9 @@ class VectorBlocks {
   // Column-major host values (length x block.count()) to and from a block.
   void upload(std::span<const double> host, const VectorBlock& to);
   void download(const VectorBlock& from, std::span<double> host);
+
+  // Seconds `work` takes, the device's queued work included.
+  double seconds_for(const std::function<void()>& work) { return dense_->seconds_for(work); }
 
   // to_j = A from_j for every j.
   void multiply(const kernels::SparseMatrix& a, const VectorBlock& from, const VectorBlock& to) const;
