@@ -94,6 +94,15 @@ class SparseBackend {
   // device's memory or a row outside it, std::logic_error where the back-end has no views.
   virtual std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const;
 
+  // A for spmv_rows(), in the form this back-end multiplies many vectors with at once (cuSPARSE's
+  // CSR on cuda); this default is matrix(a, "auto"). The host back-end keeps a reference: `a`
+  // must outlive it.
+  virtual std::unique_ptr<SparseMatrix> rows_matrix(const CsrMatrix& a) const;
+  // y_j = A x_j for every row j of `x` and `y`, matrices of a dense back-end of this device (as
+  // view() takes them), A from rows_matrix(): LOBPCG's products with a block. This default makes
+  // one spmv() per row; a device reads A once for all of them.
+  virtual void spmv_rows(const SparseMatrix& a, const DeviceMatrix<double>& x, const DeviceMatrix<double>& y) const;
+
   virtual void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const = 0;  // y = A x
   // y = alpha A x + beta y for a block_matrix() A (y is not read when beta = 0: it may be unset).
   virtual void block_spmv(const SparseMatrix& a, double alpha, const SparseVector& x, double beta,

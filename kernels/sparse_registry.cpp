@@ -1,4 +1,5 @@
 // make_sparse_backend: the sparse side of the back-end table (backend_table.cpp).
+#include <map>
 #include <stdexcept>
 
 #include "kernels/compute_backend.hpp"
@@ -19,6 +20,17 @@ const std::vector<std::string>& sparse_backend_names() {
 
 std::unique_ptr<SparseVector> SparseBackend::view(const DeviceMatrix<double>&, index_t) const {
   throw std::logic_error("the " + name() + " sparse back-end makes no views of dense matrices");
+}
+
+std::unique_ptr<SparseMatrix> SparseBackend::rows_matrix(const CsrMatrix& a) const {
+  std::map<std::string, double> figures;
+  return matrix(a, "auto", figures);
+}
+
+void SparseBackend::spmv_rows(const SparseMatrix& a, const DeviceMatrix<double>& x, const DeviceMatrix<double>& y) const {
+  if (x.rows != y.rows)
+    throw std::invalid_argument("spmv_rows: " + std::to_string(x.rows) + " vectors in, " + std::to_string(y.rows) + " out");
+  for (index_t j = 0; j < x.rows; ++j) spmv(a, *view(x, j), *view(y, j));
 }
 
 double* view_start(const DeviceMatrix<double>& rows, index_t row, const std::string& device) {

@@ -129,6 +129,14 @@ class HostSparseBackend final : public SparseBackend {
   std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const override {
     return std::make_unique<HostView>(std::span<double>(view_start(rows, row, "cpu"), static_cast<std::size_t>(rows.cols)));
   }
+  // Contiguous rows are a column-major block: one pass over A for every few of them.
+  void spmv_rows(const SparseMatrix& a, const DeviceMatrix<double>& x, const DeviceMatrix<double>& y) const override {
+    if (x.rows == 0 || x.rows != y.rows || x.ld != x.cols || y.ld != y.cols || x.cols != y.cols)
+      return SparseBackend::spmv_rows(a, x, y);
+    const auto values = static_cast<std::size_t>(x.rows * x.cols);
+    fem::cpu::spmv_columns(static_cast<const HostMatrix&>(a).csr(), {view_start(x, 0, "cpu"), values},
+                           {view_start(y, 0, "cpu"), values});
+  }
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     fem::cpu::spmv(static_cast<const HostMatrix&>(a).csr(), in(x), out(y));
   }

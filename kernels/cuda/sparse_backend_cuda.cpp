@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "kernels/block_diagonal_check.hpp"
+#include "kernels/cuda/csr_block_product.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
@@ -81,6 +82,18 @@ class CudaBlockMatrix final : public SparseMatrix {
   DeviceBlockMatrix form_;
 };
 
+// A CSR matrix for spmv_rows(): cuSPARSE's SpMM on column-major blocks.
+class CudaRowsMatrix final : public SparseMatrix {
+ public:
+  explicit CudaRowsMatrix(const CsrMatrix& a) : product_(a) {}
+  std::size_t device_bytes() const override { return product_.device_bytes(); }
+  std::string setting() const override { return "csr (cuSPARSE SpMM)"; }
+  const CsrBlockProduct& product() const { return product_; }
+
+ private:
+  CsrBlockProduct product_;
+};
+
 template <class Value>
 std::unique_ptr<SparseMatrix> checked_block_matrix(const BlockMatrix<Value>& a) {
   check_block_shape(a, "cuda");
@@ -154,7 +167,22 @@ class CudaSparseBackend final : public SparseBackend {
   std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const override {
     return std::make_unique<CudaVector>(view_start(rows, row, "cuda"), static_cast<std::size_t>(rows.cols));
   }
+  std::unique_ptr<SparseMatrix> rows_matrix(const CsrMatrix& a) const override {
+    return std::make_unique<CudaRowsMatrix>(a);
+  }
+  // A dense matrix's rows (vectors, one after another at its leading dimension) are the columns
+  // of a column-major block.
+  void spmv_rows(const SparseMatrix& a, const DeviceMatrix<double>& x, const DeviceMatrix<double>& y) const override {
+    const auto* rows = dynamic_cast<const CudaRowsMatrix*>(&a);
+    if (!rows) return SparseBackend::spmv_rows(a, x, y);
+    if (x.rows != y.rows || x.cols != y.cols)
+      throw std::invalid_argument("cuda spmv_rows: the blocks differ in shape");
+    if (x.rows == 0) return;
+    rows->product().apply(view_start(x, 0, "cuda"), x.ld, view_start(y, 0, "cuda"), y.ld, static_cast<int>(x.rows));
+  }
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
+    if (const auto* rows = dynamic_cast<const CudaRowsMatrix*>(&a))
+      return rows->product().apply(in(x), length(x), out(y), length(y), 1);
     static_cast<const CudaMatrix&>(a).spmv().apply(in(x), out(y));
   }
   void block_spmv(const SparseMatrix& a, double alpha, const SparseVector& x, double beta,

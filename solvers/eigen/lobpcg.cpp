@@ -11,7 +11,6 @@
 #include <sstream>
 #include <utility>
 
-#include "kernels/shared/spmv_autotune.hpp"
 #include "kernels/sparse_backend.hpp"
 #include "solvers/eigen/shifted_matrix.hpp"
 #include "solvers/eigen/vector_blocks.hpp"
@@ -226,9 +225,8 @@ LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& n
       blocks_(name_of(options.device), k.rows, 3 * block) {
   const Stopwatch setup;
   cycle_ = shifted_v_cycle(blocks_.sparse(), shifted_matrix(k, m, result.shift), nodes, amg, result.shift);
-  const std::string spmv = kernels::auto_spmv_setting("cache");
-  k_ = blocks_.sparse().matrix(k, spmv, result.setup.figures);
-  m_ = blocks_.sparse().matrix(m, spmv, result.setup.figures);
+  k_ = blocks_.sparse().rows_matrix(k);
+  m_ = blocks_.sparse().rows_matrix(m);
   current_ = allocate_space(blocks_, 3 * block);
   next_ = allocate_space(blocks_, 3 * block);
   r_ = blocks_.allocate(block);

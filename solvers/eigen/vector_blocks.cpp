@@ -14,8 +14,11 @@ std::string dense_of(const std::string& device) {
   throw std::invalid_argument("LOBPCG runs on cpu and cuda, not on '" + device + "'");
 }
 
-// Each vector starts on a 256-byte boundary, as the device kernels' wide loads like.
-std::int64_t padded(std::int64_t length) { return (length + 31) / 32 * 32; }
+// On a device each vector starts on a 256-byte boundary, as its kernels' wide loads like; on the
+// host the vectors follow one another, a column-major block for the host's multi-column SpMV.
+std::int64_t stride_of(std::int64_t length, const kernels::SparseBackend& sparse) {
+  return sparse.on_host() ? length : (length + 31) / 32 * 32;
+}
 
 }  // namespace
 
@@ -23,7 +26,7 @@ VectorBlocks::VectorBlocks(const std::string& device, std::int64_t length, int w
     : dense_(kernels::make_dense_backend(dense_of(device))),
       sparse_(kernels::make_sparse_backend(device)),
       length_(length),
-      stride_(padded(length)),
+      stride_(stride_of(length, *sparse_)),
       small_(dense_->allocate<double>(widest, widest)) {}
 
 VectorBlock VectorBlocks::allocate(int count) {
@@ -43,7 +46,7 @@ void VectorBlocks::download(const VectorBlock& from, std::span<double> host) {
 }
 
 void VectorBlocks::multiply(const kernels::SparseMatrix& a, const VectorBlock& from, const VectorBlock& to) const {
-  for (int j = 0; j < from.count(); ++j) sparse_->spmv(a, *vector(from, j), *vector(to, j));
+  sparse_->spmv_rows(a, from.rows, to.rows);
 }
 
 std::vector<double> VectorBlocks::inner(const VectorBlock& a, const VectorBlock& b) {

@@ -2,9 +2,9 @@
 // Blocks of n-vectors on one device, for LOBPCG: each block a matrix of the device's dense
 // back-end holding one vector per row (the column-major n x k block of the algorithm, stored
 // transposed), so that every vector is contiguous and the sparse back-end reaches it through a
-// view. Products with sparse matrices and preconditioners go vector by vector on the sparse
-// back-end; Gram matrices and linear combinations are GEMMs on the dense one, with only their
-// small coefficient matrices on the host.
+// view. Products with sparse matrices go block by block on the sparse back-end (spmv_rows),
+// preconditioners vector by vector; Gram matrices and linear combinations are GEMMs on the dense
+// back-end, with only their small coefficient matrices on the host.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -45,7 +45,8 @@ class VectorBlocks {
   // Seconds `work` takes, the device's queued work included.
   double seconds_for(const std::function<void()>& work) { return dense_->seconds_for(work); }
 
-  // to_j = A from_j for every j.
+  // to_j = A from_j for every j, A from the sparse back-end's rows_matrix() (on a device, one
+  // pass over A for the whole block).
   void multiply(const kernels::SparseMatrix& a, const VectorBlock& from, const VectorBlock& to) const;
   // a^T b: a.count() x b.count(), column-major, on the host.
   std::vector<double> inner(const VectorBlock& a, const VectorBlock& b);
