@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <random>
 #include <sstream>
 #include <utility>
 
@@ -58,6 +57,7 @@ std::vector<double> svqb(std::vector<double> g, int c, int& kept) {
 // every vector, or their directions would be eigenvectors of infinite frequency.
 std::vector<char> equations_with_mass(const CsrMatrix& m) {
   std::vector<char> has_mass(m.rows, 0);
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < m.rows; ++i)
     for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
       if (m.col[p] == i && m.val[p] > 0) has_mass[i] = 1;
@@ -93,26 +93,32 @@ struct RowSumNorms {
 };
 
 RowSumNorms row_sum_norms(const CsrMatrix& k, const CsrMatrix& m) {
-  RowSumNorms norms;
+  double largest_k = 0, largest_m = 0;
+#pragma omp parallel for schedule(static) reduction(max : largest_k, largest_m)
   for (std::int64_t i = 0; i < k.rows; ++i) {
     double sk = 0, sm = 0;
     for (auto p = k.row_ptr[i]; p < k.row_ptr[i + 1]; ++p) sk += std::abs(k.val[p]);
     for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p) sm += std::abs(m.val[p]);
-    norms.k = std::max(norms.k, sk);
-    norms.m = std::max(norms.m, sm);
+    largest_k = std::max(largest_k, sk);
+    largest_m = std::max(largest_m, sm);
   }
-  return norms;
+  return {largest_k, largest_m};
 }
 
-// Random starting vectors (column-major n x block; a fixed seed: runs repeat), zero where there is no mass.
+// Random starting vectors (column-major n x block), zero where there is no mass. Each entry a
+// function of its place alone (SplitMix64 of its index, fixed seed): runs repeat, and threads
+// fill the block in any order.
 std::vector<double> random_start(std::int64_t n, int block, const std::vector<char>& has_mass) {
   std::vector<double> x(static_cast<std::size_t>(n) * block);
-  std::mt19937_64 random(20261206);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (double& v : x) v = uniform(random);
-  for (int j = 0; j < block; ++j)
-    for (std::int64_t i = 0; i < n; ++i)
-      if (!has_mass[i]) x[static_cast<std::size_t>(j) * n + i] = 0;
+  const auto count = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < count; ++e) {
+    std::uint64_t z = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(e + 1) + 20261206;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    x[e] = has_mass[e % n] ? 2.0 * static_cast<double>(z >> 11) * 0x1.0p-53 - 1.0 : 0.0;
+  }
   return x;
 }
 
