@@ -201,7 +201,7 @@ class LobpcgRun {
   void solve(const std::vector<char>& has_mass);
 
  private:
-  Convergence check(const SearchSpace& space, const std::vector<double>& lambda) const;
+  Convergence check(const SearchSpace& space, const std::vector<double>& lambda);
   void refresh_products(const SearchSpace& space) const;
   void new_directions(const RitzPairs& ritz, const std::vector<int>& active);
   void precondition(const std::vector<int>& active);
@@ -244,21 +244,28 @@ LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& n
   for (const auto& [name, value] : cycle_->figures()) result.setup.figures[name] = value;
 }
 
-Convergence LobpcgRun::check(const SearchSpace& space, const std::vector<double>& lambda) const {
-  const auto& sparse = blocks_.sparse();
+Convergence LobpcgRun::check(const SearchSpace& space, const std::vector<double>& lambda) {
+  // R = K X - M X Lambda and the norms as GEMMs over the whole block (the diagonals of Gram
+  // matrices), not as a reduction per vector: a handful of passes in all.
+  const auto k = static_cast<std::size_t>(block_);
+  std::vector<double> identity(k * k, 0.0), minus_lambda(k * k, 0.0);
+  for (std::size_t j = 0; j < k; ++j) {
+    identity[j * k + j] = 1.0;
+    minus_lambda[j * k + j] = -lambda[j];
+  }
+  const VectorBlock x = space.s.part(0, block_), kx = space.ks.part(0, block_), mx = space.ms.part(0, block_);
+  blocks_.combine(kx, identity, r_);
+  blocks_.combine(mx, minus_lambda, r_, 1.0);
+  const auto xx = blocks_.inner(x, x), kk = blocks_.inner(kx, kx), mm = blocks_.inner(mx, mx), rr = blocks_.inner(r_, r_);
   const double reference = std::max(std::abs(result_.shift), std::abs(lambda[modes_ - 1]));
   Convergence out{std::vector<char>(block_, 0), 0};
-  for (int j = 0; j < block_; ++j) {
-    const auto x = blocks_.vector(space.s, j), kx = blocks_.vector(space.ks, j), mx = blocks_.vector(space.ms, j);
-    const auto r = blocks_.vector(r_, j);
-    sparse.axpby(1.0, *kx, 0.0, *r);
-    sparse.axpby(-lambda[j], *mx, 1.0, *r);
-    const double norm_x = std::sqrt(sparse.dot(*x, *x));
-    const double scale = std::max(std::sqrt(sparse.dot(*kx, *kx)), reference * std::sqrt(sparse.dot(*mx, *mx)));
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::size_t d = j * k + j;
+    const double scale = std::max(std::sqrt(kk[d]), reference * std::sqrt(mm[d]));
     const double attainable =
-        1e3 * std::numeric_limits<double>::epsilon() * (norms_.k + std::abs(lambda[j]) * norms_.m) * norm_x;
-    out.converged[j] = std::sqrt(sparse.dot(*r, *r)) <= std::max(options_.tolerance * scale, attainable);
-    if (j < modes_ && out.converged[j]) ++out.modes_converged;
+        1e3 * std::numeric_limits<double>::epsilon() * (norms_.k + std::abs(lambda[j]) * norms_.m) * std::sqrt(xx[d]);
+    out.converged[j] = std::sqrt(rr[d]) <= std::max(options_.tolerance * scale, attainable);
+    if (static_cast<int>(j) < modes_ && out.converged[j]) ++out.modes_converged;
   }
   return out;
 }

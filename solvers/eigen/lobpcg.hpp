@@ -17,7 +17,7 @@ namespace fem::eigen {
 // A pair has converged when its mode_residuals measure is below options.tolerance, or below what
 // roundoff in K x allows (confirmed on K x and M x multiplied afresh). `restarts` in the result
 // counts the iterations and `solves` the V-cycles. Throws EigenFailure without convergence in
-// options.max_restarts iterations, kernels::BackendUnavailable without the device,
+// options.max_restarts iterations, SolverUnavailable without the device,
 // std::invalid_argument for a device LOBPCG does not run on.
 EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, const AmgOptions& amg,
                    const EigenOptions& options);

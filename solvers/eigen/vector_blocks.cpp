@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "kernels/dense_registry.hpp"
+#include "solvers/linear_solver.hpp"
 
 namespace fem::eigen {
 namespace {
@@ -20,11 +21,22 @@ std::int64_t stride_of(std::int64_t length, const kernels::SparseBackend& sparse
   return sparse.on_host() ? length : (length + 31) / 32 * 32;
 }
 
+// The back-ends of `device`, or SolverUnavailable saying why this build or machine lacks them.
+template <class Backend>
+std::unique_ptr<Backend> backend_of(const std::string& device, std::unique_ptr<Backend> (*make)(const std::string&),
+                                    const std::string& name) {
+  try {
+    return make(name);
+  } catch (const kernels::BackendUnavailable& e) {
+    throw SolverUnavailable("LOBPCG on " + device + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 VectorBlocks::VectorBlocks(const std::string& device, std::int64_t length, int widest)
-    : dense_(kernels::make_dense_backend(dense_of(device))),
-      sparse_(kernels::make_sparse_backend(device)),
+    : dense_(backend_of(device, kernels::make_dense_backend, dense_of(device))),
+      sparse_(backend_of(device, kernels::make_sparse_backend, device)),
       length_(length),
       stride_(stride_of(length, *sparse_)),
       small_(dense_->allocate<double>(widest, widest)) {}
@@ -60,12 +72,12 @@ std::vector<double> VectorBlocks::inner(const VectorBlock& a, const VectorBlock&
   return c;
 }
 
-void VectorBlocks::combine(const VectorBlock& from, std::span<const double> c, const VectorBlock& to) {
+void VectorBlocks::combine(const VectorBlock& from, std::span<const double> c, const VectorBlock& to, double beta) {
   // Row j of `to` is the sum over i of C(i, j) times row i of `from`: read by rows, the
   // column-major C is the transposed coefficient matrix the row-major GEMM wants.
   const auto coefficients = small_.block(0, 0, to.count(), from.count());
   dense_->upload(c.data(), from.count(), coefficients);
-  dense_->gemm(kernels::Op::none, kernels::Op::none, 1.0, coefficients, from.rows, 0.0, to.rows);
+  dense_->gemm(kernels::Op::none, kernels::Op::none, 1.0, coefficients, from.rows, beta, to.rows);
 }
 
 }  // namespace fem::eigen

@@ -28,7 +28,7 @@ struct VectorBlock {
 class VectorBlocks {
  public:
   // The back-ends of `device` (cpu, cuda) for vectors of `length`, with room for coefficient
-  // matrices of up to `widest` x `widest`. Throws kernels::BackendUnavailable without the device,
+  // matrices of up to `widest` x `widest`. Throws SolverUnavailable without the device,
   // std::invalid_argument for a device without views of dense matrices.
   VectorBlocks(const std::string& device, std::int64_t length, int widest);
 
@@ -50,8 +50,9 @@ class VectorBlocks {
   void multiply(const kernels::SparseMatrix& a, const VectorBlock& from, const VectorBlock& to) const;
   // a^T b: a.count() x b.count(), column-major, on the host.
   std::vector<double> inner(const VectorBlock& a, const VectorBlock& b);
-  // to = from C for C column-major from.count() x to.count() (leading dimension from.count()).
-  void combine(const VectorBlock& from, std::span<const double> c, const VectorBlock& to);
+  // to = from C + beta to for C column-major from.count() x to.count() (leading dimension
+  // from.count()); `to` is not read when beta = 0.
+  void combine(const VectorBlock& from, std::span<const double> c, const VectorBlock& to, double beta = 0.0);
 
  private:
   std::unique_ptr<kernels::DenseBackend> dense_;
