@@ -123,9 +123,11 @@ class SparseBackend {
   virtual void cg_direction(double beta, const SparseVector& r, const BlockDiagonal& m, SparseVector& p) const = 0;
 };
 
-// The first entry of row `row` of `rows`, for a view() of the sparse back-end of `device`
-// (cpu, cuda); throws std::invalid_argument as view() does.
-double* view_start(const DeviceMatrix<double>& rows, index_t row, const std::string& device);
+// The first entry of row `row` of `rows`, for a view() of the sparse back-end of `device`, whose
+// memory `in_memory_of_device` says a dense back-end computes in; throws std::invalid_argument as
+// view() does.
+double* view_start(const DeviceMatrix<double>& rows, index_t row, const std::string& device,
+                   bool (*in_memory_of_device)(const DenseBackend&));
 
 // The devices a sparse back-end exists for: cpu, cuda, opencl.
 const std::vector<std::string>& sparse_backend_names();

@@ -5,6 +5,7 @@
 
 #include "kernels/block_diagonal_check.hpp"
 #include "kernels/cuda/csr_block_product.hpp"
+#include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
@@ -165,7 +166,7 @@ class CudaSparseBackend final : public SparseBackend {
   }
 
   std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const override {
-    return std::make_unique<CudaVector>(view_start(rows, row, "cuda"), static_cast<std::size_t>(rows.cols));
+    return std::make_unique<CudaVector>(view_start(rows, row, "cuda", is_cuda_backend), static_cast<std::size_t>(rows.cols));
   }
   std::unique_ptr<SparseMatrix> rows_matrix(const CsrMatrix& a) const override {
     return std::make_unique<CudaRowsMatrix>(a);
@@ -178,7 +179,7 @@ class CudaSparseBackend final : public SparseBackend {
     if (x.rows != y.rows || x.cols != y.cols)
       throw std::invalid_argument("cuda spmv_rows: the blocks differ in shape");
     if (x.rows == 0) return;
-    rows->product().apply(view_start(x, 0, "cuda"), x.ld, view_start(y, 0, "cuda"), y.ld, static_cast<int>(x.rows));
+    rows->product().apply(view_start(x, 0, "cuda", is_cuda_backend), x.ld, view_start(y, 0, "cuda", is_cuda_backend), y.ld, static_cast<int>(x.rows));
   }
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     if (const auto* rows = dynamic_cast<const CudaRowsMatrix*>(&a))
