@@ -168,15 +168,11 @@ void combine_space(VectorBlocks& blocks, const SearchSpace& from, int width, std
 }
 
 // Which of the block's Ritz pairs meet the tolerance, relative as mode_residuals measures it, or
-// the roundoff floor; their residuals K x - lambda M x are left in `r`.
+// the roundoff floor (their residuals K x - lambda M x stay in the run's residual block).
 struct Convergence {
   std::vector<char> converged;
   int modes_converged = 0;  // among the first `modes`
 };
-
-}  // namespace
-
-namespace {
 
 // Seconds per step of the iterations, the device's queued work included: the solver's figures
 // lobpcg_<step>_s.
