@@ -14,6 +14,7 @@
 
 #include "kernels/block_matrix.hpp"
 #include "kernels/csr_matrix.hpp"
+#include "kernels/device_matrix.hpp"
 
 namespace fem::kernels {
 
@@ -87,6 +88,21 @@ class SparseBackend {
   virtual std::unique_ptr<BlockDiagonal> block_diagonal(std::span<const double> inverse_blocks, int block) const = 0;
   virtual bool has_block_diagonal(int block) const = 0;  // whether block_diagonal() takes this block size
 
+  // Row `row` of `rows`, a matrix of a dense back-end of this device, as a vector of this back-end
+  // (its entries in place, no copy): blocks of vectors that dense GEMMs combine and SpMV and
+  // preconditioners apply to (LOBPCG). Throws std::invalid_argument for a matrix in another
+  // device's memory or a row outside it, std::logic_error where the back-end has no views.
+  virtual std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const;
+
+  // A for spmv_rows(), in the form this back-end multiplies many vectors with at once (cuSPARSE's
+  // CSR on cuda); this default is matrix(a, "auto"). The host back-end keeps a reference: `a`
+  // must outlive it.
+  virtual std::unique_ptr<SparseMatrix> rows_matrix(const CsrMatrix& a) const;
+  // y_j = A x_j for every row j of `x` and `y`, matrices of a dense back-end of this device (as
+  // view() takes them), A from rows_matrix(): LOBPCG's products with a block. This default makes
+  // one spmv() per row; a device reads A once for all of them.
+  virtual void spmv_rows(const SparseMatrix& a, const DeviceMatrix<double>& x, const DeviceMatrix<double>& y) const;
+
   virtual void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const = 0;  // y = A x
   // y = alpha A x + beta y for a block_matrix() A (y is not read when beta = 0: it may be unset).
   virtual void block_spmv(const SparseMatrix& a, double alpha, const SparseVector& x, double beta,
@@ -106,6 +122,12 @@ class SparseBackend {
   // p = M^-1 r + beta p (p is not read when beta = 0).
   virtual void cg_direction(double beta, const SparseVector& r, const BlockDiagonal& m, SparseVector& p) const = 0;
 };
+
+// The first entry of row `row` of `rows`, for a view() of the sparse back-end of `device`, whose
+// memory `in_memory_of_device` says a dense back-end computes in; throws std::invalid_argument as
+// view() does.
+double* view_start(const DeviceMatrix<double>& rows, index_t row, const std::string& device,
+                   bool (*in_memory_of_device)(const DenseBackend&));
 
 // The devices a sparse back-end exists for: cpu, cuda, opencl.
 const std::vector<std::string>& sparse_backend_names();

@@ -25,7 +25,8 @@ const std::vector<EigenMethodRow>& eigen_table() {
        "shift-invert block Lanczos, thick restart, on K - sigma M prepared once by a direct method: lanczos:DEVICE:METHOD "
        "(lanczos:cpu:multifrontal, lanczos:cuda:band-cholesky)",
        {}, kEveryBuild},
-      {"lobpcg", EigenInner::Amg, "LOBPCG preconditioned by one AMG V-cycle on K - sigma M: lobpcg:cpu:amg", {"cpu"},
+      {"lobpcg", EigenInner::Amg, "LOBPCG preconditioned by one AMG V-cycle on K - sigma M: lobpcg:cpu:amg, lobpcg:cuda:amg",
+       {"cpu", "cuda"},
        kEveryBuild},
       {"slepc", EigenInner::None, "SLEPc's Krylov-Schur with MUMPS shift-invert, the reference: slepc:cpu; runs under mpirun", {"cpu"}, kSlepc},
   };

@@ -48,12 +48,13 @@ double translational_mass(const CsrMatrix& m, const DofMap& dofs) {
 }
 
 eigen::EigenResult solve_eigen(const CsrMatrix& k, const CsrMatrix& m, LinearSolver* solver, NodeLayout nodes,
-                               const AmgOptions& amg, const AnalysisSpec& analysis,
+                               const AmgOptions& amg, Device device, const AnalysisSpec& analysis,
                                std::function<void(const std::string&)> progress) {
   eigen::EigenOptions options;
   options.modes = analysis.modes;
   if (analysis.shift_hz) options.shift = shift_of_frequency(*analysis.shift_hz);
   options.progress = std::move(progress);
+  options.device = device;
   switch (analysis.method) {
     case EigenMethod::Lobpcg:
       // Its test reads ||K x - lambda M x|| itself, where rigid-body modes stall well above roundoff;
@@ -68,10 +69,10 @@ eigen::EigenResult solve_eigen(const CsrMatrix& k, const CsrMatrix& m, LinearSol
 }
 
 ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m, double total_mass,
-                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, const AnalysisSpec& analysis,
-                          std::function<void(const std::string&)> progress) {
+                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, Device device,
+                          const AnalysisSpec& analysis, std::function<void(const std::string&)> progress) {
   ModalSolution out;
-  out.eigen = solve_eigen(k, m, &solver, nodes, amg, analysis, std::move(progress));
+  out.eigen = solve_eigen(k, m, &solver, nodes, amg, device, analysis, std::move(progress));
   out.residuals = eigen::mode_residuals(k, m, out.eigen.eigenvalues, out.eigen.vectors, out.eigen.shift);
   out.total_mass = total_mass;
 

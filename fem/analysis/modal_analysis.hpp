@@ -37,17 +37,18 @@ double frequency_of_eigenvalue(double lambda);
 void remove_fixed_mass(CsrMatrix& m, const Constraints& constraints);
 
 // The eigenpairs of `k` and `m` (as solve_modal takes them) by analysis.method: shift-invert
-// Lanczos through `solver`, prepared once with K - sigma M; LOBPCG with AMG set up by `amg`; or
-// SLEPc. `solver` is used by Lanczos only (and must be given for it). Throws
+// Lanczos through `solver`, prepared once with K - sigma M; LOBPCG with AMG set up by `amg`, on
+// `device` (solver.device); or SLEPc. `solver` is used by Lanczos only (and must be given for it). Throws
 // eigen::EigenFailure, SolveFailure, or SolverUnavailable for SLEPc in a build without it.
 eigen::EigenResult solve_eigen(const CsrMatrix& k, const CsrMatrix& m, LinearSolver* solver, NodeLayout nodes,
-                               const AmgOptions& amg, const AnalysisSpec& analysis,
+                               const AmgOptions& amg, Device device, const AnalysisSpec& analysis,
                                std::function<void(const std::string&)> progress = {});
 
 // The modes of `k` (constraints applied) and `m` (fixed mass removed; `total_mass` from it before)
 // by solve_eigen, with frequencies, residuals, shapes, participation factors and effective masses.
 ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatrix& m, double total_mass,
-                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, const AnalysisSpec& analysis,
+                          LinearSolver& solver, NodeLayout nodes, const AmgOptions& amg, Device device,
+                          const AnalysisSpec& analysis,
                           std::function<void(const std::string&)> progress = {});
 
 // r^T M r for the unit translation r along x (the mass, for an elastic body's consistent or lumped M).

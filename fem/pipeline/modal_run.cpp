@@ -37,7 +37,7 @@ std::string describe_modes(const ModalSolution& modal, const SolverOptions& opti
   const bool lanczos = method == EigenMethod::Lanczos, lobpcg = method == EigenMethod::Lobpcg;
   std::ostringstream s;
   s << modal.frequencies_hz.size() << " modes, "
-    << (lobpcg ? "LOBPCG with AMG"
+    << (lobpcg ? "LOBPCG with AMG on " + std::string(name_of(options.device))
         : lanczos ? "shift-invert Lanczos on " + std::string(name_of(options.method)) + " " + name_of(options.device)
                   : std::string("SLEPc Krylov-Schur, MUMPS shift-invert"))
     << " (shift " << std::setprecision(3) << e.shift << ", block " << e.block_size << ", " << e.restarts
@@ -145,7 +145,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
   ModalSolution modal;
   phases.run("solve", [&] {
     modal = solve_modal(system.dofs(), system.assembled().matrix, mass, total_mass, in.solver, system.nodes(),
-                        in.options.amg, c.analysis, in.options.progress);
+                        in.options.amg, in.options.device, c.analysis, in.options.progress);
     return describe_modes(modal, in.options, c.analysis.method);
   });
   // Every method is held to what a direct solve is: an inexact inner solve (cg) costs the modes

@@ -183,7 +183,8 @@ std::vector<double> solve_eigen_row(SystemCache& cache, const Case& c, const std
       },
       [&] {
         const Stopwatch eigen_solve;
-        modes = solve_eigen(k, m, solver.get(), system.nodes(), options.amg, analysis, options.progress);
+        modes = solve_eigen(k, m, solver.get(), system.nodes(), options.amg, options.device, analysis,
+                            options.progress);
         // The solve is all the rest of the method (its linear solves, orthogonalisation and small
         // dense problems), so that setup + solve is what the row costs whatever the method counts.
         SolveReport report = modes.setup;

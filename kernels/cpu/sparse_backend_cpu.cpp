@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "kernels/block_diagonal_check.hpp"
+#include "kernels/dense_backend.hpp"
 #include "kernels/shared/block_spmv.hpp"
 #include "kernels/shared/vector_ops.hpp"
 
@@ -21,6 +22,19 @@ class HostVector final : public SparseVector {
 
  private:
   std::vector<double> values_;
+};
+
+// Entries someone else owns (a row of a host dense matrix), used in place.
+class HostView final : public SparseVector {
+ public:
+  explicit HostView(std::span<double> values) : values_(values) {}
+  std::size_t size() const override { return values_.size(); }
+  void upload(std::span<const double> host) override { std::copy(host.begin(), host.end(), values_.begin()); }
+  void download(std::span<double> host) const override { std::copy(values_.begin(), values_.end(), host.begin()); }
+  std::span<double> host() override { return values_; }
+
+ private:
+  std::span<double> values_;
 };
 
 class HostMatrix final : public SparseMatrix {
@@ -70,6 +84,8 @@ class HostBlockDiagonal final : public BlockDiagonal {
   int block_;
 };
 
+bool in_host_memory(const DenseBackend& dense) { return dense.uses_host_memory(); }
+
 std::span<const double> in(const SparseVector& v) { return v.host(); }
 std::span<double> out(SparseVector& v) { return v.host(); }
 const HostBlockDiagonal& host(const BlockDiagonal& m) { return static_cast<const HostBlockDiagonal&>(m); }
@@ -113,6 +129,17 @@ class HostSparseBackend final : public SparseBackend {
   std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<float>& a) const override { return checked(a); }
   std::unique_ptr<SparseMatrix> block_matrix(const BlockMatrix<double>& a) const override { return checked(a); }
 
+  std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const override {
+    return std::make_unique<HostView>(std::span<double>(view_start(rows, row, "cpu", in_host_memory), static_cast<std::size_t>(rows.cols)));
+  }
+  // Contiguous rows are a column-major block: one pass over A for every few of them.
+  void spmv_rows(const SparseMatrix& a, const DeviceMatrix<double>& x, const DeviceMatrix<double>& y) const override {
+    if (x.rows == 0 || x.rows != y.rows || x.ld != x.cols || y.ld != y.cols || x.cols != y.cols)
+      return SparseBackend::spmv_rows(a, x, y);
+    const auto values = static_cast<std::size_t>(x.rows * x.cols);
+    fem::cpu::spmv_columns(static_cast<const HostMatrix&>(a).csr(), {view_start(x, 0, "cpu", in_host_memory), values},
+                           {view_start(y, 0, "cpu", in_host_memory), values});
+  }
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
     fem::cpu::spmv(static_cast<const HostMatrix&>(a).csr(), in(x), out(y));
   }

@@ -186,6 +186,8 @@ private:
 
 }  // namespace
 
+bool is_cuda_backend(const DenseBackend& dense) { return dynamic_cast<const CudaBackend*>(&dense) != nullptr; }
+
 std::string unavailable_reason() {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

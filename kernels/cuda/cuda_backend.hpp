@@ -18,4 +18,7 @@ std::string unavailable_reason();
 // Throws BackendUnavailable when there is no usable device.
 std::unique_ptr<DenseBackend> make_backend(GemmKernel kernel);
 
+// Whether `dense` is one of these back-ends (its matrices in this device's memory).
+bool is_cuda_backend(const DenseBackend& dense);
+
 }  // namespace fem::kernels::cuda

@@ -1,8 +1,12 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
+#include <optional>
 #include <stdexcept>
 
 #include "kernels/block_diagonal_check.hpp"
+#include "kernels/cuda/csr_block_product.hpp"
+#include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -11,17 +15,23 @@
 namespace fem::kernels::cuda {
 namespace {
 
+// A vector in its own device memory, or a view of entries another owns (a row of a dense matrix).
 class CudaVector final : public SparseVector {
  public:
-  explicit CudaVector(std::size_t n) : data_(n) {}
-  std::size_t size() const override { return data_.size(); }
-  void upload(std::span<const double> host) override { data_.upload(host.data()); }
-  void download(std::span<double> host) const override { data_.download(host.data()); }
-  const double* data() const { return data_.data(); }
-  double* data() { return data_.data(); }
+  explicit CudaVector(std::size_t n) : owned_(std::in_place, n), data_(owned_->data()), size_(n) {}
+  CudaVector(double* entries, std::size_t n) : data_(entries), size_(n) {}
+  std::size_t size() const override { return size_; }
+  void upload(std::span<const double> host) override { copy_bytes_to_device(data_, host.data(), size_ * sizeof(double)); }
+  void download(std::span<double> host) const override {
+    copy_bytes_to_host(host.data(), data_, size_ * sizeof(double));
+  }
+  const double* data() const { return data_; }
+  double* data() { return data_; }
 
  private:
-  DeviceVector data_;
+  std::optional<DeviceVector> owned_;  // none for a view (a DeviceVector of 0 still allocates)
+  double* data_;
+  std::size_t size_;
 };
 
 class CudaMatrix final : public SparseMatrix {
@@ -71,6 +81,18 @@ class CudaBlockMatrix final : public SparseMatrix {
  private:
   DeviceBytes row_ptr_, col_, val_;
   DeviceBlockMatrix form_;
+};
+
+// A CSR matrix for spmv_rows(): cuSPARSE's SpMM on column-major blocks.
+class CudaRowsMatrix final : public SparseMatrix {
+ public:
+  explicit CudaRowsMatrix(const CsrMatrix& a) : product_(a) {}
+  std::size_t device_bytes() const override { return product_.device_bytes(); }
+  std::string setting() const override { return "csr (cuSPARSE SpMM)"; }
+  const CsrBlockProduct& product() const { return product_; }
+
+ private:
+  CsrBlockProduct product_;
 };
 
 template <class Value>
@@ -143,7 +165,25 @@ class CudaSparseBackend final : public SparseBackend {
     return std::make_unique<CudaBlockMatrix>(*doubles, CudaBlockMatrix::Narrowed{});
   }
 
+  std::unique_ptr<SparseVector> view(const DeviceMatrix<double>& rows, index_t row) const override {
+    return std::make_unique<CudaVector>(view_start(rows, row, "cuda", is_cuda_backend), static_cast<std::size_t>(rows.cols));
+  }
+  std::unique_ptr<SparseMatrix> rows_matrix(const CsrMatrix& a) const override {
+    return std::make_unique<CudaRowsMatrix>(a);
+  }
+  // A dense matrix's rows (vectors, one after another at its leading dimension) are the columns
+  // of a column-major block.
+  void spmv_rows(const SparseMatrix& a, const DeviceMatrix<double>& x, const DeviceMatrix<double>& y) const override {
+    const auto* rows = dynamic_cast<const CudaRowsMatrix*>(&a);
+    if (!rows) return SparseBackend::spmv_rows(a, x, y);
+    if (x.rows != y.rows || x.cols != y.cols)
+      throw std::invalid_argument("cuda spmv_rows: the blocks differ in shape");
+    if (x.rows == 0) return;
+    rows->product().apply(view_start(x, 0, "cuda", is_cuda_backend), x.ld, view_start(y, 0, "cuda", is_cuda_backend), y.ld, static_cast<int>(x.rows));
+  }
   void spmv(const SparseMatrix& a, const SparseVector& x, SparseVector& y) const override {
+    if (const auto* rows = dynamic_cast<const CudaRowsMatrix*>(&a))
+      return rows->product().apply(in(x), length(x), out(y), length(y), 1);
     static_cast<const CudaMatrix&>(a).spmv().apply(in(x), out(y));
   }
   void block_spmv(const SparseMatrix& a, double alpha, const SparseVector& x, double beta,

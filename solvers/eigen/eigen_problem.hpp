@@ -24,6 +24,7 @@ struct EigenOptions {
   // by up to the spread of the spectrum.
   double tolerance = 1e-12;
   int max_restarts = 300;
+  Device device = Device::Cpu;          // LOBPCG: where its blocks, products and V-cycles run (cpu, cuda)
   // Called after each restart with a short status line ("restart 12: 7 of 10 converged").
   std::function<void(const std::string&)> progress;
 };

@@ -6,59 +6,18 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <random>
+#include <map>
 #include <sstream>
+#include <utility>
 
 #include "kernels/sparse_backend.hpp"
-#include "kernels/shared/vector_ops.hpp"
 #include "solvers/eigen/shifted_matrix.hpp"
+#include "solvers/eigen/vector_blocks.hpp"
 #include "solvers/iterative/amg/v_cycle.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem::eigen {
 namespace {
-
-// Column-major n x cols.
-struct Block {
-  std::int64_t n = 0;
-  int cols = 0;
-  std::vector<double> data;
-  Block(std::int64_t rows = 0, int count = 0) : n(rows), cols(count), data(static_cast<std::size_t>(rows) * count, 0.0) {}
-  double* col(int j) { return data.data() + static_cast<std::size_t>(j) * n; }
-  const double* col(int j) const { return data.data() + static_cast<std::size_t>(j) * n; }
-  std::span<const double> span(int j) const { return {col(j), static_cast<std::size_t>(n)}; }
-};
-
-Block times(const CsrMatrix& a, const Block& x) {
-  Block y(x.n, x.cols);
-  for (int j = 0; j < x.cols; ++j) cpu::spmv(a, x.span(j), {y.col(j), static_cast<std::size_t>(x.n)});
-  return y;
-}
-
-// c = a^T b (a.cols x b.cols, column-major).
-std::vector<double> inner(const Block& a, const Block& b) {
-  std::vector<double> c(static_cast<std::size_t>(a.cols) * b.cols);
-  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, a.cols, b.cols, a.n, 1.0, a.data.data(), a.n, b.data.data(), b.n,
-              0.0, c.data(), a.cols);
-  return c;
-}
-
-// x c for c with x.cols rows and `count` columns (column-major, leading dimension ldc).
-Block combine(const Block& x, const double* c, int ldc, int count) {
-  Block y(x.n, count);
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, x.n, count, x.cols, 1.0, x.data.data(), x.n, c, ldc, 0.0,
-              y.data.data(), x.n);
-  return y;
-}
-
-Block join(std::initializer_list<const Block*> parts) {
-  Block s(parts.begin()[0]->n, 0);
-  for (const Block* p : parts) {
-    s.data.insert(s.data.end(), p->data.begin(), p->data.end());
-    s.cols += p->cols;
-  }
-  return s;
-}
 
 // Eigenpairs of the symmetric q x q matrix h (overwritten by its eigenvectors), ascending.
 std::vector<double> symmetric_eigen(std::vector<double>& h, int q) {
@@ -68,11 +27,17 @@ std::vector<double> symmetric_eigen(std::vector<double>& h, int q) {
   return w;
 }
 
-// B such that (S B)^T M (S B) = I, from the eigenpairs of the scaled Gram matrix (SVQB);
-// directions with relatively tiny Gram eigenvalues, dependent on the others, are left out.
-std::vector<double> svqb(const Block& s, const Block& ms, int& kept) {
-  const int c = s.cols;
-  std::vector<double> g = inner(s, ms), d(c);
+void symmetrize(std::vector<double>& h, int q) {
+  for (int j = 0; j < q; ++j)
+    for (int i = j + 1; i < q; ++i) h[j * q + i] = h[i * q + j] = 0.5 * (h[j * q + i] + h[i * q + j]);
+}
+
+// B (c x kept) such that (S B)^T M (S B) = I, from the Gram matrix g = S^T M S by the eigenpairs
+// of its scaled form (SVQB); directions with relatively tiny Gram eigenvalues, dependent on the
+// others, are left out.
+std::vector<double> svqb(std::vector<double> g, int c, int& kept) {
+  symmetrize(g, c);
+  std::vector<double> d(c);
   for (int i = 0; i < c; ++i) d[i] = g[i * c + i] > 0 ? 1.0 / std::sqrt(g[i * c + i]) : 0.0;
   for (int j = 0; j < c; ++j)
     for (int i = 0; i < c; ++i) g[j * c + i] *= d[i] * d[j];
@@ -92,6 +57,7 @@ std::vector<double> svqb(const Block& s, const Block& ms, int& kept) {
 // every vector, or their directions would be eigenvectors of infinite frequency.
 std::vector<char> equations_with_mass(const CsrMatrix& m) {
   std::vector<char> has_mass(m.rows, 0);
+#pragma omp parallel for schedule(static)
   for (std::int64_t i = 0; i < m.rows; ++i)
     for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p)
       if (m.col[p] == i && m.val[p] > 0) has_mass[i] = 1;
@@ -127,145 +93,283 @@ struct RowSumNorms {
 };
 
 RowSumNorms row_sum_norms(const CsrMatrix& k, const CsrMatrix& m) {
-  RowSumNorms norms;
+  double largest_k = 0, largest_m = 0;
+#pragma omp parallel for schedule(static) reduction(max : largest_k, largest_m)
   for (std::int64_t i = 0; i < k.rows; ++i) {
     double sk = 0, sm = 0;
     for (auto p = k.row_ptr[i]; p < k.row_ptr[i + 1]; ++p) sk += std::abs(k.val[p]);
     for (auto p = m.row_ptr[i]; p < m.row_ptr[i + 1]; ++p) sm += std::abs(m.val[p]);
-    norms.k = std::max(norms.k, sk);
-    norms.m = std::max(norms.m, sm);
+    largest_k = std::max(largest_k, sk);
+    largest_m = std::max(largest_m, sm);
   }
-  return norms;
+  return {largest_k, largest_m};
 }
 
-// Random starting vectors (a fixed seed: runs repeat), zero where there is no mass.
-Block random_start(std::int64_t n, int block, const std::vector<char>& has_mass) {
-  Block x(n, block);
-  std::mt19937_64 random(20261206);
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  for (double& v : x.data) v = uniform(random);
-  for (int j = 0; j < block; ++j)
-    for (std::int64_t i = 0; i < n; ++i)
-      if (!has_mass[i]) x.col(j)[i] = 0;
+// Random starting vectors (column-major n x block), zero where there is no mass. Each entry a
+// function of its place alone (SplitMix64 of its index, fixed seed): runs repeat, and threads
+// fill the block in any order.
+std::vector<double> random_start(std::int64_t n, int block, const std::vector<char>& has_mass) {
+  std::vector<double> x(static_cast<std::size_t>(n) * block);
+  const auto count = static_cast<std::int64_t>(x.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t e = 0; e < count; ++e) {
+    std::uint64_t z = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(e + 1) + 20261206;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    x[e] = has_mass[e % n] ? 2.0 * static_cast<double>(z >> 11) * 0x1.0p-53 - 1.0 : 0.0;
+  }
   return x;
 }
 
-// The new P: the part of the new X that came from W and P, in the columns of S = [X, W, P]
-// (S's coefficients B times the Ritz vectors' C, of which the rows past X's are kept).
-Block new_directions(const Block& s, const std::vector<double>& b, const std::vector<double>& ritz, int q, int block,
-                     const Block& w, const Block& p) {
-  std::vector<double> bc(static_cast<std::size_t>(s.cols) * block);
-  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, s.cols, block, q, 1.0, b.data(), s.cols, ritz.data(), q, 0.0,
-              bc.data(), s.cols);
-  const Block wp = join({&w, &p});
-  std::vector<double> tail(static_cast<std::size_t>(wp.cols) * block);
-  for (int j = 0; j < block; ++j)
-    std::copy_n(&bc[static_cast<std::size_t>(j) * s.cols + block], wp.cols, &tail[static_cast<std::size_t>(j) * wp.cols]);
-  return combine(wp, tail.data(), wp.cols, block);
-}
-
-// The residuals R = K X - M X Lambda, and how many of the first `modes` columns meet the
-// tolerance relative as mode_residuals measures it, or the roundoff floor.
-struct Residuals {
-  Block r;
-  int converged = 0;
+// The search space [X, W, P] with its products K S and M S, kept up to date by the same linear
+// combinations as S (only W's products are computed afresh): X in the first `block` vectors,
+// then `w` of W and `p` of P.
+struct SearchSpace {
+  VectorBlock s, ks, ms;
+  int w = 0, p = 0;
 };
 
-Residuals residuals(const Block& x, const Block& kx, const Block& mx, const std::vector<double>& lambda, int modes,
-                    double reference, RowSumNorms norms, double tolerance) {
-  Residuals out{Block(x.n, x.cols), 0};
-  for (int j = 0; j < x.cols; ++j) {
-    for (std::int64_t i = 0; i < x.n; ++i) out.r.col(j)[i] = kx.col(j)[i] - lambda[j] * mx.col(j)[i];
-    const double norm_x = std::sqrt(cpu::dot(x.span(j), x.span(j)));
-    const double scale = std::max(std::sqrt(cpu::dot(kx.span(j), kx.span(j))),
-                                  reference * std::sqrt(cpu::dot(mx.span(j), mx.span(j))));
-    const double attainable = 1e3 * std::numeric_limits<double>::epsilon() * (norms.k + std::abs(lambda[j]) * norms.m) * norm_x;
-    const double residual = std::sqrt(cpu::dot(out.r.span(j), out.r.span(j)));
-    if (j < modes && residual <= std::max(tolerance * scale, attainable)) ++out.converged;
+SearchSpace allocate_space(VectorBlocks& blocks, int vectors) {
+  return {blocks.allocate(vectors), blocks.allocate(vectors), blocks.allocate(vectors)};
+}
+
+// Rayleigh-Ritz on the M-orthonormalised space: the lowest `block` Ritz values and the
+// coefficients Y (width x block, column-major) of their vectors in the space's `width` vectors.
+struct RitzPairs {
+  std::vector<double> lambda, y;
+  int width = 0;
+};
+
+RitzPairs rayleigh_ritz(VectorBlocks& blocks, const SearchSpace& space, int block) {
+  const int c = block + space.w + space.p;
+  const VectorBlock s = space.s.part(0, c);
+  int q = 0;
+  const std::vector<double> b = svqb(blocks.inner(s, space.ms.part(0, c)), c, q);
+  if (q < block) throw EigenFailure("LOBPCG: the search space collapsed below the block size");
+  const std::vector<double> gk = blocks.inner(s, space.ks.part(0, c));
+  std::vector<double> gb(static_cast<std::size_t>(c) * q), h(static_cast<std::size_t>(q) * q);
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, c, q, c, 1.0, gk.data(), c, b.data(), c, 0.0, gb.data(), c);
+  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, q, q, c, 1.0, b.data(), c, gb.data(), c, 0.0, h.data(), q);
+  symmetrize(h, q);
+  const std::vector<double> theta = symmetric_eigen(h, q);
+  RitzPairs ritz{{theta.begin(), theta.begin() + block}, std::vector<double>(static_cast<std::size_t>(c) * block), c};
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, c, block, q, 1.0, b.data(), c, h.data(), q, 0.0,
+              ritz.y.data(), c);
+  return ritz;
+}
+
+// The vectors `coefficients` (width x count) make of S, K S and M S, into `first`.. of `to`.
+void combine_space(VectorBlocks& blocks, const SearchSpace& from, int width, std::span<const double> coefficients,
+                   int count, const SearchSpace& to, int first) {
+  blocks.combine(from.s.part(0, width), coefficients, to.s.part(first, count));
+  blocks.combine(from.ks.part(0, width), coefficients, to.ks.part(first, count));
+  blocks.combine(from.ms.part(0, width), coefficients, to.ms.part(first, count));
+}
+
+// Which of the block's Ritz pairs meet the tolerance, relative as mode_residuals measures it, or
+// the roundoff floor (their residuals K x - lambda M x stay in the run's residual block).
+struct Convergence {
+  std::vector<char> converged;
+  int modes_converged = 0;  // among the first `modes`
+};
+
+// Seconds per step of the iterations, the device's queued work included: the solver's figures
+// lobpcg_<step>_s.
+struct StepSeconds {
+  double rayleigh_ritz = 0, combinations = 0, residuals = 0, v_cycles = 0, products = 0;
+  void record(std::map<std::string, double>& figures) const {
+    figures["lobpcg_rayleigh_ritz_s"] = rayleigh_ritz;
+    figures["lobpcg_combinations_s"] = combinations;
+    figures["lobpcg_residuals_s"] = residuals;
+    figures["lobpcg_v_cycles_s"] = v_cycles;
+    figures["lobpcg_products_s"] = products;
+  }
+};
+
+// One LOBPCG run on the device of options.device: the blocks and their products with K and M
+// there, the V-cycle on the same back-end, the small dense problems on the host.
+class LobpcgRun {
+ public:
+  LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& nodes, const AmgOptions& amg,
+            const EigenOptions& options, int block, EigenResult& result);
+  // Iterates until the first `modes` pairs converge, then puts them in the result.
+  void solve(const std::vector<char>& has_mass);
+
+ private:
+  Convergence check(const SearchSpace& space, const std::vector<double>& lambda);
+  void refresh_products(const SearchSpace& space) const;
+  void new_directions(const RitzPairs& ritz, const std::vector<int>& active);
+  void precondition(const std::vector<int>& active);
+  void report(int iteration, int converged, double& next_report, const Stopwatch& since_start) const;
+  void timed(double& total, const std::function<void()>& work) { total += blocks_.seconds_for(work); }
+
+  const EigenOptions& options_;
+  EigenResult& result_;
+  const int modes_, block_;
+  const RowSumNorms norms_;
+  VectorBlocks blocks_;
+  std::unique_ptr<kernels::SparseMatrix> k_, m_;
+  std::unique_ptr<amg::VCycle> cycle_;
+  std::unique_ptr<kernels::SparseVector> mask_, scratch_;
+  VectorBlock r_;
+  SearchSpace current_, next_;
+  StepSeconds steps_;
+};
+
+LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& nodes, const AmgOptions& amg,
+                     const EigenOptions& options, int block, EigenResult& result)
+    : options_(options),
+      result_(result),
+      modes_(options.modes),
+      block_(block),
+      norms_(row_sum_norms(k, m)),
+      blocks_(name_of(options.device), k.rows, 3 * block) {
+  const Stopwatch setup;
+  cycle_ = shifted_v_cycle(blocks_.sparse(), shifted_matrix(k, m, result.shift), nodes, amg, result.shift);
+  k_ = blocks_.sparse().rows_matrix(k);
+  m_ = blocks_.sparse().rows_matrix(m);
+  current_ = allocate_space(blocks_, 3 * block);
+  next_ = allocate_space(blocks_, 3 * block);
+  r_ = blocks_.allocate(block);
+  mask_ = blocks_.sparse().vector(k.rows);
+  scratch_ = blocks_.sparse().vector(k.rows);
+  result.setup.time_setup_s = setup.seconds();
+  result.setup.memory_bytes = cycle_->bytes() + k_->device_bytes() + m_->device_bytes() +
+                              (6 * 3 + 1) * static_cast<std::size_t>(block) * k.rows * sizeof(double);
+  for (const auto& [name, value] : cycle_->figures()) result.setup.figures[name] = value;
+}
+
+Convergence LobpcgRun::check(const SearchSpace& space, const std::vector<double>& lambda) {
+  // R = K X - M X Lambda and the norms as GEMMs over the whole block (the diagonals of Gram
+  // matrices), not as a reduction per vector: a handful of passes in all.
+  const auto k = static_cast<std::size_t>(block_);
+  std::vector<double> identity(k * k, 0.0), minus_lambda(k * k, 0.0);
+  for (std::size_t j = 0; j < k; ++j) {
+    identity[j * k + j] = 1.0;
+    minus_lambda[j * k + j] = -lambda[j];
+  }
+  const VectorBlock x = space.s.part(0, block_), kx = space.ks.part(0, block_), mx = space.ms.part(0, block_);
+  blocks_.combine(kx, identity, r_);
+  blocks_.combine(mx, minus_lambda, r_, 1.0);
+  const auto xx = blocks_.inner(x, x), kk = blocks_.inner(kx, kx), mm = blocks_.inner(mx, mx), rr = blocks_.inner(r_, r_);
+  const double reference = std::max(std::abs(result_.shift), std::abs(lambda[modes_ - 1]));
+  Convergence out{std::vector<char>(block_, 0), 0};
+  for (std::size_t j = 0; j < k; ++j) {
+    const std::size_t d = j * k + j;
+    const double scale = std::max(std::sqrt(kk[d]), reference * std::sqrt(mm[d]));
+    const double attainable =
+        1e3 * std::numeric_limits<double>::epsilon() * (norms_.k + std::abs(lambda[j]) * norms_.m) * std::sqrt(xx[d]);
+    out.converged[j] = std::sqrt(rr[d]) <= std::max(options_.tolerance * scale, attainable);
+    if (static_cast<int>(j) < modes_ && out.converged[j]) ++out.modes_converged;
   }
   return out;
+}
+
+// K X and M X by products, in place of their running combinations (which gather roundoff).
+void LobpcgRun::refresh_products(const SearchSpace& space) const {
+  blocks_.multiply(*k_, space.s.part(0, block_), space.ks.part(0, block_));
+  blocks_.multiply(*m_, space.s.part(0, block_), space.ms.part(0, block_));
+}
+
+// The new P of the active pairs into next_: the part of their Ritz vectors that came from W and
+// P (their coefficients with X's rows zeroed). None after the first step, whose space is X alone.
+void LobpcgRun::new_directions(const RitzPairs& ritz, const std::vector<int>& active) {
+  const int a = static_cast<int>(active.size());
+  next_.p = ritz.width > block_ ? a : 0;
+  if (next_.p == 0) return;
+  std::vector<double> z(static_cast<std::size_t>(ritz.width) * a, 0.0);
+  for (int col = 0; col < a; ++col)
+    std::copy_n(&ritz.y[static_cast<std::size_t>(active[col]) * ritz.width + block_], ritz.width - block_,
+                &z[static_cast<std::size_t>(col) * ritz.width + block_]);
+  combine_space(blocks_, current_, ritz.width, z, a, next_, block_ + a);
+}
+
+// W = the V-cycle on the active pairs' residuals, zero where there is no mass, into next_ with
+// its products.
+void LobpcgRun::precondition(const std::vector<int>& active) {
+  const int a = static_cast<int>(active.size());
+  const auto& sparse = blocks_.sparse();
+  timed(steps_.v_cycles, [&] {
+    for (int col = 0; col < a; ++col) {
+      const auto w = blocks_.vector(next_.s, block_ + col);
+      cycle_->apply(*blocks_.vector(r_, active[col]), *w);
+      sparse.diagonal_step(1.0, *mask_, *w, 0.0, *scratch_, 0.0, *w);
+    }
+  });
+  result_.solves += a;
+  result_.time_solve_s = steps_.v_cycles;
+  next_.w = a;
+  timed(steps_.products, [&] {
+    blocks_.multiply(*k_, next_.s.part(block_, a), next_.ks.part(block_, a));
+    blocks_.multiply(*m_, next_.s.part(block_, a), next_.ms.part(block_, a));
+  });
+}
+
+void LobpcgRun::report(int iteration, int converged, double& next_report, const Stopwatch& since_start) const {
+  if (!options_.progress || since_start.seconds() < next_report) return;
+  next_report = since_start.seconds() + 2.0;
+  options_.progress("iteration " + std::to_string(iteration + 1) + ": " + std::to_string(converged) + " of " +
+                    std::to_string(modes_) + " modes converged");
+}
+
+void LobpcgRun::solve(const std::vector<char>& has_mass) {
+  const std::int64_t n = blocks_.length();
+  mask_->upload(std::vector<double>(has_mass.begin(), has_mass.end()));
+  blocks_.upload(random_start(n, block_, has_mass), current_.s.part(0, block_));
+  refresh_products(current_);
+  const Stopwatch since_start;
+  double next_report = 2.0;
+  for (int iteration = 0;; ++iteration) {
+    RitzPairs ritz;
+    timed(steps_.rayleigh_ritz, [&] { ritz = rayleigh_ritz(blocks_, current_, block_); });
+    timed(steps_.combinations, [&] { combine_space(blocks_, current_, ritz.width, ritz.y, block_, next_, 0); });
+    Convergence state;
+    timed(steps_.residuals, [&] { state = check(next_, ritz.lambda); });
+    if (state.modes_converged == modes_) {
+      // Converged on the running products: confirmed on true ones, or go on from those.
+      timed(steps_.products, [&] { refresh_products(next_); });
+      timed(steps_.residuals, [&] { state = check(next_, ritz.lambda); });
+    }
+    result_.restarts = iteration;
+    if (state.modes_converged == modes_) {
+      steps_.record(result_.setup.figures);
+      result_.eigenvalues.assign(ritz.lambda.begin(), ritz.lambda.begin() + modes_);
+      result_.vectors.resize(static_cast<std::size_t>(modes_) * n);
+      blocks_.download(next_.s.part(0, modes_), result_.vectors);  // M-orthonormal Ritz vectors, ascending
+      return;
+    }
+    if (iteration == options_.max_restarts) {
+      std::ostringstream text;
+      text << "LOBPCG did not converge: " << state.modes_converged << " of " << modes_ << " modes within "
+           << options_.tolerance << " after " << iteration << " iterations; a better preconditioner (solver.amg) may help";
+      throw EigenFailure(text.str());
+    }
+    report(iteration, state.modes_converged, next_report, since_start);
+    // Soft locking: converged pairs stay in X (and in every Rayleigh-Ritz step) but get no new
+    // directions, which saves their V-cycles and products.
+    std::vector<int> active;
+    for (int j = 0; j < block_; ++j)
+      if (!state.converged[j]) active.push_back(j);
+    timed(steps_.combinations, [&] { new_directions(ritz, active); });
+    precondition(active);
+    std::swap(current_, next_);
+  }
 }
 
 }  // namespace
 
 EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, const AmgOptions& amg,
                    const EigenOptions& options) {
-  const std::int64_t n = k.rows;
-  if (m.rows != n) throw std::invalid_argument("lobpcg: K and M differ in size");
+  if (m.rows != k.rows) throw std::invalid_argument("lobpcg: K and M differ in size");
   if (options.modes < 1) throw std::invalid_argument("lobpcg: modes must be at least 1");
   const std::vector<char> has_mass = equations_with_mass(m);
-  const int modes = options.modes;
-  const int block = block_size(modes, std::count(has_mass.begin(), has_mass.end(), 1));
-
   EigenResult result;
+  result.block_size = block_size(options.modes, std::count(has_mass.begin(), has_mass.end(), 1));
+  result.subspace = 3 * result.block_size;
   result.shift = options.shift ? *options.shift : default_shift(k, m);
-  result.block_size = block;
-  result.subspace = 3 * block;
-  const Stopwatch setup;
-  const CsrMatrix shifted = shifted_matrix(k, m, result.shift);
-  const auto backend = kernels::make_sparse_backend("cpu");
-  const std::unique_ptr<amg::VCycle> cycle = shifted_v_cycle(*backend, shifted, nodes, amg, result.shift);
-  result.setup.time_setup_s = setup.seconds();
-  result.setup.memory_bytes = cycle->bytes();
-  result.setup.figures = cycle->figures();
-  const auto b_vector = backend->vector(n), x_vector = backend->vector(n);
-  const auto precondition = [&](const Block& r) {
-    const Stopwatch watch;
-    Block w(n, r.cols);
-    for (int j = 0; j < r.cols; ++j) {
-      b_vector->upload(r.span(j));
-      cycle->apply(*b_vector, *x_vector);
-      x_vector->download({w.col(j), static_cast<std::size_t>(n)});
-      for (std::int64_t i = 0; i < n; ++i)
-        if (!has_mass[i]) w.col(j)[i] = 0;
-    }
-    result.solves += r.cols;
-    result.time_solve_s += watch.seconds();
-    return w;
-  };
-  const RowSumNorms norms = row_sum_norms(k, m);
-
-  Block x = random_start(n, block, has_mass), w, p;
-  std::vector<double> lambda;
-  const Stopwatch since_report;
-  double next_report = 2.0;
-  for (int iteration = 0;; ++iteration) {
-    // Rayleigh-Ritz on span[X, W, P], M-orthonormalised.
-    const Block s = iteration == 0 ? x : join({&x, &w, &p});
-    int q = 0;
-    const std::vector<double> b = svqb(s, times(m, s), q);
-    if (q < block) throw EigenFailure("LOBPCG: the search space collapsed below the block size");
-    const Block basis = combine(s, b.data(), s.cols, q);
-    const Block k_basis = times(k, basis);
-    std::vector<double> h = inner(basis, k_basis);
-    for (int j = 0; j < q; ++j)
-      for (int i = j + 1; i < q; ++i) h[j * q + i] = h[i * q + j] = 0.5 * (h[j * q + i] + h[i * q + j]);
-    const std::vector<double> theta = symmetric_eigen(h, q);
-    lambda.assign(theta.begin(), theta.begin() + block);
-    x = combine(basis, h.data(), q, block);
-    if (iteration > 0) p = new_directions(s, b, h, q, block, w, p);
-
-    const double reference = std::max(std::abs(result.shift), std::abs(lambda[modes - 1]));
-    const Residuals r = residuals(x, combine(k_basis, h.data(), q, block), times(m, x), lambda, modes, reference, norms,
-                                  options.tolerance);
-    result.restarts = iteration;
-    if (r.converged == modes) break;
-    if (iteration == options.max_restarts) {
-      std::ostringstream text;
-      text << "LOBPCG did not converge: " << r.converged << " of " << modes << " modes within " << options.tolerance
-           << " after " << iteration << " iterations; a better preconditioner (solver.amg) may help";
-      throw EigenFailure(text.str());
-    }
-    if (options.progress && since_report.seconds() >= next_report) {
-      next_report = since_report.seconds() + 2.0;
-      options.progress("iteration " + std::to_string(iteration + 1) + ": " + std::to_string(r.converged) + " of " +
-                       std::to_string(modes) + " modes converged");
-    }
-    w = precondition(r.r);
-  }
-  // M-orthonormal already (Ritz vectors of an M-orthonormal basis); ascending.
-  result.eigenvalues.assign(lambda.begin(), lambda.begin() + modes);
-  result.vectors.assign(x.data.begin(), x.data.begin() + static_cast<std::size_t>(modes) * n);
+  LobpcgRun run(k, m, nodes, amg, options, result.block_size, result);
+  run.solve(has_mass);
   return result;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "fem/config.hpp"
+#include "kernels/compute_backend.hpp"
 #include "solvers/eigen/lobpcg.hpp"
 #include "solvers/eigen/mode_residuals.hpp"
 #include "solvers/eigen/shift_invert_lanczos.hpp"
@@ -241,6 +242,20 @@ TEST_CASE("LOBPCG with AMG matches dense dsygv: generic, repeated, singular with
     fix(p, fixed);
     check_result(fem::eigen::lobpcg(to_csr(p.k, p.n), to_csr(p.m, p.n), {}, {}, options), p, fixed, options.modes);
   }
+}
+
+TEST_CASE("LOBPCG says where it cannot run") {
+  const Pencil p = grid_pencil(6, 5, false, 0.5, false);
+  const CsrMatrix k = to_csr(p.k, p.n), m = to_csr(p.m, p.n);
+  fem::eigen::EigenOptions options;
+  options.modes = 2;
+  options.device = fem::Device::OpenCl;
+  CHECK_THROWS_WITH_AS(fem::eigen::lobpcg(k, m, {}, {}, options), doctest::Contains("LOBPCG runs on cpu and cuda"),
+                       std::invalid_argument);
+  options.device = fem::Device::Cuda;
+  if (!fem::kernels::unavailable_reason(*fem::kernels::find_compute_backend("cuda")).empty())
+    CHECK_THROWS_WITH_AS(fem::eigen::lobpcg(k, m, {}, {}, options), doctest::Contains("LOBPCG on cuda: "),
+                         fem::SolverUnavailable);
 }
 
 TEST_CASE("shift-invert Lanczos says why it cannot answer") {
