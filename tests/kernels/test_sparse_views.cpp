@@ -122,7 +122,8 @@ TEST_CASE("views refuse rows outside the matrix and matrices of another device")
   CHECK_THROWS_WITH_AS(sparse->view(DeviceMatrix<double>{}, 0), doctest::Contains("without storage"),
                        std::invalid_argument);
   if (unavailable_reason(*find_compute_backend("cuda")).empty()) {
-    const auto on_device = make_dense_backend("cublas")->allocate<double>(2, 10);
+    const auto cublas = make_dense_backend("cublas");  // kept alive: its matrices name it as their owner
+    const auto on_device = cublas->allocate<double>(2, 10);
     CHECK_THROWS_WITH_AS(sparse->view(on_device, 0), doctest::Contains("'cublas'"), std::invalid_argument);
   }
 }
