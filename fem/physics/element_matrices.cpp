@@ -61,8 +61,10 @@ void throw_inverted(std::size_t cell, const ElementTypeInfo& info, double det) {
                                   " at a quadrature point");
 }
 
-// Sums the pair terms of every quadrature point into out.pairs (node pairs b >= a: E x E
-// values each for elasticity, one for conduction) and the body and thermal loads into out.load.
+// Sums the pair terms of every quadrature point into out.pairs and the body and thermal loads
+// into out.load. Elasticity: G = sum w g g^T over the extended gradients, rows (a, i) and columns
+// (b, j) of n E each, node-major, the columns of b >= a only (a row's tail: one contiguous loop
+// the compiler vectorises). Conduction: w g_a . g_b at (a, b), b >= a.
 // Dim is the space's dimension, E the gradient's components (3 axisymmetric: the hoop term last).
 template <int Dim, int E>
 void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& info, const IsotropicMaterial& m,
@@ -72,12 +74,14 @@ void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& i
   const int n = info.num_nodes;
   const bool elastic = p.physics.type == PhysicsType::Elasticity;
   const bool axisymmetric = elastic && p.physics.axisymmetric();
-  const int pair_size = elastic ? E * E : 1;
-  out.pairs.assign(static_cast<std::size_t>(n) * n * pair_size, 0.0);
-  out.gradients.resize(3 * static_cast<std::size_t>(n));
+  const int columns = elastic ? n * E : n;
+  out.pairs.assign(static_cast<std::size_t>(columns) * columns, 0.0);
+  out.gradients.resize(3 * static_cast<std::size_t>(n) + static_cast<std::size_t>(n) * E);
   const BodyForce body = body_force(p, m);
   const bool heated = elastic && !p.temperature.empty() && m.alpha != 0;
-  double* g = out.gradients.data();
+  double* g = out.gradients.data();  // 3 per node
+  double* packed = g + 3 * n;         // E per node
+  double* P = out.pairs.data();
   double sign = 0;
   for (int q = 0; q < table.points; ++q) {
     const double* N = &table.N[static_cast<std::size_t>(q) * n];
@@ -94,12 +98,18 @@ void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& i
       es::physical_gradient<Dim>(&dN[a * Dim], inv, &g[3 * a]);
       if (axisymmetric) g[3 * a + 2] = N[a] / x[0];
     }
-    for (int a = 0; a < n; ++a)
-      for (int b = a; b < n; ++b) {
-        double* pair = &out.pairs[(static_cast<std::size_t>(a) * n + b) * pair_size];
-        if (elastic) es::add_pair<E>(w, &g[3 * a], &g[3 * b], pair);
-        else es::add_dot_pair<Dim>(w, &g[3 * a], &g[3 * b], pair);
+    if (elastic) {
+      for (int a = 0; a < n; ++a)
+        for (int i = 0; i < E; ++i) packed[a * E + i] = g[3 * a + i];
+      for (int r = 0; r < columns; ++r) {
+        const double wr = w * packed[r];
+        double* row = &P[static_cast<std::size_t>(r) * columns];
+        for (int c = r / E * E; c < columns; ++c) row[c] += wr * packed[c];
       }
+    } else {
+      for (int a = 0; a < n; ++a)
+        for (int b = a; b < n; ++b) es::add_dot_pair<Dim>(w, &g[3 * a], &g[3 * b], &P[a * n + b]);
+    }
     if (body.present || heated) {
       VolumePoint vp = volume_point(n, N, g, x, det);
       if (axisymmetric)  // the hoop term in the third component is not a gradient
@@ -110,7 +120,7 @@ void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& i
   }
 }
 
-// The element matrix from the pair sums: block (a, b) for b >= a, mirrored into (b, a).
+// The element matrix from integrate_cell's sums: block (a, b) for b >= a, mirrored into (b, a).
 template <int Dim, int E>
 void finish_matrix(const Problem& p, const ElementTypeInfo& info, const IsotropicMaterial& m, ElementBuffers& out) {
   const int n = info.num_nodes;
@@ -124,12 +134,14 @@ void finish_matrix(const Problem& p, const ElementTypeInfo& info, const Isotropi
   }
   out.matrix.resize(static_cast<std::size_t>(nd) * nd);
   double* K = out.matrix.data();
+  const int columns = elastic ? n * E : n;
   for (int a = 0; a < n; ++a)
     for (int b = a; b < n; ++b) {
-      const std::size_t pair = static_cast<std::size_t>(a) * n + b;
       double* block = &K[static_cast<std::size_t>(a * d) * nd + b * d];
-      if (elastic) element_stiffness::pair_block<Dim, E>(law, &out.pairs[pair * E * E], block, nd);
-      else block[0] = m.k * out.pairs[pair];
+      if (elastic)
+        element_stiffness::pair_block<Dim, E>(law, &out.pairs[static_cast<std::size_t>(a * E) * columns + b * E], columns,
+                                              block, nd);
+      else block[0] = m.k * out.pairs[static_cast<std::size_t>(a) * n + b];
       if (b == a) continue;
       for (int i = 0; i < d; ++i)
         for (int j = 0; j < d; ++j)

@@ -26,7 +26,7 @@ struct ElementBuffers {
   std::vector<double> coords;  // 3 per node
   std::vector<double> matrix;  // row-major, (nodes * d) squared
   std::vector<double> load;    // nodes * d
-  std::vector<double> gradients;  // 3 per node at one quadrature point
+  std::vector<double> gradients;  // the shape gradients at one quadrature point
   std::vector<double> pairs;      // per node pair, the stiffness sums over the points
 };
 

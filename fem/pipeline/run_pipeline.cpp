@@ -235,6 +235,8 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
   const bool by_elements = solver->uses_element_matrices();
 
   DiscreteSystem system(problem, numbering.graph, order);
+  system.assemble_on_cuda_when_possible(options.device == Device::Cuda &&
+                                        (options.method == SolverMethodId::Cg || options.method == SolverMethodId::Bicgstab));
   std::optional<LoadCaseSystem> cases_system;
   phases.run("assemble", [&] {
     ProgressMeter progress(options);

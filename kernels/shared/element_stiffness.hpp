@@ -116,21 +116,22 @@ FEM_HOST_DEVICE inline void add_dot_pair(double w, const double* ga, const doubl
   *S += w * s;
 }
 
-// The elastic Dim x Dim block K_ab (row stride `stride`) from a pair's G (E x E; E > Dim:
-// axisymmetric, the hoop term last).
+// The elastic Dim x Dim block K_ab (row stride `k_stride`) from a pair's G (E x E, row stride
+// `g_stride`; E > Dim: axisymmetric, the hoop term last).
 template <int Dim, int E>
-FEM_HOST_DEVICE inline void pair_block(const ElasticMaterial& m, const double* G, double* K, int stride) {
+FEM_HOST_DEVICE inline void pair_block(const ElasticMaterial& m, const double* G, int g_stride, double* K,
+                                       int k_stride) {
   double trace = 0;
-  for (int i = 0; i < Dim; ++i) trace += G[i * E + i];
+  for (int i = 0; i < Dim; ++i) trace += G[i * g_stride + i];
   for (int i = 0; i < Dim; ++i)
     for (int j = 0; j < Dim; ++j) {
-      double kij = m.lambda * G[i * E + j] + m.mu * G[j * E + i] + (i == j ? m.mu * trace : 0.0);
+      double kij = m.lambda * G[i * g_stride + j] + m.mu * G[j * g_stride + i] + (i == j ? m.mu * trace : 0.0);
       if constexpr (E > Dim) {
-        if (i == 0) kij += m.lambda * G[2 * E + j];
-        if (j == 0) kij += m.lambda * G[i * E + 2];
-        if (i == 0 && j == 0) kij += (m.lambda + 2 * m.mu) * G[2 * E + 2];
+        if (i == 0) kij += m.lambda * G[2 * g_stride + j];
+        if (j == 0) kij += m.lambda * G[i * g_stride + 2];
+        if (i == 0 && j == 0) kij += (m.lambda + 2 * m.mu) * G[2 * g_stride + 2];
       }
-      K[i * stride + j] = kij;
+      K[i * k_stride + j] = kij;
     }
 }
 
