@@ -6,8 +6,8 @@
 #include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
 #include "fem/elements/shape_table.hpp"
-#include "kernels/shared/element_stiffness.hpp"
 #include "fem/physics/thermal_strain.hpp"
+#include "kernels/shared/element_stiffness.hpp"
 
 namespace fem {
 
@@ -61,11 +61,37 @@ void throw_inverted(std::size_t cell, const ElementTypeInfo& info, double det) {
                                   " at a quadrature point");
 }
 
+// P[r][c] = sum over the points q of W[q][r] V[q][c] (rows of `columns` values per point), for
+// the columns c from (r / E) E on: the node pairs b >= a of an elastic G. Four columns at a time
+// held in registers over the points, so that each sum is stored once.
+template <int E>
+void sum_over_points(int points, int columns, const double* W, const double* V, double* P) {
+  constexpr int kTile = 4;
+  for (int r = 0; r < columns; ++r) {
+    double* row = &P[static_cast<std::size_t>(r) * columns];
+    int c = r / E * E;
+    for (; c + kTile <= columns; c += kTile) {
+      double acc[kTile] = {};
+      for (int q = 0; q < points; ++q) {
+        const double wr = W[q * columns + r];
+        const double* v = &V[q * columns + c];
+        for (int k = 0; k < kTile; ++k) acc[k] += wr * v[k];
+      }
+      for (int k = 0; k < kTile; ++k) row[c + k] = acc[k];
+    }
+    for (; c < columns; ++c) {
+      double acc = 0;
+      for (int q = 0; q < points; ++q) acc += W[q * columns + r] * V[q * columns + c];
+      row[c] = acc;
+    }
+  }
+}
+
 // Sums the pair terms of every quadrature point into out.pairs and the body and thermal loads
 // into out.load. Elasticity: G = sum w g g^T over the extended gradients, rows (a, i) and columns
-// (b, j) of n E each, node-major, the columns of b >= a only (a row's tail: one contiguous loop
-// the compiler vectorises). Conduction: w g_a . g_b at (a, b), b >= a.
-// Dim is the space's dimension, E the gradient's components (3 axisymmetric: the hoop term last).
+// (b, j) of n E each, node-major, the columns of b >= a only (sum_over_points). Conduction:
+// w g_a . g_b at (a, b), b >= a. Dim is the space's dimension, E the gradient's components
+// (3 axisymmetric: the hoop term last).
 template <int Dim, int E>
 void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& info, const IsotropicMaterial& m,
                     ElementBuffers& out) {
@@ -75,13 +101,15 @@ void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& i
   const bool elastic = p.physics.type == PhysicsType::Elasticity;
   const bool axisymmetric = elastic && p.physics.axisymmetric();
   const int columns = elastic ? n * E : n;
-  out.pairs.assign(static_cast<std::size_t>(columns) * columns, 0.0);
-  out.gradients.resize(3 * static_cast<std::size_t>(n) + static_cast<std::size_t>(n) * E);
+  const std::size_t per_point = static_cast<std::size_t>(n) * E;
+  if (elastic) out.pairs.resize(static_cast<std::size_t>(columns) * columns);
+  else out.pairs.assign(static_cast<std::size_t>(columns) * columns, 0.0);
+  out.gradients.resize(3 * static_cast<std::size_t>(n) + 2 * per_point * table.points);
   const BodyForce body = body_force(p, m);
   const bool heated = elastic && !p.temperature.empty() && m.alpha != 0;
-  double* g = out.gradients.data();  // 3 per node
-  double* packed = g + 3 * n;         // E per node
-  double* P = out.pairs.data();
+  double* g = out.gradients.data();               // 3 per node, at one point
+  double* V = g + 3 * n;                           // per point: E per node
+  double* W = V + per_point * table.points;        // per point: V times the point's weight
   double sign = 0;
   for (int q = 0; q < table.points; ++q) {
     const double* N = &table.N[static_cast<std::size_t>(q) * n];
@@ -100,15 +128,13 @@ void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& i
     }
     if (elastic) {
       for (int a = 0; a < n; ++a)
-        for (int i = 0; i < E; ++i) packed[a * E + i] = g[3 * a + i];
-      for (int r = 0; r < columns; ++r) {
-        const double wr = w * packed[r];
-        double* row = &P[static_cast<std::size_t>(r) * columns];
-        for (int c = r / E * E; c < columns; ++c) row[c] += wr * packed[c];
-      }
+        for (int i = 0; i < E; ++i) {
+          V[q * per_point + a * E + i] = g[3 * a + i];
+          W[q * per_point + a * E + i] = w * g[3 * a + i];
+        }
     } else {
       for (int a = 0; a < n; ++a)
-        for (int b = a; b < n; ++b) es::add_dot_pair<Dim>(w, &g[3 * a], &g[3 * b], &P[a * n + b]);
+        for (int b = a; b < n; ++b) es::add_dot_pair<Dim>(w, &g[3 * a], &g[3 * b], &out.pairs[a * n + b]);
     }
     if (body.present || heated) {
       VolumePoint vp = volume_point(n, N, g, x, det);
@@ -118,6 +144,7 @@ void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& i
       if (heated) add_thermal_load(p.physics, m, temperature_rise(p, p.mesh->cells.nodes_of(cell), vp, m), vp, w, n, out.load);
     }
   }
+  if (elastic) sum_over_points<E>(table.points, columns, W, V, out.pairs.data());
 }
 
 // The element matrix from integrate_cell's sums: block (a, b) for b >= a, mirrored into (b, a).
