@@ -41,7 +41,7 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
       element_system_built_ = true;
     } else if (auto on_device = on_cuda_ ? assemble_on_cuda(problem_, dofs_, graph_, constraints_) : std::nullopt) {
       assembled_system_ = std::move(*on_device);
-      assembled_ = true;
+      assembled_ = assembled_on_cuda_ = true;
     } else {
       assembled_system_ = assemble(problem_, dofs_, graph_, AssemblyStrategy::Coloring, progress);
       apply_constraints(assembled_system_.matrix, assembled_system_.rhs, constraints_);

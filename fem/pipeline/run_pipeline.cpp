@@ -244,6 +244,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
     if (!load_cases.empty()) cases_system.emplace(system, load_cases, by_elements);
     return with_commas(system.dofs().num_dofs()) + " equations, " + with_commas(system.nnz()) + " nonzeros, " +
            with_commas(system.constraints().count) + " prescribed" + (by_elements ? ", element by element" : "") +
+           (system.assembled_on_cuda() ? ", on the CUDA device" : "") +
            (load_cases.empty() ? "" : ", " + std::to_string(load_cases.size()) + " load cases");
   });
 
