@@ -17,7 +17,7 @@ log=$results/gpu-run.log
 say() { echo "$*" | tee -a "$log"; }
 
 # Test programs run here; each must skip cleanly what it cannot run.
-GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda test_amg test_multifrontal_cuda test_prepared_solvers test_lobpcg_cuda)
+GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative test_iterative_cuda test_amg test_multifrontal_cuda test_prepared_solvers test_lobpcg_cuda test_device_assembly)
 # FEM_GPU_TESTS="a b" runs only those tests; FEM_GPU_BENCH="band" only those benchmarks (dense band
 # frontal spmv multifrontal pipeline).
 [ -n "${FEM_GPU_TESTS:-}" ] && read -r -a GPU_TESTS <<< "$FEM_GPU_TESTS"

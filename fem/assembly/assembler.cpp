@@ -6,6 +6,7 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "fem/elements/reference_element.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/physics/mass_matrix.hpp"
 #include "support/first_failure.hpp"
@@ -66,17 +67,26 @@ class Scatter {
     const int d = dofs_.dofs_per_node;
     const int n = static_cast<int>(nodes.size());
     const int nd = n * d;
+    if (rhs)
+      for (int a = 0; a < n; ++a)
+        for (int c = 0; c < d; ++c) rhs[dofs_.dof(nodes[a], 0) + c] += e.load[a * d + c];
+    if (!values) return;
+    // The element's nodes in column order: each of its rows is then matched in one forward pass
+    // over the row's sorted columns, where the d columns of a node sit together.
+    int order[kMaxElementNodes];
+    std::int32_t first_column[kMaxElementNodes];
+    for (int b = 0; b < n; ++b) {
+      order[b] = b;
+      first_column[b] = static_cast<std::int32_t>(dofs_.dof(nodes[b], 0));
+    }
+    std::sort(order, order + n, [&](int x, int y) { return first_column[x] < first_column[y]; });
     for (int a = 0; a < n; ++a) {
       const std::int64_t row0 = dofs_.dof(nodes[a], 0);
-      if (rhs)
-        for (int c = 0; c < d; ++c) rhs[row0 + c] += e.load[a * d + c];
-      if (!values) continue;
       const auto* cols = &a_.col[a_.row_ptr[row0]];
-      const auto width = a_.row_ptr[row0 + 1] - a_.row_ptr[row0];
-      for (int b = 0; b < n; ++b) {
-        // The d columns of node b sit together at the same offset in each of node a's d rows.
-        const auto col0 = static_cast<std::int32_t>(dofs_.dof(nodes[b], 0));
-        const auto offset = std::lower_bound(cols, cols + width, col0) - cols;
+      std::int64_t offset = 0;
+      for (int s = 0; s < n; ++s) {
+        const int b = order[s];
+        while (cols[offset] != first_column[b]) offset += d;
         for (int i = 0; i < d; ++i) {
           double* row = values + a_.row_ptr[row0 + i] + offset;
           const double* src = &e.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d];

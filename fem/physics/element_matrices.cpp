@@ -5,7 +5,9 @@
 
 #include "fem/elements/isoparametric.hpp"
 #include "fem/elements/quadrature.hpp"
+#include "fem/elements/shape_table.hpp"
 #include "fem/physics/thermal_strain.hpp"
+#include "kernels/shared/element_stiffness.hpp"
 
 namespace fem {
 
@@ -43,79 +45,160 @@ void add_body_load(const Problem& p, const BodyForce& body, const VolumePoint& v
     for (int c = 0; c < d; ++c) load[a * d + c] += w * vp.N[a] * f[c];
 }
 
+// The point as map_volume_point gives it, from what the tabulated loop computed.
+VolumePoint volume_point(int n, const double* N, const double* gradients, const double* x, double det) {
+  VolumePoint vp;
+  std::copy(N, N + n, vp.N);
+  std::copy(gradients, gradients + 3 * n, vp.dNdx);
+  std::copy(x, x + 3, vp.x);
+  vp.detJ = det;
+  return vp;
+}
+
+void throw_inverted(std::size_t cell, const ElementTypeInfo& info, double det) {
+  throw InvertedElement(cell, "element " + std::to_string(cell) + " (" + std::string(info.name) +
+                                  ") is inverted or degenerate: its Jacobian determinant is " + std::to_string(det) +
+                                  " at a quadrature point");
+}
+
+// P[r][c] = sum over the points q of W[q][r] V[q][c] (rows of `columns` values per point), for
+// the columns c from (r / E) E on: the node pairs b >= a of an elastic G. Four columns at a time
+// held in registers over the points, so that each sum is stored once.
+template <int E>
+void sum_over_points(int points, int columns, const double* W, const double* V, double* P) {
+  constexpr int kTile = 4;
+  for (int r = 0; r < columns; ++r) {
+    double* row = &P[static_cast<std::size_t>(r) * columns];
+    int c = r / E * E;
+    for (; c + kTile <= columns; c += kTile) {
+      double acc[kTile] = {};
+      for (int q = 0; q < points; ++q) {
+        const double wr = W[q * columns + r];
+        const double* v = &V[q * columns + c];
+        for (int k = 0; k < kTile; ++k) acc[k] += wr * v[k];
+      }
+      for (int k = 0; k < kTile; ++k) row[c + k] = acc[k];
+    }
+    for (; c < columns; ++c) {
+      double acc = 0;
+      for (int q = 0; q < points; ++q) acc += W[q * columns + r] * V[q * columns + c];
+      row[c] = acc;
+    }
+  }
+}
+
+// Sums the pair terms of every quadrature point into out.pairs and the body and thermal loads
+// into out.load. Elasticity: G = sum w g g^T over the extended gradients, rows (a, i) and columns
+// (b, j) of n E each, node-major, the columns of b >= a only (sum_over_points). Conduction:
+// w g_a . g_b at (a, b), b >= a. Dim is the space's dimension, E the gradient's components
+// (3 axisymmetric: the hoop term last).
+template <int Dim, int E>
+void integrate_cell(const Problem& p, std::size_t cell, const ElementTypeInfo& info, const IsotropicMaterial& m,
+                    ElementBuffers& out) {
+  namespace es = element_stiffness;
+  const ShapeTable& table = stiffness_shape_table(info.type);
+  const int n = info.num_nodes;
+  const bool elastic = p.physics.type == PhysicsType::Elasticity;
+  const bool axisymmetric = elastic && p.physics.axisymmetric();
+  const int columns = elastic ? n * E : n;
+  const std::size_t per_point = static_cast<std::size_t>(n) * E;
+  if (elastic) out.pairs.resize(static_cast<std::size_t>(columns) * columns);
+  else out.pairs.assign(static_cast<std::size_t>(columns) * columns, 0.0);
+  out.gradients.resize(3 * static_cast<std::size_t>(n) + 2 * per_point * table.points);
+  const BodyForce body = body_force(p, m);
+  const bool heated = elastic && !p.temperature.empty() && m.alpha != 0;
+  double* g = out.gradients.data();               // 3 per node, at one point
+  double* V = g + 3 * n;                           // per point: E per node
+  double* W = V + per_point * table.points;        // per point: V times the point's weight
+  double sign = 0;
+  for (int q = 0; q < table.points; ++q) {
+    const double* N = &table.N[static_cast<std::size_t>(q) * n];
+    const double* dN = &table.dN[static_cast<std::size_t>(q) * n * Dim];
+    double x[3], inv[3][3] = {};
+    const double det = es::map_point<Dim>(n, out.coords.data(), N, dN, x, inv);
+    // 2D meshes may be wound either way; a cell is inverted when its Jacobian vanishes or
+    // changes sign inside it, and in 3D whenever it is not positive.
+    const double s = det > 0 ? 1.0 : -1.0;
+    if (sign == 0) sign = s;
+    if (det == 0 || s != sign || (Dim == 3 && s < 0)) throw_inverted(cell, info, det);
+    const double w = table.weight[q] * std::abs(det) * p.physics.out_of_plane(x);
+    for (int a = 0; a < n; ++a) {
+      es::physical_gradient<Dim>(&dN[a * Dim], inv, &g[3 * a]);
+      if (axisymmetric) g[3 * a + 2] = N[a] / x[0];
+    }
+    if (elastic) {
+      for (int a = 0; a < n; ++a)
+        for (int i = 0; i < E; ++i) {
+          V[q * per_point + a * E + i] = g[3 * a + i];
+          W[q * per_point + a * E + i] = w * g[3 * a + i];
+        }
+    } else {
+      for (int a = 0; a < n; ++a)
+        for (int b = a; b < n; ++b) es::add_dot_pair<Dim>(w, &g[3 * a], &g[3 * b], &out.pairs[a * n + b]);
+    }
+    if (body.present || heated) {
+      VolumePoint vp = volume_point(n, N, g, x, det);
+      if (axisymmetric)  // the hoop term in the third component is not a gradient
+        for (int a = 0; a < n; ++a) vp.dNdx[3 * a + 2] = 0;
+      if (body.present) add_body_load(p, body, vp, w, n, p.physics.dofs_per_node(), out.load);
+      if (heated) add_thermal_load(p.physics, m, temperature_rise(p, p.mesh->cells.nodes_of(cell), vp, m), vp, w, n, out.load);
+    }
+  }
+  if (elastic) sum_over_points<E>(table.points, columns, W, V, out.pairs.data());
+}
+
+// The element matrix from integrate_cell's sums: block (a, b) for b >= a, mirrored into (b, a).
+template <int Dim, int E>
+void finish_matrix(const Problem& p, const ElementTypeInfo& info, const IsotropicMaterial& m, ElementBuffers& out) {
+  const int n = info.num_nodes;
+  const int d = p.physics.dofs_per_node();
+  const int nd = n * d;
+  const bool elastic = p.physics.type == PhysicsType::Elasticity;
+  element_stiffness::ElasticMaterial law;
+  if (elastic) {
+    const LameConstants lame = lame_constants(p.physics.model, m);
+    law = {lame.lambda, lame.mu};
+  }
+  out.matrix.resize(static_cast<std::size_t>(nd) * nd);
+  double* K = out.matrix.data();
+  const int columns = elastic ? n * E : n;
+  for (int a = 0; a < n; ++a)
+    for (int b = a; b < n; ++b) {
+      double* block = &K[static_cast<std::size_t>(a * d) * nd + b * d];
+      if (elastic)
+        element_stiffness::pair_block<Dim, E>(law, &out.pairs[static_cast<std::size_t>(a * E) * columns + b * E], columns,
+                                              block, nd);
+      else block[0] = m.k * out.pairs[static_cast<std::size_t>(a) * n + b];
+      if (b == a) continue;
+      for (int i = 0; i < d; ++i)
+        for (int j = 0; j < d; ++j)
+          K[static_cast<std::size_t>(b * d + j) * nd + a * d + i] = block[static_cast<std::size_t>(i) * nd + j];
+    }
+}
+
+template <int Dim, int E>
+void cell_stiffness(const Problem& p, std::size_t cell, const ElementTypeInfo& info, const IsotropicMaterial& m,
+                    ElementBuffers& out) {
+  integrate_cell<Dim, E>(p, cell, info, m, out);
+  finish_matrix<Dim, E>(p, info, m, out);
+}
+
 }  // namespace
 
 void cell_contribution(const Problem& p, std::size_t cell, ElementBuffers& out) {
   const Mesh& mesh = *p.mesh;
-  const ElementType type = mesh.cells.type[cell];
-  const auto& info = element_info(type);
-  const int n = info.num_nodes;
+  const auto& info = element_info(mesh.cells.type[cell]);
   const int dim = p.physics.space_dim;
-  const int d = p.physics.dofs_per_node();
-  const int nd = n * d;
+  if (info.dimension != dim || (dim != 2 && dim != 3))
+    throw std::invalid_argument("cell_contribution: a " + std::string(info.name) + " is not a cell of a " +
+                                std::to_string(dim) + "D space (2D cells in 2D, 3D cells in 3D)");
   gather_coords(mesh, mesh.cells.nodes_of(cell), out.coords);
-  out.matrix.assign(static_cast<std::size_t>(nd) * nd, 0.0);
-  out.load.assign(nd, 0.0);
+  out.load.assign(static_cast<std::size_t>(info.num_nodes) * p.physics.dofs_per_node(), 0.0);
   const IsotropicMaterial& m = p.materials[p.cell_material[cell]];
   const bool elastic = p.physics.type == PhysicsType::Elasticity;
-  const LameConstants lame = elastic ? lame_constants(p.physics.model, m) : LameConstants{};
-  const BodyForce body = body_force(p, m);
-  const bool heated = elastic && !p.temperature.empty() && m.alpha != 0;
-  const bool axisymmetric = p.physics.axisymmetric();
-
-  const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
-  double sign = 0;
-  for (const auto& q : rule) {
-    const VolumePoint vp = map_volume_point(type, out.coords, dim, q.xi.data());
-    // 2D meshes may be wound either way; a cell is inverted when its Jacobian vanishes or
-    // changes sign inside it, and in 3D whenever it is not positive.
-    const double s = vp.detJ > 0 ? 1.0 : -1.0;
-    if (sign == 0) sign = s;
-    if (vp.detJ == 0 || s != sign || (dim == 3 && s < 0))
-      throw InvertedElement(cell, "element " + std::to_string(cell) + " (" + std::string(info.name) +
-                                      ") is inverted or degenerate: its Jacobian determinant is " +
-                                      std::to_string(vp.detJ) + " at a quadrature point");
-    const double w = q.weight * std::abs(vp.detJ) * p.physics.out_of_plane(vp.x);
-    if (elastic) {
-      // Isotropic B^T D B in closed form, node pair by node pair (about 8x fewer operations
-      // than multiplying B and D out): K_ab,ij = lambda g_ai g_bj + mu g_aj g_bi + mu (g_a . g_b) delta_ij.
-      for (int a = 0; a < n; ++a) {
-        const double* ga = &vp.dNdx[3 * a];
-        for (int b = a; b < n; ++b) {
-          const double* gb = &vp.dNdx[3 * b];
-          double dot = 0;
-          for (int k = 0; k < dim; ++k) dot += ga[k] * gb[k];
-          // Axisymmetric: eps_tt = u_r / r adds the hoop row h_a = (N_a / r, 0) to B, which
-          // enters through lambda (tr eps) and (lambda + 2 mu) eps_tt^2.
-          const double ha = axisymmetric ? vp.N[a] / vp.x[0] : 0.0, hb = axisymmetric ? vp.N[b] / vp.x[0] : 0.0;
-          for (int i = 0; i < dim; ++i)
-            for (int j = 0; j < dim; ++j) {
-              double kij = lame.lambda * ga[i] * gb[j] + lame.mu * ga[j] * gb[i] + (i == j ? lame.mu * dot : 0.0);
-              if (i == 0) kij += lame.lambda * ha * gb[j];
-              if (j == 0) kij += lame.lambda * ga[i] * hb;
-              if (i == 0 && j == 0) kij += (lame.lambda + 2 * lame.mu) * ha * hb;
-              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j] += w * kij;
-            }
-        }
-      }
-    } else {
-      for (int a = 0; a < n; ++a)
-        for (int b = a; b < n; ++b) {
-          double s2 = 0;
-          for (int k = 0; k < dim; ++k) s2 += vp.dNdx[3 * a + k] * vp.dNdx[3 * b + k];
-          out.matrix[static_cast<std::size_t>(a) * nd + b] += w * m.k * s2;
-        }
-    }
-    if (body.present) add_body_load(p, body, vp, w, n, d, out.load);
-    if (heated) add_thermal_load(p.physics, m, temperature_rise(p, mesh.cells.nodes_of(cell), vp, m), vp, w, n, out.load);
-  }
-  // Only node blocks b >= a were integrated; the matrix is symmetric.
-  for (int a = 0; a < n; ++a)
-    for (int b = a + 1; b < n; ++b)
-      for (int i = 0; i < d; ++i)
-        for (int j = 0; j < d; ++j)
-          out.matrix[static_cast<std::size_t>(b * d + j) * nd + a * d + i] =
-              out.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d + j];
+  if (dim == 3) cell_stiffness<3, 3>(p, cell, info, m, out);
+  else if (elastic && p.physics.axisymmetric()) cell_stiffness<2, 3>(p, cell, info, m, out);
+  else cell_stiffness<2, 2>(p, cell, info, m, out);
 }
 
 void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& vp, double quadrature_weight,

@@ -26,6 +26,8 @@ struct ElementBuffers {
   std::vector<double> coords;  // 3 per node
   std::vector<double> matrix;  // row-major, (nodes * d) squared
   std::vector<double> load;    // nodes * d
+  std::vector<double> gradients;  // the shape gradients at one quadrature point
+  std::vector<double> pairs;      // per node pair, the stiffness sums over the points
 };
 
 // Stiffness (conductivity) matrix and body load of one cell.

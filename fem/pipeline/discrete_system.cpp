@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "fem/assembly/device_assembly.hpp"
 #include "fem/assembly/residual.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/renumber/element_order.hpp"
@@ -38,6 +39,9 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
       ElementContribution probe;
       if (!element_system_.order.empty()) element_system_.system.element(element_system_.order.front(), probe);
       element_system_built_ = true;
+    } else if (auto on_device = on_cuda_ ? assemble_on_cuda(problem_, dofs_, graph_, constraints_) : std::nullopt) {
+      assembled_system_ = std::move(*on_device);
+      assembled_ = assembled_on_cuda_ = true;
     } else {
       assembled_system_ = assemble(problem_, dofs_, graph_, AssemblyStrategy::Coloring, progress);
       apply_constraints(assembled_system_.matrix, assembled_system_.rhs, constraints_);

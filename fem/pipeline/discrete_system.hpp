@@ -34,6 +34,12 @@ class DiscreteSystem {
   // the elements assembled.
   double prepare(bool by_elements, ProgressMeter* progress = nullptr);
 
+  // Assemble K on the CUDA device where the build, the machine and the problem allow
+  // (assemble_on_cuda), on the host otherwise: for solvers that run there.
+  void assemble_on_cuda_when_possible(bool yes) { on_cuda_ = yes; }
+  // Whether prepare() assembled K on the CUDA device.
+  bool assembled_on_cuda() const { return assembled_on_cuda_; }
+
   // Solves with `solver` into `solution` (size dofs().num_dofs(), the start value for iterative
   // solvers) after prepare(). A SolveFailure comes back with its equation named as node and
   // component; an inverted element as a CaseError.
@@ -79,7 +85,7 @@ class DiscreteSystem {
   DofMap dofs_;
   Constraints constraints_;
   std::int64_t nnz_ = 0;
-  bool assembled_ = false, element_system_built_ = false;
+  bool assembled_ = false, element_system_built_ = false, on_cuda_ = false, assembled_on_cuda_ = false;
   AssembledSystemData assembled_system_;
   std::vector<double> coordinates_in_equation_order_;  // 3 per node, in the renumbered node order
   ElementSystemData element_system_;

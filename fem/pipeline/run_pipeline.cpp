@@ -235,6 +235,8 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
   const bool by_elements = solver->uses_element_matrices();
 
   DiscreteSystem system(problem, numbering.graph, order);
+  system.assemble_on_cuda_when_possible(options.device == Device::Cuda &&
+                                        (options.method == SolverMethodId::Cg || options.method == SolverMethodId::Bicgstab));
   std::optional<LoadCaseSystem> cases_system;
   phases.run("assemble", [&] {
     ProgressMeter progress(options);
@@ -242,6 +244,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
     if (!load_cases.empty()) cases_system.emplace(system, load_cases, by_elements);
     return with_commas(system.dofs().num_dofs()) + " equations, " + with_commas(system.nnz()) + " nonzeros, " +
            with_commas(system.constraints().count) + " prescribed" + (by_elements ? ", element by element" : "") +
+           (system.assembled_on_cuda() ? ", on the CUDA device" : "") +
            (load_cases.empty() ? "" : ", " + std::to_string(load_cases.size()) + " load cases");
   });
 

@@ -1,0 +1,97 @@
+#include "fem/assembly/device_assembly.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "fem/elements/shape_table.hpp"
+#include "fem/physics/element_matrices.hpp"
+#include "kernels/stiffness_assembler.hpp"
+
+namespace fem {
+
+bool device_can_assemble(const Problem& problem) {
+  const bool thermal_strain = !problem.temperature.empty() &&
+                              std::any_of(problem.materials.begin(), problem.materials.end(),
+                                          [](const IsotropicMaterial& m) { return m.alpha != 0; });
+  const bool convection = std::any_of(problem.loads.begin(), problem.loads.end(), [](const BoundaryLoad& l) {
+    return l.kind == BoundaryLoad::Kind::Convection;
+  });
+  return !thermal_strain && !convection;
+}
+
+namespace {
+
+// The cells of one type, in the arrays a CellBatch points into.
+struct CellsOfType {
+  std::vector<int> node;
+  std::vector<std::int64_t> cell;
+  std::vector<int> material;
+};
+
+std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem) {
+  const ElementSet& cells = problem.mesh->cells;
+  std::map<ElementType, CellsOfType> out;
+  for (std::size_t e = 0; e < cells.size(); ++e) {
+    CellsOfType& group = out[cells.type[e]];
+    const auto nodes = cells.nodes_of(e);
+    group.node.insert(group.node.end(), nodes.begin(), nodes.end());
+    group.cell.push_back(static_cast<std::int64_t>(e));
+    group.material.push_back(problem.cell_material[e]);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, const DofMap& dofs,
+                                                    const renumber::NodeGraph& graph, const Constraints& constraints) {
+  if (!device_can_assemble(problem)) return std::nullopt;
+  auto assembler = kernels::cuda_stiffness_assembler();
+  if (!assembler) return std::nullopt;
+
+  AssembledSystemData out;
+  out.matrix = sparsity_pattern(graph, dofs);
+  out.rhs = assemble_loads(problem, dofs);
+  const PhysicsModel& physics = problem.physics;
+  std::vector<std::int64_t> first_dof(dofs.node_rank.size());
+  for (std::size_t node = 0; node < first_dof.size(); ++node) first_dof[node] = dofs.dof(static_cast<int>(node), 0);
+  std::vector<double> lambda, mu, k;
+  for (const IsotropicMaterial& m : problem.materials) {
+    const LameConstants lame = physics.type == PhysicsType::Elasticity ? lame_constants(physics.model, m) : LameConstants{};
+    lambda.push_back(lame.lambda);
+    mu.push_back(lame.mu);
+    k.push_back(m.k);
+  }
+  const auto by_type = cells_by_type(problem);
+
+  kernels::StiffnessAssembly in;
+  in.space_dim = physics.space_dim;
+  in.elastic = physics.type == PhysicsType::Elasticity;
+  in.axisymmetric = physics.axisymmetric();
+  in.thickness = physics.thickness;
+  in.coords = problem.mesh->coords;
+  in.first_dof = first_dof;
+  in.lambda = lambda;
+  in.mu = mu;
+  in.k = k;
+  for (const auto& [type, cells] : by_type) {
+    const ShapeTable& table = stiffness_shape_table(type);
+    in.batches.push_back({table.nodes, table.points, table.weight, table.N, table.dN, cells.node, cells.cell,
+                          cells.material});
+  }
+  in.row_ptr = out.matrix.row_ptr;
+  in.col = out.matrix.col;
+  in.prescribed = constraints.prescribed;
+
+  const std::int64_t inverted = assembler->assemble(in, out.matrix.val, out.rhs);
+  if (inverted >= 0) {
+    // The host's kernel on that cell gives the message (and the exception) host assembly gives.
+    ElementBuffers buffers;
+    cell_contribution(problem, static_cast<std::size_t>(inverted), buffers);
+    throw InvertedElement(static_cast<std::size_t>(inverted),
+                          "element " + std::to_string(inverted) + " is inverted or degenerate (found on the device)");
+  }
+  return out;
+}
+
+}  // namespace fem

@@ -1,0 +1,23 @@
+#pragma once
+// Assembly on the CUDA device (kernels/stiffness_assembler.hpp) for the solvers that run there: the
+// host builds the pattern (in parallel) and the loads, the device the matrix and the constraints,
+// and the result is the host's AssembledSystemData, so that everything downstream is unchanged.
+#include <optional>
+
+#include "fem/assembly/assembler.hpp"
+#include "fem/assembly/dirichlet.hpp"
+
+namespace fem {
+
+// True when the device path takes this problem: its stiffness alone goes on the matrix (no
+// convection) and its loads need no element integration beyond the host's assemble_loads (no
+// thermal strain).
+bool device_can_assemble(const Problem& problem);
+
+// K and f with the constraints applied, as assemble() then apply_constraints() give them; none
+// when this build or machine has no CUDA device or the problem is not one the device path takes.
+// Throws InvertedElement, as assemble() does, for an inverted or degenerate cell.
+std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, const DofMap& dofs,
+                                                    const renumber::NodeGraph& graph, const Constraints& constraints);
+
+}  // namespace fem

@@ -1,0 +1,67 @@
+// The CUDA stiffness assembler: uploads the pattern, the mesh and each element type's cells,
+// runs stiffness_assembly.cu's kernels, downloads the values and the right-hand side once
+// (through the pinned staging buffers of DeviceBuffer's copies).
+#include <climits>
+
+#include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/stiffness_assembly_cuda.hpp"
+#include "kernels/cuda/stiffness_assembly_kernels.hpp"
+
+namespace fem::kernels::cuda {
+namespace {
+
+template <class T>
+DeviceBuffer<T> upload(std::span<const T> host) {
+  return DeviceBuffer<T>(host.data(), host.size());
+}
+
+class CudaStiffnessAssembler final : public StiffnessAssembler {
+ public:
+  std::int64_t assemble(const StiffnessAssembly& in, std::span<double> values, std::span<double> rhs) override {
+    const auto coords = upload(in.coords);
+    const auto first_dof = upload(in.first_dof);
+    const auto lambda = upload(in.lambda), mu = upload(in.mu), k = upload(in.k);
+    const auto row_ptr = upload(in.row_ptr);
+    const auto col = upload(in.col);
+    const auto prescribed = upload(in.prescribed);
+    DeviceBuffer<double> device_values(values.size());
+    device_values.zero();
+    DeviceBuffer<double> device_rhs(rhs.data(), rhs.size());
+    const unsigned long long none = ULLONG_MAX;
+    DeviceBuffer<unsigned long long> inverted(&none, 1);
+
+    const StiffnessMeshView mesh{in.space_dim, in.elastic,  in.axisymmetric, in.thickness, coords.get(), first_dof.get(),
+                                 lambda.get(), mu.get(),    k.get(),         row_ptr.get(), col.get()};
+    for (const CellBatch& batch : in.batches) {
+      const auto weight = upload(batch.weight), N = upload(batch.N), dN = upload(batch.dN);
+      const auto node = upload(batch.node);
+      const auto cell = upload(batch.cell);
+      const auto material = upload(batch.material);
+      const CellBatchView view{batch.nodes, batch.points, static_cast<std::int64_t>(batch.cell.size()), weight.get(),
+                               N.get(),     dN.get(),     node.get(),   cell.get(), material.get()};
+      add_cell_matrices(mesh, view, device_values.get(), inverted.get());
+      // The batch's arrays are freed when this iteration ends: its kernel must be done with them.
+      check(cudaDeviceSynchronize(), "the stiffness pair kernel");
+    }
+    unsigned long long first_inverted = none;
+    inverted.download(&first_inverted);
+    if (first_inverted != none) return static_cast<std::int64_t>(first_inverted);
+
+    apply_prescribed(static_cast<std::int64_t>(rhs.size()), row_ptr.get(), col.get(), prescribed.get(),
+                     device_values.get(), device_rhs.get());
+    device_values.download(values.data());
+    device_rhs.download(rhs.data());
+    return -1;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<StiffnessAssembler> make_stiffness_assembler() {
+  if (!unavailable_reason().empty()) return nullptr;
+  return std::make_unique<CudaStiffnessAssembler>();
+}
+
+}  // namespace fem::kernels::cuda

@@ -1,0 +1,39 @@
+#pragma once
+// The kernels of the CUDA stiffness assembler (stiffness_assembly.cu). Plain C++: pointers are
+// device pointers.
+#include <cstdint>
+
+namespace fem::kernels::cuda {
+
+// What every pair thread reads.
+struct StiffnessMeshView {
+  int space_dim = 3;
+  bool elastic = true, axisymmetric = false;
+  double thickness = 1;
+  const double* coords = nullptr;             // 3 per mesh node
+  const std::int64_t* first_dof = nullptr;    // per mesh node
+  const double *lambda = nullptr, *mu = nullptr, *k = nullptr;  // per material
+  const std::int64_t* row_ptr = nullptr;
+  const std::int32_t* col = nullptr;
+};
+
+// One element type's cells (kernels/stiffness_assembler.hpp's CellBatch, on the device).
+struct CellBatchView {
+  int nodes = 0, points = 0;
+  std::int64_t cells = 0;
+  const double *weight = nullptr, *N = nullptr, *dN = nullptr;
+  const int* node = nullptr;
+  const std::int64_t* cell = nullptr;
+  const int* material = nullptr;
+};
+
+// Adds every cell's matrix into `values`; an inverted or degenerate cell lowers `inverted` to
+// its id instead. Asynchronous on the default stream.
+void add_cell_matrices(const StiffnessMeshView& mesh, const CellBatchView& batch, double* values,
+                       unsigned long long* inverted);
+
+// The host's apply_constraints on the device: `g` per row, NaN where free.
+void apply_prescribed(std::int64_t rows, const std::int64_t* row_ptr, const std::int32_t* col, const double* g,
+                      double* values, double* rhs);
+
+}  // namespace fem::kernels::cuda

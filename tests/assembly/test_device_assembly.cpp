@@ -1,0 +1,134 @@
+// Assembly on the CUDA device against the host's (assemble, then apply_constraints) on jittered
+// box meshes of every element type, for 3D, plane stress and axisymmetric elasticity and for
+// heat, with prescribed nonzero values (the lifting) and gravity or a source (the loads). Passes
+// with a message where there is no CUDA build or device (bench/gpu.sh runs it on the GPU machine).
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "fem/assembly/device_assembly.hpp"
+#include "fem/mesh/box_mesh.hpp"
+#include "kernels/stiffness_assembler.hpp"
+#include "tests/support/solve.hpp"
+
+using namespace fem;
+
+namespace {
+
+struct Shape {
+  ElementShape shape;
+  int order;
+  bool serendipity;
+};
+
+// A box of `shape` with its inner nodes moved at random: cells that are not affine.
+Mesh jittered_box(int dim, const Shape& s) {
+  BoxSpec spec;
+  spec.size = dim == 3 ? std::vector<double>{1.0, 0.8, 0.6} : std::vector<double>{1.0, 0.8};
+  spec.divisions = dim == 3 ? std::vector<int>{3, 2, 2} : std::vector<int>{4, 3};
+  spec.shape = s.shape;
+  spec.order = s.order;
+  spec.serendipity = s.serendipity;
+  spec.origin = dim == 3 ? std::vector<double>{0.5, 0, 0} : std::vector<double>{0.5, 0};  // r > 0 (axisymmetric)
+  Mesh mesh = make_box_mesh(spec);
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> jitter(-0.03, 0.03);
+  for (double& x : mesh.coords) x += x == 0 ? 0.0 : jitter(rng) * 0.5;
+  return mesh;
+}
+
+Problem problem_on(const Mesh& mesh, PhysicsType type, ElasticModel model) {
+  Problem p;
+  p.mesh = &mesh;
+  p.physics = {type, model, 0.2, mesh.dimension};
+  p.materials = {{210e9, 0.3, 7850, 45}};
+  p.cell_material.assign(mesh.cells.size(), 0);
+  p.gravity = {0, -9.81, 0};
+  p.source = 1e4;
+  p.dirichlet.push_back({"xmin", testing::nodes_of_groups(mesh, {"xmin"}), {true, true, true}, {1e-3, -2e-3, 5e-4}, {}});
+  return p;
+}
+
+double relative_difference(std::span<const double> a, std::span<const double> b) {
+  double diff = 0, scale = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    diff = std::max(diff, std::abs(a[k] - b[k]));
+    scale = std::max(scale, std::abs(b[k]));
+  }
+  return diff / scale;
+}
+
+void check_agrees(const Problem& p) {
+  const Mesh& mesh = *p.mesh;
+  const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  const DofMap dofs = make_dof_map(mesh.num_nodes(), p.physics.dofs_per_node());
+  const Constraints constraints = collect_constraints(p, dofs);
+  auto host = assemble(p, dofs, graph);
+  apply_constraints(host.matrix, host.rhs, constraints);
+  const auto device = assemble_on_cuda(p, dofs, graph, constraints);
+  REQUIRE(device.has_value());
+  REQUIRE(device->matrix.col == host.matrix.col);
+  CHECK(relative_difference(device->matrix.val, host.matrix.val) <= 1e-12);
+  CHECK(relative_difference(device->rhs, host.rhs) <= 1e-12);
+}
+
+const Shape k2d[] = {{ElementShape::Triangle, 1, false}, {ElementShape::Triangle, 2, false},
+                     {ElementShape::Quadrilateral, 1, false}, {ElementShape::Quadrilateral, 2, true},
+                     {ElementShape::Quadrilateral, 2, false}};
+const Shape k3d[] = {{ElementShape::Tetrahedron, 1, false}, {ElementShape::Tetrahedron, 2, false},
+                     {ElementShape::Hexahedron, 1, false}, {ElementShape::Hexahedron, 2, true},
+                     {ElementShape::Hexahedron, 2, false}};
+
+bool no_device() {
+  if (kernels::cuda_stiffness_assembler()) return false;
+  MESSAGE("no CUDA build or device: device assembly not tested here");
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("device assembly equals the host's for every element type, elasticity and heat") {
+  if (no_device()) return;
+  for (const Shape& s : k3d) {
+    CAPTURE(static_cast<int>(s.shape));
+    CAPTURE(s.order);
+    const Mesh mesh = jittered_box(3, s);
+    check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Solid3D));
+    check_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::Solid3D));
+  }
+  for (const Shape& s : k2d) {
+    CAPTURE(static_cast<int>(s.shape));
+    CAPTURE(s.order);
+    const Mesh mesh = jittered_box(2, s);
+    check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::PlaneStress));
+    check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::PlaneStrain));
+    check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Axisymmetric));
+    check_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::PlaneStress));
+  }
+}
+
+TEST_CASE("device assembly reports an inverted cell as the host does") {
+  if (no_device()) return;
+  Mesh mesh = jittered_box(3, {ElementShape::Hexahedron, 1, false});
+  const auto nodes = mesh.cells.nodes_of(2);
+  for (int a = 0; a < 4; ++a) std::swap(mesh.coords[3 * nodes[a] + 2], mesh.coords[3 * nodes[a + 4] + 2]);
+  const Problem p = problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Solid3D);
+  const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  const DofMap dofs = make_dof_map(mesh.num_nodes(), 3);
+  CHECK_THROWS_AS(assemble_on_cuda(p, dofs, graph, collect_constraints(p, dofs)), InvertedElement);
+}
+
+TEST_CASE("the device path leaves convection to the host") {
+  const Mesh mesh = jittered_box(2, {ElementShape::Quadrilateral, 1, false});
+  Problem p = problem_on(mesh, PhysicsType::Heat, ElasticModel::PlaneStress);
+  CHECK(device_can_assemble(p));
+  BoundaryLoad convection;
+  convection.kind = BoundaryLoad::Kind::Convection;
+  p.loads.push_back(convection);
+  CHECK_FALSE(device_can_assemble(p));
+  const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  const DofMap dofs = make_dof_map(mesh.num_nodes(), 1);
+  CHECK_FALSE(assemble_on_cuda(p, dofs, graph, collect_constraints(p, dofs)).has_value());
+}
