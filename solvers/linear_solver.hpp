@@ -21,6 +21,7 @@ struct AmgOptions {
   AmgSmoother smoother = AmgSmoother::Chebyshev;
   int smoother_degree = 2;             // polynomial degree or sweeps, before and after the coarse level
   int coarse_size = 2000;              // coarsen until at most this many unknowns, solved by Cholesky
+  AmgPrecision precision = AmgPrecision::Single;  // the levels' matrices on the back-end
 };
 
 struct SolverOptions {

@@ -36,6 +36,10 @@ struct SpmvChoice {
 enum class Preconditioner { Auto, None, Jacobi, BlockJacobi, Ssor, Amg };
 enum class Precision { Double, Mixed };  // direct solvers: Mixed factors in FP32 and refines in FP64
 enum class AmgSmoother { Chebyshev, L1Jacobi };
+// solver.amg.precision: how the AMG levels' matrices (operators, P, R) are stored on the back-end.
+// Single halves the bytes each V-cycle streams; the cycle's vectors and its products' sums stay
+// in double, and so does the Krylov method around it (its answer and tolerance are unchanged).
+enum class AmgPrecision { Double, Single };
 enum class SpmvTuning { Cache, Fresh, Model };  // spmv: auto (kernels/shared/spmv_autotune.hpp)
 
 template <>
@@ -81,6 +85,12 @@ template <>
 struct ChoiceNames<AmgSmoother> {
   static constexpr std::pair<AmgSmoother, const char*> names[] = {{AmgSmoother::Chebyshev, "chebyshev"},
                                                                   {AmgSmoother::L1Jacobi, "l1-jacobi"}};
+};
+
+template <>
+struct ChoiceNames<AmgPrecision> {
+  static constexpr std::pair<AmgPrecision, const char*> names[] = {{AmgPrecision::Double, "double"},
+                                                                   {AmgPrecision::Single, "single"}};
 };
 
 template <>

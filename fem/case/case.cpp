@@ -374,7 +374,7 @@ std::vector<LoadCaseSpec> read_load_cases(const Section& root, const fs::path& f
 AmgOptions read_amg(const Section& solver, const fs::path& file) {
   AmgOptions amg;
   if (!solver.has("amg")) return amg;
-  const Section s(file, solver.get("amg"), "'solver.amg'", {"strength_threshold", "smoother", "smoother_degree", "coarse_size"});
+  const Section s(file, solver.get("amg"), "'solver.amg'", {"strength_threshold", "smoother", "smoother_degree", "coarse_size", "precision"});
   amg.strength_threshold = s.value_or<double>("strength_threshold", "a number", amg.strength_threshold);
   if (!(amg.strength_threshold >= 0 && amg.strength_threshold < 1))
     s.fail(s.get("strength_threshold"), "'strength_threshold' in 'solver.amg' must be in [0, 1)");
@@ -385,6 +385,7 @@ AmgOptions read_amg(const Section& solver, const fs::path& file) {
   amg.coarse_size = s.value_or<int>("coarse_size", "an integer", amg.coarse_size);
   if (amg.coarse_size < 1 || amg.coarse_size > 8000)
     s.fail(s.get("coarse_size"), "'coarse_size' in 'solver.amg' must be 1 to 8000 (the coarsest level is factored)");
+  amg.precision = choose_choice(s, "precision", amg.precision);
   return amg;
 }
 

@@ -46,8 +46,10 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix&
                        std::to_string(nodes.dofs_per_node) + " components (no rotations)");
     // On a device with the SpMV left to "auto", A itself is the AMG setup's fine operator in
     // double-precision node blocks (the format a tuner picks for elasticity anyway): one
-    // conversion instead of two, and no tuning.
-    const bool operator_from_amg = !backend.on_host() && options.spmv.is_auto();
+    // conversion instead of two, and no tuning. On the host too (which has no other format than
+    // CSR, whatever the setting): the setup keeps those blocks there anyway, and a product over
+    // blocks reads one column index per block instead of one per entry.
+    const bool operator_from_amg = backend.on_host() || options.spmv.is_auto();
     amg_ = std::make_unique<amg::VCycle>(backend, matrix, nodes, options.amg, operator_from_amg);
     for (const auto& [name, value] : amg_->figures()) report.figures[name] = value;
     if (operator_from_amg) {

@@ -171,13 +171,14 @@ TEST_CASE("an AMG run takes the solver.amg keys and reports its setup apart from
   const auto file = dir.write(
       "box.yaml", replace(kBoxCase, "  tolerance: 1e-12",
                           "  tolerance: 1e-12\n  preconditioner: amg\n  amg: {strength_threshold: 0.02, smoother: l1-jacobi, "
-                          "smoother_degree: 3, coarse_size: 100}"));
+                          "smoother_degree: 3, coarse_size: 100, precision: double}"));
   std::ostringstream log;
   const auto summary = run_case(file, {}, log);
   CHECK(summary["residual"].get<double>() < 1e-10);
   CHECK(summary["preconditioner"] == "amg");
   CHECK(summary["solver_figures"]["amg_levels"].get<double>() >= 2);
   CHECK(summary["solver_figures"]["amg_rigid_body_modes"].get<double>() == 1);
+  CHECK(summary["solver_figures"]["amg_single_precision"].get<double>() == 0);
   CHECK(summary["solver_time_s"]["setup"].get<double>() > 0);
   CHECK(log.str().find("setup") != std::string::npos);
 }
@@ -263,6 +264,8 @@ TEST_CASE("bad input names the file, line or group and leaves earlier results un
       {"bad solver", replace(kBoxCase, "method: cg", "method: magic"), "box.yaml:17: 'method' is 'magic'"},
       {"bad amg smoother", replace(kBoxCase, "  tolerance: 1e-12", "  tolerance: 1e-12\n  amg: {smoother: gauss-seidel}"),
        "box.yaml:20: 'smoother' is 'gauss-seidel'"},
+      {"bad amg precision", replace(kBoxCase, "  tolerance: 1e-12", "  tolerance: 1e-12\n  amg: {precision: half}"),
+       "box.yaml:20: 'precision' is 'half'"},
   };
   for (const auto& b : bad) {
     CAPTURE(b.what);

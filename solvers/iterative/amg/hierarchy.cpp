@@ -167,7 +167,7 @@ void Hierarchy::make_tentative(Transfer& transfer, const BlockSparse& a, const A
 // Lanczos steps on the host's single copy.
 template <class Spectrum, class Threads>
 double Hierarchy::level_eigenvalue(const kernels::SparseBackend& backend, std::unique_ptr<kernels::SparseBackend>& host,
-                                   Level& level, const Values& inv_diag, std::future<Spectrum>& spectrum,
+                                   const BlockSparse& a, Level& level, const Values& inv_diag, std::future<Spectrum>& spectrum,
                                    const Threads& threads) {
   return timed(steps_.eigenvalue, threads(), [&] {
     if (spectrum.valid()) {
@@ -179,7 +179,8 @@ double Hierarchy::level_eigenvalue(const kernels::SparseBackend& backend, std::u
     }
     if (!host) host = backend.on_host() ? nullptr : kernels::make_sparse_backend("cpu");
     const kernels::SparseBackend& on_host = host ? *host : backend;
-    return largest_eigenvalue(on_host, *on_host.block_matrix(level.a), inv_diag);
+    return largest_eigenvalue(on_host, double_levels_ ? *on_host.block_matrix(a) : *on_host.block_matrix(level.a),
+                              inv_diag);
   });
 }
 
@@ -210,7 +211,10 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
   // steps' wait above), are spent too: R and the coarser levels are made in their pages.
   if (narrowed_on_backend) fine_ = {};
   if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
-  if (backend.makes_single_copies()) {  // narrowed on the device
+  if (double_levels_) {  // multiplied as they are (the host's back-end reads them in place)
+    uploads.start(spent_.emplace_back(std::move(p)), level.p_on_backend);
+    uploads.start(spent_.emplace_back(std::move(r)), level.r_on_backend);
+  } else if (backend.makes_single_copies()) {  // narrowed on the device
     uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
     uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
   } else {
@@ -226,7 +230,8 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
 }
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
-                     const AmgOptions& options, bool keep_fine_operator) {
+                     const AmgOptions& options, bool keep_fine_operator)
+    : double_levels_(options.precision == AmgPrecision::Double) {
   const Metered whole(steps_.total);
   const int all_threads = omp_get_max_threads();
   // The threads of a step: every core on the host, on a device as threads_on_device() says.
@@ -255,13 +260,16 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // diagonal is known, and its Lanczos steps run there, on a thread of their own beside the
     // aggregation, T and A T; the other levels' Lanczos steps run on the host's single copy
     // (small beside the fine one; on a device they would wait behind the copies of the level above).
-    const bool narrowed_on_backend = keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies();
+    const bool narrowed_on_backend =
+        keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies() && !double_levels_;
     Values inv_diag;
     std::future<SpectrumOnBackend> spectrum;
     std::promise<void> diagonal_known;  // destroyed before `spectrum` waits: a broken promise ends its task
     bool sent = false;
     const auto send = [&] {
       sent = true;
+      // Double blocks go from `a` itself: the fine operator, or a coarser one kept in spent_.
+      if (double_levels_) return uploads.start(a, level.a_on_backend);
       if (!narrowed_on_backend) return uploads.start(level.a, level.a_on_backend);
       fine_sent = true;
       spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
@@ -279,7 +287,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).
-    if (!narrowed_on_backend) level.a = timed(steps_.convert, threads(), [&] { return to_single(a); });
+    if (!narrowed_on_backend && !double_levels_) level.a = timed(steps_.convert, threads(), [&] { return to_single(a); });
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
@@ -301,7 +309,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // either way).
     Transfer transfer;
     if (!coarsest) make_tentative(transfer, a, aggregates, b, [&] { return running(spectrum); }, threads);
-    const double lambda_max = level_eigenvalue(backend, host, level, inv_diag, spectrum, threads);
+    const double lambda_max = level_eigenvalue(backend, host, a, level, inv_diag, spectrum, threads);
     // A Krylov operator that the device does not narrow follows the fine level's A.
     if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
@@ -310,8 +318,12 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
-    coarser = std::move(coarse);  // the level above's double blocks are spent (its single copy is kept)
-    current = &coarser;
+    if (double_levels_) {
+      current = &spent_.emplace_back(std::move(coarse));  // the V-cycle multiplies with it
+    } else {
+      coarser = std::move(coarse);  // the level above's double blocks are spent (its single copy is kept)
+      current = &coarser;
+    }
   }
   if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_);  // a fine level solved by Cholesky
   uploads.wait_all();
@@ -330,6 +342,7 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_coarsest_unknowns", static_cast<double>(levels_.back()->rows)},
           {"amg_near_null_vectors", near_null_vectors_},
           {"amg_rigid_body_modes", rigid_body_modes_ ? 1.0 : 0.0},
+          {"amg_single_precision", double_levels_ ? 0.0 : 1.0},
           {"amg_setup_upload_s", seconds_.upload},
           {"amg_setup_upload_background_s", seconds_.upload_background},
           {"amg_setup_fine_copy_background_s", seconds_.fine_copy_background},

@@ -24,14 +24,17 @@ class BackgroundUploads;
 struct Aggregates;
 struct NearNullSpace;
 
-// What the V-cycle needs of a level, its matrices in single precision (built in double).
+// What the V-cycle needs of a level, its matrices in the precision options.precision asks (built
+// in double).
 struct Level {
   std::int64_t rows = 0, nnz = 0;       // the operator's size and stored entries
-  SingleBlockSparse a;                  // the operator of this level; empty where the back-end made
-                                        // its single copy itself (the fine level on a device)
+  SingleBlockSparse a;                  // the operator of this level in single precision; empty where
+                                        // the back-end made its single copy itself (the fine level on
+                                        // a device) and where the levels stay in double
   SingleBlockSparse p, r;               // prolongation from / restriction to the next level (R = P^T);
-                                        // empty where the back-end narrowed them itself
-  // The same on the back-end (the host one multiplies the copies above in place); null where
+                                        // empty where the back-end narrowed them itself or in double
+  // The same on the back-end (the host one multiplies the copies above, or the hierarchy's double
+  // blocks, in place); null where
   // absent (no P, R on the coarsest level, no A where the Cholesky factor solves it).
   std::unique_ptr<kernels::SparseMatrix> a_on_backend, p_on_backend, r_on_backend;
   // The smoother's D^-1 and the largest eigenvalue of D^-1 A; empty on a coarsest level solved
@@ -69,7 +72,8 @@ class Hierarchy {
   const CoarseSolver* coarse_solver() const { return coarse_.get(); }
   bool rigid_body_modes() const { return rigid_body_modes_; }
 
-  // levels, operator and grid complexity, coarsest size, near-null vectors, the setup's seconds
+  // levels, operator and grid complexity, coarsest size, near-null vectors, amg_single_precision
+  // (1 where the levels' matrices are single, 0 double), the setup's seconds
   // by step (amg_setup_upload_s: the wait for the copies to the back-end, which run beside the
   // other steps; amg_setup_eigenvalue_s: the Lanczos steps on the host and the wait for those on
   // a device; their own seconds in amg_setup_*_background_s, the fine operator's copy that the
@@ -90,7 +94,7 @@ class Hierarchy {
                       const Running& lambda_sought_on_device, const Threads& threads);
   template <class Spectrum, class Threads>
   double level_eigenvalue(const kernels::SparseBackend& backend, std::unique_ptr<kernels::SparseBackend>& host,
-                          Level& level, const Values& inv_diag, std::future<Spectrum>& spectrum, const Threads& threads);
+                          const BlockSparse& a, Level& level, const Values& inv_diag, std::future<Spectrum>& spectrum, const Threads& threads);
   template <class Threads>
   BlockSparse coarse_operator(const kernels::SparseBackend& backend, BackgroundUploads& uploads, const BlockSparse& a,
                               Level& level, Transfer& transfer, const Values& inv_diag, double lambda_max,
@@ -99,8 +103,9 @@ class Hierarchy {
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
   // The fine operator's double blocks (freed once a device that narrows them has its copy), and
-  // P and R in double where copies to a device read them, kept until the hierarchy goes (a deque:
-  // the copies read them in place). The setup's other temporaries are freed as soon as they are
+  // P and R in double where copies to a device read them, or the coarser levels' A, P and R where
+  // the levels stay in double, kept until the hierarchy goes (a deque: the copies and the host's
+  // back-end read them in place). The setup's other temporaries are freed as soon as they are
   // spent, into the large-block cache, whose pages the next steps reuse: unmapping them would cost
   // about 0.1 s a gigabyte and stall the other threads' page faults and copies.
   BlockSparse fine_;
@@ -110,6 +115,7 @@ class Hierarchy {
   int near_null_vectors_ = 0;
   int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max
   bool rigid_body_modes_ = false;
+  bool double_levels_ = false;  // options.precision is Double: no single copies
   struct {
     StepCost near_null, convert, diagonal, aggregate, eigenvalue, prolongator, galerkin, coarse, total;
   } steps_;

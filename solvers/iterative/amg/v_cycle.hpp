@@ -1,10 +1,11 @@
 #pragma once
 // The AMG preconditioner: one V-cycle over the hierarchy per application, from a zero guess,
 // written once against the sparse back-end (kernels/sparse_backend.hpp). The setup runs on the
-// host (hierarchy.hpp); each level's A, P and R = P^T live on the back-end as single-precision
-// block matrices, and smoothing, restriction and prolongation run there. The coarsest level is
-// solved on the host by its dense Cholesky factor: its small right-hand side is downloaded and
-// the solution uploaded, the only host round trip of a cycle. Pre- and post-smoothing are the
+// host (hierarchy.hpp); each level's A, P and R = P^T live on the back-end as block matrices in
+// single precision (or double: AmgOptions::precision), and smoothing, restriction and
+// prolongation run there. The coarsest level is solved on the host by its dense Cholesky factor:
+// its small right-hand side is downloaded and the solution uploaded, the only host round trip of
+// a cycle. Pre- and post-smoothing are the
 // same polynomial and restriction is the transpose of prolongation, so M^-1 is symmetric
 // positive definite and CG stays valid.
 #include <map>

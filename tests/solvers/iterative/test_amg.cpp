@@ -21,6 +21,7 @@
 #include "solvers/iterative/amg/near_null_space.hpp"
 #include "solvers/iterative/amg/smoothed_prolongator.hpp"
 #include "solvers/iterative/amg/tentative_prolongator.hpp"
+#include "solvers/iterative/amg/v_cycle.hpp"
 #include "solvers/iterative/bicgstab.hpp"
 #include "solvers/iterative/conjugate_gradient.hpp"
 #include "solvers/linear_solver.hpp"
@@ -86,12 +87,13 @@ struct AmgRun {
 };
 
 AmgRun solve_amg(const std::string& method, const testing::FeSystem& fe, double tolerance, bool with_nodes = true,
-                 const std::string& device = "cpu") {
+                 const std::string& device = "cpu", AmgPrecision precision = AmgPrecision::Single) {
   SolverOptions o;
   o.device = parse_choice<Device>(device).value();
   o.preconditioner = Preconditioner::Amg;
   o.tolerance = tolerance;
   o.amg.coarse_size = 200;  // small systems: still several levels
+  o.amg.precision = precision;
   auto solver = method == "cg" ? make_conjugate_gradient(o) : make_bicgstab(o);
   AmgRun run;
   run.u.assign(fe.rhs.size(), 0.0);
@@ -131,6 +133,58 @@ std::unique_ptr<kernels::SparseVector> uploaded(const kernels::SparseBackend& ba
   auto v = backend.vector(h.size());
   v->upload(h);
   return v;
+}
+
+// M^-1 b of a V-cycle on `backend`, b and the answer on the host.
+std::vector<double> applied(const kernels::SparseBackend& backend, const amg::VCycle& cycle,
+                            const std::vector<double>& b) {
+  const auto on_backend = uploaded(backend, b);
+  const auto x = backend.vector(b.size());
+  cycle.apply(*on_backend, *x);
+  return on_host(*x);
+}
+
+// Largest |a_i - b_i| over the largest |b_i| (testing::relative_difference divides by at least 1:
+// blind to elasticity's small displacements).
+double scaled_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0, scale = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  for (const double v : b) scale = std::max(scale, std::abs(v));
+  return a.size() == b.size() && scale > 0 ? worst / scale : INFINITY;
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+  return s;
+}
+
+// The single- and double-precision V-cycles of one system on one back-end (several levels: a
+// coarse size of 200), each applied to the same random vectors: the single one must differ from
+// the double one by rounding only (about float epsilon relative, not zero: its matrices are the
+// narrowed ones), and be one fixed symmetric positive definite operator, as CG needs.
+void check_single_against_double_cycle(const kernels::SparseBackend& backend, const testing::FeSystem& fe) {
+  AmgOptions single, twice;
+  single.coarse_size = twice.coarse_size = 200;
+  single.precision = AmgPrecision::Single;
+  twice.precision = AmgPrecision::Double;
+  const amg::VCycle single_cycle(backend, fe.matrix, fe.nodes(), single);
+  const amg::VCycle double_cycle(backend, fe.matrix, fe.nodes(), twice);
+  CHECK(single_cycle.figures().at("amg_single_precision") == 1);
+  CHECK(double_cycle.figures().at("amg_single_precision") == 0);
+  REQUIRE(single_cycle.figures().at("amg_levels") >= 3);
+  const auto x = testing::random_vector(fe.matrix.rows, 41), y = testing::random_vector(fe.matrix.rows, 42);
+  const auto mx = applied(backend, single_cycle, x), my = applied(backend, single_cycle, y);
+  const double difference = scaled_difference(mx, applied(backend, double_cycle, x));
+  MESSAGE("single against double V-cycle on " << backend.name() << ", " << fe.matrix.rows
+                                               << " equations: relative difference " << difference);
+  CHECK(difference > 1e-9);
+  CHECK(difference < 1e-5);
+  CHECK(applied(backend, single_cycle, x) == mx);  // the same operator at every application
+  // Symmetric to the double sums' rounding, and positive.
+  CHECK(std::abs(dot(y, mx) - dot(x, my)) < 1e-12 * std::sqrt(dot(x, mx) * dot(y, my)));
+  CHECK(dot(x, mx) > 0);
+  CHECK(dot(y, my) > 0);
 }
 
 }  // namespace
@@ -491,6 +545,30 @@ TEST_CASE("AMG where coarsening stalls, and on a matrix that is not positive def
   CHECK_THROWS_WITH_AS(solve_amg("cg", bad, 1e-8), doctest::Contains("equation 40"), SolveFailure);
 }
 
+TEST_CASE("the single-precision V-cycle is the double one to rounding, one fixed symmetric positive operator") {
+  // 3D elasticity (3x3, 3x6, 6x6 blocks on the levels) and 2D heat (1x1 on the fine level), on
+  // every back-end of this machine (CUDA skips without a device).
+  for (const auto& fe : {testing::elasticity_box(16, 8, 8), testing::heat_square(80, 60)}) {
+    CAPTURE(fe.dofs_per_node);
+    for (const auto& backend : available_backends()) check_single_against_double_cycle(*backend, fe);
+  }
+}
+
+TEST_CASE("CG with the single-precision AMG: the double one's iterations within 1, the same answer") {
+  // 3D elasticity on hex8 and on tet4, 2D plane stress, 2D heat.
+  for (const auto& fe : {testing::elasticity_box(16, 8, 8), testing::elasticity_box(12, 6, 6, 1, ElementShape::Tetrahedron),
+                         testing::elasticity_strip(80, 20), testing::heat_square(60, 50)}) {
+    CAPTURE(fe.matrix.rows);
+    const auto twice = solve_amg("cg", fe, 1e-10, true, "cpu", AmgPrecision::Double);
+    const auto single = solve_amg("cg", fe, 1e-10, true, "cpu", AmgPrecision::Single);
+    CHECK(std::abs(single.report.iterations - twice.report.iterations) <= 1);
+    CHECK(single.report.iterations <= 40);
+    CHECK(scaled_difference(single.u, twice.u) < 1e-7);
+    CHECK(single.report.figures.at("amg_single_precision") == 1);
+    CHECK(twice.report.figures.at("amg_single_precision") == 0);
+  }
+}
+
 TEST_CASE("each back-end's block SpMV and diagonal step match serial loops") {
   // Square and rectangular shapes with compiled kernels, and one run-time shape (2x5); rows of
   // 0 to ~30 blocks; y = alpha A x + beta y with beta 0 on a vector of NaN (it must not be read).
@@ -550,7 +628,8 @@ TEST_CASE("each back-end's block SpMV and diagonal step match serial loops") {
 }
 
 TEST_CASE("AMG on every back-end agrees with the CPU AMG: iterations within 2, the same answer") {
-  // 3D elasticity (3x3, 3x6, 6x6 blocks on the levels) with CG and BiCGSTAB, 2D heat (1x1) with CG.
+  // 3D elasticity (3x3, 3x6, 6x6 blocks on the levels) with CG and BiCGSTAB, 2D heat (1x1) with CG;
+  // the levels in single precision (a device narrows the fine one itself) and in double.
   const auto box = testing::elasticity_box(16, 8, 8);
   const auto square = testing::heat_square(60, 50);
   for (const auto& [fe, method] : {std::pair{&box, std::string("cg")}, std::pair{&box, std::string("bicgstab")},
@@ -562,14 +641,18 @@ TEST_CASE("AMG on every back-end agrees with the CPU AMG: iterations within 2, t
       const std::string device = backend->name().substr(0, backend->name().find(' '));
       if (device == "cpu") continue;
       CAPTURE(device);
-      const auto run = solve_amg(method, *fe, 1e-10, true, device);
-      CHECK(std::abs(run.report.iterations - cpu.report.iterations) <= 2);
-      CHECK(testing::relative_difference(run.u, cpu.u) < 1e-6);
-      CHECK(run.report.figures.at("amg_levels") == cpu.report.figures.at("amg_levels"));
-      CHECK(run.report.figures.count("spmv_tuned_seconds") == 0);  // A is AMG's fine operator: no tuning
-      const std::string line = method + " AMG on " + device + ": " + std::to_string(run.report.iterations) +
-                               " iterations (cpu " + std::to_string(cpu.report.iterations) + ")";
-      MESSAGE(line);
+      for (const auto precision : {AmgPrecision::Single, AmgPrecision::Double}) {
+        CAPTURE(name_of(precision));
+        const auto run = solve_amg(method, *fe, 1e-10, true, device, precision);
+        CHECK(std::abs(run.report.iterations - cpu.report.iterations) <= 2);
+        CHECK(scaled_difference(run.u, cpu.u) < 1e-6);
+        CHECK(run.report.figures.at("amg_levels") == cpu.report.figures.at("amg_levels"));
+        CHECK(run.report.figures.count("spmv_tuned_seconds") == 0);  // A is AMG's fine operator: no tuning
+        const std::string line = method + " AMG (" + name_of(precision) + ") on " + device + ": " +
+                                 std::to_string(run.report.iterations) + " iterations (cpu " +
+                                 std::to_string(cpu.report.iterations) + ")";
+        MESSAGE(line);
+      }
     }
   }
 }

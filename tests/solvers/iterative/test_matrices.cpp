@@ -40,11 +40,11 @@ Mesh quad_rectangle(double width, int nx, int ny) {
 
 }  // namespace
 
-FeSystem elasticity_box(int nx, int ny, int nz, int order) {
+FeSystem elasticity_box(int nx, int ny, int nz, int order, ElementShape shape) {
   BoxSpec spec;
   spec.size = {2.0, 1.0, 1.0};
   spec.divisions = {nx, ny, nz};
-  spec.shape = ElementShape::Hexahedron;
+  spec.shape = shape;
   spec.order = order;
   const Mesh mesh = make_box_mesh(spec);
   Problem p;

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/csr_matrix.hpp"
+#include "fem/elements/element_type.hpp"
 #include "kernels/csr_matrix.hpp"
 #include "solvers/linear_system.hpp"
 
@@ -18,9 +18,10 @@ struct FeSystem {
   NodeLayout nodes() const { return {dofs_per_node, dimension, coordinates}; }
 };
 
-// A 3D elasticity box of hex8 (order 1) or hex27 (order 2) cells, clamped on xmin, under gravity,
-// nodes renumbered with RCM (3 dofs per node: the matrix is made of 3x3 blocks).
-FeSystem elasticity_box(int nx, int ny, int nz, int order = 1);
+// A 3D elasticity box of hex8 (order 1) or hex27 (order 2) cells, or the tetrahedra the box mesher
+// cuts them into, clamped on xmin, under gravity, nodes renumbered with RCM (3 dofs per node: the
+// matrix is made of 3x3 blocks).
+FeSystem elasticity_box(int nx, int ny, int nz, int order = 1, ElementShape shape = ElementShape::Hexahedron);
 // A 2D heat square of quad4 cells, temperature fixed on xmin, a volume source.
 FeSystem heat_square(int nx, int ny);
 // heat_square with a convection-like perturbation (each entry right of the diagonal scaled by
