@@ -112,8 +112,10 @@ data = dsa.WrapDataObject(servermanager.Fetch(coloured))
 values = data.PointData[colour_array]
 if len(values.shape) > 1:  # a vector (a mode shape) is coloured by its length
     values = numpy.linalg.norm(values, axis=1)
-top = int(values.argmax())
 low, high = float(values.min()), float(values.max())
+# The first point within roundoff of the largest value: a uniform field (a bar held between walls)
+# is then shown from the same side whatever its last bits.
+top = int(numpy.flatnonzero(values >= high - 1e-9 * max(abs(low), abs(high)))[0])
 drawn_at = [float(c) for c in data.Points[top]]
 at = list(drawn_at)
 if WARP:
