@@ -6,6 +6,7 @@
 #include "fem/assembly/element_system.hpp"
 #include "fem/case/case.hpp"
 #include "fem/parallel/collective.hpp"
+#include "fem/parallel/distributed_matrix.hpp"
 #include "fem/parallel/element_constraints.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "solvers/petsc/petsc_session.hpp"
@@ -89,26 +90,10 @@ RowFigures BlockSystem::row_figures() const {
 
 void BlockSystem::preallocate() {
   const int d = dofs_.dofs_per_node;
-  const auto local = static_cast<PetscInt>(equations());
-  const auto global = static_cast<PetscInt>(part_.box_nodes * d);
-  // A row of node n holds the dofs of n and of its graph neighbours, split into this rank's
-  // columns and the others'.
-  std::vector<PetscInt> diagonal(static_cast<std::size_t>(local)), off_diagonal(static_cast<std::size_t>(local));
-  for (std::int64_t k = 0; k < part_.owned_nodes; ++k) {
-    const int node = dofs_.node_at_rank[static_cast<std::size_t>(k)];
-    PetscInt mine = 1, others = 0;
-    for (int neighbour : graph_.neighbours_of(node)) (part_.owned[neighbour] ? mine : others) += 1;
-    std::fill_n(diagonal.begin() + k * d, d, mine * d);
-    std::fill_n(off_diagonal.begin() + k * d, d, others * d);
-  }
-  check(MatCreate(PETSC_COMM_WORLD, matrix_.out()), "MatCreate");
-  check(MatSetSizes(matrix_, local, local, global, global), "MatSetSizes");
-  check(MatSetBlockSize(matrix_, d), "MatSetBlockSize");
-  check(MatSetType(matrix_, MATAIJ), "MatSetType");
-  check(MatSeqAIJSetPreallocation(matrix_, 0, diagonal.data()), "MatSeqAIJSetPreallocation");
-  check(MatMPIAIJSetPreallocation(matrix_, 0, diagonal.data(), 0, off_diagonal.data()), "MatMPIAIJSetPreallocation");
-  check(MatSetOption(matrix_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), "MatSetOption");  // the count must be exact
-  check(VecCreateMPI(PETSC_COMM_WORLD, local, global, rhs_.out()), "VecCreateMPI");
+  const RowCounts counts = count_rows(
+      part_.owned_nodes, d, graph_, [&](std::int64_t k) { return dofs_.node_at_rank[static_cast<std::size_t>(k)]; },
+      [&](int node) { return part_.owned[node] != 0; });
+  make_preallocated_system(matrix_, rhs_, part_.box_nodes * d, d, counts);
 }
 
 void BlockSystem::assemble() {

@@ -7,6 +7,7 @@
 #include "fem/assembly/element_system.hpp"
 #include "fem/case/case.hpp"
 #include "fem/parallel/collective.hpp"
+#include "fem/parallel/distributed_matrix.hpp"
 #include "fem/parallel/element_constraints.hpp"
 #include "fem/parallel/node_partition.hpp"
 #include "fem/physics/element_matrices.hpp"
@@ -83,28 +84,10 @@ std::vector<std::int64_t> DistributedSystem::equations_per_rank() const {
 void DistributedSystem::assemble(const DofMap& dofs, const Constraints& constraints) {
   dofs_ = &dofs;
   const int d = dofs.dofs_per_node;
-  const auto local = static_cast<PetscInt>(owned_nodes_ * d);
-  const auto global = static_cast<PetscInt>(dofs.num_dofs());
-  // Exact preallocation: a row of node n holds the dofs of n and of its graph neighbours, split
-  // into this rank's columns and the others'.
-  std::vector<PetscInt> diagonal(static_cast<std::size_t>(local)), off_diagonal(static_cast<std::size_t>(local));
-  for (std::int64_t k = 0; k < owned_nodes_; ++k) {
-    const int node = dofs.node_at_rank[static_cast<std::size_t>(first_node_ + k)];
-    PetscInt mine = 1, others = 0;
-    for (int neighbour : graph_.neighbours_of(node)) (owns_node(neighbour) ? mine : others) += 1;
-    for (int c = 0; c < d; ++c) {
-      diagonal[static_cast<std::size_t>(k * d + c)] = mine * d;
-      off_diagonal[static_cast<std::size_t>(k * d + c)] = others * d;
-    }
-  }
-  check(MatCreate(PETSC_COMM_WORLD, matrix_.out()), "MatCreate");
-  check(MatSetSizes(matrix_, local, local, global, global), "MatSetSizes");
-  check(MatSetBlockSize(matrix_, d), "MatSetBlockSize");
-  check(MatSetType(matrix_, MATAIJ), "MatSetType");
-  check(MatSeqAIJSetPreallocation(matrix_, 0, diagonal.data()), "MatSeqAIJSetPreallocation");
-  check(MatMPIAIJSetPreallocation(matrix_, 0, diagonal.data(), 0, off_diagonal.data()), "MatMPIAIJSetPreallocation");
-  check(MatSetOption(matrix_, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE), "MatSetOption");  // the count must be exact
-  check(VecCreateMPI(PETSC_COMM_WORLD, local, global, rhs_.out()), "VecCreateMPI");
+  const RowCounts counts = count_rows(
+      owned_nodes_, d, graph_, [&](std::int64_t k) { return dofs.node_at_rank[static_cast<std::size_t>(first_node_ + k)]; },
+      [&](int node) { return owns_node(node); });
+  make_preallocated_system(matrix_, rhs_, dofs.num_dofs(), d, counts);
 
   std::vector<std::int64_t> cells(own_cells_.begin(), own_cells_.end());
   collectively(PETSC_COMM_WORLD, [&] {
