@@ -9,6 +9,7 @@
 #include "fem/assembly/element_coloring.hpp"
 #include "fem/elements/quadrature.hpp"
 #include "fem/elements/reference_element.hpp"
+#include "fem/elements/shape_table.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/physics/material_law.hpp"
 #include "fem/physics/thermal_strain.hpp"
@@ -67,24 +68,12 @@ class Extrapolation {
   int points_ = 0;
 };
 
-// What every cell of one type shares at its stiffness rule's points: the shape functions, their
-// reference derivatives and the extrapolation to the nodes. With these a cell's gradients come
-// from its own nodes alone: no shape function is evaluated per cell.
+// What every cell of one type shares at its stiffness rule's points: the shape functions and
+// their reference derivatives (assembly's table) and the extrapolation to the nodes. With these a
+// cell's gradients come from its own nodes alone: no shape function is evaluated per cell.
 struct CellRule {
-  explicit CellRule(ElementType type) : extrapolation(type) {
-    const auto& info = element_info(type);
-    nodes = info.num_nodes;
-    dim = info.dimension;
-    const auto& rule = quadrature_rule(info.shape, stiffness_quadrature_degree(type));
-    points = static_cast<int>(rule.size());
-    N.resize(static_cast<std::size_t>(points) * nodes);
-    dN.resize(static_cast<std::size_t>(points) * nodes * dim);
-    for (int g = 0; g < points; ++g)
-      shape_functions_and_derivatives(type, rule[g].xi.data(), &N[g * nodes], &dN[g * nodes * dim]);
-  }
-  int points = 0, nodes = 0, dim = 0;
-  std::vector<double> N;   // N[g * nodes + a]
-  std::vector<double> dN;  // dN[(g * nodes + a) * dim + j] = dN_a/dxi_j at point g
+  explicit CellRule(ElementType type) : shapes(stiffness_shape_table(type)), extrapolation(type) {}
+  const ShapeTable& shapes;
   Extrapolation extrapolation;
 };
 
@@ -125,10 +114,10 @@ constexpr double kDegenerateRatio = 1e-12;
 // du/dx = du/dxi (dx/dxi)^-1 at point g, from the cell's node coordinates (3 per node) and its
 // solution `ue` (d per node): two small products over the nodes and one 3x3 inverse.
 PointGradient point_gradient(const CellRule& r, int g, const double* coords, const double* ue, int d) {
-  const int dim = r.dim, n = r.nodes;
-  const double* dN = &r.dN[static_cast<std::size_t>(g) * n * dim];
+  const int dim = r.shapes.dimension, n = r.shapes.nodes;
+  const double* dN = &r.shapes.dN[static_cast<std::size_t>(g) * n * dim];
   PointGradient p;
-  p.N = &r.N[static_cast<std::size_t>(g) * n];
+  p.N = &r.shapes.N[static_cast<std::size_t>(g) * n];
   double t[3][3] = {};  // t[j][a] = dx_a/dxi_j; in 2D the third is z, to invert as in 3D
   if (dim == 2) t[2][2] = 1;
   double G[3][3] = {};  // G[j][i] = du_i/dxi_j
@@ -266,8 +255,8 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
           for (std::size_t a = 0; a < nodes.size(); ++a)
             for (int c = 0; c < d; ++c) ue[a * d + c] = u[dofs.dof(nodes[a], c)];
           const int material = problem.cell_material[e];
-          at_points.resize(static_cast<std::size_t>(rule.points) * width);
-          for (int g = 0; g < rule.points; ++g)
+          at_points.resize(static_cast<std::size_t>(rule.shapes.points) * width);
+          for (int g = 0; g < rule.shapes.points; ++g)
             gradient_at_point(problem, problem.materials[material], D[material].data(),
                               point_gradient(rule, g, coords.data(), ue.data(), d), nodes, ue.data(), &at_points[g * width]);
           add_at_nodes(rule.extrapolation, nodes, at_points.data(), width, sum, count);
