@@ -48,6 +48,7 @@ double diagonal(const CsrMatrix& a, std::int64_t i) {
 double default_shift(const CsrMatrix& k, const CsrMatrix& m) {
   double sum = 0;
   std::int64_t count = 0;
+#pragma omp parallel for schedule(static) reduction(+ : sum, count)
   for (std::int64_t i = 0; i < k.rows; ++i) {
     const double mass = diagonal(m, i);
     if (mass <= 0) continue;
