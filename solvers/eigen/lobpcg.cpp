@@ -227,9 +227,16 @@ LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& n
       norms_(row_sum_norms(k, m)),
       blocks_(name_of(options.device), k.rows, 3 * block) {
   const Stopwatch setup;
-  cycle_ = shifted_v_cycle(blocks_.sparse(), shifted_matrix(k, m, result.shift), nodes, amg, result.shift);
+  Stopwatch step;
+  {
+    const CsrMatrix shifted = shifted_matrix(k, m, result.shift);  // freed once the V-cycle holds its copy
+    result.setup.figures["lobpcg_shifted_matrix_s"] = step.restart();
+    cycle_ = shifted_v_cycle(blocks_.sparse(), shifted, nodes, amg, result.shift);
+    result.setup.figures["lobpcg_v_cycle_setup_s"] = step.restart();
+  }
   k_ = blocks_.sparse().rows_matrix(k);
   m_ = blocks_.sparse().rows_matrix(m);
+  result.setup.figures["lobpcg_matrices_to_device_s"] = step.restart();
   current_ = allocate_space(blocks_, 3 * block);
   next_ = allocate_space(blocks_, 3 * block);
   r_ = blocks_.allocate(block);
