@@ -192,8 +192,10 @@ struct StepSeconds {
 // there, the V-cycle on the same back-end, the small dense problems on the host.
 class LobpcgRun {
  public:
+  // `since_call`: started when lobpcg() was called (the figure lobpcg_before_setup_s: the checks,
+  // the norms and the device's back-ends).
   LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& nodes, const AmgOptions& amg,
-            const EigenOptions& options, int block, EigenResult& result);
+            const EigenOptions& options, int block, EigenResult& result, const Stopwatch& since_call);
   // Iterates until the first `modes` pairs converge, then puts them in the result.
   void solve(const std::vector<char>& has_mass);
 
@@ -219,13 +221,14 @@ class LobpcgRun {
 };
 
 LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& nodes, const AmgOptions& amg,
-                     const EigenOptions& options, int block, EigenResult& result)
+                     const EigenOptions& options, int block, EigenResult& result, const Stopwatch& since_call)
     : options_(options),
       result_(result),
       modes_(options.modes),
       block_(block),
       norms_(row_sum_norms(k, m)),
       blocks_(name_of(options.device), k.rows, 3 * block) {
+  result.setup.figures["lobpcg_before_setup_s"] = since_call.seconds();
   const Stopwatch setup;
   Stopwatch step;
   {
@@ -379,7 +382,7 @@ EigenResult lobpcg(const CsrMatrix& k, const CsrMatrix& m, NodeLayout nodes, con
   result.block_size = block_size(options.modes, std::count(has_mass.begin(), has_mass.end(), 1));
   result.subspace = 3 * result.block_size;
   result.shift = options.shift ? *options.shift : default_shift(k, m);
-  LobpcgRun run(k, m, nodes, amg, options, result.block_size, result);
+  LobpcgRun run(k, m, nodes, amg, options, result.block_size, result, whole);
   run.solve(has_mass);
   // Beside the set-up and the steps: what the whole call took (the rest is the checks before
   // the set-up and the answer's download).
