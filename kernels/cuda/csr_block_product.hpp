@@ -1,8 +1,8 @@
 #pragma once
 // A CSR matrix on the device multiplied with many vectors at once by cuSPARSE's SpMM (the vectors
-// the columns of a column-major block, with a leading dimension): the matrix is read once for
-// all of them instead of once per vector. LOBPCG's products with its blocks use it. Plain C++:
-// no CUDA header needed to use it.
+// the columns of a column-major block, with a leading dimension; multiplied as a row-major copy):
+// the matrix is read once for all of them instead of once per vector. LOBPCG's products with its
+// blocks use it. Plain C++: no CUDA header needed to use it.
 #include <cstdint>
 #include <memory>
 
