@@ -159,12 +159,13 @@ RitzPairs rayleigh_ritz(VectorBlocks& blocks, const SearchSpace& space, int bloc
   return ritz;
 }
 
-// The vectors `coefficients` (width x count) make of S, K S and M S, into `first`.. of `to`.
-void combine_space(VectorBlocks& blocks, const SearchSpace& from, int width, std::span<const double> coefficients,
-                   int count, const SearchSpace& to, int first) {
-  blocks.combine(from.s.part(0, width), coefficients, to.s.part(first, count));
-  blocks.combine(from.ks.part(0, width), coefficients, to.ks.part(first, count));
-  blocks.combine(from.ms.part(0, width), coefficients, to.ms.part(first, count));
+// The vectors `coefficients` (width x count) make of the `width` vectors from `from_first` of S,
+// K S and M S, into `first`.. of `to`.
+void combine_space(VectorBlocks& blocks, const SearchSpace& from, int from_first, int width,
+                   std::span<const double> coefficients, int count, const SearchSpace& to, int first) {
+  blocks.combine(from.s.part(from_first, width), coefficients, to.s.part(first, count));
+  blocks.combine(from.ks.part(from_first, width), coefficients, to.ks.part(first, count));
+  blocks.combine(from.ms.part(from_first, width), coefficients, to.ms.part(first, count));
 }
 
 // Which of the block's Ritz pairs meet the tolerance, relative as mode_residuals measures it, or
@@ -284,16 +285,18 @@ void LobpcgRun::refresh_products(const SearchSpace& space) const {
 }
 
 // The new P of the active pairs into next_: the part of their Ritz vectors that came from W and
-// P (their coefficients with X's rows zeroed). None after the first step, whose space is X alone.
+// P (their coefficients' rows below X's, over those vectors alone). None after the first step,
+// whose space is X alone.
 void LobpcgRun::new_directions(const RitzPairs& ritz, const std::vector<int>& active) {
   const int a = static_cast<int>(active.size());
   next_.p = ritz.width > block_ ? a : 0;
   if (next_.p == 0) return;
-  std::vector<double> z(static_cast<std::size_t>(ritz.width) * a, 0.0);
+  const int rest = ritz.width - block_;
+  std::vector<double> z(static_cast<std::size_t>(rest) * a);
   for (int col = 0; col < a; ++col)
-    std::copy_n(&ritz.y[static_cast<std::size_t>(active[col]) * ritz.width + block_], ritz.width - block_,
-                &z[static_cast<std::size_t>(col) * ritz.width + block_]);
-  combine_space(blocks_, current_, ritz.width, z, a, next_, block_ + a);
+    std::copy_n(&ritz.y[static_cast<std::size_t>(active[col]) * ritz.width + block_], rest,
+                &z[static_cast<std::size_t>(col) * rest]);
+  combine_space(blocks_, current_, block_, rest, z, a, next_, block_ + a);
 }
 
 // W = the V-cycle on the active pairs' residuals, zero where there is no mass, into next_ with
@@ -336,7 +339,7 @@ void LobpcgRun::solve(const std::vector<char>& has_mass) {
   for (int iteration = 0;; ++iteration) {
     RitzPairs ritz;
     timed(steps_.rayleigh_ritz, [&] { ritz = rayleigh_ritz(blocks_, current_, block_); });
-    timed(steps_.combinations, [&] { combine_space(blocks_, current_, ritz.width, ritz.y, block_, next_, 0); });
+    timed(steps_.combinations, [&] { combine_space(blocks_, current_, 0, ritz.width, ritz.y, block_, next_, 0); });
     Convergence state;
     timed(steps_.residuals, [&] { state = check(next_, ritz.lambda); });
     if (state.modes_converged == modes_) {
