@@ -14,6 +14,11 @@ std::size_t cuda_free_memory() {
   else return 0;
 }
 
+std::future<void> start_cuda_context() {
+  if constexpr (FEM_WITH_CUDA) return std::async(std::launch::async, [] { cuda::start_context(); });
+  else return {};
+}
+
 std::string cuda_runtime_version() {
   if constexpr (FEM_WITH_CUDA) return cuda::runtime_version();
   else return {};

@@ -3,6 +3,7 @@
 // a device API of its own. Each answer is "none" in a build without that back-end or on a
 // machine without the device.
 #include <cstddef>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -11,6 +12,11 @@ namespace fem::kernels {
 
 // Bytes free on the current CUDA device; 0 without one.
 std::size_t cuda_free_memory();
+
+// Creates the CUDA device's context on a thread of its own: a run that will use the device calls
+// it first, so that the context (a few tenths of a second) is made while the mesh is. The future
+// waits for it when destroyed; it does nothing in a build without CUDA or without a device.
+std::future<void> start_cuda_context();
 
 // The CUDA runtime this binary was built with, as "12.4"; empty in a build without CUDA.
 std::string cuda_runtime_version();

@@ -1,6 +1,7 @@
 #include "fem/pipeline/run_pipeline.hpp"
 
 #include <algorithm>
+#include <future>
 #include <iomanip>
 #include <map>
 #include <optional>
@@ -24,6 +25,7 @@
 #include "fem/renumber/node_graph.hpp"
 #include "fem/resources/case_fit.hpp"
 #include "fem/resources/method_choice.hpp"
+#include "kernels/device_queries.hpp"
 #include "support/host_memory.hpp"
 #include "support/stopwatch.hpp"
 
@@ -196,6 +198,8 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
   std::ostream& log = executor.is_root() ? console : silent;
   log << "fem: case     " << c.file.string() << ": " << c.title << "\n";
   PhaseLog phases(log);
+  const auto device_context =
+      c.solver.device == Device::Cuda ? kernels::start_cuda_context() : std::future<void>{};
 
   Mesh mesh;
   phases.run("mesh", [&] {

@@ -91,7 +91,8 @@ void require_system_fits(const Case& c, const SystemSize& system, std::size_t av
   const std::string what = c.file.string() + ": " + name_of(c.solver.method) + " on " + std::to_string(system.dofs) + " equations (bandwidth " +
                            std::to_string(system.bandwidth) + ", " + std::to_string(system.nnz) + " nonzeros)";
   const bool on_host = c.solver.device != Device::Cuda;
-  if (const std::size_t on_gpu = kernels::cuda_free_memory(); !on_host && on_gpu > 0)
+  // Asked only of a cuda run: the question makes the runtime create the device's context.
+  if (const std::size_t on_gpu = on_host ? 0 : kernels::cuda_free_memory(); on_gpu > 0)
     require_memory(solve_bytes(c.solver.method, system), on_gpu, what + " on the GPU",
                    "a coarser mesh, or the same solver on the cpu device");
   const std::size_t bytes = on_host ? solve_bytes(c.solver.method, system) : matrix_bytes(system.dofs, system.nnz);

@@ -14,6 +14,8 @@ std::size_t free_memory() {
   return cudaMemGetInfo(&free, &total) == cudaSuccess ? free : 0;
 }
 
+bool start_context() { return cudaFree(nullptr) == cudaSuccess; }
+
 std::string runtime_version() {
   int runtime = 0;
   cudaRuntimeGetVersion(&runtime);

@@ -13,6 +13,9 @@ void synchronize();
 // Bytes free on the current device; 0 without one.
 std::size_t free_memory();
 
+// Makes the runtime create the current device's context now (a no-op call); false without a device.
+bool start_context();
+
 // The CUDA runtime's version, as "12.4".
 std::string runtime_version();
 
