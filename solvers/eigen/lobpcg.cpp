@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <future>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -232,15 +233,22 @@ LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& n
   result.setup.figures["lobpcg_before_setup_s"] = since_call.seconds();
   const Stopwatch setup;
   Stopwatch step;
+  // On a device, K and M travel there while the host sets the V-cycle up (the copies take a few
+  // cores of their own); on the host they are made after it, not beside its threads.
+  const auto device_copy = [&](const CsrMatrix& a) {
+    return std::async(blocks_.sparse().on_host() ? std::launch::deferred : std::launch::async,
+                      [&] { return blocks_.sparse().rows_matrix(a); });
+  };
+  auto k_copy = device_copy(k), m_copy = device_copy(m);
   {
     const CsrMatrix shifted = shifted_matrix(k, m, result.shift);  // freed once the V-cycle holds its copy
     result.setup.figures["lobpcg_shifted_matrix_s"] = step.restart();
     cycle_ = shifted_v_cycle(blocks_.sparse(), shifted, nodes, amg, result.shift);
     result.setup.figures["lobpcg_v_cycle_setup_s"] = step.restart();
   }
-  k_ = blocks_.sparse().rows_matrix(k);
-  m_ = blocks_.sparse().rows_matrix(m);
-  result.setup.figures["lobpcg_matrices_to_device_s"] = step.restart();
+  k_ = k_copy.get();
+  m_ = m_copy.get();
+  result.setup.figures["lobpcg_matrices_to_device_s"] = step.restart();  // what is left of the copies
   current_ = allocate_space(blocks_, 3 * block);
   next_ = allocate_space(blocks_, 3 * block);
   r_ = blocks_.allocate(block);
