@@ -124,6 +124,8 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
   require_modal_setup(in, executor);
   const Case& c = in.run_case;
   DiscreteSystem system(in.problem, in.graph, in.ordering);
+  // LOBPCG on cuda: K assembled there too (the mass stays on the host, as the shifted matrix does).
+  system.assemble_on_cuda_when_possible(in.options.device == Device::Cuda && c.analysis.method == EigenMethod::Lobpcg);
   CsrMatrix mass;
   double total_mass = 0;
   phases.run("assemble", [&] {
