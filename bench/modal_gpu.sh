@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 36's GPU target: the 20 lowest modes of the 118^3 hex8 cube (5.06M dofs) by LOBPCG + AMG on
 # cuda (bench/cases/modal_cube118.yaml), with the GPU build of bench/gpu.sh (its build directory;
-# fem is built there when missing, configured as gpu.sh does when the folder is new). Prints the
+# fem is built there when missing, configured as gpu.sh does when the folder is new; or FEM_GPU_FEM,
+# a fem packed by scripts/pack-gpu-build.sh, which saves the device the build). Prints the
 # run's phases and mode table, then modes, iterations, V-cycles, solve seconds and the seconds of
 # each LOBPCG step.
 #
@@ -14,16 +15,20 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FEM_GPU_BUILD:-$root/build-gpu}
 results=${OUT:-$build/results}/modal_cube118
 mkdir -p "$results"
-if [ ! -e "$build/build.ninja" ]; then
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_GMSH=OFF -DFEM_WITH_VTK=OFF \
-    -DFEM_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$results/build.log" 2>&1 ||
-    { echo "configure failed (see $results/build.log)"; tail -20 "$results/build.log"; exit 1; }
+# FEM_GPU_FEM: a fem built elsewhere (scripts/pack-gpu-build.sh's pack), used as it is.
+fem=${FEM_GPU_FEM:-$build/fem/app/fem}
+if [ -z "${FEM_GPU_FEM:-}" ]; then
+  if [ ! -e "$build/build.ninja" ]; then
+    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_GMSH=OFF -DFEM_WITH_VTK=OFF \
+      -DFEM_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 > "$results/build.log" 2>&1 ||
+      { echo "configure failed (see $results/build.log)"; tail -20 "$results/build.log"; exit 1; }
+  fi
+  timeout 1200 ninja -C "$build" fem >> "$results/build.log" 2>&1 ||
+    { echo "building fem failed (see $results/build.log)"; tail -20 "$results/build.log"; exit 1; }
 fi
-timeout 1200 ninja -C "$build" fem >> "$results/build.log" 2>&1 ||
-  { echo "building fem failed (see $results/build.log)"; tail -20 "$results/build.log"; exit 1; }
 export FEM_CACHE_DIR=${FEM_CACHE_DIR:-$build/fem-cache}
 
-timeout "${FEM_MODAL_TIMEOUT:-400}" "$build/fem/app/fem" run "$root/bench/cases/modal_cube118.yaml" \
+timeout "${FEM_MODAL_TIMEOUT:-400}" "$fem" run "$root/bench/cases/modal_cube118.yaml" \
   --output "$results" "$@" 2>&1 | tee "$results/run.txt"
 status=${PIPESTATUS[0]}
 json=$results/modal_cube118.json
