@@ -235,9 +235,9 @@ LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& n
   Stopwatch step;
   // On a device, K and M travel there while the host sets the V-cycle up (the copies take a few
   // cores of their own); on the host they are made after it, not beside its threads.
-  const auto device_copy = [&](const CsrMatrix& a) {
+  const auto device_copy = [this](const CsrMatrix& a) {
     return std::async(blocks_.sparse().on_host() ? std::launch::deferred : std::launch::async,
-                      [&] { return blocks_.sparse().rows_matrix(a); });
+                      [this, matrix = &a] { return blocks_.sparse().rows_matrix(*matrix); });
   };
   auto k_copy = device_copy(k), m_copy = device_copy(m);
   {
