@@ -261,27 +261,20 @@ LobpcgRun::LobpcgRun(const CsrMatrix& k, const CsrMatrix& m, const NodeLayout& n
 }
 
 Convergence LobpcgRun::check(const SearchSpace& space, const std::vector<double>& lambda) {
-  // R = K X - M X Lambda and the norms as GEMMs over the whole block (the diagonals of Gram
-  // matrices), not as a reduction per vector: a handful of passes in all.
-  const auto k = static_cast<std::size_t>(block_);
-  std::vector<double> identity(k * k, 0.0), minus_lambda(k * k, 0.0);
-  for (std::size_t j = 0; j < k; ++j) {
-    identity[j * k + j] = 1.0;
-    minus_lambda[j * k + j] = -lambda[j];
-  }
+  // R = K X - M X Lambda and the squared norms vector by vector: the diagonals alone, where
+  // Gram matrices of the block would cost block times the arithmetic.
   const VectorBlock x = space.s.part(0, block_), kx = space.ks.part(0, block_), mx = space.ms.part(0, block_);
-  blocks_.combine(kx, identity, r_);
-  blocks_.combine(mx, minus_lambda, r_, 1.0);
-  const auto xx = blocks_.inner(x, x), kk = blocks_.inner(kx, kx), mm = blocks_.inner(mx, mx), rr = blocks_.inner(r_, r_);
+  blocks_.subtract_scaled(kx, lambda, mx, r_);
+  const auto xx = blocks_.column_dots(x, x), kk = blocks_.column_dots(kx, kx), mm = blocks_.column_dots(mx, mx),
+             rr = blocks_.column_dots(r_, r_);
   const double reference = std::max(std::abs(result_.shift), std::abs(lambda[modes_ - 1]));
   Convergence out{std::vector<char>(block_, 0), 0};
-  for (std::size_t j = 0; j < k; ++j) {
-    const std::size_t d = j * k + j;
-    const double scale = std::max(std::sqrt(kk[d]), reference * std::sqrt(mm[d]));
+  for (int j = 0; j < block_; ++j) {
+    const double scale = std::max(std::sqrt(kk[j]), reference * std::sqrt(mm[j]));
     const double attainable =
-        1e3 * std::numeric_limits<double>::epsilon() * (norms_.k + std::abs(lambda[j]) * norms_.m) * std::sqrt(xx[d]);
-    out.converged[j] = std::sqrt(rr[d]) <= std::max(options_.tolerance * scale, attainable);
-    if (static_cast<int>(j) < modes_ && out.converged[j]) ++out.modes_converged;
+        1e3 * std::numeric_limits<double>::epsilon() * (norms_.k + std::abs(lambda[j]) * norms_.m) * std::sqrt(xx[j]);
+    out.converged[j] = std::sqrt(rr[j]) <= std::max(options_.tolerance * scale, attainable);
+    if (j < modes_ && out.converged[j]) ++out.modes_converged;
   }
   return out;
 }

@@ -72,6 +72,21 @@ std::vector<double> VectorBlocks::inner(const VectorBlock& a, const VectorBlock&
   return c;
 }
 
+std::vector<double> VectorBlocks::column_dots(const VectorBlock& a, const VectorBlock& b) const {
+  std::vector<double> dots(a.count());
+  for (int j = 0; j < a.count(); ++j) dots[j] = sparse_->dot(*vector(a, j), *vector(b, j));
+  return dots;
+}
+
+void VectorBlocks::subtract_scaled(const VectorBlock& from, std::span<const double> scale, const VectorBlock& minus,
+                                   const VectorBlock& to) const {
+  for (int j = 0; j < to.count(); ++j) {
+    const auto out = vector(to, j);
+    sparse_->axpby(1.0, *vector(from, j), 0.0, *out);
+    sparse_->axpby(-scale[j], *vector(minus, j), 1.0, *out);
+  }
+}
+
 void VectorBlocks::combine(const VectorBlock& from, std::span<const double> c, const VectorBlock& to, double beta) {
   // Row j of `to` is the sum over i of C(i, j) times row i of `from`: read by rows, the
   // column-major C is the transposed coefficient matrix the row-major GEMM wants.

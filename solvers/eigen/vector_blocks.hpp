@@ -50,6 +50,11 @@ class VectorBlocks {
   void multiply(const kernels::SparseMatrix& a, const VectorBlock& from, const VectorBlock& to) const;
   // a^T b: a.count() x b.count(), column-major, on the host.
   std::vector<double> inner(const VectorBlock& a, const VectorBlock& b);
+  // The diagonal of a^T b alone (a_j . b_j, same counts): a pass per vector, not a GEMM.
+  std::vector<double> column_dots(const VectorBlock& a, const VectorBlock& b) const;
+  // to_j = from_j - scale[j] minus_j for every j (same counts).
+  void subtract_scaled(const VectorBlock& from, std::span<const double> scale, const VectorBlock& minus,
+                       const VectorBlock& to) const;
   // to = from C + beta to for C column-major from.count() x to.count() (leading dimension
   // from.count()); `to` is not read when beta = 0.
   void combine(const VectorBlock& from, std::span<const double> c, const VectorBlock& to, double beta = 0.0);
