@@ -23,56 +23,62 @@ GPU_TESTS=(test_dense_kernels test_frontal test_band_cholesky_gpu test_iterative
 [ -n "${FEM_GPU_TESTS:-}" ] && read -r -a GPU_TESTS <<< "$FEM_GPU_TESTS"
 wants_bench() { [ -z "${FEM_GPU_BENCH:-}" ] || [[ " $FEM_GPU_BENCH " == *" $1 "* ]]; }
 
-# --- configure ---------------------------------------------------------------------------------
-cmake_args=(-S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
-            -DFEM_WITH_GMSH=OFF -DFEM_WITH_VTK=OFF -DFEM_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
-# The CUDA toolkit carries the OpenCL headers and ICD loader when the system has none.
-if [ ! -e /usr/include/CL/cl.h ] && [ -e /usr/local/cuda/include/CL/cl.h ]; then
-  cl_lib=$(ls /usr/local/cuda/lib64/libOpenCL.so* /usr/lib/x86_64-linux-gnu/libOpenCL.so* 2>/dev/null | head -1)
-  [ -n "$cl_lib" ] && cmake_args+=(-DOpenCL_INCLUDE_DIR=/usr/local/cuda/include -DOpenCL_LIBRARY="$cl_lib")
-fi
-# Debian's METIS and CHOLMOD unpacked by scripts/fetch-gpu-deps.sh into gpu-deps/ (carried here:
-# this machine has neither): the multifrontal solver needs METIS, the frontal benchmark compares
-# with CHOLMOD. The loader finds their libraries through LD_LIBRARY_PATH.
-deps=${FEM_GPU_DEPS:-$root/gpu-deps}
-deps_lib=$deps/usr/lib/x86_64-linux-gnu
-if [ -e "$deps/usr/include/metis.h" ]; then
-  export LD_LIBRARY_PATH=$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  # OpenBLAS (threads) as CHOLMOD's libblas.so.3 and liblapack.so.3 (the system's if it has it),
-  # through a folder of just those two: our programs keep the libopenblas.so.0 they link, which
-  # the two then share.
-  openblas=/usr/lib/x86_64-linux-gnu/openblas-pthread
-  [ -e "$openblas/libblas.so.3" ] || openblas=$deps_lib/openblas-pthread
-  if [ -e "$openblas/libblas.so.3" ]; then
-    mkdir -p "$build/cholmod-blas"
-    ln -sf "$openblas/libblas.so.3" "$openblas/liblapack.so.3" "$build/cholmod-blas/"
-    export LD_LIBRARY_PATH=$build/cholmod-blas:$LD_LIBRARY_PATH
-    # No libopenblas.so.0 on the system: the carried one, behind the system's folders' order.
-    ldd "$deps_lib/libcholmod.so.3" | grep -q "libopenblas.so.0 => not found" && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$openblas
+# FEM_GPU_PREBUILT=1 with FEM_GPU_BUILD=/tmp/fem-gpu: the programs of scripts/pack-gpu-build.sh's pack
+# (its env.sh sourced), run as they are: no configure and no build on the GPU machine.
+if [ -n "${FEM_GPU_PREBUILT:-}" ]; then
+  say "prebuilt programs in $build"
+else
+  # --- configure ---------------------------------------------------------------------------------
+  cmake_args=(-S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+              -DFEM_WITH_GMSH=OFF -DFEM_WITH_VTK=OFF -DFEM_WITH_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90)
+  # The CUDA toolkit carries the OpenCL headers and ICD loader when the system has none.
+  if [ ! -e /usr/include/CL/cl.h ] && [ -e /usr/local/cuda/include/CL/cl.h ]; then
+    cl_lib=$(ls /usr/local/cuda/lib64/libOpenCL.so* /usr/lib/x86_64-linux-gnu/libOpenCL.so* 2>/dev/null | head -1)
+    [ -n "$cl_lib" ] && cmake_args+=(-DOpenCL_INCLUDE_DIR=/usr/local/cuda/include -DOpenCL_LIBRARY="$cl_lib")
   fi
-  cmake_args+=(-DFEM_WITH_METIS=ON -DFEM_METIS_INCLUDE_DIR="$deps/usr/include" -DFEM_METIS_LIBRARY="$deps_lib/libmetis.so.5")
-  # CHOLMOD only where the loader finds everything it needs (BLAS and LAPACK as above).
-  if [ -e "$deps/usr/include/suitesparse/cholmod.h" ] && ! ldd "$deps_lib/libcholmod.so.3" | grep -q "not found"; then
-    cmake_args+=(-DFEM_CHOLMOD_INCLUDE_DIR="$deps/usr/include/suitesparse" -DFEM_CHOLMOD_LIBRARY="$deps_lib/libcholmod.so.3")
-  else
-    say "gpu-deps: CHOLMOD cannot load here ($(ldd "$deps_lib/libcholmod.so.3" 2>&1 | grep 'not found' | tr -s ' \t' ' '))"
+  # Debian's METIS and CHOLMOD unpacked by scripts/fetch-gpu-deps.sh into gpu-deps/ (carried here:
+  # this machine has neither): the multifrontal solver needs METIS, the frontal benchmark compares
+  # with CHOLMOD. The loader finds their libraries through LD_LIBRARY_PATH.
+  deps=${FEM_GPU_DEPS:-$root/gpu-deps}
+  deps_lib=$deps/usr/lib/x86_64-linux-gnu
+  if [ -e "$deps/usr/include/metis.h" ]; then
+    export LD_LIBRARY_PATH=$deps_lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+    # OpenBLAS (threads) as CHOLMOD's libblas.so.3 and liblapack.so.3 (the system's if it has it),
+    # through a folder of just those two: our programs keep the libopenblas.so.0 they link, which
+    # the two then share.
+    openblas=/usr/lib/x86_64-linux-gnu/openblas-pthread
+    [ -e "$openblas/libblas.so.3" ] || openblas=$deps_lib/openblas-pthread
+    if [ -e "$openblas/libblas.so.3" ]; then
+      mkdir -p "$build/cholmod-blas"
+      ln -sf "$openblas/libblas.so.3" "$openblas/liblapack.so.3" "$build/cholmod-blas/"
+      export LD_LIBRARY_PATH=$build/cholmod-blas:$LD_LIBRARY_PATH
+      # No libopenblas.so.0 on the system: the carried one, behind the system's folders' order.
+      ldd "$deps_lib/libcholmod.so.3" | grep -q "libopenblas.so.0 => not found" && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$openblas
+    fi
+    cmake_args+=(-DFEM_WITH_METIS=ON -DFEM_METIS_INCLUDE_DIR="$deps/usr/include" -DFEM_METIS_LIBRARY="$deps_lib/libmetis.so.5")
+    # CHOLMOD only where the loader finds everything it needs (BLAS and LAPACK as above).
+    if [ -e "$deps/usr/include/suitesparse/cholmod.h" ] && ! ldd "$deps_lib/libcholmod.so.3" | grep -q "not found"; then
+      cmake_args+=(-DFEM_CHOLMOD_INCLUDE_DIR="$deps/usr/include/suitesparse" -DFEM_CHOLMOD_LIBRARY="$deps_lib/libcholmod.so.3")
+    else
+      say "gpu-deps: CHOLMOD cannot load here ($(ldd "$deps_lib/libcholmod.so.3" 2>&1 | grep 'not found' | tr -s ' \t' ' '))"
+    fi
   fi
-fi
-if ! cmake "${cmake_args[@]}" >> "$log" 2>&1; then
-  say "configure with tests failed (see $log); retrying without tests (doctest missing?)"
-  cmake "${cmake_args[@]}" -DBUILD_TESTING=OFF >> "$log" 2>&1 || { say "configure failed"; tail -30 "$log"; exit 1; }
-fi
-grep -E '^-- fem:' "$log" | tail -1
+  if ! cmake "${cmake_args[@]}" >> "$log" 2>&1; then
+    say "configure with tests failed (see $log); retrying without tests (doctest missing?)"
+    cmake "${cmake_args[@]}" -DBUILD_TESTING=OFF >> "$log" 2>&1 || { say "configure failed"; tail -30 "$log"; exit 1; }
+  fi
+  grep -E '^-- fem:' "$log" | tail -1
 
-# --- build only the targets that exist (other folders may be mid-edit) -------------------------
-available=$(ninja -C "$build" -t targets all 2>/dev/null | sed 's/:.*//')
-has_target() { grep -qx "$1" <<< "$available"; }
-targets=()
-for t in "${GPU_TESTS[@]}"; do has_target "$t" && targets+=("$t"); done
-for b in dense band frontal spmv pipeline; do wants_bench "$b" && has_target "fem-bench-$b" && targets+=("fem-bench-$b"); done
-wants_bench multifrontal && has_target fem-bench-frontal && targets+=(fem-bench-frontal)
-say "building: ${targets[*]}"
-ninja -C "$build" -j"$(nproc)" "${targets[@]}" >> "$log" 2>&1 || say "build failed for some targets (see $log)"
+  # --- build only the targets that exist (other folders may be mid-edit) -------------------------
+  available=$(ninja -C "$build" -t targets all 2>/dev/null | sed 's/:.*//')
+  has_target() { grep -qx "$1" <<< "$available"; }
+  targets=()
+  for t in "${GPU_TESTS[@]}"; do has_target "$t" && targets+=("$t"); done
+  for b in dense band frontal spmv pipeline; do wants_bench "$b" && has_target "fem-bench-$b" && targets+=("fem-bench-$b"); done
+  wants_bench multifrontal && has_target fem-bench-frontal && targets+=(fem-bench-frontal)
+  say "building: ${targets[*]}"
+  ninja -C "$build" -j"$(nproc)" "${targets[@]}" >> "$log" 2>&1 || say "build failed for some targets (see $log)"
+fi
 
 # --- OpenCL through the NVIDIA driver ----------------------------------------------------------
 icd_dir=$build/opencl-vendors

@@ -5,15 +5,16 @@
 # runs them at once instead of spending minutes of device time building. The device tool carries
 # at most 64 MiB: the pack is xz-compressed (about 12 MB for fem and one test).
 #
-#   scripts/pack-gpu-build.sh [program ...]   # default: fem test_lobpcg_cuda test_device_assembly
-#                                             # test_iterative_cuda; build in build-gpu-pack/
-# There: tar -xJf gpu-build/fem-gpu.tar.xz -C /tmp && source /tmp/fem-gpu/env.sh
-#        (fem and the tests on PATH; e.g. FEM_GPU_FEM=$(command -v fem) bench/modal_gpu.sh)
+#   scripts/pack-gpu-build.sh [program ...]   # default: fem and the GPU tests below; build in
+#                                             # build-gpu-pack/, pack in gpu-build/
+# There: tar -xJf gpu-build/fem-gpu.tar.xz -C /tmp && source /tmp/fem-gpu/env.sh, then
+#        FEM_GPU_PREBUILT=1 FEM_GPU_BUILD=/tmp/fem-gpu bench/gpu.sh    (the packed tests)
+#        FEM_GPU_FEM=$(command -v fem) bench/modal_gpu.sh              (the modal target)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FEM_PACK_BUILD:-$root/build-gpu-pack}
 target=$root/gpu-build
-programs=("${@:-fem test_lobpcg_cuda test_device_assembly test_iterative_cuda}")
+programs=("${@:-fem test_lobpcg_cuda test_device_assembly test_iterative_cuda test_amg test_dense_kernels}")
 read -r -a programs <<< "${programs[*]}"
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEM_WITH_GMSH=OFF -DFEM_WITH_VTK=OFF \
