@@ -12,20 +12,8 @@
 namespace fem::kernels::cpu {
 namespace {
 
-class HostVector final : public SparseVector {
- public:
-  explicit HostVector(std::size_t n) : values_(n) {}
-  std::size_t size() const override { return values_.size(); }
-  void upload(std::span<const double> host) override { std::copy(host.begin(), host.end(), values_.begin()); }
-  void download(std::span<double> host) const override { std::copy(values_.begin(), values_.end(), host.begin()); }
-  std::span<double> host() override { return values_; }
-
- private:
-  std::vector<double> values_;
-};
-
-// Entries someone else owns (a row of a host dense matrix), used in place.
-class HostView final : public SparseVector {
+// Entries used in place: a row of a host dense matrix (view()), or a HostVector's own.
+class HostView : public SparseVector {
  public:
   explicit HostView(std::span<double> values) : values_(values) {}
   std::size_t size() const override { return values_.size(); }
@@ -35,6 +23,17 @@ class HostView final : public SparseVector {
 
  private:
   std::span<double> values_;
+};
+
+// The storage comes first (a base before HostView), so that the view is made over it.
+struct OwnedValues {
+  std::vector<double> storage;
+};
+
+// A vector of its own entries: a view of them.
+class HostVector final : private OwnedValues, public HostView {
+ public:
+  explicit HostVector(std::size_t n) : OwnedValues{std::vector<double>(n)}, HostView(storage) {}
 };
 
 class HostMatrix final : public SparseMatrix {
