@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <numeric>
 #include <stdexcept>
 
 #include "kernels/shared/vector_ops.hpp"
@@ -101,7 +100,7 @@ ModalSolution solve_modal(const DofMap& dofs, const CsrMatrix& k, const CsrMatri
     const std::span<const double> phi(out.eigen.vectors.data() + i * n, n);  // M-orthonormal: phi^T M phi = 1
     std::array<double, 3> gamma{}, mass{};
     for (int c = 0; c < d; ++c) {
-      gamma[c] = std::inner_product(phi.begin(), phi.end(), m_translation[c].begin(), 0.0);
+      gamma[c] = cpu::dot(phi, m_translation[c]);
       mass[c] = gamma[c] * gamma[c];
     }
     out.participation[i] = gamma;
