@@ -26,15 +26,12 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 pack=$stage/fem-gpu
 mkdir -p "$pack/bin" "$pack/lib"
-skip='^(libc|libm|libdl|libpthread|librt|libresolv|ld-linux-x86-64|libcuda|libcudart|libcublas|libcublasLt|libcusparse|libnvJitLink|libnvidia-ml)\.so'
+source "$root/scripts/library_closure.sh"
 for program in "${programs[@]}"; do
   path=$(find "$build" -type f -name "$program" -perm -u+x | head -1)
   [ -n "$path" ] || { echo "pack-gpu-build: $program was not built"; exit 1; }
   cp "$path" "$pack/bin/"
-  ldd "$path" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r name lib; do
-    [[ $name =~ $skip ]] && continue
-    [[ -e $pack/lib/$name ]] || cp -L "$lib" "$pack/lib/$name"
-  done
+  copy_closure "$path" "$pack/lib" '^(libcuda|libcudart|libcublas|libcublasLt|libcusparse|libnvJitLink|libnvidia-ml)\.so'
 done
 cat > "$pack/env.sh" <<'ENV'
 # Source after unpacking: the packed programs on PATH, their libraries first, CUDA's from the machine.

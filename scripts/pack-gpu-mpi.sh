@@ -20,17 +20,11 @@ mkdir -p "$pack/bin" "$pack/lib"
 cp "$build/fem/app/fem" "$pack/bin/"
 
 # Every library the binary and OpenMPI's launcher load, under the name the loader asks for.
-glibc='^(libc|libm|libdl|libpthread|librt|libresolv|ld-linux-x86-64)\.so'
-copy_closure() {
-  ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r name path; do
-    [[ $name =~ $glibc ]] && continue
-    [[ -e $pack/lib/$name ]] || cp -L "$path" "$pack/lib/$name"
-  done
-}
-copy_closure "$build/fem/app/fem"
+source "$root/scripts/library_closure.sh"
+copy_closure "$build/fem/app/fem" "$pack/lib"
 launcher=$(readlink -f "$(command -v mpirun)")
 cp "$launcher" "$pack/bin/mpirun"
-copy_closure "$launcher"
+copy_closure "$launcher" "$pack/lib"
 
 # OpenMPI finds its components and help texts relative to OPAL_PREFIX; PMIx likewise.
 ompi_libdir=/usr/lib/x86_64-linux-gnu/openmpi/lib
@@ -39,7 +33,7 @@ cp -a "$ompi_libdir/openmpi3" "$pack/usr/lib/x86_64-linux-gnu/openmpi/lib/"
 cp -a /usr/share/openmpi "$pack/usr/share/"
 cp -a /usr/lib/x86_64-linux-gnu/pmix2/lib /usr/lib/x86_64-linux-gnu/pmix2/share "$pack/usr/lib/x86_64-linux-gnu/pmix2/"
 find "$pack/usr" -name "*.a" -delete
-for component in "$pack"/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/*.so; do copy_closure "$component" 2>/dev/null || true; done
+for component in "$pack"/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/*.so; do copy_closure "$component" "$pack/lib" 2>/dev/null || true; done
 
 cat > "$pack/env.sh" <<'EOF'
 # Source after unpacking: fem and mpirun from this folder, shared memory between the ranks of one host.
