@@ -32,6 +32,10 @@ struct EigenOptions {
 struct EigenResult {
   std::vector<double> eigenvalues;      // ascending
   std::vector<double> vectors;          // eigenvalues.size() vectors of n values one after another, M-orthonormal
+  // Per pair, ||K x - lambda M x|| / max(||K x||, lambda_ref ||M x||) as mode_residuals measures
+  // it, where the method measured it on fresh products with K and M (LOBPCG, on its device);
+  // empty where it did not.
+  std::vector<double> residuals;
   double shift = 0;                     // the sigma used
   int restarts = 0;
   std::int64_t solves = 0;              // right-hand sides solved with K - sigma M

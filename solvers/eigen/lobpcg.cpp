@@ -111,15 +111,16 @@ RowSumNorms row_sum_norms(const CsrMatrix& k, const CsrMatrix& m) {
 // fill the block in any order.
 std::vector<double> random_start(std::int64_t n, int block, const std::vector<char>& has_mass) {
   std::vector<double> x(static_cast<std::size_t>(n) * block);
-  const auto count = static_cast<std::int64_t>(x.size());
 #pragma omp parallel for schedule(static)
-  for (std::int64_t e = 0; e < count; ++e) {
-    std::uint64_t z = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(e + 1) + 20261206;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    z ^= z >> 31;
-    x[e] = has_mass[e % n] ? 2.0 * static_cast<double>(z >> 11) * 0x1.0p-53 - 1.0 : 0.0;
-  }
+  for (std::int64_t i = 0; i < n; ++i)
+    for (std::int64_t j = 0; j < block; ++j) {
+      const std::int64_t e = j * n + i;
+      std::uint64_t z = 0x9e3779b97f4a7c15ULL * static_cast<std::uint64_t>(e + 1) + 20261206;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      z ^= z >> 31;
+      x[e] = has_mass[i] ? 2.0 * static_cast<double>(z >> 11) * 0x1.0p-53 - 1.0 : 0.0;
+    }
   return x;
 }
 
@@ -173,15 +174,19 @@ void combine_space(VectorBlocks& blocks, const SearchSpace& from, int from_first
 // the roundoff floor (their residuals K x - lambda M x stay in the run's residual block).
 struct Convergence {
   std::vector<char> converged;
-  int modes_converged = 0;  // among the first `modes`
+  std::vector<double> relative;  // ||K x - lambda M x|| / max(||K x||, lambda_ref ||M x||) per pair
+  int modes_converged = 0;       // among the first `modes`
 };
 
 // Seconds per step of the iterations, the device's queued work included: the solver's figures
 // lobpcg_<step>_s.
 struct StepSeconds {
-  double start = 0, rayleigh_ritz = 0, combinations = 0, residuals = 0, v_cycles = 0, products = 0;
+  double start_block = 0, start_products = 0, rayleigh_ritz = 0, combinations = 0, residuals = 0, v_cycles = 0,
+         products = 0;
   void record(std::map<std::string, double>& figures) const {
-    figures["lobpcg_start_s"] = start;
+    figures["lobpcg_start_s"] = start_block + start_products;
+    figures["lobpcg_start_block_s"] = start_block;  // the random block made and sent to the device
+    figures["lobpcg_start_products_s"] = start_products;  // its first products (and the device's first use)
     figures["lobpcg_rayleigh_ritz_s"] = rayleigh_ritz;
     figures["lobpcg_combinations_s"] = combinations;
     figures["lobpcg_residuals_s"] = residuals;
@@ -267,12 +272,14 @@ Convergence LobpcgRun::check(const SearchSpace& space, const std::vector<double>
   blocks_.subtract_scaled(kx, lambda, mx, r_);
   const auto xx = blocks_.column_dots(x, x), kk = blocks_.column_dots(kx, kx), mm = blocks_.column_dots(mx, mx),
              rr = blocks_.column_dots(r_, r_);
-  const double reference = std::max(std::abs(result_.shift), std::abs(lambda[modes_ - 1]));
-  Convergence out{std::vector<char>(block_, 0), 0};
+  double reference = std::abs(result_.shift);
+  for (int j = 0; j < modes_; ++j) reference = std::max(reference, std::abs(lambda[j]));
+  Convergence out{std::vector<char>(block_, 0), std::vector<double>(block_, 0.0), 0};
   for (int j = 0; j < block_; ++j) {
     const double scale = std::max(std::sqrt(kk[j]), reference * std::sqrt(mm[j]));
     const double attainable =
         1e3 * std::numeric_limits<double>::epsilon() * (norms_.k + std::abs(lambda[j]) * norms_.m) * std::sqrt(xx[j]);
+    if (scale > 0) out.relative[j] = std::sqrt(rr[j]) / scale;
     out.converged[j] = std::sqrt(rr[j]) <= std::max(options_.tolerance * scale, attainable);
     if (j < modes_ && out.converged[j]) ++out.modes_converged;
   }
@@ -330,11 +337,11 @@ void LobpcgRun::report(int iteration, int converged, double& next_report, const 
 
 void LobpcgRun::solve(const std::vector<char>& has_mass) {
   const std::int64_t n = blocks_.length();
-  timed(steps_.start, [&] {
+  timed(steps_.start_block, [&] {
     mask_->upload(std::vector<double>(has_mass.begin(), has_mass.end()));
     blocks_.upload(random_start(n, block_, has_mass), current_.s.part(0, block_));
-    refresh_products(current_);
   });
+  timed(steps_.start_products, [&] { refresh_products(current_); });
   const Stopwatch since_start;
   double next_report = 2.0;
   for (int iteration = 0;; ++iteration) {
@@ -352,6 +359,7 @@ void LobpcgRun::solve(const std::vector<char>& has_mass) {
     if (state.modes_converged == modes_) {
       steps_.record(result_.setup.figures);
       result_.eigenvalues.assign(ritz.lambda.begin(), ritz.lambda.begin() + modes_);
+      result_.residuals.assign(state.relative.begin(), state.relative.begin() + modes_);
       result_.vectors.resize(static_cast<std::size_t>(modes_) * n);
       blocks_.download(next_.s.part(0, modes_), result_.vectors);  // M-orthonormal Ritz vectors, ascending
       return;
