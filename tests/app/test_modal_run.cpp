@@ -58,8 +58,8 @@ TEST_CASE("a modal run of a free block prints its modes and writes frequencies a
   for (double r : json["mode_residuals"].get<std::vector<double>>()) CHECK(r < 1e-6);
   CHECK(json["total_mass"].get<double>() == doctest::Approx(7800 * 0.24).epsilon(1e-12));
   CHECK(json["effective_masses"].size() == 8);
+#if FEM_WITH_VTK  // the view script goes with the .vtu it shows
   CHECK(slurp(dir.path / "results/block-view.py").find("WARP_FIELD = 'mode_1'") != std::string::npos);
-#if FEM_WITH_VTK
   vtkNew<vtkXMLUnstructuredGridReader> reader;
   reader->SetFileName((dir.path / "results/block.vtu").c_str());
   reader->Update();
