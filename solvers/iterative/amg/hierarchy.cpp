@@ -124,7 +124,7 @@ struct SpectrumOnBackend {
 // promise ends the task). The Lanczos steps' start is made on a thread of its own beside the copy.
 SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level, const Values& inv_diag,
                                       const std::shared_future<void>& diagonal_known, const BlockSparse& doubles,
-                                      std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
+                                      bool keep_doubles, std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
   auto start = std::async(std::launch::async, [&] {
     diagonal_known.get();
     return lanczos_start(backend, inv_diag);
@@ -133,6 +133,7 @@ SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Lev
   Stopwatch watch;
   doubles_on_backend = backend.block_matrix(doubles);
   level.a_on_backend = backend.single_copy(*doubles_on_backend);
+  if (!keep_doubles) doubles_on_backend.reset();  // a V-cycle alone multiplies the single copy only
   found.copy_s = watch.restart();
   found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, start.get());
   found.lanczos_s = watch.seconds();
@@ -260,8 +261,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     // diagonal is known, and its Lanczos steps run there, on a thread of their own beside the
     // aggregation, T and A T; the other levels' Lanczos steps run on the host's single copy
     // (small beside the fine one; on a device they would wait behind the copies of the level above).
-    const bool narrowed_on_backend =
-        keep_fine_operator && levels_.size() == 1 && backend.makes_single_copies() && !double_levels_;
+    const bool narrowed_on_backend = levels_.size() == 1 && backend.makes_single_copies() && !double_levels_;
     Values inv_diag;
     std::future<SpectrumOnBackend> spectrum;
     std::promise<void> diagonal_known;  // destroyed before `spectrum` waits: a broken promise ends its task
@@ -273,7 +273,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       if (!narrowed_on_backend) return uploads.start(level.a, level.a_on_backend);
       fine_sent = true;
       spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
-        return spectrum_on_backend(backend, level, inv_diag, known, fine_, fine_on_backend_);
+        return spectrum_on_backend(backend, level, inv_diag, known, fine_, keep_fine_operator, fine_on_backend_);
       });
     };
     // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
