@@ -50,7 +50,11 @@ std::unique_ptr<kernels::SparseVector> VectorBlocks::vector(const VectorBlock& b
 }
 
 void VectorBlocks::upload(std::span<const double> host, const VectorBlock& to) {
-  dense_->upload(host.data(), length_, to.rows);
+  // Vector by vector through the sparse back-end, a few at once: a device's vector copies go
+  // through its pinned staging buffers, where one copy of the strided block from pageable memory
+  // runs at a few GB/s (a second at 5M equations and 30 vectors).
+#pragma omp parallel for num_threads(3) schedule(dynamic)
+  for (int j = 0; j < to.count(); ++j) vector(to, j)->upload(host.subspan(static_cast<std::size_t>(j) * length_, length_));
 }
 
 void VectorBlocks::download(const VectorBlock& from, std::span<double> host) {
