@@ -28,15 +28,24 @@ struct CellsOfType {
   std::vector<int> material;
 };
 
+// The cells' numbers are listed by one pass; their nodes and materials are copied in parallel
+// (millions of cells: the copies are most of the bytes).
 std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem) {
   const ElementSet& cells = problem.mesh->cells;
   std::map<ElementType, CellsOfType> out;
-  for (std::size_t e = 0; e < cells.size(); ++e) {
-    CellsOfType& group = out[cells.type[e]];
-    const auto nodes = cells.nodes_of(e);
-    group.node.insert(group.node.end(), nodes.begin(), nodes.end());
-    group.cell.push_back(static_cast<std::int64_t>(e));
-    group.material.push_back(problem.cell_material[e]);
+  for (std::size_t e = 0; e < cells.size(); ++e) out[cells.type[e]].cell.push_back(static_cast<std::int64_t>(e));
+  for (auto& [type, group] : out) {
+    const auto count = static_cast<std::int64_t>(group.cell.size());
+    const auto per_cell = static_cast<std::int64_t>(cells.nodes_of(static_cast<std::size_t>(group.cell[0])).size());
+    group.node.resize(static_cast<std::size_t>(count * per_cell));
+    group.material.resize(static_cast<std::size_t>(count));
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < count; ++i) {
+      const auto e = static_cast<std::size_t>(group.cell[i]);
+      const auto nodes = cells.nodes_of(e);
+      std::copy(nodes.begin(), nodes.end(), group.node.begin() + i * per_cell);
+      group.material[i] = problem.cell_material[e];
+    }
   }
   return out;
 }
@@ -54,6 +63,7 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   out.rhs = assemble_loads(problem, dofs);
   const PhysicsModel& physics = problem.physics;
   std::vector<std::int64_t> first_dof(dofs.node_rank.size());
+#pragma omp parallel for schedule(static)
   for (std::size_t node = 0; node < first_dof.size(); ++node) first_dof[node] = dofs.dof(static_cast<int>(node), 0);
   std::vector<double> lambda, mu, k;
   for (const IsotropicMaterial& m : problem.materials) {
