@@ -7,6 +7,7 @@
 
 #include "fem/mesh/box_mesh.hpp"
 #include "kernels/compute_backend.hpp"
+#include "solvers/eigen/mode_residuals.hpp"
 #include "tests/support/solve.hpp"
 #include "tests/verification/modal_pencil.hpp"
 
@@ -36,6 +37,16 @@ void check_devices_agree(const Problem& p, int modes, int first) {
     CHECK(cuda.frequencies_hz[i] == doctest::Approx(lanczos.frequencies_hz[i]).epsilon(1e-8));
   }
   CHECK(cuda.eigen.solves > 0);
+  // The modal run reports the residuals LOBPCG measured on the device: the host's recomputation
+  // from the same K and M gives them.
+  const Pencil pencil = pencil_of(p, MassLumping::Consistent);
+  const auto host = eigen::mode_residuals(pencil.k.matrix, pencil.m, cuda.eigen.eigenvalues, cuda.eigen.vectors,
+                                          cuda.eigen.shift);
+  REQUIRE(cuda.residuals.size() == host.size());
+  for (std::size_t i = 0; i < host.size(); ++i) {
+    CAPTURE(i);
+    CHECK(cuda.residuals[i] == doctest::Approx(host[i]).epsilon(1e-3).scale(1e-10));
+  }
 }
 
 }  // namespace
