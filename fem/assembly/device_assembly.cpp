@@ -6,6 +6,7 @@
 #include "fem/elements/shape_table.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "kernels/stiffness_assembler.hpp"
+#include "support/step_times.hpp"
 
 namespace fem {
 
@@ -59,8 +60,8 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   if (!assembler) return std::nullopt;
 
   AssembledSystemData out;
-  out.matrix = sparsity_pattern(graph, dofs);
-  out.rhs = assemble_loads(problem, dofs);
+  out.matrix = timed_step("assemble.pattern", [&] { return sparsity_pattern(graph, dofs); });
+  out.rhs = timed_step("assemble.loads", [&] { return assemble_loads(problem, dofs); });
   const PhysicsModel& physics = problem.physics;
   std::vector<std::int64_t> first_dof(dofs.node_rank.size());
 #pragma omp parallel for schedule(static)
@@ -72,7 +73,7 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
     mu.push_back(lame.mu);
     k.push_back(m.k);
   }
-  const auto by_type = cells_by_type(problem);
+  const auto by_type = timed_step("assemble.cells_by_type", [&] { return cells_by_type(problem); });
 
   kernels::StiffnessAssembly in;
   in.space_dim = physics.space_dim;

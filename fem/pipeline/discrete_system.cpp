@@ -9,7 +9,7 @@
 #include "fem/physics/element_matrices.hpp"
 #include "fem/renumber/element_order.hpp"
 #include "kernels/shared/vector_ops.hpp"
-#include "support/stopwatch.hpp"
+#include "support/step_times.hpp"
 
 namespace fem {
 DiscreteSystem::DiscreteSystem(const Problem& problem, const renumber::NodeGraph& graph, const NodeOrdering& ordering)
@@ -43,8 +43,11 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
       assembled_system_ = std::move(*on_device);
       assembled_ = assembled_on_cuda_ = true;
     } else {
-      assembled_system_ = assemble(problem_, dofs_, graph_, AssemblyStrategy::Coloring, progress);
-      apply_constraints(assembled_system_.matrix, assembled_system_.rhs, constraints_);
+      assembled_system_ = timed_step("assemble.matrix", [&] {
+        return assemble(problem_, dofs_, graph_, AssemblyStrategy::Coloring, progress);
+      });
+      timed_step("assemble.constraints",
+                 [&] { apply_constraints(assembled_system_.matrix, assembled_system_.rhs, constraints_); });
       assembled_ = true;
     }
   } catch (const InvertedElement& e) {

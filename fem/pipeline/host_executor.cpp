@@ -1,5 +1,7 @@
 #include "fem/pipeline/host_executor.hpp"
 
+#include "support/step_times.hpp"
+
 namespace fem {
 
 void HostExecutor::assemble(DiscreteSystem& system, bool by_elements, ProgressMeter& progress) {
@@ -10,8 +12,8 @@ SolveOutcome HostExecutor::solve(const DiscreteSystem& system, LinearSolver& sol
                                  bool by_elements) {
   SolveOutcome outcome;
   outcome.solution.assign(static_cast<std::size_t>(system.dofs().num_dofs()), 0.0);
-  outcome.report = system.solve(solver, outcome.solution);
-  outcome.residual = system.relative_residual(by_elements, outcome.solution);
+  outcome.report = timed_step("solve.solver", [&] { return system.solve(solver, outcome.solution); });
+  outcome.residual = timed_step("solve.residual", [&] { return system.relative_residual(by_elements, outcome.solution); });
   return outcome;
 }
 

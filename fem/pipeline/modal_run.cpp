@@ -183,6 +183,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
     }
     phases.set_time("write", field_seconds);
     summary["time_s"] = phases.times();
+    summary["time_steps_s"] = phases.step_times();
     summary["write"] = {{"bytes", staged.bytes}, {"seconds", field_seconds}};
     summary["peak_memory_bytes"] = peak_memory_bytes();
     output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
@@ -192,6 +193,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
     return list;
   });
   summary["time_s"] = phases.times();
+  summary["time_steps_s"] = phases.step_times();
   if (executor.is_root()) print_run_summary(log, summary, c.output.directory.string());
   return summary;
 }

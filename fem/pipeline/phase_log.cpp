@@ -4,7 +4,13 @@
 #include <ostream>
 #include <sstream>
 
+#include "support/step_times.hpp"
+
 namespace fem {
+
+PhaseLog::PhaseLog(std::ostream& log) : log_(log), progress_(log) { StepTimes::process().clear(); }
+
+nlohmann::json PhaseLog::step_times() const { return StepTimes::process().snapshot(); }
 
 void PhaseLog::start(const char* name) {
   current_ = name;

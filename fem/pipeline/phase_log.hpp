@@ -13,7 +13,8 @@ namespace fem {
 
 class PhaseLog {
  public:
-  explicit PhaseLog(std::ostream& log) : log_(log), progress_(log) {}
+  // A run's log: the process's step times (support/step_times.hpp) start afresh with it.
+  explicit PhaseLog(std::ostream& log);
 
   // Runs `body` (which returns a one-line description of what it did) as phase `name`.
   template <class F>
@@ -27,6 +28,8 @@ class PhaseLog {
   void set_time(const char* name, double seconds) { times_[name] = seconds; }
   // Seconds per phase, in the order they ran.
   const nlohmann::json& times() const { return times_; }
+  // Seconds of the named steps inside the phases so far (StepTimes), by name.
+  nlohmann::json step_times() const;
 
  private:
   void start(const char* name);

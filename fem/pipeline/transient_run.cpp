@@ -210,6 +210,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
     field_seconds += writing.seconds();
     phases.set_time("write", field_seconds);
     summary["time_s"] = phases.times();
+    summary["time_steps_s"] = phases.step_times();
     summary["write"] = {{"bytes", staged.bytes + index.bytes}, {"seconds", field_seconds}};
     summary["peak_memory_bytes"] = peak_memory_bytes();
     output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
@@ -221,6 +222,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
   });
   phases.set_time("write", field_seconds);
   summary["time_s"] = phases.times();
+  summary["time_steps_s"] = phases.step_times();
   print_run_summary(log, summary, c.output.directory.string());
   return summary;
 }

@@ -4,6 +4,7 @@
 #include "fem/post/cell_results.hpp"
 #include "fem/post/principal_stress.hpp"
 #include "fem/post/reactions.hpp"
+#include "support/step_times.hpp"
 
 namespace fem {
 
@@ -15,7 +16,8 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
   const auto value = [&](std::size_t node, int c) { return u[dofs.dof(static_cast<int>(node), c)]; };
   NodalResults r;
 
-  const CellResults swept = sweep_cells(problem, dofs, u, cells);
+  const CellResults swept = timed_step("post.sweep", [&] { return sweep_cells(problem, dofs, u, cells); });
+  Stopwatch watch;
   const std::vector<double>& gradients = swept.gradients;
   const int width = gradient_width(problem);
   if (elastic) {
@@ -48,7 +50,8 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
     }
   }
 
-  Reactions at_constraints = reactions(problem, dofs, constraints, u, cells);
+  StepTimes::process().add("post.nodal", watch.seconds());
+  Reactions at_constraints = timed_step("post.reactions", [&] { return reactions(problem, dofs, constraints, u, cells); });
   for (int c = 0; c < 3; ++c) r.applied_load[c] = swept.body_load[c] + at_constraints.boundary_load[c];
   r.reaction = std::move(at_constraints.reaction);
   r.group_reactions = group_reactions(problem, r.reaction);

@@ -8,6 +8,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/stiffness_assembly_cuda.hpp"
 #include "kernels/cuda/stiffness_assembly_kernels.hpp"
+#include "support/step_times.hpp"
 
 namespace fem::kernels::cuda {
 namespace {
@@ -20,6 +21,7 @@ DeviceBuffer<T> upload(std::span<const T> host) {
 class CudaStiffnessAssembler final : public StiffnessAssembler {
  public:
   std::int64_t assemble(const StiffnessAssembly& in, std::span<double> values, std::span<double> rhs) override {
+    Stopwatch watch;
     const auto coords = upload(in.coords);
     const auto first_dof = upload(in.first_dof);
     const auto lambda = upload(in.lambda), mu = upload(in.mu), k = upload(in.k);
@@ -31,6 +33,7 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     DeviceBuffer<double> device_rhs(rhs.data(), rhs.size());
     const unsigned long long none = ULLONG_MAX;
     DeviceBuffer<unsigned long long> inverted(&none, 1);
+    StepTimes::process().add("assemble.device_upload", watch.restart());
 
     const StiffnessMeshView mesh{in.space_dim, in.elastic,  in.axisymmetric, in.thickness, coords.get(), first_dof.get(),
                                  lambda.get(), mu.get(),    k.get(),         row_ptr.get(), col.get()};
@@ -51,8 +54,11 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
 
     apply_prescribed(static_cast<std::int64_t>(rhs.size()), row_ptr.get(), col.get(), prescribed.get(),
                      device_values.get(), device_rhs.get());
+    check(cudaDeviceSynchronize(), "the prescribed values' kernel");
+    StepTimes::process().add("assemble.device_kernels", watch.restart());  // with the cells' uploads
     device_values.download(values.data());
     device_rhs.download(rhs.data());
+    StepTimes::process().add("assemble.device_download", watch.seconds());
     return -1;
   }
 };

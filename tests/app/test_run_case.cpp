@@ -75,6 +75,10 @@ TEST_CASE("a box case runs end to end and writes its summary") {
   CHECK(summary["bandwidth"]["before"].get<long>() > 0);
   CHECK(summary["profile"]["after"].get<long>() < summary["profile"]["before"].get<long>());  // RCM reduces the profile
   for (const char* phase : {"mesh", "renumber", "assemble", "solve", "post", "write"}) CHECK(summary["time_s"].contains(phase));
+  // Where the phases went, step by step; the file written holds them too.
+  for (const char* step : {"assemble.matrix", "solve.solver", "solve.residual", "post.sweep", "post.reactions"})
+    CHECK(summary["time_steps_s"].contains(step));
+  CHECK(slurp(dir.path / "results/box.json").find("\"post.sweep\"") != std::string::npos);
   CHECK(summary["peak_memory_bytes"].get<double>() > 0);
   // Equilibrium: the clamp carries the traction (1e6 * 1 m^2) plus the weight (7800 * 9.81 * 2 m^3).
   const double weight = 7800 * 9.81 * 2;
