@@ -34,13 +34,15 @@ struct StiffnessAssembly {
   std::vector<CellBatch> batches;
   std::span<const std::int64_t> row_ptr;     // the pattern (both triangles, sorted columns; a
   std::span<const std::int32_t> col;         // node's columns together, as every row holds them)
+  bool node_blocks = false;                  // the pattern is of d x d node blocks (BlockMatrix's
+                                             // layout, d = dofs per node), not of scalar rows
   std::span<const double> prescribed;        // per equation: its value, NaN where free
 };
 
 class StiffnessAssembler {
  public:
   virtual ~StiffnessAssembler() = default;
-  // Fills `values` (the pattern's) and turns `rhs` (the loads) into the constrained system's:
+  // Fills `values` (the pattern's: its entries, or its blocks one after another) and turns `rhs` (the loads) into the constrained system's:
   // prescribed rows and columns cleared but for their diagonal (1 where it is not positive),
   // free rows lifted, prescribed rows diagonal times value. Returns the lowest id of a cell that
   // is inverted or degenerate (values then unusable), or -1.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 namespace fem {
@@ -37,7 +38,7 @@ void add_right_hand_side(SolveReport& total, const SolveReport& one) {
 
 SolveReport LinearSolver::solve_by_preparing(const AssembledSystem& system, std::span<double> solution) {
   require_right_hand_sides(system.matrix.rows, system.rhs, solution, 1);
-  const auto prepared = prepare(system.matrix, system.nodes);
+  const auto prepared = system.blocks ? prepare(*system.blocks, system.nodes) : prepare(system.matrix, system.nodes);
   const SolveReport solved = prepared->solve(system.rhs, solution, 1);
   SolveReport report = prepared->setup();  // read after the solve: what it had to prepare again included
   report.time_solve_s = solved.time_solve_s;
@@ -86,6 +87,10 @@ class RepeatedSolves final : public PreparedSolver {
 
 std::unique_ptr<PreparedSolver> LinearSolver::prepare(const CsrMatrix& matrix, NodeLayout nodes) {
   return std::make_unique<RepeatedSolves>(*this, matrix, nodes);
+}
+
+std::unique_ptr<PreparedSolver> LinearSolver::prepare(const NodeBlocks&, NodeLayout) {
+  throw std::logic_error("LinearSolver::prepare: this solver takes K in CSR, not in node blocks");
 }
 
 }  // namespace fem

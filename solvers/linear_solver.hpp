@@ -108,6 +108,11 @@ class LinearSolver {
   // this solver must outlive the result) made ready for repeated solves. This default repeats
   // solve() per right-hand side; solvers that can keep a factorisation or a set-up override it.
   virtual std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes = {});
+  // True for a solver that multiplies K in node blocks as its own format (CG and BiCGSTAB with
+  // AMG, whose fine operator they are): it takes them in place of CSR, with no conversion.
+  virtual bool takes_node_blocks() const { return false; }
+  // prepare() for K in node blocks; only where takes_node_blocks() (std::logic_error elsewhere).
+  virtual std::unique_ptr<PreparedSolver> prepare(const NodeBlocks& blocks, NodeLayout nodes);
 
  protected:
   // solve() for a solver with its own prepare(): prepare, then one prepared solve, in one report

@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "kernels/block_matrix.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem {
@@ -19,12 +20,18 @@ struct NodeLayout {
   std::span<const double> coordinates;   // x y z of each node in equation order; empty: not known
 };
 
+// K in d x d node blocks (d = dofs per node; block rows and columns are nodes in equation order):
+// the format the assembly writes for solvers that multiply blocks (LinearSolver::takes_node_blocks).
+using NodeBlocks = kernels::BlockMatrix<double>;
+
 // K u = f with Dirichlet conditions already applied symmetrically (constrained rows and
 // columns cleared, diagonal kept, right-hand side lifted): K is symmetric positive definite.
 struct AssembledSystem {
   const CsrMatrix& matrix;
   std::span<const double> rhs;
   NodeLayout nodes = {};                 // optional: solvers must work without coordinates
+  // K in node blocks instead, for a solver that takes them: `matrix` then holds no entries.
+  const NodeBlocks* blocks = nullptr;
 };
 
 // One element's contribution: its global equation numbers and its dense matrix (row-major,

@@ -55,6 +55,28 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
   return a;
 }
 
+kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph, const DofMap& dofs) {
+  const int d = dofs.dofs_per_node;
+  const auto nodes = static_cast<std::int64_t>(dofs.node_rank.size());
+  kernels::BlockMatrix<double> a;
+  a.row_block = a.col_block = d;
+  a.block_rows = a.block_cols = nodes;
+  a.row_ptr.resize(static_cast<std::size_t>(nodes) + 1);
+  a.row_ptr[0] = 0;
+  for (std::int64_t r = 0; r < nodes; ++r) a.row_ptr[r + 1] = a.row_ptr[r] + graph.degree(dofs.node_at_rank[r]) + 1;
+  a.col.resize(static_cast<std::size_t>(a.row_ptr.back()));
+  a.val.resize(a.col.size() * static_cast<std::size_t>(d) * d);
+#pragma omp parallel for schedule(dynamic, 256)
+  for (std::int64_t r = 0; r < nodes; ++r) {
+    std::int32_t* out = &a.col[a.row_ptr[r]];
+    *out = static_cast<std::int32_t>(r);
+    std::int32_t* end = out + 1;
+    for (int nb : graph.neighbours_of(dofs.node_at_rank[r])) *end++ = dofs.node_rank[nb];
+    std::sort(out, end);
+  }
+  return a;
+}
+
 namespace {
 
 // Adds one element's matrix and load into the global arrays: its load alone when `values` is

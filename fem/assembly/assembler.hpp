@@ -11,6 +11,7 @@
 #include "fem/physics/mass_matrix.hpp"
 #include "fem/physics/problem.hpp"
 #include "fem/renumber/node_graph.hpp"
+#include "kernels/block_matrix.hpp"
 #include "kernels/csr_matrix.hpp"
 #include "solvers/progress_meter.hpp"
 
@@ -26,10 +27,17 @@ struct AssembledSystemData {
   CsrMatrix matrix;
   std::vector<double> rhs;   // external loads: body, tractions, pressure, flux, convection
   int colors = 0;            // colours of the element blocks (Coloring)
+  // K in d x d node blocks instead of `matrix` (then empty), where the assembly was asked for the
+  // format of a solver that multiplies blocks (the CUDA device's, for AMG).
+  kernels::BlockMatrix<double> blocks;
+  bool in_node_blocks() const { return blocks.block_rows > 0; }
 };
 
 // The CSR structure of the dof matrix (graph: the node adjacency in mesh numbering): row of (node, c) holds every dof of the node and its neighbours.
 CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
+// The same structure in d x d node blocks (block row r: the node of rank r, its columns the ranks
+// of the node and its neighbours, sorted); the values are left unset, for the assembly to write.
+kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
 
 // `progress` (none when null) hears the elements assembled.
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,

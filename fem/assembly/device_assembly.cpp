@@ -54,13 +54,17 @@ std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem) {
 }  // namespace
 
 std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, const DofMap& dofs,
-                                                    const renumber::NodeGraph& graph, const Constraints& constraints) {
+                                                    const renumber::NodeGraph& graph, const Constraints& constraints,
+                                                    bool in_node_blocks) {
   if (!device_can_assemble(problem)) return std::nullopt;
   auto assembler = kernels::cuda_stiffness_assembler();
   if (!assembler) return std::nullopt;
 
   AssembledSystemData out;
-  out.matrix = timed_step("assemble.pattern", [&] { return sparsity_pattern(graph, dofs); });
+  timed_step("assemble.pattern", [&] {
+    if (in_node_blocks) out.blocks = node_block_pattern(graph, dofs);
+    else out.matrix = sparsity_pattern(graph, dofs);
+  });
   out.rhs = timed_step("assemble.loads", [&] { return assemble_loads(problem, dofs); });
   const PhysicsModel& physics = problem.physics;
   std::vector<std::int64_t> first_dof(dofs.node_rank.size());
@@ -90,11 +94,12 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
     in.batches.push_back({table.nodes, table.points, table.weight, table.N, table.dN, cells.node, cells.cell,
                           cells.material});
   }
-  in.row_ptr = out.matrix.row_ptr;
-  in.col = out.matrix.col;
+  in.row_ptr = in_node_blocks ? std::span<const std::int64_t>(out.blocks.row_ptr) : out.matrix.row_ptr;
+  in.col = in_node_blocks ? out.blocks.col : out.matrix.col;
+  in.node_blocks = in_node_blocks;
   in.prescribed = constraints.prescribed;
 
-  const std::int64_t inverted = assembler->assemble(in, out.matrix.val, out.rhs);
+  const std::int64_t inverted = assembler->assemble(in, in_node_blocks ? out.blocks.val : out.matrix.val, out.rhs);
   if (inverted >= 0) {
     // The host's kernel on that cell gives the message (and the exception) host assembly gives.
     ElementBuffers buffers;

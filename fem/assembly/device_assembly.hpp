@@ -14,10 +14,12 @@ namespace fem {
 // thermal strain).
 bool device_can_assemble(const Problem& problem);
 
-// K and f with the constraints applied, as assemble() then apply_constraints() give them; none
-// when this build or machine has no CUDA device or the problem is not one the device path takes.
-// Throws InvertedElement, as assemble() does, for an inverted or degenerate cell.
+// K and f with the constraints applied, as assemble() then apply_constraints() give them (K in
+// node blocks where `in_node_blocks`: AssembledSystemData::blocks, no CSR); none when this build or
+// machine has no CUDA device or the problem is not one the device path takes. Throws
+// InvertedElement, as assemble() does, for an inverted or degenerate cell.
 std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, const DofMap& dofs,
-                                                    const renumber::NodeGraph& graph, const Constraints& constraints);
+                                                    const renumber::NodeGraph& graph, const Constraints& constraints,
+                                                    bool in_node_blocks = false);
 
 }  // namespace fem

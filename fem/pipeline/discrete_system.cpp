@@ -8,7 +8,9 @@
 #include "fem/assembly/residual.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "fem/renumber/element_order.hpp"
+#include "kernels/shared/block_spmv.hpp"
 #include "kernels/shared/vector_ops.hpp"
+#include "solvers/iterative/amg/block_sparse.hpp"
 #include "support/step_times.hpp"
 
 namespace fem {
@@ -39,7 +41,8 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
       ElementContribution probe;
       if (!element_system_.order.empty()) element_system_.system.element(element_system_.order.front(), probe);
       element_system_built_ = true;
-    } else if (auto on_device = on_cuda_ ? assemble_on_cuda(problem_, dofs_, graph_, constraints_) : std::nullopt) {
+    } else if (auto on_device = on_cuda_ ? assemble_on_cuda(problem_, dofs_, graph_, constraints_, in_node_blocks_)
+                                         : std::nullopt) {
       assembled_system_ = std::move(*on_device);
       assembled_ = assembled_on_cuda_ = true;
     } else {
@@ -73,8 +76,9 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) con
   if (by_elements ? !element_system_built_ : !assembled_)
     throw std::logic_error("DiscreteSystem::solve before prepare() for this kind of solver");
   return translating_failures([&] {
-    return by_elements ? solver.solve(element_system_.system, u)
-                       : solver.solve(AssembledSystem{assembled_system_.matrix, assembled_system_.rhs, nodes()}, u);
+    if (by_elements) return solver.solve(element_system_.system, u);
+    const AssembledSystemData& k = assembled_system_;
+    return solver.solve(AssembledSystem{k.matrix, k.rhs, nodes(), k.in_node_blocks() ? &k.blocks : nullptr}, u);
   });
 }
 
@@ -82,7 +86,8 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<const double> 
                                   int count) const {
   if (!assembled_) throw std::logic_error("DiscreteSystem::solve of several right-hand sides before prepare(false)");
   return translating_failures([&] {
-    const auto prepared = solver.prepare(assembled_system_.matrix, nodes());
+    const auto prepared = assembled_system_.in_node_blocks() ? solver.prepare(assembled_system_.blocks, nodes())
+                                                             : solver.prepare(assembled_system_.matrix, nodes());
     SolveReport report = prepared->solve(rhs, solutions, count);
     const SolveReport& setup = prepared->setup();
     report.time_setup_s = setup.time_setup_s;
@@ -104,6 +109,8 @@ std::vector<double> DiscreteSystem::right_hand_side(const Problem& own) const {
 
 const AssembledSystemData& DiscreteSystem::assembled() const {
   if (!assembled_) throw std::logic_error("DiscreteSystem::assembled before prepare(false)");
+  if (assembled_system_.in_node_blocks() && assembled_system_.matrix.rows == 0)
+    assembled_system_.matrix = amg::to_csr(assembled_system_.blocks);
   return assembled_system_;
 }
 
@@ -115,7 +122,8 @@ double DiscreteSystem::relative_residual(bool by_elements, std::span<const doubl
 double DiscreteSystem::relative_residual(std::span<const double> rhs, std::span<const double> u) const {
   if (!assembled_) throw std::logic_error("DiscreteSystem::relative_residual of the assembled K before prepare(false)");
   std::vector<double> ku(u.size());
-  cpu::spmv(assembled_system_.matrix, u, ku);
+  if (assembled_system_.in_node_blocks()) kernels::block_spmv(assembled_system_.blocks, 1.0, u, 0.0, ku);
+  else cpu::spmv(assembled_system_.matrix, u, ku);
   cpu::axpy(-1.0, rhs, ku);
   const double norm_f = std::sqrt(cpu::dot(rhs, rhs));
   return norm_f > 0 ? std::sqrt(cpu::dot(ku, ku)) / norm_f : 0.0;

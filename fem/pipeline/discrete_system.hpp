@@ -35,8 +35,12 @@ class DiscreteSystem {
   double prepare(bool by_elements, ProgressMeter* progress = nullptr);
 
   // Assemble K on the CUDA device where the build, the machine and the problem allow
-  // (assemble_on_cuda), on the host otherwise: for solvers that run there.
-  void assemble_on_cuda_when_possible(bool yes) { on_cuda_ = yes; }
+  // (assemble_on_cuda), on the host otherwise: for solvers that run there. `in_node_blocks`: K
+  // from the device in node blocks alone, for a solver that takes them (takes_node_blocks()).
+  void assemble_on_cuda_when_possible(bool yes, bool in_node_blocks = false) {
+    on_cuda_ = yes;
+    in_node_blocks_ = in_node_blocks;
+  }
   // Whether prepare() assembled K on the CUDA device.
   bool assembled_on_cuda() const { return assembled_on_cuda_; }
 
@@ -61,7 +65,8 @@ class DiscreteSystem {
     return {dofs_.dofs_per_node, problem_.mesh->dimension, coordinates_in_equation_order_};
   }
 
-  // The assembled K and f (constraints applied, equations in this numbering) after prepare(false).
+  // The assembled K and f (constraints applied, equations in this numbering) after prepare(false),
+  // K in CSR (made from the node blocks on first need where the device wrote those alone).
   const AssembledSystemData& assembled() const;
 
   // ||K u - f|| / ||f|| of the system that kind of solver was given: recomputed here, the same
@@ -86,7 +91,10 @@ class DiscreteSystem {
   Constraints constraints_;
   std::int64_t nnz_ = 0;
   bool assembled_ = false, element_system_built_ = false, on_cuda_ = false, assembled_on_cuda_ = false;
-  AssembledSystemData assembled_system_;
+  bool in_node_blocks_ = false;
+  // K and f; K in node blocks alone (assembled_system_.blocks) where the device wrote them, with
+  // the CSR copy made only when assembled() is asked for (the matrix export).
+  mutable AssembledSystemData assembled_system_;
   std::vector<double> coordinates_in_equation_order_;  // 3 per node, in the renumbered node order
   ElementSystemData element_system_;
 };

@@ -36,7 +36,8 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     StepTimes::process().add("assemble.device_upload", watch.restart());
 
     const StiffnessMeshView mesh{in.space_dim, in.elastic,  in.axisymmetric, in.thickness, coords.get(), first_dof.get(),
-                                 lambda.get(), mu.get(),    k.get(),         row_ptr.get(), col.get()};
+                                 lambda.get(), mu.get(),    k.get(),         row_ptr.get(), col.get(),
+                                 in.node_blocks};
     for (const CellBatch& batch : in.batches) {
       const auto weight = upload(batch.weight), N = upload(batch.N), dN = upload(batch.dN);
       const auto node = upload(batch.node);
@@ -52,7 +53,8 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     inverted.download(&first_inverted);
     if (first_inverted != none) return static_cast<std::int64_t>(first_inverted);
 
-    apply_prescribed(static_cast<std::int64_t>(rhs.size()), row_ptr.get(), col.get(), prescribed.get(),
+    const int block = in.node_blocks ? (in.elastic ? in.space_dim : 1) : 0;
+    apply_prescribed(static_cast<std::int64_t>(rhs.size()), block, row_ptr.get(), col.get(), prescribed.get(),
                      device_values.get(), device_rhs.get());
     check(cudaDeviceSynchronize(), "the prescribed values' kernel");
     StepTimes::process().add("assemble.device_kernels", watch.restart());  // with the cells' uploads

@@ -1,8 +1,8 @@
 // Stiffness assembly on the CUDA device: one thread per (cell, node a, node b) integrates the
 // pair's block over the cell's quadrature points with the host's formulas
 // (shared/element_stiffness.hpp), recomputing the point's Jacobian rather than storing it, and
-// adds the block into the CSR values with atomicAdd (the row's column found by binary search);
-// then one thread per row applies the prescribed values.
+// adds the block into the CSR values or the node blocks with atomicAdd (the row's column found by
+// binary search); then one thread per row applies the prescribed values.
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -81,6 +81,15 @@ __global__ void assemble_pairs(StiffnessMeshView m, CellBatchView b, double* val
   if (m.elastic) es::pair_block<Dim, E>({m.lambda[material], m.mu[material]}, G, E, K, Dim);
   else K[0] = m.k[material] * G[0];
 
+  if (m.node_blocks) {
+    const std::int64_t block_row = m.first_dof[nodes[a]] / d;
+    const std::int64_t start = m.row_ptr[block_row];
+    const auto offset = find_column(m.col + start, m.row_ptr[block_row + 1] - start,
+                                    static_cast<std::int32_t>(m.first_dof[nodes[bn]] / d));
+    double* block = values + (start + offset) * d * d;
+    for (int i = 0; i < d * d; ++i) atomicAdd(&block[i], K[i]);
+    return;
+  }
   const std::int64_t row0 = m.first_dof[nodes[a]];
   const std::int64_t start = m.row_ptr[row0];
   const auto offset = find_column(m.col + start, m.row_ptr[row0 + 1] - start,
@@ -89,35 +98,60 @@ __global__ void assemble_pairs(StiffnessMeshView m, CellBatchView b, double* val
     for (int j = 0; j < d; ++j) atomicAdd(&values[m.row_ptr[row0 + i] + offset + j], K[i * d + j]);
 }
 
+// The entries of scalar row i, as (column, value) pairs: of a CSR row, or of row i % d of the
+// d x d blocks of block row i / d.
+struct CsrRow {
+  const std::int64_t* row_ptr;
+  const std::int32_t* col;
+  double* values;
+  template <class Visit>
+  __device__ void visit(std::int64_t i, Visit&& f) const {
+    for (auto k = row_ptr[i]; k < row_ptr[i + 1]; ++k) f(static_cast<std::int64_t>(col[k]), values[k]);
+  }
+};
+
+struct BlockRow {
+  int d;
+  const std::int64_t* row_ptr;
+  const std::int32_t* col;
+  double* values;
+  template <class Visit>
+  __device__ void visit(std::int64_t i, Visit&& f) const {
+    const std::int64_t block_row = i / d, r = i % d;
+    for (auto k = row_ptr[block_row]; k < row_ptr[block_row + 1]; ++k)
+      for (int j = 0; j < d; ++j) f(static_cast<std::int64_t>(col[k]) * d + j, values[(k * d + r) * d + j]);
+  }
+};
+
 // The host's apply_constraints, row by row: a free row lifts and clears its prescribed columns,
 // a prescribed row keeps its diagonal alone (1 where no element stiffened it).
-__global__ void apply_prescribed_rows(std::int64_t rows, const std::int64_t* row_ptr, const std::int32_t* col,
-                                 const double* g, double* values, double* rhs) {
+template <class Row>
+__global__ void apply_prescribed_rows(std::int64_t rows, Row row, const double* g, double* rhs) {
   const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= rows) return;
   if (isnan(g[i])) {
     double lift = 0;
-    for (auto k = row_ptr[i]; k < row_ptr[i + 1]; ++k)
-      if (!isnan(g[col[k]])) {
-        lift += values[k] * g[col[k]];
-        values[k] = 0;
-      }
+    row.visit(i, [&](std::int64_t column, double& value) {
+      if (isnan(g[column])) return;
+      lift += value * g[column];
+      value = 0;
+    });
     rhs[i] -= lift;
     return;
   }
   double diagonal = 0;
-  std::int64_t diagonal_at = -1;
-  for (auto k = row_ptr[i]; k < row_ptr[i + 1]; ++k) {
-    if (col[k] == i) {
-      diagonal = values[k];
-      diagonal_at = k;
+  double* diagonal_at = nullptr;
+  row.visit(i, [&](std::int64_t column, double& value) {
+    if (column == i) {
+      diagonal = value;
+      diagonal_at = &value;
     } else {
-      values[k] = 0;
+      value = 0;
     }
-  }
+  });
   if (!(diagonal > 0)) {
     diagonal = 1;
-    if (diagonal_at >= 0) values[diagonal_at] = 1;
+    if (diagonal_at) *diagonal_at = 1;
   }
   rhs[i] = diagonal * g[i];
 }
@@ -142,9 +176,12 @@ void add_cell_matrices(const StiffnessMeshView& mesh, const CellBatchView& batch
   else launch_pairs<2, 2>(mesh, batch, values, inverted);
 }
 
-void apply_prescribed(std::int64_t rows, const std::int64_t* row_ptr, const std::int32_t* col, const double* g,
-                      double* values, double* rhs) {
-  if (rows > 0) apply_prescribed_rows<<<blocks_for(rows), kThreads>>>(rows, row_ptr, col, g, values, rhs);
+void apply_prescribed(std::int64_t rows, int block, const std::int64_t* row_ptr, const std::int32_t* col,
+                      const double* g, double* values, double* rhs) {
+  if (rows > 0 && block > 0)
+    apply_prescribed_rows<<<blocks_for(rows), kThreads>>>(rows, BlockRow{block, row_ptr, col, values}, g, rhs);
+  else if (rows > 0)
+    apply_prescribed_rows<<<blocks_for(rows), kThreads>>>(rows, CsrRow{row_ptr, col, values}, g, rhs);
   check(cudaGetLastError(), "the prescribed-values kernel's launch");
 }
 

@@ -13,8 +13,11 @@ struct StiffnessMeshView {
   const double* coords = nullptr;             // 3 per mesh node
   const std::int64_t* first_dof = nullptr;    // per mesh node
   const double *lambda = nullptr, *mu = nullptr, *k = nullptr;  // per material
+  // The pattern: CSR rows of scalars, or where `node_blocks` rows of d x d node blocks (block row
+  // and column = first_dof / d; values block after block, each row-major).
   const std::int64_t* row_ptr = nullptr;
   const std::int32_t* col = nullptr;
+  bool node_blocks = false;
 };
 
 // One element type's cells (kernels/stiffness_assembler.hpp's CellBatch, on the device).
@@ -32,8 +35,9 @@ struct CellBatchView {
 void add_cell_matrices(const StiffnessMeshView& mesh, const CellBatchView& batch, double* values,
                        unsigned long long* inverted);
 
-// The host's apply_constraints on the device: `g` per row, NaN where free.
-void apply_prescribed(std::int64_t rows, const std::int64_t* row_ptr, const std::int32_t* col, const double* g,
-                      double* values, double* rhs);
+// The host's apply_constraints on the device: `g` per row (`rows` scalars), NaN where free; the
+// pattern as StiffnessMeshView's (`block`: the node blocks' size d, 0 for CSR rows).
+void apply_prescribed(std::int64_t rows, int block, const std::int64_t* row_ptr, const std::int32_t* col,
+                      const double* g, double* values, double* rhs);
 
 }  // namespace fem::kernels::cuda

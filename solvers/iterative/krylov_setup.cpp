@@ -1,5 +1,7 @@
 #include "solvers/iterative/krylov_setup.hpp"
 
+#include <stdexcept>
+
 #include "kernels/shared/spmv_autotune.hpp"
 #include "kernels/device_matrix.hpp"
 
@@ -37,9 +39,15 @@ std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& m
   return backend;
 }
 
-KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix& matrix, const NodeLayout& nodes,
+bool krylov_takes_node_blocks(const kernels::SparseBackend& backend, const SolverOptions& options) {
+  return options.preconditioner == Preconditioner::Amg && (backend.on_host() || options.spmv.is_auto());
+}
+
+KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, KrylovMatrix given, const NodeLayout& nodes,
                          const SolverOptions& options, SolveReport& report)
-    : backend_(backend), n_(static_cast<std::size_t>(matrix.rows)) {
+    : backend_(backend), n_(static_cast<std::size_t>(given.rows())) {
+  if (given.blocks && !krylov_takes_node_blocks(backend, options))
+    throw std::invalid_argument("a Krylov method takes K in node blocks with AMG alone (on a device: SpMV auto)");
   if (options.preconditioner == Preconditioner::Amg) {
     if (nodes.coordinates.empty() && options.progress)
       options.progress("amg: no node coordinates: the near-null space is the constant of each of the " +
@@ -49,8 +57,9 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix&
     // conversion instead of two, and no tuning. On the host too (which has no other format than
     // CSR, whatever the setting): the setup keeps those blocks there anyway, and a product over
     // blocks reads one column index per block instead of one per entry.
-    const bool operator_from_amg = backend.on_host() || options.spmv.is_auto();
-    amg_ = std::make_unique<amg::VCycle>(backend, matrix, nodes, options.amg, operator_from_amg);
+    const bool operator_from_amg = krylov_takes_node_blocks(backend, options);
+    const amg::FineOperator fine = given.blocks ? amg::FineOperator(*given.blocks) : amg::FineOperator(*given.csr);
+    amg_ = std::make_unique<amg::VCycle>(backend, fine, nodes, options.amg, operator_from_amg);
     for (const auto& [name, value] : amg_->figures()) report.figures[name] = value;
     if (operator_from_amg) {
       matrix_ = amg_->take_fine_operator();  // copied to the device during the setup
@@ -58,12 +67,12 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, const CsrMatrix&
     }
     z_ = vector();
   }
-  if (!matrix_) matrix_ = backend.matrix(matrix, spmv_setting(options), report.figures);
+  if (!matrix_) matrix_ = backend.matrix(*given.csr, spmv_setting(options), report.figures);
   if (matrix_->device_bytes() > 0) report.figures["spmv_bytes"] = static_cast<double>(matrix_->device_bytes());
   if (options.progress && !backend.on_host())
     options.progress(std::string(name_of(options.method)) + " on " + backend.name() + ": SpMV " + matrix_->setting());
   if (amg_) return;
-  host_preconditioner_ = make_preconditioner(options.preconditioner, matrix);
+  host_preconditioner_ = make_preconditioner(options.preconditioner, *given.csr);
   if (const auto blocks = host_preconditioner_->inverse_blocks()) {
     block_diagonal_ = backend.block_diagonal(blocks->values, blocks->block);
     host_preconditioner_.reset();  // the back-end's copy of the blocks is the one used

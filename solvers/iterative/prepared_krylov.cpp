@@ -9,28 +9,28 @@
 namespace fem {
 
 PreparedKrylov::PreparedKrylov(std::string name, const SolverOptions& options, const kernels::SparseBackend& backend,
-                               const CsrMatrix& matrix, const NodeLayout& nodes, int work_vectors)
-    : name_(std::move(name)), options_(options), backend_(backend), matrix_(matrix) {
+                               KrylovMatrix matrix, const NodeLayout& nodes, int work_vectors)
+    : name_(std::move(name)), options_(options), backend_(backend), rows_(matrix.rows()) {
   const Stopwatch setting_up;
-  krylov_.emplace(backend_, matrix_, nodes, options_, setup_);
+  krylov_.emplace(backend_, matrix, nodes, options_, setup_);
   x_ = krylov_->vector();
   r_ = krylov_->vector();
   t_ = krylov_->vector();
-  setup_.memory_bytes = krylov_->bytes() + static_cast<std::size_t>(work_vectors) * matrix_.rows * sizeof(double);
+  setup_.memory_bytes = krylov_->bytes() + static_cast<std::size_t>(work_vectors) * rows_ * sizeof(double);
   setup_.figures["setups"] = 1;
   setup_.time_setup_s = setting_up.seconds();
 }
 
 SolveReport PreparedKrylov::solve(std::span<const double> rhs, std::span<double> solution, int count) {
-  require_right_hand_sides(matrix_.rows, rhs, solution, count);
-  const auto n = static_cast<std::size_t>(matrix_.rows);
+  require_right_hand_sides(rows_, rhs, solution, count);
+  const auto n = static_cast<std::size_t>(rows_);
   SolveReport total;
   for (int k = 0; k < count; ++k) {
     const Stopwatch solving;
     const auto f = rhs.subspan(k * n, n);
     const auto x = solution.subspan(k * n, n);
     SolveReport one;
-    KrylovMonitor monitor(name_, options_, matrix_.rows, one);
+    KrylovMonitor monitor(name_, options_, rows_, one);
     const double norm_f = std::sqrt(cpu::dot(f, f));
     if (norm_f == 0) {
       std::fill(x.begin(), x.end(), 0.0);

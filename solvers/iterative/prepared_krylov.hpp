@@ -21,9 +21,9 @@ class PreparedKrylov : public PreparedSolver {
  protected:
   // Sets `matrix` up on `backend` for the method `name` ("cg": messages), which uses
   // `work_vectors` vectors of n in all (x, r and t below included: the memory figure).
-  // `backend`, `matrix` and the coordinates must outlive this.
+  // `backend`, the matrix and the coordinates must outlive this.
   PreparedKrylov(std::string name, const SolverOptions& options, const kernels::SparseBackend& backend,
-                 const CsrMatrix& matrix, const NodeLayout& nodes, int work_vectors);
+                 KrylovMatrix matrix, const NodeLayout& nodes, int work_vectors);
 
   // Iterates until `monitor` says converged, from x (the start) and r = f - A x, f of norm
   // `norm_f` > 0; leaves the solution in x. t is free for the method's use.
@@ -39,7 +39,7 @@ class PreparedKrylov : public PreparedSolver {
   std::string name_;
   SolverOptions options_;
   const kernels::SparseBackend& backend_;
-  const CsrMatrix& matrix_;
+  std::int64_t rows_;
   std::optional<KrylovSetup> krylov_;
 };
 

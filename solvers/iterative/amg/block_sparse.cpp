@@ -288,6 +288,39 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block, Values* squared_norms
   return blocks_of(a, block, squared_norms);
 }
 
+Values squared_block_norms(const BlockSparse& a) {
+  const auto blocks = static_cast<std::int64_t>(a.col.size());
+  const std::int64_t bs = a.block_size();
+  Values norms(static_cast<std::size_t>(blocks));
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
+  for (std::int64_t k = 0; k < blocks; ++k) norms[k] = squared_norm(a.block(k), bs);
+  return norms;
+}
+
+CsrMatrix to_csr(const BlockSparse& a) {
+  const int rb = a.row_block, cb = a.col_block;
+  CsrMatrix csr;
+  csr.rows = a.rows();
+  csr.row_ptr.resize(static_cast<std::size_t>(csr.rows) + 1);
+  csr.row_ptr[0] = 0;
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (int r = 0; r < rb; ++r)
+      csr.row_ptr[i * rb + r + 1] = csr.row_ptr[i * rb + r] + (a.row_ptr[i + 1] - a.row_ptr[i]) * cb;
+  csr.col.resize(static_cast<std::size_t>(csr.row_ptr.back()));
+  csr.val.resize(csr.col.size());
+#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
+  for (std::int64_t i = 0; i < a.block_rows; ++i)
+    for (int r = 0; r < rb; ++r) {
+      std::int64_t out = csr.row_ptr[i * rb + r];
+      for (std::int64_t k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+        for (int c = 0; c < cb; ++c, ++out) {
+          csr.col[out] = static_cast<std::int32_t>(a.col[k] * cb + c);
+          csr.val[out] = a.block(k)[r * cb + c];
+        }
+    }
+  return csr;
+}
+
 void multiply(const BlockSparse& a, std::span<const double> x, std::span<double> y) {
   kernels::block_spmv(a, 1.0, x, 0.0, y);
 }

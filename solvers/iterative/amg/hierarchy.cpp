@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
@@ -230,7 +231,20 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
   return coarse;
 }
 
-Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fine, const NodeLayout& nodes,
+const BlockSparse* Hierarchy::fine_in_blocks(FineOperator fine, int dofs_per_node, Values& norms) {
+  if (fine.csr) {
+    fine_ = to_block_sparse(*fine.csr, dofs_per_node, &norms);
+    return &fine_;
+  }
+  if (fine.blocks->row_block != dofs_per_node || fine.blocks->col_block != dofs_per_node)
+    throw std::invalid_argument("amg: node blocks of " + std::to_string(fine.blocks->row_block) + " x " +
+                                std::to_string(fine.blocks->col_block) + " for " + std::to_string(dofs_per_node) +
+                                " dofs per node");
+  norms = squared_block_norms(*fine.blocks);
+  return fine.blocks;
+}
+
+Hierarchy::Hierarchy(const kernels::SparseBackend& backend, FineOperator fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator)
     : double_levels_(options.precision == AmgPrecision::Double) {
   const Metered whole(steps_.total);
@@ -240,14 +254,14 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     return backend.on_host() ? all_threads : threads_on_device(all_threads, beside_copies);
   };
   BackgroundUploads uploads(backend);
-  NearNullSpace b = timed(steps_.near_null, step_threads(false), [&] { return near_null_space(nodes, fine.rows); });
+  NearNullSpace b = timed(steps_.near_null, step_threads(false), [&] { return near_null_space(nodes, fine.rows()); });
   near_null_vectors_ = b.vectors;
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
-  Values fine_block_norms;  // squared norms of fine_'s blocks, made by the conversion for the aggregation
-  fine_ = timed(steps_.convert, step_threads(false),
-                [&] { return to_block_sparse(fine, nodes.dofs_per_node, &fine_block_norms); });
-  const BlockSparse* current = &fine_;
+  Values fine_block_norms;  // squared norms of the fine blocks, for the aggregation
+  const BlockSparse* const fine_blocks =
+      timed(steps_.convert, step_threads(false), [&] { return fine_in_blocks(fine, nodes.dofs_per_node, fine_block_norms); });
+  const BlockSparse* current = fine_blocks;
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
   std::unique_ptr<kernels::SparseBackend> host;  // the host's back-end, for a device's coarse levels
@@ -273,7 +287,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       if (!narrowed_on_backend) return uploads.start(level.a, level.a_on_backend);
       fine_sent = true;
       spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
-        return spectrum_on_backend(backend, level, inv_diag, known, fine_, keep_fine_operator, fine_on_backend_);
+        return spectrum_on_backend(backend, level, inv_diag, known, *fine_blocks, keep_fine_operator, fine_on_backend_);
       });
     };
     // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
@@ -292,7 +306,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
       aggregates = timed(steps_.aggregate, threads(), [&] {
-        const std::span<const double> norms = current == &fine_ ? fine_block_norms : std::span<const double>{};
+        const std::span<const double> norms = current == fine_blocks ? fine_block_norms : std::span<const double>{};
         return aggregate(a, options.strength_threshold, norms);
       });
     // Each large temporary is freed as soon as it is spent, where no copy reads it: its pages go
@@ -311,7 +325,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
     if (!coarsest) make_tentative(transfer, a, aggregates, b, [&] { return running(spectrum); }, threads);
     const double lambda_max = level_eigenvalue(backend, host, a, level, inv_diag, spectrum, threads);
     // A Krylov operator that the device does not narrow follows the fine level's A.
-    if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_), fine_sent = true;
+    if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_on_backend_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest)
       coarse = coarse_operator(backend, uploads, a, level, transfer, inv_diag, lambda_max, narrowed_on_backend, threads);
@@ -325,7 +339,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& fin
       current = &coarser;
     }
   }
-  if (keep_fine_operator && !fine_sent) uploads.start(fine_, fine_on_backend_);  // a fine level solved by Cholesky
+  if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_on_backend_);  // a fine level solved by Cholesky
   uploads.wait_all();
   seconds_.upload = uploads.waited_s();
   seconds_.upload_background += uploads.copying_s();

@@ -45,6 +45,16 @@ struct Level {
   bool smoothed() const { return !inv_diag.empty(); }
 };
 
+// The fine operator as the setup is handed it: CSR (converted to node blocks first), or node
+// blocks already (the assembly's own format: read in place, never copied).
+struct FineOperator {
+  FineOperator(const CsrMatrix& a) : csr(&a) {}        // NOLINT(google-explicit-constructor): either converts
+  FineOperator(const BlockSparse& a) : blocks(&a) {}   // NOLINT(google-explicit-constructor)
+  std::int64_t rows() const { return csr ? csr->rows : blocks->rows(); }
+  const CsrMatrix* csr = nullptr;
+  const BlockSparse* blocks = nullptr;
+};
+
 class Hierarchy {
  public:
   // A step's seconds, the minor page faults of the process meanwhile (its threads' and the copies'
@@ -58,8 +68,9 @@ class Hierarchy {
   // coarsest operator is not positive definite.
   // `keep_fine_operator`: copy the fine operator's double blocks to the back-end for
   // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks).
-  // `backend` must outlive the hierarchy.
-  Hierarchy(const kernels::SparseBackend& backend, const CsrMatrix& a, const NodeLayout& nodes,
+  // `backend` (and node blocks handed in) must outlive the hierarchy; node blocks must be
+  // nodes.dofs_per_node square (std::invalid_argument).
+  Hierarchy(const kernels::SparseBackend& backend, FineOperator a, const NodeLayout& nodes,
             const AmgOptions& options, bool keep_fine_operator = false);
 
   // The fine operator in double-precision blocks on the back-end, moved out (a device's Krylov
@@ -87,6 +98,9 @@ class Hierarchy {
   std::size_t bytes() const;  // on the host and on the back-end
 
  private:
+  // The fine operator in node blocks: converted into fine_, or those handed in (checked to be
+  // `dofs_per_node` square); `norms` gets their blocks' squared norms.
+  const BlockSparse* fine_in_blocks(FineOperator fine, int dofs_per_node, Values& norms);
   // The steps of a level's setup after its aggregation (hierarchy.cpp).
   struct Transfer;
   template <class Running, class Threads>
@@ -102,7 +116,8 @@ class Hierarchy {
 
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
-  // The fine operator's double blocks (freed once a device that narrows them has its copy), and
+  // The fine operator's double blocks where converted from CSR (freed once a device that narrows
+  // them has its copy; blocks handed in are read in place), and
   // P and R in double where copies to a device read them, or the coarser levels' A, P and R where
   // the levels stay in double, kept until the hierarchy goes (a deque: the copies and the host's
   // back-end read them in place). The setup's other temporaries are freed as soon as they are
