@@ -30,7 +30,7 @@ struct AssembledSystem {
   const CsrMatrix& matrix;
   std::span<const double> rhs;
   NodeLayout nodes = {};                 // optional: solvers must work without coordinates
-  // K in node blocks instead, for a solver that takes them: `matrix` then holds no entries.
+  // K in node blocks instead, for a solver that takes them: `matrix` is then empty (not read).
   const NodeBlocks* blocks = nullptr;
 };
 

@@ -73,6 +73,8 @@ kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph
     std::int32_t* end = out + 1;
     for (int nb : graph.neighbours_of(dofs.node_at_rank[r])) *end++ = dofs.node_rank[nb];
     std::sort(out, end);
+    const std::int64_t block_size = std::int64_t{d} * d;
+    std::fill(a.val.data() + a.row_ptr[r] * block_size, a.val.data() + a.row_ptr[r + 1] * block_size, 0.0);
   }
   return a;
 }
@@ -80,10 +82,14 @@ kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph
 namespace {
 
 // Adds one element's matrix and load into the global arrays: its load alone when `values` is
-// null, its matrix alone when `rhs` is.
+// null, its matrix alone when `rhs` is. The matrix is CSR rows (a node's d columns together) or
+// d x d node blocks, either way with sorted columns.
 class Scatter {
  public:
-  Scatter(const CsrMatrix& pattern, const DofMap& dofs) : a_(pattern), dofs_(dofs) {}
+  Scatter(const CsrMatrix& pattern, const DofMap& dofs)
+      : row_ptr_(pattern.row_ptr.data()), col_(pattern.col.data()), dofs_(dofs), in_blocks_(false) {}
+  Scatter(const kernels::BlockMatrix<double>& pattern, const DofMap& dofs)
+      : row_ptr_(pattern.row_ptr.data()), col_(pattern.col.data()), dofs_(dofs), in_blocks_(true) {}
 
   void add(std::span<const int> nodes, const ElementBuffers& e, double* values, double* rhs) const {
     const int d = dofs_.dofs_per_node;
@@ -94,23 +100,25 @@ class Scatter {
         for (int c = 0; c < d; ++c) rhs[dofs_.dof(nodes[a], 0) + c] += e.load[a * d + c];
     if (!values) return;
     // The element's nodes in column order: each of its rows is then matched in one forward pass
-    // over the row's sorted columns, where the d columns of a node sit together.
+    // over the row's sorted columns (a node's first column in CSR, its rank in blocks).
     int order[kMaxElementNodes];
-    std::int32_t first_column[kMaxElementNodes];
+    std::int32_t column[kMaxElementNodes];
     for (int b = 0; b < n; ++b) {
       order[b] = b;
-      first_column[b] = static_cast<std::int32_t>(dofs_.dof(nodes[b], 0));
+      column[b] = static_cast<std::int32_t>(dofs_.dof(nodes[b], 0) / (in_blocks_ ? d : 1));
     }
-    std::sort(order, order + n, [&](int x, int y) { return first_column[x] < first_column[y]; });
+    std::sort(order, order + n, [&](int x, int y) { return column[x] < column[y]; });
+    const int step = in_blocks_ ? 1 : d;
     for (int a = 0; a < n; ++a) {
       const std::int64_t row0 = dofs_.dof(nodes[a], 0);
-      const auto* cols = &a_.col[a_.row_ptr[row0]];
+      const std::int64_t start = row_ptr_[in_blocks_ ? row0 / d : row0];
+      const std::int32_t* cols = &col_[start];
       std::int64_t offset = 0;
       for (int s = 0; s < n; ++s) {
         const int b = order[s];
-        while (cols[offset] != first_column[b]) offset += d;
+        while (cols[offset] != column[b]) offset += step;
         for (int i = 0; i < d; ++i) {
-          double* row = values + a_.row_ptr[row0 + i] + offset;
+          double* row = in_blocks_ ? values + (start + offset) * d * d + i * d : values + row_ptr_[row0 + i] + offset;
           const double* src = &e.matrix[static_cast<std::size_t>(a * d + i) * nd + b * d];
           for (int j = 0; j < d; ++j) row[j] += src[j];
         }
@@ -119,8 +127,10 @@ class Scatter {
   }
 
  private:
-  const CsrMatrix& a_;
+  const std::int64_t* row_ptr_;
+  const std::int32_t* col_;
   const DofMap& dofs_;
+  bool in_blocks_;
 };
 
 // Boundary loads touch few elements: serial. `values` null: their loads alone.
@@ -138,11 +148,10 @@ void add_boundary_loads(const Problem& problem, const Scatter& scatter, double* 
 // pattern already built) and `rhs_vector` (none when null), on the host threads; returns the
 // colours used (Coloring).
 template <class CellKernel>
-int assemble_cells(const Problem& problem, const DofMap& dofs, AssemblyStrategy strategy, ProgressMeter* progress,
-                   CellKernel&& kernel, CsrMatrix& matrix, std::vector<double>* rhs_vector) {
+int assemble_cells(const Problem& problem, AssemblyStrategy strategy, ProgressMeter* progress, CellKernel&& kernel,
+                   const Scatter& scatter, std::span<double> matrix_values, std::vector<double>* rhs_vector) {
   const Mesh& mesh = *problem.mesh;
-  const Scatter scatter(matrix, dofs);
-  double* values = matrix.val.data();
+  double* values = matrix_values.data();
   double* rhs = rhs_vector ? rhs_vector->data() : nullptr;
   const std::size_t rhs_size = rhs_vector ? rhs_vector->size() : 0;
 
@@ -177,7 +186,7 @@ int assemble_cells(const Problem& problem, const DofMap& dofs, AssemblyStrategy 
     }
   } else {
     const int threads = omp_get_max_threads();
-    const auto nnz = static_cast<std::size_t>(matrix.nnz());
+    const std::size_t nnz = matrix_values.size();
     std::vector<std::vector<double>> private_values(threads), private_rhs(threads);
 #pragma omp parallel
     {
@@ -207,14 +216,17 @@ int assemble_cells(const Problem& problem, const DofMap& dofs, AssemblyStrategy 
 }  // namespace
 
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
-                             AssemblyStrategy strategy, ProgressMeter* progress) {
+                             AssemblyStrategy strategy, ProgressMeter* progress, bool in_node_blocks) {
   AssembledSystemData out;
-  out.matrix = sparsity_pattern(graph, dofs);
-  out.rhs.assign(out.matrix.rows, 0.0);
+  if (in_node_blocks) out.blocks = node_block_pattern(graph, dofs);
+  else out.matrix = sparsity_pattern(graph, dofs);
+  const Scatter scatter = in_node_blocks ? Scatter(out.blocks, dofs) : Scatter(out.matrix, dofs);
+  const std::span<double> values = in_node_blocks ? std::span<double>(out.blocks.val) : std::span<double>(out.matrix.val);
+  out.rhs.assign(static_cast<std::size_t>(dofs.num_dofs()), 0.0);
   out.colors = assemble_cells(
-      problem, dofs, strategy, progress, [&](std::size_t e, ElementBuffers& b) { cell_contribution(problem, e, b); },
-      out.matrix, &out.rhs);
-  add_boundary_loads(problem, Scatter(out.matrix, dofs), out.matrix.val.data(), out.rhs.data());
+      problem, strategy, progress, [&](std::size_t e, ElementBuffers& b) { cell_contribution(problem, e, b); }, scatter,
+      values, &out.rhs);
+  add_boundary_loads(problem, scatter, values.data(), out.rhs.data());
   return out;
 }
 
@@ -235,8 +247,8 @@ CsrMatrix assemble_mass(const Problem& problem, const DofMap& dofs, const renumb
                         MassLumping lumping, AssemblyStrategy strategy) {
   CsrMatrix matrix = sparsity_pattern(graph, dofs);
   assemble_cells(
-      problem, dofs, strategy, nullptr, [&](std::size_t e, ElementBuffers& b) { cell_mass(problem, e, lumping, b); },
-      matrix, nullptr);
+      problem, strategy, nullptr, [&](std::size_t e, ElementBuffers& b) { cell_mass(problem, e, lumping, b); },
+      Scatter(matrix, dofs), matrix.val, nullptr);
   return matrix;
 }
 

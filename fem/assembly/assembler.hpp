@@ -36,12 +36,14 @@ struct AssembledSystemData {
 // The CSR structure of the dof matrix (graph: the node adjacency in mesh numbering): row of (node, c) holds every dof of the node and its neighbours.
 CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
 // The same structure in d x d node blocks (block row r: the node of rank r, its columns the ranks
-// of the node and its neighbours, sorted); the values are left unset, for the assembly to write.
+// of the node and its neighbours, sorted), its values zero (written row by row by the threads).
 kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
 
-// `progress` (none when null) hears the elements assembled.
+// `progress` (none when null) hears the elements assembled. `in_node_blocks`: K into
+// AssembledSystemData::blocks alone (no CSR), for a solver that takes them.
 AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const renumber::NodeGraph& graph,
-                             AssemblyStrategy strategy = AssemblyStrategy::Coloring, ProgressMeter* progress = nullptr);
+                             AssemblyStrategy strategy = AssemblyStrategy::Coloring, ProgressMeter* progress = nullptr,
+                             bool in_node_blocks = false);
 
 // The load vector of `problem` alone (body and boundary loads; no matrix, no Dirichlet lifting),
 // from the same element and facet loads as assemble(): a load set's right-hand side on a K

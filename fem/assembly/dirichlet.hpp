@@ -7,6 +7,7 @@
 
 #include "fem/assembly/dof_map.hpp"
 #include "fem/physics/problem.hpp"
+#include "kernels/block_matrix.hpp"
 #include "kernels/csr_matrix.hpp"
 
 namespace fem {
@@ -23,5 +24,7 @@ Constraints collect_constraints(const Problem& problem, const DofMap& dofs);
 // Clears the constrained rows and columns, keeps their diagonal (so the scaling of the matrix
 // is undisturbed) and lifts the right-hand side: rhs_i -= K_ij g_j, rhs_j = K_jj g_j.
 void apply_constraints(CsrMatrix& matrix, std::span<double> rhs, const Constraints& constraints);
+// The same on K in d x d node blocks (every node's block row holds its diagonal block).
+void apply_constraints(kernels::BlockMatrix<double>& matrix, std::span<double> rhs, const Constraints& constraints);
 
 }  // namespace fem

@@ -46,11 +46,14 @@ double DiscreteSystem::prepare(bool by_elements, ProgressMeter* progress) {
       assembled_system_ = std::move(*on_device);
       assembled_ = assembled_on_cuda_ = true;
     } else {
-      assembled_system_ = timed_step("assemble.matrix", [&] {
-        return assemble(problem_, dofs_, graph_, AssemblyStrategy::Coloring, progress);
+      AssembledSystemData& k = assembled_system_;
+      k = timed_step("assemble.matrix", [&] {
+        return assemble(problem_, dofs_, graph_, AssemblyStrategy::Coloring, progress, in_node_blocks_);
       });
-      timed_step("assemble.constraints",
-                 [&] { apply_constraints(assembled_system_.matrix, assembled_system_.rhs, constraints_); });
+      timed_step("assemble.constraints", [&] {
+        if (in_node_blocks_) apply_constraints(k.blocks, k.rhs, constraints_);
+        else apply_constraints(k.matrix, k.rhs, constraints_);
+      });
       assembled_ = true;
     }
   } catch (const InvertedElement& e) {

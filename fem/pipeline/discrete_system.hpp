@@ -35,12 +35,10 @@ class DiscreteSystem {
   double prepare(bool by_elements, ProgressMeter* progress = nullptr);
 
   // Assemble K on the CUDA device where the build, the machine and the problem allow
-  // (assemble_on_cuda), on the host otherwise: for solvers that run there. `in_node_blocks`: K
-  // from the device in node blocks alone, for a solver that takes them (takes_node_blocks()).
-  void assemble_on_cuda_when_possible(bool yes, bool in_node_blocks = false) {
-    on_cuda_ = yes;
-    in_node_blocks_ = in_node_blocks;
-  }
+  // (assemble_on_cuda), on the host otherwise: for solvers that run there.
+  void assemble_on_cuda_when_possible(bool yes) { on_cuda_ = yes; }
+  // Assemble K in node blocks alone, no CSR, for a solver that takes them (takes_node_blocks()).
+  void assemble_in_node_blocks(bool yes) { in_node_blocks_ = yes; }
   // Whether prepare() assembled K on the CUDA device.
   bool assembled_on_cuda() const { return assembled_on_cuda_; }
 

@@ -240,9 +240,9 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
   const bool by_elements = solver->uses_element_matrices();
 
   DiscreteSystem system(problem, numbering.graph, order);
-  system.assemble_on_cuda_when_possible(
-      options.device == Device::Cuda && (options.method == SolverMethodId::Cg || options.method == SolverMethodId::Bicgstab),
-      solver->takes_node_blocks());
+  system.assemble_on_cuda_when_possible(options.device == Device::Cuda &&
+                                        (options.method == SolverMethodId::Cg || options.method == SolverMethodId::Bicgstab));
+  system.assemble_in_node_blocks(solver->takes_node_blocks());
   std::optional<LoadCaseSystem> cases_system;
   phases.run("assemble", [&] {
     ProgressMeter progress(options);

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <random>
 
 #include "fem/assembly/device_assembly.hpp"
@@ -117,29 +116,6 @@ TEST_CASE("device assembly equals the host's for every element type, elasticity 
     check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::PlaneStrain));
     check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Axisymmetric));
     check_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::PlaneStress));
-  }
-}
-
-TEST_CASE("the node-block pattern is the CSR pattern's blocks, under a renumbering") {
-  for (const Shape& s : {k3d[1], k3d[4]}) {
-    const Mesh mesh = jittered_box(3, s);
-    const auto graph =
-        renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
-    // A scrambling permutation: n -> n * step mod count, step coprime to the count.
-    std::vector<std::int32_t> rank(mesh.num_nodes());
-    std::size_t step = 7;
-    while (std::gcd(rank.size(), step) != 1) ++step;
-    for (std::size_t n = 0; n < rank.size(); ++n) rank[n] = static_cast<std::int32_t>((n * step) % rank.size());
-    for (const int d : {1, 3}) {
-      const DofMap dofs = make_dof_map(mesh.num_nodes(), d, rank);
-      const auto blocks = node_block_pattern(graph, dofs);
-      const auto expected = amg::to_block_sparse(sparsity_pattern(graph, dofs), d);
-      CHECK(blocks.row_block == d);
-      CHECK(blocks.block_rows == expected.block_rows);
-      CHECK(blocks.row_ptr == expected.row_ptr);
-      CHECK(blocks.col == expected.col);
-      CHECK(blocks.val.size() == expected.val.size());
-    }
   }
 }
 
