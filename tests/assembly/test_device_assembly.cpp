@@ -6,51 +6,18 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 #include "fem/assembly/device_assembly.hpp"
-#include "fem/mesh/box_mesh.hpp"
 #include "kernels/stiffness_assembler.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
-#include "tests/support/solve.hpp"
+#include "tests/assembly/jittered_problems.hpp"
 
 using namespace fem;
+using testing::jittered_box;
+using testing::problem_on;
+using testing::Shape;
 
 namespace {
-
-struct Shape {
-  ElementShape shape;
-  int order;
-  bool serendipity;
-};
-
-// A box of `shape` with its inner nodes moved at random: cells that are not affine.
-Mesh jittered_box(int dim, const Shape& s) {
-  BoxSpec spec;
-  spec.size = dim == 3 ? std::vector<double>{1.0, 0.8, 0.6} : std::vector<double>{1.0, 0.8};
-  spec.divisions = dim == 3 ? std::vector<int>{3, 2, 2} : std::vector<int>{4, 3};
-  spec.shape = s.shape;
-  spec.order = s.order;
-  spec.serendipity = s.serendipity;
-  spec.origin = dim == 3 ? std::vector<double>{0.5, 0, 0} : std::vector<double>{0.5, 0};  // r > 0 (axisymmetric)
-  Mesh mesh = make_box_mesh(spec);
-  std::mt19937 rng(7);
-  std::uniform_real_distribution<double> jitter(-0.03, 0.03);
-  for (double& x : mesh.coords) x += x == 0 ? 0.0 : jitter(rng) * 0.5;
-  return mesh;
-}
-
-Problem problem_on(const Mesh& mesh, PhysicsType type, ElasticModel model) {
-  Problem p;
-  p.mesh = &mesh;
-  p.physics = {type, model, 0.2, mesh.dimension};
-  p.materials = {{210e9, 0.3, 7850, 45}};
-  p.cell_material.assign(mesh.cells.size(), 0);
-  p.gravity = {0, -9.81, 0};
-  p.source = 1e4;
-  p.dirichlet.push_back({"xmin", testing::nodes_of_groups(mesh, {"xmin"}), {true, true, true}, {1e-3, -2e-3, 5e-4}, {}});
-  return p;
-}
 
 double relative_difference(std::span<const double> a, std::span<const double> b) {
   double diff = 0, scale = 0;
