@@ -24,6 +24,16 @@ struct NodeLayout {
 // the format the assembly writes for solvers that multiply blocks (LinearSolver::takes_node_blocks).
 using NodeBlocks = kernels::BlockMatrix<double>;
 
+// K as a solver's setup is handed it: CSR, or node blocks (for a solver that takes them; read in
+// place, never copied). Converts from either.
+struct SystemMatrix {
+  SystemMatrix(const CsrMatrix& a) : csr(&a) {}    // NOLINT(google-explicit-constructor): either converts
+  SystemMatrix(const NodeBlocks& a) : blocks(&a) {}  // NOLINT(google-explicit-constructor)
+  std::int64_t rows() const { return csr ? csr->rows : blocks->rows(); }
+  const CsrMatrix* csr = nullptr;
+  const NodeBlocks* blocks = nullptr;
+};
+
 // K u = f with Dirichlet conditions already applied symmetrically (constrained rows and
 // columns cleared, diagonal kept, right-hand side lifted): K is symmetric positive definite.
 struct AssembledSystem {

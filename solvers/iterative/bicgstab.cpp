@@ -9,7 +9,7 @@ namespace {
 
 class PreparedBicgstab final : public PreparedKrylov {
  public:
-  PreparedBicgstab(const SolverOptions& options, const kernels::SparseBackend& backend, KrylovMatrix matrix,
+  PreparedBicgstab(const SolverOptions& options, const kernels::SparseBackend& backend, SystemMatrix matrix,
                    const NodeLayout& nodes)
       : PreparedKrylov("bicgstab", options, backend, matrix, nodes, 9), r0_(krylov().vector()),
         p_(krylov().vector()), v_(krylov().vector()), s_(krylov().vector()), ph_(krylov().vector()),
@@ -74,13 +74,13 @@ class Bicgstab final : public LinearSolver {
   }
 
   std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes) override {
-    return std::make_unique<PreparedBicgstab>(options_, *backend_, KrylovMatrix{&matrix, nullptr}, nodes);
+    return std::make_unique<PreparedBicgstab>(options_, *backend_, matrix, nodes);
   }
 
   bool takes_node_blocks() const override { return krylov_takes_node_blocks(*backend_, options_); }
 
   std::unique_ptr<PreparedSolver> prepare(const NodeBlocks& blocks, NodeLayout nodes) override {
-    return std::make_unique<PreparedBicgstab>(options_, *backend_, KrylovMatrix{nullptr, &blocks}, nodes);
+    return std::make_unique<PreparedBicgstab>(options_, *backend_, blocks, nodes);
   }
 
  private:

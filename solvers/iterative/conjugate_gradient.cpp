@@ -10,7 +10,7 @@ namespace {
 // Preconditioned CG on any sparse back-end: one SpMV, one dot and CG's two vector steps per iteration.
 class PreparedCg final : public PreparedKrylov {
  public:
-  PreparedCg(const SolverOptions& options, const kernels::SparseBackend& backend, KrylovMatrix matrix,
+  PreparedCg(const SolverOptions& options, const kernels::SparseBackend& backend, SystemMatrix matrix,
              const NodeLayout& nodes)
       : PreparedKrylov("cg", options, backend, matrix, nodes, 4), p_(krylov().vector()) {}
 
@@ -54,13 +54,13 @@ class ConjugateGradient final : public LinearSolver {
   }
 
   std::unique_ptr<PreparedSolver> prepare(const CsrMatrix& matrix, NodeLayout nodes) override {
-    return std::make_unique<PreparedCg>(options_, *backend_, KrylovMatrix{&matrix, nullptr}, nodes);
+    return std::make_unique<PreparedCg>(options_, *backend_, matrix, nodes);
   }
 
   bool takes_node_blocks() const override { return krylov_takes_node_blocks(*backend_, options_); }
 
   std::unique_ptr<PreparedSolver> prepare(const NodeBlocks& blocks, NodeLayout nodes) override {
-    return std::make_unique<PreparedCg>(options_, *backend_, KrylovMatrix{nullptr, &blocks}, nodes);
+    return std::make_unique<PreparedCg>(options_, *backend_, blocks, nodes);
   }
 
  private:

@@ -43,7 +43,7 @@ bool krylov_takes_node_blocks(const kernels::SparseBackend& backend, const Solve
   return options.preconditioner == Preconditioner::Amg && (backend.on_host() || options.spmv.is_auto());
 }
 
-KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, KrylovMatrix given, const NodeLayout& nodes,
+KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, SystemMatrix given, const NodeLayout& nodes,
                          const SolverOptions& options, SolveReport& report)
     : backend_(backend), n_(static_cast<std::size_t>(given.rows())) {
   if (given.blocks && !krylov_takes_node_blocks(backend, options))
@@ -58,8 +58,7 @@ KrylovSetup::KrylovSetup(const kernels::SparseBackend& backend, KrylovMatrix giv
     // CSR, whatever the setting): the setup keeps those blocks there anyway, and a product over
     // blocks reads one column index per block instead of one per entry.
     const bool operator_from_amg = krylov_takes_node_blocks(backend, options);
-    const amg::FineOperator fine = given.blocks ? amg::FineOperator(*given.blocks) : amg::FineOperator(*given.csr);
-    amg_ = std::make_unique<amg::VCycle>(backend, fine, nodes, options.amg, operator_from_amg);
+    amg_ = std::make_unique<amg::VCycle>(backend, given, nodes, options.amg, operator_from_amg);
     for (const auto& [name, value] : amg_->figures()) report.figures[name] = value;
     if (operator_from_amg) {
       matrix_ = amg_->take_fine_operator();  // copied to the device during the setup

@@ -21,14 +21,6 @@ namespace fem {
 std::unique_ptr<kernels::SparseBackend> make_krylov_backend(const std::string& method, const SolverOptions& options,
                                                             const std::vector<Preconditioner>& preconditioners);
 
-// The matrix a Krylov method is set up with: CSR, or node blocks (only with AMG, whose fine
-// operator they then are as they stand).
-struct KrylovMatrix {
-  const CsrMatrix* csr = nullptr;
-  const NodeBlocks* blocks = nullptr;
-  std::int64_t rows() const { return csr ? csr->rows : blocks->rows(); }
-};
-
 // Whether a Krylov method with these options multiplies K in node blocks: with AMG on the host,
 // or on a device whose SpMV is left to "auto" (KrylovSetup's operator_from_amg).
 bool krylov_takes_node_blocks(const kernels::SparseBackend& backend, const SolverOptions& options);
@@ -40,7 +32,7 @@ class KrylovSetup {
   // Moves A to the back-end and builds the preconditioner (AMG's near-null space from `nodes`);
   // records setup figures in `report`. `matrix` and the coordinates must outlive this. Node
   // blocks only where krylov_takes_node_blocks() (std::invalid_argument elsewhere).
-  KrylovSetup(const kernels::SparseBackend& backend, KrylovMatrix matrix, const NodeLayout& nodes,
+  KrylovSetup(const kernels::SparseBackend& backend, SystemMatrix matrix, const NodeLayout& nodes,
               const SolverOptions& options, SolveReport& report);
 
   Vector vector() const { return backend_.vector(n_); }

@@ -9,7 +9,7 @@
 namespace fem {
 
 PreparedKrylov::PreparedKrylov(std::string name, const SolverOptions& options, const kernels::SparseBackend& backend,
-                               KrylovMatrix matrix, const NodeLayout& nodes, int work_vectors)
+                               SystemMatrix matrix, const NodeLayout& nodes, int work_vectors)
     : name_(std::move(name)), options_(options), backend_(backend), rows_(matrix.rows()) {
   const Stopwatch setting_up;
   krylov_.emplace(backend_, matrix, nodes, options_, setup_);

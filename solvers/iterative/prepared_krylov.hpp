@@ -23,7 +23,7 @@ class PreparedKrylov : public PreparedSolver {
   // `work_vectors` vectors of n in all (x, r and t below included: the memory figure).
   // `backend`, the matrix and the coordinates must outlive this.
   PreparedKrylov(std::string name, const SolverOptions& options, const kernels::SparseBackend& backend,
-                 KrylovMatrix matrix, const NodeLayout& nodes, int work_vectors);
+                 SystemMatrix matrix, const NodeLayout& nodes, int work_vectors);
 
   // Iterates until `monitor` says converged, from x (the start) and r = f - A x, f of norm
   // `norm_f` > 0; leaves the solution in x. t is free for the method's use.

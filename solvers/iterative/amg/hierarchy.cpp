@@ -231,7 +231,7 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
   return coarse;
 }
 
-const BlockSparse* Hierarchy::fine_in_blocks(FineOperator fine, int dofs_per_node, Values& norms) {
+const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms) {
   if (fine.csr) {
     fine_ = to_block_sparse(*fine.csr, dofs_per_node, &norms);
     return &fine_;
@@ -244,7 +244,7 @@ const BlockSparse* Hierarchy::fine_in_blocks(FineOperator fine, int dofs_per_nod
   return fine.blocks;
 }
 
-Hierarchy::Hierarchy(const kernels::SparseBackend& backend, FineOperator fine, const NodeLayout& nodes,
+Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, const NodeLayout& nodes,
                      const AmgOptions& options, bool keep_fine_operator)
     : double_levels_(options.precision == AmgPrecision::Double) {
   const Metered whole(steps_.total);

@@ -45,16 +45,6 @@ struct Level {
   bool smoothed() const { return !inv_diag.empty(); }
 };
 
-// The fine operator as the setup is handed it: CSR (converted to node blocks first), or node
-// blocks already (the assembly's own format: read in place, never copied).
-struct FineOperator {
-  FineOperator(const CsrMatrix& a) : csr(&a) {}        // NOLINT(google-explicit-constructor): either converts
-  FineOperator(const BlockSparse& a) : blocks(&a) {}   // NOLINT(google-explicit-constructor)
-  std::int64_t rows() const { return csr ? csr->rows : blocks->rows(); }
-  const CsrMatrix* csr = nullptr;
-  const BlockSparse* blocks = nullptr;
-};
-
 class Hierarchy {
  public:
   // A step's seconds, the minor page faults of the process meanwhile (its threads' and the copies'
@@ -70,7 +60,7 @@ class Hierarchy {
   // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks).
   // `backend` (and node blocks handed in) must outlive the hierarchy; node blocks must be
   // nodes.dofs_per_node square (std::invalid_argument).
-  Hierarchy(const kernels::SparseBackend& backend, FineOperator a, const NodeLayout& nodes,
+  Hierarchy(const kernels::SparseBackend& backend, SystemMatrix a, const NodeLayout& nodes,
             const AmgOptions& options, bool keep_fine_operator = false);
 
   // The fine operator in double-precision blocks on the back-end, moved out (a device's Krylov
@@ -100,7 +90,7 @@ class Hierarchy {
  private:
   // The fine operator in node blocks: converted into fine_, or those handed in (checked to be
   // `dofs_per_node` square); `norms` gets their blocks' squared norms.
-  const BlockSparse* fine_in_blocks(FineOperator fine, int dofs_per_node, Values& norms);
+  const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms);
   // The steps of a level's setup after its aggregation (hierarchy.cpp).
   struct Transfer;
   template <class Running, class Threads>

@@ -23,7 +23,7 @@ const AmgOptions& checked(const AmgOptions& options) {
 
 }  // namespace
 
-VCycle::VCycle(const kernels::SparseBackend& backend, FineOperator a, const NodeLayout& nodes,
+VCycle::VCycle(const kernels::SparseBackend& backend, SystemMatrix a, const NodeLayout& nodes,
                const AmgOptions& options, bool keep_fine_operator)
     : backend_(backend), hierarchy_(backend, a, nodes, checked(options), keep_fine_operator) {
   const auto& levels = hierarchy_.levels();

@@ -24,7 +24,7 @@ class VCycle {
   // Builds the hierarchy (the setup) for the matrix and its node layout, and moves its levels
   // onto `backend`, which must outlive the cycle. Throws std::invalid_argument for bad options,
   // SolveFailure as Hierarchy does.
-  VCycle(const kernels::SparseBackend& backend, FineOperator a, const NodeLayout& nodes,
+  VCycle(const kernels::SparseBackend& backend, SystemMatrix a, const NodeLayout& nodes,
          const AmgOptions& options, bool keep_fine_operator = false);
   ~VCycle();
 
