@@ -27,6 +27,7 @@
 #include "fem/resources/method_choice.hpp"
 #include "kernels/device_queries.hpp"
 #include "support/host_memory.hpp"
+#include "support/step_times.hpp"
 #include "support/stopwatch.hpp"
 
 namespace fem {
@@ -64,11 +65,13 @@ struct Numbering {
 Numbering number_stage(Case& c, const Problem& problem) {
   const Mesh& mesh = *problem.mesh;
   Numbering numbering;
-  numbering.graph =
-      renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  numbering.graph = timed_step("renumber.graph", [&] {
+    return renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
+  });
   resources::resolve_auto_method(c, numbering.graph, mesh.dimension, problem.physics.dofs_per_node());
-  numbering.ordering =
-      order_nodes(numbering.graph, c.solver.renumber, c.solver.method, problem.physics.dofs_per_node());
+  numbering.ordering = timed_step("renumber.order", [&] {
+    return order_nodes(numbering.graph, c.solver.renumber, c.solver.method, problem.physics.dofs_per_node());
+  });
   return numbering;
 }
 

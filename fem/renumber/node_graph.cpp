@@ -1,11 +1,24 @@
 #include "fem/renumber/node_graph.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
+#include <omp.h>
+
 namespace fem::renumber {
 namespace {
+
+// The first index in [0, count) where bad(k) holds, or count; the scan runs on every thread.
+template <class Bad>
+std::size_t first_where(std::size_t count, Bad bad) {
+  std::size_t first = count;
+#pragma omp parallel for schedule(static) reduction(min : first)
+  for (std::size_t k = 0; k < count; ++k)
+    if (k < first && bad(k)) first = k;
+  return first;
+}
 
 void check_connectivity(std::span<const std::size_t> element_offsets, std::span<const int> element_nodes,
                         int num_nodes) {
@@ -16,14 +29,21 @@ void check_connectivity(std::span<const std::size_t> element_offsets, std::span<
     throw std::invalid_argument("node graph: the last element offset (" + std::to_string(element_offsets.back()) +
                                 ") differs from the number of element nodes (" +
                                 std::to_string(element_nodes.size()) + ")");
-  for (std::size_t e = 0; e + 1 < element_offsets.size(); ++e)
-    if (element_offsets[e + 1] < element_offsets[e])
-      throw std::invalid_argument("node graph: element offsets decrease at element " + std::to_string(e));
-  for (std::size_t k = 0; k < element_nodes.size(); ++k)
-    if (element_nodes[k] < 0 || element_nodes[k] >= num_nodes)
-      throw std::invalid_argument("node graph: element node entry " + std::to_string(k) + " is " +
-                                  std::to_string(element_nodes[k]) + ", outside [0, " + std::to_string(num_nodes) +
-                                  ")");
+  const std::size_t e = first_where(element_offsets.size() - 1,
+                                    [&](std::size_t k) { return element_offsets[k + 1] < element_offsets[k]; });
+  if (e + 1 < element_offsets.size())
+    throw std::invalid_argument("node graph: element offsets decrease at element " + std::to_string(e));
+  const std::size_t k = first_where(element_nodes.size(),
+                                    [&](std::size_t m) { return element_nodes[m] < 0 || element_nodes[m] >= num_nodes; });
+  if (k < element_nodes.size())
+    throw std::invalid_argument("node graph: element node entry " + std::to_string(k) + " is " +
+                                std::to_string(element_nodes[k]) + ", outside [0, " + std::to_string(num_nodes) + ")");
+}
+
+// In place: offset[i + 1] holds a count for row i on entry and row i's first index after it on
+// return (offset[0] is 0).
+void counts_to_offsets(std::vector<std::size_t>& offset) {
+  for (std::size_t i = 1; i < offset.size(); ++i) offset[i] += offset[i - 1];
 }
 
 // Visits each distinct neighbour j != i of node i once; `stamp` (size num_nodes, per thread)
@@ -48,26 +68,44 @@ void for_each_neighbour(int i, const NodeElements& incidence, std::span<const st
 NodeElements elements_of_nodes(std::span<const std::size_t> element_offsets, std::span<const int> element_nodes,
                                int num_nodes) {
   check_connectivity(element_offsets, element_nodes, num_nodes);
+  const auto num_elements = static_cast<int>(element_offsets.size() - 1);
   NodeElements incidence;
   incidence.offset.assign(static_cast<std::size_t>(num_nodes) + 1, 0);
-  for (int j : element_nodes) ++incidence.offset[j + 1];
-  for (int i = 0; i < num_nodes; ++i) incidence.offset[i + 1] += incidence.offset[i];
-  incidence.element.resize(element_nodes.size());
-  std::vector<std::size_t> next(incidence.offset.begin(), incidence.offset.end() - 1);
-  const std::size_t num_elements = element_offsets.size() - 1;
-  for (std::size_t e = 0; e < num_elements; ++e)
-    for (std::size_t m = element_offsets[e]; m < element_offsets[e + 1]; ++m) {
-      const int j = element_nodes[m];
-      // A node listed twice in one element (degenerate input) is recorded once.
-      if (next[j] > incidence.offset[j] && incidence.element[next[j] - 1] == static_cast<int>(e)) continue;
-      incidence.element[next[j]++] = static_cast<int>(e);
+  std::vector<std::size_t> listed(static_cast<std::size_t>(num_nodes));  // slots filled, repeats left out
+  // Each thread owns a range of nodes and reads every element for them: no atomics, and each
+  // node's list comes out in element order whatever the number of threads.
+#pragma omp parallel
+  {
+    const int threads = omp_get_num_threads(), t = omp_get_thread_num();
+    const auto begin = static_cast<int>(static_cast<std::int64_t>(num_nodes) * t / threads);
+    const auto end = static_cast<int>(static_cast<std::int64_t>(num_nodes) * (t + 1) / threads);
+    for (int e = 0; e < num_elements; ++e)
+      for (std::size_t m = element_offsets[e]; m < element_offsets[e + 1]; ++m)
+        if (const int j = element_nodes[m]; j >= begin && j < end) ++incidence.offset[j + 1];
+#pragma omp barrier
+#pragma omp single
+    {
+      counts_to_offsets(incidence.offset);
+      incidence.element.resize(incidence.offset.back());
     }
-  // Compact away the slots left by repeated nodes, if any.
+    for (int j = begin; j < end; ++j) listed[j] = incidence.offset[j];
+    for (int e = 0; e < num_elements; ++e)
+      for (std::size_t m = element_offsets[e]; m < element_offsets[e + 1]; ++m) {
+        const int j = element_nodes[m];
+        if (j < begin || j >= end) continue;
+        std::size_t& next = listed[j];
+        // A node listed twice in one element (degenerate input) is recorded once.
+        if (next > incidence.offset[j] && incidence.element[next - 1] == e) continue;
+        incidence.element[next++] = e;
+      }
+  }
+  if (std::equal(listed.begin(), listed.end(), incidence.offset.begin() + 1)) return incidence;
+  // Compact away the slots left by repeated nodes.
   std::size_t write = 0;
   for (int i = 0; i < num_nodes; ++i) {
     const std::size_t begin = incidence.offset[i];
     incidence.offset[i] = write;
-    for (std::size_t k = begin; k < next[i]; ++k) incidence.element[write++] = incidence.element[k];
+    for (std::size_t k = begin; k < listed[i]; ++k) incidence.element[write++] = incidence.element[k];
   }
   incidence.offset[num_nodes] = write;
   incidence.element.resize(write);
@@ -79,8 +117,8 @@ NodeGraph node_graph_from_elements(std::span<const std::size_t> element_offsets,
   const NodeElements incidence = elements_of_nodes(element_offsets, element_nodes, num_nodes);
   NodeGraph graph;
   graph.offset.assign(static_cast<std::size_t>(num_nodes) + 1, 0);
-
-  // Two passes over the same neighbour walk: count, then fill at the counted offsets.
+  // Two passes over the same neighbour walk: count, then fill at the counted offsets (each row
+  // written once, in its place).
 #pragma omp parallel
   {
     std::vector<int> stamp(num_nodes, -1);
@@ -90,12 +128,12 @@ NodeGraph node_graph_from_elements(std::span<const std::size_t> element_offsets,
       for_each_neighbour(i, incidence, element_offsets, element_nodes, stamp, [&](int) { ++count; });
       graph.offset[i + 1] = count;
     }
-  }
-  for (int i = 0; i < num_nodes; ++i) graph.offset[i + 1] += graph.offset[i];
-  graph.neighbour.resize(graph.offset[num_nodes]);
-#pragma omp parallel
-  {
-    std::vector<int> stamp(num_nodes, -1);
+    std::fill(stamp.begin(), stamp.end(), -1);  // the fill walks the same rows again
+#pragma omp single
+    {
+      counts_to_offsets(graph.offset);
+      graph.neighbour.resize(graph.offset.back());
+    }
 #pragma omp for schedule(static)
     for (int i = 0; i < num_nodes; ++i) {
       int* out = graph.neighbour.data() + graph.offset[i];

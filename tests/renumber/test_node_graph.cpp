@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include <omp.h>
+
 #include "fem/renumber/node_graph.hpp"
 #include "tests/renumber/connectivity_fixtures.hpp"
 
@@ -47,6 +49,39 @@ TEST_CASE("node graph of random mixed elements matches the pairs sharing an elem
   }
 }
 
+TEST_CASE("node graph and incidence are the same on any number of threads, and right on a large mesh") {
+  // Many elements a thread and nodes shared across the threads' ranges (the nodes are shuffled).
+  const Connectivity c = fem::renumber::testing::random_mixed_mesh(7, 4000);
+  const int threads_before = omp_get_max_threads();
+  omp_set_num_threads(1);
+  const NodeGraph one = node_graph_from_elements(c.offsets, c.nodes, c.num_nodes);
+  const NodeElements one_incidence = elements_of_nodes(c.offsets, c.nodes, c.num_nodes);
+  for (int threads : {2, 3, 7}) {
+    omp_set_num_threads(threads);
+    const NodeGraph many = node_graph_from_elements(c.offsets, c.nodes, c.num_nodes);
+    const NodeElements incidence = elements_of_nodes(c.offsets, c.nodes, c.num_nodes);
+    CHECK(many.offset == one.offset);
+    CHECK(many.neighbour == one.neighbour);
+    CHECK(incidence.offset == one_incidence.offset);
+    CHECK(incidence.element == one_incidence.element);
+  }
+  omp_set_num_threads(threads_before);
+  std::set<std::pair<int, int>> edges;
+  for (int i = 0; i < one.num_nodes(); ++i)
+    for (int j : one.neighbours_of(i)) edges.insert({i, j});
+  CHECK(edges.size() == one.num_edges_directed());
+  CHECK(edges == reference_edges(c));
+  // Each element holding a node appears once in its list, ascending.
+  std::vector<std::set<int>> holding(static_cast<std::size_t>(c.num_nodes));
+  for (int e = 0; e < c.num_elements(); ++e)
+    for (std::size_t a = c.offsets[e]; a < c.offsets[e + 1]; ++a) holding[c.nodes[a]].insert(e);
+  for (int i = 0; i < c.num_nodes; ++i) {
+    const std::vector<int> listed(one_incidence.element.begin() + static_cast<std::ptrdiff_t>(one_incidence.offset[i]),
+                                  one_incidence.element.begin() + static_cast<std::ptrdiff_t>(one_incidence.offset[i + 1]));
+    REQUIRE(listed == std::vector<int>(holding[i].begin(), holding[i].end()));
+  }
+}
+
 TEST_CASE("elements_of_nodes lists each holding element once, ascending") {
   Connectivity c;
   c.num_nodes = 4;
@@ -64,8 +99,9 @@ TEST_CASE("node graph rejects bad connectivity with a message") {
   c.add({0, 1, 2});
   std::vector<int> bad_node = c.nodes;
   bad_node[1] = 3;
-  CHECK_THROWS_WITH_AS(node_graph_from_elements(c.offsets, bad_node, 3), doctest::Contains("outside [0, 3)"),
-                       std::invalid_argument);
+  bad_node[2] = -1;  // the first bad entry is named, whichever thread finds which
+  CHECK_THROWS_WITH_AS(node_graph_from_elements(c.offsets, bad_node, 3),
+                       doctest::Contains("entry 1 is 3, outside [0, 3)"), std::invalid_argument);
   std::vector<std::size_t> bad_offsets{0, 2};
   CHECK_THROWS_WITH_AS(node_graph_from_elements(bad_offsets, c.nodes, 3), doctest::Contains("last element offset"),
                        std::invalid_argument);
