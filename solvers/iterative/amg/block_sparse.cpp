@@ -351,8 +351,8 @@ namespace {
 // fixed range of block rows; per-thread counts of each column give every thread its own slots, in
 // the order of the rows, so each row of the transpose comes out sorted whatever the threads. Each
 // row i of `a` is first handed to prepare_row(i) (where given) on the thread that then reads it.
-template <class Place>
-void transpose_pattern(const BlockSparse& a, kernels::UninitializedVector<std::int64_t>& row_ptr,
+template <class Value, class Place>
+void transpose_pattern(const BlockMatrix<Value>& a, kernels::UninitializedVector<std::int64_t>& row_ptr,
                        const std::function<void(std::int64_t)>& prepare_row, Place place) {
   const std::int64_t columns = a.block_cols;
   const bool parallel = a.nnz() > kParallelFrom;
@@ -391,8 +391,9 @@ void transpose_pattern(const BlockSparse& a, kernels::UninitializedVector<std::i
 
 // transpose() of `a`, whose rows prepare_row (where given) may change through the caller's
 // reference before they are read.
-BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
-  BlockSparse t;
+template <class Value>
+BlockMatrix<Value> transposed(const BlockMatrix<Value>& a, const std::function<void(std::int64_t)>& prepare_row) {
+  BlockMatrix<Value> t;
   t.row_block = a.col_block;
   t.col_block = a.row_block;
   t.block_rows = a.block_cols;
@@ -402,8 +403,8 @@ BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64
   const int R = a.row_block, C = a.col_block;
   transpose_pattern(a, t.row_ptr, prepare_row, [&](std::int64_t k, std::int64_t i, std::int64_t to) {
     t.col[to] = static_cast<std::int32_t>(i);
-    const double* from = a.block(k);
-    double* into = t.block(to);
+    const Value* from = a.block(k);
+    Value* into = t.block(to);
     for (int r = 0; r < R; ++r)
       for (int c = 0; c < C; ++c) into[c * R + r] = from[r * C + c];
   });
@@ -413,6 +414,8 @@ BlockSparse transposed(const BlockSparse& a, const std::function<void(std::int64
 }  // namespace
 
 BlockSparse transpose(const BlockSparse& a) { return transposed(a, nullptr); }
+
+SingleBlockSparse transpose(const SingleBlockSparse& a) { return transposed(a, nullptr); }
 
 BlockSparse transpose(BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row) {
   return transposed(a, prepare_row);

@@ -48,6 +48,7 @@ void multiply(const BlockSparse& a, std::span<const double> x, std::span<double>
 
 // A^T, its blocks transposed.
 BlockSparse transpose(const BlockSparse& a);
+SingleBlockSparse transpose(const SingleBlockSparse& a);
 // The same, each row i of `a` first handed to prepare_row(i) on the thread that then reads it: it
 // may change that row's blocks (A T damped into P as R = P^T is made, in one pass).
 BlockSparse transpose(BlockSparse& a, const std::function<void(std::int64_t)>& prepare_row);

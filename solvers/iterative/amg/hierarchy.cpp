@@ -197,11 +197,15 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
   // P), R is made after it, in their pages; elsewhere with P, in one pass.
   const bool transposed_early = transfer.transposed_early;
   const bool restriction_after = narrowed_on_backend && !transposed_early;
+  // Single precision on the host: R is the transpose of P's single copy, made once P's double
+  // blocks are freed, so R never exists in double (a matrix of P's size less at the setup's peak).
+  const bool restriction_from_single = !double_levels_ && !backend.makes_single_copies();
   BlockSparse p, r;
   timed(steps_.prolongator, threads(), [&] {
     const BlockSparse& t = transfer.tentative.t;
     if (transposed_early) r = smoothed_restriction(std::move(transfer.at_transposed), t, inv_diag, omega);
-    if (transposed_early || restriction_after) p = smoothed_prolongator(std::move(transfer.at), t, inv_diag, omega);
+    if (transposed_early || restriction_after || restriction_from_single)
+      p = smoothed_prolongator(std::move(transfer.at), t, inv_diag, omega);
     else std::tie(p, r) = smoothed_prolongator_and_restriction(std::move(transfer.at), t, inv_diag, omega);
     return 0;
   });
@@ -222,7 +226,8 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
   } else {
     timed(steps_.convert, threads(), [&] {
       level.p = to_single(p);
-      level.r = to_single(r);
+      p = {};
+      level.r = transpose(level.p);  // R = P^T to the last bit: rounding commutes with moving
       return 0;
     });
     uploads.start(level.p, level.p_on_backend);
