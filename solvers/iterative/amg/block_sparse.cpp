@@ -288,15 +288,6 @@ BlockSparse to_block_sparse(const CsrMatrix& a, int block, Values* squared_norms
   return blocks_of(a, block, squared_norms);
 }
 
-Values squared_block_norms(const BlockSparse& a) {
-  const auto blocks = static_cast<std::int64_t>(a.col.size());
-  const std::int64_t bs = a.block_size();
-  Values norms(static_cast<std::size_t>(blocks));
-#pragma omp parallel for schedule(static) if (a.nnz() > kParallelFrom)
-  for (std::int64_t k = 0; k < blocks; ++k) norms[k] = squared_norm(a.block(k), bs);
-  return norms;
-}
-
 CsrMatrix to_csr(const BlockSparse& a) {
   const int rb = a.row_block, cb = a.col_block;
   CsrMatrix csr;

@@ -37,9 +37,6 @@ inline double squared_norm(const double* block, std::int64_t size) {
 // Throws std::invalid_argument when the rows are not whole blocks.
 BlockSparse to_block_sparse(const CsrMatrix& a, int block, Values* squared_norms = nullptr);
 
-// Each block's squared_norm() (what to_block_sparse gives with the conversion).
-Values squared_block_norms(const BlockSparse& a);
-
 // The CSR matrix of `a`'s entries, every stored block's entries stored (to_block_sparse's inverse).
 CsrMatrix to_csr(const BlockSparse& a);
 

@@ -245,8 +245,7 @@ const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_nod
     throw std::invalid_argument("amg: node blocks of " + std::to_string(fine.blocks->row_block) + " x " +
                                 std::to_string(fine.blocks->col_block) + " for " + std::to_string(dofs_per_node) +
                                 " dofs per node");
-  norms = squared_block_norms(*fine.blocks);
-  return fine.blocks;
+  return fine.blocks;  // the aggregation takes the norms from the blocks as it reads them
 }
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, const NodeLayout& nodes,

@@ -88,8 +88,9 @@ class Hierarchy {
   std::size_t bytes() const;  // on the host and on the back-end
 
  private:
-  // The fine operator in node blocks: converted into fine_, or those handed in (checked to be
-  // `dofs_per_node` square); `norms` gets their blocks' squared norms.
+  // The fine operator in node blocks: converted into fine_ (`norms` gets their blocks' squared
+  // norms, made on the way), or those handed in (checked to be `dofs_per_node` square; `norms`
+  // left empty: no array of them is worth its memory).
   const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms);
   // The steps of a level's setup after its aggregation (hierarchy.cpp).
   struct Transfer;
