@@ -182,8 +182,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
       write_matrix_market(output.stage(c.name + "-M.mtx"), mass, "M of " + what + " cleared");
     }
     phases.set_time("write", field_seconds);
-    summary["time_s"] = phases.times();
-    summary["time_steps_s"] = phases.step_times();
+    phases.describe(summary);
     summary["write"] = {{"bytes", staged.bytes}, {"seconds", field_seconds}};
     summary["peak_memory_bytes"] = peak_memory_bytes();
     output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
@@ -192,8 +191,7 @@ json run_modal(const AnalysisInputs& in, Executor& executor, ResultSink& sink, P
     if (!staged.note.empty()) list += " (" + staged.note + ")";
     return list;
   });
-  summary["time_s"] = phases.times();
-  summary["time_steps_s"] = phases.step_times();
+  phases.describe(summary);
   if (executor.is_root()) print_run_summary(log, summary, c.output.directory.string());
   return summary;
 }

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "fem/pipeline/memory_watermark.hpp"
 #include "support/step_times.hpp"
 
 namespace fem {
@@ -11,6 +12,17 @@ namespace fem {
 PhaseLog::PhaseLog(std::ostream& log) : log_(log), progress_(log) { StepTimes::process().clear(); }
 
 nlohmann::json PhaseLog::step_times() const { return StepTimes::process().snapshot(); }
+
+void PhaseLog::set_time(const char* name, double seconds) {
+  times_[name] = seconds;
+  peaks_[name] = peak_memory_bytes();
+}
+
+void PhaseLog::describe(nlohmann::json& summary) const {
+  summary["time_s"] = times_;
+  summary["time_steps_s"] = step_times();
+  summary["peak_memory_after_phase_bytes"] = peaks_;
+}
 
 void PhaseLog::start(const char* name) {
   current_ = name;
@@ -20,6 +32,7 @@ void PhaseLog::start(const char* name) {
 double PhaseLog::finish(const char* name, const std::string& detail) {
   const double s = watch_.seconds();
   times_[name] = s;
+  peaks_[name] = peak_memory_bytes();
   progress_.clear();
   log_ << "fem: " << std::left << std::setw(9) << name << detail << " (" << std::fixed << std::setprecision(2) << s
        << " s)" << std::defaultfloat << "\n"

@@ -25,11 +25,16 @@ class PhaseLog {
   // A progress line inside the current phase: "fem: <phase> ... <line>" (rewritten in place
   // on a terminal).
   void progress(const std::string& line);
-  void set_time(const char* name, double seconds) { times_[name] = seconds; }
+  // A phase's seconds set by hand (the write phase's before its JSON is staged); its memory peak is now's.
+  void set_time(const char* name, double seconds);
   // Seconds per phase, in the order they ran.
   const nlohmann::json& times() const { return times_; }
   // Seconds of the named steps inside the phases so far (StepTimes), by name.
   nlohmann::json step_times() const;
+  // Into a run's JSON summary: time_s (times()), time_steps_s (step_times()) and
+  // peak_memory_after_phase_bytes, the process's peak resident memory as each phase ended (a
+  // running maximum: what a phase added is its value less the one before).
+  void describe(nlohmann::json& summary) const;
 
  private:
   void start(const char* name);
@@ -40,6 +45,7 @@ class PhaseLog {
   std::string current_;
   Stopwatch watch_;  // of the current phase
   nlohmann::json times_ = nlohmann::json::object();
+  nlohmann::json peaks_ = nlohmann::json::object();
 };
 
 }  // namespace fem

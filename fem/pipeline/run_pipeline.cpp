@@ -175,8 +175,7 @@ std::string write_results(const RunResults& run, const RunOverrides& overrides, 
     }
     // "write" is the field files' time; the small JSON itself comes last.
     phases.set_time("write", field_seconds);
-    summary["time_s"] = phases.times();
-    summary["time_steps_s"] = phases.step_times();
+    phases.describe(summary);
     summary["write"] = {{"bytes", staged.bytes}, {"seconds", field_seconds}};
     summary["peak_memory_bytes"] = peak_memory_bytes();
     if (executor.is_root())
@@ -281,8 +280,7 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
   phases.run("write", [&] {
     return write_results({c, problem, load_cases, order, results}, overrides, executor, sink, system, summary, phases);
   });
-  summary["time_s"] = phases.times();
-  summary["time_steps_s"] = phases.step_times();
+  phases.describe(summary);
   print_run_summary(log, summary, c.output.directory.string());
   print_load_cases(log, summary);
   return summary;

@@ -209,8 +209,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
     const StagedFields index = sink.stage_series(output, c.name, entries, series_view(in));
     field_seconds += writing.seconds();
     phases.set_time("write", field_seconds);
-    summary["time_s"] = phases.times();
-    summary["time_steps_s"] = phases.step_times();
+    phases.describe(summary);
     summary["write"] = {{"bytes", staged.bytes + index.bytes}, {"seconds", field_seconds}};
     summary["peak_memory_bytes"] = peak_memory_bytes();
     output.stage_text(c.name + ".json", summary.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
@@ -221,8 +220,7 @@ json run_transient(const AnalysisInputs& in, Executor& executor, ResultSink& sin
            (staged.note.empty() ? std::string(size) : " (" + staged.note + ")");
   });
   phases.set_time("write", field_seconds);
-  summary["time_s"] = phases.times();
-  summary["time_steps_s"] = phases.step_times();
+  phases.describe(summary);
   print_run_summary(log, summary, c.output.directory.string());
   return summary;
 }

@@ -80,6 +80,19 @@ TEST_CASE("a box case runs end to end and writes its summary") {
     CHECK(summary["time_steps_s"].contains(step));
   CHECK(slurp(dir.path / "results/box.json").find("\"post.sweep\"") != std::string::npos);
   CHECK(summary["peak_memory_bytes"].get<double>() > 0);
+  // The peak as each phase ended: every phase, a running maximum, never above the run's peak (as
+  // the file has them, staged in the write phase).
+  const auto written = nlohmann::json::parse(slurp(dir.path / "results/box.json"));
+  const auto& peaks = written["peak_memory_after_phase_bytes"];
+  double before = 0;
+  for (const char* phase : {"mesh", "renumber", "assemble", "solve", "post", "write"}) {
+    CAPTURE(phase);
+    REQUIRE(peaks.contains(phase));
+    CHECK(peaks[phase].get<double>() >= before);
+    before = peaks[phase].get<double>();
+  }
+  CHECK(before > 0);
+  CHECK(before <= written["peak_memory_bytes"].get<double>());
   // Equilibrium: the clamp carries the traction (1e6 * 1 m^2) plus the weight (7800 * 9.81 * 2 m^3).
   const double weight = 7800 * 9.81 * 2;
   CHECK(summary["reactions"]["xmin"][2].get<double>() == doctest::Approx(1e6 + weight).epsilon(1e-8));
