@@ -1,6 +1,7 @@
 #include "bench/pipeline/pipeline_row.hpp"
 
 #include <algorithm>
+#include <map>
 
 #include "support/statistics.hpp"
 
@@ -36,6 +37,9 @@ void summarise_runs(PipelineRow& row, const std::vector<nlohmann::json>& summari
     for (const auto& [phase, seconds] : s.at("time_s").items()) total += seconds.get<double>();
     totals.push_back(total);
     row.peak_host_bytes = std::max(row.peak_host_bytes, s.at("peak_memory_bytes").get<double>());
+    if (s.contains("peak_memory_after_phase_bytes"))
+      for (const auto& [phase, bytes] : s.at("peak_memory_after_phase_bytes").items())
+        row.peak_after_phase_bytes[phase] = std::max(row.peak_after_phase_bytes[phase], bytes.get<double>());
   }
   row.total_s = spread_of(totals).median;
   row.wall_s = spread_of(walls).median;

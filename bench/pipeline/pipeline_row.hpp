@@ -25,6 +25,9 @@ struct PipelineRow {
   double wall_s = 0;                      // the process's, start to exit: median
   double write_bytes = 0;
   double peak_host_bytes = 0;    // the largest over the repeats
+  // The process's peak as each phase ended (fem run's peak_memory_after_phase_bytes): the largest
+  // over the repeats; what a phase added is its value less the phase's before.
+  std::map<std::string, double> peak_after_phase_bytes;
   double device_bytes = 0;       // 0 where the solver reports none
   double phase(const std::string& name) const;
 };

@@ -28,7 +28,8 @@ class PipelineTable {
                  "assemble_s", "solve_s", "amg_setup_s", "iterations", "iterate_s", "post_s", "write_s", "total_s",
                  "wall_s", "assemble_elements_per_s", "assemble_bytes", "assemble_GBps", "post_elements_per_s",
                  "post_bytes", "post_GBps", "triad_GBps", "write_MB", "write_MBps", "peak_host_bytes",
-                 "peak_host_bytes_per_dof", "device_bytes_per_dof", "note"}};
+                 "peak_host_bytes_per_dof", "peak_after_assemble_bytes", "peak_after_solve_bytes", "device_bytes_per_dof",
+                 "note"}};
   nlohmann::json rows_ = nlohmann::json::array();
 };
 

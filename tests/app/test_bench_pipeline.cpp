@@ -55,6 +55,10 @@ TEST_CASE("fem bench pipeline runs each size in its own process and writes its r
       CHECK(row.at("time_s").contains(phase));
     CHECK(row.at("dofs").get<long long>() > 0);
     CHECK(row.at("peak_host_bytes_per_dof").get<double>() > 0);
+    // The peak as each phase ended: the assembly's at least the mesh's, the last the run's own.
+    const auto& after = row.at("peak_host_bytes_after_phase");
+    CHECK(after.at("assemble").get<double>() >= after.at("mesh").get<double>());
+    CHECK(after.at("write").get<double>() <= row.at("peak_host_bytes").get<double>());
     CHECK(row.at("write").at("bytes").get<double>() == 0);  // --write none
   }
   CHECK(cpu_rows == 4);
