@@ -271,6 +271,24 @@ TEST_CASE("the transpose of a matrix large enough for threads: every block in pl
   CHECK(mismatches == 0);
 }
 
+TEST_CASE("the transpose of a single copy is the single copy of the transpose, bit for bit") {
+  // What the host setup's R rests on: R = (P's single copy)^T, never made in double.
+  const auto p = random_blocks(1500, 700, 3, 6, 0.07, 11);
+  REQUIRE(p.nnz() > 1000000);  // on every thread
+  const auto narrowed_first = amg::transpose(amg::to_single(p));
+  const auto transposed_first = amg::to_single(amg::transpose(p));
+  CHECK(narrowed_first.row_block == 6);
+  CHECK(narrowed_first.col_block == 3);
+  CHECK(narrowed_first.block_rows == transposed_first.block_rows);
+  CHECK(narrowed_first.block_cols == transposed_first.block_cols);
+  CHECK(std::equal(narrowed_first.row_ptr.begin(), narrowed_first.row_ptr.end(), transposed_first.row_ptr.begin(),
+                   transposed_first.row_ptr.end()));
+  CHECK(std::equal(narrowed_first.col.begin(), narrowed_first.col.end(), transposed_first.col.begin(),
+                   transposed_first.col.end()));
+  CHECK(std::equal(narrowed_first.val.begin(), narrowed_first.val.end(), transposed_first.val.begin(),
+                   transposed_first.val.end()));
+}
+
 TEST_CASE("P^T A P is symmetric and matches the dense triple product") {
   // A symmetric random block matrix (3x3 blocks) and a random prolongator (3x6 blocks).
   auto half = random_blocks(40, 40, 3, 3, 0.1, 7);
