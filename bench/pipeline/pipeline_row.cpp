@@ -14,12 +14,16 @@ double median_of(const std::vector<nlohmann::json>& summaries, const nlohmann::j
   return spread_of(values).median;
 }
 
+double entry_or_zero(const std::map<std::string, double>& values, const std::string& name) {
+  const auto it = values.find(name);
+  return it == values.end() ? 0 : it->second;
+}
+
 }  // namespace
 
-double PipelineRow::phase(const std::string& name) const {
-  const auto it = phase_s.find(name);
-  return it == phase_s.end() ? 0 : it->second;
-}
+double PipelineRow::phase(const std::string& name) const { return entry_or_zero(phase_s, name); }
+
+double PipelineRow::peak_after(const std::string& name) const { return entry_or_zero(peak_after_phase_bytes, name); }
 
 void summarise_runs(PipelineRow& row, const std::vector<nlohmann::json>& summaries, const std::vector<double>& walls) {
   using pointer = nlohmann::json::json_pointer;

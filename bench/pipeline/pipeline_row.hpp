@@ -29,7 +29,8 @@ struct PipelineRow {
   // over the repeats; what a phase added is its value less the phase's before.
   std::map<std::string, double> peak_after_phase_bytes;
   double device_bytes = 0;       // 0 where the solver reports none
-  double phase(const std::string& name) const;
+  double phase(const std::string& name) const;       // phase_s's entry, 0 where the run had none
+  double peak_after(const std::string& name) const;  // peak_after_phase_bytes's entry, 0 where none
 };
 
 // Fills `row`'s figures from the repeats' summaries and process wall times (both non-empty).

@@ -30,10 +30,6 @@ void PipelineTable::add(const PipelineCase& kind, const PipelineRow& row) {
   const double host_per_dof = dofs > 0 ? row.peak_host_bytes / dofs : 0;
   const double device_per_dof = dofs > 0 ? row.device_bytes / dofs : 0;
   const double triad_gbs = triad_ / 1e9;
-  const auto peak_after = [&](const char* phase) {
-    const auto it = row.peak_after_phase_bytes.find(phase);
-    return it == row.peak_after_phase_bytes.end() ? 0.0 : it->second;
-  };
 
   if (row.status != "ok") {
     const std::string n = row.n > 0 ? std::to_string(row.n) : "-";
@@ -57,8 +53,8 @@ void PipelineTable::add(const PipelineCase& kind, const PipelineRow& row) {
             row.phase("mesh"), row.phase("renumber"), row.phase("assemble"), row.phase("solve"), row.setup_s,
             row.iterations, row.iterate_s, row.phase("post"), row.phase("write"), row.total_s, row.wall_s,
             per(elements, row.phase("assemble")), asm_bytes, asm_gbs, per(elements, row.phase("post")), post, post_gbs,
-            triad_gbs, row.write_bytes / 1e6, write_mbs, row.peak_host_bytes, host_per_dof, peak_after("assemble"),
-            peak_after("solve"), device_per_dof, row.note});
+            triad_gbs, row.write_bytes / 1e6, write_mbs, row.peak_host_bytes, host_per_dof, row.peak_after("assemble"),
+            row.peak_after("solve"), device_per_dof, row.note});
   rows_.push_back({{"case", row.case_name},
                    {"n", row.n},
                    {"device", row.device},

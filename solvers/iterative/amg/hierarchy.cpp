@@ -193,12 +193,12 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
                                        const BlockSparse& a, Level& level, Transfer& transfer, const Values& inv_diag,
                                        double lambda_max, bool narrowed_on_backend, const Threads& threads) {
   const double omega = 4.0 / 3.0 / lambda_max;
-  // Where the fine level's blocks are freed after the Galerkin product (which reads P^T from
-  // P), R is made after it, in their pages; elsewhere with P, in one pass.
+  // Where R is made: where the fine level's blocks are freed after the Galerkin product (which
+  // reads P^T from P), after it, in their pages; in single precision on the host, as the transpose
+  // of P's single copy once P's double blocks are freed (R never in double: a matrix of P's size
+  // less at the setup's peak); elsewhere with P, in one pass.
   const bool transposed_early = transfer.transposed_early;
   const bool restriction_after = narrowed_on_backend && !transposed_early;
-  // Single precision on the host: R is the transpose of P's single copy, made once P's double
-  // blocks are freed, so R never exists in double (a matrix of P's size less at the setup's peak).
   const bool restriction_from_single = !double_levels_ && !backend.makes_single_copies();
   BlockSparse p, r;
   timed(steps_.prolongator, threads(), [&] {
