@@ -6,6 +6,8 @@
 
 #include <omp.h>
 
+#include "kernels/shared/stream_prefetch.hpp"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define FEM_BLOCK_SPMV_AVX2 1
@@ -33,6 +35,16 @@ struct Runtime {
   int cols() const { return c; }
 };
 
+// Prefetches block `b` of R x C values ahead of the loop that streams them.
+template <class Value, int R, int C>
+void prefetch_block(const Value* b, Fixed<R, C>) {
+  prefetch_ahead<sizeof(Value) * R * C>(b);
+}
+template <class Value>
+void prefetch_block(const Value* b, Runtime dims) {
+  prefetch_ahead(b, sizeof(Value) * static_cast<std::size_t>(dims.r * dims.c));
+}
+
 template <class Value, class Dims>
 void block_rows_product(const BlockMatrix<Value>& a, double alpha, const double* x, double beta, double* y, Dims dims) {
   const int R = dims.rows(), C = dims.cols();
@@ -41,6 +53,7 @@ void block_rows_product(const BlockMatrix<Value>& a, double alpha, const double*
     double s[kMaxBlock] = {};
     for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
       const Value* b = &a.val[k * R * C];
+      prefetch_block(b, dims);
       const double* xc = x + static_cast<std::int64_t>(a.col[k]) * C;
       for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c) s[r] += b[r * C + c] * xc[c];
@@ -76,6 +89,7 @@ __attribute__((target("avx2,fma"))) void block3_rows_avx2(const BlockMatrix<Valu
     __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd();
     for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
       const Value* b = &a.val[k * 9];
+      prefetch_ahead<9 * sizeof(Value)>(b);
       const __m256d xc = _mm256_maskload_pd(x + static_cast<std::int64_t>(a.col[k]) * 3, x_lanes);
       s0 = _mm256_fmadd_pd(block_row(b), xc, s0);
       s1 = _mm256_fmadd_pd(block_row(b + 3), xc, s1);

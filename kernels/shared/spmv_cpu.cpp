@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "kernels/shared/stream_prefetch.hpp"
+
 namespace fem::kernels {
 namespace {
 
@@ -34,6 +36,9 @@ void spmv_openmp(const CsrMatrix& a, std::span<const double> x, std::span<double
   const auto* v = a.val.data();
 #pragma omp parallel for schedule(static) if (a.rows > kParallelFrom)
   for (std::int64_t i = 0; i < a.rows; ++i) {
+    const auto entries = static_cast<std::size_t>(rp[i + 1] - rp[i]);
+    prefetch_ahead(v + rp[i], entries * sizeof(double));
+    prefetch_ahead(ci + rp[i], entries * sizeof(std::int32_t));
     double sum = 0;
     for (auto k = rp[i]; k < rp[i + 1]; ++k) sum += v[k] * x[ci[k]];
     y[i] = sum;
@@ -48,6 +53,7 @@ void spmv_openmp(const BcsrMatrix& a, std::span<const double> x, std::span<doubl
     double s0 = 0, s1 = 0, s2 = 0;
     for (auto k = a.block_row_ptr[br]; k < a.block_row_ptr[br + 1]; ++k) {
       const double* b = &a.val[9 * k];
+      prefetch_ahead<9 * sizeof(double)>(b);
       const double* xc = &x[3 * static_cast<std::size_t>(a.block_col[k])];
       s0 += b[0] * xc[0] + b[1] * xc[1] + b[2] * xc[2];
       s1 += b[3] * xc[0] + b[4] * xc[1] + b[5] * xc[2];
