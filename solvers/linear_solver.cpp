@@ -37,8 +37,9 @@ void add_right_hand_side(SolveReport& total, const SolveReport& one) {
 }
 
 SolveReport LinearSolver::solve_by_preparing(const AssembledSystem& system, std::span<double> solution) {
-  require_right_hand_sides(system.blocks ? system.blocks->rows() : system.matrix.rows, system.rhs, solution, 1);
-  const auto prepared = system.blocks ? prepare(*system.blocks, system.nodes) : prepare(system.matrix, system.nodes);
+  require_right_hand_sides(system.matrix.rows(), system.rhs, solution, 1);
+  const SystemMatrix& k = system.matrix;
+  const auto prepared = k.blocks ? prepare(*k.blocks, system.nodes) : prepare(*k.csr, system.nodes);
   const SolveReport solved = prepared->solve(system.rhs, solution, 1);
   SolveReport report = prepared->setup();  // read after the solve: what it had to prepare again included
   report.time_solve_s = solved.time_solve_s;

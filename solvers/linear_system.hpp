@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "kernels/block_matrix.hpp"
@@ -30,6 +33,12 @@ struct SystemMatrix {
   SystemMatrix(const CsrMatrix& a) : csr(&a) {}    // NOLINT(google-explicit-constructor): either converts
   SystemMatrix(const NodeBlocks& a) : blocks(&a) {}  // NOLINT(google-explicit-constructor)
   std::int64_t rows() const { return csr ? csr->rows : blocks->rows(); }
+  // K in CSR for a solver that reads nothing else; throws std::logic_error naming `solver` when K
+  // came in node blocks (only solvers that take them are handed blocks).
+  const CsrMatrix& csr_for(std::string_view solver) const {
+    if (!csr) throw std::logic_error(std::string(solver) + " was handed K in node blocks; it reads CSR only");
+    return *csr;
+  }
   const CsrMatrix* csr = nullptr;
   const NodeBlocks* blocks = nullptr;
 };
@@ -37,11 +46,9 @@ struct SystemMatrix {
 // K u = f with Dirichlet conditions already applied symmetrically (constrained rows and
 // columns cleared, diagonal kept, right-hand side lifted): K is symmetric positive definite.
 struct AssembledSystem {
-  const CsrMatrix& matrix;
+  SystemMatrix matrix;                   // node blocks only for a solver that takes them
   std::span<const double> rhs;
   NodeLayout nodes = {};                 // optional: solvers must work without coordinates
-  // K in node blocks instead, for a solver that takes them: `matrix` is then empty (not read).
-  const NodeBlocks* blocks = nullptr;
 };
 
 // One element's contribution: its global equation numbers and its dense matrix (row-major,

@@ -81,7 +81,8 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) con
   return translating_failures([&] {
     if (by_elements) return solver.solve(element_system_.system, u);
     const AssembledSystemData& k = assembled_system_;
-    return solver.solve(AssembledSystem{k.matrix, k.rhs, nodes(), k.in_node_blocks() ? &k.blocks : nullptr}, u);
+    const SystemMatrix matrix = k.in_node_blocks() ? SystemMatrix(k.blocks) : SystemMatrix(k.matrix);
+    return solver.solve(AssembledSystem{matrix, k.rhs, nodes()}, u);
   });
 }
 

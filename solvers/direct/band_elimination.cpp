@@ -138,7 +138,7 @@ class BandEliminationSolver final : public LinearSolver {
   BandEliminationSolver(Method method, const SolverOptions& options) : method_(method), options_(options) {}
 
   SolveReport solve(const AssembledSystem& system, std::span<double> solution) override {
-    const CsrMatrix& a = system.matrix;
+    const CsrMatrix& a = system.matrix.csr_for(name());
     if (static_cast<index_t>(system.rhs.size()) != a.rows || static_cast<index_t>(solution.size()) != a.rows)
       throw std::invalid_argument(std::string(name()) + ": the matrix has " + std::to_string(a.rows) + " rows but the rhs " +
                                   std::to_string(system.rhs.size()) + " and the solution " + std::to_string(solution.size()) +

@@ -40,10 +40,11 @@ class PetscSolver final : public LinearSolver {
     const double resident_before = petsc::resident_bytes();
     const Stopwatch copying;
     petsc::OwnedMat a;
-    copy_matrix(system.matrix, system.nodes.dofs_per_node, a);
+    const CsrMatrix& k = system.matrix.csr_for(method_ == petsc::Method::Mumps ? "mumps" : "petsc");
+    copy_matrix(k, system.nodes.dofs_per_node, a);
     if (method_ == petsc::Method::Krylov)
       petsc::attach_near_null_space(a, system.nodes.dofs_per_node, system.nodes.dimension, system.nodes.coordinates);
-    const auto n = static_cast<PetscInt>(system.matrix.rows);
+    const auto n = static_cast<PetscInt>(k.rows);
     petsc::OwnedVec b, x;
     check(VecCreateSeq(PETSC_COMM_SELF, n, b.out()), "VecCreateSeq");
     PetscScalar* rhs = nullptr;
