@@ -35,25 +35,27 @@ struct Runtime {
   int cols() const { return c; }
 };
 
-// Prefetches block `b` of R x C values ahead of the loop that streams them.
-template <class Value, int R, int C>
-void prefetch_block(const Value* b, Fixed<R, C>) {
-  prefetch_ahead<sizeof(Value) * R * C>(b);
-}
-template <class Value>
-void prefetch_block(const Value* b, Runtime dims) {
-  prefetch_ahead(b, sizeof(Value) * static_cast<std::size_t>(dims.r * dims.c));
-}
+// Blocks of at most this many bytes (scalar ones: heat's fine level) are prefetched a block row
+// at a time, their columns too; larger blocks one at a time as the loop meets them (measured on
+// the 2-core machine: 1x1 single 18.1 ms by block, 12.3-15.8 by row; 6x6 9.7 by block, 15.6 by row).
+constexpr std::size_t kPrefetchByRowUpTo = 8;
 
 template <class Value, class Dims>
 void block_rows_product(const BlockMatrix<Value>& a, double alpha, const double* x, double beta, double* y, Dims dims) {
   const int R = dims.rows(), C = dims.cols();
+  const auto block_bytes = sizeof(Value) * static_cast<std::size_t>(R * C);
+  const bool by_row = block_bytes <= kPrefetchByRowUpTo;
 #pragma omp parallel for schedule(static) if (a.nnz() > kBlockParallelFrom)
   for (std::int64_t br = 0; br < a.block_rows; ++br) {
     double s[kMaxBlock] = {};
-    for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
+    const auto first = a.row_ptr[br], blocks = a.row_ptr[br + 1] - first;
+    if (by_row) {
+      prefetch_ahead(&a.val[first * R * C], static_cast<std::size_t>(blocks) * block_bytes);
+      prefetch_ahead(&a.col[first], static_cast<std::size_t>(blocks) * sizeof(std::int32_t));
+    }
+    for (auto k = first; k < first + blocks; ++k) {
       const Value* b = &a.val[k * R * C];
-      prefetch_block(b, dims);
+      if (!by_row) prefetch_ahead(b, block_bytes);
       const double* xc = x + static_cast<std::int64_t>(a.col[k]) * C;
       for (int r = 0; r < R; ++r)
         for (int c = 0; c < C; ++c) s[r] += b[r * C + c] * xc[c];
@@ -89,7 +91,7 @@ __attribute__((target("avx2,fma"))) void block3_rows_avx2(const BlockMatrix<Valu
     __m256d s0 = _mm256_setzero_pd(), s1 = _mm256_setzero_pd(), s2 = _mm256_setzero_pd();
     for (auto k = a.row_ptr[br]; k < a.row_ptr[br + 1]; ++k) {
       const Value* b = &a.val[k * 9];
-      prefetch_ahead<9 * sizeof(Value)>(b);
+      prefetch_ahead(b, 9 * sizeof(Value));
       const __m256d xc = _mm256_maskload_pd(x + static_cast<std::int64_t>(a.col[k]) * 3, x_lanes);
       s0 = _mm256_fmadd_pd(block_row(b), xc, s0);
       s1 = _mm256_fmadd_pd(block_row(b + 3), xc, s1);

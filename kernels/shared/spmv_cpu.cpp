@@ -53,7 +53,7 @@ void spmv_openmp(const BcsrMatrix& a, std::span<const double> x, std::span<doubl
     double s0 = 0, s1 = 0, s2 = 0;
     for (auto k = a.block_row_ptr[br]; k < a.block_row_ptr[br + 1]; ++k) {
       const double* b = &a.val[9 * k];
-      prefetch_ahead<9 * sizeof(double)>(b);
+      prefetch_ahead(b, 9 * sizeof(double));
       const double* xc = &x[3 * static_cast<std::size_t>(a.block_col[k])];
       s0 += b[0] * xc[0] + b[1] * xc[1] + b[2] * xc[2];
       s1 += b[3] * xc[0] + b[4] * xc[1] + b[5] * xc[2];
