@@ -267,14 +267,15 @@ json run_pipeline(const Case& given, const RunOverrides& overrides, Executor& ex
     }
 
   std::vector<NodalResults> results;
+  json summary;
   phases.run("post", [&] {
     results = recover_load_sets(c.output, problem, load_cases, executor, system, solved);
+    // The summary's extremes and load balances read every node and cell: post-processing too.
+    const RunRecord record{c, mesh, problem, order, system.dofs().num_dofs(), system.nnz(), solved[0], results[0]};
+    summary = load_cases.empty() ? run_summary(record) : load_case_summary(record, load_cases, solved, results);
     return std::string(problem.physics.type == PhysicsType::Heat ? "heat flux" : "strain, stress, von Mises") +
            ", reactions" + (load_cases.empty() ? "" : " of each load case");
   });
-
-  const RunRecord record{c, mesh, problem, order, system.dofs().num_dofs(), system.nnz(), solved[0], results[0]};
-  json summary = load_cases.empty() ? run_summary(record) : load_case_summary(record, load_cases, solved, results);
   executor.describe(summary, solved[0].report);
 
   phases.run("write", [&] {
