@@ -72,11 +72,11 @@ Fields smooth_fields(const Mesh& mesh) {
 void run(const Options& o) {
   const Mesh mesh = make_box_mesh({{1, 1, 1}, {o.divisions, o.divisions, o.divisions}, ElementShape::Hexahedron, 1, false});
   const Fields f = smooth_fields(mesh);
-  const std::vector<PointArray> points{{"displacement", 3, &f.displacement},
-                                       {"strain", 6, &f.strain},
-                                       {"stress", 6, &f.stress},
-                                       {"von_mises", 1, &f.von_mises},
-                                       {"reaction", 3, &f.reaction}};
+  const std::vector<PointArray> points{{"displacement", 3, f.displacement},
+                                       {"strain", 6, f.strain},
+                                       {"stress", 6, f.stress},
+                                       {"von_mises", 1, f.von_mises},
+                                       {"reaction", 3, f.reaction}};
   const std::vector<CellArray> cells{{"material", std::vector<double>(mesh.cells.size(), 1.0)}};
   const std::filesystem::path path = std::filesystem::path(o.dir) / "fem-bench-vtu.vtu";
   std::printf("hex8 box %d^3: %zu nodes, %zu cells; %d writes each, median\n\n", o.divisions, mesh.num_nodes(),

@@ -36,9 +36,9 @@ std::uintmax_t write_vtu_piece(const std::filesystem::path& path, const Mesh& me
     const int width = points[a].components;
     values[a].reserve(global.size() * width);
     for (int n : global)
-      values[a].insert(values[a].end(), points[a].values->begin() + static_cast<std::ptrdiff_t>(n) * width,
-                       points[a].values->begin() + static_cast<std::ptrdiff_t>(n + 1) * width);
-    piece_points.push_back({points[a].name, width, &values[a]});
+      values[a].insert(values[a].end(), points[a].values.begin() + static_cast<std::ptrdiff_t>(n) * width,
+                       points[a].values.begin() + static_cast<std::ptrdiff_t>(n + 1) * width);
+    piece_points.push_back({points[a].name, width, values[a]});
   }
   std::vector<CellArray> piece_cells;
   for (const auto& array : cell_arrays) {

@@ -22,7 +22,7 @@ namespace {
 
 // A VTK array over `values` without copying them: VTK's arrays take non-const pointers, but the
 // writer only reads, and `save` = 1 leaves the memory to the vector.
-vtkSmartPointer<vtkDoubleArray> borrowed(const char* name, int components, const std::vector<double>& values) {
+vtkSmartPointer<vtkDoubleArray> borrowed(const char* name, int components, std::span<const double> values) {
   auto array = vtkSmartPointer<vtkDoubleArray>::New();
   if (name) array->SetName(name);
   array->SetNumberOfComponents(components);
@@ -66,7 +66,7 @@ std::uintmax_t write_vtu(const std::filesystem::path& path, const Mesh& mesh, co
   grid->SetPoints(xyz);
   set_cells(mesh.cells, *grid);
 
-  for (const auto& p : points) grid->GetPointData()->AddArray(borrowed(p.name.c_str(), p.components, *p.values));
+  for (const auto& p : points) grid->GetPointData()->AddArray(borrowed(p.name.c_str(), p.components, p.values));
   if (!duplicate_points.empty()) {
     vtkNew<vtkUnsignedCharArray> ghosts;
     ghosts->SetName(vtkDataSetAttributes::GhostArrayName());

@@ -2,6 +2,7 @@
 // Writes results as a VTK XML unstructured grid (.vtu) with VTK's own writer.
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,7 +14,7 @@ namespace fem {
 struct PointArray {
   std::string name;
   int components = 1;
-  const std::vector<double>* values = nullptr;  // num_nodes * components
+  std::span<const double> values;  // num_nodes * components
 };
 
 struct CellArray {

@@ -33,7 +33,7 @@ void on_every_rank(const std::function<void()>& step) { collectively(PETSC_COMM_
 // Every field complete at the rank's ghosts too (its piece shows them), from their owners.
 void complete_at_ghosts(NodalResults& r, const GhostExchange& ghosts) {
   const int reaction_width = static_cast<int>(r.reaction.size() / ghosts.position().size());
-  const std::initializer_list<std::pair<std::vector<double>*, int>> fields = {
+  const std::initializer_list<std::pair<NodalArray*, int>> fields = {
       {&r.displacement, 3},     {&r.strain, 6},           {&r.stress, 6},
       {&r.von_mises, 1},        {&r.principal_stress, 3}, {&r.tresca, 1},
       {&r.principal_directions, 9}, {&r.temperature, 1},  {&r.heat_flux, 3},

@@ -30,8 +30,8 @@ json block_head(const BlockRecord& r) {
 }
 
 // Each rank's owned nodes only: the values at its ghosts are counted by their owners.
-std::vector<double> owned_only(const BoxPart& part, const std::vector<double>& field) {
-  std::vector<double> owned = field;
+std::vector<double> owned_only(const BoxPart& part, std::span<const double> field) {
+  std::vector<double> owned(field.begin(), field.end());
   const std::size_t width = part.owned.empty() ? 0 : field.size() / part.owned.size();
   for (std::size_t n = 0; n < part.owned.size(); ++n)
     if (!part.owned[n]) std::fill_n(owned.begin() + n * width, width, 0.0);

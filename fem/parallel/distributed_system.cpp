@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 
 #include "fem/assembly/element_system.hpp"
 #include "fem/case/case.hpp"
@@ -144,14 +145,15 @@ SolveReport DistributedSystem::solve(petsc::Method method, const SolverOptions& 
 
 void DistributedSystem::combine(NodalResults& results) const {
   const std::size_t nodes = node_owner_.size();
-  for (std::vector<double>* field : {&results.displacement, &results.strain, &results.stress, &results.von_mises,
-                                     &results.principal_stress, &results.tresca, &results.temperature,
-                                     &results.heat_flux, &results.reaction}) {
-    if (field->empty()) continue;
-    const std::size_t width = field->size() / nodes;
+  using Field = std::span<double>;
+  for (const Field field : {Field(results.displacement), Field(results.strain), Field(results.stress),
+                            Field(results.von_mises), Field(results.principal_stress), Field(results.tresca),
+                            Field(results.temperature), Field(results.heat_flux), Field(results.reaction)}) {
+    if (field.empty()) continue;
+    const std::size_t width = field.size() / nodes;
     for (std::size_t n = 0; n < nodes; ++n)
-      if (!owns_node(static_cast<int>(n))) std::fill_n(field->begin() + n * width, width, 0.0);
-    MPI_Allreduce(MPI_IN_PLACE, field->data(), static_cast<int>(field->size()), MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+      if (!owns_node(static_cast<int>(n))) std::fill_n(field.begin() + n * width, width, 0.0);
+    MPI_Allreduce(MPI_IN_PLACE, field.data(), static_cast<int>(field.size()), MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
   }
   results.group_reactions = group_reactions(problem_, results.reaction);
 }

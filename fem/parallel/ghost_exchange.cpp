@@ -33,7 +33,7 @@ void GhostExchange::update_by_position(std::span<double> values, int width) cons
   check(VecGhostRestoreLocalForm(ghosted, &local), "VecGhostRestoreLocalForm");
 }
 
-void GhostExchange::complete(std::vector<double>& field, int width) const {
+void GhostExchange::complete(std::span<double> field, int width) const {
   if (field.empty()) return;
   const auto w = static_cast<std::size_t>(width);
   std::vector<double> by_position(field.size());

@@ -26,7 +26,7 @@ class GhostExchange {
 
   // Collective. `field`: `width` values per local node; the ghosts' values are replaced by their
   // owners'. An empty field (one the physics lacks) is left alone, on every rank alike.
-  void complete(std::vector<double>& field, int width) const;
+  void complete(std::span<double> field, int width) const;
 
  private:
   std::int64_t owned_nodes_ = 0;

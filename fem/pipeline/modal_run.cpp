@@ -101,7 +101,7 @@ ResultFields modal_fields(const AnalysisInputs& in, const ModalSolution& modal) 
   ResultFields fields;
   fields.mesh = &in.mesh;
   for (std::size_t i = 0; i < modal.shapes.size(); ++i)
-    fields.points.push_back({"mode_" + std::to_string(i + 1), 3, &modal.shapes[i]});
+    fields.points.push_back({"mode_" + std::to_string(i + 1), 3, modal.shapes[i]});
   CellArray material{"material", {}};
   material.values.assign(in.problem.cell_material.begin(), in.problem.cell_material.end());
   fields.cells.push_back(std::move(material));

@@ -8,10 +8,10 @@ ResultFields result_fields(const Case& c, const Problem& problem, const NodalRes
   const Mesh& mesh = *problem.mesh;
   ResultFields fields;
   fields.mesh = &mesh;
-  const auto add = [&](const char* name, int components, const std::vector<double>& values) {
+  const auto add = [&](const char* name, int components, std::span<const double> values) {
     const auto& wanted = c.output.fields;
     if (!values.empty() && (wanted.empty() || std::find(wanted.begin(), wanted.end(), name) != wanted.end()))
-      fields.points.push_back({name, components, &values});
+      fields.points.push_back({name, components, values});
   };
   add("displacement", 3, results.displacement);
   add("strain", 6, results.strain);

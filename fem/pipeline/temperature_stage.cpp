@@ -44,7 +44,8 @@ std::vector<double> solve_temperature_field(const Case& c, const Mesh& mesh, con
     executor.assemble(system, by_elements, progress);
     const SolveOutcome solved = executor.solve(system, *solver, heat_options, by_elements);
     const AnswerVerdict verdict = judge_answer(heat_options, solved.report, solved.residual, c.solver.require_convergence);
-    temperature = executor.recover(problem, system, solved.solution).temperature;
+    const NodalArray solved_temperature = executor.recover(problem, system, solved.solution).temperature;
+    temperature.assign(solved_temperature.begin(), solved_temperature.end());
     std::ostringstream s;
     s << heat.file.filename().string() << " solved on this mesh: " << with_commas(system.dofs().num_dofs())
       << " equations, " << heat_options.method << ", residual "

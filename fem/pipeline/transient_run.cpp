@@ -45,8 +45,8 @@ struct WrittenStep {
 ResultFields step_fields(const AnalysisInputs& in, const NodalResults& r) {
   ResultFields fields;
   fields.mesh = &in.mesh;
-  fields.points.push_back({"temperature", 1, &r.temperature});
-  fields.points.push_back({"heat_flux", 3, &r.heat_flux});
+  fields.points.push_back({"temperature", 1, r.temperature});
+  fields.points.push_back({"heat_flux", 3, r.heat_flux});
   CellArray material{"material", {}};
   material.values.assign(in.problem.cell_material.begin(), in.problem.cell_material.end());
   fields.cells.push_back(std::move(material));

@@ -207,7 +207,7 @@ void gradient_at_point(const Problem& problem, const IsotropicMaterial& m, const
 // Adds a cell's point values, extrapolated to each of its nodes, to the node sums. Each node's
 // share is summed over the points first: one pass over the node's row of `sum`.
 void add_at_nodes(const Extrapolation& x, std::span<const int> nodes, const double* at_points, int width,
-                  std::vector<double>& sum, std::vector<int>& count) {
+                  NodalArray& sum, kernels::UninitializedVector<int>& count) {
   constexpr int kMaxWidth = 12;
   for (std::size_t a = 0; a < nodes.size(); ++a) {
     double share[kMaxWidth] = {};
@@ -232,9 +232,14 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
   const int width = gradient_width(problem);
   const int d = dofs.dofs_per_node;
   CellResults out;
-  std::vector<double>& sum = out.gradients;
-  sum.assign(nn * width, 0.0);
-  std::vector<int> count(nn, 0);
+  NodalArray& sum = out.gradients;
+  sum.resize(nn * width);
+  kernels::UninitializedVector<int> count(nn);
+#pragma omp parallel for schedule(static)
+  for (std::size_t n = 0; n < nn; ++n) {
+    std::fill_n(&sum[n * width], width, 0.0);
+    count[n] = 0;
+  }
   // Blocks of one colour share no node: each adds straight into the node sums.
   const auto blocks = color_element_blocks(mesh.cells, cells, nn);
   const auto D = elasticity_matrices(problem);

@@ -8,12 +8,13 @@
 
 #include "fem/assembly/dof_map.hpp"
 #include "fem/physics/problem.hpp"
+#include "fem/post/nodal_array.hpp"
 
 namespace fem {
 
 struct CellResults {
   // (num_nodes x gradient_width), row-major; zero at nodes none of the cells holds.
-  std::vector<double> gradients;
+  NodalArray gradients;
   std::array<double, 3> body_load{};  // per component, summed over the cells and their nodes
 };
 

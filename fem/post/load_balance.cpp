@@ -91,7 +91,7 @@ Resultant applied_loads(const Problem& p, const std::array<double, 3>& about) {
 
 }  // namespace
 
-LoadBalance load_balance(const Problem& problem, const std::vector<double>& reaction, const std::array<double, 3>& about) {
+LoadBalance load_balance(const Problem& problem, std::span<const double> reaction, const std::array<double, 3>& about) {
   const Mesh& mesh = *problem.mesh;
   LoadBalance b;
   b.about = about;

@@ -4,6 +4,7 @@
 // loads nothing here, as it is in equilibrium by itself.
 #include <array>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,6 @@ double balance_measure(const Resultant& applied, const Resultant& reactions,
                        const std::map<std::string, Resultant>& groups, double length);
 
 // `reaction` is NodalResults::reaction (3 per node).
-LoadBalance load_balance(const Problem& problem, const std::vector<double>& reaction, const std::array<double, 3>& about);
+LoadBalance load_balance(const Problem& problem, std::span<const double> reaction, const std::array<double, 3>& about);
 
 }  // namespace fem

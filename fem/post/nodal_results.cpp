@@ -18,10 +18,10 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
 
   const CellResults swept = timed_step("post.sweep", [&] { return sweep_cells(problem, dofs, u, cells); });
   Stopwatch watch;
-  const std::vector<double>& gradients = swept.gradients;
+  const NodalArray& gradients = swept.gradients;
   const int width = gradient_width(problem);
   if (elastic) {
-    r.displacement.assign(3 * nn, 0.0);
+    r.displacement.resize(3 * nn);
     r.strain.resize(6 * nn);
     r.stress.resize(6 * nn);
     r.von_mises.resize(nn);
@@ -29,7 +29,7 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
     r.tresca.resize(nn);
 #pragma omp parallel for schedule(static)
     for (std::size_t n = 0; n < nn; ++n) {
-      for (int c = 0; c < dim; ++c) r.displacement[3 * n + c] = value(n, c);
+      for (int c = 0; c < 3; ++c) r.displacement[3 * n + c] = c < dim ? value(n, c) : 0.0;
       std::array<double, 6> s;
       for (int k = 0; k < 6; ++k) {
         r.strain[6 * n + k] = gradients[n * width + k];
@@ -42,11 +42,11 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
     }
   } else {
     r.temperature.resize(nn);
-    r.heat_flux.assign(3 * nn, 0.0);
+    r.heat_flux.resize(3 * nn);
 #pragma omp parallel for schedule(static)
     for (std::size_t n = 0; n < nn; ++n) {
       r.temperature[n] = value(n, 0);
-      for (int k = 0; k < dim; ++k) r.heat_flux[3 * n + k] = gradients[n * width + k];
+      for (int k = 0; k < 3; ++k) r.heat_flux[3 * n + k] = k < dim ? gradients[n * width + k] : 0.0;
     }
   }
 
@@ -58,7 +58,7 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
   return r;
 }
 
-std::map<std::string, std::array<double, 3>> group_reactions(const Problem& problem, const std::vector<double>& reaction) {
+std::map<std::string, std::array<double, 3>> group_reactions(const Problem& problem, std::span<const double> reaction) {
   const int d = problem.physics.dofs_per_node();
   const std::size_t rc = problem.physics.type == PhysicsType::Elasticity ? 3 : 1;
   std::map<std::string, std::array<double, 3>> totals;

@@ -10,21 +10,22 @@
 #include "fem/assembly/dirichlet.hpp"
 #include "fem/assembly/dof_map.hpp"
 #include "fem/physics/problem.hpp"
+#include "fem/post/nodal_array.hpp"
 
 namespace fem {
 
 struct NodalResults {
   // Each array is (num_nodes x components), row-major; empty when the physics has no such field.
-  std::vector<double> displacement;  // 3 (z = 0 in 2D)
-  std::vector<double> strain;        // 6: xx yy zz xy yz xz (engineering shear)
-  std::vector<double> stress;        // 6: xx yy zz xy yz xz
-  std::vector<double> von_mises;     // 1
-  std::vector<double> principal_stress;  // 3: largest first
-  std::vector<double> tresca;        // 1: largest minus smallest principal stress
-  std::vector<double> principal_directions;  // 9: the three unit directions; filled only when output.fields names them
-  std::vector<double> temperature;   // 1
-  std::vector<double> heat_flux;     // 3
-  std::vector<double> reaction;      // elasticity 3 (force), heat 1 (heat flow); zero off the constraints
+  NodalArray displacement;      // 3 (z = 0 in 2D)
+  NodalArray strain;            // 6: xx yy zz xy yz xz (engineering shear)
+  NodalArray stress;            // 6: xx yy zz xy yz xz
+  NodalArray von_mises;         // 1
+  NodalArray principal_stress;  // 3: largest first
+  NodalArray tresca;            // 1: largest minus smallest principal stress
+  NodalArray principal_directions;  // 9: the three unit directions; filled only when output.fields names them
+  NodalArray temperature;       // 1
+  NodalArray heat_flux;         // 3
+  NodalArray reaction;          // elasticity 3 (force), heat 1 (heat flow); zero off the constraints
   std::map<std::string, std::array<double, 3>> group_reactions;  // per Dirichlet group: summed reaction
   std::array<double, 3> applied_load{};  // total external load (force or heat input)
 };
@@ -36,6 +37,6 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
                              std::span<const double> solution, std::span<const std::size_t> cells = {});
 
 // Per Dirichlet group: its constrained components of `reaction` (NodalResults::reaction) summed over its nodes.
-std::map<std::string, std::array<double, 3>> group_reactions(const Problem& problem, const std::vector<double>& reaction);
+std::map<std::string, std::array<double, 3>> group_reactions(const Problem& problem, std::span<const double> reaction);
 
 }  // namespace fem

@@ -83,9 +83,9 @@ std::array<Vector, 3> principal_directions(const std::array<double, 6>& s) {
   return v;
 }
 
-std::vector<double> principal_direction_field(const std::vector<double>& stress) {
+NodalArray principal_direction_field(std::span<const double> stress) {
   const std::size_t nodes = stress.size() / 6;
-  std::vector<double> field(9 * nodes);
+  NodalArray field(9 * nodes);
 #pragma omp parallel for schedule(static)
   for (std::size_t n = 0; n < nodes; ++n) {
     std::array<double, 6> s;

@@ -2,7 +2,10 @@
 // Principal stresses: the eigenvalues of the stress tensor, their directions, and the Tresca
 // stress (the largest shear times two) that follows from them.
 #include <array>
+#include <span>
 #include <vector>
+
+#include "fem/post/nodal_array.hpp"
 
 namespace fem {
 
@@ -15,7 +18,7 @@ std::array<std::array<double, 3>, 3> principal_directions(const std::array<doubl
 
 // Per node of `stress` (6 per node: xx yy zz xy yz xz), the three directions one after another
 // (9 per node): the `principal_directions` output field.
-std::vector<double> principal_direction_field(const std::vector<double>& stress);
+NodalArray principal_direction_field(std::span<const double> stress);
 
 // sigma_1 - sigma_3 of principal stresses sorted largest first.
 inline double tresca(const std::array<double, 3>& principal) { return principal[0] - principal[2]; }

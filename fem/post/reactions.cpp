@@ -136,12 +136,12 @@ Reactions reactions(const Problem& problem, const DofMap& dofs, const Constraint
       true, ctx, residual);
 
   const int rc = problem.physics.type == PhysicsType::Elasticity ? 3 : 1;
-  out.reaction.assign(rc * nn, 0.0);
+  out.reaction.resize(rc * nn);
 #pragma omp parallel for schedule(static)
   for (std::size_t n = 0; n < nn; ++n)
-    for (int c = 0; c < d; ++c) {
-      const auto dof = dofs.dof(static_cast<int>(n), c);
-      if (constraints.is_fixed(dof)) out.reaction[rc * n + c] = residual[dof];
+    for (int c = 0; c < rc; ++c) {
+      const auto dof = c < d ? dofs.dof(static_cast<int>(n), c) : -1;
+      out.reaction[rc * n + c] = dof >= 0 && constraints.is_fixed(dof) ? residual[dof] : 0.0;
     }
   return out;
 }

@@ -8,11 +8,12 @@
 #include "fem/assembly/dirichlet.hpp"
 #include "fem/assembly/dof_map.hpp"
 #include "fem/physics/problem.hpp"
+#include "fem/post/nodal_array.hpp"
 
 namespace fem {
 
 struct Reactions {
-  std::vector<double> reaction;            // per node: elasticity 3, heat 1; zero off the constraints
+  NodalArray reaction;                    // per node: elasticity 3, heat 1; zero off the constraints
   std::array<double, 3> boundary_load{};  // summed over the load facets' loads
 };
 

@@ -56,7 +56,7 @@ TEST_CASE("write_vtu round-trips through VTK's reader with every compression") {
     const Mesh mesh = make_box_mesh({{2, 1, 1}, {3, 2, 2}, shape, 2, false});
     const std::size_t n = mesh.num_nodes();
     const std::vector<double> u = field(3 * n, 1), s = field(6 * n, 2), t = field(n, 3);
-    const std::vector<PointArray> points{{"displacement", 3, &u}, {"stress", 6, &s}, {"temperature", 1, &t}};
+    const std::vector<PointArray> points{{"displacement", 3, u}, {"stress", 6, s}, {"temperature", 1, t}};
     const std::vector<CellArray> cells{{"material", field(mesh.cells.size(), 4)}};
     std::vector<unsigned char> duplicate(n, 0);
     for (std::size_t i = 0; i < n; i += 3) duplicate[i] = 1;
@@ -96,9 +96,9 @@ TEST_CASE("write_vtu round-trips through VTK's reader with every compression") {
         vtkDataArray* array = grid->GetPointData()->GetArray(p.name.c_str());
         REQUIRE(array != nullptr);
         REQUIRE(array->GetNumberOfComponents() == p.components);
-        for (std::size_t i = 0; i < p.values->size(); ++i)
+        for (std::size_t i = 0; i < p.values.size(); ++i)
           CHECK(array->GetComponent(static_cast<vtkIdType>(i / p.components), static_cast<int>(i % p.components)) ==
-                (*p.values)[i]);
+                p.values[i]);
       }
       vtkDataArray* material = grid->GetCellData()->GetArray("material");
       REQUIRE(material != nullptr);
@@ -115,7 +115,7 @@ TEST_CASE("compressed results are smaller than raw ones, and compression names r
   Scratch dir;
   const Mesh mesh = make_box_mesh({{1, 1, 1}, {8, 8, 8}, ElementShape::Hexahedron, 1, false});
   const std::vector<double> zeros(3 * mesh.num_nodes(), 0.0);  // reactions away from supports
-  const std::vector<PointArray> points{{"reaction", 3, &zeros}};
+  const std::vector<PointArray> points{{"reaction", 3, zeros}};
   const auto none = write_vtu(dir.path / "none.vtu", mesh, points, {}, VtuCompression::None);
   const auto lz4 = write_vtu(dir.path / "lz4.vtu", mesh, points, {}, VtuCompression::Lz4);
   const auto zlib = write_vtu(dir.path / "zlib.vtu", mesh, points, {}, VtuCompression::Zlib);

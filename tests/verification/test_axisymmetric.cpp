@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,7 @@ Problem ring(const Mesh& mesh, PhysicsType type, const IsotropicMaterial& m) {
   return p;
 }
 
-double sum_over(const std::vector<double>& reaction, const std::vector<int>& nodes, int component, int stride) {
+double sum_over(std::span<const double> reaction, const std::vector<int>& nodes, int component, int stride) {
   double total = 0;
   for (int n : nodes) total += reaction[static_cast<std::size_t>(stride) * n + component];
   return total;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <span>
 #include <string>
 
 #include "fem/assembly/element_system.hpp"
@@ -167,7 +168,7 @@ Reference reference_results(const Problem& p, const DofMap& dofs, const Constrai
 }
 
 // Entry by entry within 1e-12 of the reference's largest entry, which must not be zero.
-void check_field(const std::string& name, const std::vector<double>& got, const std::vector<double>& want) {
+void check_field(const std::string& name, std::span<const double> got, std::span<const double> want) {
   CAPTURE(name);
   REQUIRE(got.size() == want.size());
   double scale = 0;

@@ -154,7 +154,7 @@ TEST_CASE("a linear temperature, solved as heat on the same mesh, expands a free
   const auto temperature = recover_results(heat, h.dofs, h.constraints, h.u).temperature;
 
   Problem p = heated(mesh, ElasticModel::Solid3D);
-  p.temperature = temperature;
+  p.temperature.assign(temperature.begin(), temperature.end());
   hold_rigid_motion(p, size, exact);
   const auto s = testing::solve(p);
   const auto r = recover_results(p, s.dofs, s.constraints, s.u);
