@@ -1,8 +1,8 @@
 #include "fem/assembly/device_assembly.hpp"
 
 #include <algorithm>
-#include <map>
 
+#include "fem/assembly/device_inputs.hpp"
 #include "fem/elements/shape_table.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "kernels/stiffness_assembler.hpp"
@@ -20,39 +20,6 @@ bool device_can_assemble(const Problem& problem) {
   return !thermal_strain && !convection;
 }
 
-namespace {
-
-// The cells of one type, in the arrays a CellBatch points into.
-struct CellsOfType {
-  std::vector<int> node;
-  std::vector<std::int64_t> cell;
-  std::vector<int> material;
-};
-
-// The cells' numbers are listed by one pass; their nodes and materials are copied in parallel
-// (millions of cells: the copies are most of the bytes).
-std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem) {
-  const ElementSet& cells = problem.mesh->cells;
-  std::map<ElementType, CellsOfType> out;
-  for (std::size_t e = 0; e < cells.size(); ++e) out[cells.type[e]].cell.push_back(static_cast<std::int64_t>(e));
-  for (auto& [type, group] : out) {
-    const auto count = static_cast<std::int64_t>(group.cell.size());
-    const auto per_cell = static_cast<std::int64_t>(cells.nodes_of(static_cast<std::size_t>(group.cell[0])).size());
-    group.node.resize(static_cast<std::size_t>(count * per_cell));
-    group.material.resize(static_cast<std::size_t>(count));
-#pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < count; ++i) {
-      const auto e = static_cast<std::size_t>(group.cell[i]);
-      const auto nodes = cells.nodes_of(e);
-      std::copy(nodes.begin(), nodes.end(), group.node.begin() + i * per_cell);
-      group.material[i] = problem.cell_material[e];
-    }
-  }
-  return out;
-}
-
-}  // namespace
-
 std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, const DofMap& dofs,
                                                     const renumber::NodeGraph& graph, const Constraints& constraints,
                                                     bool in_node_blocks) {
@@ -67,16 +34,8 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   });
   out.rhs = timed_step("assemble.loads", [&] { return assemble_loads(problem, dofs); });
   const PhysicsModel& physics = problem.physics;
-  std::vector<std::int64_t> first_dof(dofs.node_rank.size());
-#pragma omp parallel for schedule(static)
-  for (std::size_t node = 0; node < first_dof.size(); ++node) first_dof[node] = dofs.dof(static_cast<int>(node), 0);
-  std::vector<double> lambda, mu, k;
-  for (const IsotropicMaterial& m : problem.materials) {
-    const LameConstants lame = physics.type == PhysicsType::Elasticity ? lame_constants(physics.model, m) : LameConstants{};
-    lambda.push_back(lame.lambda);
-    mu.push_back(lame.mu);
-    k.push_back(m.k);
-  }
+  const std::vector<std::int64_t> first_dof = first_dofs(dofs);
+  const MaterialConstants materials = material_constants(problem);
   const auto by_type = timed_step("assemble.cells_by_type", [&] { return cells_by_type(problem); });
 
   kernels::StiffnessAssembly in;
@@ -86,9 +45,9 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   in.thickness = physics.thickness;
   in.coords = problem.mesh->coords;
   in.first_dof = first_dof;
-  in.lambda = lambda;
-  in.mu = mu;
-  in.k = k;
+  in.lambda = materials.lambda;
+  in.mu = materials.mu;
+  in.k = materials.k;
   for (const auto& [type, cells] : by_type) {
     const ShapeTable& table = stiffness_shape_table(type);
     in.batches.push_back({table.nodes, table.points, table.weight, table.N, table.dN, cells.node, cells.cell,

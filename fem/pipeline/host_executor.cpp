@@ -18,7 +18,9 @@ SolveOutcome HostExecutor::solve(const DiscreteSystem& system, LinearSolver& sol
 }
 
 NodalResults HostExecutor::recover(const Problem& problem, const DiscreteSystem& system, std::span<const double> solution) {
-  return recover_results(problem, system.dofs(), system.constraints(), solution);
+  // Where the device assembled K (and the solver ran), the cells' sweep runs there too.
+  return recover_results(problem, system.dofs(), system.constraints(), solution, {},
+                         system.assembled_on_cuda() ? SweepOn::CudaWherePossible : SweepOn::Host);
 }
 
 }  // namespace fem

@@ -62,6 +62,7 @@ class Extrapolation {
   }
   int points() const { return points_; }
   double weight(int node, int point) const { return matrix_[node * points_ + point]; }
+  std::span<const double> matrix() const { return matrix_; }
 
  private:
   std::vector<double> matrix_;
@@ -221,7 +222,29 @@ void add_at_nodes(const Extrapolation& x, std::span<const int> nodes, const doub
   }
 }
 
+// Adds cell e's body load, summed over its nodes, to `total` (per component; d dofs a node).
+void add_cell_body_load(const Problem& problem, std::size_t e, int d, ElementBuffers& body, double* total) {
+  if (!cell_body_load(problem, e, body)) return;
+  for (std::size_t j = 0; j < body.load.size(); ++j) total[j % d] += body.load[j];
+}
+
 }  // namespace
+
+std::span<const double> nodal_extrapolation(ElementType type) { return cell_rule_for(type).extrapolation.matrix(); }
+
+std::array<double, 3> body_load_total(const Problem& problem, int dofs_per_node) {
+  const auto cells = static_cast<std::int64_t>(problem.mesh->cells.size());
+  double lx = 0, ly = 0, lz = 0;
+#pragma omp parallel reduction(+ : lx, ly, lz)
+  {
+    ElementBuffers body;
+    double total[3] = {0, 0, 0};
+#pragma omp for schedule(static)
+    for (std::int64_t e = 0; e < cells; ++e) add_cell_body_load(problem, static_cast<std::size_t>(e), dofs_per_node, body, total);
+    lx += total[0], ly += total[1], lz += total[2];
+  }
+  return {lx, ly, lz};
+}
 
 int gradient_width(const Problem& problem) { return problem.physics.type == PhysicsType::Elasticity ? 12 : 3; }
 
@@ -265,9 +288,8 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
             gradient_at_point(problem, problem.materials[material], D[material].data(),
                               point_gradient(rule, g, coords.data(), ue.data(), d), nodes, ue.data(), &at_points[g * width]);
           add_at_nodes(rule.extrapolation, nodes, at_points.data(), width, sum, count);
-          if (!cell_body_load(problem, e, body)) continue;
           double cell_load[3] = {0, 0, 0};
-          for (std::size_t j = 0; j < body.load.size(); ++j) cell_load[j % d] += body.load[j];
+          add_cell_body_load(problem, e, d, body, cell_load);
           lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
         }
     }

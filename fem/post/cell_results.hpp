@@ -26,4 +26,11 @@ int gradient_width(const Problem& problem);
 CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<const double> solution,
                         std::span<const std::size_t> cells);
 
+// The matrix that takes a cell's values at its stiffness rule's points to its nodes (nodes x
+// points, row-major): a least-squares fit with the corner nodes' shape functions.
+std::span<const double> nodal_extrapolation(ElementType type);
+
+// CellResults::body_load over every cell (dofs_per_node components of each cell's load vector).
+std::array<double, 3> body_load_total(const Problem& problem, int dofs_per_node);
+
 }  // namespace fem

@@ -2,6 +2,7 @@
 
 #include "fem/physics/material_law.hpp"
 #include "fem/post/cell_results.hpp"
+#include "fem/post/device_recovery.hpp"
 #include "fem/post/principal_stress.hpp"
 #include "fem/post/reactions.hpp"
 #include "support/step_times.hpp"
@@ -9,14 +10,19 @@
 namespace fem {
 
 NodalResults recover_results(const Problem& problem, const DofMap& dofs, const Constraints& constraints,
-                             std::span<const double> u, std::span<const std::size_t> cells) {
+                             std::span<const double> u, std::span<const std::size_t> cells, SweepOn sweep) {
   const std::size_t nn = problem.mesh->num_nodes();
   const int dim = problem.physics.space_dim;
   const bool elastic = problem.physics.type == PhysicsType::Elasticity;
   const auto value = [&](std::size_t node, int c) { return u[dofs.dof(static_cast<int>(node), c)]; };
   NodalResults r;
 
-  const CellResults swept = timed_step("post.sweep", [&] { return sweep_cells(problem, dofs, u, cells); });
+  const CellResults swept = [&] {
+    if (sweep == SweepOn::CudaWherePossible && cells.empty())
+      if (auto on_device = timed_step("post.sweep_on_cuda", [&] { return sweep_cells_on_cuda(problem, dofs, u); }))
+        return std::move(*on_device);
+    return timed_step("post.sweep", [&] { return sweep_cells(problem, dofs, u, cells); });
+  }();
   Stopwatch watch;
   const NodalArray& gradients = swept.gradients;
   const int width = gradient_width(problem);

@@ -30,11 +30,17 @@ struct NodalResults {
   std::array<double, 3> applied_load{};  // total external load (force or heat input)
 };
 
+// Where the cells' sweep (strain and stress, or heat flux, at the nodes) runs: on the host's
+// threads, or on the CUDA device where the build, the machine and the problem allow
+// (device_recovery.hpp; the host otherwise).
+enum class SweepOn { Host, CudaWherePossible };
+
 // `solution` is in equation order (the DofMap's numbering). `cells`: only these cells (one MPI
 // rank's part; empty: all) and the load facets they own (facet_owner_cells): gradients are then
 // averaged over these cells alone, and reactions hold these cells' share (the shares add up).
 NodalResults recover_results(const Problem& problem, const DofMap& dofs, const Constraints& constraints,
-                             std::span<const double> solution, std::span<const std::size_t> cells = {});
+                             std::span<const double> solution, std::span<const std::size_t> cells = {},
+                             SweepOn sweep = SweepOn::Host);
 
 // Per Dirichlet group: its constrained components of `reaction` (NodalResults::reaction) summed over its nodes.
 std::map<std::string, std::array<double, 3>> group_reactions(const Problem& problem, std::span<const double> reaction);

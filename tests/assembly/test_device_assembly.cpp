@@ -1,13 +1,15 @@
 // Assembly on the CUDA device against the host's (assemble, then apply_constraints) on jittered
 // box meshes of every element type, for 3D, plane stress and axisymmetric elasticity and for
-// heat, with prescribed nonzero values (the lifting) and gravity or a source (the loads). Passes
-// with a message where there is no CUDA build or device (bench/gpu.sh runs it on the GPU machine).
+// heat, with prescribed nonzero values (the lifting) and gravity or a source (the loads); and the
+// device's recovery (the cells' sweep) against the host's on the same meshes. Passes with a
+// message where there is no CUDA build or device (bench/gpu.sh runs it on the GPU machine).
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "fem/assembly/device_assembly.hpp"
+#include "fem/post/device_recovery.hpp"
 #include "kernels/stiffness_assembler.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "tests/assembly/jittered_problems.hpp"
@@ -57,6 +59,28 @@ const Shape k2d[] = {{ElementShape::Triangle, 1, false}, {ElementShape::Triangle
 const Shape k3d[] = {{ElementShape::Tetrahedron, 1, false}, {ElementShape::Tetrahedron, 2, false},
                      {ElementShape::Hexahedron, 1, false}, {ElementShape::Hexahedron, 2, true},
                      {ElementShape::Hexahedron, 2, false}};
+
+// A solution that varies in every component and direction (no gradient is zero or constant).
+std::vector<double> uneven_solution(const Mesh& mesh, const DofMap& dofs) {
+  std::vector<double> u(static_cast<std::size_t>(dofs.num_dofs()));
+  for (std::size_t n = 0; n < mesh.num_nodes(); ++n) {
+    const double* x = &mesh.coords[3 * n];
+    for (int c = 0; c < dofs.dofs_per_node; ++c)
+      u[dofs.dof(static_cast<int>(n), c)] = 1e-3 * (std::sin(1.7 * x[0] + (c + 1) * 0.9 * x[1]) + std::cos(2.3 * x[2] - c) + x[0] * x[1] * (c + 1));
+  }
+  return u;
+}
+
+void check_recovery_agrees(const Problem& p) {
+  const DofMap dofs = make_dof_map(p.mesh->num_nodes(), p.physics.dofs_per_node());
+  const auto u = uneven_solution(*p.mesh, dofs);
+  const CellResults host = sweep_cells(p, dofs, u, {});
+  const auto device = sweep_cells_on_cuda(p, dofs, u);
+  REQUIRE(device.has_value());
+  REQUIRE(device->gradients.size() == host.gradients.size());
+  CHECK(relative_difference(device->gradients, host.gradients) <= 1e-12);
+  CHECK(relative_difference(device->body_load, host.body_load) <= 1e-12);
+}
 
 bool no_device() {
   if (kernels::cuda_stiffness_assembler()) return false;
@@ -108,4 +132,37 @@ TEST_CASE("the device path leaves convection to the host") {
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
   const DofMap dofs = make_dof_map(mesh.num_nodes(), 1);
   CHECK_FALSE(assemble_on_cuda(p, dofs, graph, collect_constraints(p, dofs)).has_value());
+}
+
+TEST_CASE("device recovery equals the host's for every element type, 3D elasticity and heat") {
+  if (no_device()) return;
+  for (const Shape& s : k3d) {
+    CAPTURE(static_cast<int>(s.shape));
+    CAPTURE(s.order);
+    const Mesh mesh = jittered_box(3, s);
+    check_recovery_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Solid3D));
+    check_recovery_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::Solid3D));
+  }
+  for (const Shape& s : k2d) {
+    CAPTURE(static_cast<int>(s.shape));
+    CAPTURE(s.order);
+    const Mesh mesh = jittered_box(2, s);
+    check_recovery_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::PlaneStress));
+    check_recovery_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::Axisymmetric));
+  }
+}
+
+TEST_CASE("the device's recovery leaves 2D elasticity and thermal strain to the host") {
+  const Mesh flat = jittered_box(2, {ElementShape::Quadrilateral, 1, false});
+  for (ElasticModel model : {ElasticModel::PlaneStress, ElasticModel::PlaneStrain, ElasticModel::Axisymmetric}) {
+    const Problem p = problem_on(flat, PhysicsType::Elasticity, model);
+    CHECK_FALSE(device_can_recover(p));
+    const DofMap dofs = make_dof_map(flat.num_nodes(), 2);
+    CHECK_FALSE(sweep_cells_on_cuda(p, dofs, uneven_solution(flat, dofs)).has_value());
+  }
+  const Mesh solid = jittered_box(3, {ElementShape::Hexahedron, 1, false});
+  Problem heated = problem_on(solid, PhysicsType::Elasticity, ElasticModel::Solid3D);
+  CHECK(device_can_recover(heated));
+  heated.temperature.assign(solid.num_nodes(), 40.0);
+  CHECK_FALSE(device_can_recover(heated));
 }

@@ -1,0 +1,32 @@
+#pragma once
+// The plain arrays a compute device's kernels read of a problem, shared by the device's assembly
+// (device_assembly.hpp) and recovery (fem/post/device_recovery.hpp): the cells grouped by element
+// type, each node's first equation and the materials' constants.
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "fem/assembly/dof_map.hpp"
+#include "fem/physics/problem.hpp"
+
+namespace fem {
+
+// The cells of one type, in the arrays a kernels::CellBatch points into.
+struct CellsOfType {
+  std::vector<int> node;             // the cells' nodes, cell after cell
+  std::vector<std::int64_t> cell;    // their mesh ids
+  std::vector<int> material;         // their materials
+};
+
+std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem);
+
+// Per mesh node: the equation of its first component.
+std::vector<std::int64_t> first_dofs(const DofMap& dofs);
+
+// Per material: the Lame constants of the problem's elastic model (zero for heat) and the conductivity.
+struct MaterialConstants {
+  std::vector<double> lambda, mu, k;
+};
+MaterialConstants material_constants(const Problem& problem);
+
+}  // namespace fem
