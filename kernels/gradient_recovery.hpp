@@ -28,8 +28,9 @@ class GradientRecoverer {
  public:
   virtual ~GradientRecoverer() = default;
   // `sums` (mesh nodes x 12 or 3): the cells' extrapolated values added at each node, strain
-  // then stress (engineering shear) or the heat flux; `counts`: the cells at each node.
-  virtual void recover(const GradientRecovery& input, std::span<double> sums, std::span<int> counts) = 0;
+  // then stress (engineering shear) or the heat flux; `counts`: the cells at each node. False,
+  // with nothing written, where the device has not the memory free (the host recovers then).
+  virtual bool recover(const GradientRecovery& input, std::span<double> sums, std::span<int> counts) = 0;
 };
 
 // The CUDA device's recoverer; null in a build without CUDA or on a machine without a device.

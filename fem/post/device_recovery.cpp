@@ -42,7 +42,7 @@ std::optional<CellResults> sweep_cells_on_cuda(const Problem& problem, const Dof
   CellResults out;
   out.gradients.resize(nodes * width);
   kernels::UninitializedVector<int> counts(nodes);
-  recoverer->recover(in, out.gradients, counts);
+  if (!recoverer->recover(in, out.gradients, counts)) return std::nullopt;
 #pragma omp parallel for schedule(static)
   for (std::size_t n = 0; n < nodes; ++n)
     if (counts[n] > 0)

@@ -15,8 +15,8 @@ namespace fem {
 // temperature field (thermal strain, and the 2D models' out-of-plane strain, stay on the host).
 bool device_can_recover(const Problem& problem);
 
-// sweep_cells over every cell, on the device; none when this build or machine has no CUDA device
-// or the problem is not one the device takes.
+// sweep_cells over every cell, on the device; none when this build or machine has no CUDA device,
+// the problem is not one the device takes or the device has not the memory free.
 std::optional<CellResults> sweep_cells_on_cuda(const Problem& problem, const DofMap& dofs,
                                                std::span<const double> solution);
 

@@ -66,7 +66,8 @@ std::vector<double> uneven_solution(const Mesh& mesh, const DofMap& dofs) {
   for (std::size_t n = 0; n < mesh.num_nodes(); ++n) {
     const double* x = &mesh.coords[3 * n];
     for (int c = 0; c < dofs.dofs_per_node; ++c)
-      u[dofs.dof(static_cast<int>(n), c)] = 1e-3 * (std::sin(1.7 * x[0] + (c + 1) * 0.9 * x[1]) + std::cos(2.3 * x[2] - c) + x[0] * x[1] * (c + 1));
+      u[dofs.dof(static_cast<int>(n), c)] =
+          1e-3 * (std::sin(1.7 * x[0] + (c + 1) * 0.9 * x[1]) + std::cos(2.3 * x[2] - c) + x[0] * x[1] * (c + 1));
   }
   return u;
 }
