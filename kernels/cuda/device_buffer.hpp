@@ -4,7 +4,6 @@
 // are in device_buffer.cpp.
 #include <cstddef>
 #include <utility>
-#include <vector>
 
 namespace fem::kernels::cuda {
 
@@ -25,8 +24,9 @@ class DeviceBuffer {
       : data_(static_cast<T*>(allocate_device_bytes(count * sizeof(T)))), size_(count) {}
   // A copy of the `count` elements from `host`, or of `host`.
   DeviceBuffer(const T* host, std::size_t count) : DeviceBuffer(count) { upload(host); }
-  template <class Allocator>
-  explicit DeviceBuffer(const std::vector<T, Allocator>& host) : DeviceBuffer(host.data(), host.size()) {}
+  // ... or of a contiguous range of T on the host (a vector, a span).
+  template <class Contiguous, class = decltype(std::declval<const Contiguous&>().data())>
+  explicit DeviceBuffer(const Contiguous& host) : DeviceBuffer(host.data(), host.size()) {}
   ~DeviceBuffer() { free_device_bytes(data_); }
   DeviceBuffer(DeviceBuffer&& o) noexcept : data_(std::exchange(o.data_, nullptr)), size_(std::exchange(o.size_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {

@@ -6,16 +6,12 @@
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_cell_batch.hpp"
 #include "kernels/cuda/gradient_recovery_cuda.hpp"
 #include "kernels/cuda/gradient_recovery_kernels.hpp"
 
 namespace fem::kernels::cuda {
 namespace {
-
-template <class T>
-DeviceBuffer<T> upload(std::span<const T> host) {
-  return DeviceBuffer<T>(host.data(), host.size());
-}
 
 // The device bytes a recovery holds at once: the mesh, the solution, the sums and counts, and the
 // largest batch's arrays.
@@ -44,10 +40,9 @@ class CudaGradientRecoverer final : public GradientRecoverer {
     check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     constexpr std::size_t kHeadroom = std::size_t{256} << 20;  // the allocator's granularity, the context's own
     if (bytes_needed(in, sums.size(), counts.size()) + kHeadroom > free) return false;
-    const auto coords = upload(in.coords);
-    const auto first_dof = upload(in.first_dof);
-    const auto lambda = upload(in.lambda), mu = upload(in.mu), k = upload(in.k);
-    const auto solution = upload(in.solution);
+    const DeviceBuffer<double> coords(in.coords), lambda(in.lambda), mu(in.mu), k(in.k);
+    const DeviceBuffer<std::int64_t> first_dof(in.first_dof);
+    const DeviceBuffer<double> solution(in.solution);
     DeviceBuffer<double> device_sums(sums.size());
     DeviceBuffer<int> device_counts(counts.size());
     device_sums.zero();
@@ -55,15 +50,9 @@ class CudaGradientRecoverer final : public GradientRecoverer {
     const RecoveryMeshView mesh{in.space_dim, in.elastic, coords.get(), first_dof.get(), lambda.get(),
                                 mu.get(),     k.get(),    solution.get()};
     for (std::size_t i = 0; i < in.batches.size(); ++i) {
-      const CellBatch& batch = in.batches[i];
-      const auto weight = upload(batch.weight), N = upload(batch.N), dN = upload(batch.dN);
-      const auto node = upload(batch.node);
-      const auto cell = upload(batch.cell);
-      const auto material = upload(batch.material);
-      const auto extrapolation = upload(in.extrapolation[i]);
-      const CellBatchView view{batch.nodes, batch.points, static_cast<std::int64_t>(batch.cell.size()), weight.get(),
-                               N.get(),     dN.get(),     node.get(),   cell.get(), material.get()};
-      add_cell_gradients(mesh, view, extrapolation.get(), device_sums.get(), device_counts.get());
+      const DeviceCellBatch batch(in.batches[i]);
+      const DeviceBuffer<double> extrapolation(in.extrapolation[i]);
+      add_cell_gradients(mesh, batch.view(), extrapolation.get(), device_sums.get(), device_counts.get());
       // The batch's arrays are freed when this iteration ends: its kernel must be done with them.
       check(cudaDeviceSynchronize(), "the gradient recovery kernel");
     }

@@ -6,6 +6,7 @@
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_cell_batch.hpp"
 #include "kernels/cuda/stiffness_assembly_cuda.hpp"
 #include "kernels/cuda/stiffness_assembly_kernels.hpp"
 #include "support/step_times.hpp"
@@ -13,21 +14,15 @@
 namespace fem::kernels::cuda {
 namespace {
 
-template <class T>
-DeviceBuffer<T> upload(std::span<const T> host) {
-  return DeviceBuffer<T>(host.data(), host.size());
-}
-
 class CudaStiffnessAssembler final : public StiffnessAssembler {
  public:
   std::int64_t assemble(const StiffnessAssembly& in, std::span<double> values, std::span<double> rhs) override {
     Stopwatch watch;
-    const auto coords = upload(in.coords);
-    const auto first_dof = upload(in.first_dof);
-    const auto lambda = upload(in.lambda), mu = upload(in.mu), k = upload(in.k);
-    const auto row_ptr = upload(in.row_ptr);
-    const auto col = upload(in.col);
-    const auto prescribed = upload(in.prescribed);
+    const DeviceBuffer<double> coords(in.coords), lambda(in.lambda), mu(in.mu), k(in.k);
+    const DeviceBuffer<std::int64_t> first_dof(in.first_dof);
+    const DeviceBuffer<std::int64_t> row_ptr(in.row_ptr);
+    const DeviceBuffer<std::int32_t> col(in.col);
+    const DeviceBuffer<double> prescribed(in.prescribed);
     DeviceBuffer<double> device_values(values.size());
     device_values.zero();
     DeviceBuffer<double> device_rhs(rhs.data(), rhs.size());
@@ -39,13 +34,8 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
                                  lambda.get(), mu.get(),    k.get(),         row_ptr.get(), col.get(),
                                  in.node_blocks};
     for (const CellBatch& batch : in.batches) {
-      const auto weight = upload(batch.weight), N = upload(batch.N), dN = upload(batch.dN);
-      const auto node = upload(batch.node);
-      const auto cell = upload(batch.cell);
-      const auto material = upload(batch.material);
-      const CellBatchView view{batch.nodes, batch.points, static_cast<std::int64_t>(batch.cell.size()), weight.get(),
-                               N.get(),     dN.get(),     node.get(),   cell.get(), material.get()};
-      add_cell_matrices(mesh, view, device_values.get(), inverted.get());
+      const DeviceCellBatch on_device(batch);
+      add_cell_matrices(mesh, on_device.view(), device_values.get(), inverted.get());
       // The batch's arrays are freed when this iteration ends: its kernel must be done with them.
       check(cudaDeviceSynchronize(), "the stiffness pair kernel");
     }
