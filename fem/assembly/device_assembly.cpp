@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "fem/assembly/device_inputs.hpp"
-#include "fem/elements/shape_table.hpp"
 #include "fem/physics/element_matrices.hpp"
 #include "kernels/stiffness_assembler.hpp"
 #include "support/step_times.hpp"
@@ -48,11 +47,7 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   in.lambda = materials.lambda;
   in.mu = materials.mu;
   in.k = materials.k;
-  for (const auto& [type, cells] : by_type) {
-    const ShapeTable& table = stiffness_shape_table(type);
-    in.batches.push_back({table.nodes, table.points, table.weight, table.N, table.dN, cells.node, cells.cell,
-                          cells.material});
-  }
+  in.batches = cell_batches(by_type);
   in.row_ptr = in_node_blocks ? std::span<const std::int64_t>(out.blocks.row_ptr) : out.matrix.row_ptr;
   in.col = in_node_blocks ? out.blocks.col : out.matrix.col;
   in.node_blocks = in_node_blocks;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "fem/elements/shape_table.hpp"
 #include "fem/physics/material_law.hpp"
 
 namespace fem {
@@ -26,6 +27,16 @@ std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem) {
     }
   }
   return out;
+}
+
+std::vector<kernels::CellBatch> cell_batches(const std::map<ElementType, CellsOfType>& by_type) {
+  std::vector<kernels::CellBatch> batches;
+  for (const auto& [type, cells] : by_type) {
+    const ShapeTable& table = stiffness_shape_table(type);
+    batches.push_back({table.nodes, table.points, table.weight, table.N, table.dN, cells.node, cells.cell,
+                       cells.material});
+  }
+  return batches;
 }
 
 std::vector<std::int64_t> first_dofs(const DofMap& dofs) {

@@ -8,6 +8,7 @@
 
 #include "fem/assembly/dof_map.hpp"
 #include "fem/physics/problem.hpp"
+#include "kernels/stiffness_assembler.hpp"
 
 namespace fem {
 
@@ -19,6 +20,10 @@ struct CellsOfType {
 };
 
 std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem);
+
+// The batches a device's kernels read: each type's cells with the shape table at its stiffness
+// rule's points (pointing into `by_type` and the tables, which outlive them).
+std::vector<kernels::CellBatch> cell_batches(const std::map<ElementType, CellsOfType>& by_type);
 
 // Per mesh node: the equation of its first component.
 std::vector<std::int64_t> first_dofs(const DofMap& dofs);

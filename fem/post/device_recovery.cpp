@@ -1,7 +1,6 @@
 #include "fem/post/device_recovery.hpp"
 
 #include "fem/assembly/device_inputs.hpp"
-#include "fem/elements/shape_table.hpp"
 #include "kernels/gradient_recovery.hpp"
 
 namespace fem {
@@ -30,12 +29,8 @@ std::optional<CellResults> sweep_cells_on_cuda(const Problem& problem, const Dof
   in.mu = materials.mu;
   in.k = materials.k;
   in.solution = solution;
-  for (const auto& [type, cells] : by_type) {
-    const ShapeTable& table = stiffness_shape_table(type);
-    in.batches.push_back({table.nodes, table.points, table.weight, table.N, table.dN, cells.node, cells.cell,
-                          cells.material});
-    in.extrapolation.push_back(nodal_extrapolation(type));
-  }
+  in.batches = cell_batches(by_type);
+  for (const auto& [type, cells] : by_type) in.extrapolation.push_back(nodal_extrapolation(type));
 
   const std::size_t nodes = problem.mesh->num_nodes();
   const auto width = static_cast<std::size_t>(gradient_width(problem));
