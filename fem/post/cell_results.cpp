@@ -5,6 +5,9 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <vector>
+
+#include <omp.h>
 
 #include "fem/assembly/element_coloring.hpp"
 #include "fem/elements/quadrature.hpp"
@@ -233,17 +236,21 @@ void add_cell_body_load(const Problem& problem, std::size_t e, int d, ElementBuf
 std::span<const double> nodal_extrapolation(ElementType type) { return cell_rule_for(type).extrapolation.matrix(); }
 
 std::array<double, 3> body_load_total(const Problem& problem, int dofs_per_node) {
+  // Each thread sums a fixed block of cells and the blocks are added in order: the total does not
+  // depend on the threads' timing.
   const auto cells = static_cast<std::int64_t>(problem.mesh->cells.size());
-  double lx = 0, ly = 0, lz = 0;
-#pragma omp parallel reduction(+ : lx, ly, lz)
+  std::vector<std::array<double, 3>> partial(static_cast<std::size_t>(omp_get_max_threads()), {0, 0, 0});
+#pragma omp parallel
   {
     ElementBuffers body;
-    double total[3] = {0, 0, 0};
+    double* total = partial[static_cast<std::size_t>(omp_get_thread_num())].data();
 #pragma omp for schedule(static)
     for (std::int64_t e = 0; e < cells; ++e) add_cell_body_load(problem, static_cast<std::size_t>(e), dofs_per_node, body, total);
-    lx += total[0], ly += total[1], lz += total[2];
   }
-  return {lx, ly, lz};
+  std::array<double, 3> sum{0, 0, 0};
+  for (const auto& block : partial)
+    for (int k = 0; k < 3; ++k) sum[k] += block[k];
+  return sum;
 }
 
 int gradient_width(const Problem& problem) { return problem.physics.type == PhysicsType::Elasticity ? 12 : 3; }

@@ -1,12 +1,10 @@
 #include "fem/post/heat_balance.hpp"
 
 #include <cmath>
-#include <cstdint>
 #include <vector>
 
-#include <omp.h>
-
 #include "fem/physics/element_matrices.hpp"
+#include "fem/post/cell_results.hpp"
 
 namespace fem {
 
@@ -27,20 +25,8 @@ HeatBalance heat_balance(const Problem& p, std::span<const double> temperature, 
           for (std::size_t c = 0; c < n; ++c) b.applied -= buffers.matrix[a * n + c] * temperature[nodes[c]];
       }
     }
-  // Sources: the cells' body loads (zero where there is none). Each thread sums a fixed block of
-  // cells and the blocks are added in order: the total does not depend on the threads' timing.
-  const auto cells = static_cast<std::int64_t>(mesh.cells.size());
-  std::vector<double> partial(static_cast<std::size_t>(omp_get_max_threads()), 0.0);
-#pragma omp parallel
-  {
-    ElementBuffers mine;
-    double& sum = partial[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(static)
-    for (std::int64_t e = 0; e < cells; ++e)
-      if (cell_body_load(p, static_cast<std::size_t>(e), mine))
-        for (double q : mine.load) sum += q;
-  }
-  for (double sum : partial) b.applied += sum;
+  // Sources: the cells' body loads (zero where there is none).
+  b.applied += body_load_total(p, 1)[0];
 
   std::vector<char> constrained(mesh.num_nodes(), 0);
   for (const auto& condition : p.dirichlet) {
