@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "fem/assembly/device_assembly.hpp"
 #include "fem/post/device_recovery.hpp"
@@ -83,6 +84,17 @@ void check_recovery_agrees(const Problem& p) {
   CHECK(relative_difference(device->body_load, host.body_load) <= 1e-12);
 }
 
+// visit(mesh) on a jittered box of each element shape in `shapes` (dim dimensions), the shape
+// captured for the messages of the checks inside.
+template <class Visit>
+void on_every_shape(int dim, std::span<const Shape> shapes, Visit visit) {
+  for (const Shape& s : shapes) {
+    CAPTURE(static_cast<int>(s.shape));
+    CAPTURE(s.order);
+    visit(jittered_box(dim, s));
+  }
+}
+
 bool no_device() {
   if (kernels::cuda_stiffness_assembler()) return false;
   MESSAGE("no CUDA build or device: device assembly not tested here");
@@ -93,22 +105,16 @@ bool no_device() {
 
 TEST_CASE("device assembly equals the host's for every element type, elasticity and heat") {
   if (no_device()) return;
-  for (const Shape& s : k3d) {
-    CAPTURE(static_cast<int>(s.shape));
-    CAPTURE(s.order);
-    const Mesh mesh = jittered_box(3, s);
+  on_every_shape(3, k3d, [](const Mesh& mesh) {
     check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Solid3D));
     check_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::Solid3D));
-  }
-  for (const Shape& s : k2d) {
-    CAPTURE(static_cast<int>(s.shape));
-    CAPTURE(s.order);
-    const Mesh mesh = jittered_box(2, s);
+  });
+  on_every_shape(2, k2d, [](const Mesh& mesh) {
     check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::PlaneStress));
     check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::PlaneStrain));
     check_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Axisymmetric));
     check_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::PlaneStress));
-  }
+  });
 }
 
 TEST_CASE("device assembly reports an inverted cell as the host does") {
@@ -137,20 +143,14 @@ TEST_CASE("the device path leaves convection to the host") {
 
 TEST_CASE("device recovery equals the host's for every element type, 3D elasticity and heat") {
   if (no_device()) return;
-  for (const Shape& s : k3d) {
-    CAPTURE(static_cast<int>(s.shape));
-    CAPTURE(s.order);
-    const Mesh mesh = jittered_box(3, s);
+  on_every_shape(3, k3d, [](const Mesh& mesh) {
     check_recovery_agrees(problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Solid3D));
     check_recovery_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::Solid3D));
-  }
-  for (const Shape& s : k2d) {
-    CAPTURE(static_cast<int>(s.shape));
-    CAPTURE(s.order);
-    const Mesh mesh = jittered_box(2, s);
+  });
+  on_every_shape(2, k2d, [](const Mesh& mesh) {
     check_recovery_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::PlaneStress));
     check_recovery_agrees(problem_on(mesh, PhysicsType::Heat, ElasticModel::Axisymmetric));
-  }
+  });
 }
 
 TEST_CASE("the device's recovery leaves 2D elasticity and thermal strain to the host") {
