@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -80,6 +81,15 @@ class SparseBackend {
   virtual std::unique_ptr<SparseMatrix> single_copy(const SparseMatrix& double_blocks) const {
     (void)double_blocks;
     throw std::logic_error(name() + " makes no single-precision copies of its own");
+  }
+  // The blocks on and above the diagonal of AMG's Galerkin product P^T A P, made here for A and P
+  // double block_matrix()es of this back-end (A symmetric, its pattern too), with R = P^T on the
+  // host for its pattern (its values are not read). Nullopt where the back-end has no such
+  // product or the product does not fit it: the host makes it then.
+  virtual std::optional<BlockMatrix<double>> upper_galerkin_product(const SparseMatrix& a, const SparseMatrix& p,
+                                                                    const BlockMatrix<double>& r) const {
+    (void)a, (void)p, (void)r;
+    return std::nullopt;
   }
   // Throws std::invalid_argument for a setting matrix() would refuse (checked before any work).
   virtual void check_setting(const std::string& setting) const = 0;

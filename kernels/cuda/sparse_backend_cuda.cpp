@@ -7,6 +7,7 @@
 #include "kernels/cuda/csr_block_product.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/galerkin_product_cuda.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
@@ -158,6 +159,24 @@ class CudaSparseBackend final : public SparseBackend {
     return checked_block_matrix(a);
   }
   bool makes_single_copies() const override { return true; }
+  std::optional<BlockMatrix<double>> upper_galerkin_product(const SparseMatrix& a, const SparseMatrix& p,
+                                                            const BlockMatrix<double>& r) const override {
+    const auto* a_blocks = dynamic_cast<const CudaBlockMatrix*>(&a);
+    const auto* p_blocks = dynamic_cast<const CudaBlockMatrix*>(&p);
+    if (!a_blocks || !p_blocks)
+      throw std::invalid_argument("cuda upper_galerkin_product: not block matrices of this back-end");
+    const DeviceGalerkinProduct product(a_blocks->form(), p_blocks->form(), r.row_ptr.data(), r.col.data(),
+                                        r.block_rows);
+    if (!product.fits()) return std::nullopt;
+    BlockMatrix<double> upper;
+    upper.row_block = upper.col_block = p_blocks->form().col_block;
+    upper.block_rows = upper.block_cols = r.block_rows;
+    upper.row_ptr.assign(product.row_ptr().begin(), product.row_ptr().end());
+    upper.col.resize(static_cast<std::size_t>(upper.row_ptr.back()));
+    upper.val.resize(upper.col.size() * static_cast<std::size_t>(upper.block_size()));
+    if (!product.compute(upper.col.data(), upper.val.data())) return std::nullopt;
+    return upper;
+  }
   std::unique_ptr<SparseMatrix> single_copy(const SparseMatrix& double_blocks) const override {
     const auto* doubles = dynamic_cast<const CudaBlockMatrix*>(&double_blocks);
     if (!doubles || !doubles->form().double_values)

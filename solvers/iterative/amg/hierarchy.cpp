@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <future>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -115,8 +116,8 @@ bool running(const std::future<Result>& task) {
   return task.valid() && task.wait_for(std::chrono::seconds(0)) != std::future_status::ready;
 }
 
-// The fine level's double blocks copied to a device that narrows them there, and the largest
-// eigenvalue of D^-1 A found there from the single copy.
+// The fine level's double blocks copied to a device that narrows them there (kept there for the
+// Galerkin product), and the largest eigenvalue of D^-1 A found there from the single copy.
 struct SpectrumOnBackend {
   double lambda_max = 0, copy_s = 0, lanczos_s = 0;
 };
@@ -125,7 +126,7 @@ struct SpectrumOnBackend {
 // promise ends the task). The Lanczos steps' start is made on a thread of its own beside the copy.
 SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level, const Values& inv_diag,
                                       const std::shared_future<void>& diagonal_known, const BlockSparse& doubles,
-                                      bool keep_doubles, std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
+                                      std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
   auto start = std::async(std::launch::async, [&] {
     diagonal_known.get();
     return lanczos_start(backend, inv_diag);
@@ -134,7 +135,6 @@ SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Lev
   Stopwatch watch;
   doubles_on_backend = backend.block_matrix(doubles);
   level.a_on_backend = backend.single_copy(*doubles_on_backend);
-  if (!keep_doubles) doubles_on_backend.reset();  // a V-cycle alone multiplies the single copy only
   found.copy_s = watch.restart();
   found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, start.get());
   found.lanczos_s = watch.seconds();
@@ -210,18 +210,35 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
     return 0;
   });
   transfer.tentative.t = {};
-  BlockSparse coarse = timed(steps_.galerkin, threads(), [&] {
+  // Where the device holds the fine operator's double blocks, P goes there in double while the
+  // host makes R, and the device makes P^T A P from the two and R's pattern (the host where the
+  // product does not fit it); P's single copy is then made there from the same copy.
+  std::optional<BlockSparse> coarse_on_device;
+  std::unique_ptr<kernels::SparseMatrix> p_doubles;
+  if (narrowed_on_backend && fine_on_backend_) {
+    auto p_copy = std::async(std::launch::async, [&] { return backend.block_matrix(p); });
+    if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
+    p_doubles = p_copy.get();
+    coarse_on_device = timed(steps_.galerkin, threads(), [&]() -> std::optional<BlockSparse> {
+      const auto upper = backend.upper_galerkin_product(*fine_on_backend_, *p_doubles, r);
+      if (!upper) return std::nullopt;
+      return galerkin_from_upper(*upper);
+    });
+    galerkin_on_device_ = coarse_on_device.has_value();
+  }
+  BlockSparse coarse = coarse_on_device ? std::move(*coarse_on_device) : timed(steps_.galerkin, threads(), [&] {
     return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_threads_s_ : nullptr);
   });
   // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
   // steps' wait above), are spent too: R and the coarser levels are made in their pages.
   if (narrowed_on_backend) fine_ = {};
-  if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
+  if (restriction_after && !p_doubles) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
   if (double_levels_) {  // multiplied as they are (the host's back-end reads them in place)
     uploads.start(spent_.emplace_back(std::move(p)), level.p_on_backend);
     uploads.start(spent_.emplace_back(std::move(r)), level.r_on_backend);
   } else if (backend.makes_single_copies()) {  // narrowed on the device
-    uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
+    if (p_doubles) level.p_on_backend = backend.single_copy(*p_doubles);
+    else uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
     uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
   } else {
     timed(steps_.convert, threads(), [&] {
@@ -291,7 +308,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
       if (!narrowed_on_backend) return uploads.start(level.a, level.a_on_backend);
       fine_sent = true;
       spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
-        return spectrum_on_backend(backend, level, inv_diag, known, *fine_blocks, keep_fine_operator, fine_on_backend_);
+        return spectrum_on_backend(backend, level, inv_diag, known, *fine_blocks, fine_on_backend_);
       });
     };
     // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
@@ -333,6 +350,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     BlockSparse coarse;
     if (!coarsest)
       coarse = coarse_operator(backend, uploads, a, level, transfer, inv_diag, lambda_max, narrowed_on_backend, threads);
+    if (!keep_fine_operator) fine_on_backend_.reset();  // its Galerkin product is made
     level.inv_diag = std::move(inv_diag);
     level.lambda_max = lambda_max;
     if (coarsest) break;
@@ -365,6 +383,7 @@ std::map<std::string, double> Hierarchy::figures() const {
           {"amg_setup_upload_background_s", seconds_.upload_background},
           {"amg_setup_fine_copy_background_s", seconds_.fine_copy_background},
           {"amg_setup_restrictions_transposed_early", restrictions_transposed_early_},
+          {"amg_setup_galerkin_fine_on_device", galerkin_on_device_ ? 1.0 : 0.0},
           {"amg_setup_eigenvalue_background_s", seconds_.eigenvalue_background},
           {"amg_setup_reused_bytes", steps_.total.reused_bytes}};
   double accounted = seconds_.upload;

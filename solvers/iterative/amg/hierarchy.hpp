@@ -83,7 +83,8 @@ class Hierarchy {
   // accounts for), amg_setup_s in all; for each step and in all, amg_setup_*page_faults and
   // amg_setup_*mapped_bytes (StepCost), amg_setup_reused_bytes in all; the fine level's Galerkin
   // product's threads (amg_setup_galerkin_fine_threads) and the seconds the least and the most
-  // busy of them worked (amg_setup_galerkin_fine_thread_min_s, _max_s).
+  // busy of them worked (amg_setup_galerkin_fine_thread_min_s, _max_s), or 1 in
+  // amg_setup_galerkin_fine_on_device where the device made it.
   std::map<std::string, double> figures() const;
   std::size_t bytes() const;  // on the host and on the back-end
 
@@ -121,6 +122,7 @@ class Hierarchy {
   int near_null_vectors_ = 0;
   int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max
   bool rigid_body_modes_ = false;
+  bool galerkin_on_device_ = false;  // the fine level's P^T A P made by the back-end
   bool double_levels_ = false;  // options.precision is Double: no single copies
   struct {
     StepCost near_null, convert, diagonal, aggregate, eigenvalue, prolongator, galerkin, coarse, total;

@@ -60,7 +60,11 @@ BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t
 }
 
 BlockSparse galerkin_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* thread_seconds) {
-  BlockSparse coarse = mirrored(upper_triple_product(a, p, thread_seconds));
+  return galerkin_from_upper(upper_triple_product(a, p, thread_seconds));
+}
+
+BlockSparse galerkin_from_upper(const BlockSparse& upper) {
+  BlockSparse coarse = mirrored(upper);
   const int b = coarse.row_block;
   for (std::int64_t i = 0; i < coarse.block_rows; ++i) {
     auto k = coarse.row_ptr[i];

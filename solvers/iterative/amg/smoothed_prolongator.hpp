@@ -30,5 +30,7 @@ BlockSparse smoothed_restriction(BlockSparse at_transposed, const BlockSparse& t
 // vanished on the aggregate) would have an empty row: it gets a unit diagonal, stays decoupled and
 // so never receives a correction. `thread_seconds` as upper_triple_product's.
 BlockSparse galerkin_product(const BlockSparse& a, const BlockSparse& p, std::vector<double>* thread_seconds = nullptr);
+// The same from its upper half made elsewhere (a device's upper_galerkin_product()).
+BlockSparse galerkin_from_upper(const BlockSparse& upper);
 
 }  // namespace fem::amg

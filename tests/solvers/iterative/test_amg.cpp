@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <sstream>
 #include <tuple>
 
 #include <omp.h>
@@ -343,6 +344,22 @@ TEST_CASE("a symmetric matrix from its upper half, large enough for threads: exa
   CHECK(mismatches == 0);
 }
 
+// A T, T and D^-1 of an FE operator in its node blocks, as the setup's first level makes them.
+struct FirstTransfer {
+  amg::BlockSparse t, at;
+  std::vector<double> inv_diag;
+};
+FirstTransfer first_transfer(const testing::FeSystem& fe, const amg::BlockSparse& a) {
+  const auto b = amg::near_null_space(fe.nodes(), fe.matrix.rows);
+  FirstTransfer f;
+  f.t = amg::tentative_prolongator(amg::aggregate(a, 0.0), b, fe.dofs_per_node, amg::decoupled_equations(a)).t;
+  const auto d = amg::diagonal(a);
+  f.inv_diag.resize(d.size());
+  for (std::size_t i = 0; i < d.size(); ++i) f.inv_diag[i] = d[i] > 0 ? 1.0 / d[i] : 0.0;
+  f.at = amg::product(a, f.t);
+  return f;
+}
+
 TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row product as the whole one") {
   // 24 x 24 x 24 hex8 (15,625 nodes, 3.6 M stored entries; A T and P above a million): the fused
   // product and the transposes run on every thread, each range of coarse rows making the rows of
@@ -350,22 +367,17 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   const auto fe = testing::elasticity_box(24, 24, 24);
   const auto a = amg::to_block_sparse(fe.matrix, 3);
   REQUIRE(a.nnz() > 1000000);
-  const auto b = amg::near_null_space(fe.nodes(), fe.matrix.rows);
-  const auto t = amg::tentative_prolongator(amg::aggregate(a, 0.0), b, 3, amg::decoupled_equations(a));
-  const auto d = amg::diagonal(a);
-  std::vector<double> inv_diag(d.size());
-  for (std::size_t i = 0; i < d.size(); ++i) inv_diag[i] = d[i] > 0 ? 1.0 / d[i] : 0.0;
-  const auto at = amg::product(a, t.t);
+  const auto [t, at, inv_diag] = first_transfer(fe, a);
   REQUIRE(at.nnz() > 1000000);
-  const auto p = amg::smoothed_prolongator(at, t.t, inv_diag, 0.5);
+  const auto p = amg::smoothed_prolongator(at, t, inv_diag, 0.5);
   const auto r = amg::transpose(p);
   // R made from (A T)^T before the damping is known: P^T to the last bit.
-  const auto r_early = amg::smoothed_restriction(amg::transpose(at), t.t, inv_diag, 0.5);
+  const auto r_early = amg::smoothed_restriction(amg::transpose(at), t, inv_diag, 0.5);
   CHECK(r_early.row_ptr == r.row_ptr);
   CHECK(std::equal(r_early.col.begin(), r_early.col.end(), r.col.begin()));
   CHECK(std::equal(r_early.val.begin(), r_early.val.end(), r.val.begin()));
   // P and R in one pass over A T: the same bits.
-  const auto [p_fused, r_fused] = amg::smoothed_prolongator_and_restriction(at, t.t, inv_diag, 0.5);
+  const auto [p_fused, r_fused] = amg::smoothed_prolongator_and_restriction(at, t, inv_diag, 0.5);
   CHECK(p_fused.row_ptr == p.row_ptr);
   CHECK(std::equal(p_fused.col.begin(), p_fused.col.end(), p.col.begin()));
   CHECK(std::equal(p_fused.val.begin(), p_fused.val.end(), p.val.begin()));
@@ -391,6 +403,55 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   for (std::size_t e = 0; e < whole.val.size(); ++e)
     worst = std::max(worst, std::abs(fused.val[e] - whole.val[e])), scale = std::max(scale, std::abs(whole.val[e]));
   CHECK(worst < 1e-13 * scale);
+}
+
+TEST_CASE("P^T A P made by a device: the host's pattern, its values to 1e-12 (3D hex8 and tet10, 2D, heat)") {
+  // Every back-end that makes the product (cuda; the others leave it to the host) against the
+  // host's, on the first level of FE operators: 3 x 6, 2 x 3 and 1 x 1 blocks of P, the tet10
+  // mesh's irregular rows and aggregates.
+  std::vector<std::unique_ptr<kernels::SparseBackend>> makers;
+  for (auto& backend : available_backends()) {
+    const auto tiny = testing::heat_square(6, 5);
+    const auto a = amg::to_block_sparse(tiny.matrix, 1);
+    const auto f = first_transfer(tiny, a);
+    const auto p = amg::smoothed_prolongator(f.at, f.t, f.inv_diag, 0.6);
+    if (backend->upper_galerkin_product(*backend->block_matrix(a), *backend->block_matrix(p), amg::transpose(p)))
+      makers.push_back(std::move(backend));
+  }
+  if (makers.empty()) {
+    MESSAGE("no back-end here makes P^T A P: the host makes it");
+    return;
+  }
+  for (const auto& fe : {testing::elasticity_box(24, 24, 24), testing::elasticity_box(5, 5, 4, 2, ElementShape::Tetrahedron),
+                         testing::elasticity_strip(90, 40), testing::heat_square(160, 130)}) {
+    CAPTURE(fe.dofs_per_node);
+    const auto a = amg::to_block_sparse(fe.matrix, fe.dofs_per_node);
+    const auto f = first_transfer(fe, a);
+    const auto p = amg::smoothed_prolongator(f.at, f.t, f.inv_diag, 0.6);
+    const auto host = amg::galerkin_product(a, p);
+    for (const auto& backend : makers) {
+      CAPTURE(backend->name());
+      const auto upper = backend->upper_galerkin_product(*backend->block_matrix(a), *backend->block_matrix(p),
+                                                         amg::transpose(p));
+      REQUIRE(upper);
+      const auto made = amg::galerkin_from_upper(*upper);
+      REQUIRE(made.row_ptr == host.row_ptr);
+      CHECK(std::equal(made.col.begin(), made.col.end(), host.col.begin()));
+      double worst = 0, scale = 0;
+      for (std::size_t e = 0; e < host.val.size(); ++e)
+        worst = std::max(worst, std::abs(made.val[e] - host.val[e])), scale = std::max(scale, std::abs(host.val[e]));
+      CHECK(scale > 0);
+      CHECK(worst <= 1e-12 * scale);
+      // The same bits a second time: the sums' order does not depend on the threads' timing.
+      const auto again = backend->upper_galerkin_product(*backend->block_matrix(a), *backend->block_matrix(p),
+                                                         amg::transpose(p));
+      CHECK(std::equal(again->val.begin(), again->val.end(), upper->val.begin()));
+      std::ostringstream line;
+      line << backend->name() << ": " << host.block_rows << " coarse rows, " << upper->col.size()
+           << " upper blocks, largest difference " << worst / scale << " of the largest entry";
+      MESSAGE(line.str());
+    }
+  }
 }
 
 TEST_CASE("the tentative prolongator of many nodes (made on all threads): one block per aggregated node") {
