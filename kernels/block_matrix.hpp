@@ -42,12 +42,15 @@ void check_block_shape(const BlockMatrix<Value>& a, const std::string& where) {
 
 // The threads (work-items) a device's block SpMV gives one block row: a power of two near a
 // quarter of the mean blocks per row, 1..32, so each strides over a few blocks.
-template <class Value>
-int lanes_per_block_row(const BlockMatrix<Value>& a) {
-  const double mean = a.block_rows > 0 ? static_cast<double>(a.col.size()) / static_cast<double>(a.block_rows) : 0.0;
+inline int lanes_per_block_row(std::int64_t blocks, std::int64_t block_rows) {
+  const double mean = block_rows > 0 ? static_cast<double>(blocks) / static_cast<double>(block_rows) : 0.0;
   int lanes = 1;
   while (lanes < 32 && 4.0 * lanes < mean) lanes *= 2;
   return lanes;
+}
+template <class Value>
+int lanes_per_block_row(const BlockMatrix<Value>& a) {
+  return lanes_per_block_row(static_cast<std::int64_t>(a.col.size()), a.block_rows);
 }
 
 }  // namespace fem::kernels

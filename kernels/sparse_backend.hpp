@@ -5,9 +5,9 @@
 // solvers/iterative are written once against this; kernels/cpu, kernels/cuda and kernels/opencl
 // implement it with the same names.
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
-#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -16,6 +16,7 @@
 #include "kernels/block_matrix.hpp"
 #include "kernels/csr_matrix.hpp"
 #include "kernels/device_matrix.hpp"
+#include "kernels/level_transfer.hpp"
 
 namespace fem::kernels {
 
@@ -82,14 +83,21 @@ class SparseBackend {
     (void)double_blocks;
     throw std::logic_error(name() + " makes no single-precision copies of its own");
   }
-  // The blocks on and above the diagonal of AMG's Galerkin product P^T A P, made here for A and P
-  // double block_matrix()es of this back-end (A symmetric, its pattern too), with R = P^T on the
-  // host for its pattern (its values are not read). Nullopt where the back-end has no such
-  // product or the product does not fit it: the host makes it then.
-  virtual std::optional<BlockMatrix<double>> upper_galerkin_product(const SparseMatrix& a, const SparseMatrix& p,
-                                                                    const BlockMatrix<double>& r) const {
-    (void)a, (void)p, (void)r;
-    return std::nullopt;
+  // Which blocks of A, a double block_matrix() of this back-end (square blocks), are strong
+  // connections for AMG's aggregation: 1 where off the diagonal and ||A_ij||^2 >= threshold^2
+  // ||A_ii|| ||A_jj|| > 0 (Frobenius norms, rounded as the host rounds them), else 0, one per
+  // block. Empty where the back-end leaves the test to the host.
+  virtual std::vector<std::uint8_t> strong_blocks(const SparseMatrix& a, double threshold) const {
+    (void)a, (void)threshold;
+    return {};
+  }
+  // An AMG level's transfer operators made here (level_transfer.hpp) for A, a double
+  // block_matrix() of this back-end (symmetric, its pattern too), and the tentative prolongator T
+  // (at most one block per row) on the host. Null where the back-end makes none or A's rows or
+  // the blocks' shapes do not fit its kernels: the host makes them then. A must outlive it.
+  virtual std::unique_ptr<LevelTransfer> level_transfer(const SparseMatrix& a, const BlockMatrix<double>& t) const {
+    (void)a, (void)t;
+    return nullptr;
   }
   // Throws std::invalid_argument for a setting matrix() would refuse (checked before any work).
   virtual void check_setting(const std::string& setting) const = 0;

@@ -238,27 +238,23 @@ struct DeviceGalerkinProduct::Inputs {
   Args args;
   int b = 1, k = 1;
   unsigned blocks = 1;
-  DeviceBuffer<std::int64_t> r_ptr;
-  DeviceBuffer<std::int32_t> r_col;
   DeviceBuffer<int> overflow{1};
 };
 
 DeviceGalerkinProduct::DeviceGalerkinProduct(const DeviceBlockMatrix& a, const DeviceBlockMatrix& p,
-                                             const std::int64_t* r_row_ptr, const std::int32_t* r_col,
-                                             std::int64_t coarse_rows)
+                                             const DeviceBlockMatrix& r)
     : inputs_(std::make_unique<Inputs>()) {
   Inputs& in = *inputs_;
   in.b = a.row_block;
   in.k = p.col_block;
   if (!a.double_values || !p.double_values || a.col_block != in.b || p.row_block != in.b || !has_kernel(in.b, in.k))
     return;
-  in.r_ptr = DeviceBuffer<std::int64_t>(r_row_ptr, static_cast<std::size_t>(coarse_rows) + 1);
-  in.r_col = DeviceBuffer<std::int32_t>(r_col, static_cast<std::size_t>(r_row_ptr[coarse_rows]));
+  const std::int64_t coarse_rows = r.block_rows;
   in.overflow.zero();
   in.blocks = resident_blocks();
   Args& g = in.args;
   g = Args{coarse_rows, a.row_ptr, a.col, static_cast<const double*>(a.val), p.row_ptr, p.col,
-           static_cast<const double*>(p.val), in.r_ptr.get(), in.r_col.get()};
+           static_cast<const double*>(p.val), r.row_ptr, r.col};
   g.overflow = in.overflow.get();
   DeviceBuffer<std::int32_t> counts(static_cast<std::size_t>(std::max<std::int64_t>(coarse_rows, 1)));
   g.counts = counts.get();

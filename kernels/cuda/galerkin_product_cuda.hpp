@@ -1,6 +1,6 @@
 #pragma once
-// AMG's Galerkin product P^T A P on a CUDA device (galerkin_product.cu), for a level whose A and P
-// are double block matrices there already and whose R = P^T is given by its pattern. Only the
+// AMG's Galerkin product P^T A P on a CUDA device (galerkin_product.cu), for a level whose A, P
+// and R = P^T are double block matrices there (R's pattern is read, not its values). Only the
 // blocks on and above the diagonal are made: the host mirrors them, as its own product does.
 // Plain C++: the CUDA calls are in the .cu file.
 #include <cstdint>
@@ -14,10 +14,8 @@ namespace fem::kernels::cuda {
 class DeviceGalerkinProduct {
  public:
   // The pattern pass: each coarse row's blocks on and above its diagonal counted. A is symmetric,
-  // its pattern too; `r_row_ptr` (coarse_rows + 1 entries) and `r_col` (ascending within each
-  // row) are P^T's pattern on the host.
-  DeviceGalerkinProduct(const DeviceBlockMatrix& a, const DeviceBlockMatrix& p, const std::int64_t* r_row_ptr,
-                        const std::int32_t* r_col, std::int64_t coarse_rows);
+  // its pattern too; R's rows hold their columns in ascending order.
+  DeviceGalerkinProduct(const DeviceBlockMatrix& a, const DeviceBlockMatrix& p, const DeviceBlockMatrix& r);
   ~DeviceGalerkinProduct();
   DeviceGalerkinProduct(const DeviceGalerkinProduct&) = delete;
   DeviceGalerkinProduct& operator=(const DeviceGalerkinProduct&) = delete;

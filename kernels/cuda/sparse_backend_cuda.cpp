@@ -1,16 +1,17 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
-#include <optional>
 #include <stdexcept>
 
 #include "kernels/block_diagonal_check.hpp"
 #include "kernels/cuda/csr_block_product.hpp"
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/cuda/device_buffer.hpp"
-#include "kernels/cuda/galerkin_product_cuda.hpp"
+#include "kernels/cuda/cuda_block_matrix.hpp"
+#include "kernels/cuda/level_transfer_cuda.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
+#include "kernels/cuda/strength_of_connection_cuda.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
@@ -44,44 +45,6 @@ class CudaMatrix final : public SparseMatrix {
 
  private:
   std::shared_ptr<const DeviceSpmv> spmv_;
-};
-
-// A block matrix for block_spmv: its arrays on the device.
-class CudaBlockMatrix final : public SparseMatrix {
- public:
-  template <class Value>
-  explicit CudaBlockMatrix(const BlockMatrix<Value>& a)
-      : row_ptr_(a.row_ptr.data(), a.row_ptr.size() * sizeof(std::int64_t)),
-        col_(a.col.data(), a.col.size() * sizeof(std::int32_t)),
-        val_(a.val.data(), a.val.size() * sizeof(Value)) {
-    form_.row_block = a.row_block;
-    form_.col_block = a.col_block;
-    form_.lanes = lanes_per_block_row(a);
-    form_.double_values = sizeof(Value) == sizeof(double);
-    form_.block_rows = a.block_rows;
-    form_.row_ptr = static_cast<const std::int64_t*>(row_ptr_.data());
-    form_.col = static_cast<const std::int32_t*>(col_.data());
-    form_.val = val_.data();
-  }
-  // The single-precision copy of a double matrix, made on the device.
-  struct Narrowed {};
-  CudaBlockMatrix(const CudaBlockMatrix& doubles, Narrowed)
-      : row_ptr_(doubles.row_ptr_, false), col_(doubles.col_, false), val_(doubles.val_, true), form_(doubles.form_) {
-    form_.double_values = false;
-    form_.row_ptr = static_cast<const std::int64_t*>(row_ptr_.data());
-    form_.col = static_cast<const std::int32_t*>(col_.data());
-    form_.val = val_.data();
-  }
-  std::size_t device_bytes() const override { return row_ptr_.bytes() + col_.bytes() + val_.bytes(); }
-  std::string setting() const override {
-    return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) +
-           (form_.double_values ? " fp64" : " fp32") + "/t" + std::to_string(form_.lanes);
-  }
-  const DeviceBlockMatrix& form() const { return form_; }
-
- private:
-  DeviceBytes row_ptr_, col_, val_;
-  DeviceBlockMatrix form_;
 };
 
 // A CSR matrix for spmv_rows(): cuSPARSE's SpMM on column-major blocks.
@@ -159,23 +122,19 @@ class CudaSparseBackend final : public SparseBackend {
     return checked_block_matrix(a);
   }
   bool makes_single_copies() const override { return true; }
-  std::optional<BlockMatrix<double>> upper_galerkin_product(const SparseMatrix& a, const SparseMatrix& p,
-                                                            const BlockMatrix<double>& r) const override {
-    const auto* a_blocks = dynamic_cast<const CudaBlockMatrix*>(&a);
-    const auto* p_blocks = dynamic_cast<const CudaBlockMatrix*>(&p);
-    if (!a_blocks || !p_blocks)
-      throw std::invalid_argument("cuda upper_galerkin_product: not block matrices of this back-end");
-    const DeviceGalerkinProduct product(a_blocks->form(), p_blocks->form(), r.row_ptr.data(), r.col.data(),
-                                        r.block_rows);
-    if (!product.fits()) return std::nullopt;
-    BlockMatrix<double> upper;
-    upper.row_block = upper.col_block = p_blocks->form().col_block;
-    upper.block_rows = upper.block_cols = r.block_rows;
-    upper.row_ptr.assign(product.row_ptr().begin(), product.row_ptr().end());
-    upper.col.resize(static_cast<std::size_t>(upper.row_ptr.back()));
-    upper.val.resize(upper.col.size() * static_cast<std::size_t>(upper.block_size()));
-    if (!product.compute(upper.col.data(), upper.val.data())) return std::nullopt;
-    return upper;
+  std::vector<std::uint8_t> strong_blocks(const SparseMatrix& a, double threshold) const override {
+    const auto* doubles = dynamic_cast<const CudaBlockMatrix*>(&a);
+    if (!doubles || !doubles->form().double_values || doubles->form().row_block != doubles->form().col_block)
+      throw std::invalid_argument("cuda strong_blocks: A is not a double-precision square-block matrix of this back-end");
+    std::vector<std::uint8_t> strong(static_cast<std::size_t>(doubles->blocks()));
+    cuda::strong_blocks(doubles->form(), threshold, strong.data());
+    return strong;
+  }
+  std::unique_ptr<LevelTransfer> level_transfer(const SparseMatrix& a, const BlockMatrix<double>& t) const override {
+    const auto* doubles = dynamic_cast<const CudaBlockMatrix*>(&a);
+    if (!doubles || !doubles->form().double_values)
+      throw std::invalid_argument("cuda level_transfer: A is not a double-precision block matrix of this back-end");
+    return make_level_transfer(*doubles, t);
   }
   std::unique_ptr<SparseMatrix> single_copy(const SparseMatrix& double_blocks) const override {
     const auto* doubles = dynamic_cast<const CudaBlockMatrix*>(&double_blocks);

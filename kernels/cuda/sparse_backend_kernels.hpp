@@ -11,12 +11,16 @@ namespace fem::kernels::cuda {
 class DeviceBytes {
  public:
   DeviceBytes(const void* host, std::size_t bytes);
+  // `bytes` uninitialised, for a kernel to fill.
+  explicit DeviceBytes(std::size_t bytes);
   // A copy of device bytes; with `narrow`, the doubles of `device` as floats (half the bytes).
   DeviceBytes(const DeviceBytes& device, bool narrow);
   ~DeviceBytes();
+  DeviceBytes(DeviceBytes&& o) noexcept : data_(o.data_), bytes_(o.bytes_) { o.data_ = nullptr, o.bytes_ = 0; }
   DeviceBytes(const DeviceBytes&) = delete;
   DeviceBytes& operator=(const DeviceBytes&) = delete;
   const void* data() const { return data_; }
+  void* data() { return data_; }
   std::size_t bytes() const { return bytes_; }
 
  private:

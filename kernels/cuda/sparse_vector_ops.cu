@@ -187,6 +187,9 @@ DeviceBytes::DeviceBytes(const void* host, std::size_t bytes) : bytes_(bytes) {
   check(cudaMalloc(&data_, bytes), "cudaMalloc (block matrix)");
   copy_bytes_to_device(data_, host, bytes);
 }
+DeviceBytes::DeviceBytes(std::size_t bytes) : bytes_(bytes) {
+  if (bytes > 0) check(cudaMalloc(&data_, bytes), "cudaMalloc (block matrix)");
+}
 DeviceBytes::DeviceBytes(const DeviceBytes& device, bool narrow)
     : bytes_(narrow ? device.bytes_ / sizeof(double) * sizeof(float) : device.bytes_) {
   if (bytes_ == 0) return;

@@ -123,17 +123,25 @@ struct SpectrumOnBackend {
 };
 
 // The copy starts before D is known: `inv_diag` is read once `diagonal_known` is (a broken
-// promise ends the task). The Lanczos steps' start is made on a thread of its own beside the copy.
+// promise ends the task); `copied` is kept once the double copy is made (at once where
+// `doubles_on_backend` holds the assembly's). The Lanczos steps' start is made on a thread of its own beside the copy.
 SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level, const Values& inv_diag,
                                       const std::shared_future<void>& diagonal_known, const BlockSparse& doubles,
-                                      std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend) {
+                                      std::shared_ptr<const kernels::SparseMatrix>& doubles_on_backend,
+                                      std::promise<void>& copied) {
   auto start = std::async(std::launch::async, [&] {
     diagonal_known.get();
     return lanczos_start(backend, inv_diag);
   });
   SpectrumOnBackend found;
   Stopwatch watch;
-  doubles_on_backend = backend.block_matrix(doubles);
+  try {
+    if (!doubles_on_backend) doubles_on_backend = backend.block_matrix(doubles);  // unless the assembly left them there
+  } catch (...) {
+    copied.set_exception(std::current_exception());
+    throw;
+  }
+  copied.set_value();
   level.a_on_backend = backend.single_copy(*doubles_on_backend);
   found.copy_s = watch.restart();
   found.lambda_max = largest_eigenvalue(backend, *level.a_on_backend, start.get());
@@ -150,14 +158,43 @@ struct Hierarchy::Transfer {
   TentativeProlongator tentative;
   BlockSparse at, at_transposed;
   bool transposed_early = false;
+  // A T, P, R and P^T A P made on the device from its copy of A instead (the fine level there).
+  std::unique_ptr<kernels::LevelTransfer> on_backend;
 };
 
+// The level's aggregates; the fine level's with its blocks' norms where made, and its strong
+// blocks marked on the device where `fine_on_device` is its copy there.
+template <class Threads>
+Aggregates Hierarchy::level_aggregates(const kernels::SparseBackend& backend, const BlockSparse& a, double threshold,
+                                       bool fine_level, const Values& fine_norms,
+                                       const kernels::SparseMatrix* fine_on_device, const Threads& threads) {
+  return timed(steps_.aggregate, threads(), [&] {
+    const auto strong = fine_level && fine_on_device ? backend.strong_blocks(*fine_on_device, threshold)
+                                                     : std::vector<std::uint8_t>{};
+    return aggregate(a, threshold, fine_level ? std::span<const double>(fine_norms) : std::span<const double>{}, strong);
+  });
+}
+
+// T, then A T made on the device where it holds A's double copy (`fine_copied` valid: the fine
+// level that a device narrows), or on the host while the Lanczos steps run on a device, and
+// (A T)^T (which the damping does not change) if they still run then; otherwise R is made from P
+// (R = P^T to the last bit either way).
 template <class Running, class Threads>
-void Hierarchy::make_tentative(Transfer& transfer, const BlockSparse& a, const Aggregates& aggregates,
-                               NearNullSpace& b, const Running& lambda_sought_on_device, const Threads& threads) {
+void Hierarchy::make_tentative(const kernels::SparseBackend& backend, Transfer& transfer, const BlockSparse& a,
+                               const Aggregates& aggregates, NearNullSpace& b,
+                               const std::shared_future<void>& fine_copied, const Running& lambda_sought_on_device,
+                               const Threads& threads) {
   timed(steps_.prolongator, threads(), [&] {
     transfer.tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
     b = std::move(transfer.tentative.coarse);  // this level's near-null vectors are spent
+    if (fine_copied.valid()) {
+      fine_copied.get();  // rethrows the copy's failure
+      transfer.on_backend = backend.level_transfer(*fine_on_backend_, transfer.tentative.t);
+    }
+    if (transfer.on_backend) {
+      transfer.tentative.t = {};  // the device has its own
+      return 0;
+    }
     transfer.at = product(a, transfer.tentative.t);
     transfer.transposed_early = lambda_sought_on_device();
     if (transfer.transposed_early) transfer.at_transposed = transpose(transfer.at), ++restrictions_transposed_early_;
@@ -193,6 +230,8 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
                                        const BlockSparse& a, Level& level, Transfer& transfer, const Values& inv_diag,
                                        double lambda_max, bool narrowed_on_backend, const Threads& threads) {
   const double omega = 4.0 / 3.0 / lambda_max;
+  if (transfer.on_backend) return coarse_operator_on_backend(*transfer.on_backend, a, level, inv_diag, omega,
+                                                             narrowed_on_backend, threads);
   // Where R is made: where the fine level's blocks are freed after the Galerkin product (which
   // reads P^T from P), after it, in their pages; in single precision on the host, as the transpose
   // of P's single copy once P's double blocks are freed (R never in double: a matrix of P's size
@@ -210,35 +249,18 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
     return 0;
   });
   transfer.tentative.t = {};
-  // Where the device holds the fine operator's double blocks, P goes there in double while the
-  // host makes R, and the device makes P^T A P from the two and R's pattern (the host where the
-  // product does not fit it); P's single copy is then made there from the same copy.
-  std::optional<BlockSparse> coarse_on_device;
-  std::unique_ptr<kernels::SparseMatrix> p_doubles;
-  if (narrowed_on_backend && fine_on_backend_) {
-    auto p_copy = std::async(std::launch::async, [&] { return backend.block_matrix(p); });
-    if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
-    p_doubles = p_copy.get();
-    coarse_on_device = timed(steps_.galerkin, threads(), [&]() -> std::optional<BlockSparse> {
-      const auto upper = backend.upper_galerkin_product(*fine_on_backend_, *p_doubles, r);
-      if (!upper) return std::nullopt;
-      return galerkin_from_upper(*upper);
-    });
-    galerkin_on_device_ = coarse_on_device.has_value();
-  }
-  BlockSparse coarse = coarse_on_device ? std::move(*coarse_on_device) : timed(steps_.galerkin, threads(), [&] {
+  BlockSparse coarse = timed(steps_.galerkin, threads(), [&] {
     return galerkin_product(a, p, levels_.size() == 1 ? &fine_galerkin_threads_s_ : nullptr);
   });
   // The fine level's double blocks, once a device has made its own copy of them (the Lanczos
   // steps' wait above), are spent too: R and the coarser levels are made in their pages.
   if (narrowed_on_backend) fine_ = {};
-  if (restriction_after && !p_doubles) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
+  if (restriction_after) r = timed(steps_.prolongator, threads(), [&] { return transpose(p); });
   if (double_levels_) {  // multiplied as they are (the host's back-end reads them in place)
     uploads.start(spent_.emplace_back(std::move(p)), level.p_on_backend);
     uploads.start(spent_.emplace_back(std::move(r)), level.r_on_backend);
   } else if (backend.makes_single_copies()) {  // narrowed on the device
-    if (p_doubles) level.p_on_backend = backend.single_copy(*p_doubles);
-    else uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
+    uploads.start_narrowed(spent_.emplace_back(std::move(p)), level.p_on_backend);
     uploads.start_narrowed(spent_.emplace_back(std::move(r)), level.r_on_backend);
   } else {
     timed(steps_.convert, threads(), [&] {
@@ -253,7 +275,30 @@ BlockSparse Hierarchy::coarse_operator(const kernels::SparseBackend& backend, Ba
   return coarse;
 }
 
-const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms) {
+// P, R and P^T A P made on the device (P^T A P by the host from P where the device's product
+// does not fit); P and R stay there in single precision.
+template <class Threads>
+BlockSparse Hierarchy::coarse_operator_on_backend(kernels::LevelTransfer& transfer, const BlockSparse& a, Level& level,
+                                                  const Values& inv_diag, double omega, bool narrowed_on_backend,
+                                                  const Threads& threads) {
+  timed(steps_.prolongator, threads(), [&] {
+    transfer.smooth(inv_diag, omega);
+    return 0;
+  });
+  BlockSparse coarse = timed(steps_.galerkin, threads(), [&] {
+    if (const auto upper = transfer.upper_galerkin_product()) {
+      galerkin_on_device_ = true;
+      return galerkin_from_upper(*upper);
+    }
+    return galerkin_product(a, transfer.prolongator());
+  });
+  if (narrowed_on_backend) fine_ = {};
+  std::tie(level.p_on_backend, level.r_on_backend) = transfer.single_copies();
+  return coarse;
+}
+
+const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows) {
+  if (device_narrows && !double_levels_) fine_on_backend_ = fine.blocks_on_device;
   if (fine.csr) {
     fine_ = to_block_sparse(*fine.csr, dofs_per_node, &norms);
     return &fine_;
@@ -280,9 +325,11 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
   Values fine_block_norms;  // squared norms of the fine blocks, for the aggregation
-  const BlockSparse* const fine_blocks =
-      timed(steps_.convert, step_threads(false), [&] { return fine_in_blocks(fine, nodes.dofs_per_node, fine_block_norms); });
+  const BlockSparse* const fine_blocks = timed(steps_.convert, step_threads(false), [&] {
+    return fine_in_blocks(fine, nodes.dofs_per_node, fine_block_norms, backend.makes_single_copies());
+  });
   const BlockSparse* current = fine_blocks;
+  const std::shared_ptr<const kernels::SparseMatrix> fine_from_assembly = fine_on_backend_;  // tested there at once
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
   std::unique_ptr<kernels::SparseBackend> host;  // the host's back-end, for a device's coarse levels
@@ -300,6 +347,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     Values inv_diag;
     std::future<SpectrumOnBackend> spectrum;
     std::promise<void> diagonal_known;  // destroyed before `spectrum` waits: a broken promise ends its task
+    std::promise<void> fine_copy_made;     // and its future, where the fine operator's double copy is on its way:
+    std::shared_future<void> fine_copied;
     bool sent = false;
     const auto send = [&] {
       sent = true;
@@ -307,8 +356,9 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
       if (double_levels_) return uploads.start(a, level.a_on_backend);
       if (!narrowed_on_backend) return uploads.start(level.a, level.a_on_backend);
       fine_sent = true;
+      fine_copied = fine_copy_made.get_future().share();
       spectrum = std::async(std::launch::async, [&, known = diagonal_known.get_future().share()] {
-        return spectrum_on_backend(backend, level, inv_diag, known, *fine_blocks, fine_on_backend_);
+        return spectrum_on_backend(backend, level, inv_diag, known, *fine_blocks, fine_on_backend_, fine_copy_made);
       });
     };
     // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
@@ -316,8 +366,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
     inv_diag = timed(steps_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
     diagonal_known.set_value();
-    level.rows = rows;
-    level.nnz = a.nnz();
+    level.rows = rows, level.nnz = a.nnz();
     if (options.smoother == AmgSmoother::L1Jacobi) level.l1_row_sums = absolute_row_sums(a);
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
@@ -326,10 +375,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = timed(steps_.aggregate, threads(), [&] {
-        const std::span<const double> norms = current == fine_blocks ? fine_block_norms : std::span<const double>{};
-        return aggregate(a, options.strength_threshold, norms);
-      });
+      aggregates = level_aggregates(backend, a, options.strength_threshold, current == fine_blocks, fine_block_norms,
+                                    fine_from_assembly.get(), threads);
     // Each large temporary is freed as soon as it is spent, where no copy reads it: its pages go
     // to the large-block cache and the next steps' arrays are made in them (no page faults).
     fine_block_norms = Values();
@@ -339,14 +386,11 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
       break;
     }
     if (!sent) send();
-    // T and A T while the Lanczos steps run on a device, and (A T)^T (which the damping does not
-    // change) if they still run then; otherwise R is made from P below (R = P^T to the last bit
-    // either way).
     Transfer transfer;
-    if (!coarsest) make_tentative(transfer, a, aggregates, b, [&] { return running(spectrum); }, threads);
+    if (!coarsest) make_tentative(backend, transfer, a, aggregates, b, fine_copied, [&] { return running(spectrum); }, threads);
     const double lambda_max = level_eigenvalue(backend, host, a, level, inv_diag, spectrum, threads);
     // A Krylov operator that the device does not narrow follows the fine level's A.
-    if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_on_backend_), fine_sent = true;
+    if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_uploaded_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest)
       coarse = coarse_operator(backend, uploads, a, level, transfer, inv_diag, lambda_max, narrowed_on_backend, threads);
@@ -361,8 +405,9 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
       current = &coarser;
     }
   }
-  if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_on_backend_);  // a fine level solved by Cholesky
+  if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_uploaded_);  // a fine level solved by Cholesky
   uploads.wait_all();
+  if (fine_uploaded_) fine_on_backend_ = std::move(fine_uploaded_);
   seconds_.upload = uploads.waited_s();
   seconds_.upload_background += uploads.copying_s();
 }
@@ -411,7 +456,7 @@ std::map<std::string, double> Hierarchy::figures() const {
   return figures;
 }
 
-std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
+std::shared_ptr<const kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
 
 std::size_t Hierarchy::bytes() const {
   std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() +

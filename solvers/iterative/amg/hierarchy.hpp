@@ -4,7 +4,10 @@
 // matrices and the smoother's diagonal only, so the cycle (v_cycle.hpp) is block SpMVs and
 // vector steps that any sparse back-end runs. Each level's matrices go to the back-end as soon as
 // they are made, copied beside the setup's next steps; on a device the fine level's Lanczos steps
-// run there too, beside the host's aggregation, the coarser levels' on the host.
+// run there too, beside the host's aggregation, the coarser levels' on the host, and where the
+// device makes a level's transfer (kernels/level_transfer.hpp: CUDA) the fine level's A T, P, R
+// and P^T A P are made there from its copy of A: the host aggregates, makes T and mirrors the
+// coarse operator's upper blocks, and never holds the fine level's P or R.
 #include <deque>
 #include <future>
 #include <map>
@@ -57,7 +60,8 @@ class Hierarchy {
   // Throws SolveFailure naming the equation of a non-positive diagonal entry, or when the
   // coarsest operator is not positive definite.
   // `keep_fine_operator`: copy the fine operator's double blocks to the back-end for
-  // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks).
+  // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks), or keep the
+  // copy `a` brings (SystemMatrix::blocks_on_device) where the back-end narrows it.
   // `backend` (and node blocks handed in) must outlive the hierarchy; node blocks must be
   // nodes.dofs_per_node square (std::invalid_argument).
   Hierarchy(const kernels::SparseBackend& backend, SystemMatrix a, const NodeLayout& nodes,
@@ -65,7 +69,7 @@ class Hierarchy {
 
   // The fine operator in double-precision blocks on the back-end, moved out (a device's Krylov
   // operator: the conversion is made once, the copy runs beside the setup); null unless kept.
-  std::unique_ptr<kernels::SparseMatrix> take_fine_operator();
+  std::shared_ptr<const kernels::SparseMatrix> take_fine_operator();
 
   const std::vector<std::unique_ptr<Level>>& levels() const { return levels_; }
   // The exact solve of the coarsest level; null when coarsening stalled above the size a dense
@@ -91,12 +95,18 @@ class Hierarchy {
  private:
   // The fine operator in node blocks: converted into fine_ (`norms` gets their blocks' squared
   // norms, made on the way), or those handed in (checked to be `dofs_per_node` square; `norms`
-  // left empty: no array of them is worth its memory).
-  const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms);
+  // left empty: no array of them is worth its memory), with their copy on the device where the
+  // assembly left one there and `device_narrows` the fine level (fine_on_backend_).
+  const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows);
   // The steps of a level's setup after its aggregation (hierarchy.cpp).
   struct Transfer;
+  template <class Threads>
+  Aggregates level_aggregates(const kernels::SparseBackend& backend, const BlockSparse& a, double threshold,
+                              bool fine_level, const Values& fine_norms, const kernels::SparseMatrix* fine_on_device,
+                              const Threads& threads);
   template <class Running, class Threads>
-  void make_tentative(Transfer& transfer, const BlockSparse& a, const Aggregates& aggregates, NearNullSpace& b,
+  void make_tentative(const kernels::SparseBackend& backend, Transfer& transfer, const BlockSparse& a,
+                      const Aggregates& aggregates, NearNullSpace& b, const std::shared_future<void>& fine_copied,
                       const Running& lambda_sought_on_device, const Threads& threads);
   template <class Spectrum, class Threads>
   double level_eigenvalue(const kernels::SparseBackend& backend, std::unique_ptr<kernels::SparseBackend>& host,
@@ -105,6 +115,10 @@ class Hierarchy {
   BlockSparse coarse_operator(const kernels::SparseBackend& backend, BackgroundUploads& uploads, const BlockSparse& a,
                               Level& level, Transfer& transfer, const Values& inv_diag, double lambda_max,
                               bool narrowed_on_backend, const Threads& threads);
+  template <class Threads>
+  BlockSparse coarse_operator_on_backend(kernels::LevelTransfer& transfer, const BlockSparse& a, Level& level,
+                                         const Values& inv_diag, double omega, bool narrowed_on_backend,
+                                         const Threads& threads);
 
   std::vector<std::unique_ptr<Level>> levels_;
   std::unique_ptr<CoarseSolver> coarse_;
@@ -117,12 +131,16 @@ class Hierarchy {
   // about 0.1 s a gigabyte and stall the other threads' page faults and copies.
   BlockSparse fine_;
   std::deque<BlockSparse> spent_;
-  std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
+  // The fine operator's double blocks on the back-end: the assembly's (SystemMatrix::
+  // blocks_on_device), or copied there by the setup (fine_uploaded_ while a background copy
+  // makes it).
+  std::shared_ptr<const kernels::SparseMatrix> fine_on_backend_;
+  std::unique_ptr<kernels::SparseMatrix> fine_uploaded_;
   std::vector<double> fine_galerkin_threads_s_;  // the seconds each thread worked on the fine level's R A P
   int near_null_vectors_ = 0;
   int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max
   bool rigid_body_modes_ = false;
-  bool galerkin_on_device_ = false;  // the fine level's P^T A P made by the back-end
+  bool galerkin_on_device_ = false;  // the fine level's P^T A P made by the device
   bool double_levels_ = false;  // options.precision is Double: no single copies
   struct {
     StepCost near_null, convert, diagonal, aggregate, eigenvalue, prolongator, galerkin, coarse, total;

@@ -405,21 +405,62 @@ TEST_CASE("P^T A P of an FE operator large enough for threads: the row-by-row pr
   CHECK(worst < 1e-13 * scale);
 }
 
-TEST_CASE("P^T A P made by a device: the host's pattern, its values to 1e-12 (3D hex8 and tet10, 2D, heat)") {
-  // Every back-end that makes the product (cuda; the others leave it to the host) against the
-  // host's, on the first level of FE operators: 3 x 6, 2 x 3 and 1 x 1 blocks of P, the tet10
-  // mesh's irregular rows and aggregates.
+// The largest difference between two block matrices of one pattern, relative to b's largest entry.
+double relative_difference(const amg::BlockSparse& a, const amg::BlockSparse& b) {
+  double worst = 0, scale = 0;
+  for (std::size_t e = 0; e < b.val.size(); ++e)
+    worst = std::max(worst, std::abs(a.val[e] - b.val[e])), scale = std::max(scale, std::abs(b.val[e]));
+  return scale > 0 ? worst / scale : INFINITY;
+}
+
+bool same_pattern(const amg::BlockSparse& a, const amg::BlockSparse& b) {
+  return a.row_block == b.row_block && a.col_block == b.col_block && a.row_ptr == b.row_ptr &&
+         std::equal(a.col.begin(), a.col.end(), b.col.begin(), b.col.end());
+}
+
+TEST_CASE("strong blocks marked by a device: the host's aggregates (3D hex8 and tet10, 2D, heat)") {
+  // Thresholds that put blocks on both sides of the test (0.25: many weak ones), on every
+  // back-end that marks them (cuda; the others leave the test to the host).
+  const auto square = testing::heat_square(40, 30);
+  const auto tiny = amg::to_block_sparse(square.matrix, 1);
+  std::vector<std::unique_ptr<kernels::SparseBackend>> markers;
+  for (auto& backend : available_backends())
+    if (!backend->strong_blocks(*backend->block_matrix(tiny), 0.0).empty()) markers.push_back(std::move(backend));
+  if (markers.empty()) {
+    MESSAGE("no back-end here marks strong blocks: the host tests them");
+    return;
+  }
+  for (const auto& fe : {testing::elasticity_box(12, 10, 8), testing::elasticity_box(5, 5, 4, 2, ElementShape::Tetrahedron),
+                         testing::elasticity_strip(40, 20), square}) {
+    CAPTURE(fe.dofs_per_node);
+    const auto a = amg::to_block_sparse(fe.matrix, fe.dofs_per_node);
+    for (const double threshold : {0.0, 0.08, 0.25}) {
+      CAPTURE(threshold);
+      const auto host = amg::aggregate(a, threshold);
+      for (const auto& backend : markers) {
+        CAPTURE(backend->name());
+        const auto strong = backend->strong_blocks(*backend->block_matrix(a), threshold);
+        REQUIRE(strong.size() == a.col.size());
+        const auto made = amg::aggregate(a, threshold, {}, strong);
+        CHECK(made.count == host.count);
+        CHECK(made.of_node == host.of_node);
+      }
+    }
+  }
+}
+
+TEST_CASE("a level's transfer made by a device: P, R and P^T A P as the host's (3D hex8 and tet10, 2D, heat)") {
+  // Every back-end that makes them (cuda; the others leave them to the host) against the host, on
+  // the first level of FE operators: 3 x 6, 2 x 3 and 1 x 1 blocks of P, the tet10 mesh's
+  // irregular rows and aggregates.
   std::vector<std::unique_ptr<kernels::SparseBackend>> makers;
   for (auto& backend : available_backends()) {
     const auto tiny = testing::heat_square(6, 5);
     const auto a = amg::to_block_sparse(tiny.matrix, 1);
-    const auto f = first_transfer(tiny, a);
-    const auto p = amg::smoothed_prolongator(f.at, f.t, f.inv_diag, 0.6);
-    if (backend->upper_galerkin_product(*backend->block_matrix(a), *backend->block_matrix(p), amg::transpose(p)))
-      makers.push_back(std::move(backend));
+    if (backend->level_transfer(*backend->block_matrix(a), first_transfer(tiny, a).t)) makers.push_back(std::move(backend));
   }
   if (makers.empty()) {
-    MESSAGE("no back-end here makes P^T A P: the host makes it");
+    MESSAGE("no back-end here makes a level's transfer: the host makes it");
     return;
   }
   for (const auto& fe : {testing::elasticity_box(24, 24, 24), testing::elasticity_box(5, 5, 4, 2, ElementShape::Tetrahedron),
@@ -428,28 +469,38 @@ TEST_CASE("P^T A P made by a device: the host's pattern, its values to 1e-12 (3D
     const auto a = amg::to_block_sparse(fe.matrix, fe.dofs_per_node);
     const auto f = first_transfer(fe, a);
     const auto p = amg::smoothed_prolongator(f.at, f.t, f.inv_diag, 0.6);
-    const auto host = amg::galerkin_product(a, p);
+    const auto coarse = amg::galerkin_product(a, p);
     for (const auto& backend : makers) {
       CAPTURE(backend->name());
-      const auto upper = backend->upper_galerkin_product(*backend->block_matrix(a), *backend->block_matrix(p),
-                                                         amg::transpose(p));
-      REQUIRE(upper);
-      const auto made = amg::galerkin_from_upper(*upper);
-      REQUIRE(made.row_ptr == host.row_ptr);
-      CHECK(std::equal(made.col.begin(), made.col.end(), host.col.begin()));
-      double worst = 0, scale = 0;
-      for (std::size_t e = 0; e < host.val.size(); ++e)
-        worst = std::max(worst, std::abs(made.val[e] - host.val[e])), scale = std::max(scale, std::abs(host.val[e]));
-      CHECK(scale > 0);
-      CHECK(worst <= 1e-12 * scale);
-      // The same bits a second time: the sums' order does not depend on the threads' timing.
-      const auto again = backend->upper_galerkin_product(*backend->block_matrix(a), *backend->block_matrix(p),
-                                                         amg::transpose(p));
-      CHECK(std::equal(again->val.begin(), again->val.end(), upper->val.begin()));
-      std::ostringstream line;
-      line << backend->name() << ": " << host.block_rows << " coarse rows, " << upper->col.size()
-           << " upper blocks, largest difference " << worst / scale << " of the largest entry";
-      MESSAGE(line.str());
+      const auto a_there = backend->block_matrix(a);
+      std::vector<double> first_values;
+      for (int run = 0; run < 2; ++run) {
+        const auto made = backend->level_transfer(*a_there, f.t);
+        REQUIRE(made);
+        made->smooth(f.inv_diag, 0.6);
+        const auto p_made = made->prolongator();
+        REQUIRE(same_pattern(p_made, p));
+        CHECK(relative_difference(p_made, p) < 1e-14);
+        const auto r_made = made->restriction(), r_of_p = amg::transpose(p_made);
+        REQUIRE(same_pattern(r_made, r_of_p));
+        CHECK(std::equal(r_made.val.begin(), r_made.val.end(), r_of_p.val.begin()));  // P^T to the last bit
+        const auto upper = made->upper_galerkin_product();
+        REQUIRE(upper);
+        const auto coarse_made = amg::galerkin_from_upper(*upper);
+        REQUIRE(same_pattern(coarse_made, coarse));
+        const double difference = relative_difference(coarse_made, coarse);
+        CHECK(difference < 1e-12);
+        // The same bits every run: the sums' order does not depend on the threads' timing.
+        if (run == 0) first_values.assign(upper->val.begin(), upper->val.end());
+        else CHECK(std::equal(first_values.begin(), first_values.end(), upper->val.begin(), upper->val.end()));
+        const auto [p_single, r_single] = made->single_copies();
+        CHECK(p_single->setting().find("fp32") != std::string::npos);
+        CHECK(r_single->setting().find("fp32") != std::string::npos);
+        std::ostringstream line;
+        line << backend->name() << ": " << coarse.block_rows << " coarse rows, " << upper->col.size()
+             << " upper blocks, largest difference " << difference << " of the largest entry";
+        if (run == 0) MESSAGE(line.str());
+      }
     }
   }
 }
