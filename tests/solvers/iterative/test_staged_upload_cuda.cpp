@@ -1,6 +1,6 @@
-// Large uploads through the CUDA back-end's pinned staging buffers: arrays of more than two
-// chunks, of sizes no multiple of a chunk, from several threads at once, split among several
-// copiers, come back equal. Skips without a CUDA device (CI has none).
+// Large uploads and downloads through the CUDA back-end's pinned staging buffers: arrays of more
+// than two chunks, of sizes no multiple of a chunk, from several threads at once, split among
+// several copiers, come back equal. Skips without a CUDA device (CI has none).
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -60,6 +60,21 @@ TEST_CASE("an upload follows the default stream's earlier work on its buffer") {
     d.zero();  // queued on the default stream before the upload: must not land after it
     d.upload(x.data());
     std::vector<double> back(x.size(), -1.0);
+    d.download(back.data());
+    CHECK(back == x);
+  }
+}
+
+TEST_CASE("a download follows the default stream's earlier work on its buffer") {
+  if (test::skip_without_cuda()) return;
+  const auto x = testing::random_vector(kDoubles, 44);
+  gpu::DeviceBuffer<double> d(x);
+  for (int round = 0; round < 3; ++round) {
+    d.zero();  // queued on the default stream before the download: must land before it
+    std::vector<double> back(x.size(), -1.0);
+    d.download(back.data());
+    CHECK(back == std::vector<double>(x.size(), 0.0));
+    d.upload(x.data());
     d.download(back.data());
     CHECK(back == x);
   }
