@@ -350,7 +350,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
     inv_diag = timed(steps_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
     diagonal_known.set_value();
-    level.rows = rows, level.nnz = a.nnz();
+    level.rows = rows;
+    level.nnz = a.nnz();
     if (options.smoother == AmgSmoother::L1Jacobi) level.l1_row_sums = absolute_row_sums(a);
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
