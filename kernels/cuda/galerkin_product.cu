@@ -15,6 +15,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/galerkin_product_cuda.hpp"
+#include "kernels/cuda/transfer_shapes.cuh"
 
 namespace fem::kernels::cuda {
 namespace {
@@ -218,18 +219,10 @@ unsigned resident_blocks() {
 
 template <bool Values>
 void launch(int b, int k, const Args& g, unsigned blocks) {
-  // The shapes AMG's fine levels have: 3D and 2D elasticity with rigid-body modes, d dofs per
-  // node with their translations alone (heat: 1).
-  if (b == 3 && k == 6) galerkin_rows<3, 6, Values><<<blocks, kThreads>>>(g);
-  else if (b == 2 && k == 3) galerkin_rows<2, 3, Values><<<blocks, kThreads>>>(g);
-  else if (b == 1 && k == 1) galerkin_rows<1, 1, Values><<<blocks, kThreads>>>(g);
-  else if (b == 2 && k == 2) galerkin_rows<2, 2, Values><<<blocks, kThreads>>>(g);
-  else galerkin_rows<3, 3, Values><<<blocks, kThreads>>>(g);
+  with_transfer_shape(b, k, "galerkin_rows", [&](auto B, auto K) {
+    galerkin_rows<decltype(B)::value, decltype(K)::value, Values><<<blocks, kThreads>>>(g);
+  });
   check(cudaGetLastError(), "galerkin_rows");
-}
-
-bool has_kernel(int b, int k) {
-  return (b == 3 && (k == 6 || k == 3)) || (b == 2 && (k == 3 || k == 2)) || (b == 1 && k == 1);
 }
 
 }  // namespace
@@ -247,7 +240,7 @@ DeviceGalerkinProduct::DeviceGalerkinProduct(const DeviceBlockMatrix& a, const D
   Inputs& in = *inputs_;
   in.b = a.row_block;
   in.k = p.col_block;
-  if (!a.double_values || !p.double_values || a.col_block != in.b || p.row_block != in.b || !has_kernel(in.b, in.k))
+  if (!a.double_values || !p.double_values || a.col_block != in.b || p.row_block != in.b || !has_transfer_kernel(in.b, in.k))
     return;
   const std::int64_t coarse_rows = r.block_rows;
   in.overflow.zero();

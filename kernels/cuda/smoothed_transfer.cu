@@ -10,11 +10,11 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <stdexcept>
 
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/smoothed_transfer_cuda.hpp"
+#include "kernels/cuda/transfer_shapes.cuh"
 
 namespace fem::kernels::cuda {
 namespace {
@@ -99,17 +99,10 @@ __global__ void __launch_bounds__(kThreads) tentative_rows(ProductArgs g) {
 template <bool Values>
 void launch_product(int b, int k, const ProductArgs& g) {
   const unsigned blocks = grid_for(g.rows, kWarps);
-  if (b == 3 && k == 6) tentative_rows<3, 6, Values><<<blocks, kThreads>>>(g);
-  else if (b == 2 && k == 3) tentative_rows<2, 3, Values><<<blocks, kThreads>>>(g);
-  else if (b == 1 && k == 1) tentative_rows<1, 1, Values><<<blocks, kThreads>>>(g);
-  else if (b == 2 && k == 2) tentative_rows<2, 2, Values><<<blocks, kThreads>>>(g);
-  else tentative_rows<3, 3, Values><<<blocks, kThreads>>>(g);
+  with_transfer_shape(b, k, "tentative_rows", [&](auto B, auto K) {
+    tentative_rows<decltype(B)::value, decltype(K)::value, Values><<<blocks, kThreads>>>(g);
+  });
   check(cudaGetLastError(), "tentative_rows");
-}
-
-// The shapes of AMG's fine levels (as galerkin_product.cu's).
-bool has_kernel(int b, int k) {
-  return (b == 3 && (k == 6 || k == 3)) || (b == 2 && (k == 3 || k == 2)) || (b == 1 && k == 1);
 }
 
 // ptr[0] = 0 and ptr[1..n] the running sums of counts[0..n).
@@ -199,7 +192,7 @@ int bits_for(std::int64_t n) {
 
 std::unique_ptr<DeviceBlocks> tentative_product(const DeviceBlockMatrix& a, const DeviceTentative& t) {
   const int b = a.row_block, k = t.col_block;
-  if (!a.double_values || a.col_block != b || t.row_block != b || !has_kernel(b, k)) return nullptr;
+  if (!a.double_values || a.col_block != b || t.row_block != b || !has_transfer_kernel(b, k)) return nullptr;
   ProductArgs g;
   g.rows = a.block_rows;
   g.a_ptr = a.row_ptr;
@@ -235,13 +228,10 @@ void damp(DeviceBlocks& at, const DeviceTentative& t, const double* inv_diag, do
   const auto* t_val = static_cast<const double*>(t.val.data());
   auto* val = static_cast<double*>(at.val.data());
   const unsigned blocks = grid_for(f.block_rows, kThreads);
-  const int b = f.row_block, k = f.col_block;
-  if (b == 3 && k == 6) damp_rows<3, 6><<<blocks, kThreads>>>(f.block_rows, f.row_ptr, f.col, val, t_col, t_val, inv_diag, omega);
-  else if (b == 2 && k == 3) damp_rows<2, 3><<<blocks, kThreads>>>(f.block_rows, f.row_ptr, f.col, val, t_col, t_val, inv_diag, omega);
-  else if (b == 1 && k == 1) damp_rows<1, 1><<<blocks, kThreads>>>(f.block_rows, f.row_ptr, f.col, val, t_col, t_val, inv_diag, omega);
-  else if (b == 2 && k == 2) damp_rows<2, 2><<<blocks, kThreads>>>(f.block_rows, f.row_ptr, f.col, val, t_col, t_val, inv_diag, omega);
-  else if (b == 3 && k == 3) damp_rows<3, 3><<<blocks, kThreads>>>(f.block_rows, f.row_ptr, f.col, val, t_col, t_val, inv_diag, omega);
-  else throw std::invalid_argument("cuda damp: " + std::to_string(b) + " x " + std::to_string(k) + " blocks");
+  with_transfer_shape(f.row_block, f.col_block, "cuda damp", [&](auto B, auto K) {
+    damp_rows<decltype(B)::value, decltype(K)::value>
+        <<<blocks, kThreads>>>(f.block_rows, f.row_ptr, f.col, val, t_col, t_val, inv_diag, omega);
+  });
   check(cudaGetLastError(), "damp_rows");
 }
 
