@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <vector>
 
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/galerkin_product_cuda.hpp"
 #include "kernels/cuda/smoothed_transfer_cuda.hpp"
+#include "kernels/uninitialized_allocator.hpp"
 
 namespace fem::kernels::cuda {
 namespace {
@@ -15,16 +15,21 @@ namespace {
 std::unique_ptr<DeviceTentative> tentative_on_device(const BlockMatrix<double>& t) {
   const auto rows = static_cast<std::size_t>(t.block_rows);
   const auto size = static_cast<std::size_t>(t.block_size());
-  std::vector<std::int32_t> col(rows, -1);
-  std::vector<double> val(rows * size, 0.0);
+  // Written once, by the threads of the loop (no zero fill on one thread beforehand).
+  UninitializedVector<std::int32_t> col(rows);
+  UninitializedVector<double> val(rows * size);
   bool two_blocks = false;
 #pragma omp parallel for schedule(static) reduction(|| : two_blocks) if (rows > 100000)
   for (std::int64_t i = 0; i < t.block_rows; ++i) {
     const auto k = t.row_ptr[i];
     two_blocks = two_blocks || t.row_ptr[i + 1] - k > 1;
+    double* const block = &val[i * size];
     if (t.row_ptr[i + 1] != k) {
       col[i] = t.col[k];
-      std::copy(t.block(k), t.block(k) + size, &val[i * size]);
+      std::copy(t.block(k), t.block(k) + size, block);
+    } else {
+      col[i] = -1;
+      std::fill(block, block + size, 0.0);
     }
   }
   if (two_blocks) throw std::invalid_argument("cuda level_transfer: a tentative prolongator with two blocks in a row");
