@@ -5,6 +5,7 @@
 // solvers/iterative are written once against this; kernels/cpu, kernels/cuda and kernels/opencl
 // implement it with the same names.
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <span>
@@ -81,6 +82,14 @@ class SparseBackend {
   virtual std::unique_ptr<SparseMatrix> single_copy(const SparseMatrix& double_blocks) const {
     (void)double_blocks;
     throw std::logic_error(name() + " makes no single-precision copies of its own");
+  }
+  // Which blocks of A, a double block_matrix() of this back-end (square blocks), are strong
+  // connections for AMG's aggregation: 1 where off the diagonal and ||A_ij||^2 >= threshold^2
+  // ||A_ii|| ||A_jj|| > 0 (Frobenius norms, rounded as the host rounds them), else 0, one per
+  // block. Empty where the back-end leaves the test to the host.
+  virtual std::vector<std::uint8_t> strong_blocks(const SparseMatrix& a, double threshold) const {
+    (void)a, (void)threshold;
+    return {};
   }
   // An AMG level's transfer operators made here (level_transfer.hpp) for A, a double
   // block_matrix() of this back-end (symmetric, its pattern too), and the tentative prolongator T

@@ -9,6 +9,8 @@
 #include <span>
 #include <vector>
 
+#include "kernels/sparse_backend.hpp"
+
 namespace fem::kernels {
 
 // The cells of one element type: the shape table at its stiffness rule's points
@@ -47,6 +49,10 @@ class StiffnessAssembler {
   // free rows lifted, prescribed rows diagonal times value. Returns the lowest id of a cell that
   // is inverted or degenerate (values then unusable), or -1.
   virtual std::int64_t assemble(const StiffnessAssembly& input, std::span<double> values, std::span<double> rhs) = 0;
+  // Where the last assemble() was of node blocks: the matrix it left in device memory, a double
+  // block_matrix() of the device's sparse back-end (moved out: the assembler keeps nothing), so
+  // that a solver there need not copy the host's values back. Null otherwise.
+  virtual std::unique_ptr<SparseMatrix> take_matrix() { return nullptr; }
 };
 
 // The CUDA device's assembler; null in a build without CUDA or on a machine without a device.

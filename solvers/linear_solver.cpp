@@ -39,7 +39,7 @@ void add_right_hand_side(SolveReport& total, const SolveReport& one) {
 SolveReport LinearSolver::solve_by_preparing(const AssembledSystem& system, std::span<double> solution) {
   require_right_hand_sides(system.matrix.rows(), system.rhs, solution, 1);
   const SystemMatrix& k = system.matrix;
-  const auto prepared = k.blocks ? prepare(*k.blocks, system.nodes) : prepare(*k.csr, system.nodes);
+  const auto prepared = k.blocks ? prepare(k, system.nodes) : prepare(*k.csr, system.nodes);
   const SolveReport solved = prepared->solve(system.rhs, solution, 1);
   SolveReport report = prepared->setup();  // read after the solve: what it had to prepare again included
   report.time_solve_s = solved.time_solve_s;
@@ -90,7 +90,7 @@ std::unique_ptr<PreparedSolver> LinearSolver::prepare(const CsrMatrix& matrix, N
   return std::make_unique<RepeatedSolves>(*this, matrix, nodes);
 }
 
-std::unique_ptr<PreparedSolver> LinearSolver::prepare(const NodeBlocks&, NodeLayout) {
+std::unique_ptr<PreparedSolver> LinearSolver::prepare(const SystemMatrix&, NodeLayout) {
   throw std::logic_error("LinearSolver::prepare: this solver takes K in CSR, not in node blocks");
 }
 

@@ -111,8 +111,9 @@ class LinearSolver {
   // True for a solver that multiplies K in node blocks as its own format (CG and BiCGSTAB with
   // AMG, whose fine operator they are): it takes them in place of CSR, with no conversion.
   virtual bool takes_node_blocks() const { return false; }
-  // prepare() for K in node blocks; only where takes_node_blocks() (std::logic_error elsewhere).
-  virtual std::unique_ptr<PreparedSolver> prepare(const NodeBlocks& blocks, NodeLayout nodes);
+  // prepare() for K in node blocks (`blocks.blocks`, and the device's copy of them where the
+  // assembly left one); only where takes_node_blocks() (std::logic_error elsewhere).
+  virtual std::unique_ptr<PreparedSolver> prepare(const SystemMatrix& blocks, NodeLayout nodes);
 
  protected:
   // solve() for a solver with its own prepare(): prepare, then one prepared solve, in one report

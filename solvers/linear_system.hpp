@@ -3,6 +3,7 @@
 // (the frontal method never assembles). Solvers never see meshes or case files.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -13,6 +14,10 @@
 #include "kernels/csr_matrix.hpp"
 
 namespace fem {
+
+namespace kernels {
+class SparseMatrix;
+}
 
 // Where the equations sit in space, for solvers that build a near-null space from it (the
 // rigid-body modes of elasticity, the constants of heat: AMG, PETSc GAMG). Equations are grouped
@@ -41,6 +46,10 @@ struct SystemMatrix {
   }
   const CsrMatrix* csr = nullptr;
   const NodeBlocks* blocks = nullptr;
+  // The same node blocks already in a device's memory, where the assembly made them there: a
+  // double block_matrix() of that device's sparse back-end, which a solver on it may use instead
+  // of copying `blocks` there again. Null where there is none.
+  std::shared_ptr<const kernels::SparseMatrix> blocks_on_device;
 };
 
 // K u = f with Dirichlet conditions already applied symmetrically (constrained rows and

@@ -30,6 +30,8 @@ struct AssembledSystemData {
   // K in d x d node blocks instead of `matrix` (then empty), where the assembly was asked for the
   // format of a solver that multiplies blocks (the CUDA device's, for AMG).
   kernels::BlockMatrix<double> blocks;
+  // The same blocks in the device's memory where the device assembled them (SystemMatrix::blocks_on_device).
+  std::shared_ptr<const kernels::SparseMatrix> blocks_on_device;
   bool in_node_blocks() const { return blocks.block_rows > 0; }
 };
 

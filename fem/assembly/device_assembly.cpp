@@ -61,6 +61,7 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
     throw InvertedElement(static_cast<std::size_t>(inverted),
                           "element " + std::to_string(inverted) + " is inverted or degenerate (found on the device)");
   }
+  out.blocks_on_device = assembler->take_matrix();
   return out;
 }
 

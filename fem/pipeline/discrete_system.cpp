@@ -74,6 +74,14 @@ SolveReport DiscreteSystem::translating_failures(Solve&& solve) const {
   }
 }
 
+SystemMatrix DiscreteSystem::system_matrix() const {
+  const AssembledSystemData& k = assembled_system_;
+  if (!k.in_node_blocks()) return k.matrix;
+  SystemMatrix blocks(k.blocks);
+  blocks.blocks_on_device = k.blocks_on_device;
+  return blocks;
+}
+
 SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) const {
   const bool by_elements = solver.uses_element_matrices();
   if (by_elements ? !element_system_built_ : !assembled_)
@@ -81,8 +89,7 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) con
   return translating_failures([&] {
     if (by_elements) return solver.solve(element_system_.system, u);
     const AssembledSystemData& k = assembled_system_;
-    const SystemMatrix matrix = k.in_node_blocks() ? SystemMatrix(k.blocks) : SystemMatrix(k.matrix);
-    return solver.solve(AssembledSystem{matrix, k.rhs, nodes()}, u);
+    return solver.solve(AssembledSystem{system_matrix(), k.rhs, nodes()}, u);
   });
 }
 
@@ -90,7 +97,7 @@ SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<const double> 
                                   int count) const {
   if (!assembled_) throw std::logic_error("DiscreteSystem::solve of several right-hand sides before prepare(false)");
   return translating_failures([&] {
-    const auto prepared = assembled_system_.in_node_blocks() ? solver.prepare(assembled_system_.blocks, nodes())
+    const auto prepared = assembled_system_.in_node_blocks() ? solver.prepare(system_matrix(), nodes())
                                                              : solver.prepare(assembled_system_.matrix, nodes());
     SolveReport report = prepared->solve(rhs, solutions, count);
     const SolveReport& setup = prepared->setup();

@@ -78,6 +78,8 @@ class DiscreteSystem {
   std::vector<double> in_mesh_order(std::span<const double> solution) const;
 
  private:
+  // K as solve() hands it over: CSR, or node blocks (with the device's copy where it made them).
+  SystemMatrix system_matrix() const;
   // Runs a solve, naming a failing equation as node and component and an inverted element as the mesh's fault.
   template <class Solve>
   SolveReport translating_failures(Solve&& solve) const;

@@ -24,6 +24,12 @@ class CudaBlockMatrix final : public SparseMatrix {
     form_.block_rows = a.block_rows;
     point_form();
   }
+  // Double blocks made on the device, taken over as they are.
+  explicit CudaBlockMatrix(DeviceBlocks&& blocks)
+      : row_ptr_(std::move(blocks.row_ptr)), col_(std::move(blocks.col)), val_(std::move(blocks.val)),
+        form_(blocks.form) {
+    point_form();
+  }
   // The single-precision copy of a double matrix, made on the device.
   struct Narrowed {};
   CudaBlockMatrix(const CudaBlockMatrix& doubles, Narrowed)

@@ -15,7 +15,7 @@ void* allocate_device_bytes(std::size_t bytes) {
 
 void free_device_bytes(void* p) noexcept { cudaFree(p); }
 
-// Copies from this size on go through pinned staging (several times faster from pageable memory);
+// Copies from this size on go through pinned staging (several times faster from or to pageable memory);
 // smaller ones directly, where staging would gain little beside pinning its buffers on first use.
 constexpr std::size_t kStagedUploadBytes = std::size_t{4} << 20;
 
@@ -25,6 +25,7 @@ void copy_bytes_to_device(void* device, const void* host, std::size_t bytes) {
 }
 
 void copy_bytes_to_host(void* host, const void* device, std::size_t bytes) {
+  if (bytes >= kStagedUploadBytes) return staged_copy_to_host(host, device, bytes);
   check(cudaMemcpy(host, device, bytes, cudaMemcpyDeviceToHost), "cudaMemcpy to the host");
 }
 

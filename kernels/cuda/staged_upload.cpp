@@ -102,6 +102,27 @@ void copy_part(Copier& c, const Event& queued_before, std::byte* to, const std::
   check(cudaStreamSynchronize(c.stream), "cudaStreamSynchronize (staged upload)");
 }
 
+// The same from the device: the copy engine fills one buffer while the host empties the other.
+void copy_part_to_host(Copier& c, const Event& queued_before, std::byte* to, const std::byte* from, std::size_t bytes) {
+  queued_before.wait_in(c.stream);
+  const std::size_t chunks = (bytes + kStagingChunkBytes - 1) / kStagingChunkBytes;
+  const auto size_of = [&](std::size_t chunk) { return std::min(kStagingChunkBytes, bytes - chunk * kStagingChunkBytes); };
+  const auto fill = [&](std::size_t chunk) {
+    auto& half = c.halves[chunk % 2];
+    check(cudaMemcpyAsync(half.pinned.data(), from + chunk * kStagingChunkBytes, size_of(chunk), cudaMemcpyDeviceToHost,
+                          c.stream),
+          "cudaMemcpyAsync (staged download)");
+    half.drained.record(c.stream);  // here: filled
+  };
+  if (chunks > 0) fill(0);
+  for (std::size_t chunk = 0; chunk < chunks; ++chunk) {
+    if (chunk + 1 < chunks) fill(chunk + 1);  // its half was emptied in the last round
+    auto& half = c.halves[chunk % 2];
+    half.drained.synchronize();
+    std::memcpy(to + chunk * kStagingChunkBytes, half.pinned.data(), size_of(chunk));
+  }
+}
+
 // A copier per this many bytes begun, up to kMaxCopiers.
 constexpr std::size_t kBytesPerCopier = std::size_t{64} << 20;
 
@@ -133,12 +154,15 @@ void staged_copy_to_device(void* device, const void* host, std::size_t bytes) {
   staged_copy_to_device(device, host, bytes, staging_copiers(bytes));
 }
 
-void staged_copy_to_device(void* device, const void* host, std::size_t bytes, int copiers) {
+namespace {
+
+using CopyPart = void (*)(Copier&, const Event&, std::byte*, const std::byte*, std::size_t);
+
+// `bytes` from `from` to `to` in `copiers` parts, each by `copy_part`.
+void staged_copy(std::byte* to, const std::byte* from, std::size_t bytes, int copiers, CopyPart copy_part) {
   const std::size_t chunks = (bytes + kStagingChunkBytes - 1) / kStagingChunkBytes;
   const std::size_t parts =
       std::min<std::size_t>(static_cast<std::size_t>(std::max(copiers, 1)), std::max<std::size_t>(chunks, 1));
-  auto* to = static_cast<std::byte*>(device);
-  const auto* from = static_cast<const std::byte*>(host);
   // Part p: whole chunks from chunks * p / parts on; every part waits for the default stream's
   // work queued before this call, recorded once here.
   Event queued_before;
@@ -165,6 +189,17 @@ void staged_copy_to_device(void* device, const void* host, std::size_t bytes, in
       if (!failed) failed = std::current_exception();
     }
   if (failed) std::rethrow_exception(failed);
+}
+
+}  // namespace
+
+void staged_copy_to_device(void* device, const void* host, std::size_t bytes, int copiers) {
+  staged_copy(static_cast<std::byte*>(device), static_cast<const std::byte*>(host), bytes, copiers, copy_part);
+}
+
+void staged_copy_to_host(void* host, const void* device, std::size_t bytes) {
+  staged_copy(static_cast<std::byte*>(host), static_cast<const std::byte*>(device), bytes, staging_copiers(bytes),
+              copy_part_to_host);
 }
 
 }  // namespace fem::kernels::cuda

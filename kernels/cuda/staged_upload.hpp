@@ -2,7 +2,8 @@
 // Large host-to-device copies through pinned staging buffers. A copy from pageable memory runs at
 // a few GB/s (the driver stages it itself, synchronously, in small pieces); here a pair of pinned
 // buffers takes it in chunks, the host filling one while the copy engine drains the other, so the
-// copy runs at the lesser of the link's and the host memcpy's speed. Plain C++.
+// copy runs at the lesser of the link's and the host memcpy's speed. Copies to the host run the
+// same way in reverse (the copy engine fills one buffer while the host empties the other). Plain C++.
 #include <cstddef>
 
 namespace fem::kernels::cuda {
@@ -25,5 +26,8 @@ int staging_copiers(std::size_t bytes);
 // As above through `copiers` copiers (at most one per chunk), each taking a range of whole chunks
 // on a thread of its own (the first on the caller's).
 void staged_copy_to_device(void* device, const void* host, std::size_t bytes, int copiers);
+// Copies `bytes` from `device` to host memory once the work queued on the default stream before
+// the call is done; returns once the host holds them. Split among copiers as above.
+void staged_copy_to_host(void* host, const void* device, std::size_t bytes);
 
 }  // namespace fem::kernels::cuda

@@ -1,9 +1,11 @@
 // The CUDA stiffness assembler: uploads the pattern, the mesh and each element type's cells,
 // runs stiffness_assembly.cu's kernels, downloads the values and the right-hand side once
-// (through the pinned staging buffers of DeviceBuffer's copies).
+// (through the pinned staging buffers of DeviceBuffer's copies), and keeps node blocks on the
+// device as the sparse back-end's block matrix for a solver there (take_matrix()).
 #include <climits>
 
 #include "kernels/cuda/cuda_backend.hpp"
+#include "kernels/cuda/cuda_block_matrix.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/device_cell_batch.hpp"
@@ -18,24 +20,29 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
  public:
   std::int64_t assemble(const StiffnessAssembly& in, std::span<double> values, std::span<double> rhs) override {
     Stopwatch watch;
+    matrix_.reset();
     const DeviceBuffer<double> coords(in.coords), lambda(in.lambda), mu(in.mu), k(in.k);
     const DeviceBuffer<std::int64_t> first_dof(in.first_dof);
-    const DeviceBuffer<std::int64_t> row_ptr(in.row_ptr);
-    const DeviceBuffer<std::int32_t> col(in.col);
+    // The matrix's arrays as a block matrix's: node blocks stay on the device for the solver.
+    DeviceBlocks matrix{DeviceBytes(in.row_ptr.data(), in.row_ptr.size_bytes()),
+                        DeviceBytes(in.col.data(), in.col.size_bytes()), DeviceBytes(values.size_bytes()),
+                        DeviceBlockMatrix{}};
+    const auto* row_ptr = static_cast<const std::int64_t*>(matrix.row_ptr.data());
+    const auto* col = static_cast<const std::int32_t*>(matrix.col.data());
+    auto* device_values = static_cast<double*>(matrix.val.data());
+    zero_device_bytes(device_values, values.size_bytes());
     const DeviceBuffer<double> prescribed(in.prescribed);
-    DeviceBuffer<double> device_values(values.size());
-    device_values.zero();
     DeviceBuffer<double> device_rhs(rhs.data(), rhs.size());
     const unsigned long long none = ULLONG_MAX;
     DeviceBuffer<unsigned long long> inverted(&none, 1);
     StepTimes::process().add("assemble.device_upload", watch.restart());
 
     const StiffnessMeshView mesh{in.space_dim, in.elastic,  in.axisymmetric, in.thickness, coords.get(), first_dof.get(),
-                                 lambda.get(), mu.get(),    k.get(),         row_ptr.get(), col.get(),
+                                 lambda.get(), mu.get(),    k.get(),         row_ptr,       col,
                                  in.node_blocks};
     for (const CellBatch& batch : in.batches) {
       const DeviceCellBatch on_device(batch);
-      add_cell_matrices(mesh, on_device.view(), device_values.get(), inverted.get());
+      add_cell_matrices(mesh, on_device.view(), device_values, inverted.get());
       // The batch's arrays are freed when this iteration ends: its kernel must be done with them.
       check(cudaDeviceSynchronize(), "the stiffness pair kernel");
     }
@@ -44,15 +51,25 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     if (first_inverted != none) return static_cast<std::int64_t>(first_inverted);
 
     const int block = in.node_blocks ? (in.elastic ? in.space_dim : 1) : 0;
-    apply_prescribed(static_cast<std::int64_t>(rhs.size()), block, row_ptr.get(), col.get(), prescribed.get(),
-                     device_values.get(), device_rhs.get());
+    apply_prescribed(static_cast<std::int64_t>(rhs.size()), block, row_ptr, col, prescribed.get(), device_values,
+                     device_rhs.get());
     check(cudaDeviceSynchronize(), "the prescribed values' kernel");
     StepTimes::process().add("assemble.device_kernels", watch.restart());  // with the cells' uploads
-    device_values.download(values.data());
+    copy_bytes_to_host(values.data(), device_values, values.size_bytes());
     device_rhs.download(rhs.data());
     StepTimes::process().add("assemble.device_download", watch.seconds());
+    if (block > 0) {
+      matrix.form.row_block = matrix.form.col_block = block;
+      matrix.form.double_values = true;
+      matrix.form.block_rows = static_cast<std::int64_t>(in.row_ptr.size()) - 1;
+      matrix_ = std::make_unique<CudaBlockMatrix>(std::move(matrix));
+    }
     return -1;
   }
+  std::unique_ptr<SparseMatrix> take_matrix() override { return std::move(matrix_); }
+
+ private:
+  std::unique_ptr<SparseMatrix> matrix_;  // the last assemble()'s node blocks
 };
 
 }  // namespace

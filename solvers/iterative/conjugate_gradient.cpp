@@ -59,7 +59,7 @@ class ConjugateGradient final : public LinearSolver {
 
   bool takes_node_blocks() const override { return krylov_takes_node_blocks(*backend_, options_); }
 
-  std::unique_ptr<PreparedSolver> prepare(const NodeBlocks& blocks, NodeLayout nodes) override {
+  std::unique_ptr<PreparedSolver> prepare(const SystemMatrix& blocks, NodeLayout nodes) override {
     return std::make_unique<PreparedCg>(options_, *backend_, blocks, nodes);
   }
 

@@ -49,7 +49,7 @@ class KrylovSetup {
  private:
   const kernels::SparseBackend& backend_;
   std::size_t n_;
-  std::unique_ptr<kernels::SparseMatrix> matrix_;
+  std::shared_ptr<const kernels::SparseMatrix> matrix_;
   bool block_operator_ = false;  // matrix_ is a block_matrix() (AMG's fine operator), not a matrix()
   std::unique_ptr<HostPreconditioner> host_preconditioner_;   // SSOR, on the host
   std::unique_ptr<kernels::BlockDiagonal> block_diagonal_;  // when M^-1 is block-diagonal

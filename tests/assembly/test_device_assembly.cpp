@@ -11,6 +11,7 @@
 
 #include "fem/assembly/device_assembly.hpp"
 #include "fem/post/device_recovery.hpp"
+#include "kernels/sparse_backend.hpp"
 #include "kernels/stiffness_assembler.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "tests/assembly/jittered_problems.hpp"
@@ -52,6 +53,17 @@ void check_agrees(const Problem& p) {
   REQUIRE(blocks->blocks.col == expected.col);
   CHECK(relative_difference(blocks->blocks.val, expected.val) <= 1e-12);
   CHECK(relative_difference(blocks->rhs, host.rhs) <= 1e-12);
+  // ... and kept on the device for a solver there: its product is the host's blocks'.
+  REQUIRE(blocks->blocks_on_device);
+  const auto backend = kernels::make_sparse_backend("cuda");
+  std::vector<double> x(static_cast<std::size_t>(expected.rows())), y(x.size()), y_device(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.37 * static_cast<double>(i) + 0.2);
+  amg::multiply(expected, x, y);
+  const auto x_there = backend->vector(x.size()), y_there = backend->vector(x.size());
+  x_there->upload(x);
+  backend->block_spmv(*blocks->blocks_on_device, 1.0, *x_there, 0.0, *y_there);
+  y_there->download(y_device);
+  CHECK(relative_difference(y_device, y) <= 1e-12);
 }
 
 const Shape k2d[] = {{ElementShape::Triangle, 1, false}, {ElementShape::Triangle, 2, false},

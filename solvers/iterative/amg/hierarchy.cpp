@@ -123,11 +123,11 @@ struct SpectrumOnBackend {
 };
 
 // The copy starts before D is known: `inv_diag` is read once `diagonal_known` is (a broken
-// promise ends the task); `copied` is kept once the double copy is made. The Lanczos steps'
-// start is made on a thread of its own beside the copy.
+// promise ends the task); `copied` is kept once the double copy is made (at once where
+// `doubles_on_backend` holds the assembly's). The Lanczos steps' start is made on a thread of its own beside the copy.
 SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Level& level, const Values& inv_diag,
                                       const std::shared_future<void>& diagonal_known, const BlockSparse& doubles,
-                                      std::unique_ptr<kernels::SparseMatrix>& doubles_on_backend,
+                                      std::shared_ptr<const kernels::SparseMatrix>& doubles_on_backend,
                                       std::promise<void>& copied) {
   auto start = std::async(std::launch::async, [&] {
     diagonal_known.get();
@@ -136,7 +136,7 @@ SpectrumOnBackend spectrum_on_backend(const kernels::SparseBackend& backend, Lev
   SpectrumOnBackend found;
   Stopwatch watch;
   try {
-    doubles_on_backend = backend.block_matrix(doubles);
+    if (!doubles_on_backend) doubles_on_backend = backend.block_matrix(doubles);  // unless the assembly left them there
   } catch (...) {
     copied.set_exception(std::current_exception());
     throw;
@@ -161,6 +161,19 @@ struct Hierarchy::Transfer {
   // A T, P, R and P^T A P made on the device from its copy of A instead (the fine level there).
   std::unique_ptr<kernels::LevelTransfer> on_backend;
 };
+
+// The level's aggregates; the fine level's with its blocks' norms where made, and its strong
+// blocks marked on the device where `fine_on_device` is its copy there.
+template <class Threads>
+Aggregates Hierarchy::level_aggregates(const kernels::SparseBackend& backend, const BlockSparse& a, double threshold,
+                                       bool fine_level, const Values& fine_norms,
+                                       const kernels::SparseMatrix* fine_on_device, const Threads& threads) {
+  return timed(steps_.aggregate, threads(), [&] {
+    const auto strong = fine_level && fine_on_device ? backend.strong_blocks(*fine_on_device, threshold)
+                                                     : std::vector<std::uint8_t>{};
+    return aggregate(a, threshold, fine_level ? std::span<const double>(fine_norms) : std::span<const double>{}, strong);
+  });
+}
 
 // T, then A T made on the device where it holds A's double copy (`fine_copied` valid: the fine
 // level that a device narrows), or on the host while the Lanczos steps run on a device, and
@@ -284,7 +297,8 @@ BlockSparse Hierarchy::coarse_operator_on_backend(kernels::LevelTransfer& transf
   return coarse;
 }
 
-const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms) {
+const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows) {
+  if (device_narrows && !double_levels_) fine_on_backend_ = fine.blocks_on_device;
   if (fine.csr) {
     fine_ = to_block_sparse(*fine.csr, dofs_per_node, &norms);
     return &fine_;
@@ -311,9 +325,11 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
   rigid_body_modes_ = b.rigid_body_modes;
   // The operator of the level being built, in double: the setup's products need the precision.
   Values fine_block_norms;  // squared norms of the fine blocks, for the aggregation
-  const BlockSparse* const fine_blocks =
-      timed(steps_.convert, step_threads(false), [&] { return fine_in_blocks(fine, nodes.dofs_per_node, fine_block_norms); });
+  const BlockSparse* const fine_blocks = timed(steps_.convert, step_threads(false), [&] {
+    return fine_in_blocks(fine, nodes.dofs_per_node, fine_block_norms, backend.makes_single_copies());
+  });
   const BlockSparse* current = fine_blocks;
+  const std::shared_ptr<const kernels::SparseMatrix> fine_from_assembly = fine_on_backend_;  // tested there at once
   BlockSparse coarser;  // the operator of a level below the fine one
   bool fine_sent = false;
   std::unique_ptr<kernels::SparseBackend> host;  // the host's back-end, for a device's coarse levels
@@ -360,10 +376,8 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = timed(steps_.aggregate, threads(), [&] {
-        const std::span<const double> norms = current == fine_blocks ? fine_block_norms : std::span<const double>{};
-        return aggregate(a, options.strength_threshold, norms);
-      });
+      aggregates = level_aggregates(backend, a, options.strength_threshold, current == fine_blocks, fine_block_norms,
+                                    fine_from_assembly.get(), threads);
     // Each large temporary is freed as soon as it is spent, where no copy reads it: its pages go
     // to the large-block cache and the next steps' arrays are made in them (no page faults).
     fine_block_norms = Values();
@@ -377,7 +391,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     if (!coarsest) make_tentative(backend, transfer, a, aggregates, b, fine_copied, [&] { return running(spectrum); }, threads);
     const double lambda_max = level_eigenvalue(backend, host, a, level, inv_diag, spectrum, threads);
     // A Krylov operator that the device does not narrow follows the fine level's A.
-    if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_on_backend_), fine_sent = true;
+    if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_uploaded_), fine_sent = true;
     BlockSparse coarse;
     if (!coarsest)
       coarse = coarse_operator(backend, uploads, a, level, transfer, inv_diag, lambda_max, narrowed_on_backend, threads);
@@ -392,8 +406,9 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
       current = &coarser;
     }
   }
-  if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_on_backend_);  // a fine level solved by Cholesky
+  if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_uploaded_);  // a fine level solved by Cholesky
   uploads.wait_all();
+  if (fine_uploaded_) fine_on_backend_ = std::move(fine_uploaded_);
   seconds_.upload = uploads.waited_s();
   seconds_.upload_background += uploads.copying_s();
 }
@@ -442,7 +457,7 @@ std::map<std::string, double> Hierarchy::figures() const {
   return figures;
 }
 
-std::unique_ptr<kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
+std::shared_ptr<const kernels::SparseMatrix> Hierarchy::take_fine_operator() { return std::move(fine_on_backend_); }
 
 std::size_t Hierarchy::bytes() const {
   std::size_t total = (coarse_ ? coarse_->bytes() : 0) + fine_.bytes() +

@@ -60,7 +60,8 @@ class Hierarchy {
   // Throws SolveFailure naming the equation of a non-positive diagonal entry, or when the
   // coarsest operator is not positive definite.
   // `keep_fine_operator`: copy the fine operator's double blocks to the back-end for
-  // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks).
+  // take_fine_operator() (the host back-end's copy refers to the hierarchy's blocks), or keep the
+  // copy `a` brings (SystemMatrix::blocks_on_device) where the back-end narrows it.
   // `backend` (and node blocks handed in) must outlive the hierarchy; node blocks must be
   // nodes.dofs_per_node square (std::invalid_argument).
   Hierarchy(const kernels::SparseBackend& backend, SystemMatrix a, const NodeLayout& nodes,
@@ -68,7 +69,7 @@ class Hierarchy {
 
   // The fine operator in double-precision blocks on the back-end, moved out (a device's Krylov
   // operator: the conversion is made once, the copy runs beside the setup); null unless kept.
-  std::unique_ptr<kernels::SparseMatrix> take_fine_operator();
+  std::shared_ptr<const kernels::SparseMatrix> take_fine_operator();
 
   const std::vector<std::unique_ptr<Level>>& levels() const { return levels_; }
   // The exact solve of the coarsest level; null when coarsening stalled above the size a dense
@@ -94,10 +95,15 @@ class Hierarchy {
  private:
   // The fine operator in node blocks: converted into fine_ (`norms` gets their blocks' squared
   // norms, made on the way), or those handed in (checked to be `dofs_per_node` square; `norms`
-  // left empty: no array of them is worth its memory).
-  const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms);
+  // left empty: no array of them is worth its memory), with their copy on the device where the
+  // assembly left one there and `device_narrows` the fine level (fine_on_backend_).
+  const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows);
   // The steps of a level's setup after its aggregation (hierarchy.cpp).
   struct Transfer;
+  template <class Threads>
+  Aggregates level_aggregates(const kernels::SparseBackend& backend, const BlockSparse& a, double threshold,
+                              bool fine_level, const Values& fine_norms, const kernels::SparseMatrix* fine_on_device,
+                              const Threads& threads);
   template <class Running, class Threads>
   void make_tentative(const kernels::SparseBackend& backend, Transfer& transfer, const BlockSparse& a,
                       const Aggregates& aggregates, NearNullSpace& b, const std::shared_future<void>& fine_copied,
@@ -125,7 +131,11 @@ class Hierarchy {
   // about 0.1 s a gigabyte and stall the other threads' page faults and copies.
   BlockSparse fine_;
   std::deque<BlockSparse> spent_;
-  std::unique_ptr<kernels::SparseMatrix> fine_on_backend_;
+  // The fine operator's double blocks on the back-end: the assembly's (SystemMatrix::
+  // blocks_on_device), or copied there by the setup (fine_uploaded_ while a background copy
+  // makes it).
+  std::shared_ptr<const kernels::SparseMatrix> fine_on_backend_;
+  std::unique_ptr<kernels::SparseMatrix> fine_uploaded_;
   std::vector<double> fine_galerkin_threads_s_;  // the seconds each thread worked on the fine level's R A P
   int near_null_vectors_ = 0;
   int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max

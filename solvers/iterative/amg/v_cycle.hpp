@@ -29,7 +29,7 @@ class VCycle {
   ~VCycle();
 
   // Hierarchy::take_fine_operator (kept when asked above).
-  std::unique_ptr<kernels::SparseMatrix> take_fine_operator() { return hierarchy_.take_fine_operator(); }
+  std::shared_ptr<const kernels::SparseMatrix> take_fine_operator() { return hierarchy_.take_fine_operator(); }
 
   // x = M^-1 b (b and x vectors of `backend`, of the fine size).
   void apply(const kernels::SparseVector& b, kernels::SparseVector& x) const;

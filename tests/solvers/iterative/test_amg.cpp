@@ -418,6 +418,37 @@ bool same_pattern(const amg::BlockSparse& a, const amg::BlockSparse& b) {
          std::equal(a.col.begin(), a.col.end(), b.col.begin(), b.col.end());
 }
 
+TEST_CASE("strong blocks marked by a device: the host's aggregates (3D hex8 and tet10, 2D, heat)") {
+  // Thresholds that put blocks on both sides of the test (0.25: many weak ones), on every
+  // back-end that marks them (cuda; the others leave the test to the host).
+  const auto square = testing::heat_square(40, 30);
+  const auto tiny = amg::to_block_sparse(square.matrix, 1);
+  std::vector<std::unique_ptr<kernels::SparseBackend>> markers;
+  for (auto& backend : available_backends())
+    if (!backend->strong_blocks(*backend->block_matrix(tiny), 0.0).empty()) markers.push_back(std::move(backend));
+  if (markers.empty()) {
+    MESSAGE("no back-end here marks strong blocks: the host tests them");
+    return;
+  }
+  for (const auto& fe : {testing::elasticity_box(12, 10, 8), testing::elasticity_box(5, 5, 4, 2, ElementShape::Tetrahedron),
+                         testing::elasticity_strip(40, 20), square}) {
+    CAPTURE(fe.dofs_per_node);
+    const auto a = amg::to_block_sparse(fe.matrix, fe.dofs_per_node);
+    for (const double threshold : {0.0, 0.08, 0.25}) {
+      CAPTURE(threshold);
+      const auto host = amg::aggregate(a, threshold);
+      for (const auto& backend : markers) {
+        CAPTURE(backend->name());
+        const auto strong = backend->strong_blocks(*backend->block_matrix(a), threshold);
+        REQUIRE(strong.size() == a.col.size());
+        const auto made = amg::aggregate(a, threshold, {}, strong);
+        CHECK(made.count == host.count);
+        CHECK(made.of_node == host.of_node);
+      }
+    }
+  }
+}
+
 TEST_CASE("a level's transfer made by a device: P, R and P^T A P as the host's (3D hex8 and tet10, 2D, heat)") {
   // Every back-end that makes them (cuda; the others leave them to the host) against the host, on
   // the first level of FE operators: 3 x 6, 2 x 3 and 1 x 1 blocks of P, the tet10 mesh's
