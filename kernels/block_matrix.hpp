@@ -23,7 +23,8 @@ struct BlockMatrix {
   std::int64_t rows() const { return block_rows * row_block; }
   std::int64_t cols() const { return block_cols * col_block; }
   std::int64_t block_size() const { return std::int64_t(row_block) * col_block; }
-  std::int64_t nnz() const { return static_cast<std::int64_t>(val.size()); }  // stored scalars
+  // stored scalars, by the pattern (val may be empty where the values are elsewhere)
+  std::int64_t nnz() const { return static_cast<std::int64_t>(col.size()) * block_size(); }
   const Value* block(std::int64_t k) const { return &val[k * block_size()]; }
   Value* block(std::int64_t k) { return &val[k * block_size()]; }
   std::size_t bytes() const {

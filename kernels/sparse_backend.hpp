@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -39,6 +40,12 @@ class SparseMatrix {
   virtual ~SparseMatrix() = default;
   virtual std::size_t device_bytes() const = 0;
   virtual std::string setting() const = 0;  // the format and its launch parameters, as matrix() accepts them
+  // A double block_matrix()'s values copied into `host` (as many as its BlockMatrix's val, in
+  // that order); false where this matrix cannot give them back.
+  virtual bool values_to_host(std::span<double> host) const {
+    (void)host;
+    return false;
+  }
 };
 
 // M^-1 as inverse diagonal blocks: block 1 (Jacobi), 3 (the nodes of 3D elasticity), or 0 for
@@ -48,6 +55,17 @@ class BlockDiagonal {
   virtual ~BlockDiagonal() = default;
   virtual int block() const = 0;
   virtual std::size_t device_bytes() const = 0;
+};
+
+// What AMG's setup reads of a level's values, so that a device holding them need not send them
+// to the host: each equation's diagonal entry and whether its row has no other nonzero, and each
+// block's strength: ||A_ij|| (Frobenius) rounded to single where block k is a strong connection
+// (off the diagonal, ||A_ij||^2 >= threshold^2 ||A_ii|| ||A_jj|| > 0, rounded as the host rounds
+// them), -1 where it is not.
+struct LevelValues {
+  std::vector<double> diagonal;
+  std::vector<char> decoupled;
+  std::vector<float> strength;
 };
 
 struct CgSums {
@@ -83,13 +101,12 @@ class SparseBackend {
     (void)double_blocks;
     throw std::logic_error(name() + " makes no single-precision copies of its own");
   }
-  // Which blocks of A, a double block_matrix() of this back-end (square blocks), are strong
-  // connections for AMG's aggregation: 1 where off the diagonal and ||A_ij||^2 >= threshold^2
-  // ||A_ii|| ||A_jj|| > 0 (Frobenius norms, rounded as the host rounds them), else 0, one per
-  // block. Empty where the back-end leaves the test to the host.
-  virtual std::vector<std::uint8_t> strong_blocks(const SparseMatrix& a, double threshold) const {
+  // What AMG's setup reads of A's values (LevelValues), made where A is: A a double
+  // block_matrix() of this back-end in square blocks, `threshold` the strength test's. None where
+  // the back-end leaves that to the host (which then reads A's values itself).
+  virtual std::optional<LevelValues> level_values(const SparseMatrix& a, double threshold) const {
     (void)a, (void)threshold;
-    return {};
+    return std::nullopt;
   }
   // An AMG level's transfer operators made here (level_transfer.hpp) for A, a double
   // block_matrix() of this back-end (symmetric, its pattern too), and the tentative prolongator T

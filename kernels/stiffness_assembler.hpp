@@ -44,7 +44,8 @@ struct StiffnessAssembly {
 class StiffnessAssembler {
  public:
   virtual ~StiffnessAssembler() = default;
-  // Fills `values` (the pattern's: its entries, or its blocks one after another) and turns `rhs` (the loads) into the constrained system's:
+  // Fills `values` (the pattern's: its entries, or its blocks one after another; empty for node
+  // blocks left on the device alone, take_matrix()) and turns `rhs` (the loads) into the constrained system's:
   // prescribed rows and columns cleared but for their diagonal (1 where it is not positive),
   // free rows lifted, prescribed rows diagonal times value. Returns the lowest id of a cell that
   // is inverted or degenerate (values then unusable), or -1.

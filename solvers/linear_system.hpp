@@ -50,6 +50,9 @@ struct SystemMatrix {
   // double block_matrix() of that device's sparse back-end, which a solver on it may use instead
   // of copying `blocks` there again. Null where there is none.
   std::shared_ptr<const kernels::SparseMatrix> blocks_on_device;
+  // Where `blocks` came without their values (empty val: they are in blocks_on_device alone):
+  // copies them into `blocks` in place. A solver calls it before it reads them. Empty otherwise.
+  std::function<void()> fetch_values;
 };
 
 // K u = f with Dirichlet conditions already applied symmetrically (constrained rows and

@@ -55,7 +55,8 @@ CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs)
   return a;
 }
 
-kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph, const DofMap& dofs) {
+kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph, const DofMap& dofs,
+                                                bool with_values) {
   const int d = dofs.dofs_per_node;
   const auto nodes = static_cast<std::int64_t>(dofs.node_rank.size());
   kernels::BlockMatrix<double> a;
@@ -65,7 +66,7 @@ kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph
   a.row_ptr[0] = 0;
   for (std::int64_t r = 0; r < nodes; ++r) a.row_ptr[r + 1] = a.row_ptr[r] + graph.degree(dofs.node_at_rank[r]) + 1;
   a.col.resize(static_cast<std::size_t>(a.row_ptr.back()));
-  a.val.resize(a.col.size() * static_cast<std::size_t>(d) * d);
+  if (with_values) a.val.resize(a.col.size() * static_cast<std::size_t>(d) * d);
 #pragma omp parallel for schedule(dynamic, 256)
   for (std::int64_t r = 0; r < nodes; ++r) {
     std::int32_t* out = &a.col[a.row_ptr[r]];
@@ -74,7 +75,7 @@ kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph
     for (int nb : graph.neighbours_of(dofs.node_at_rank[r])) *end++ = dofs.node_rank[nb];
     std::sort(out, end);
     const std::int64_t block_size = std::int64_t{d} * d;
-    std::fill(a.val.data() + a.row_ptr[r] * block_size, a.val.data() + a.row_ptr[r + 1] * block_size, 0.0);
+    if (with_values) std::fill(a.val.data() + a.row_ptr[r] * block_size, a.val.data() + a.row_ptr[r + 1] * block_size, 0.0);
   }
   return a;
 }

@@ -30,7 +30,8 @@ struct AssembledSystemData {
   // K in d x d node blocks instead of `matrix` (then empty), where the assembly was asked for the
   // format of a solver that multiplies blocks (the CUDA device's, for AMG).
   kernels::BlockMatrix<double> blocks;
-  // The same blocks in the device's memory where the device assembled them (SystemMatrix::blocks_on_device).
+  // The same blocks in the device's memory where the device assembled them (SystemMatrix::blocks_on_device);
+  // `blocks` then has no values (empty val) until they are copied back (values_to_host).
   std::shared_ptr<const kernels::SparseMatrix> blocks_on_device;
   bool in_node_blocks() const { return blocks.block_rows > 0; }
 };
@@ -38,8 +39,10 @@ struct AssembledSystemData {
 // The CSR structure of the dof matrix (graph: the node adjacency in mesh numbering): row of (node, c) holds every dof of the node and its neighbours.
 CsrMatrix sparsity_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
 // The same structure in d x d node blocks (block row r: the node of rank r, its columns the ranks
-// of the node and its neighbours, sorted), its values zero (written row by row by the threads).
-kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph, const DofMap& dofs);
+// of the node and its neighbours, sorted), its values zero (written row by row by the threads),
+// or none where `with_values` is false (values that stay on a device).
+kernels::BlockMatrix<double> node_block_pattern(const renumber::NodeGraph& graph, const DofMap& dofs,
+                                                bool with_values = true);
 
 // `progress` (none when null) hears the elements assembled. `in_node_blocks`: K into
 // AssembledSystemData::blocks alone (no CSR), for a solver that takes them.

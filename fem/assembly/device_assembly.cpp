@@ -28,7 +28,7 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
 
   AssembledSystemData out;
   timed_step("assemble.pattern", [&] {
-    if (in_node_blocks) out.blocks = node_block_pattern(graph, dofs);
+    if (in_node_blocks) out.blocks = node_block_pattern(graph, dofs, false);  // its values stay on the device
     else out.matrix = sparsity_pattern(graph, dofs);
   });
   out.rhs = timed_step("assemble.loads", [&] { return assemble_loads(problem, dofs); });
@@ -53,7 +53,7 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   in.node_blocks = in_node_blocks;
   in.prescribed = constraints.prescribed;
 
-  const std::int64_t inverted = assembler->assemble(in, in_node_blocks ? out.blocks.val : out.matrix.val, out.rhs);
+  const std::int64_t inverted = assembler->assemble(in, in_node_blocks ? std::span<double>{} : out.matrix.val, out.rhs);
   if (inverted >= 0) {
     // The host's kernel on that cell gives the message (and the exception) host assembly gives.
     ElementBuffers buffers;

@@ -15,7 +15,8 @@ namespace fem {
 bool device_can_assemble(const Problem& problem);
 
 // K and f with the constraints applied, as assemble() then apply_constraints() give them (K in
-// node blocks where `in_node_blocks`: AssembledSystemData::blocks, no CSR); none when this build or
+// node blocks where `in_node_blocks`: AssembledSystemData::blocks, no CSR, their values on the
+// device alone, in blocks_on_device); none when this build or
 // machine has no CUDA device or the problem is not one the device path takes. Throws
 // InvertedElement, as assemble() does, for an inverted or degenerate cell.
 std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, const DofMap& dofs,

@@ -10,10 +10,24 @@
 #include "fem/renumber/element_order.hpp"
 #include "kernels/shared/block_spmv.hpp"
 #include "kernels/shared/vector_ops.hpp"
+#include "kernels/sparse_backend.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 #include "support/step_times.hpp"
 
 namespace fem {
+namespace {
+
+// ku = K u by the device that holds K's node blocks (the CUDA device: the one that assembles).
+void product_on_device(const kernels::SparseMatrix& k, std::span<const double> u, std::span<double> ku) {
+  const auto device = kernels::make_sparse_backend("cuda");
+  const auto x = device->vector(u.size()), y = device->vector(u.size());
+  x->upload(u);
+  device->block_spmv(k, 1.0, *x, 0.0, *y);
+  y->download(ku);
+}
+
+}  // namespace
+
 DiscreteSystem::DiscreteSystem(const Problem& problem, const renumber::NodeGraph& graph, const NodeOrdering& ordering)
     : problem_(problem),
       graph_(graph),
@@ -79,7 +93,23 @@ SystemMatrix DiscreteSystem::system_matrix() const {
   if (!k.in_node_blocks()) return k.matrix;
   SystemMatrix blocks(k.blocks);
   blocks.blocks_on_device = k.blocks_on_device;
+  if (values_on_device_alone()) blocks.fetch_values = [this] { fetch_values(); };
   return blocks;
+}
+
+bool DiscreteSystem::values_on_device_alone() const {
+  const AssembledSystemData& k = assembled_system_;
+  return k.in_node_blocks() && k.blocks.val.empty() && !k.blocks.col.empty() && k.blocks_on_device;
+}
+
+void DiscreteSystem::fetch_values() const {
+  if (!values_on_device_alone()) return;
+  kernels::BlockMatrix<double>& blocks = assembled_system_.blocks;
+  timed_step("values_to_host", [&] {
+    blocks.val.resize(blocks.col.size() * static_cast<std::size_t>(blocks.row_block) * blocks.col_block);
+    if (!assembled_system_.blocks_on_device->values_to_host(blocks.val))
+      throw std::logic_error("DiscreteSystem: the device's K cannot be copied back");
+  });
 }
 
 SolveReport DiscreteSystem::solve(LinearSolver& solver, std::span<double> u) const {
@@ -120,6 +150,7 @@ std::vector<double> DiscreteSystem::right_hand_side(const Problem& own) const {
 
 const AssembledSystemData& DiscreteSystem::assembled() const {
   if (!assembled_) throw std::logic_error("DiscreteSystem::assembled before prepare(false)");
+  fetch_values();
   if (assembled_system_.in_node_blocks() && assembled_system_.matrix.rows == 0)
     assembled_system_.matrix = amg::to_csr(assembled_system_.blocks);
   return assembled_system_;
@@ -133,7 +164,8 @@ double DiscreteSystem::relative_residual(bool by_elements, std::span<const doubl
 double DiscreteSystem::relative_residual(std::span<const double> rhs, std::span<const double> u) const {
   if (!assembled_) throw std::logic_error("DiscreteSystem::relative_residual of the assembled K before prepare(false)");
   std::vector<double> ku(u.size());
-  if (assembled_system_.in_node_blocks()) kernels::block_spmv(assembled_system_.blocks, 1.0, u, 0.0, ku);
+  if (values_on_device_alone()) product_on_device(*assembled_system_.blocks_on_device, u, ku);
+  else if (assembled_system_.in_node_blocks()) kernels::block_spmv(assembled_system_.blocks, 1.0, u, 0.0, ku);
   else cpu::spmv(assembled_system_.matrix, u, ku);
   cpu::axpy(-1.0, rhs, ku);
   const double norm_f = std::sqrt(cpu::dot(rhs, rhs));

@@ -80,6 +80,10 @@ class DiscreteSystem {
  private:
   // K as solve() hands it over: CSR, or node blocks (with the device's copy where it made them).
   SystemMatrix system_matrix() const;
+  // Whether K's values are on the device alone (the node blocks it assembled, not copied back).
+  bool values_on_device_alone() const;
+  // K's node blocks' values copied back from the device, where they are there alone.
+  void fetch_values() const;
   // Runs a solve, naming a failing equation as node and component and an inverted element as the mesh's fault.
   template <class Solve>
   SolveReport translating_failures(Solve&& solve) const;
@@ -92,8 +96,9 @@ class DiscreteSystem {
   std::int64_t nnz_ = 0;
   bool assembled_ = false, element_system_built_ = false, on_cuda_ = false, assembled_on_cuda_ = false;
   bool in_node_blocks_ = false;
-  // K and f; K in node blocks alone (assembled_system_.blocks) where the device wrote them, with
-  // the CSR copy made only when assembled() is asked for (the matrix export).
+  // K and f; K in node blocks alone (assembled_system_.blocks) where the device wrote them (their
+  // values left there until something on the host reads them), with the CSR copy made only when
+  // assembled() is asked for (the matrix export).
   mutable AssembledSystemData assembled_system_;
   std::vector<double> coordinates_in_equation_order_;  // 3 per node, in the renumbered node order
   ElementSystemData element_system_;

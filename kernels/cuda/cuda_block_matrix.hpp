@@ -2,9 +2,11 @@
 // The CUDA sparse back-end's block matrix for block_spmv: its arrays on the device, copied from
 // the host, narrowed from a double copy there, or made there (smoothed_transfer_cuda.hpp).
 #include <cstdint>
+#include <span>
 #include <string>
 
 #include "kernels/block_matrix.hpp"
+#include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/smoothed_transfer_cuda.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/sparse_backend.hpp"
@@ -48,6 +50,11 @@ class CudaBlockMatrix final : public SparseMatrix {
   std::string setting() const override {
     return "block " + std::to_string(form_.row_block) + "x" + std::to_string(form_.col_block) +
            (form_.double_values ? " fp64" : " fp32") + "/t" + std::to_string(form_.lanes);
+  }
+  bool values_to_host(std::span<double> host) const override {
+    if (!form_.double_values || host.size_bytes() != val_.bytes()) return false;
+    copy_bytes_to_host(host.data(), val_.data(), val_.bytes());
+    return true;
   }
   const DeviceBlockMatrix& form() const { return form_; }
   std::int64_t blocks() const { return static_cast<std::int64_t>(col_.bytes() / sizeof(std::int32_t)); }

@@ -8,10 +8,10 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/cuda/cuda_block_matrix.hpp"
 #include "kernels/cuda/level_transfer_cuda.hpp"
+#include "kernels/cuda/level_values_cuda.hpp"
 #include "kernels/cuda/sparse_backend_kernels.hpp"
 #include "kernels/cuda/spmv_cuda.hpp"
 #include "kernels/cuda/spmv_tuning.hpp"
-#include "kernels/cuda/strength_of_connection_cuda.hpp"
 #include "kernels/device_matrix.hpp"
 
 namespace fem::kernels::cuda {
@@ -122,13 +122,16 @@ class CudaSparseBackend final : public SparseBackend {
     return checked_block_matrix(a);
   }
   bool makes_single_copies() const override { return true; }
-  std::vector<std::uint8_t> strong_blocks(const SparseMatrix& a, double threshold) const override {
+  std::optional<LevelValues> level_values(const SparseMatrix& a, double threshold) const override {
     const auto* doubles = dynamic_cast<const CudaBlockMatrix*>(&a);
     if (!doubles || !doubles->form().double_values || doubles->form().row_block != doubles->form().col_block)
-      throw std::invalid_argument("cuda strong_blocks: A is not a double-precision square-block matrix of this back-end");
-    std::vector<std::uint8_t> strong(static_cast<std::size_t>(doubles->blocks()));
-    cuda::strong_blocks(doubles->form(), threshold, strong.data());
-    return strong;
+      throw std::invalid_argument("cuda level_values: A is not a double-precision square-block matrix of this back-end");
+    const DeviceBlockMatrix& form = doubles->form();
+    const auto equations = static_cast<std::size_t>(form.block_rows) * static_cast<std::size_t>(form.row_block);
+    LevelValues values{std::vector<double>(equations), std::vector<char>(equations),
+                       std::vector<float>(static_cast<std::size_t>(doubles->blocks()))};
+    cuda::level_values(form, threshold, values.diagonal.data(), values.decoupled.data(), values.strength.data());
+    return values;
   }
   std::unique_ptr<LevelTransfer> level_transfer(const SparseMatrix& a, const BlockMatrix<double>& t) const override {
     const auto* doubles = dynamic_cast<const CudaBlockMatrix*>(&a);

@@ -1,8 +1,10 @@
 // The CUDA stiffness assembler: uploads the pattern, the mesh and each element type's cells,
-// runs stiffness_assembly.cu's kernels, downloads the values and the right-hand side once
+// runs stiffness_assembly.cu's kernels, downloads the right-hand side and the values where asked
 // (through the pinned staging buffers of DeviceBuffer's copies), and keeps node blocks on the
 // device as the sparse back-end's block matrix for a solver there (take_matrix()).
 #include <climits>
+#include <stdexcept>
+#include <string>
 
 #include "kernels/cuda/cuda_backend.hpp"
 #include "kernels/cuda/cuda_block_matrix.hpp"
@@ -21,16 +23,21 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
   std::int64_t assemble(const StiffnessAssembly& in, std::span<double> values, std::span<double> rhs) override {
     Stopwatch watch;
     matrix_.reset();
+    const int block = in.node_blocks ? (in.elastic ? in.space_dim : 1) : 0;
+    const std::size_t value_bytes = in.col.size() * static_cast<std::size_t>(block > 0 ? block * block : 1) * sizeof(double);
+    if (values.empty() ? block == 0 : values.size_bytes() != value_bytes)
+      throw std::invalid_argument("cuda assembler: " + std::to_string(values.size()) + " values for a pattern of " +
+                                  std::to_string(value_bytes / sizeof(double)) + " (none only for node blocks)");
     const DeviceBuffer<double> coords(in.coords), lambda(in.lambda), mu(in.mu), k(in.k);
     const DeviceBuffer<std::int64_t> first_dof(in.first_dof);
     // The matrix's arrays as a block matrix's: node blocks stay on the device for the solver.
     DeviceBlocks matrix{DeviceBytes(in.row_ptr.data(), in.row_ptr.size_bytes()),
-                        DeviceBytes(in.col.data(), in.col.size_bytes()), DeviceBytes(values.size_bytes()),
+                        DeviceBytes(in.col.data(), in.col.size_bytes()), DeviceBytes(value_bytes),
                         DeviceBlockMatrix{}};
     const auto* row_ptr = static_cast<const std::int64_t*>(matrix.row_ptr.data());
     const auto* col = static_cast<const std::int32_t*>(matrix.col.data());
     auto* device_values = static_cast<double*>(matrix.val.data());
-    zero_device_bytes(device_values, values.size_bytes());
+    zero_device_bytes(device_values, value_bytes);
     const DeviceBuffer<double> prescribed(in.prescribed);
     DeviceBuffer<double> device_rhs(rhs.data(), rhs.size());
     const unsigned long long none = ULLONG_MAX;
@@ -50,12 +57,11 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     inverted.download(&first_inverted);
     if (first_inverted != none) return static_cast<std::int64_t>(first_inverted);
 
-    const int block = in.node_blocks ? (in.elastic ? in.space_dim : 1) : 0;
     apply_prescribed(static_cast<std::int64_t>(rhs.size()), block, row_ptr, col, prescribed.get(), device_values,
                      device_rhs.get());
     check(cudaDeviceSynchronize(), "the prescribed values' kernel");
     StepTimes::process().add("assemble.device_kernels", watch.restart());  // with the cells' uploads
-    copy_bytes_to_host(values.data(), device_values, values.size_bytes());
+    if (!values.empty()) copy_bytes_to_host(values.data(), device_values, value_bytes);
     device_rhs.download(rhs.data());
     StepTimes::process().add("assemble.device_download", watch.seconds());
     if (block > 0) {

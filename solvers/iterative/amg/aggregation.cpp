@@ -34,32 +34,36 @@ StrongGraph strong_graph(const BlockSparse& a, double threshold, Norm2 norm2_of)
   return g;
 }
 
-// The same from the blocks' marks made elsewhere.
-StrongGraph strong_graph(const BlockSparse& a, std::span<const std::uint8_t> strong) {
+// The same from the blocks' strengths found elsewhere (negative: not strong).
+StrongGraph strong_graph(const BlockSparse& a, std::span<const float> strength) {
   StrongGraph g(a.col.size());
 #pragma omp parallel for schedule(static) if (a.block_rows > 20000)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) g[k] = strong[k] ? a.col[k] : -1;
+    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) g[k] = strength[k] >= 0 ? a.col[k] : -1;
   return g;
 }
 
 }  // namespace
 
 Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const double> squared_norms,
-                     std::span<const std::uint8_t> strong) {
+                     std::span<const float> strength) {
   if (a.row_block != a.col_block || a.block_rows != a.block_cols)
     throw std::invalid_argument("amg aggregate: the level matrix must be square in square blocks");
   if (!squared_norms.empty() && squared_norms.size() != a.col.size())
     throw std::invalid_argument("amg aggregate: " + std::to_string(squared_norms.size()) + " block norms for " +
                                 std::to_string(a.col.size()) + " blocks");
-  if (!strong.empty() && strong.size() != a.col.size())
-    throw std::invalid_argument("amg aggregate: " + std::to_string(strong.size()) + " strength marks for " +
+  if (!strength.empty() && strength.size() != a.col.size())
+    throw std::invalid_argument("amg aggregate: " + std::to_string(strength.size()) + " block strengths for " +
                                 std::to_string(a.col.size()) + " blocks");
   const std::int64_t bs = a.block_size();
   const auto norm2_of = [&](std::int64_t k) {
     return squared_norms.empty() ? squared_norm(a.block(k), bs) : squared_norms[k];
   };
-  const StrongGraph g = strong.empty() ? strong_graph(a, threshold, norm2_of) : strong_graph(a, strong);
+  // ||A_ij|| of a strong block, compared in single precision
+  const auto strength_of = [&](std::int64_t k) {
+    return strength.empty() ? static_cast<float>(std::sqrt(norm2_of(k))) : strength[k];
+  };
+  const StrongGraph g = strength.empty() ? strong_graph(a, threshold, norm2_of) : strong_graph(a, strength);
   Aggregates agg;
   agg.of_node.assign(static_cast<std::size_t>(a.block_rows), -1);
   auto& of = agg.of_node;
@@ -88,7 +92,7 @@ Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const dou
     double best = 0;
     strong_neighbours(i, [&](std::int32_t j, std::int64_t k) {
       if (of[j] < 0) return;
-      const double sij = static_cast<float>(std::sqrt(norm2_of(k)));  // ||A_ij||, compared in single precision
+      const double sij = strength_of(k);
       if (sij > best) best = sij, joined[i] = of[j];
     });
   }

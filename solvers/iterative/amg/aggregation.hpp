@@ -21,9 +21,10 @@ struct Aggregates {
 // (2) a node left over joins the aggregate of its strongest aggregated neighbour; (3) what is
 // still left forms aggregates with its free strong neighbours.
 // `squared_norms`: each block's squared_norm() where known (to_block_sparse() makes them), else empty.
-// `strong`: where a device has tested the blocks (SparseBackend::strong_blocks), 1 for each strong
-// block of A, 0 for the others; the host tests them where it is empty.
+// `strength`: where a device has tested the blocks (LevelValues::strength), ||A_ij|| in single
+// precision for each strong block of A, -1 for the others; A's values are not read then. The
+// host tests the blocks where it is empty.
 Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const double> squared_norms = {},
-                     std::span<const std::uint8_t> strong = {});
+                     std::span<const float> strength = {});
 
 }  // namespace fem::amg

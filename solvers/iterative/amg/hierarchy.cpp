@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include <omp.h>
 #include <sys/resource.h>
@@ -78,8 +79,8 @@ auto timed(Hierarchy::StepCost& cost, int threads, Step&& step) {
   return step();
 }
 
-Values inverse_diagonal(const BlockSparse& a, std::size_t level) {
-  Values d = diagonal(a);
+// D^-1 from the level's diagonal `d`.
+Values inverse_diagonal(Values d, std::size_t level) {
   // Inverted on all threads; the first entry that is not positive, if any, is named.
   auto bad = static_cast<std::int64_t>(d.size());
 #pragma omp parallel for schedule(static) reduction(min : bad) if (d.size() > 100000)
@@ -162,16 +163,29 @@ struct Hierarchy::Transfer {
   std::unique_ptr<kernels::LevelTransfer> on_backend;
 };
 
-// The level's aggregates; the fine level's with its blocks' norms where made, and its strong
-// blocks marked on the device where `fine_on_device` is its copy there.
+// The level's D^-1; for the fine level what the setup reads of its values, from the device that
+// holds them (`on_device`, from `fine_on_device`, the assembly's copy there), the host reading
+// them itself where the device gives none.
 template <class Threads>
-Aggregates Hierarchy::level_aggregates(const kernels::SparseBackend& backend, const BlockSparse& a, double threshold,
-                                       bool fine_level, const Values& fine_norms,
-                                       const kernels::SparseMatrix* fine_on_device, const Threads& threads) {
+Values Hierarchy::level_diagonal(const kernels::SparseBackend& backend, const BlockSparse& a, bool fine_level,
+                                 const kernels::SparseMatrix* fine_on_device, double threshold,
+                                 std::optional<kernels::LevelValues>& on_device, const Threads& threads) {
+  if (fine_level && fine_on_device)
+    on_device = timed(steps_.diagonal, threads(), [&] { return backend.level_values(*fine_on_device, threshold); });
+  if (fine_level && !on_device) fine_values_to_host();
+  return timed(steps_.diagonal, threads(), [&] {
+    if (!on_device) return inverse_diagonal(diagonal(a), levels_.size() - 1);
+    return inverse_diagonal(Values(on_device->diagonal.begin(), on_device->diagonal.end()), levels_.size() - 1);
+  });
+}
+
+// The level's aggregates: with the fine level's blocks' norms where made (`fine_norms`, empty
+// on the other levels), or from the strong blocks a device found (`on_device`, the fine level's).
+template <class Threads>
+Aggregates Hierarchy::level_aggregates(const BlockSparse& a, double threshold, const Values& fine_norms,
+                                       const std::optional<kernels::LevelValues>& on_device, const Threads& threads) {
   return timed(steps_.aggregate, threads(), [&] {
-    const auto strong = fine_level && fine_on_device ? backend.strong_blocks(*fine_on_device, threshold)
-                                                     : std::vector<std::uint8_t>{};
-    return aggregate(a, threshold, fine_level ? std::span<const double>(fine_norms) : std::span<const double>{}, strong);
+    return aggregate(a, threshold, fine_norms, on_device ? std::span<const float>(on_device->strength) : std::span<const float>{});
   });
 }
 
@@ -181,11 +195,12 @@ Aggregates Hierarchy::level_aggregates(const kernels::SparseBackend& backend, co
 // (R = P^T to the last bit either way).
 template <class Running, class Threads>
 void Hierarchy::make_tentative(const kernels::SparseBackend& backend, Transfer& transfer, const BlockSparse& a,
-                               const Aggregates& aggregates, NearNullSpace& b,
+                               const Aggregates& aggregates, const kernels::LevelValues* on_device, NearNullSpace& b,
                                const std::shared_future<void>& fine_copied, const Running& lambda_sought_on_device,
                                const Threads& threads) {
   timed(steps_.prolongator, threads(), [&] {
-    transfer.tentative = tentative_prolongator(aggregates, b, a.row_block, decoupled_equations(a));
+    transfer.tentative =
+        tentative_prolongator(aggregates, b, a.row_block, on_device ? on_device->decoupled : decoupled_equations(a));
     b = std::move(transfer.tentative.coarse);  // this level's near-null vectors are spent
     if (fine_copied.valid()) {
       fine_copied.get();  // rethrows the copy's failure
@@ -195,6 +210,7 @@ void Hierarchy::make_tentative(const kernels::SparseBackend& backend, Transfer& 
       transfer.tentative.t = {};  // the device has its own
       return 0;
     }
+    fine_values_to_host();
     transfer.at = product(a, transfer.tentative.t);
     transfer.transposed_early = lambda_sought_on_device();
     if (transfer.transposed_early) transfer.at_transposed = transpose(transfer.at), ++restrictions_transposed_early_;
@@ -290,6 +306,7 @@ BlockSparse Hierarchy::coarse_operator_on_backend(kernels::LevelTransfer& transf
       galerkin_on_device_ = true;
       return galerkin_from_upper(*upper);
     }
+    fine_values_to_host();
     return galerkin_product(a, transfer.prolongator());
   });
   if (narrowed_on_backend) fine_ = {};
@@ -299,6 +316,8 @@ BlockSparse Hierarchy::coarse_operator_on_backend(kernels::LevelTransfer& transf
 
 const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows) {
   if (device_narrows && !double_levels_) fine_on_backend_ = fine.blocks_on_device;
+  fetch_fine_values_ = std::move(fine.fetch_values);
+  if (!fine_on_backend_) fine_values_to_host();  // the setup copies them to the device or reads them here
   if (fine.csr) {
     fine_ = to_block_sparse(*fine.csr, dofs_per_node, &norms);
     return &fine_;
@@ -308,6 +327,10 @@ const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_nod
                                 std::to_string(fine.blocks->col_block) + " for " + std::to_string(dofs_per_node) +
                                 " dofs per node");
   return fine.blocks;  // the aggregation takes the norms from the blocks as it reads them
+}
+
+void Hierarchy::fine_values_to_host() {
+  if (fetch_fine_values_) std::exchange(fetch_fine_values_, nullptr)();
 }
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, const NodeLayout& nodes,
@@ -364,11 +387,13 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     // The threads of the level's next step (on a device fewer while copies or the Lanczos steps run).
     const auto threads = [&] { return step_threads(!uploads.idle() || running(spectrum)); };
     if (narrowed_on_backend && rows > kMaxDenseCoarse) send();
-    inv_diag = timed(steps_.diagonal, threads(), [&] { return inverse_diagonal(a, levels_.size() - 1); });
+    std::optional<kernels::LevelValues> on_device;  // the fine level's, where the device holds them
+    inv_diag = level_diagonal(backend, a, current == fine_blocks, fine_from_assembly.get(), options.strength_threshold,
+                              on_device, threads);
     diagonal_known.set_value();
     level.rows = rows;
     level.nnz = a.nnz();
-    if (options.smoother == AmgSmoother::L1Jacobi) level.l1_row_sums = absolute_row_sums(a);
+    if (options.smoother == AmgSmoother::L1Jacobi) fine_values_to_host(), level.l1_row_sums = absolute_row_sums(a);
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).
@@ -376,19 +401,21 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     if (!sent && rows > kMaxDenseCoarse) send();
     Aggregates aggregates;
     if (rows > options.coarse_size && levels_.size() < kMaxLevels)
-      aggregates = level_aggregates(backend, a, options.strength_threshold, current == fine_blocks, fine_block_norms,
-                                    fine_from_assembly.get(), threads);
+      aggregates = level_aggregates(a, options.strength_threshold, fine_block_norms, on_device, threads);
     // Each large temporary is freed as soon as it is spent, where no copy reads it: its pages go
     // to the large-block cache and the next steps' arrays are made in them (no page faults).
     fine_block_norms = Values();
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
+      fine_values_to_host();
       coarse_ = timed(steps_.coarse, threads(), [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
     if (!sent) send();
     Transfer transfer;
-    if (!coarsest) make_tentative(backend, transfer, a, aggregates, b, fine_copied, [&] { return running(spectrum); }, threads);
+    if (!coarsest)
+      make_tentative(backend, transfer, a, aggregates, on_device ? &*on_device : nullptr, b, fine_copied,
+                     [&] { return running(spectrum); }, threads);
     const double lambda_max = level_eigenvalue(backend, host, a, level, inv_diag, spectrum, threads);
     // A Krylov operator that the device does not narrow follows the fine level's A.
     if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_uploaded_), fine_sent = true;
@@ -406,7 +433,11 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
       current = &coarser;
     }
   }
-  if (keep_fine_operator && !fine_sent) uploads.start(*fine_blocks, fine_uploaded_);  // a fine level solved by Cholesky
+  finish_uploads(uploads, keep_fine_operator && !fine_sent ? fine_blocks : nullptr);
+}
+
+void Hierarchy::finish_uploads(BackgroundUploads& uploads, const BlockSparse* fine_to_send) {
+  if (fine_to_send) fine_values_to_host(), uploads.start(*fine_to_send, fine_uploaded_);  // a fine level solved by Cholesky
   uploads.wait_all();
   if (fine_uploaded_) fine_on_backend_ = std::move(fine_uploaded_);
   seconds_.upload = uploads.waited_s();

@@ -9,9 +9,11 @@
 // and P^T A P are made there from its copy of A: the host aggregates, makes T and mirrors the
 // coarse operator's upper blocks, and never holds the fine level's P or R.
 #include <deque>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -96,18 +98,28 @@ class Hierarchy {
   // The fine operator in node blocks: converted into fine_ (`norms` gets their blocks' squared
   // norms, made on the way), or those handed in (checked to be `dofs_per_node` square; `norms`
   // left empty: no array of them is worth its memory), with their copy on the device where the
-  // assembly left one there and `device_narrows` the fine level (fine_on_backend_).
+  // assembly left one there and `device_narrows` the fine level (fine_on_backend_). Blocks handed
+  // in without their values (SystemMatrix::fetch_values) have them fetched here unless that copy
+  // serves, and later only where a step must read them (fine_values_to_host).
   const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows);
+  void fine_values_to_host();
+  // Sends `fine_to_send` (unless null: the Krylov method's operator where no step sent it), waits
+  // for every copy to the back-end and records their time.
+  void finish_uploads(BackgroundUploads& uploads, const BlockSparse* fine_to_send);
   // The steps of a level's setup after its aggregation (hierarchy.cpp).
   struct Transfer;
   template <class Threads>
-  Aggregates level_aggregates(const kernels::SparseBackend& backend, const BlockSparse& a, double threshold,
-                              bool fine_level, const Values& fine_norms, const kernels::SparseMatrix* fine_on_device,
-                              const Threads& threads);
+  Values level_diagonal(const kernels::SparseBackend& backend, const BlockSparse& a, bool fine_level,
+                        const kernels::SparseMatrix* fine_on_device, double threshold,
+                        std::optional<kernels::LevelValues>& on_device, const Threads& threads);
+  template <class Threads>
+  Aggregates level_aggregates(const BlockSparse& a, double threshold, const Values& fine_norms,
+                              const std::optional<kernels::LevelValues>& on_device, const Threads& threads);
   template <class Running, class Threads>
   void make_tentative(const kernels::SparseBackend& backend, Transfer& transfer, const BlockSparse& a,
-                      const Aggregates& aggregates, NearNullSpace& b, const std::shared_future<void>& fine_copied,
-                      const Running& lambda_sought_on_device, const Threads& threads);
+                      const Aggregates& aggregates, const kernels::LevelValues* on_device, NearNullSpace& b,
+                      const std::shared_future<void>& fine_copied, const Running& lambda_sought_on_device,
+                      const Threads& threads);
   template <class Spectrum, class Threads>
   double level_eigenvalue(const kernels::SparseBackend& backend, std::unique_ptr<kernels::SparseBackend>& host,
                           const BlockSparse& a, Level& level, const Values& inv_diag, std::future<Spectrum>& spectrum, const Threads& threads);
@@ -136,6 +148,7 @@ class Hierarchy {
   // makes it).
   std::shared_ptr<const kernels::SparseMatrix> fine_on_backend_;
   std::unique_ptr<kernels::SparseMatrix> fine_uploaded_;
+  std::function<void()> fetch_fine_values_;  // where the fine blocks came without values, until called
   std::vector<double> fine_galerkin_threads_s_;  // the seconds each thread worked on the fine level's R A P
   int near_null_vectors_ = 0;
   int restrictions_transposed_early_ = 0;  // levels whose (A T)^T was made while the device sought lambda_max

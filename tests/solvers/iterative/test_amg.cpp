@@ -418,30 +418,35 @@ bool same_pattern(const amg::BlockSparse& a, const amg::BlockSparse& b) {
          std::equal(a.col.begin(), a.col.end(), b.col.begin(), b.col.end());
 }
 
-TEST_CASE("strong blocks marked by a device: the host's aggregates (3D hex8 and tet10, 2D, heat)") {
+TEST_CASE("a level's values read by a device: the host's diagonal, decoupled rows and aggregates (3D hex8 and tet10, 2D, heat)") {
   // Thresholds that put blocks on both sides of the test (0.25: many weak ones), on every
-  // back-end that marks them (cuda; the others leave the test to the host).
+  // back-end that reads them (cuda; the others leave them to the host).
   const auto square = testing::heat_square(40, 30);
   const auto tiny = amg::to_block_sparse(square.matrix, 1);
-  std::vector<std::unique_ptr<kernels::SparseBackend>> markers;
+  std::vector<std::unique_ptr<kernels::SparseBackend>> readers;
   for (auto& backend : available_backends())
-    if (!backend->strong_blocks(*backend->block_matrix(tiny), 0.0).empty()) markers.push_back(std::move(backend));
-  if (markers.empty()) {
-    MESSAGE("no back-end here marks strong blocks: the host tests them");
+    if (backend->level_values(*backend->block_matrix(tiny), 0.0)) readers.push_back(std::move(backend));
+  if (readers.empty()) {
+    MESSAGE("no back-end here reads a level's values: the host reads them");
     return;
   }
   for (const auto& fe : {testing::elasticity_box(12, 10, 8), testing::elasticity_box(5, 5, 4, 2, ElementShape::Tetrahedron),
                          testing::elasticity_strip(40, 20), square}) {
     CAPTURE(fe.dofs_per_node);
     const auto a = amg::to_block_sparse(fe.matrix, fe.dofs_per_node);
+    const auto host_decoupled = amg::decoupled_equations(a);
     for (const double threshold : {0.0, 0.08, 0.25}) {
       CAPTURE(threshold);
       const auto host = amg::aggregate(a, threshold);
-      for (const auto& backend : markers) {
+      for (const auto& backend : readers) {
         CAPTURE(backend->name());
-        const auto strong = backend->strong_blocks(*backend->block_matrix(a), threshold);
-        REQUIRE(strong.size() == a.col.size());
-        const auto made = amg::aggregate(a, threshold, {}, strong);
+        const auto values = backend->level_values(*backend->block_matrix(a), threshold);
+        REQUIRE(values);
+        const auto diagonal = amg::diagonal(a);
+        CHECK(std::equal(values->diagonal.begin(), values->diagonal.end(), diagonal.begin(), diagonal.end()));
+        CHECK(values->decoupled == host_decoupled);
+        REQUIRE(values->strength.size() == a.col.size());
+        const auto made = amg::aggregate(a, threshold, {}, values->strength);
         CHECK(made.count == host.count);
         CHECK(made.of_node == host.of_node);
       }
