@@ -172,7 +172,7 @@ Values Hierarchy::level_diagonal(const kernels::SparseBackend& backend, const Bl
                                  std::optional<kernels::LevelValues>& on_device, const Threads& threads) {
   if (fine_level && fine_on_device)
     on_device = timed(steps_.diagonal, threads(), [&] { return backend.level_values(*fine_on_device, threshold); });
-  if (fine_level && !on_device) fine_values_to_host();
+  if (fine_level && !on_device) values_to_host(a);
   return timed(steps_.diagonal, threads(), [&] {
     if (!on_device) return inverse_diagonal(diagonal(a), levels_.size() - 1);
     return inverse_diagonal(Values(on_device->diagonal.begin(), on_device->diagonal.end()), levels_.size() - 1);
@@ -210,7 +210,7 @@ void Hierarchy::make_tentative(const kernels::SparseBackend& backend, Transfer& 
       transfer.tentative.t = {};  // the device has its own
       return 0;
     }
-    fine_values_to_host();
+    values_to_host(a);
     transfer.at = product(a, transfer.tentative.t);
     transfer.transposed_early = lambda_sought_on_device();
     if (transfer.transposed_early) transfer.at_transposed = transpose(transfer.at), ++restrictions_transposed_early_;
@@ -306,7 +306,7 @@ BlockSparse Hierarchy::coarse_operator_on_backend(kernels::LevelTransfer& transf
       galerkin_on_device_ = true;
       return galerkin_from_upper(*upper);
     }
-    fine_values_to_host();
+    values_to_host(a);
     return galerkin_product(a, transfer.prolongator());
   });
   if (narrowed_on_backend) fine_ = {};
@@ -317,7 +317,7 @@ BlockSparse Hierarchy::coarse_operator_on_backend(kernels::LevelTransfer& transf
 const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows) {
   if (device_narrows && !double_levels_) fine_on_backend_ = fine.blocks_on_device;
   fetch_fine_values_ = std::move(fine.fetch_values);
-  if (!fine_on_backend_) fine_values_to_host();  // the setup copies them to the device or reads them here
+  if (!fine_on_backend_ && fetch_fine_values_) std::exchange(fetch_fine_values_, nullptr)();  // copied to the device or read here
   if (fine.csr) {
     fine_ = to_block_sparse(*fine.csr, dofs_per_node, &norms);
     return &fine_;
@@ -329,8 +329,8 @@ const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_nod
   return fine.blocks;  // the aggregation takes the norms from the blocks as it reads them
 }
 
-void Hierarchy::fine_values_to_host() {
-  if (fetch_fine_values_) std::exchange(fetch_fine_values_, nullptr)();
+void Hierarchy::values_to_host(const BlockSparse& a) {
+  if (fetch_fine_values_ && a.val.empty()) std::exchange(fetch_fine_values_, nullptr)();
 }
 
 Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, const NodeLayout& nodes,
@@ -393,7 +393,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     diagonal_known.set_value();
     level.rows = rows;
     level.nnz = a.nnz();
-    if (options.smoother == AmgSmoother::L1Jacobi) fine_values_to_host(), level.l1_row_sums = absolute_row_sums(a);
+    if (options.smoother == AmgSmoother::L1Jacobi) values_to_host(a), level.l1_row_sums = absolute_row_sums(a);
     // The single copy the V-cycle multiplies with, which the Lanczos steps use too (half the bytes);
     // a device that narrows the fine operator's double blocks itself makes it from the Krylov
     // method's copy (no host copy, half the bytes over the bus).
@@ -407,7 +407,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
     fine_block_norms = Values();
     const bool coarsest = aggregates.count == 0 || aggregates.count * b.vectors > kStalled * static_cast<double>(rows);
     if (coarsest && rows <= kMaxDenseCoarse) {
-      fine_values_to_host();
+      values_to_host(a);
       coarse_ = timed(steps_.coarse, threads(), [&] { return std::make_unique<CoarseSolver>(a); });
       break;
     }
@@ -437,7 +437,7 @@ Hierarchy::Hierarchy(const kernels::SparseBackend& backend, SystemMatrix fine, c
 }
 
 void Hierarchy::finish_uploads(BackgroundUploads& uploads, const BlockSparse* fine_to_send) {
-  if (fine_to_send) fine_values_to_host(), uploads.start(*fine_to_send, fine_uploaded_);  // a fine level solved by Cholesky
+  if (fine_to_send) values_to_host(*fine_to_send), uploads.start(*fine_to_send, fine_uploaded_);  // a fine level solved by Cholesky
   uploads.wait_all();
   if (fine_uploaded_) fine_on_backend_ = std::move(fine_uploaded_);
   seconds_.upload = uploads.waited_s();

@@ -100,9 +100,10 @@ class Hierarchy {
   // left empty: no array of them is worth its memory), with their copy on the device where the
   // assembly left one there and `device_narrows` the fine level (fine_on_backend_). Blocks handed
   // in without their values (SystemMatrix::fetch_values) have them fetched here unless that copy
-  // serves, and later only where a step must read them (fine_values_to_host).
+  // serves, and later only where a step must read them (values_to_host).
   const BlockSparse* fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows);
-  void fine_values_to_host();
+  // Fetches the fine blocks' values where `a` is those blocks without them (a coarser level has its own).
+  void values_to_host(const BlockSparse& a);
   // Sends `fine_to_send` (unless null: the Krylov method's operator where no step sent it), waits
   // for every copy to the back-end and records their time.
   void finish_uploads(BackgroundUploads& uploads, const BlockSparse* fine_to_send);
