@@ -106,7 +106,7 @@ void DiscreteSystem::fetch_values() const {
   if (!values_on_device_alone()) return;
   kernels::BlockMatrix<double>& blocks = assembled_system_.blocks;
   timed_step("values_to_host", [&] {
-    blocks.val.resize(blocks.col.size() * static_cast<std::size_t>(blocks.row_block) * blocks.col_block);
+    blocks.val.resize(static_cast<std::size_t>(blocks.nnz()));
     if (!assembled_system_.blocks_on_device->values_to_host(blocks.val))
       throw std::logic_error("DiscreteSystem: the device's K cannot be copied back");
   });

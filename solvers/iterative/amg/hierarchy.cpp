@@ -317,7 +317,7 @@ BlockSparse Hierarchy::coarse_operator_on_backend(kernels::LevelTransfer& transf
 const BlockSparse* Hierarchy::fine_in_blocks(SystemMatrix fine, int dofs_per_node, Values& norms, bool device_narrows) {
   if (device_narrows && !double_levels_) fine_on_backend_ = fine.blocks_on_device;
   fetch_fine_values_ = std::move(fine.fetch_values);
-  if (!fine_on_backend_ && fetch_fine_values_) std::exchange(fetch_fine_values_, nullptr)();  // copied to the device or read here
+  if (!fine_on_backend_ && fine.blocks) values_to_host(*fine.blocks);  // copied to the device or read here
   if (fine.csr) {
     fine_ = to_block_sparse(*fine.csr, dofs_per_node, &norms);
     return &fine_;
