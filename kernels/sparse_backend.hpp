@@ -6,6 +6,7 @@
 // implement it with the same names.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -58,14 +59,18 @@ class BlockDiagonal {
 };
 
 // What AMG's setup reads of a level's values, so that a device holding them need not send them
-// to the host: each equation's diagonal entry and whether its row has no other nonzero, and each
-// block's strength: ||A_ij|| (Frobenius) rounded to single where block k is a strong connection
-// (off the diagonal, ||A_ij||^2 >= threshold^2 ||A_ii|| ||A_jj|| > 0, rounded as the host rounds
-// them), -1 where it is not.
+// to the host: each equation's diagonal entry and whether its row has no other nonzero, which
+// blocks are strong connections (block k off the diagonal with ||A_ij||^2 >= threshold^2 ||A_ii||
+// ||A_jj|| > 0, Frobenius norms rounded as the host rounds them: bit k % 32 of word k / 32), and
+// the aggregation's join of the nodes left over, made where the values are: for each node i with
+// of[i] < 0, joined[i] is of[j] of its strong neighbour j (of[j] >= 0) of the largest ||A_ij||
+// rounded to single, the first in its row of equal ones; -1 where it has none; of[i] elsewhere.
 struct LevelValues {
+  using JoinLeftovers = std::function<void(std::span<const std::int32_t> of, std::span<std::int32_t> joined)>;
   std::vector<double> diagonal;
   std::vector<char> decoupled;
-  std::vector<float> strength;
+  std::vector<std::uint32_t> strong;
+  JoinLeftovers join_leftovers;
 };
 
 struct CgSums {

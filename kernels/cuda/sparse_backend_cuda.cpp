@@ -1,6 +1,8 @@
 #include "kernels/cuda/sparse_backend_cuda.hpp"
 
+#include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "kernels/block_diagonal_check.hpp"
 #include "kernels/cuda/csr_block_product.hpp"
@@ -128,9 +130,22 @@ class CudaSparseBackend final : public SparseBackend {
       throw std::invalid_argument("cuda level_values: A is not a double-precision square-block matrix of this back-end");
     const DeviceBlockMatrix& form = doubles->form();
     const auto equations = static_cast<std::size_t>(form.block_rows) * static_cast<std::size_t>(form.row_block);
-    LevelValues values{std::vector<double>(equations), std::vector<char>(equations),
-                       std::vector<float>(static_cast<std::size_t>(doubles->blocks()))};
-    cuda::level_values(form, threshold, values.diagonal.data(), values.decoupled.data(), values.strength.data());
+    LevelValues values{std::vector<double>(equations), std::vector<char>(equations), {}, {}};
+    // The strong marks stay on the device for the join (a bit a block: 1/32 of A's blocks' count
+    // in words comes to the host).
+    auto strong = std::make_shared<cuda::DeviceBuffer<std::uint32_t>>();
+    cuda::level_values(form, threshold, values.diagonal.data(), values.decoupled.data(), *strong);
+    values.strong.resize(strong->size());
+    strong->download(values.strong.data());
+    values.join_leftovers = [form, strong](std::span<const std::int32_t> of, std::span<std::int32_t> joined) {
+      if (of.size() != static_cast<std::size_t>(form.block_rows) || joined.size() != of.size())
+        throw std::invalid_argument("cuda join_leftovers: " + std::to_string(of.size()) + " nodes for " +
+                                    std::to_string(form.block_rows) + " block rows");
+      const cuda::DeviceBuffer<std::int32_t> of_there(of);
+      cuda::DeviceBuffer<std::int32_t> joined_there(of.size());
+      cuda::join_leftovers(form, strong->get(), of_there.get(), joined_there.get());
+      joined_there.download(joined.data());
+    };
     return values;
   }
   std::unique_ptr<LevelTransfer> level_transfer(const SparseMatrix& a, const BlockMatrix<double>& t) const override {

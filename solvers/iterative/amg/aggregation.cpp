@@ -1,5 +1,6 @@
 #include "solvers/iterative/amg/aggregation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -7,70 +8,69 @@
 namespace fem::amg {
 namespace {
 
-// The strong connections: at each block's position in A, its column where the block is a strong
-// connection, -1 elsewhere (the diagonal, weak or zero blocks). One pass over A (or its blocks'
-// norms) fills it, first touched by the threads that fill it; the serial passes below walk A's
-// rows in it.
-using StrongGraph = std::vector<std::int32_t, kernels::UninitializedAllocator<std::int32_t>>;
+// The strong connections: bit k % 32 of word k / 32 is set where block k of A is one (not the
+// diagonal, not weak, not zero), as kernels::LevelValues::strong. A thread makes whole words, so
+// no two write one; the serial passes below read A's rows in it (a bit a block, not a column).
+using StrongBlocks = std::vector<std::uint32_t, kernels::UninitializedAllocator<std::uint32_t>>;
+
+bool is_strong(std::span<const std::uint32_t> strong, std::int64_t k) { return (strong[k >> 5] >> (k & 31)) & 1u; }
 
 template <class Norm2>
-StrongGraph strong_graph(const BlockSparse& a, double threshold, Norm2 norm2_of) {
+StrongBlocks strong_blocks(const BlockSparse& a, double threshold, Norm2 norm2_of) {
   const bool parallel = a.block_rows > 20000;
   std::vector<double> diag_norm(static_cast<std::size_t>(a.block_rows), 0.0);
 #pragma omp parallel for schedule(static) if (parallel)
   for (std::int64_t i = 0; i < a.block_rows; ++i)
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
       if (a.col[k] == i) diag_norm[i] = std::sqrt(norm2_of(k));
-  StrongGraph g(a.col.size());
+  const auto blocks = static_cast<std::int64_t>(a.col.size());
+  StrongBlocks strong(static_cast<std::size_t>((blocks + 31) / 32));
   const double threshold2 = threshold * threshold;
 #pragma omp parallel for schedule(static) if (parallel)
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+  for (std::int64_t w = 0; w < static_cast<std::int64_t>(strong.size()); ++w) {
+    const std::int64_t first = 32 * w, last = std::min(first + 32, blocks);
+    // the row of block `first`, then of each next one
+    auto i = static_cast<std::int64_t>(std::upper_bound(a.row_ptr.begin(), a.row_ptr.end(), first) - a.row_ptr.begin()) - 1;
+    std::uint32_t bits = 0;
+    for (std::int64_t k = first; k < last; ++k) {
+      while (a.row_ptr[i + 1] <= k) ++i;
       const std::int32_t j = a.col[k];
       // ||A_ij|| >= threshold sqrt(||A_ii|| ||A_jj||) > 0, squared
       const double norm2 = j == i ? 0.0 : norm2_of(k);
-      g[k] = norm2 > 0 && norm2 >= threshold2 * diag_norm[i] * diag_norm[j] ? j : -1;
+      if (norm2 > 0 && norm2 >= threshold2 * diag_norm[i] * diag_norm[j]) bits |= 1u << (k - first);
     }
-  return g;
-}
-
-// The same from the blocks' strengths found elsewhere (negative: not strong).
-StrongGraph strong_graph(const BlockSparse& a, std::span<const float> strength) {
-  StrongGraph g(a.col.size());
-#pragma omp parallel for schedule(static) if (a.block_rows > 20000)
-  for (std::int64_t i = 0; i < a.block_rows; ++i)
-    for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) g[k] = strength[k] >= 0 ? a.col[k] : -1;
-  return g;
+    strong[w] = bits;
+  }
+  return strong;
 }
 
 }  // namespace
 
 Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const double> squared_norms,
-                     std::span<const float> strength) {
+                     const kernels::LevelValues* found) {
   if (a.row_block != a.col_block || a.block_rows != a.block_cols)
     throw std::invalid_argument("amg aggregate: the level matrix must be square in square blocks");
   if (!squared_norms.empty() && squared_norms.size() != a.col.size())
     throw std::invalid_argument("amg aggregate: " + std::to_string(squared_norms.size()) + " block norms for " +
                                 std::to_string(a.col.size()) + " blocks");
-  if (!strength.empty() && strength.size() != a.col.size())
-    throw std::invalid_argument("amg aggregate: " + std::to_string(strength.size()) + " block strengths for " +
-                                std::to_string(a.col.size()) + " blocks");
+  const std::size_t words = (a.col.size() + 31) / 32;
+  if (found && (found->strong.size() != words || !found->join_leftovers))
+    throw std::invalid_argument("amg aggregate: " + std::to_string(found->strong.size()) + " words of strong blocks for " +
+                                std::to_string(a.col.size()) + " blocks, or no join of the leftovers");
   const std::int64_t bs = a.block_size();
   const auto norm2_of = [&](std::int64_t k) {
     return squared_norms.empty() ? squared_norm(a.block(k), bs) : squared_norms[k];
   };
-  // ||A_ij|| of a strong block, compared in single precision
-  const auto strength_of = [&](std::int64_t k) {
-    return strength.empty() ? static_cast<float>(std::sqrt(norm2_of(k))) : strength[k];
-  };
-  const StrongGraph g = strength.empty() ? strong_graph(a, threshold, norm2_of) : strong_graph(a, strength);
+  StrongBlocks tested;
+  if (!found) tested = strong_blocks(a, threshold, norm2_of);
+  const std::span<const std::uint32_t> strong = found ? std::span<const std::uint32_t>(found->strong) : tested;
   Aggregates agg;
   agg.of_node.assign(static_cast<std::size_t>(a.block_rows), -1);
   auto& of = agg.of_node;
   // visit(j, k) for each strong neighbour j of node i, k its block in A
   const auto strong_neighbours = [&](std::int64_t i, auto&& visit) {
     for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
-      if (g[k] >= 0) visit(g[k], k);
+      if (is_strong(strong, k)) visit(a.col[k], k);
   };
   // (1) seeds whose whole strong neighbourhood is still free, one node after another (seeding on
   // ranges of nodes at once, each range in order, cost 2-4 of 15 iterations on a 70^3 box: the
@@ -84,17 +84,22 @@ Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const dou
     of[i] = id;
     strong_neighbours(i, [&](std::int32_t j, std::int64_t) { of[j] = id; });
   }
-  // (2) leftovers join their strongest neighbour's aggregate from (1)
+  // (2) leftovers join their strongest neighbour's aggregate from (1): ||A_ij|| compared in single
+  // precision, as a device compares them
   std::vector<std::int32_t> joined(of);
+  if (found) {
+    found->join_leftovers(of, joined);
+  } else {
 #pragma omp parallel for schedule(static) if (a.block_rows > 20000)
-  for (std::int64_t i = 0; i < a.block_rows; ++i) {
-    if (of[i] >= 0) continue;
-    double best = 0;
-    strong_neighbours(i, [&](std::int32_t j, std::int64_t k) {
-      if (of[j] < 0) return;
-      const double sij = strength_of(k);
-      if (sij > best) best = sij, joined[i] = of[j];
-    });
+    for (std::int64_t i = 0; i < a.block_rows; ++i) {
+      if (of[i] >= 0) continue;
+      double best = 0;
+      strong_neighbours(i, [&](std::int32_t j, std::int64_t k) {
+        if (of[j] < 0) return;
+        const double sij = static_cast<float>(std::sqrt(norm2_of(k)));
+        if (sij > best) best = sij, joined[i] = of[j];
+      });
+    }
   }
   of.swap(joined);
   // (3) what is left (but not isolated) groups with its free strong neighbours

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "kernels/sparse_backend.hpp"
 #include "solvers/iterative/amg/block_sparse.hpp"
 
 namespace fem::amg {
@@ -21,10 +22,9 @@ struct Aggregates {
 // (2) a node left over joins the aggregate of its strongest aggregated neighbour; (3) what is
 // still left forms aggregates with its free strong neighbours.
 // `squared_norms`: each block's squared_norm() where known (to_block_sparse() makes them), else empty.
-// `strength`: where a device has tested the blocks (LevelValues::strength), ||A_ij|| in single
-// precision for each strong block of A, -1 for the others; A's values are not read then. The
-// host tests the blocks where it is empty.
+// `found`: where a device has tested A's blocks (its strong blocks and its join of the nodes left
+// over, kernels::LevelValues); A's values are not read then. The host tests them where it is null.
 Aggregates aggregate(const BlockSparse& a, double threshold, std::span<const double> squared_norms = {},
-                     std::span<const float> strength = {});
+                     const kernels::LevelValues* found = nullptr);
 
 }  // namespace fem::amg

@@ -185,7 +185,7 @@ template <class Threads>
 Aggregates Hierarchy::level_aggregates(const BlockSparse& a, double threshold, const Values& fine_norms,
                                        const std::optional<kernels::LevelValues>& on_device, const Threads& threads) {
   return timed(steps_.aggregate, threads(), [&] {
-    return aggregate(a, threshold, fine_norms, on_device ? std::span<const float>(on_device->strength) : std::span<const float>{});
+    return aggregate(a, threshold, fine_norms, on_device ? &*on_device : nullptr);
   });
 }
 

@@ -418,6 +418,56 @@ bool same_pattern(const amg::BlockSparse& a, const amg::BlockSparse& b) {
          std::equal(a.col.begin(), a.col.end(), b.col.begin(), b.col.end());
 }
 
+TEST_CASE("aggregates from strong blocks and a join found elsewhere (LevelValues): the host's own, and what they say is used") {
+  // A serial reference of what a device gives (each block tested on its own, the join node by
+  // node), on meshes with several rows to a word of marks and one large enough for threads.
+  for (const auto& fe : {testing::elasticity_box(12, 10, 8), testing::elasticity_box(5, 5, 4, 2, ElementShape::Tetrahedron),
+                         testing::heat_square(200, 150)}) {
+    CAPTURE(fe.dofs_per_node);
+    const auto a = amg::to_block_sparse(fe.matrix, fe.dofs_per_node);
+    const auto norm = [&](std::int64_t k) { return std::sqrt(amg::squared_norm(a.block(k), a.block_size())); };
+    std::vector<double> diag_norm(static_cast<std::size_t>(a.block_rows));
+    for (std::int64_t i = 0; i < a.block_rows; ++i)
+      for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k)
+        if (a.col[k] == i) diag_norm[i] = norm(k);
+    for (const double threshold : {0.0, 0.08, 0.25}) {
+      CAPTURE(threshold);
+      kernels::LevelValues found;
+      found.strong.assign((a.col.size() + 31) / 32, 0);
+      std::vector<char> strong(a.col.size(), 0);
+      for (std::int64_t i = 0; i < a.block_rows; ++i)
+        for (auto k = a.row_ptr[i]; k < a.row_ptr[i + 1]; ++k) {
+          const std::int32_t j = a.col[k];
+          const double n2 = j == i ? 0.0 : amg::squared_norm(a.block(k), a.block_size());
+          strong[k] = n2 > 0 && n2 >= threshold * threshold * diag_norm[i] * diag_norm[j];
+          if (strong[k]) found.strong[k / 32] |= 1u << (k % 32);
+        }
+      int joins = 0;
+      found.join_leftovers = [&](std::span<const std::int32_t> of, std::span<std::int32_t> joined) {
+        ++joins;
+        for (std::int64_t i = 0; i < a.block_rows; ++i) {
+          joined[i] = of[i];
+          float best = 0;
+          for (auto k = a.row_ptr[i]; of[i] < 0 && k < a.row_ptr[i + 1]; ++k)
+            if (strong[k] && of[a.col[k]] >= 0 && static_cast<float>(norm(k)) > best)
+              best = static_cast<float>(norm(k)), joined[i] = of[a.col[k]];
+        }
+      };
+      const auto host = amg::aggregate(a, threshold);
+      const auto made = amg::aggregate(a, threshold, {}, &found);
+      CHECK(joins == 1);
+      CHECK(host.count > 1);
+      CHECK(made.count == host.count);
+      CHECK(made.of_node == host.of_node);
+      // No strong block found: every node isolated, whatever A's values say.
+      std::fill(found.strong.begin(), found.strong.end(), 0u);
+      const auto none = amg::aggregate(a, threshold, {}, &found);
+      CHECK(none.count == 0);
+      CHECK(std::count(none.of_node.begin(), none.of_node.end(), -1) == a.block_rows);
+    }
+  }
+}
+
 TEST_CASE("a level's values read by a device: the host's diagonal, decoupled rows and aggregates (3D hex8 and tet10, 2D, heat)") {
   // Thresholds that put blocks on both sides of the test (0.25: many weak ones), on every
   // back-end that reads them (cuda; the others leave them to the host).
@@ -445,8 +495,8 @@ TEST_CASE("a level's values read by a device: the host's diagonal, decoupled row
         const auto diagonal = amg::diagonal(a);
         CHECK(std::equal(values->diagonal.begin(), values->diagonal.end(), diagonal.begin(), diagonal.end()));
         CHECK(values->decoupled == host_decoupled);
-        REQUIRE(values->strength.size() == a.col.size());
-        const auto made = amg::aggregate(a, threshold, {}, values->strength);
+        REQUIRE(values->strong.size() == (a.col.size() + 31) / 32);
+        const auto made = amg::aggregate(a, threshold, {}, &*values);
         CHECK(made.count == host.count);
         CHECK(made.of_node == host.of_node);
       }
