@@ -107,8 +107,9 @@ class SparseBackend {
     throw std::logic_error(name() + " makes no single-precision copies of its own");
   }
   // What AMG's setup reads of A's values (LevelValues), made where A is: A a double
-  // block_matrix() of this back-end in square blocks, `threshold` the strength test's. None where
-  // the back-end leaves that to the host (which then reads A's values itself).
+  // block_matrix() of this back-end in square blocks, `threshold` the strength test's; its
+  // join_leftovers reads A, which must outlive it. None where the back-end leaves that to the
+  // host (which then reads A's values itself).
   virtual std::optional<LevelValues> level_values(const SparseMatrix& a, double threshold) const {
     (void)a, (void)threshold;
     return std::nullopt;
