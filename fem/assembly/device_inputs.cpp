@@ -1,25 +1,54 @@
 #include "fem/assembly/device_inputs.hpp"
 
 #include <algorithm>
+#include <array>
+#include <utility>
+
+#include <omp.h>
 
 #include "fem/elements/shape_table.hpp"
 #include "fem/physics/material_law.hpp"
 
 namespace fem {
 
-// The cells' numbers are listed by one pass; their nodes and materials are copied in parallel
-// (millions of cells: the copies are most of the bytes).
+// The cells of each type listed in mesh order by the threads, each its own range of cells (counted
+// first, then written from its offsets); their nodes and materials copied in parallel too.
 std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem) {
   const ElementSet& cells = problem.mesh->cells;
+  constexpr std::size_t kTypes = static_cast<std::size_t>(ElementType::Hex27) + 1;
+  using PerType = std::array<std::int64_t, kTypes>;
+  const auto count = static_cast<std::int64_t>(cells.size());
+  std::vector<PerType> next(static_cast<std::size_t>(omp_get_max_threads()), PerType{});  // a thread's count, then its offset
   std::map<ElementType, CellsOfType> out;
-  for (std::size_t e = 0; e < cells.size(); ++e) out[cells.type[e]].cell.push_back(static_cast<std::int64_t>(e));
+  std::array<std::int64_t*, kTypes> listed{};
+#pragma omp parallel
+  {
+    PerType& mine = next[static_cast<std::size_t>(omp_get_thread_num())];
+#pragma omp for schedule(static)
+    for (std::int64_t e = 0; e < count; ++e) ++mine[static_cast<std::size_t>(cells.type[e])];
+#pragma omp single
+    for (std::size_t t = 0; t < kTypes; ++t) {
+      std::int64_t total = 0;
+      for (PerType& thread : next) total += std::exchange(thread[t], total);
+      if (total == 0) continue;
+      CellsOfType& group = out[static_cast<ElementType>(t)];
+      group.cell.resize(static_cast<std::size_t>(total));
+      listed[t] = group.cell.data();
+    }
+    // The same static schedule over the same cells: each thread lists the cells it counted.
+#pragma omp for schedule(static)
+    for (std::int64_t e = 0; e < count; ++e) {
+      const auto t = static_cast<std::size_t>(cells.type[e]);
+      listed[t][mine[t]++] = e;
+    }
+  }
   for (auto& [type, group] : out) {
-    const auto count = static_cast<std::int64_t>(group.cell.size());
+    const auto listed_cells = static_cast<std::int64_t>(group.cell.size());
     const auto per_cell = static_cast<std::int64_t>(cells.nodes_of(static_cast<std::size_t>(group.cell[0])).size());
-    group.node.resize(static_cast<std::size_t>(count * per_cell));
-    group.material.resize(static_cast<std::size_t>(count));
+    group.node.resize(static_cast<std::size_t>(listed_cells * per_cell));
+    group.material.resize(static_cast<std::size_t>(listed_cells));
 #pragma omp parallel for schedule(static)
-    for (std::int64_t i = 0; i < count; ++i) {
+    for (std::int64_t i = 0; i < listed_cells; ++i) {
       const auto e = static_cast<std::size_t>(group.cell[i]);
       const auto nodes = cells.nodes_of(e);
       std::copy(nodes.begin(), nodes.end(), group.node.begin() + i * per_cell);

@@ -9,14 +9,16 @@
 #include "fem/assembly/dof_map.hpp"
 #include "fem/physics/problem.hpp"
 #include "kernels/stiffness_assembler.hpp"
+#include "kernels/uninitialized_allocator.hpp"
 
 namespace fem {
 
 // The cells of one type, in the arrays a kernels::CellBatch points into.
+// Each array is first written by the threads that fill it (millions of cells: no zeroing first).
 struct CellsOfType {
-  std::vector<int> node;             // the cells' nodes, cell after cell
-  std::vector<std::int64_t> cell;    // their mesh ids
-  std::vector<int> material;         // their materials
+  kernels::UninitializedVector<int> node;             // the cells' nodes, cell after cell
+  kernels::UninitializedVector<std::int64_t> cell;    // their mesh ids
+  kernels::UninitializedVector<int> material;         // their materials
 };
 
 std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem);

@@ -5,6 +5,7 @@
 
 #include "fem/assembly/element_system.hpp"
 #include "fem/physics/element_matrices.hpp"
+#include "kernels/uninitialized_allocator.hpp"
 #include "support/first_failure.hpp"
 
 namespace fem {
@@ -26,15 +27,15 @@ struct ResidualContext {
 // the thread count.
 template <class NodesOf, class Compute>
 std::array<double, 3> add_element_shares(std::size_t count, NodesOf nodes_of, Compute compute, bool total_loads,
-                                         const ResidualContext& ctx, std::vector<double>& residual) {
+                                         const ResidualContext& ctx, std::span<double> residual) {
   const int d = ctx.dofs.dofs_per_node;
   // Where each touching element's rows go in the buffer (-1: it touches no constraint).
-  std::vector<std::int64_t> slot(count, -1);
+  kernels::UninitializedVector<std::int64_t> slot(count);
 #pragma omp parallel for schedule(static)
   for (std::size_t k = 0; k < count; ++k) {
     const auto nodes = nodes_of(k);
-    if (std::any_of(nodes.begin(), nodes.end(), [&](int n) { return ctx.constrained_node[n]; }))
-      slot[k] = static_cast<std::int64_t>(nodes.size()) * d;
+    const bool touching = std::any_of(nodes.begin(), nodes.end(), [&](int n) { return ctx.constrained_node[n]; });
+    slot[k] = touching ? static_cast<std::int64_t>(nodes.size()) * d : -1;
   }
   std::int64_t slots = 0;
   for (auto& s : slot)
@@ -110,14 +111,20 @@ Reactions reactions(const Problem& problem, const DofMap& dofs, const Constraint
   const Mesh& mesh = *problem.mesh;
   const std::size_t nn = mesh.num_nodes();
   const int d = dofs.dofs_per_node;
+  // K u - f is summed at the constrained equations alone: the others' entries are never read.
   std::vector<char> constrained_node(nn, 0);
+  kernels::UninitializedVector<double> residual(static_cast<std::size_t>(dofs.num_dofs()));
 #pragma omp parallel for schedule(static)
   for (std::size_t n = 0; n < nn; ++n)
-    for (int c = 0; c < d; ++c) constrained_node[n] |= constraints.is_fixed(dofs.dof(static_cast<int>(n), c));
+    for (int c = 0; c < d; ++c) {
+      const auto dof = dofs.dof(static_cast<int>(n), c);
+      if (dof < 0 || !constraints.is_fixed(dof)) continue;
+      constrained_node[n] = 1;
+      residual[dof] = 0;
+    }
   const ResidualContext ctx{dofs, constraints, u, constrained_node};
 
   Reactions out;
-  std::vector<double> residual(dofs.num_dofs(), 0.0);
   const auto cell_at = [&](std::size_t k) { return cells.empty() ? k : cells[k]; };
   add_element_shares(
       cells.empty() ? mesh.cells.size() : cells.size(), [&](std::size_t k) { return mesh.cells.nodes_of(cell_at(k)); },
