@@ -236,10 +236,25 @@ std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs) {
   std::vector<double> rhs(static_cast<std::size_t>(dofs.num_dofs()), 0.0);
   const CsrMatrix no_matrix;
   const Scatter scatter(no_matrix, dofs);
-  // Loads alone cost a small part of the matrix's work: serial.
-  ElementBuffers buffers;
-  for (std::size_t e = 0; e < mesh.cells.size(); ++e)
-    if (cell_body_load(problem, e, buffers)) scatter.add(mesh.cells.nodes_of(e), buffers, nullptr, rhs.data());
+  // Body loads (gravity, a heat source) integrated over every cell, on all threads in blocks of
+  // cells that share no node; none where no material has one (the cells are not visited).
+  if (has_body_load(problem)) {
+    const auto blocks = color_element_blocks(mesh.cells, {}, mesh.num_nodes());
+    FirstFailure failure;
+#pragma omp parallel
+    {
+      ElementBuffers buffers;
+      for (const auto& group : blocks.colors) {
+#pragma omp for schedule(dynamic, 1)
+        for (std::size_t k = 0; k < group.size(); ++k)
+          for (std::size_t e : blocks.block(group[k]))
+            failure.run([&] {
+              if (cell_body_load(problem, e, buffers)) scatter.add(mesh.cells.nodes_of(e), buffers, nullptr, rhs.data());
+            });
+      }
+    }
+    failure.rethrow_if_failed();
+  }
   add_boundary_loads(problem, scatter, nullptr, rhs.data());
   return rhs;
 }

@@ -209,6 +209,10 @@ void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& v
   add_body_load(p, body, vp, w, element_info(p.mesh->cells.type[cell]).num_nodes, p.physics.dofs_per_node(), load);
 }
 
+bool has_body_load(const Problem& p) {
+  return std::any_of(p.materials.begin(), p.materials.end(), [&](const IsotropicMaterial& m) { return body_force(p, m).present; });
+}
+
 bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out) {
   const BodyForce body = body_force(p, p.materials[p.cell_material[cell]]);
   if (!body.present) return false;

@@ -41,6 +41,8 @@ void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& v
 // The body load of one cell alone, into out.load (no matrix): for a right-hand side assembled
 // without K. False, with `out` untouched, when the cell carries none.
 bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out);
+// Whether some cell may carry one: a material with gravity or a heat source, or `p.body`.
+bool has_body_load(const Problem& p);
 
 // The quadrature of a boundary load on a facet of `type`: enough points for a quadratic facet
 // times a quadratic load or convection's N N^T. Loads given by their resultant integrate with it

@@ -1,6 +1,7 @@
 #include "fem/pipeline/run_pipeline.hpp"
 
 #include <algorithm>
+#include <array>
 #include <future>
 #include <iomanip>
 #include <map>
@@ -36,8 +37,12 @@ namespace {
 using nlohmann::json;
 
 std::string describe_mesh(const Mesh& mesh) {
+  // Counted by type first (millions of cells), then named in name order.
+  std::array<std::size_t, static_cast<std::size_t>(ElementType::Hex27) + 1> of_type{};
+  for (auto t : mesh.cells.type) ++of_type[static_cast<std::size_t>(t)];
   std::map<std::string, std::size_t> count;
-  for (auto t : mesh.cells.type) ++count[std::string(element_info(t).name)];
+  for (std::size_t t = 0; t < of_type.size(); ++t)
+    if (of_type[t] > 0) count[std::string(element_info(static_cast<ElementType>(t)).name)] = of_type[t];
   std::string s = with_commas(static_cast<long long>(mesh.num_nodes())) + " nodes, ";
   bool first = true;
   for (const auto& [name, n] : count) {
