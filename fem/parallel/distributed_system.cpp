@@ -156,6 +156,9 @@ void DistributedSystem::combine(NodalResults& results) const {
     MPI_Allreduce(MPI_IN_PLACE, field.data(), static_cast<int>(field.size()), MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
   }
   results.group_reactions = group_reactions(problem_, results.reaction);
+  // Each rank swept its own cells: the loads they carry add up.
+  MPI_Allreduce(MPI_IN_PLACE, results.body_load.data(), 3, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
+  MPI_Allreduce(MPI_IN_PLACE, results.applied_load.data(), 3, MPI_DOUBLE, MPI_SUM, PETSC_COMM_WORLD);
 }
 
 }  // namespace fem

@@ -140,7 +140,7 @@ json run_summary(const RunRecord& r) {
   } else {
     const auto [lo, hi] = std::minmax_element(results.temperature.begin(), results.temperature.end());
     summary["temperature_range"] = {*lo, *hi};
-    const HeatBalance balance = heat_balance(r.problem, results.temperature, results.reaction);
+    const HeatBalance balance = heat_balance(r.problem, results.temperature, results.reaction, results.body_load[0]);
     summary["heat_in_total"] = balance.applied;
     summary["reaction_total"] = balance.reactions;
     summary["balance"] = balance.balance;

@@ -4,11 +4,11 @@
 #include <vector>
 
 #include "fem/physics/element_matrices.hpp"
-#include "fem/post/cell_results.hpp"
 
 namespace fem {
 
-HeatBalance heat_balance(const Problem& p, std::span<const double> temperature, std::span<const double> reaction) {
+HeatBalance heat_balance(const Problem& p, std::span<const double> temperature, std::span<const double> reaction,
+                         double source_heat) {
   const Mesh& mesh = *p.mesh;
   HeatBalance b;
   ElementBuffers buffers;
@@ -25,8 +25,7 @@ HeatBalance heat_balance(const Problem& p, std::span<const double> temperature, 
           for (std::size_t c = 0; c < n; ++c) b.applied -= buffers.matrix[a * n + c] * temperature[nodes[c]];
       }
     }
-  // Sources: the cells' body loads (zero where there is none).
-  b.applied += body_load_total(p, 1)[0];
+  b.applied += source_heat;
 
   std::vector<char> constrained(mesh.num_nodes(), 0);
   for (const auto& condition : p.dirichlet) {

@@ -18,7 +18,9 @@ struct HeatBalance {
   double balance = 0;                     // |reactions + applied| / |applied| (over the groups' sum when nothing enters)
 };
 
-// `temperature` and `reaction` per mesh node (NodalResults::temperature, ::reaction).
-HeatBalance heat_balance(const Problem& problem, std::span<const double> temperature, std::span<const double> reaction);
+// `temperature` and `reaction` per mesh node (NodalResults::temperature, ::reaction); `source_heat`
+// the sources' heat over every cell (NodalResults::body_load, which the cells' sweep totals).
+HeatBalance heat_balance(const Problem& problem, std::span<const double> temperature, std::span<const double> reaction,
+                         double source_heat);
 
 }  // namespace fem

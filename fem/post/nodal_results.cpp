@@ -58,6 +58,7 @@ NodalResults recover_results(const Problem& problem, const DofMap& dofs, const C
 
   StepTimes::process().add("post.nodal", watch.seconds());
   Reactions at_constraints = timed_step("post.reactions", [&] { return reactions(problem, dofs, constraints, u, cells); });
+  r.body_load = swept.body_load;
   for (int c = 0; c < 3; ++c) r.applied_load[c] = swept.body_load[c] + at_constraints.boundary_load[c];
   r.reaction = std::move(at_constraints.reaction);
   r.group_reactions = group_reactions(problem, r.reaction);

@@ -28,6 +28,7 @@ struct NodalResults {
   NodalArray reaction;          // elasticity 3 (force), heat 1 (heat flow); zero off the constraints
   std::map<std::string, std::array<double, 3>> group_reactions;  // per Dirichlet group: summed reaction
   std::array<double, 3> applied_load{};  // total external load (force or heat input)
+  std::array<double, 3> body_load{};     // its part from the cells: gravity's force, the sources' heat
 };
 
 // Where the cells' sweep (strain and stress, or heat flux, at the nodes) runs: on the host's
