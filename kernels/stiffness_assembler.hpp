@@ -39,6 +39,10 @@ struct StiffnessAssembly {
   bool node_blocks = false;                  // the pattern is of d x d node blocks (BlockMatrix's
                                              // layout, d = dofs per node), not of scalar rows
   std::span<const double> prescribed;        // per equation: its value, NaN where free
+  // Scalar entries added to K before the conditions, repeats summed: boundary terms the host
+  // computed (convection's h N N^T over its facets), by equation.
+  std::span<const std::int64_t> entry_row, entry_column;
+  std::span<const double> entry_value;
 };
 
 class StiffnessAssembler {

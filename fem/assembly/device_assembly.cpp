@@ -1,6 +1,8 @@
 #include "fem/assembly/device_assembly.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <vector>
 
 #include "fem/assembly/device_inputs.hpp"
 #include "fem/physics/element_matrices.hpp"
@@ -13,11 +15,41 @@ bool device_can_assemble(const Problem& problem) {
   const bool thermal_strain = !problem.temperature.empty() &&
                               std::any_of(problem.materials.begin(), problem.materials.end(),
                                           [](const IsotropicMaterial& m) { return m.alpha != 0; });
-  const bool convection = std::any_of(problem.loads.begin(), problem.loads.end(), [](const BoundaryLoad& l) {
-    return l.kind == BoundaryLoad::Kind::Convection;
-  });
-  return !thermal_strain && !convection;
+  return !thermal_strain;
 }
+
+namespace {
+
+// The matrix terms of the boundary loads (convection's h N N^T on its facets), by equation, for
+// the device to add to K: few facets beside the cells, so the host's facet_contribution makes them.
+struct BoundaryEntries {
+  std::vector<std::int64_t> row, column;
+  std::vector<double> value;
+};
+
+BoundaryEntries boundary_matrix_entries(const Problem& problem, const DofMap& dofs) {
+  BoundaryEntries out;
+  const int d = dofs.dofs_per_node;
+  ElementBuffers buffers;
+  for (const auto& load : problem.loads) {
+    if (load.kind != BoundaryLoad::Kind::Convection) continue;
+    for (std::size_t k = 0; k < load.facets.size(); ++k) {
+      facet_contribution(problem, load, k, buffers);
+      const auto nodes = problem.mesh->boundary.nodes_of(load.facets[k]);
+      const std::size_t nd = nodes.size() * static_cast<std::size_t>(d);
+      if (buffers.matrix.size() != nd * nd) continue;
+      for (std::size_t i = 0; i < nd; ++i)
+        for (std::size_t j = 0; j < nd; ++j) {
+          out.row.push_back(dofs.dof(nodes[i / d], static_cast<int>(i % d)));
+          out.column.push_back(dofs.dof(nodes[j / d], static_cast<int>(j % d)));
+          out.value.push_back(buffers.matrix[i * nd + j]);
+        }
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, const DofMap& dofs,
                                                     const renumber::NodeGraph& graph, const Constraints& constraints,
@@ -52,6 +84,10 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   in.col = in_node_blocks ? out.blocks.col : out.matrix.col;
   in.node_blocks = in_node_blocks;
   in.prescribed = constraints.prescribed;
+  const BoundaryEntries boundary = timed_step("assemble.boundary_entries", [&] { return boundary_matrix_entries(problem, dofs); });
+  in.entry_row = boundary.row;
+  in.entry_column = boundary.column;
+  in.entry_value = boundary.value;
 
   const std::int64_t inverted = assembler->assemble(in, in_node_blocks ? std::span<double>{} : out.matrix.val, out.rhs);
   if (inverted >= 0) {

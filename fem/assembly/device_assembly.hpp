@@ -9,9 +9,9 @@
 
 namespace fem {
 
-// True when the device path takes this problem: its stiffness alone goes on the matrix (no
-// convection) and its loads need no element integration beyond the host's assemble_loads (no
-// thermal strain).
+// True when the device path takes this problem: its loads need no element integration beyond
+// the host's assemble_loads (no thermal strain). Convection's matrix terms on the boundary are
+// the host's, added on the device before the constraints.
 bool device_can_assemble(const Problem& problem);
 
 // K and f with the constraints applied, as assemble() then apply_constraints() give them (K in

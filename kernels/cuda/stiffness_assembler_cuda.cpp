@@ -28,6 +28,10 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     if (values.empty() ? block == 0 : values.size_bytes() != value_bytes)
       throw std::invalid_argument("cuda assembler: " + std::to_string(values.size()) + " values for a pattern of " +
                                   std::to_string(value_bytes / sizeof(double)) + " (none only for node blocks)");
+    if (in.entry_row.size() != in.entry_value.size() || in.entry_column.size() != in.entry_value.size())
+      throw std::invalid_argument("cuda assembler: boundary entries of " + std::to_string(in.entry_row.size()) + " rows, " +
+                                  std::to_string(in.entry_column.size()) + " columns and " +
+                                  std::to_string(in.entry_value.size()) + " values");
     const DeviceBuffer<double> coords(in.coords), lambda(in.lambda), mu(in.mu), k(in.k);
     const DeviceBuffer<std::int64_t> first_dof(in.first_dof);
     // The matrix's arrays as a block matrix's: node blocks stay on the device for the solver.
@@ -56,6 +60,13 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     unsigned long long first_inverted = none;
     inverted.download(&first_inverted);
     if (first_inverted != none) return static_cast<std::int64_t>(first_inverted);
+    if (!in.entry_value.empty()) {
+      const DeviceBuffer<std::int64_t> entry_row(in.entry_row), entry_column(in.entry_column);
+      const DeviceBuffer<double> entry_value(in.entry_value);
+      add_entries(static_cast<std::int64_t>(in.entry_value.size()), entry_row.get(), entry_column.get(), entry_value.get(),
+                  block, row_ptr, col, device_values);
+      check(cudaDeviceSynchronize(), "the boundary entries' kernel");  // before their buffers go
+    }
 
     apply_prescribed(static_cast<std::int64_t>(rhs.size()), block, row_ptr, col, prescribed.get(), device_values,
                      device_rhs.get());

@@ -98,6 +98,23 @@ __global__ void assemble_pairs(StiffnessMeshView m, CellBatchView b, double* val
     for (int j = 0; j < d; ++j) atomicAdd(&values[m.row_ptr[row0 + i] + offset + j], K[i * d + j]);
 }
 
+// Entry e added where its row and column sit: in its node block (block > 0) or its CSR row.
+__global__ void add_scalar_entries(std::int64_t count, const std::int64_t* row, const std::int64_t* column,
+                                   const double* value, int block, const std::int64_t* row_ptr, const std::int32_t* col,
+                                   double* values) {
+  const std::int64_t e = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= count) return;
+  if (block > 0) {
+    const std::int64_t block_row = row[e] / block, start = row_ptr[block_row];
+    const auto offset = find_column(col + start, row_ptr[block_row + 1] - start, static_cast<std::int32_t>(column[e] / block));
+    atomicAdd(&values[((start + offset) * block + row[e] % block) * block + column[e] % block], value[e]);
+    return;
+  }
+  const std::int64_t start = row_ptr[row[e]];
+  const auto offset = find_column(col + start, row_ptr[row[e] + 1] - start, static_cast<std::int32_t>(column[e]));
+  atomicAdd(&values[start + offset], value[e]);
+}
+
 // The entries of scalar row i, as (column, value) pairs: of a CSR row, or of row i % d of the
 // d x d blocks of block row i / d.
 struct CsrRow {
@@ -174,6 +191,12 @@ void add_cell_matrices(const StiffnessMeshView& mesh, const CellBatchView& batch
   if (mesh.space_dim == 3) launch_pairs<3, 3>(mesh, batch, values, inverted);
   else if (mesh.elastic && mesh.axisymmetric) launch_pairs<2, 3>(mesh, batch, values, inverted);
   else launch_pairs<2, 2>(mesh, batch, values, inverted);
+}
+
+void add_entries(std::int64_t count, const std::int64_t* row, const std::int64_t* column, const double* value,
+                 int block, const std::int64_t* row_ptr, const std::int32_t* col, double* values) {
+  if (count > 0) add_scalar_entries<<<blocks_for(count), kThreads>>>(count, row, column, value, block, row_ptr, col, values);
+  check(cudaGetLastError(), "the boundary entries' kernel's launch");
 }
 
 void apply_prescribed(std::int64_t rows, int block, const std::int64_t* row_ptr, const std::int32_t* col,

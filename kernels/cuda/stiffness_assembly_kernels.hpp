@@ -35,6 +35,12 @@ struct CellBatchView {
 void add_cell_matrices(const StiffnessMeshView& mesh, const CellBatchView& batch, double* values,
                        unsigned long long* inverted);
 
+// Adds `count` scalar entries (row and column equations, their values) into `values`, laid out as
+// StiffnessMeshView's pattern (`block`: the node blocks' size d, 0 for CSR rows); every entry's
+// position is in the pattern. Asynchronous on the default stream.
+void add_entries(std::int64_t count, const std::int64_t* row, const std::int64_t* column, const double* value,
+                 int block, const std::int64_t* row_ptr, const std::int32_t* col, double* values);
+
 // The host's apply_constraints on the device: `g` per row (`rows` scalars), NaN where free; the
 // pattern as StiffnessMeshView's (`block`: the node blocks' size d, 0 for CSR rows).
 void apply_prescribed(std::int64_t rows, int block, const std::int64_t* row_ptr, const std::int32_t* col,

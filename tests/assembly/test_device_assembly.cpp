@@ -188,16 +188,40 @@ TEST_CASE("device assembly reports an inverted cell as the host does") {
   CHECK_THROWS_AS(assemble_on_cuda(p, dofs, graph, collect_constraints(p, dofs)), InvertedElement);
 }
 
-TEST_CASE("the device path leaves convection to the host") {
-  const Mesh mesh = jittered_box(2, {ElementShape::Quadrilateral, 1, false});
-  Problem p = problem_on(mesh, PhysicsType::Heat, ElasticModel::PlaneStress);
-  CHECK(device_can_assemble(p));
+// Heat with convection on xmax (h N N^T on K, h T_inf N on f) besides the common conditions.
+Problem with_convection(const Mesh& mesh, ElasticModel model) {
+  Problem p = problem_on(mesh, PhysicsType::Heat, model);
   BoundaryLoad convection;
   convection.kind = BoundaryLoad::Kind::Convection;
+  convection.group = "xmax";
+  for (const auto& group : mesh.groups)
+    if (group.name == "xmax") convection.facets = group.elements;
+  convection.outward.assign(convection.facets.size(), 1.0);
+  convection.h = 25;
+  convection.T_inf = 300;
   p.loads.push_back(convection);
+  return p;
+}
+
+TEST_CASE("device assembly with convection equals the host's (its matrix terms added on the device), 2D and 3D") {
+  const Mesh box = jittered_box(3, {ElementShape::Hexahedron, 1, false});
+  const Problem p = with_convection(box, ElasticModel::Solid3D);
+  REQUIRE_FALSE(p.loads.front().facets.empty());
+  CHECK(device_can_assemble(p));
+  if (no_device()) return;
+  on_every_shape(3, k3d, [](const Mesh& mesh) { check_agrees(with_convection(mesh, ElasticModel::Solid3D)); });
+  on_every_shape(2, k2d, [](const Mesh& mesh) { check_agrees(with_convection(mesh, ElasticModel::PlaneStress)); });
+}
+
+TEST_CASE("the device path leaves thermal strain to the host") {
+  const Mesh mesh = jittered_box(3, {ElementShape::Hexahedron, 1, false});
+  Problem p = problem_on(mesh, PhysicsType::Elasticity, ElasticModel::Solid3D);
+  CHECK(device_can_assemble(p));
+  p.temperature.assign(mesh.num_nodes(), 80.0);
+  p.materials[0].alpha = 1.2e-5;
   CHECK_FALSE(device_can_assemble(p));
   const auto graph = renumber::node_graph_from_elements(mesh.cells.offset, mesh.cells.node, static_cast<int>(mesh.num_nodes()));
-  const DofMap dofs = make_dof_map(mesh.num_nodes(), 1);
+  const DofMap dofs = make_dof_map(mesh.num_nodes(), 3);
   CHECK_FALSE(assemble_on_cuda(p, dofs, graph, collect_constraints(p, dofs)).has_value());
 }
 
