@@ -43,13 +43,18 @@ struct StiffnessAssembly {
   // computed (convection's h N N^T over its facets), by equation.
   std::span<const std::int64_t> entry_row, entry_column;
   std::span<const double> entry_value;
+  // Per material, 3 numbers: the body force per unit volume (gravity times density; heat: the
+  // source, first), integrated into the right-hand side on the device with the matrix. Empty: the
+  // loads given hold the body loads already.
+  std::span<const double> body_force;
 };
 
 class StiffnessAssembler {
  public:
   virtual ~StiffnessAssembler() = default;
   // Fills `values` (the pattern's: its entries, or its blocks one after another; empty for node
-  // blocks left on the device alone, take_matrix()) and turns `rhs` (the loads) into the constrained system's:
+  // blocks left on the device alone, take_matrix()), adds the body loads to `rhs` (the loads)
+  // where `input.body_force` is given, and turns `rhs` into the constrained system's:
   // prescribed rows and columns cleared but for their diagonal (1 where it is not positive),
   // free rows lifted, prescribed rows diagonal times value. Returns the lowest id of a cell that
   // is inverted or degenerate (values then unusable), or -1.

@@ -231,14 +231,14 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
   return out;
 }
 
-std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs) {
+std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs, bool body_loads) {
   const Mesh& mesh = *problem.mesh;
   std::vector<double> rhs(static_cast<std::size_t>(dofs.num_dofs()), 0.0);
   const CsrMatrix no_matrix;
   const Scatter scatter(no_matrix, dofs);
   // Body loads (gravity, a heat source) integrated over every cell, on all threads in blocks of
   // cells that share no node; none where no material has one (the cells are not visited).
-  if (has_body_load(problem)) {
+  if (body_loads && has_body_load(problem)) {
     const auto blocks = color_element_blocks(mesh.cells, {}, mesh.num_nodes());
     FirstFailure failure;
 #pragma omp parallel

@@ -52,8 +52,9 @@ AssembledSystemData assemble(const Problem& problem, const DofMap& dofs, const r
 
 // The load vector of `problem` alone (body and boundary loads; no matrix, no Dirichlet lifting),
 // from the same element and facet loads as assemble(): a load set's right-hand side on a K
-// assembled once. Boundary loads give their matrix-free part (convection: h T_inf).
-std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs);
+// assembled once. Boundary loads give their matrix-free part (convection: h T_inf). Without
+// `body_loads`, the boundary loads alone (the device integrates the body loads with K).
+std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs, bool body_loads = true);
 
 // The mass (elasticity) or heat capacity (heat) matrix on the same pattern as assemble()'s
 // matrix, by the same loop; no constraints applied.

@@ -63,7 +63,16 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
     if (in_node_blocks) out.blocks = node_block_pattern(graph, dofs, false);  // its values stay on the device
     else out.matrix = sparsity_pattern(graph, dofs);
   });
-  out.rhs = timed_step("assemble.loads", [&] { return assemble_loads(problem, dofs); });
+  // Uniform body forces are integrated on the device with K; a body force given point by point
+  // (a function of position) on the host.
+  const bool body_on_device = !problem.body;
+  out.rhs = timed_step("assemble.loads", [&] { return assemble_loads(problem, dofs, !body_on_device); });
+  std::vector<double> body_force;
+  if (body_on_device && has_body_load(problem))
+    for (const IsotropicMaterial& m : problem.materials) {
+      const auto f = uniform_body_force(problem, m);
+      body_force.insert(body_force.end(), f.begin(), f.end());
+    }
   const PhysicsModel& physics = problem.physics;
   const std::vector<std::int64_t> first_dof = first_dofs(dofs);
   const MaterialConstants materials = material_constants(problem);
@@ -88,6 +97,7 @@ std::optional<AssembledSystemData> assemble_on_cuda(const Problem& problem, cons
   in.entry_row = boundary.row;
   in.entry_column = boundary.column;
   in.entry_value = boundary.value;
+  in.body_force = body_force;
 
   const std::int64_t inverted = assembler->assemble(in, in_node_blocks ? std::span<double>{} : out.matrix.val, out.rhs);
   if (inverted >= 0) {

@@ -213,6 +213,11 @@ bool has_body_load(const Problem& p) {
   return std::any_of(p.materials.begin(), p.materials.end(), [&](const IsotropicMaterial& m) { return body_force(p, m).present; });
 }
 
+std::array<double, 3> uniform_body_force(const Problem& p, const IsotropicMaterial& m) {
+  const BodyForce body = body_force(p, m);
+  return {body.value[0], body.value[1], body.value[2]};
+}
+
 bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out) {
   const BodyForce body = body_force(p, p.materials[p.cell_material[cell]]);
   if (!body.present) return false;

@@ -1,6 +1,7 @@
 #pragma once
 // Element matrices and load vectors: the one place where shape functions, quadrature and
 // the material law meet. Dofs are ordered node-major: (node a, component c) -> a * d + c.
+#include <array>
 #include <span>
 #include <stdexcept>
 #include <vector>
@@ -43,6 +44,9 @@ void add_cell_body_load(const Problem& p, std::size_t cell, const VolumePoint& v
 bool cell_body_load(const Problem& p, std::size_t cell, ElementBuffers& out);
 // Whether some cell may carry one: a material with gravity or a heat source, or `p.body`.
 bool has_body_load(const Problem& p);
+// A material's body force per unit volume where it is uniform (no `p.body`): gravity times its
+// density, or the heat source (first component).
+std::array<double, 3> uniform_body_force(const Problem& p, const IsotropicMaterial& m);
 
 // The quadrature of a boundary load on a facet of `type`: enough points for a quadratic facet
 // times a quadratic load or convection's N N^T. Loads given by their resultant integrate with it

@@ -28,6 +28,9 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     if (values.empty() ? block == 0 : values.size_bytes() != value_bytes)
       throw std::invalid_argument("cuda assembler: " + std::to_string(values.size()) + " values for a pattern of " +
                                   std::to_string(value_bytes / sizeof(double)) + " (none only for node blocks)");
+    if (!in.body_force.empty() && in.body_force.size() != 3 * in.lambda.size())
+      throw std::invalid_argument("cuda assembler: " + std::to_string(in.body_force.size()) + " body force numbers for " +
+                                  std::to_string(in.lambda.size()) + " materials");
     if (in.entry_row.size() != in.entry_value.size() || in.entry_column.size() != in.entry_value.size())
       throw std::invalid_argument("cuda assembler: boundary entries of " + std::to_string(in.entry_row.size()) + " rows, " +
                                   std::to_string(in.entry_column.size()) + " columns and " +
@@ -42,7 +45,7 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
     const auto* col = static_cast<const std::int32_t*>(matrix.col.data());
     auto* device_values = static_cast<double*>(matrix.val.data());
     zero_device_bytes(device_values, value_bytes);
-    const DeviceBuffer<double> prescribed(in.prescribed);
+    const DeviceBuffer<double> prescribed(in.prescribed), body_force(in.body_force);
     DeviceBuffer<double> device_rhs(rhs.data(), rhs.size());
     const unsigned long long none = ULLONG_MAX;
     DeviceBuffer<unsigned long long> inverted(&none, 1);
@@ -50,7 +53,7 @@ class CudaStiffnessAssembler final : public StiffnessAssembler {
 
     const StiffnessMeshView mesh{in.space_dim, in.elastic,  in.axisymmetric, in.thickness, coords.get(), first_dof.get(),
                                  lambda.get(), mu.get(),    k.get(),         row_ptr,       col,
-                                 in.node_blocks};
+                                 in.node_blocks, in.body_force.empty() ? nullptr : body_force.get(), device_rhs.get()};
     for (const CellBatch& batch : in.batches) {
       const DeviceCellBatch on_device(batch);
       add_cell_matrices(mesh, on_device.view(), device_values, inverted.get());

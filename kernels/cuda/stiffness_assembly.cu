@@ -49,6 +49,10 @@ __global__ void assemble_pairs(StiffnessMeshView m, CellBatchView b, double* val
     for (int k = 0; k < 3; ++k) xyz[3 * i + k] = m.coords[3 * static_cast<std::int64_t>(nodes[i]) + k];
 
   const int d = m.elastic ? Dim : 1;
+  const int material = b.material[c];
+  // The thread of pair (a, a) integrates node a's share of the body load too (N_a f, as the host).
+  const bool body = m.body_force != nullptr && bn == a;
+  double load[3] = {0, 0, 0};
   double G[E * E] = {};
   double sign = 0;
   for (int q = 0; q < b.points; ++q) {
@@ -63,6 +67,8 @@ __global__ void assemble_pairs(StiffnessMeshView m, CellBatchView b, double* val
       return;
     }
     const double w = b.weight[q] * fabs(det) * out_of_plane(m, Dim, x);
+    if (body)
+      for (int i = 0; i < d; ++i) load[i] += w * N[a] * m.body_force[3 * material + i];
     double ga[3], gb[3];
     es::physical_gradient<Dim>(&dN[a * Dim], inv, ga);
     es::physical_gradient<Dim>(&dN[bn * Dim], inv, gb);
@@ -76,7 +82,8 @@ __global__ void assemble_pairs(StiffnessMeshView m, CellBatchView b, double* val
       es::add_dot_pair<Dim>(w, ga, gb, G);
     }
   }
-  const int material = b.material[c];
+  if (body)
+    for (int i = 0; i < d; ++i) atomicAdd(&m.rhs[m.first_dof[nodes[a]] + i], load[i]);
   double K[Dim * Dim];
   if (m.elastic) es::pair_block<Dim, E>({m.lambda[material], m.mu[material]}, G, E, K, Dim);
   else K[0] = m.k[material] * G[0];

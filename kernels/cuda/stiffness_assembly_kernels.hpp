@@ -18,6 +18,9 @@ struct StiffnessMeshView {
   const std::int64_t* row_ptr = nullptr;
   const std::int32_t* col = nullptr;
   bool node_blocks = false;
+  // Where given, 3 per material: the body force per unit volume, whose loads go into `rhs` (per equation).
+  const double* body_force = nullptr;
+  double* rhs = nullptr;
 };
 
 // One element type's cells (kernels/stiffness_assembler.hpp's CellBatch, on the device).
@@ -30,8 +33,9 @@ struct CellBatchView {
   const int* material = nullptr;
 };
 
-// Adds every cell's matrix into `values`; an inverted or degenerate cell lowers `inverted` to
-// its id instead. Asynchronous on the default stream.
+// Adds every cell's matrix into `values` and, where `mesh.body_force` is given, its body load
+// into `mesh.rhs`; an inverted or degenerate cell lowers `inverted` to its id instead.
+// Asynchronous on the default stream.
 void add_cell_matrices(const StiffnessMeshView& mesh, const CellBatchView& batch, double* values,
                        unsigned long long* inverted);
 
