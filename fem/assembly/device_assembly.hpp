@@ -1,6 +1,7 @@
 #pragma once
 // Assembly on the CUDA device (kernels/stiffness_assembler.hpp) for the solvers that run there: the
-// host builds the pattern (in parallel) and the loads, the device the matrix and the constraints,
+// host builds the pattern (in parallel) and the boundary loads, the device the matrix, the uniform
+// body loads and the constraints,
 // and the result is the host's AssembledSystemData, so that everything downstream is unchanged.
 #include <optional>
 
