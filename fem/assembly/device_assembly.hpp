@@ -1,8 +1,8 @@
 #pragma once
 // Assembly on the CUDA device (kernels/stiffness_assembler.hpp) for the solvers that run there: the
 // host builds the pattern (in parallel) and the boundary loads, the device the matrix, the uniform
-// body loads and the constraints,
-// and the result is the host's AssembledSystemData, so that everything downstream is unchanged.
+// body loads and the constraints, and the result is the host's AssembledSystemData, so that
+// everything downstream is unchanged.
 #include <optional>
 
 #include "fem/assembly/assembler.hpp"
