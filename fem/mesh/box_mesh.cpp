@@ -152,7 +152,7 @@ void validate_box_spec(const BoxSpec& spec) {
 }
 
 
-BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block) {
+BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block, bool lattice_points) {
   validate_box_spec(spec);
   const int dim = static_cast<int>(spec.size.size());
   std::array<long, 3> box_points{1, 1, 1};
@@ -211,14 +211,14 @@ BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block) {
     for (std::size_t k = 0; k < nodes.size(); ++k) nodes[k] = compact[nodes[k]];
   }
   mesh.coords.assign(3 * static_cast<std::size_t>(next), 0.0);
-  result.lattice_point.resize(static_cast<std::size_t>(next));
+  if (lattice_points) result.lattice_point.resize(static_cast<std::size_t>(next));
 #pragma omp parallel for schedule(static)
   for (long k = lattice.origin[2]; k < lattice.origin[2] + lattice.points[2]; ++k)
     for (long j = lattice.origin[1]; j < lattice.origin[1] + lattice.points[1]; ++j)
       for (long i = lattice.origin[0]; i < lattice.origin[0] + lattice.points[0]; ++i) {
         const int n = compact[lattice.index({i, j, k})];
         if (n < 0) continue;
-        result.lattice_point[n] = {i, j, k};
+        if (lattice_points) result.lattice_point[n] = {i, j, k};
         const long p[3] = {i, j, k};
         for (int a = 0; a < dim; ++a)
           mesh.coords[3 * n + a] = (spec.origin.empty() ? 0.0 : spec.origin[a]) +
@@ -231,7 +231,7 @@ Mesh make_box_mesh(const BoxSpec& spec) {
   validate_box_spec(spec);  // before the block is sized from its divisions
   BoxBlock whole;
   for (std::size_t k = 0; k < spec.size.size(); ++k) whole.end[k] = spec.divisions[k];
-  return make_box_block(spec, whole).mesh;
+  return make_box_block(spec, whole, false).mesh;
 }
 
 }  // namespace fem

@@ -42,7 +42,8 @@ struct BoxBlockMesh {
 
 // The cells of `block` alone, as make_box_mesh makes the whole box (the same cell order within the
 // block, the same coordinates to the last bit), with the box's groups (a face the block does not
-// reach: empty) and the nodes numbered within the block. The whole box's block gives make_box_mesh.
-BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block);
+// reach: empty) and the nodes numbered within the block. The whole box's block gives make_box_mesh
+// (which needs no lattice points: `lattice_points` false leaves them out).
+BoxBlockMesh make_box_block(const BoxSpec& spec, const BoxBlock& block, bool lattice_points = true);
 
 }  // namespace fem
