@@ -109,6 +109,7 @@ struct PointGradient {
   double H[3][3] = {};  // H[i][j] = du_i/dx_j; zero at a flat point (as map_volume_point's dNdx)
   double x[3] = {0, 0, 0};
   const double* N = nullptr;
+  double det = 0;       // det(dx/dxi); zero at a flat point (as map_volume_point's detJ)
 };
 
 // A determinant this small against the tangents' lengths is the roundoff of a flat element
@@ -144,6 +145,7 @@ PointGradient point_gradient(const CellRule& r, int g, const double* coords, con
   inv[2][2] = t[0][0] * t[1][1] - t[0][1] * t[1][0];
   const double det = t[0][0] * inv[0][0] + t[0][1] * inv[0][1] + t[0][2] * inv[0][2];
   if (std::abs(det) <= kDegenerateRatio * scale) return p;
+  p.det = det;
   for (int i = 0; i < d; ++i)
     for (int k = 0; k < dim; ++k) {
       double h = 0;
@@ -225,6 +227,20 @@ void add_at_nodes(const Extrapolation& x, std::span<const int> nodes, const doub
   }
 }
 
+// Adds point g's share of cell e's body load, summed over its nodes, to `total` (per component;
+// d dofs a node), from the point the sweep mapped (no second mapping of the cell's points).
+void add_point_body_load(const Problem& problem, std::size_t e, const CellRule& rule, int g, const PointGradient& pg,
+                         int d, std::vector<double>& load, double* total) {
+  VolumePoint vp;
+  const int n = rule.shapes.nodes;
+  std::copy(pg.N, pg.N + n, vp.N);
+  std::copy(pg.x, pg.x + 3, vp.x);
+  vp.detJ = pg.det;
+  load.assign(static_cast<std::size_t>(n) * d, 0.0);
+  add_cell_body_load(problem, e, vp, rule.shapes.weight[g], load);
+  for (std::size_t j = 0; j < load.size(); ++j) total[j % d] += load[j];
+}
+
 // Adds cell e's body load, summed over its nodes, to `total` (per component; d dofs a node).
 void add_cell_body_load(const Problem& problem, std::size_t e, int d, ElementBuffers& body, double* total) {
   if (!cell_body_load(problem, e, body)) return;
@@ -273,12 +289,12 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
   // Blocks of one colour share no node: each adds straight into the node sums.
   const auto blocks = color_element_blocks(mesh.cells, cells, nn);
   const auto D = elasticity_matrices(problem);
+  const bool body_loads = has_body_load(problem);
   double lx = 0, ly = 0, lz = 0;
 #pragma omp parallel reduction(+ : lx, ly, lz)
   {
     CellRuleLookup rules;
-    ElementBuffers body;
-    std::vector<double> coords, ue, at_points;
+    std::vector<double> coords, ue, at_points, load;
     for (const auto& group : blocks.colors) {
 #pragma omp for schedule(dynamic, 1)
       for (std::size_t i = 0; i < group.size(); ++i)
@@ -291,12 +307,14 @@ CellResults sweep_cells(const Problem& problem, const DofMap& dofs, std::span<co
             for (int c = 0; c < d; ++c) ue[a * d + c] = u[dofs.dof(nodes[a], c)];
           const int material = problem.cell_material[e];
           at_points.resize(static_cast<std::size_t>(rule.shapes.points) * width);
-          for (int g = 0; g < rule.shapes.points; ++g)
-            gradient_at_point(problem, problem.materials[material], D[material].data(),
-                              point_gradient(rule, g, coords.data(), ue.data(), d), nodes, ue.data(), &at_points[g * width]);
-          add_at_nodes(rule.extrapolation, nodes, at_points.data(), width, sum, count);
           double cell_load[3] = {0, 0, 0};
-          add_cell_body_load(problem, e, d, body, cell_load);
+          for (int g = 0; g < rule.shapes.points; ++g) {
+            const PointGradient pg = point_gradient(rule, g, coords.data(), ue.data(), d);
+            gradient_at_point(problem, problem.materials[material], D[material].data(), pg, nodes, ue.data(),
+                              &at_points[g * width]);
+            if (body_loads) add_point_body_load(problem, e, rule, g, pg, d, load, cell_load);
+          }
+          add_at_nodes(rule.extrapolation, nodes, at_points.data(), width, sum, count);
           lx += cell_load[0], ly += cell_load[1], lz += cell_load[2];
         }
     }
