@@ -236,24 +236,15 @@ std::vector<double> assemble_loads(const Problem& problem, const DofMap& dofs, b
   std::vector<double> rhs(static_cast<std::size_t>(dofs.num_dofs()), 0.0);
   const CsrMatrix no_matrix;
   const Scatter scatter(no_matrix, dofs);
-  // Body loads (gravity, a heat source) integrated over every cell, on all threads in blocks of
-  // cells that share no node; none where no material has one (the cells are not visited).
+  // Body loads (gravity, a heat source) by the matrix's loop over coloured blocks of cells, with
+  // no matrix; none where no material has one (the cells are not visited). A cell of a material
+  // without one adds zeros.
   if (body_loads && has_body_load(problem)) {
-    const auto blocks = color_element_blocks(mesh.cells, {}, mesh.num_nodes());
-    FirstFailure failure;
-#pragma omp parallel
-    {
-      ElementBuffers buffers;
-      for (const auto& group : blocks.colors) {
-#pragma omp for schedule(dynamic, 1)
-        for (std::size_t k = 0; k < group.size(); ++k)
-          for (std::size_t e : blocks.block(group[k]))
-            failure.run([&] {
-              if (cell_body_load(problem, e, buffers)) scatter.add(mesh.cells.nodes_of(e), buffers, nullptr, rhs.data());
-            });
-      }
-    }
-    failure.rethrow_if_failed();
+    const int d = dofs.dofs_per_node;
+    const auto body_load = [&](std::size_t e, ElementBuffers& b) {
+      if (!cell_body_load(problem, e, b)) b.load.assign(mesh.cells.nodes_of(e).size() * d, 0.0);
+    };
+    assemble_cells(problem, AssemblyStrategy::Coloring, nullptr, body_load, scatter, {}, &rhs);
   }
   add_boundary_loads(problem, scatter, nullptr, rhs.data());
   return rhs;

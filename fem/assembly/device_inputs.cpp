@@ -15,19 +15,18 @@ namespace fem {
 // first, then written from its offsets); their nodes and materials copied in parallel too.
 std::map<ElementType, CellsOfType> cells_by_type(const Problem& problem) {
   const ElementSet& cells = problem.mesh->cells;
-  constexpr std::size_t kTypes = static_cast<std::size_t>(ElementType::Hex27) + 1;
-  using PerType = std::array<std::int64_t, kTypes>;
+  using PerType = std::array<std::int64_t, kElementTypeCount>;
   const auto count = static_cast<std::int64_t>(cells.size());
   std::vector<PerType> next(static_cast<std::size_t>(omp_get_max_threads()), PerType{});  // a thread's count, then its offset
   std::map<ElementType, CellsOfType> out;
-  std::array<std::int64_t*, kTypes> listed{};
+  std::array<std::int64_t*, kElementTypeCount> listed{};
 #pragma omp parallel
   {
     PerType& mine = next[static_cast<std::size_t>(omp_get_thread_num())];
 #pragma omp for schedule(static)
     for (std::int64_t e = 0; e < count; ++e) ++mine[static_cast<std::size_t>(cells.type[e])];
 #pragma omp single
-    for (std::size_t t = 0; t < kTypes; ++t) {
+    for (std::size_t t = 0; t < kElementTypeCount; ++t) {
       std::int64_t total = 0;
       for (PerType& thread : next) total += std::exchange(thread[t], total);
       if (total == 0) continue;

@@ -1,6 +1,7 @@
 #pragma once
 // The element types fem knows, with Gmsh's numbering and node ordering as the convention
 // throughout (a .msh file maps straight in; VTK output permutes where VTK differs).
+#include <cstddef>
 #include <string_view>
 
 namespace fem {
@@ -13,6 +14,9 @@ enum class ElementType : int {
   Tet4, Tet10,
   Hex8, Hex20, Hex27,
 };
+
+// How many element types there are (their values run from 0): the size of a table by type.
+inline constexpr std::size_t kElementTypeCount = static_cast<std::size_t>(ElementType::Hex27) + 1;
 
 enum class ElementShape { Point, Line, Triangle, Quadrilateral, Tetrahedron, Hexahedron };
 

@@ -27,16 +27,14 @@ ShapeTable tabulate(ElementType type) {
   return t;
 }
 
-constexpr int kElementTypes = static_cast<int>(ElementType::Hex27) + 1;
-
 }  // namespace
 
 const ShapeTable& stiffness_shape_table(ElementType type) {
   // Built once, on first use, for every type (a function-local static is initialised once even
   // when threads race to it).
-  static const std::array<ShapeTable, kElementTypes> tables = [] {
-    std::array<ShapeTable, kElementTypes> all;
-    for (int k = 0; k < kElementTypes; ++k) all[k] = tabulate(static_cast<ElementType>(k));
+  static const std::array<ShapeTable, kElementTypeCount> tables = [] {
+    std::array<ShapeTable, kElementTypeCount> all;
+    for (std::size_t k = 0; k < kElementTypeCount; ++k) all[k] = tabulate(static_cast<ElementType>(k));
     return all;
   }();
   const auto& table = tables.at(static_cast<std::size_t>(type));

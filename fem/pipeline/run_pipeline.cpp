@@ -38,7 +38,7 @@ using nlohmann::json;
 
 std::string describe_mesh(const Mesh& mesh) {
   // Counted by type first (millions of cells), then named in name order.
-  std::array<std::size_t, static_cast<std::size_t>(ElementType::Hex27) + 1> of_type{};
+  std::array<std::size_t, kElementTypeCount> of_type{};
   for (auto t : mesh.cells.type) ++of_type[static_cast<std::size_t>(t)];
   std::map<std::string, std::size_t> count;
   for (std::size_t t = 0; t < of_type.size(); ++t)

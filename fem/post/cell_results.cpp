@@ -100,7 +100,7 @@ class CellRuleLookup {
   }
 
  private:
-  std::array<const CellRule*, static_cast<std::size_t>(ElementType::Hex27) + 1> seen_{};
+  std::array<const CellRule*, kElementTypeCount> seen_{};
 };
 
 // One integration point of a cell: the gradient of each solution component, the point and, for

@@ -3,25 +3,13 @@
 // loads (gravity, a source: added on all threads) and a boundary load.
 #include <doctest/doctest.h>
 
-#include <algorithm>
-#include <cmath>
-#include <span>
-
 #include "fem/assembly/assembler.hpp"
 #include "tests/assembly/jittered_problems.hpp"
+#include "tests/support/vectors.hpp"
 
 using namespace fem;
 
 namespace {
-
-double relative_difference(std::span<const double> a, std::span<const double> b) {
-  double diff = 0, scale = 0;
-  for (std::size_t k = 0; k < a.size(); ++k) {
-    diff = std::max(diff, std::abs(a[k] - b[k]));
-    scale = std::max(scale, std::abs(b[k]));
-  }
-  return scale > 0 ? diff / scale : diff;
-}
 
 // A traction (elasticity) or a flux (heat) on xmax besides the problem's body loads.
 Problem with_boundary_load(const Mesh& mesh, PhysicsType type, ElasticModel model) {
@@ -45,14 +33,14 @@ void check_loads(const Problem& p) {
   const auto assembled = assemble(p, dofs, graph);
   const auto loads = assemble_loads(p, dofs);
   REQUIRE(loads.size() == assembled.rhs.size());
-  CHECK(relative_difference(loads, assembled.rhs) <= 1e-13);
+  CHECK(testing::max_rel_diff(loads, assembled.rhs) <= 1e-13);
   // Without the body loads: the loads of the same problem with no gravity and no source.
   Problem boundary_only = p;
   boundary_only.gravity = {0, 0, 0};
   boundary_only.source = 0;
   const auto boundary = assemble_loads(boundary_only, dofs);
-  CHECK(relative_difference(assemble_loads(p, dofs, false), boundary) <= 1e-15);
-  CHECK(relative_difference(boundary, loads) > 1e-6);  // the body loads are there to be left out
+  CHECK(testing::max_rel_diff(assemble_loads(p, dofs, false), boundary) <= 1e-15);
+  CHECK(testing::max_rel_diff(boundary, loads) > 1e-6);  // the body loads are there to be left out
 }
 
 }  // namespace
